@@ -1,0 +1,567 @@
+//! Grid A*: integer costs (10 straight, 14 diagonal), exact tie-breaking, reusable buffers,
+//! region labels for instant "unreachable", and an optional event trace.
+//!
+//! Tie-breaking is fixed so that the same input always gives the same path: among nodes of
+//! equal F the one with the lower H is expanded first, and among those the cell that comes
+//! first in reading order (smaller y, then smaller x). Neighbours are generated in the order
+//! of [`DIRECTIONS`](crate::grid::DIRECTIONS), and a node's parent only changes on a strictly
+//! better G.
+
+mod queue;
+mod trace;
+
+pub use trace::{NodeInfo, NodeState, Snapshot, Trace, TraceEvent, Tracer};
+
+use crate::grid::{DIAGONAL, DIRECTIONS, Grid, Neighbourhood, Pos, Regions, STRAIGHT};
+use queue::BucketQueue;
+
+/// The estimate of the remaining cost to the goal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Heuristic {
+    /// `14*min(dx,dy) + 10*(max-min)`: exact on an open 8-way grid. Admissible everywhere.
+    #[default]
+    Octile,
+    /// `10*(dx+dy)`: exact for 4-way; overestimates diagonals on 8-way grids.
+    Manhattan,
+    /// `10*max(dx,dy)`: admissible but weak.
+    Chebyshev,
+    /// `floor(10*sqrt(dx²+dy²))`: slightly overestimates long diagonals, since 14 < 10√2.
+    Euclidean,
+    /// Always 0: the search becomes Dijkstra's algorithm.
+    Zero,
+}
+
+impl Heuristic {
+    /// All heuristics, in the order the overlay cycles through them.
+    pub const ALL: [Heuristic; 5] = [
+        Heuristic::Octile,
+        Heuristic::Manhattan,
+        Heuristic::Chebyshev,
+        Heuristic::Euclidean,
+        Heuristic::Zero,
+    ];
+
+    /// The name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Heuristic::Octile => "octile",
+            Heuristic::Manhattan => "manhattan",
+            Heuristic::Chebyshev => "chebyshev",
+            Heuristic::Euclidean => "euclidean",
+            Heuristic::Zero => "zero",
+        }
+    }
+
+    /// Parses a command-line name (`dijkstra` is accepted for `zero`).
+    pub fn from_name(s: &str) -> Option<Self> {
+        if s == "dijkstra" {
+            return Some(Heuristic::Zero);
+        }
+        Self::ALL.into_iter().find(|h| h.name() == s)
+    }
+
+    /// The next heuristic in [`Heuristic::ALL`].
+    pub fn next(self) -> Self {
+        let i = Self::ALL.iter().position(|&h| h == self).unwrap_or(0);
+        Self::ALL[(i + 1) % Self::ALL.len()]
+    }
+
+    /// The estimate for a displacement of `dx` columns and `dy` rows.
+    #[inline]
+    pub fn estimate(self, dx: u32, dy: u32) -> u32 {
+        match self {
+            Heuristic::Octile => {
+                let (lo, hi) = if dx < dy { (dx, dy) } else { (dy, dx) };
+                DIAGONAL * lo + STRAIGHT * (hi - lo)
+            }
+            Heuristic::Manhattan => STRAIGHT * (dx + dy),
+            Heuristic::Chebyshev => STRAIGHT * dx.max(dy),
+            Heuristic::Euclidean => {
+                let d2 = u64::from(dx) * u64::from(dx) + u64::from(dy) * u64::from(dy);
+                (100 * d2).isqrt() as u32
+            }
+            Heuristic::Zero => 0,
+        }
+    }
+}
+
+/// A weight on H in thousandths: `1000` is plain A*, `1500` is weighted A* with w = 1.5.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Weight(u32);
+
+impl Weight {
+    /// Plain A* (w = 1).
+    pub const ONE: Weight = Weight(1000);
+    /// The largest weight accepted (w = 100).
+    pub const MAX: Weight = Weight(100_000);
+
+    /// A weight from thousandths, clamped to `0..=MAX`.
+    pub fn from_millis(millis: u32) -> Self {
+        Weight(millis.min(Self::MAX.0))
+    }
+
+    /// The weight in thousandths.
+    pub fn millis(self) -> u32 {
+        self.0
+    }
+
+    /// Parses a decimal such as `1`, `1.5` or `2.25` (at most three decimals, at most 100).
+    pub fn parse(s: &str) -> Option<Self> {
+        let (int, frac) = s.split_once('.').unwrap_or((s, ""));
+        if int.is_empty() && frac.is_empty()
+            || frac.len() > 3
+            || !int.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit())
+            || int.len() > 3
+        {
+            return None;
+        }
+        let int: u32 = if int.is_empty() { 0 } else { int.parse().ok()? };
+        let frac_millis: u32 = format!("{frac:0<3}").parse().ok()?;
+        let millis = int * 1000 + frac_millis;
+        (millis <= Self::MAX.0).then_some(Weight(millis))
+    }
+
+    #[inline]
+    fn apply(self, h: u32) -> u32 {
+        if self.0 == 1000 {
+            h
+        } else {
+            (u64::from(h) * u64::from(self.0) / 1000).min(u64::from(u32::MAX / 2)) as u32
+        }
+    }
+}
+
+impl Default for Weight {
+    fn default() -> Self {
+        Self::ONE
+    }
+}
+
+impl std::fmt::Display for Weight {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (int, frac) = (self.0 / 1000, self.0 % 1000);
+        if frac == 0 {
+            write!(f, "{int}")
+        } else {
+            let frac = format!("{frac:03}");
+            write!(f, "{int}.{}", frac.trim_end_matches('0'))
+        }
+    }
+}
+
+/// How a search moves, estimates and stops.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct SearchOptions {
+    /// Which moves are allowed.
+    pub neighbourhood: Neighbourhood,
+    /// The estimate of the remaining cost.
+    pub heuristic: Heuristic,
+    /// The weight on H.
+    pub weight: Weight,
+    /// Stop after this many expansions without reaching the goal.
+    pub cap: Option<u32>,
+}
+
+impl SearchOptions {
+    /// Whether these are the game's standard rules (8-way without corner cutting, octile, w=1, no cap).
+    pub fn is_default(&self) -> bool {
+        *self == Self::default()
+    }
+}
+
+/// Why an endpoint cannot be searched from or to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Invalid {
+    /// Outside the map.
+    OutOfBounds,
+    /// On a cell nobody can stand on.
+    Blocked,
+}
+
+/// How a search ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// A path was found.
+    Found,
+    /// No path exists.
+    Unreachable,
+    /// The expansion cap was reached first.
+    CapReached,
+    /// The start is outside the map or blocked.
+    InvalidStart(Invalid),
+    /// The goal is outside the map or blocked.
+    InvalidGoal(Invalid),
+}
+
+impl Status {
+    /// The name used in JSON output (`found`, `unreachable`, `cap`, `invalid_start`, `invalid_goal`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Found => "found",
+            Status::Unreachable => "unreachable",
+            Status::CapReached => "cap",
+            Status::InvalidStart(_) => "invalid_start",
+            Status::InvalidGoal(_) => "invalid_goal",
+        }
+    }
+}
+
+/// The outcome of a search, without the path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Outcome {
+    /// How the search ended.
+    pub status: Status,
+    /// The path's cost, when found.
+    pub cost: Option<u32>,
+    /// Nodes expanded (taken from the open list and closed).
+    pub expanded: u32,
+}
+
+/// The outcome of a search with its path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchResult {
+    /// How the search ended.
+    pub status: Status,
+    /// The path's cost, when found.
+    pub cost: Option<u32>,
+    /// Nodes expanded.
+    pub expanded: u32,
+    /// The path, start and goal included; empty when not found.
+    pub path: Vec<Pos>,
+}
+
+const NO_PARENT: u32 = u32::MAX;
+/// No wall on the cell.
+const WALKABLE: u8 = 1;
+/// No wall and no blocker on the cell.
+const ENTERABLE: u8 = 2;
+
+/// A reusable A* engine. Keep one and call it for many searches: its buffers are sized once
+/// per map and reused, so a search allocates nothing after the first (but the returned path).
+#[derive(Debug, Default)]
+pub struct Pathfinder {
+    revision: u64,
+    width: usize,
+    height: usize,
+    /// Row stride of the padded arrays: the map with a one-cell impassable border.
+    stride: usize,
+    /// Per padded cell: [`WALKABLE`] when no wall is there, [`ENTERABLE`] when also unoccupied.
+    flags: Vec<u8>,
+    g: Vec<u32>,
+    parent: Vec<u32>,
+    /// `generation << 1 | closed` for cells touched by the current search.
+    stamp: Vec<u32>,
+    generation: u32,
+    queue: BucketQueue,
+    regions: Option<(u64, Regions)>,
+    regions_cut: Option<(u64, Regions)>,
+    blocked: Vec<usize>,
+}
+
+impl Pathfinder {
+    /// An engine with empty buffers.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The connected regions of `grid` under `rule`, computed once per grid revision.
+    pub fn regions(&mut self, grid: &Grid, rule: Neighbourhood) -> &Regions {
+        let slot = if rule == Neighbourhood::EightCutCorners {
+            &mut self.regions_cut
+        } else {
+            &mut self.regions
+        };
+        if slot.as_ref().is_none_or(|(rev, _)| *rev != grid.revision()) {
+            *slot = Some((grid.revision(), Regions::compute(grid, rule)));
+        }
+        &slot.as_ref().expect("just computed").1
+    }
+
+    /// Finds a path from `start` to `goal`.
+    pub fn find(
+        &mut self,
+        grid: &Grid,
+        start: Pos,
+        goal: Pos,
+        opts: &SearchOptions,
+    ) -> SearchResult {
+        let mut path = Vec::new();
+        let out = self.search(grid, start, goal, opts, &[], &mut path, &mut ());
+        SearchResult {
+            status: out.status,
+            cost: out.cost,
+            expanded: out.expanded,
+            path,
+        }
+    }
+
+    /// Finds a path and records every event of the search.
+    pub fn find_traced(
+        &mut self,
+        grid: &Grid,
+        start: Pos,
+        goal: Pos,
+        opts: &SearchOptions,
+    ) -> (SearchResult, Trace) {
+        let mut trace = Trace::new(start, goal, *opts);
+        let mut path = Vec::new();
+        let out = self.search(grid, start, goal, opts, &[], &mut path, &mut trace);
+        let result = SearchResult {
+            status: out.status,
+            cost: out.cost,
+            expanded: out.expanded,
+            path,
+        };
+        (result, trace)
+    }
+
+    /// The general entry point: `blockers` are extra impassable cells for this search only
+    /// (other monsters), `path` receives the path (cleared first), `tracer` the events.
+    #[allow(clippy::too_many_arguments)]
+    pub fn search<T: Tracer>(
+        &mut self,
+        grid: &Grid,
+        start: Pos,
+        goal: Pos,
+        opts: &SearchOptions,
+        blockers: &[Pos],
+        path: &mut Vec<Pos>,
+        tracer: &mut T,
+    ) -> Outcome {
+        path.clear();
+        let invalid = |p: Pos| {
+            if !grid.contains(p) {
+                Some(Invalid::OutOfBounds)
+            } else if !grid.is_passable(p) {
+                Some(Invalid::Blocked)
+            } else {
+                None
+            }
+        };
+        let fail = |status| Outcome {
+            status,
+            cost: None,
+            expanded: 0,
+        };
+        if let Some(why) = invalid(start) {
+            return fail(Status::InvalidStart(why));
+        }
+        if let Some(why) = invalid(goal) {
+            return fail(Status::InvalidGoal(why));
+        }
+        if start == goal {
+            if T::ENABLED {
+                tracer.open(start, 0, 0, 0, None);
+                tracer.close(start);
+            }
+            path.push(start);
+            return Outcome {
+                status: Status::Found,
+                cost: Some(0),
+                expanded: 1,
+            };
+        }
+        let regions = self.regions(grid, opts.neighbourhood);
+        let (si, gi) = (
+            grid.index(start).unwrap_or(0),
+            grid.index(goal).unwrap_or(0),
+        );
+        if regions.label(si) != regions.label(gi) {
+            return fail(Status::Unreachable);
+        }
+        self.prepare(grid);
+        self.blocked.clear();
+        for &b in blockers {
+            if b != start && b != goal && grid.is_passable(b) {
+                let c = self.cell(b);
+                if self.flags[c] & ENTERABLE != 0 {
+                    self.flags[c] &= !ENTERABLE;
+                    self.blocked.push(c);
+                }
+            }
+        }
+        let out = self.run(start, goal, opts, path, tracer);
+        for &c in &self.blocked {
+            self.flags[c] |= ENTERABLE;
+        }
+        out
+    }
+
+    /// Resizes the buffers and copies passability when the map changed.
+    fn prepare(&mut self, grid: &Grid) {
+        if self.revision == grid.revision() && !self.flags.is_empty() {
+            return;
+        }
+        let (w, h) = (grid.width(), grid.height());
+        let stride = w + 2;
+        let cells = stride * (h + 2);
+        if self.width != w || self.height != h || self.flags.len() != cells {
+            self.flags = vec![0; cells];
+            self.g = vec![0; cells];
+            self.parent = vec![NO_PARENT; cells];
+            self.stamp = vec![0; cells];
+            self.generation = 0;
+        }
+        self.width = w;
+        self.height = h;
+        self.stride = stride;
+        for (y, row) in grid.tiles().chunks(w.max(1)).enumerate() {
+            let base = (y + 1) * stride + 1;
+            for (x, t) in row.iter().enumerate() {
+                self.flags[base + x] = if t.is_passable() {
+                    WALKABLE | ENTERABLE
+                } else {
+                    0
+                };
+            }
+        }
+        self.revision = grid.revision();
+    }
+
+    #[inline]
+    fn cell(&self, p: Pos) -> usize {
+        (p.y as usize + 1) * self.stride + p.x as usize + 1
+    }
+
+    #[inline]
+    fn pos(&self, c: usize) -> Pos {
+        Pos::new((c % self.stride) as i32 - 1, (c / self.stride) as i32 - 1)
+    }
+
+    fn run<T: Tracer>(
+        &mut self,
+        start: Pos,
+        goal: Pos,
+        opts: &SearchOptions,
+        path: &mut Vec<Pos>,
+        tracer: &mut T,
+    ) -> Outcome {
+        if self.generation >= (u32::MAX >> 1) - 1 {
+            self.stamp.fill(0);
+            self.generation = 0;
+        }
+        self.generation += 1;
+        let open = self.generation << 1;
+        let closed = open | 1;
+        self.queue.clear();
+
+        let stride = self.stride as isize;
+        let neighbours = opts.neighbourhood;
+        let n_dirs = neighbours.direction_count();
+        let cut = neighbours == Neighbourhood::EightCutCorners;
+        let offsets: [isize; 8] = DIRECTIONS.map(|(dx, dy)| dx as isize + dy as isize * stride);
+        let (gx, gy) = (goal.x, goal.y);
+        let heuristic = opts.heuristic;
+        let weight = opts.weight;
+        let estimate = |x: i32, y: i32| heuristic.estimate(x.abs_diff(gx), y.abs_diff(gy));
+        let cap = opts.cap.unwrap_or(u32::MAX);
+
+        let s = self.cell(start);
+        let t = self.cell(goal);
+        let h0 = estimate(start.x, start.y);
+        let hw0 = weight.apply(h0);
+        self.g[s] = 0;
+        self.parent[s] = NO_PARENT;
+        self.stamp[s] = open;
+        self.queue.push(hw0, (u64::from(hw0) << 32) | s as u64);
+        if T::ENABLED {
+            tracer.open(start, 0, h0, hw0, None);
+        }
+
+        let mut expanded = 0u32;
+        while let Some((f, key)) = self.queue.pop() {
+            let c = (key & 0xFFFF_FFFF) as usize;
+            let hw = (key >> 32) as u32;
+            if self.stamp[c] == closed || self.g[c] + hw != f {
+                continue;
+            }
+            if expanded >= cap {
+                return Outcome {
+                    status: Status::CapReached,
+                    cost: None,
+                    expanded,
+                };
+            }
+            self.stamp[c] = closed;
+            expanded += 1;
+            let p = self.pos(c);
+            if T::ENABLED {
+                tracer.close(p);
+            }
+            if c == t {
+                let mut at = c;
+                while at != NO_PARENT as usize {
+                    path.push(self.pos(at));
+                    at = self.parent[at] as usize;
+                }
+                path.reverse();
+                return Outcome {
+                    status: Status::Found,
+                    cost: Some(self.g[c]),
+                    expanded,
+                };
+            }
+            let gc = self.g[c];
+            for (d, &off) in offsets.iter().enumerate().take(n_dirs) {
+                let n = (c as isize + off) as usize;
+                if self.flags[n] & ENTERABLE == 0 {
+                    continue;
+                }
+                let step = if d < 4 {
+                    STRAIGHT
+                } else {
+                    if !cut {
+                        let (dx, dy) = DIRECTIONS[d];
+                        let side_x = (c as isize + dx as isize) as usize;
+                        let side_y = (c as isize + dy as isize * stride) as usize;
+                        // Corners are walls only: a diagonal may pass between two monsters.
+                        if self.flags[side_x] & self.flags[side_y] & WALKABLE == 0 {
+                            continue;
+                        }
+                    }
+                    DIAGONAL
+                };
+                let sn = self.stamp[n];
+                if sn == closed {
+                    continue;
+                }
+                let ng = gc + step;
+                if sn == open && ng >= self.g[n] {
+                    continue;
+                }
+                self.g[n] = ng;
+                self.parent[n] = c as u32;
+                self.stamp[n] = open;
+                let (dx, dy) = DIRECTIONS[d];
+                let (nx, ny) = (p.x + dx, p.y + dy);
+                let h = estimate(nx, ny);
+                let hw = weight.apply(h);
+                self.queue.push(ng + hw, (u64::from(hw) << 32) | n as u64);
+                if T::ENABLED {
+                    tracer.open(Pos::new(nx, ny), ng, h, ng + hw, Some(p));
+                }
+            }
+        }
+        Outcome {
+            status: Status::Unreachable,
+            cost: None,
+            expanded,
+        }
+    }
+}
+
+/// The cost of a path under the 10/14 rule, or `None` when a step is not a king move.
+pub fn path_cost(path: &[Pos]) -> Option<u32> {
+    path.windows(2)
+        .map(
+            |w| match ((w[1].x - w[0].x).abs(), (w[1].y - w[0].y).abs()) {
+                (1, 0) | (0, 1) => Some(STRAIGHT),
+                (1, 1) => Some(DIAGONAL),
+                _ => None,
+            },
+        )
+        .sum()
+}
+
+#[cfg(test)]
+mod tests;

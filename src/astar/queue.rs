@@ -1,0 +1,132 @@
+//! A bucket queue keyed by F, for the small integer keys of grid A*.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// A min-priority queue of `(f, key)` pairs: buckets by `f` in a growable ring, and inside a
+/// bucket a small heap by `key`, so that ties on `f` pop in `key` order.
+///
+/// With a consistent heuristic every F pushed lies within 28 of the smallest F still queued,
+/// so the ring stays tiny; inconsistent heuristics and weights spread F further and the ring
+/// grows to fit (and keeps its capacity for later searches).
+#[derive(Debug, Default)]
+pub(crate) struct BucketQueue {
+    buckets: Vec<BinaryHeap<Reverse<u64>>>,
+    lo: u32,
+    hi: u32,
+    len: usize,
+}
+
+impl BucketQueue {
+    /// Removes every entry, keeping the allocations.
+    pub(crate) fn clear(&mut self) {
+        if self.len > 0 {
+            let mask = self.buckets.len() - 1;
+            for f in self.lo..=self.hi {
+                self.buckets[f as usize & mask].clear();
+            }
+        }
+        self.len = 0;
+    }
+
+    /// Adds an entry.
+    pub(crate) fn push(&mut self, f: u32, key: u64) {
+        if self.len == 0 {
+            if self.buckets.is_empty() {
+                self.grow(64);
+            }
+            self.lo = f;
+            self.hi = f;
+        } else if f < self.lo {
+            self.ensure_span(self.hi - f);
+            self.lo = f;
+        } else if f > self.hi {
+            self.ensure_span(f - self.lo);
+            self.hi = f;
+        }
+        let mask = self.buckets.len() - 1;
+        self.buckets[f as usize & mask].push(Reverse(key));
+        self.len += 1;
+    }
+
+    /// Removes the entry with the smallest `f`, and among those the smallest key.
+    pub(crate) fn pop(&mut self) -> Option<(u32, u64)> {
+        if self.len == 0 {
+            return None;
+        }
+        let mask = self.buckets.len() - 1;
+        loop {
+            if let Some(Reverse(key)) = self.buckets[self.lo as usize & mask].pop() {
+                self.len -= 1;
+                return Some((self.lo, key));
+            }
+            self.lo += 1;
+        }
+    }
+
+    /// Number of queued entries (stale ones included).
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    fn ensure_span(&mut self, span: u32) {
+        if span as usize >= self.buckets.len() {
+            self.grow(span as usize + 1);
+        }
+    }
+
+    fn grow(&mut self, need: usize) {
+        let cap = need.next_power_of_two().max(self.buckets.len() * 2).max(64);
+        let mut buckets: Vec<BinaryHeap<Reverse<u64>>> =
+            std::iter::repeat_with(BinaryHeap::new).take(cap).collect();
+        if self.len > 0 {
+            let old_mask = self.buckets.len() - 1;
+            for f in self.lo..=self.hi {
+                buckets[f as usize & (cap - 1)] =
+                    std::mem::take(&mut self.buckets[f as usize & old_mask]);
+            }
+        }
+        self.buckets = buckets;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pops_in_f_then_key_order_across_growth_and_reuse() {
+        let mut q = BucketQueue::default();
+        let items = [(500u32, 3u64), (20, 9), (20, 1), (7000, 0), (3, 5), (20, 4)];
+        for (f, k) in items {
+            q.push(f, k);
+        }
+        let mut out = Vec::new();
+        while let Some(x) = q.pop() {
+            out.push(x);
+        }
+        assert_eq!(
+            out,
+            vec![(3, 5), (20, 1), (20, 4), (20, 9), (500, 3), (7000, 0)]
+        );
+        q.push(10, 1);
+        q.push(2, 2);
+        q.clear();
+        assert_eq!(q.pop(), None);
+        q.push(40, 7);
+        assert_eq!(q.len(), 1);
+        assert_eq!(q.pop(), Some((40, 7)));
+    }
+
+    #[test]
+    fn accepts_keys_below_the_current_minimum() {
+        let mut q = BucketQueue::default();
+        q.push(100, 0);
+        q.push(130, 0);
+        assert_eq!(q.pop(), Some((100, 0)));
+        q.push(90, 1);
+        assert_eq!(q.pop(), Some((90, 1)));
+        assert_eq!(q.pop(), Some((130, 0)));
+    }
+}

@@ -1,0 +1,226 @@
+use super::*;
+use crate::grid::Tile;
+
+fn grid(rows: &[&str]) -> Grid {
+    let w = rows.iter().map(|r| r.len()).max().unwrap_or(0);
+    let mut tiles = Vec::new();
+    for r in rows {
+        let mut row: Vec<Tile> = r
+            .chars()
+            .map(|c| if c == '#' { Tile::Wall } else { Tile::Floor })
+            .collect();
+        row.resize(w, Tile::Void);
+        tiles.extend(row);
+    }
+    Grid::from_tiles(w, rows.len(), tiles)
+}
+
+fn opts(neighbourhood: Neighbourhood) -> SearchOptions {
+    SearchOptions {
+        neighbourhood,
+        ..SearchOptions::default()
+    }
+}
+
+#[test]
+fn octile_heuristic_matches_the_integer_formula() {
+    assert_eq!(Heuristic::Octile.estimate(3, 7), 14 * 3 + 10 * 4);
+    assert_eq!(Heuristic::Manhattan.estimate(3, 7), 100);
+    assert_eq!(Heuristic::Chebyshev.estimate(3, 7), 70);
+    assert_eq!(Heuristic::Euclidean.estimate(3, 4), 50);
+    assert_eq!(Heuristic::Euclidean.estimate(1, 1), 14);
+    assert_eq!(Heuristic::Zero.estimate(3, 7), 0);
+}
+
+#[test]
+fn corner_rule_forces_the_long_way_round() {
+    // The only diagonal from (0,1) to (1,0) would cut the wall's corner at (0,0).
+    let g = grid(&["#.", ".."]);
+    let mut pf = Pathfinder::new();
+    let r = pf.find(
+        &g,
+        Pos::new(0, 1),
+        Pos::new(1, 0),
+        &opts(Neighbourhood::Eight),
+    );
+    assert_eq!(r.status, Status::Found);
+    assert_eq!(r.cost, Some(20));
+    assert_eq!(r.path, vec![Pos::new(0, 1), Pos::new(1, 1), Pos::new(1, 0)]);
+    let cut = pf.find(
+        &g,
+        Pos::new(0, 1),
+        Pos::new(1, 0),
+        &opts(Neighbourhood::EightCutCorners),
+    );
+    assert_eq!(cut.cost, Some(14));
+    assert_eq!(cut.path.len(), 2);
+}
+
+#[test]
+fn diagonal_gap_is_unreachable_without_corner_cutting_and_answered_without_search() {
+    let g = grid(&[".#", "#."]);
+    let mut pf = Pathfinder::new();
+    let r = pf.find(
+        &g,
+        Pos::new(0, 0),
+        Pos::new(1, 1),
+        &opts(Neighbourhood::Eight),
+    );
+    assert_eq!(r.status, Status::Unreachable);
+    assert_eq!((r.cost, r.expanded), (None, 0));
+    assert!(r.path.is_empty());
+    let four = pf.find(
+        &g,
+        Pos::new(0, 0),
+        Pos::new(1, 1),
+        &opts(Neighbourhood::Four),
+    );
+    assert_eq!(four.status, Status::Unreachable);
+    let cut = pf.find(
+        &g,
+        Pos::new(0, 0),
+        Pos::new(1, 1),
+        &opts(Neighbourhood::EightCutCorners),
+    );
+    assert_eq!(cut.cost, Some(14));
+}
+
+#[test]
+fn every_status_is_told_apart() {
+    let g = grid(&["...", ".#.", "..."]);
+    let mut pf = Pathfinder::new();
+    let o = SearchOptions::default();
+    let at = |x, y| Pos::new(x, y);
+    assert_eq!(
+        pf.find(&g, at(-1, 0), at(2, 2), &o).status,
+        Status::InvalidStart(Invalid::OutOfBounds)
+    );
+    assert_eq!(
+        pf.find(&g, at(1, 1), at(2, 2), &o).status,
+        Status::InvalidStart(Invalid::Blocked)
+    );
+    assert_eq!(
+        pf.find(&g, at(0, 0), at(3, 0), &o).status,
+        Status::InvalidGoal(Invalid::OutOfBounds)
+    );
+    assert_eq!(
+        pf.find(&g, at(0, 0), at(1, 1), &o).status,
+        Status::InvalidGoal(Invalid::Blocked)
+    );
+    let capped = SearchOptions { cap: Some(2), ..o };
+    let r = pf.find(&g, at(0, 0), at(2, 2), &capped);
+    assert_eq!(
+        (r.status, r.expanded, r.cost),
+        (Status::CapReached, 2, None)
+    );
+    let r = pf.find(&g, at(0, 0), at(2, 2), &o);
+    assert_eq!((r.status, r.cost), (Status::Found, Some(40)));
+    let same = pf.find(&g, at(2, 2), at(2, 2), &o);
+    assert_eq!(
+        (same.status, same.cost, same.path),
+        (Status::Found, Some(0), vec![at(2, 2)])
+    );
+}
+
+#[test]
+fn ties_break_toward_lower_h_then_reading_order() {
+    // On an open field every straight-then-diagonal mix costs the same; the rule fixes one.
+    let g = grid(&["......", "......", "......"]);
+    let mut pf = Pathfinder::new();
+    let a = pf.find(
+        &g,
+        Pos::new(0, 0),
+        Pos::new(5, 2),
+        &SearchOptions::default(),
+    );
+    let b = pf.find(
+        &g,
+        Pos::new(0, 0),
+        Pos::new(5, 2),
+        &SearchOptions::default(),
+    );
+    assert_eq!(a, b);
+    assert_eq!(a.cost, Some(2 * 14 + 3 * 10));
+    // Straight line to the goal: every node expanded lies on the path.
+    let line = pf.find(
+        &g,
+        Pos::new(0, 1),
+        Pos::new(5, 1),
+        &SearchOptions::default(),
+    );
+    assert_eq!(line.expanded, 6);
+    assert_eq!(line.path.len(), 6);
+}
+
+#[test]
+fn blockers_reroute_and_are_restored_afterwards() {
+    let g = grid(&["...", "...", "..."]);
+    let mut pf = Pathfinder::new();
+    let o = SearchOptions::default();
+    let mut path = Vec::new();
+    let out = pf.search(
+        &g,
+        Pos::new(0, 1),
+        Pos::new(2, 1),
+        &o,
+        &[Pos::new(1, 1)],
+        &mut path,
+        &mut (),
+    );
+    assert_eq!(out.cost, Some(28));
+    assert!(!path.contains(&Pos::new(1, 1)));
+    let again = pf.find(&g, Pos::new(0, 1), Pos::new(2, 1), &o);
+    assert_eq!(again.cost, Some(20));
+}
+
+#[test]
+fn trace_replays_to_the_result() {
+    let g = grid(&[
+        "........", "........", "....#...", "....#...", "....#...", "........",
+    ]);
+    let mut pf = Pathfinder::new();
+    let o = SearchOptions::default();
+    let (r, trace) = pf.find_traced(&g, Pos::new(2, 3), Pos::new(6, 3), &o);
+    assert_eq!(r.cost, Some(68));
+    assert_eq!(trace.expansions(), r.expanded);
+    let end = trace.snapshot(u32::MAX);
+    assert_eq!(end.step, r.expanded);
+    assert_eq!(end.path, r.path);
+    assert_eq!(end.current, Some(Pos::new(6, 3)));
+    let goal = end.get(Pos::new(6, 3)).expect("goal touched");
+    assert_eq!(
+        (goal.g, goal.h, goal.f, goal.state),
+        (68, 0, 68, NodeState::Closed)
+    );
+    for n in &end.nodes {
+        assert_eq!(n.f, n.g + n.h);
+    }
+    let first = trace.snapshot(1);
+    assert_eq!(first.counts().1, 1);
+    assert_eq!(first.get(Pos::new(2, 3)).and_then(|n| n.order), Some(0));
+    assert_eq!(first.counts().0, 8);
+    let none = trace.snapshot(0);
+    assert_eq!((none.nodes.len(), none.current), (1, None));
+    // Untraced and traced searches agree exactly.
+    assert_eq!(pf.find(&g, Pos::new(2, 3), Pos::new(6, 3), &o), r);
+}
+
+#[test]
+fn weights_parse_and_print() {
+    assert_eq!(Weight::parse("1.5"), Some(Weight::from_millis(1500)));
+    assert_eq!(Weight::parse("2"), Some(Weight::from_millis(2000)));
+    assert_eq!(Weight::parse(".25"), Some(Weight::from_millis(250)));
+    assert_eq!(Weight::parse("1.2345"), None);
+    assert_eq!(Weight::parse("abc"), None);
+    assert_eq!(Weight::parse("101"), None);
+    assert_eq!(Weight::parse(""), None);
+    assert_eq!(Weight::from_millis(1500).to_string(), "1.5");
+    assert_eq!(Weight::from_millis(2000).to_string(), "2");
+}
+
+#[test]
+fn path_cost_counts_straight_and_diagonal_steps() {
+    let p = [Pos::new(0, 0), Pos::new(1, 1), Pos::new(2, 1)];
+    assert_eq!(path_cost(&p), Some(24));
+    assert_eq!(path_cost(&[Pos::new(0, 0), Pos::new(2, 0)]), None);
+}

@@ -1,0 +1,224 @@
+//! A record of one search, event by event, and its replay at any expansion.
+
+use std::collections::HashMap;
+
+use super::SearchOptions;
+use crate::grid::Pos;
+
+/// Receives the events of a search; the no-op `()` tracer compiles away entirely.
+pub trait Tracer {
+    /// Whether this tracer records anything (lets the engine skip the work for `()`).
+    const ENABLED: bool;
+    /// A node was opened, or reopened with a better G.
+    fn open(&mut self, cell: Pos, g: u32, h: u32, f: u32, parent: Option<Pos>);
+    /// A node was taken from the open list and expanded.
+    fn close(&mut self, cell: Pos);
+}
+
+impl Tracer for () {
+    const ENABLED: bool = false;
+    #[inline(always)]
+    fn open(&mut self, _: Pos, _: u32, _: u32, _: u32, _: Option<Pos>) {}
+    #[inline(always)]
+    fn close(&mut self, _: Pos) {}
+}
+
+/// One step of a recorded search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TraceEvent {
+    /// A node entered the open list, or its G improved.
+    Open {
+        /// The node.
+        cell: Pos,
+        /// Cost from the start.
+        g: u32,
+        /// Heuristic estimate to the goal (unweighted).
+        h: u32,
+        /// Priority: G plus the weighted H.
+        f: u32,
+        /// The node it was reached from.
+        parent: Option<Pos>,
+    },
+    /// A node was expanded and closed.
+    Close {
+        /// The node.
+        cell: Pos,
+    },
+}
+
+/// Every event of one search, in order.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Trace {
+    /// Where the search started.
+    pub start: Pos,
+    /// Where it was headed.
+    pub goal: Pos,
+    /// The options it ran with.
+    pub options: SearchOptions,
+    /// The events in the order they happened.
+    pub events: Vec<TraceEvent>,
+}
+
+impl Tracer for Trace {
+    const ENABLED: bool = true;
+    fn open(&mut self, cell: Pos, g: u32, h: u32, f: u32, parent: Option<Pos>) {
+        self.events.push(TraceEvent::Open {
+            cell,
+            g,
+            h,
+            f,
+            parent,
+        });
+    }
+    fn close(&mut self, cell: Pos) {
+        self.events.push(TraceEvent::Close { cell });
+    }
+}
+
+/// Whether a touched node is waiting in the open list or already expanded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NodeState {
+    /// In the open list.
+    Open,
+    /// Expanded.
+    Closed,
+}
+
+impl NodeState {
+    /// `"open"` or `"closed"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            NodeState::Open => "open",
+            NodeState::Closed => "closed",
+        }
+    }
+}
+
+/// What the search knew about one node at some moment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NodeInfo {
+    /// The node.
+    pub pos: Pos,
+    /// Best known cost from the start.
+    pub g: u32,
+    /// Heuristic estimate to the goal (unweighted).
+    pub h: u32,
+    /// Priority used by the open list: G plus the weighted H.
+    pub f: u32,
+    /// The node it is best reached from.
+    pub parent: Option<Pos>,
+    /// Open or closed.
+    pub state: NodeState,
+    /// When it was expanded, counting from 0, if it was.
+    pub order: Option<u32>,
+}
+
+/// The search as it stood after a number of expansions.
+#[derive(Debug, Clone, Default)]
+pub struct Snapshot {
+    /// Expansions replayed.
+    pub step: u32,
+    /// Every touched node, in the order first touched.
+    pub nodes: Vec<NodeInfo>,
+    index: HashMap<Pos, usize>,
+    /// The node expanded last, if any.
+    pub current: Option<Pos>,
+    /// The parent chain from the start to `current` (the final path once the goal is expanded).
+    pub path: Vec<Pos>,
+}
+
+impl Snapshot {
+    /// What the search knew about a cell, if it touched it.
+    pub fn get(&self, pos: Pos) -> Option<&NodeInfo> {
+        self.index.get(&pos).map(|&i| &self.nodes[i])
+    }
+
+    /// Number of nodes in each state: `(open, closed)`.
+    pub fn counts(&self) -> (usize, usize) {
+        let closed = self
+            .nodes
+            .iter()
+            .filter(|n| n.state == NodeState::Closed)
+            .count();
+        (self.nodes.len() - closed, closed)
+    }
+}
+
+impl Trace {
+    /// A trace ready to record a search.
+    pub fn new(start: Pos, goal: Pos, options: SearchOptions) -> Self {
+        Self {
+            start,
+            goal,
+            options,
+            events: Vec::new(),
+        }
+    }
+
+    /// Number of expansions recorded.
+    pub fn expansions(&self) -> u32 {
+        self.events
+            .iter()
+            .filter(|e| matches!(e, TraceEvent::Close { .. }))
+            .count() as u32
+    }
+
+    /// Replays the first `step` expansions (and the nodes they opened); `step` is clamped.
+    pub fn snapshot(&self, step: u32) -> Snapshot {
+        let mut snap = Snapshot::default();
+        let mut closes = 0u32;
+        for event in &self.events {
+            match *event {
+                TraceEvent::Open {
+                    cell,
+                    g,
+                    h,
+                    f,
+                    parent,
+                } => {
+                    let info = NodeInfo {
+                        pos: cell,
+                        g,
+                        h,
+                        f,
+                        parent,
+                        state: NodeState::Open,
+                        order: None,
+                    };
+                    match snap.index.get(&cell) {
+                        Some(&i) => snap.nodes[i] = info,
+                        None => {
+                            snap.index.insert(cell, snap.nodes.len());
+                            snap.nodes.push(info);
+                        }
+                    }
+                }
+                TraceEvent::Close { cell } => {
+                    if closes == step {
+                        break;
+                    }
+                    if let Some(&i) = snap.index.get(&cell) {
+                        snap.nodes[i].state = NodeState::Closed;
+                        snap.nodes[i].order = Some(closes);
+                    }
+                    snap.current = Some(cell);
+                    closes += 1;
+                }
+            }
+        }
+        snap.step = closes;
+        if let Some(mut at) = snap.current {
+            snap.path.push(at);
+            // A parent chain is acyclic, but bound it anyway so a corrupt trace cannot hang.
+            while let Some(p) = snap.get(at).and_then(|n| n.parent) {
+                if snap.path.len() > snap.nodes.len() {
+                    break;
+                }
+                snap.path.push(p);
+                at = p;
+            }
+            snap.path.reverse();
+        }
+        snap
+    }
+}

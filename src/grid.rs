@@ -1,0 +1,375 @@
+//! The tile grid: a flat `Vec<Tile>` indexed by cell, with coordinates and movement rules.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// A cell position: `x` is the column and `y` the row, both from 0 at the top-left.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Pos {
+    /// Column, from 0 at the left.
+    pub x: i32,
+    /// Row, from 0 at the top.
+    pub y: i32,
+}
+
+impl Pos {
+    /// A position from its column and row.
+    pub const fn new(x: i32, y: i32) -> Self {
+        Self { x, y }
+    }
+
+    /// This position moved by a step.
+    pub const fn offset(self, dx: i32, dy: i32) -> Self {
+        Self::new(self.x + dx, self.y + dy)
+    }
+
+    /// Chebyshev distance: how many king moves apart the two cells are.
+    pub fn chebyshev(self, other: Pos) -> i32 {
+        (self.x - other.x).abs().max((self.y - other.y).abs())
+    }
+}
+
+impl std::fmt::Display for Pos {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{},{}", self.x, self.y)
+    }
+}
+
+/// What a cell is made of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Tile {
+    /// Walkable ground.
+    #[default]
+    Floor,
+    /// A wall: blocks movement and is drawn.
+    Wall,
+    /// Nothing at all: blocks movement and is drawn blank.
+    Void,
+}
+
+impl Tile {
+    /// Whether creatures may stand on this tile.
+    pub const fn is_passable(self) -> bool {
+        matches!(self, Tile::Floor)
+    }
+}
+
+/// The eight king-move directions, orthogonal first, in a fixed order used everywhere.
+pub const DIRECTIONS: [(i32, i32); 8] = [
+    (0, -1),
+    (1, 0),
+    (0, 1),
+    (-1, 0),
+    (1, -1),
+    (1, 1),
+    (-1, 1),
+    (-1, -1),
+];
+
+/// Cost of a straight step.
+pub const STRAIGHT: u32 = 10;
+/// Cost of a diagonal step.
+pub const DIAGONAL: u32 = 14;
+
+/// Every grid gets revisions from one counter, so two grids never share a revision and
+/// caches keyed by revision (region labels, padded copies in the pathfinder) stay honest.
+static NEXT_REVISION: AtomicU64 = AtomicU64::new(1);
+
+fn next_revision() -> u64 {
+    NEXT_REVISION.fetch_add(1, Ordering::Relaxed)
+}
+
+/// A rectangular map of tiles stored row-major in one `Vec`.
+#[derive(Debug, Clone)]
+pub struct Grid {
+    width: usize,
+    height: usize,
+    tiles: Vec<Tile>,
+    revision: u64,
+}
+
+impl PartialEq for Grid {
+    fn eq(&self, other: &Self) -> bool {
+        self.width == other.width && self.height == other.height && self.tiles == other.tiles
+    }
+}
+
+impl Eq for Grid {}
+
+impl Grid {
+    /// A grid of the given size filled with one tile.
+    pub fn new(width: usize, height: usize, fill: Tile) -> Self {
+        Self::from_tiles(width, height, vec![fill; width * height])
+    }
+
+    /// A grid from row-major tiles; `tiles.len()` must be `width * height`.
+    pub fn from_tiles(width: usize, height: usize, tiles: Vec<Tile>) -> Self {
+        assert_eq!(tiles.len(), width * height, "tile count must match size");
+        Self {
+            width,
+            height,
+            tiles,
+            revision: next_revision(),
+        }
+    }
+
+    /// Number of columns.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Number of rows.
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    /// Number of cells.
+    pub fn len(&self) -> usize {
+        self.tiles.len()
+    }
+
+    /// Whether the grid has no cells.
+    pub fn is_empty(&self) -> bool {
+        self.tiles.is_empty()
+    }
+
+    /// A number that changes whenever a tile changes (and differs between grids).
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    /// All tiles, row-major.
+    pub fn tiles(&self) -> &[Tile] {
+        &self.tiles
+    }
+
+    /// Whether a position lies inside the grid.
+    pub fn contains(&self, p: Pos) -> bool {
+        p.x >= 0 && p.y >= 0 && (p.x as usize) < self.width && (p.y as usize) < self.height
+    }
+
+    /// The cell index of a position inside the grid.
+    pub fn index(&self, p: Pos) -> Option<usize> {
+        self.contains(p)
+            .then(|| p.y as usize * self.width + p.x as usize)
+    }
+
+    /// The position of a cell index.
+    pub fn pos(&self, index: usize) -> Pos {
+        Pos::new((index % self.width) as i32, (index / self.width) as i32)
+    }
+
+    /// The tile at a position; outside the grid is void.
+    pub fn get(&self, p: Pos) -> Tile {
+        self.index(p).map_or(Tile::Void, |i| self.tiles[i])
+    }
+
+    /// Whether a creature may stand at a position.
+    pub fn is_passable(&self, p: Pos) -> bool {
+        self.get(p).is_passable()
+    }
+
+    /// Sets a tile; returns whether anything changed. Positions outside are ignored.
+    pub fn set(&mut self, p: Pos, tile: Tile) -> bool {
+        match self.index(p) {
+            Some(i) if self.tiles[i] != tile => {
+                self.tiles[i] = tile;
+                self.revision = next_revision();
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether one king move from `from` by `(dx, dy)` is legal under `rule`.
+    pub fn can_step(&self, from: Pos, dx: i32, dy: i32, rule: Neighbourhood) -> bool {
+        if dx == 0 && dy == 0 || dx.abs() > 1 || dy.abs() > 1 {
+            return false;
+        }
+        let to = from.offset(dx, dy);
+        if !self.is_passable(to) {
+            return false;
+        }
+        if dx == 0 || dy == 0 {
+            return true;
+        }
+        match rule {
+            Neighbourhood::Four => false,
+            Neighbourhood::EightCutCorners => true,
+            Neighbourhood::Eight => {
+                self.is_passable(from.offset(dx, 0)) && self.is_passable(from.offset(0, dy))
+            }
+        }
+    }
+}
+
+/// Which moves a search (and a creature) may make.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Neighbourhood {
+    /// Eight directions; a diagonal only when both orthogonal cells it passes between are free.
+    #[default]
+    Eight,
+    /// Eight directions; a diagonal only needs its target cell free.
+    EightCutCorners,
+    /// The four orthogonal directions.
+    Four,
+}
+
+impl Neighbourhood {
+    /// All rules, in the order the overlay cycles through them.
+    pub const ALL: [Neighbourhood; 3] = [
+        Neighbourhood::Eight,
+        Neighbourhood::EightCutCorners,
+        Neighbourhood::Four,
+    ];
+
+    /// The name used on the command line (`8`, `8cut`, `4`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Neighbourhood::Eight => "8",
+            Neighbourhood::EightCutCorners => "8cut",
+            Neighbourhood::Four => "4",
+        }
+    }
+
+    /// Parses a command-line name.
+    pub fn from_name(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|n| n.name() == s)
+    }
+
+    /// How many directions are tried.
+    pub fn direction_count(self) -> usize {
+        if self == Neighbourhood::Four { 4 } else { 8 }
+    }
+
+    /// The next rule in [`Neighbourhood::ALL`].
+    pub fn next(self) -> Self {
+        let i = Self::ALL.iter().position(|&n| n == self).unwrap_or(0);
+        Self::ALL[(i + 1) % Self::ALL.len()]
+    }
+}
+
+/// Connected regions of passable cells, labelled once per grid revision.
+///
+/// 8-way movement without corner cutting connects exactly the cells that 4-way movement
+/// connects (any legal diagonal can be replaced by two straight steps), so one 4-connected
+/// labelling answers both; corner cutting needs its own 8-connected labelling.
+#[derive(Debug, Clone, Default)]
+pub struct Regions {
+    labels: Vec<u32>,
+    sizes: Vec<u32>,
+}
+
+impl Regions {
+    /// Label value of impassable cells.
+    pub const NONE: u32 = u32::MAX;
+
+    /// Labels the grid's passable cells by connectivity under `rule`.
+    pub fn compute(grid: &Grid, rule: Neighbourhood) -> Self {
+        let mut labels = vec![Self::NONE; grid.len()];
+        let mut sizes = Vec::new();
+        let mut stack = Vec::new();
+        let dirs: &[(i32, i32)] = if rule == Neighbourhood::EightCutCorners {
+            &DIRECTIONS
+        } else {
+            &DIRECTIONS[..4]
+        };
+        for start in 0..grid.len() {
+            if labels[start] != Self::NONE || !grid.tiles[start].is_passable() {
+                continue;
+            }
+            let label = sizes.len() as u32;
+            let mut size = 0u32;
+            labels[start] = label;
+            stack.push(start);
+            while let Some(c) = stack.pop() {
+                size += 1;
+                let p = grid.pos(c);
+                for &(dx, dy) in dirs {
+                    if let Some(n) = grid.index(p.offset(dx, dy))
+                        && labels[n] == Self::NONE
+                        && grid.tiles[n].is_passable()
+                    {
+                        labels[n] = label;
+                        stack.push(n);
+                    }
+                }
+            }
+            sizes.push(size);
+        }
+        Self { labels, sizes }
+    }
+
+    /// The region label of a cell index, or [`Regions::NONE`] for impassable cells.
+    pub fn label(&self, index: usize) -> u32 {
+        self.labels.get(index).copied().unwrap_or(Self::NONE)
+    }
+
+    /// All labels, indexed by cell.
+    pub fn labels(&self) -> &[u32] {
+        &self.labels
+    }
+
+    /// Number of cells in a region.
+    pub fn size(&self, label: u32) -> u32 {
+        self.sizes.get(label as usize).copied().unwrap_or(0)
+    }
+
+    /// Number of regions.
+    pub fn count(&self) -> usize {
+        self.sizes.len()
+    }
+
+    /// The label of the largest region, if any cell is passable.
+    pub fn largest(&self) -> Option<u32> {
+        (0..self.sizes.len() as u32).max_by_key(|&l| (self.sizes[l as usize], std::cmp::Reverse(l)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grid(rows: &[&str]) -> Grid {
+        let w = rows[0].len();
+        let tiles = rows
+            .iter()
+            .flat_map(|r| r.chars())
+            .map(|c| if c == '#' { Tile::Wall } else { Tile::Floor })
+            .collect();
+        Grid::from_tiles(w, rows.len(), tiles)
+    }
+
+    #[test]
+    fn diagonal_past_a_corner_is_refused_without_corner_cutting() {
+        let g = grid(&["..", "#."]);
+        let from = Pos::new(0, 0);
+        assert!(!g.can_step(from, 1, 1, Neighbourhood::Eight));
+        assert!(g.can_step(from, 1, 1, Neighbourhood::EightCutCorners));
+        assert!(!g.can_step(from, 1, 1, Neighbourhood::Four));
+        assert!(g.can_step(from, 1, 0, Neighbourhood::Four));
+        let open = grid(&["..", ".."]);
+        assert!(open.can_step(from, 1, 1, Neighbourhood::Eight));
+    }
+
+    #[test]
+    fn regions_split_by_a_diagonal_gap_only_when_corners_cannot_be_cut() {
+        let g = grid(&[".#", "#."]);
+        let four = Regions::compute(&g, Neighbourhood::Eight);
+        assert_eq!(four.count(), 2);
+        assert_ne!(four.label(0), four.label(3));
+        let cut = Regions::compute(&g, Neighbourhood::EightCutCorners);
+        assert_eq!(cut.count(), 1);
+        assert_eq!(cut.size(cut.label(0)), 2);
+    }
+
+    #[test]
+    fn set_changes_the_revision_only_on_change() {
+        let mut g = Grid::new(3, 3, Tile::Floor);
+        let r = g.revision();
+        assert!(!g.set(Pos::new(1, 1), Tile::Floor));
+        assert_eq!(g.revision(), r);
+        assert!(g.set(Pos::new(1, 1), Tile::Wall));
+        assert_ne!(g.revision(), r);
+        assert!(!g.set(Pos::new(5, 1), Tile::Wall));
+    }
+}

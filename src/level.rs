@@ -1,0 +1,393 @@
+//! Level files: the hand-written text format, Moving AI `.map` files, and precise errors.
+//!
+//! The text format, line by line:
+//! - `; anything`: a comment (a line whose first character is `;`), allowed anywhere.
+//! - `title: The Pillar Room` and `size: 40x20`: optional headers, before the map.
+//! - the map: `#` wall, `.` floor, `@` the player's start (exactly one), `a`..`z` a monster of
+//!   that kind (standing on floor), space for void. Short rows are padded with void; a blank
+//!   line inside the map is a row of void. Without `size`, the map is as wide as its longest
+//!   row and ends at its last non-blank row.
+
+mod error;
+mod movingai;
+
+pub use error::{LoadError, ParseError};
+
+use std::path::Path;
+
+use crate::grid::{Grid, Pos, Tile};
+
+/// Widest and tallest map accepted, in cells.
+pub const MAX_SIDE: usize = 8192;
+/// Most cells accepted in one map (4096x4096).
+pub const MAX_CELLS: usize = 4096 * 4096;
+/// Largest level file accepted, in bytes.
+pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// A monster's starting place and kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Spawn {
+    /// Where it starts.
+    pub pos: Pos,
+    /// Its kind, a lowercase ASCII letter.
+    pub kind: char,
+}
+
+/// A map with the player's start and the monsters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Level {
+    /// A human-readable name, from the `title:` header.
+    pub title: Option<String>,
+    /// The tiles.
+    pub grid: Grid,
+    /// The player's start (Moving AI maps have none).
+    pub player: Option<Pos>,
+    /// The monsters, in reading order when parsed.
+    pub monsters: Vec<Spawn>,
+}
+
+/// Which file format a level was read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// This project's text format.
+    Text,
+    /// A Moving AI benchmark `.map`.
+    MovingAi,
+}
+
+impl Level {
+    /// Reads a level file of either format.
+    pub fn load(path: &Path) -> Result<(Level, Format), LoadError> {
+        let bytes = read_limited(path)?;
+        Self::parse_any(&bytes, &path.display().to_string()).map_err(LoadError::from)
+    }
+
+    /// Parses either format, telling them apart by the Moving AI `type` header.
+    pub fn parse_any(bytes: &[u8], file: &str) -> Result<(Level, Format), ParseError> {
+        if bytes.starts_with(b"type ") {
+            movingai::parse(bytes, file).map(|l| (l, Format::MovingAi))
+        } else {
+            Self::parse(bytes, file).map(|l| (l, Format::Text))
+        }
+    }
+
+    /// Parses the text format; `file` names the source in errors.
+    pub fn parse(bytes: &[u8], file: &str) -> Result<Level, ParseError> {
+        parse_text(bytes, file)
+    }
+
+    /// Parses a Moving AI `.map` file.
+    pub fn parse_movingai(bytes: &[u8], file: &str) -> Result<Level, ParseError> {
+        movingai::parse(bytes, file)
+    }
+
+    /// The level in the text format; parsing it gives this level back.
+    pub fn to_text(&self) -> String {
+        let (w, h) = (self.grid.width(), self.grid.height());
+        let mut out = String::with_capacity((w + 1) * h + 64);
+        if let Some(title) = &self.title {
+            out.push_str("title: ");
+            out.push_str(title);
+            out.push('\n');
+        }
+        out.push_str(&format!("size: {w}x{h}\n"));
+        let mut row = String::with_capacity(w);
+        for y in 0..h {
+            row.clear();
+            for x in 0..w {
+                row.push(self.glyph_at(Pos::new(x as i32, y as i32)));
+            }
+            out.push_str(row.trim_end_matches(' '));
+            out.push('\n');
+        }
+        out
+    }
+
+    /// The glyph the text format uses for a cell: creatures over tiles.
+    pub fn glyph_at(&self, p: Pos) -> char {
+        if self.player == Some(p) {
+            return '@';
+        }
+        if let Some(m) = self.monsters.iter().find(|m| m.pos == p) {
+            return m.kind;
+        }
+        tile_glyph(self.grid.get(p))
+    }
+
+    /// Sets the title, keeping it on one line.
+    pub fn set_title(&mut self, title: &str) {
+        let t = title.replace(['\n', '\r'], " ").trim().to_string();
+        self.title = (!t.is_empty()).then_some(t);
+    }
+}
+
+/// The text-format glyph of a tile.
+pub fn tile_glyph(t: Tile) -> char {
+    match t {
+        Tile::Floor => '.',
+        Tile::Wall => '#',
+        Tile::Void => ' ',
+    }
+}
+
+fn read_limited(path: &Path) -> Result<Vec<u8>, LoadError> {
+    use std::io::Read;
+    let io = |e: std::io::Error| LoadError::Io {
+        file: path.display().to_string(),
+        message: e.to_string(),
+    };
+    let file = std::fs::File::open(path).map_err(io)?;
+    let meta = file.metadata().map_err(io)?;
+    if meta.is_dir() {
+        return Err(LoadError::Io {
+            file: path.display().to_string(),
+            message: "is a directory, not a level file".into(),
+        });
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(LoadError::Parse(ParseError::new(
+            path.display().to_string(),
+            1,
+            1,
+            format!(
+                "file is larger than the limit of {} MiB",
+                MAX_FILE_BYTES / (1024 * 1024)
+            ),
+            String::new(),
+        )));
+    }
+    Ok(bytes)
+}
+
+/// Splits bytes into lines (`\n`, with an optional `\r` before it) checked as UTF-8.
+pub(crate) fn lines<'a>(
+    bytes: &'a [u8],
+    file: &'a str,
+) -> impl Iterator<Item = Result<(usize, &'a str), ParseError>> + 'a {
+    let mut rest = if bytes.is_empty() { None } else { Some(bytes) };
+    let mut number = 0usize;
+    std::iter::from_fn(move || {
+        let chunk = rest?;
+        number += 1;
+        let (line, next) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..i], (i + 1 < chunk.len()).then(|| &chunk[i + 1..])),
+            None => (chunk, None),
+        };
+        rest = next;
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        Some(match std::str::from_utf8(line) {
+            Ok(s) => Ok((number, s)),
+            Err(e) => {
+                let valid = std::str::from_utf8(&line[..e.valid_up_to()]).unwrap_or("");
+                Err(ParseError::new(
+                    file.to_string(),
+                    number,
+                    valid.chars().count() + 1,
+                    "invalid UTF-8".into(),
+                    String::from_utf8_lossy(line).into_owned(),
+                ))
+            }
+        })
+    })
+}
+
+fn parse_text(bytes: &[u8], file: &str) -> Result<Level, ParseError> {
+    let err = |line: usize, col: usize, msg: String, text: &str| {
+        ParseError::new(file.to_string(), line, col, msg, text.to_string())
+    };
+    let mut title = None;
+    let mut size: Option<(usize, usize, usize, String)> = None;
+    let mut rows: Vec<(usize, &str)> = Vec::new();
+    let mut last_line = 0;
+    for item in lines(bytes, file) {
+        let (n, line) = item?;
+        last_line = n;
+        if line.starts_with(';') {
+            continue;
+        }
+        if rows.is_empty() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            if let Some((key, value)) = header(line) {
+                match key {
+                    "title" => title = Some(value.trim().to_string()).filter(|t| !t.is_empty()),
+                    "size" => {
+                        let (w, h) = parse_size(value).ok_or_else(|| {
+                            err(
+                                n,
+                                key.len() + 2,
+                                format!(
+                                    "bad size {:?}: expected WIDTHxHEIGHT, e.g. 40x20",
+                                    value.trim()
+                                ),
+                                line,
+                            )
+                        })?;
+                        check_dims(w, h).map_err(|m| err(n, key.len() + 2, m, line))?;
+                        size = Some((w, h, n, line.to_string()));
+                    }
+                    _ => {
+                        return Err(err(
+                            n,
+                            1,
+                            format!("unknown header {key:?} (known: title, size)"),
+                            line,
+                        ));
+                    }
+                }
+                continue;
+            }
+        } else if header(line).is_some() {
+            return Err(err(n, 1, "header after the map has started".into(), line));
+        }
+        rows.push((n, line));
+    }
+    while rows.last().is_some_and(|(_, r)| r.trim().is_empty()) {
+        rows.pop();
+    }
+    if rows.is_empty() {
+        return Err(err(
+            last_line.max(1),
+            1,
+            "no map: expected rows of '#', '.', '@' and monster letters".into(),
+            "",
+        ));
+    }
+
+    let mut width = 0;
+    for &(n, row) in &rows {
+        let len = row.chars().count();
+        if len > MAX_SIDE {
+            return Err(err(
+                n,
+                MAX_SIDE + 1,
+                format!("row is longer than the limit of {MAX_SIDE} cells"),
+                row,
+            ));
+        }
+        width = width.max(len);
+    }
+    let mut height = rows.len();
+    if let Some((w, h, n, line)) = &size {
+        if let Some(&(rn, row)) = rows.iter().find(|(_, r)| r.chars().count() > *w) {
+            return Err(err(
+                rn,
+                w + 1,
+                format!("row is wider than the size header says ({w}, line {n})"),
+                row,
+            ));
+        }
+        if rows.len() > *h {
+            let (rn, row) = rows[*h];
+            return Err(err(
+                rn,
+                1,
+                format!("more rows than the size header says ({h}, line {n}: {line})"),
+                row,
+            ));
+        }
+        (width, height) = (*w, *h);
+    }
+    if let Err(m) = check_dims(width, height) {
+        let (n, row) = rows[0];
+        return Err(err(n, 1, m, row));
+    }
+
+    let mut tiles = vec![Tile::Void; width * height];
+    let mut player: Option<(Pos, usize, usize)> = None;
+    let mut monsters = Vec::new();
+    for (y, &(n, row)) in rows.iter().enumerate() {
+        for (x, c) in row.chars().enumerate() {
+            let p = Pos::new(x as i32, y as i32);
+            tiles[y * width + x] = match c {
+                '#' => Tile::Wall,
+                '.' => Tile::Floor,
+                ' ' => Tile::Void,
+                '@' => {
+                    if let Some((_, pl, pc)) = player {
+                        return Err(err(
+                            n,
+                            x + 1,
+                            format!("a second player '@' (the first is at {pl}:{pc})"),
+                            row,
+                        ));
+                    }
+                    player = Some((p, n, x + 1));
+                    Tile::Floor
+                }
+                'a'..='z' => {
+                    monsters.push(Spawn { pos: p, kind: c });
+                    Tile::Floor
+                }
+                _ => {
+                    return Err(err(
+                        n,
+                        x + 1,
+                        format!(
+                            "unknown glyph {c:?}: use '#' wall, '.' floor, '@' player, 'a'-'z' monster, space void"
+                        ),
+                        row,
+                    ));
+                }
+            };
+        }
+    }
+    let Some((player, _, _)) = player else {
+        let (n, row) = rows[0];
+        return Err(err(
+            n,
+            1,
+            "no player: the map needs exactly one '@'".into(),
+            row,
+        ));
+    };
+    Ok(Level {
+        title,
+        grid: Grid::from_tiles(width, height, tiles),
+        player: Some(player),
+        monsters,
+    })
+}
+
+/// `key: value` where key is lowercase letters; map rows never contain ':'.
+fn header(line: &str) -> Option<(&str, &str)> {
+    let (key, value) = line.split_once(':')?;
+    (!key.is_empty() && key.bytes().all(|b| b.is_ascii_lowercase())).then_some((key, value))
+}
+
+/// Parses `WxH` (as in `40x20`).
+pub fn parse_size(s: &str) -> Option<(usize, usize)> {
+    let (w, h) = s.trim().split_once(['x', 'X'])?;
+    let dim = |d: &str| {
+        (!d.is_empty() && d.len() <= 9 && d.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| d.parse().ok())
+            .flatten()
+    };
+    Some((dim(w)?, dim(h)?))
+}
+
+/// Checks a map size against the limits.
+pub fn check_dims(w: usize, h: usize) -> Result<(), String> {
+    if w == 0 || h == 0 {
+        Err(format!("map size {w}x{h} is empty"))
+    } else if w > MAX_SIDE || h > MAX_SIDE {
+        Err(format!(
+            "map size {w}x{h} exceeds the limit of {MAX_SIDE} cells a side"
+        ))
+    } else if w * h > MAX_CELLS {
+        Err(format!(
+            "map size {w}x{h} has {} cells, more than the limit of {MAX_CELLS} (4096x4096)",
+            w * h
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,170 @@
+use super::*;
+
+fn parse(src: &str) -> Result<Level, ParseError> {
+    Level::parse(src.as_bytes(), "t.txt")
+}
+
+fn error(src: &str) -> String {
+    parse(src).expect_err("should fail").to_string()
+}
+
+#[test]
+fn parses_headers_comments_ragged_rows_and_creatures() {
+    let l =
+        parse("; a comment\ntitle:  Two rooms \n\n#####\n#@.g#\n; inside\n#.\n\n #b\n\n").unwrap();
+    assert_eq!(l.title.as_deref(), Some("Two rooms"));
+    assert_eq!((l.grid.width(), l.grid.height()), (5, 5));
+    assert_eq!(l.player, Some(Pos::new(1, 1)));
+    assert_eq!(
+        l.monsters,
+        vec![
+            Spawn {
+                pos: Pos::new(3, 1),
+                kind: 'g'
+            },
+            Spawn {
+                pos: Pos::new(2, 4),
+                kind: 'b'
+            }
+        ]
+    );
+    assert_eq!(l.grid.get(Pos::new(3, 1)), Tile::Floor);
+    assert_eq!(l.grid.get(Pos::new(4, 2)), Tile::Void);
+    assert_eq!(l.grid.get(Pos::new(0, 3)), Tile::Void);
+    assert_eq!(l.grid.get(Pos::new(0, 4)), Tile::Void);
+    assert_eq!(l.grid.get(Pos::new(1, 4)), Tile::Wall);
+}
+
+#[test]
+fn crlf_and_size_header_keep_trailing_void() {
+    let l = parse("size: 4x3\r\n#@\r\n").unwrap();
+    assert_eq!((l.grid.width(), l.grid.height()), (4, 3));
+    assert_eq!(parse(&l.to_text()).unwrap(), l);
+}
+
+#[test]
+fn unknown_glyph_points_at_its_column() {
+    assert_eq!(
+        error("####\n#@X#\n"),
+        "t.txt:2:3: unknown glyph 'X': use '#' wall, '.' floor, '@' player, 'a'-'z' monster, space void\n  |\n2 | #@X#\n  |   ^"
+    );
+}
+
+#[test]
+fn columns_count_characters_not_bytes() {
+    let e = parse("#@é#").unwrap_err();
+    assert_eq!((e.line, e.col), (1, 3));
+}
+
+#[test]
+fn player_count_errors() {
+    assert_eq!(
+        error("title: x\n####\n#..#\n"),
+        "t.txt:2:1: no player: the map needs exactly one '@'\n  |\n2 | ####\n  | ^"
+    );
+    assert_eq!(
+        error("#@.\n.@#\n"),
+        "t.txt:2:2: a second player '@' (the first is at 1:2)\n  |\n2 | .@#\n  |  ^"
+    );
+}
+
+#[test]
+fn no_map_at_all() {
+    assert_eq!(
+        error(""),
+        "t.txt:1:1: no map: expected rows of '#', '.', '@' and monster letters\n  |\n1 | \n  | ^"
+    );
+    let e = parse("; only\n; comments\n\n").unwrap_err();
+    assert_eq!((e.line, e.col), (3, 1));
+}
+
+#[test]
+fn invalid_utf8_names_line_and_column() {
+    let e = Level::parse(b"#@#\n#.\xff.#\n", "bad.txt").unwrap_err();
+    assert_eq!(e.headline(), "bad.txt:2:3: invalid UTF-8");
+}
+
+#[test]
+fn limits_are_enforced_with_positions() {
+    let long = format!("@{}", ".".repeat(MAX_SIDE + 5));
+    let e = parse(&long).unwrap_err();
+    assert_eq!((e.line, e.col), (1, MAX_SIDE + 1));
+    assert!(e.to_string().contains('…'), "long lines are cut: {e}");
+    let e = parse("size: 9000x10\n@").unwrap_err();
+    assert_eq!(
+        e.headline(),
+        "t.txt:1:6: map size 9000x10 exceeds the limit of 8192 cells a side"
+    );
+    let e = parse("size: 5000x5000\n@").unwrap_err();
+    assert!(
+        e.headline()
+            .starts_with("t.txt:1:6: map size 5000x5000 has 25000000 cells")
+    );
+    let e = parse("size: 3x1\n@...\n").unwrap_err();
+    assert_eq!(
+        e.headline(),
+        "t.txt:2:4: row is wider than the size header says (3, line 1)"
+    );
+    let e = parse("size: 2x1\n@.\n..\n").unwrap_err();
+    assert_eq!((e.line, e.col), (3, 1));
+    let e = parse("size: big\n@").unwrap_err();
+    assert_eq!(
+        e.headline(),
+        "t.txt:1:6: bad size \"big\": expected WIDTHxHEIGHT, e.g. 40x20"
+    );
+}
+
+#[test]
+fn headers_must_come_first_and_be_known() {
+    assert_eq!(
+        parse("@.\ntitle: late\n").unwrap_err().headline(),
+        "t.txt:2:1: header after the map has started"
+    );
+    assert_eq!(
+        parse("colour: red\n@").unwrap_err().headline(),
+        "t.txt:1:1: unknown header \"colour\" (known: title, size)"
+    );
+}
+
+#[test]
+fn writes_and_reads_back() {
+    let src = "title: Round trip\n#####\n#@.a#\n#..##\n  #\n";
+    let l = parse(src).unwrap();
+    assert_eq!(
+        l.to_text(),
+        "title: Round trip\nsize: 5x4\n#####\n#@.a#\n#..##\n  #\n"
+    );
+    assert_eq!(parse(&l.to_text()).unwrap(), l);
+}
+
+#[test]
+fn moving_ai_maps_load_as_levels() {
+    let src = "type octile\nheight 2\nwidth 3\nmap\n.@T\nGS.\n";
+    let l = Level::parse_movingai(src.as_bytes(), "m.map").unwrap();
+    assert_eq!(l.player, None);
+    assert_eq!(l.grid.get(Pos::new(1, 0)), Tile::Void);
+    assert_eq!(l.grid.get(Pos::new(2, 0)), Tile::Wall);
+    assert_eq!(l.grid.get(Pos::new(1, 1)), Tile::Floor);
+    let (_, f) = Level::parse_any(src.as_bytes(), "m.map").unwrap();
+    assert_eq!(f, Format::MovingAi);
+    let e = Level::parse_movingai(b"type octile\nheight 2\nwidth 3\nmap\n...\n.x.\n", "m.map")
+        .unwrap_err();
+    assert_eq!(e.headline(), "m.map:6:2: unknown Moving AI glyph 'x'");
+    let e =
+        Level::parse_movingai(b"type octile\nheight 2\nwidth 3\nmap\n...\n", "m.map").unwrap_err();
+    assert_eq!(e.headline(), "m.map:6:1: file ends before all the map rows");
+    let e =
+        Level::parse_movingai(b"type octile\nheight 1\nwidth 3\nmap\n..\n", "m.map").unwrap_err();
+    assert_eq!(
+        e.headline(),
+        "m.map:5:3: row has 2 cells, the header's width is 3"
+    );
+}
+
+#[test]
+fn shipped_movingai_maps_parse() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/movingai/arena.map");
+    let (l, format) = Level::load(&dir).expect("../shared/movingai sits beside the repository");
+    assert_eq!(format, Format::MovingAi);
+    assert_eq!((l.grid.width(), l.grid.height()), (49, 49));
+}
