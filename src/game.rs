@@ -224,10 +224,12 @@ impl World {
         for s in &level.monsters {
             world.add_monster(s.pos, s.kind);
         }
-        world.say(format!(
-            "{} monsters hunt you. Move with the arrows or hjklyubn; ? for help.",
-            world.monsters.len()
-        ));
+        let n = world.monsters.len();
+        world.say(match n {
+            0 => "No monsters here. Arrows or hjklyubn move; ? for help.".to_string(),
+            1 => "A monster hunts you. Arrows or hjklyubn move; ? for help.".to_string(),
+            _ => format!("{n} monsters hunt you. Arrows or hjklyubn move; ? for help."),
+        });
         world.replan();
         world
     }
@@ -263,6 +265,16 @@ impl World {
         id
     }
 
+    /// The id the next new monster will get.
+    pub fn peek_next_id(&self) -> u32 {
+        self.next_id
+    }
+
+    /// Makes sure ids handed out later stay above `id` (monsters restored by undo keep theirs).
+    pub fn reserve_id(&mut self, id: u32) {
+        self.next_id = self.next_id.max(id + 1);
+    }
+
     /// The monster standing on a cell.
     pub fn monster_at(&self, p: Pos) -> Option<&Monster> {
         self.monsters.iter().find(|m| m.pos == p)
@@ -288,6 +300,27 @@ impl World {
     pub fn player_can_step(&self, dx: i32, dy: i32) -> bool {
         self.grid
             .can_step(self.player.pos, dx, dy, Neighbourhood::Eight)
+    }
+
+    /// The first step of the player's A* path to `target` around the monsters, if any.
+    pub fn player_step_toward(&mut self, target: Pos) -> Option<(i32, i32)> {
+        self.blockers.clear();
+        self.blockers.extend(self.monsters.iter().map(|m| m.pos));
+        let from = self.player.pos;
+        let out = self.pathfinder.search(
+            &self.grid,
+            from,
+            target,
+            &SearchOptions::default(),
+            &self.blockers,
+            &mut self.scratch,
+            &mut (),
+        );
+        let next = self
+            .scratch
+            .get(1)
+            .filter(|_| out.status == Status::Found)?;
+        Some((next.x - from.x, next.y - from.y))
     }
 
     /// The player acts; on success the monsters take their turn.

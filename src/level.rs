@@ -2,7 +2,8 @@
 //!
 //! The text format, line by line:
 //! - `; anything`: a comment (a line whose first character is `;`), allowed anywhere.
-//! - `title: The Pillar Room` and `size: 40x20`: optional headers, before the map.
+//! - `title: The Pillar Room` and `size: 40x20`: optional headers, before the map; `map:`
+//!   optionally marks where the map starts, so that leading blank lines count as void rows.
 //! - the map: `#` wall, `.` floor, `@` the player's start (exactly one), `a`..`z` a monster of
 //!   that kind (standing on floor), space for void. Short rows are padded with void; a blank
 //!   line inside the map is a row of void. Without `size`, the map is as wide as its longest
@@ -90,7 +91,7 @@ impl Level {
             out.push_str(title);
             out.push('\n');
         }
-        out.push_str(&format!("size: {w}x{h}\n"));
+        out.push_str(&format!("size: {w}x{h}\nmap:\n"));
         let mut row = String::with_capacity(w);
         for y in 0..h {
             row.clear();
@@ -203,18 +204,20 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<Level, ParseError> {
     let mut size: Option<(usize, usize, usize, String)> = None;
     let mut rows: Vec<(usize, &str)> = Vec::new();
     let mut last_line = 0;
+    let mut map_marked = false;
     for item in lines(bytes, file) {
         let (n, line) = item?;
         last_line = n;
         if line.starts_with(';') {
             continue;
         }
-        if rows.is_empty() {
+        if rows.is_empty() && !map_marked {
             if line.trim().is_empty() {
                 continue;
             }
             if let Some((key, value)) = header(line) {
                 match key {
+                    "map" if value.trim().is_empty() => map_marked = true,
                     "title" => title = Some(value.trim().to_string()).filter(|t| !t.is_empty()),
                     "size" => {
                         let (w, h) = parse_size(value).ok_or_else(|| {
@@ -235,7 +238,7 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<Level, ParseError> {
                         return Err(err(
                             n,
                             1,
-                            format!("unknown header {key:?} (known: title, size)"),
+                            format!("unknown header {key:?} (known: title, size, map)"),
                             line,
                         ));
                     }

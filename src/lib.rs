@@ -3,7 +3,12 @@
 //! The domain (grid, level files, pathfinding, scenarios) never touches the terminal; the
 //! `app`, `ui` and `script` modules build the game on top of it.
 
+pub mod app;
 pub mod astar;
+pub mod cli;
 pub mod game;
 pub mod grid;
 pub mod level;
+pub mod script;
+pub mod term;
+pub mod ui;

@@ -1,1 +1,8 @@
-fn main() {}
+//! The `astar-rogue` binary: a thin shell over the library's command line.
+
+use clap::Parser;
+
+fn main() {
+    let cli = astar_rogue::cli::Cli::parse();
+    std::process::exit(astar_rogue::cli::run(cli));
+}

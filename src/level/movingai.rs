@@ -30,7 +30,10 @@ pub(super) fn parse(bytes: &[u8], file: &str) -> Result<Level, ParseError> {
             .parse()
             .ok()
             .filter(|v: &usize| *v <= super::MAX_SIDE * 2)
-            .ok_or_else(|| err(n, key.len() + 2, format!("bad {key} {value:?}"), line))?;
+            .ok_or_else(|| {
+                let col = (key.len() + 2).min(line.chars().count() + 1);
+                err(n, col, format!("bad {key} {value:?}"), line)
+            })?;
     }
     let [height, width] = dims;
     check_dims(width, height).map_err(|m| err(last, 1, m, ""))?;

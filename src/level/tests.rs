@@ -122,7 +122,7 @@ fn headers_must_come_first_and_be_known() {
     );
     assert_eq!(
         parse("colour: red\n@").unwrap_err().headline(),
-        "t.txt:1:1: unknown header \"colour\" (known: title, size)"
+        "t.txt:1:1: unknown header \"colour\" (known: title, size, map)"
     );
 }
 
@@ -132,7 +132,7 @@ fn writes_and_reads_back() {
     let l = parse(src).unwrap();
     assert_eq!(
         l.to_text(),
-        "title: Round trip\nsize: 5x4\n#####\n#@.a#\n#..##\n  #\n"
+        "title: Round trip\nsize: 5x4\nmap:\n#####\n#@.a#\n#..##\n  #\n"
     );
     assert_eq!(parse(&l.to_text()).unwrap(), l);
 }
@@ -167,4 +167,15 @@ fn shipped_movingai_maps_parse() {
     let (l, format) = Level::load(&dir).expect("../shared/movingai sits beside the repository");
     assert_eq!(format, Format::MovingAi);
     assert_eq!((l.grid.width(), l.grid.height()), (49, 49));
+}
+
+#[test]
+fn a_map_marker_keeps_leading_void_rows() {
+    let l = parse("size: 3x3\nmap:\n\n\n@.#\n").unwrap();
+    assert_eq!(l.player, Some(Pos::new(0, 2)));
+    assert_eq!(parse(&l.to_text()).unwrap(), l);
+    assert_eq!(
+        parse("map:\n@\ntitle: x\n").unwrap_err().headline(),
+        "t.txt:3:1: header after the map has started"
+    );
 }

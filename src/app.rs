@@ -1,0 +1,534 @@
+//! The application: game state plus UI state, turning input events into actions.
+//!
+//! The terminal loop and the headless script runner drive this same `App`: they feed it
+//! events, call [`App::tick`] while it is busy (travel, autoplay), and draw it.
+
+mod editor;
+mod files;
+pub mod keymap;
+
+pub use editor::{EditOp, Editor};
+pub use files::{Source, SourceKind, write_atomic};
+
+use ratatui::crossterm::event::{
+    Event, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use ratatui::layout::Rect;
+
+use crate::astar::{Heuristic, SearchOptions, Snapshot, Weight};
+use crate::game::{Act, ActResult, GameState, World};
+use crate::grid::{Pos, Tile};
+use crate::level::Level;
+use crate::ui;
+use keymap::{Command, Context};
+
+/// Weights the overlay cycles through, in thousandths.
+const WEIGHTS: [u32; 5] = [1000, 1500, 2000, 3000, 5000];
+/// Autoplay speeds, in expansions per tick.
+const SPEEDS: [u32; 7] = [1, 2, 4, 8, 16, 64, 256];
+
+/// What the screen is showing and what keys mean.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Playing.
+    Play,
+    /// The help screen.
+    Help,
+    /// Moving a cursor to inspect cells.
+    Look,
+    /// Painting the level.
+    Edit,
+}
+
+/// A question waiting for y or n.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Confirm {
+    /// Quit during a game?
+    Quit,
+    /// Overwrite a level file that changed on disk?
+    Overwrite,
+}
+
+/// The search overlay's state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Overlay {
+    /// Whether it is shown.
+    pub on: bool,
+    /// The expansion shown, or `None` for the finished search.
+    pub step: Option<u32>,
+    /// Whether autoplay runs.
+    pub autoplay: bool,
+    /// Index into the autoplay speeds.
+    pub speed: usize,
+}
+
+/// The application state.
+#[derive(Debug)]
+pub struct App {
+    /// The game.
+    pub world: World,
+    /// The level as loaded (restart starts from it).
+    pub level: Level,
+    /// Where the level came from and where it saves.
+    pub source: Source,
+    /// The current mode.
+    pub mode: Mode,
+    /// The mode the help screen returns to.
+    pub help_return: Mode,
+    /// A pending question.
+    pub confirm: Option<Confirm>,
+    /// The selected monster's id.
+    pub selected: Option<u32>,
+    /// Whether the selected monster's path is drawn.
+    pub show_path: bool,
+    /// The search overlay.
+    pub overlay: Overlay,
+    /// The look/edit cursor.
+    pub cursor: Pos,
+    /// The editor's brush and history.
+    pub editor: Editor,
+    /// Where the player is travelling to.
+    pub travel: Option<Pos>,
+    /// The terminal size the app last saw.
+    pub size: (u16, u16),
+    /// False once the player quit.
+    pub running: bool,
+}
+
+impl App {
+    /// An app playing `level` from `seed`, loaded from `source`.
+    pub fn new(level: Level, source: Source, seed: u64, size: (u16, u16)) -> Self {
+        let world = World::new(&level, seed);
+        let selected = world.monsters.first().map(|m| m.id);
+        let cursor = world.player.pos;
+        let mut app = Self {
+            world,
+            level,
+            source,
+            mode: Mode::Play,
+            help_return: Mode::Play,
+            confirm: None,
+            selected,
+            show_path: false,
+            overlay: Overlay {
+                on: false,
+                step: None,
+                autoplay: false,
+                speed: 2,
+            },
+            cursor,
+            editor: Editor::default(),
+            travel: None,
+            size,
+            running: true,
+        };
+        app.sync_trace();
+        app
+    }
+
+    /// Handles one input event.
+    pub fn handle_event(&mut self, event: &Event) {
+        match event {
+            Event::Key(key) if key.kind != KeyEventKind::Release => self.handle_key(key),
+            Event::Mouse(mouse) => self.handle_mouse(mouse),
+            Event::Resize(w, h) => self.size = (*w, *h),
+            _ => {}
+        }
+    }
+
+    /// Whether [`App::tick`] has work to do (travel or autoplay).
+    pub fn is_busy(&self) -> bool {
+        self.running && (self.travel.is_some() || self.overlay.autoplay)
+    }
+
+    /// Advances travel by one step and autoplay by one frame.
+    pub fn tick(&mut self) {
+        if self.travel.is_some() {
+            self.travel_step();
+        }
+        if self.overlay.autoplay {
+            let total = self.trace_expansions();
+            let step = self.overlay.step.unwrap_or(total);
+            let next = step.saturating_add(SPEEDS[self.overlay.speed]);
+            if next >= total {
+                self.overlay.step = None;
+                self.overlay.autoplay = false;
+            } else {
+                self.overlay.step = Some(next);
+            }
+        }
+    }
+
+    /// The selected monster's search as it stood at the overlay's step.
+    pub fn snapshot(&self) -> Option<Snapshot> {
+        let trace = self.world.trace.as_ref()?;
+        Some(trace.snapshot(self.overlay.step.unwrap_or(u32::MAX)))
+    }
+
+    fn trace_expansions(&self) -> u32 {
+        self.world.trace.as_ref().map_or(0, |t| t.expansions())
+    }
+
+    /// Contexts whose bindings apply now, most specific first.
+    fn contexts(&self) -> &'static [Context] {
+        match (self.mode, self.overlay.on) {
+            (Mode::Edit, _) => &[Context::Edit, Context::Global],
+            (Mode::Look, true) => &[Context::Look, Context::Overlay, Context::Global],
+            (Mode::Look, false) => &[Context::Look, Context::Global],
+            (_, true) => &[Context::Overlay, Context::Play, Context::Global],
+            (_, false) => &[Context::Play, Context::Global],
+        }
+    }
+
+    fn handle_key(&mut self, key: &KeyEvent) {
+        // Any key stops travel and autoplay, as players expect of an interrupted run.
+        if self.travel.take().is_some() {
+            self.world.say("You stop.");
+            return;
+        }
+        self.overlay.autoplay = false;
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        if ctrl && key.code == ratatui::crossterm::event::KeyCode::Char('c') {
+            self.running = false;
+            return;
+        }
+        if let Some(question) = self.confirm {
+            self.answer(question, key);
+            return;
+        }
+        if self.mode == Mode::Help {
+            self.mode = self.help_return;
+            return;
+        }
+        if self.world.state == GameState::Dead && self.mode == Mode::Play {
+            match key.code {
+                ratatui::crossterm::event::KeyCode::Char('r') => self.restart(),
+                ratatui::crossterm::event::KeyCode::Char('q') => self.running = false,
+                ratatui::crossterm::event::KeyCode::Char('?') => self.open_help(),
+                _ => {}
+            }
+            return;
+        }
+        if let Some(command) = keymap::lookup(self.contexts(), key) {
+            self.run(command);
+        }
+    }
+
+    fn answer(&mut self, question: Confirm, key: &KeyEvent) {
+        use ratatui::crossterm::event::KeyCode;
+        self.confirm = None;
+        let yes = matches!(key.code, KeyCode::Char('y') | KeyCode::Char('Y'));
+        match (question, yes) {
+            (Confirm::Quit, true) => self.running = false,
+            (Confirm::Overwrite, true) => self.save(true),
+            (Confirm::Overwrite, false) => self.world.say("Not saved."),
+            (Confirm::Quit, false) => {}
+        }
+    }
+
+    fn open_help(&mut self) {
+        self.help_return = self.mode;
+        self.mode = Mode::Help;
+    }
+
+    /// Carries out one command.
+    pub fn run(&mut self, command: Command) {
+        match command {
+            Command::Move(dx, dy) => match self.mode {
+                Mode::Look | Mode::Edit => self.move_cursor(dx, dy),
+                _ => self.act(Act::Move(dx, dy)),
+            },
+            Command::Wait => self.act(Act::Wait),
+            Command::Help => self.open_help(),
+            Command::NextMonster => self.cycle_selection(1),
+            Command::PrevMonster => self.cycle_selection(-1),
+            Command::Quit => {
+                if self.world.state == GameState::Playing && self.world.turn > 0 {
+                    self.confirm = Some(Confirm::Quit);
+                } else {
+                    self.running = false;
+                }
+            }
+            Command::Restart => {
+                if self.world.state == GameState::Dead {
+                    self.restart();
+                } else {
+                    self.world.say("Restart is for after death; q quits.");
+                }
+            }
+            Command::ToggleOverlay => {
+                self.overlay.on = !self.overlay.on;
+                self.overlay.step = None;
+                self.sync_trace();
+            }
+            Command::TogglePath => self.show_path = !self.show_path,
+            Command::Look => {
+                self.mode = if self.mode == Mode::Look {
+                    Mode::Play
+                } else {
+                    self.cursor = self.focus_default();
+                    Mode::Look
+                };
+            }
+            Command::Edit => {
+                self.mode = if self.mode == Mode::Edit {
+                    Mode::Play
+                } else {
+                    self.cursor = self.focus_default();
+                    Mode::Edit
+                };
+            }
+            Command::Back => {
+                if matches!(self.mode, Mode::Look | Mode::Edit) {
+                    self.mode = Mode::Play;
+                }
+            }
+            Command::Save => self.save(false),
+            Command::NewLevel => self.new_level(),
+            Command::StepBack => self.step_to(self.current_step().saturating_sub(1)),
+            Command::StepForward => self.step_to(self.current_step().saturating_add(1)),
+            Command::StepStart => self.step_to(0),
+            Command::StepEnd => self.overlay.step = None,
+            Command::Autoplay => {
+                if self.overlay.step.is_none() {
+                    self.overlay.step = Some(0);
+                }
+                self.overlay.autoplay = true;
+            }
+            Command::Faster => self.overlay.speed = (self.overlay.speed + 1).min(SPEEDS.len() - 1),
+            Command::Slower => self.overlay.speed = self.overlay.speed.saturating_sub(1),
+            Command::CycleNeighbourhood => {
+                self.set_options(|o| o.neighbourhood = o.neighbourhood.next())
+            }
+            Command::CycleHeuristic => self.set_options(|o| o.heuristic = o.heuristic.next()),
+            Command::CycleWeight => self.set_options(|o| {
+                let i = WEIGHTS
+                    .iter()
+                    .position(|&w| w == o.weight.millis())
+                    .map_or(0, |i| i + 1);
+                o.weight = Weight::from_millis(WEIGHTS[i % WEIGHTS.len()]);
+            }),
+            Command::ResetOptions => self.set_options(|o| *o = SearchOptions::default()),
+            Command::PutWall => self.edit_tile(Tile::Wall),
+            Command::PutFloor => self.edit_tile(Tile::Floor),
+            Command::ToggleTile => {
+                let t = if self.world.grid.get(self.cursor) == Tile::Wall {
+                    Tile::Floor
+                } else {
+                    Tile::Wall
+                };
+                self.edit_tile(t);
+            }
+            Command::PlaceMonster => self.edit(EditOp::AddMonster(self.cursor, self.editor.kind)),
+            Command::CycleKind => self.editor.cycle_kind(),
+            Command::DeleteMonster => self.edit(EditOp::RemoveMonster(self.cursor)),
+            Command::MovePlayer => self.edit(EditOp::MovePlayer(self.cursor)),
+            Command::Undo => self.undo(),
+            Command::Redo => self.redo(),
+        }
+    }
+
+    fn current_step(&self) -> u32 {
+        self.overlay.step.unwrap_or_else(|| self.trace_expansions())
+    }
+
+    fn step_to(&mut self, step: u32) {
+        let total = self.trace_expansions();
+        self.overlay.step = (step < total).then_some(step);
+    }
+
+    fn set_options(&mut self, change: impl FnOnce(&mut SearchOptions)) {
+        change(&mut self.world.options);
+        let o = self.world.options;
+        let h = if o.heuristic == Heuristic::Zero {
+            "zero (Dijkstra)"
+        } else {
+            o.heuristic.name()
+        };
+        self.world.say(format!(
+            "Search: {} neighbours, {h}, weight {}.",
+            o.neighbourhood.name(),
+            o.weight
+        ));
+        self.overlay.step = None;
+        self.world.replan();
+    }
+
+    /// Where look and edit cursors start: the selected monster, else the player.
+    fn focus_default(&self) -> Pos {
+        self.selected
+            .and_then(|id| self.world.monster(id))
+            .map_or(self.world.player.pos, |m| m.pos)
+    }
+
+    fn move_cursor(&mut self, dx: i32, dy: i32) {
+        let p = self.cursor.offset(dx, dy);
+        if self.world.grid.contains(p) {
+            self.cursor = p;
+        }
+    }
+
+    fn act(&mut self, act: Act) {
+        if self.world.player_act(act) == ActResult::Acted {
+            self.after_turn();
+        }
+    }
+
+    /// Keeps the selection valid after monsters died or appeared.
+    fn after_turn(&mut self) {
+        if self
+            .selected
+            .and_then(|id| self.world.monster(id))
+            .is_none()
+        {
+            self.selected = self.world.monsters.first().map(|m| m.id);
+            self.sync_trace();
+        }
+        self.overlay.step = None;
+    }
+
+    /// Points tracing at the selected monster while the overlay is on, and at nobody otherwise.
+    fn sync_trace(&mut self) {
+        let want = if self.overlay.on { self.selected } else { None };
+        if self.world.traced != want {
+            self.world.traced = want;
+            self.world.trace = None;
+            if want.is_some() {
+                self.world.replan();
+            }
+        }
+    }
+
+    fn cycle_selection(&mut self, by: i32) {
+        let ids: Vec<u32> = self.world.monsters.iter().map(|m| m.id).collect();
+        if ids.is_empty() {
+            self.selected = None;
+            return;
+        }
+        let at = self.selected.and_then(|s| ids.iter().position(|&i| i == s));
+        let next = match at {
+            Some(i) => (i as i32 + by).rem_euclid(ids.len() as i32) as usize,
+            None => 0,
+        };
+        self.select(Some(ids[next]));
+    }
+
+    fn select(&mut self, id: Option<u32>) {
+        self.selected = id;
+        self.overlay.step = None;
+        self.sync_trace();
+    }
+
+    fn restart(&mut self) {
+        let options = self.world.options;
+        self.world = World::new(&self.level, self.world.seed);
+        self.world.options = options;
+        self.selected = self.world.monsters.first().map(|m| m.id);
+        self.world.traced = None;
+        self.overlay.step = None;
+        self.mode = Mode::Play;
+        self.editor = Editor::default();
+        self.sync_trace();
+        self.world.replan();
+        self.world.say("A new game begins.");
+    }
+
+    fn new_level(&mut self) {
+        self.world.say("The generator is not available yet.");
+    }
+
+    /// Starts travel toward a cell, one step per tick.
+    pub fn start_travel(&mut self, to: Pos) {
+        if to == self.world.player.pos || !self.world.grid.is_passable(to) {
+            return;
+        }
+        self.travel = Some(to);
+    }
+
+    fn travel_step(&mut self) {
+        let Some(target) = self.travel else { return };
+        if self.world.state != GameState::Playing {
+            self.travel = None;
+            return;
+        }
+        let player = self.world.player.pos;
+        if self
+            .world
+            .monsters
+            .iter()
+            .any(|m| m.pos.chebyshev(player) <= 1)
+        {
+            self.travel = None;
+            self.world.say("A monster is next to you; you stop.");
+            return;
+        }
+        match self.world.player_step_toward(target) {
+            Some((dx, dy)) => {
+                self.act(Act::Move(dx, dy));
+                if self.world.player.pos == target {
+                    self.travel = None;
+                }
+            }
+            None => {
+                self.travel = None;
+                self.world.say("There is no way there.");
+            }
+        }
+    }
+
+    fn handle_mouse(&mut self, mouse: &MouseEvent) {
+        let button = match mouse.kind {
+            MouseEventKind::Down(b) | MouseEventKind::Drag(b) => b,
+            _ => return,
+        };
+        let drag = matches!(mouse.kind, MouseEventKind::Drag(_));
+        if self.confirm.is_some() || self.mode == Mode::Help {
+            return;
+        }
+        if self.travel.take().is_some() {
+            return;
+        }
+        let Some(cell) = self.screen_to_map(mouse.column, mouse.row) else {
+            return;
+        };
+        match self.mode {
+            Mode::Edit => {
+                self.cursor = cell;
+                let tile = if button == MouseButton::Left {
+                    Tile::Wall
+                } else {
+                    Tile::Floor
+                };
+                if !drag {
+                    self.editor.begin_stroke();
+                }
+                self.edit_tile_stroke(tile);
+            }
+            Mode::Look => self.cursor = cell,
+            _ if drag || button != MouseButton::Left => {}
+            _ => {
+                if let Some(id) = self.world.monster_at(cell).map(|m| m.id) {
+                    self.select(Some(id));
+                } else if self.world.state == GameState::Playing {
+                    self.start_travel(cell);
+                }
+            }
+        }
+    }
+
+    /// The map cell under a screen cell, if the map is drawn there.
+    pub fn screen_to_map(&self, col: u16, row: u16) -> Option<Pos> {
+        let area = Rect::new(0, 0, self.size.0, self.size.1);
+        let layout = ui::layout(self, area)?;
+        let view = layout.map;
+        if col < view.x || row < view.y || col >= view.right() || row >= view.bottom() {
+            return None;
+        }
+        let camera = ui::camera(self, view);
+        let p = Pos::new(
+            camera.x + i32::from(col - view.x),
+            camera.y + i32::from(row - view.y),
+        );
+        self.world.grid.contains(p).then_some(p)
+    }
+}

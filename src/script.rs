@@ -1,0 +1,533 @@
+//! The headless script runner: a script of inputs drives the real [`App`] on ratatui's
+//! `TestBackend`, and the rendered frames come out as plain text, byte for byte the same on
+//! every run.
+//!
+//! Syntax: whitespace-separated tokens; `#` starts a comment to the end of the line. A token
+//! is a key (`h`, `.`, `?`, `Left`, `Esc`, `F1`, `C-c`, `Hash` for `#`), a mouse action
+//! (`click:COL,ROW`, `rclick:COL,ROW`, `drag:COL,ROW`), `resize:WxH`, `snap` or `snap:NAME`,
+//! `reload`, or `N*TOKEN` for N repeats. Header lines `#! level: PATH`, `#! size: WxH` and
+//! `#! seed: N` make one file a complete reproduction (paths are relative to the script).
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::crossterm::event::{
+    Event, KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use serde::Serialize;
+
+use crate::app::App;
+use crate::level::{ParseError, parse_size};
+
+/// Most repeats of one token, and most steps in a whole script, so no script exhausts memory.
+pub const MAX_REPEAT: u32 = 1_000_000;
+/// Most steps in a script after repeats are expanded.
+pub const MAX_STEPS: usize = 5_000_000;
+/// Most ticks run after one step while the app is busy (travel, autoplay).
+const MAX_TICKS: u32 = 100_000;
+/// Largest terminal a script may ask for.
+pub const MAX_TERMINAL: u16 = 1000;
+/// Largest script file accepted.
+pub const MAX_SCRIPT_BYTES: u64 = 16 * 1024 * 1024;
+
+/// What one token does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    /// An input event for the app.
+    Event(Event),
+    /// Capture the frame, with an optional name.
+    Snap(Option<String>),
+    /// Resize the terminal.
+    Resize(u16, u16),
+    /// Reload the level file, as the terminal loop does when it changes on disk.
+    Reload,
+}
+
+/// A token with where it stands in the script.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Step {
+    /// What it does.
+    pub action: Action,
+    /// How many times.
+    pub repeat: u32,
+    /// Its number among the script's tokens, from 1.
+    pub token: usize,
+    /// Its line, from 1.
+    pub line: usize,
+}
+
+/// Settings a script carries in its header.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Header {
+    /// The level to play.
+    pub level: Option<PathBuf>,
+    /// The terminal size.
+    pub size: Option<(u16, u16)>,
+    /// The seed.
+    pub seed: Option<u64>,
+}
+
+/// A parsed script.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Script {
+    /// Its header settings.
+    pub header: Header,
+    /// Its tokens in order.
+    pub steps: Vec<Step>,
+}
+
+/// Parses a script; `file` names it in errors and anchors relative header paths.
+pub fn parse(bytes: &[u8], file: &str) -> Result<Script, ParseError> {
+    let err = |line: usize, col: usize, msg: String, text: &str| {
+        ParseError::new(file.to_string(), line, col, msg, text.to_string())
+    };
+    let base = Path::new(file).parent().unwrap_or(Path::new(""));
+    let mut script = Script::default();
+    let mut total = 0usize;
+    let mut token = 0usize;
+    for item in crate::level::lines(bytes, file) {
+        let (n, line) = item?;
+        if let Some(rest) = line.trim_start().strip_prefix("#!")
+            && script.steps.is_empty()
+        {
+            let col = line.len() - line.trim_start().len() + 3;
+            let (key, value) = rest
+                .split_once(':')
+                .ok_or_else(|| err(n, col, "header needs `key: value`".into(), line))?;
+            let value = value.trim();
+            match key.trim() {
+                "level" => script.header.level = Some(base.join(value)),
+                "size" => {
+                    script.header.size =
+                        Some(terminal_size(value).map_err(|m| err(n, col, m, line))?)
+                }
+                "seed" => {
+                    script.header.seed = Some(
+                        value
+                            .parse()
+                            .map_err(|_| err(n, col, format!("bad seed {value:?}"), line))?,
+                    )
+                }
+                other => {
+                    return Err(err(
+                        n,
+                        col,
+                        format!("unknown header {other:?} (known: level, size, seed)"),
+                        line,
+                    ));
+                }
+            }
+            continue;
+        }
+        let code = line.split('#').next().unwrap_or("");
+        let mut col_bytes = 0;
+        for word in code.split([' ', '\t']) {
+            let start = col_bytes;
+            col_bytes += word.len() + 1;
+            if word.is_empty() {
+                continue;
+            }
+            let col = line[..start].chars().count() + 1;
+            token += 1;
+            let (repeat, body, body_col) = match word.split_once('*') {
+                Some((count, body))
+                    if !count.is_empty() && count.bytes().all(|b| b.is_ascii_digit()) =>
+                {
+                    let r: u32 = count
+                        .parse()
+                        .ok()
+                        .filter(|r| (1..=MAX_REPEAT).contains(r))
+                        .ok_or_else(|| {
+                            err(
+                                n,
+                                col,
+                                format!("repeat count must be 1 to {MAX_REPEAT}"),
+                                line,
+                            )
+                        })?;
+                    (r, body, col + count.len() + 1)
+                }
+                _ => (1, word, col),
+            };
+            let action = parse_token(body).map_err(|m| err(n, body_col, m, line))?;
+            if matches!(action, Action::Snap(_)) && repeat > 1 {
+                return Err(err(n, col, "a snap cannot be repeated".into(), line));
+            }
+            total += repeat as usize;
+            if total > MAX_STEPS {
+                return Err(err(
+                    n,
+                    col,
+                    format!("script expands to more than {MAX_STEPS} steps"),
+                    line,
+                ));
+            }
+            script.steps.push(Step {
+                action,
+                repeat,
+                token,
+                line: n,
+            });
+        }
+    }
+    Ok(script)
+}
+
+fn terminal_size(s: &str) -> Result<(u16, u16), String> {
+    match parse_size(s) {
+        Some((w, h))
+            if (1..=usize::from(MAX_TERMINAL)).contains(&w)
+                && (1..=usize::from(MAX_TERMINAL)).contains(&h) =>
+        {
+            Ok((w as u16, h as u16))
+        }
+        _ => Err(format!(
+            "bad terminal size {s:?}: expected WxH, 1x1 to {MAX_TERMINAL}x{MAX_TERMINAL}"
+        )),
+    }
+}
+
+fn key(code: KeyCode, modifiers: KeyModifiers) -> Action {
+    Action::Event(Event::Key(KeyEvent::new(code, modifiers)))
+}
+
+fn mouse(kind: MouseEventKind, at: &str) -> Result<Action, String> {
+    let (c, r) = at
+        .split_once(',')
+        .and_then(|(c, r)| Some((c.parse::<u16>().ok()?, r.parse::<u16>().ok()?)))
+        .ok_or_else(|| format!("bad cell {at:?}: expected COL,ROW"))?;
+    Ok(Action::Event(Event::Mouse(MouseEvent {
+        kind,
+        column: c,
+        row: r,
+        modifiers: KeyModifiers::NONE,
+    })))
+}
+
+/// Parses one token (without its repeat count).
+pub fn parse_token(t: &str) -> Result<Action, String> {
+    let none = KeyModifiers::NONE;
+    let mut chars = t.chars();
+    if let (Some(c), None) = (chars.next(), chars.next()) {
+        let m = if c.is_ascii_uppercase() {
+            KeyModifiers::SHIFT
+        } else {
+            none
+        };
+        return Ok(key(KeyCode::Char(c), m));
+    }
+    if let Some(c) = t.strip_prefix("C-") {
+        let mut cs = c.chars();
+        return match (cs.next(), cs.next()) {
+            (Some(c), None) => Ok(key(
+                KeyCode::Char(c.to_ascii_lowercase()),
+                KeyModifiers::CONTROL,
+            )),
+            _ => Err(format!(
+                "unknown token {t:?}: C- takes one character, as in C-c"
+            )),
+        };
+    }
+    if let Some((name, arg)) = t.split_once(':') {
+        return match name {
+            "click" => mouse(MouseEventKind::Down(MouseButton::Left), arg),
+            "rclick" => mouse(MouseEventKind::Down(MouseButton::Right), arg),
+            "drag" => mouse(MouseEventKind::Drag(MouseButton::Left), arg),
+            "resize" => terminal_size(arg).map(|(w, h)| Action::Resize(w, h)),
+            "snap" if !arg.is_empty() => Ok(Action::Snap(Some(arg.to_string()))),
+            _ => Err(format!("unknown token {t:?}")),
+        };
+    }
+    let code = match t {
+        "snap" => return Ok(Action::Snap(None)),
+        "reload" => return Ok(Action::Reload),
+        "Hash" => KeyCode::Char('#'),
+        "Space" => KeyCode::Char(' '),
+        "Left" => KeyCode::Left,
+        "Right" => KeyCode::Right,
+        "Up" => KeyCode::Up,
+        "Down" => KeyCode::Down,
+        "Enter" => KeyCode::Enter,
+        "Esc" => KeyCode::Esc,
+        "Tab" => KeyCode::Tab,
+        "BackTab" => KeyCode::BackTab,
+        "Backspace" => KeyCode::Backspace,
+        "Delete" => KeyCode::Delete,
+        "Insert" => KeyCode::Insert,
+        "Home" => KeyCode::Home,
+        "End" => KeyCode::End,
+        "PageUp" => KeyCode::PageUp,
+        "PageDown" => KeyCode::PageDown,
+        f if f.starts_with('F') => match f[1..].parse::<u8>() {
+            Ok(n @ 1..=12) => KeyCode::F(n),
+            _ => return Err(format!("unknown token {t:?}")),
+        },
+        _ => {
+            return Err(format!(
+                "unknown token {t:?}: expected a key (h, Left, C-c, F1, Hash), click:C,R, rclick:C,R, drag:C,R, resize:WxH, snap[:NAME], reload or N*TOKEN"
+            ));
+        }
+    };
+    let m = if code == KeyCode::BackTab {
+        KeyModifiers::SHIFT
+    } else {
+        none
+    };
+    Ok(key(code, m))
+}
+
+/// Which frames the runner prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Frames {
+    /// Only the final frame.
+    #[default]
+    Last,
+    /// Every `snap` and the final frame.
+    Snaps,
+    /// A frame after every step.
+    All,
+}
+
+/// Output settings of a run.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Output {
+    /// Which frames to print.
+    pub frames: Frames,
+    /// Whether to print a JSON state line after every turn.
+    pub state: bool,
+}
+
+/// The rendered cells of a buffer as text, one line per row.
+pub fn buffer_text(buf: &Buffer) -> String {
+    let area = buf.area;
+    let mut out = String::with_capacity(usize::from(area.width + 1) * usize::from(area.height));
+    for y in area.top()..area.bottom() {
+        for x in area.left()..area.right() {
+            out.push_str(buf[(x, y)].symbol());
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[derive(Serialize)]
+struct StateLine {
+    turn: u32,
+    player: PlayerState,
+    monsters: Vec<MonsterState>,
+    selected: Option<SelectedState>,
+}
+
+#[derive(Serialize)]
+struct PlayerState {
+    x: i32,
+    y: i32,
+    hp: i32,
+}
+
+#[derive(Serialize)]
+struct MonsterState {
+    id: u32,
+    kind: String,
+    x: i32,
+    y: i32,
+    hp: i32,
+}
+
+#[derive(Serialize)]
+struct SelectedState {
+    id: u32,
+    cost: Option<u32>,
+    expanded: u32,
+}
+
+/// The game state as one JSON line.
+pub fn state_line(app: &App) -> String {
+    let w = &app.world;
+    let line = StateLine {
+        turn: w.turn,
+        player: PlayerState {
+            x: w.player.pos.x,
+            y: w.player.pos.y,
+            hp: w.player.hp,
+        },
+        monsters: w
+            .monsters
+            .iter()
+            .map(|m| MonsterState {
+                id: m.id,
+                kind: m.kind.to_string(),
+                x: m.pos.x,
+                y: m.pos.y,
+                hp: m.hp,
+            })
+            .collect(),
+        selected: app
+            .selected
+            .and_then(|id| w.monster(id))
+            .map(|m| SelectedState {
+                id: m.id,
+                cost: m.plan.cost,
+                expanded: m.plan.expanded,
+            }),
+    };
+    serde_json::to_string(&line).unwrap_or_default()
+}
+
+/// Runs a script against an app of the given terminal size and returns everything printed.
+pub fn run(script: &Script, app: &mut App, size: (u16, u16), output: Output) -> String {
+    let mut terminal = match Terminal::new(TestBackend::new(size.0, size.1)) {
+        Ok(t) => t,
+        Err(e) => return format!("cannot create the test terminal: {e}\n"),
+    };
+    app.size = size;
+    let mut out = String::new();
+    let mut turn = app.world.turn;
+    let mut snaps = 0;
+    let mut last = (0, 0);
+    let frame = |terminal: &mut Terminal<TestBackend>,
+                 app: &App,
+                 name: &str,
+                 at: (usize, usize),
+                 out: &mut String| {
+        if terminal.draw(|f| f.render_widget(app, f.area())).is_ok() {
+            let _ = writeln!(out, "--- frame {name} (token {}, line {}) ---", at.0, at.1);
+            out.push_str(&buffer_text(terminal.backend().buffer()));
+        }
+    };
+    let note_turn = |app: &App, out: &mut String, turn: &mut u32| {
+        if output.state && app.world.turn != *turn {
+            out.push_str(&state_line(app));
+            out.push('\n');
+        }
+        *turn = app.world.turn;
+    };
+    'steps: for step in &script.steps {
+        last = (step.token, step.line);
+        for _ in 0..step.repeat {
+            match &step.action {
+                Action::Event(e) => app.handle_event(e),
+                Action::Resize(w, h) => {
+                    terminal.backend_mut().resize(*w, *h);
+                    app.handle_event(&Event::Resize(*w, *h));
+                }
+                Action::Reload => app.reload(),
+                Action::Snap(name) => {
+                    snaps += 1;
+                    if output.frames != Frames::Last {
+                        let name = name.clone().unwrap_or_else(|| format!("snap{snaps}"));
+                        frame(&mut terminal, app, &name, last, &mut out);
+                    }
+                }
+            }
+            note_turn(app, &mut out, &mut turn);
+            let mut ticks = 0;
+            while app.is_busy() && ticks < MAX_TICKS {
+                app.tick();
+                ticks += 1;
+                note_turn(app, &mut out, &mut turn);
+            }
+            if output.frames == Frames::All && !matches!(step.action, Action::Snap(_)) {
+                let name = step_name(&step.action);
+                frame(&mut terminal, app, &name, last, &mut out);
+            }
+            if !app.running {
+                break 'steps;
+            }
+        }
+    }
+    if output.frames != Frames::All || script.steps.is_empty() {
+        frame(&mut terminal, app, "last", last, &mut out);
+    }
+    out
+}
+
+fn step_name(action: &Action) -> String {
+    match action {
+        Action::Event(Event::Key(k)) => match k.code {
+            KeyCode::Char(c) if k.modifiers.contains(KeyModifiers::CONTROL) => format!("C-{c}"),
+            KeyCode::Char(' ') => "Space".into(),
+            KeyCode::Char('#') => "Hash".into(),
+            KeyCode::Char(c) => c.to_string(),
+            other => format!("{other:?}"),
+        },
+        Action::Event(Event::Mouse(m)) => {
+            let kind = match m.kind {
+                MouseEventKind::Down(MouseButton::Right) => "rclick",
+                MouseEventKind::Drag(_) => "drag",
+                _ => "click",
+            };
+            format!("{kind}:{},{}", m.column, m.row)
+        }
+        Action::Event(_) => "event".into(),
+        Action::Resize(w, h) => format!("resize:{w}x{h}"),
+        Action::Reload => "reload".into(),
+        Action::Snap(_) => "snap".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_repeats_comments_and_positions() {
+        let s = parse(
+            b"#! size: 60x20\nh 3*j # a comment\n  C-c click:4,5 Hash snap:first\n",
+            "s.keys",
+        )
+        .unwrap();
+        assert_eq!(s.header.size, Some((60, 20)));
+        let brief: Vec<(u32, usize, usize)> = s
+            .steps
+            .iter()
+            .map(|t| (t.repeat, t.token, t.line))
+            .collect();
+        assert_eq!(
+            brief,
+            vec![
+                (1, 1, 2),
+                (3, 2, 2),
+                (1, 3, 3),
+                (1, 4, 3),
+                (1, 5, 3),
+                (1, 6, 3)
+            ]
+        );
+        assert_eq!(s.steps[5].action, Action::Snap(Some("first".into())));
+        assert_eq!(
+            s.steps[4].action,
+            key(KeyCode::Char('#'), KeyModifiers::NONE)
+        );
+    }
+
+    #[test]
+    fn errors_name_line_and_column() {
+        let e = parse(b"h j\n  k Bogus\n", "s.keys").unwrap_err();
+        assert_eq!(
+            e.headline().split(':').take(3).collect::<Vec<_>>(),
+            ["s.keys", "2", "5"]
+        );
+        assert!(e.message.starts_with("unknown token \"Bogus\""));
+        let e = parse(b"0*h", "s.keys").unwrap_err();
+        assert_eq!(
+            e.headline(),
+            "s.keys:1:1: repeat count must be 1 to 1000000"
+        );
+        let e = parse(b"3*click:x,1", "s.keys").unwrap_err();
+        assert_eq!(
+            e.headline(),
+            "s.keys:1:3: bad cell \"x,1\": expected COL,ROW"
+        );
+        let e = parse(b"resize:0x5", "s.keys").unwrap_err();
+        assert_eq!((e.line, e.col), (1, 1));
+        let e = parse(b"#! colour: red\n", "s.keys").unwrap_err();
+        assert_eq!(
+            e.headline(),
+            "s.keys:1:3: unknown header \"colour\" (known: level, size, seed)"
+        );
+    }
+}

@@ -1,0 +1,265 @@
+//! Drawing: `impl Widget for &App`, one file per view. Renders from state, changes nothing.
+
+mod help;
+mod inspector;
+mod map;
+mod panel;
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
+
+use crate::app::{App, Confirm, Mode};
+use crate::game::GameState;
+use crate::grid::Pos;
+
+pub use inspector::format_number;
+
+/// The smallest terminal the game draws in.
+pub const MIN_SIZE: (u16, u16) = (40, 12);
+
+/// Where each part of the screen goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Layout {
+    /// The map's frame.
+    pub map_block: Rect,
+    /// The map cells inside the frame.
+    pub map: Rect,
+    /// The side panel.
+    pub side: Rect,
+    /// The message log.
+    pub log: Rect,
+    /// The one-line key hint.
+    pub hint: Rect,
+}
+
+/// Splits the screen, or `None` when it is smaller than [`MIN_SIZE`].
+pub fn layout(app: &App, area: Rect) -> Option<Layout> {
+    if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
+        return None;
+    }
+    let hint = Rect::new(area.x, area.bottom() - 1, area.width, 1);
+    let log_h = if area.height >= 30 || area.height >= 20 && !app.overlay.on {
+        4
+    } else {
+        2
+    };
+    let log = Rect::new(area.x, hint.y - log_h, area.width, log_h);
+    let top_h = log.y - area.y;
+    let side_w = if app.overlay.on {
+        (area.width * 2 / 5).clamp(28, 90)
+    } else if area.width >= 70 {
+        28
+    } else {
+        24
+    };
+    let map_block = Rect::new(area.x, area.y, area.width - side_w, top_h);
+    let side = Rect::new(map_block.right(), area.y, side_w, top_h);
+    let map = Block::bordered().inner(map_block);
+    Some(Layout {
+        map_block,
+        map,
+        side,
+        log,
+        hint,
+    })
+}
+
+/// The map cell drawn at the top-left of `view`: follows the cursor or the player, clamped
+/// to the map, and centres maps smaller than the view.
+pub fn camera(app: &App, view: Rect) -> Pos {
+    let focus = match app.mode {
+        Mode::Look | Mode::Edit => app.cursor,
+        _ => app.world.player.pos,
+    };
+    let axis = |focus: i32, len: usize, view: u16| -> i32 {
+        let (len, view) = (len as i32, i32::from(view));
+        if len <= view {
+            -((view - len) / 2)
+        } else {
+            (focus - view / 2).clamp(0, len - view)
+        }
+    };
+    Pos::new(
+        axis(focus.x, app.world.grid.width(), view.width),
+        axis(focus.y, app.world.grid.height(), view.height),
+    )
+}
+
+/// The colour of a monster kind.
+pub fn kind_color(kind: char) -> Color {
+    match kind {
+        'r' => Color::Yellow,
+        'g' => Color::Green,
+        'o' => Color::Red,
+        't' => Color::Magenta,
+        _ => Color::Cyan,
+    }
+}
+
+impl Widget for &App {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let Some(l) = layout(self, area) else {
+            too_small(area, buf);
+            return;
+        };
+        map::render(self, &l, buf);
+        panel::render(self, l.side, buf);
+        render_log(self, l.log, buf);
+        render_hint(self, l.hint, buf);
+        if self.mode == Mode::Help {
+            help::render(area, buf);
+        } else if self.world.state == GameState::Dead {
+            popup(
+                area,
+                buf,
+                " You died ",
+                &[
+                    format!("Slain on turn {}.", self.world.turn),
+                    String::new(),
+                    "r  restart    q  quit".into(),
+                ],
+            );
+        }
+        match self.confirm {
+            Some(Confirm::Quit) => popup(
+                area,
+                buf,
+                " Quit? ",
+                &[
+                    "The game is in progress.".into(),
+                    "y  quit    n  keep playing".into(),
+                ],
+            ),
+            Some(Confirm::Overwrite) => popup(
+                area,
+                buf,
+                " Overwrite? ",
+                &[
+                    format!("{} changed on disk.", self.source.name()),
+                    "y  overwrite    n  keep it".into(),
+                ],
+            ),
+            None => {}
+        }
+    }
+}
+
+fn too_small(area: Rect, buf: &mut Buffer) {
+    let text = format!("terminal too small: need {}x{}", MIN_SIZE.0, MIN_SIZE.1);
+    Paragraph::new(text)
+        .wrap(Wrap { trim: true })
+        .render(area, buf);
+}
+
+fn popup(area: Rect, buf: &mut Buffer, title: &str, lines: &[String]) {
+    let w = lines
+        .iter()
+        .map(|l| l.chars().count())
+        .chain([title.chars().count()])
+        .max()
+        .unwrap_or(0) as u16
+        + 4;
+    let h = lines.len() as u16 + 2;
+    let rect = Rect::new(
+        area.x + area.width.saturating_sub(w) / 2,
+        area.y + area.height.saturating_sub(h) / 2,
+        w.min(area.width),
+        h.min(area.height),
+    );
+    Clear.render(rect, buf);
+    let block = Block::bordered()
+        .title(title)
+        .border_style(Style::new().fg(Color::Yellow));
+    let text: Vec<Line> = lines.iter().map(|l| Line::from(format!(" {l}"))).collect();
+    Paragraph::new(text).block(block).render(rect, buf);
+}
+
+fn render_log(app: &App, area: Rect, buf: &mut Buffer) {
+    let block = Block::new().borders(Borders::TOP).title(" log ");
+    let inner = block.inner(area);
+    block.render(area, buf);
+    let n = inner.height as usize;
+    let log = &app.world.log;
+    let lines: Vec<Line> = log[log.len().saturating_sub(n)..]
+        .iter()
+        .map(|m| {
+            let style = if m.turn == app.world.turn {
+                Style::new()
+            } else {
+                Style::new().fg(Color::DarkGray)
+            };
+            Line::styled(m.text.clone(), style)
+        })
+        .collect();
+    Paragraph::new(lines).render(inner, buf);
+}
+
+fn render_hint(app: &App, area: Rect, buf: &mut Buffer) {
+    let text = match app.mode {
+        Mode::Look => look_line(app, app.cursor),
+        Mode::Edit => format!(
+            "EDIT {}  w wall  . floor  m {}  K kind  d del  @ player  U/R undo/redo  s save  e done",
+            app.cursor,
+            app.editor.kind()
+        ),
+        _ if app.overlay.on => {
+            let total = app.world.trace.as_ref().map_or(0, |t| t.expansions());
+            let step = app.overlay.step.unwrap_or(total);
+            format!(
+                "step {step}/{total}  [ ] step  {{ }} ends  a play  +- speed  N H W options  D reset"
+            )
+        }
+        _ => "hjklyubn move  . wait  Tab select  o search  x look  e edit  ? help  q quit"
+            .to_string(),
+    };
+    Paragraph::new(Line::from(Span::styled(
+        text,
+        Style::new().add_modifier(Modifier::REVERSED),
+    )))
+    .render(area, buf);
+    for x in area.x..area.right() {
+        buf[(x, area.y)].set_style(Style::new().add_modifier(Modifier::REVERSED));
+    }
+}
+
+/// The look-mode description of a cell: its F, G, H, parent, state and order.
+pub fn look_line(app: &App, p: Pos) -> String {
+    let tile = app.world.grid.get(p);
+    let mut s = format!("LOOK {p}");
+    if let Some(m) = app.world.monster_at(p) {
+        s.push_str(&format!(
+            " {} {}",
+            m.kind,
+            crate::game::kind_info(m.kind).name
+        ));
+    } else if app.world.player.pos == p {
+        s.push_str(" you");
+    } else if !tile.is_passable() {
+        s.push_str(match tile {
+            crate::grid::Tile::Wall => " wall",
+            _ => " void",
+        });
+    }
+    let Some(snap) = app.snapshot() else {
+        s.push_str("  (o shows the search)");
+        return s;
+    };
+    match snap.get(p) {
+        Some(n) => {
+            s.push_str(&format!("  F {} G {} H {}", n.f, n.g, n.h));
+            match n.parent {
+                Some(q) => s.push_str(&format!("  parent {q}")),
+                None => s.push_str("  start"),
+            }
+            s.push_str(&format!("  {}", n.state.name()));
+            if let Some(o) = n.order {
+                s.push_str(&format!(" #{o}"));
+            }
+        }
+        None => s.push_str("  never touched by the search"),
+    }
+    s
+}

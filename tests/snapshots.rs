@@ -1,0 +1,45 @@
+//! Every script in tests/scripts runs headless; its frames and state lines are snapshots.
+//! Each run plays a fresh copy of its level in a temporary folder, so saves touch nothing real.
+
+use std::path::{Path, PathBuf};
+
+use astar_rogue::cli::{FramesArg, ScriptArgs, script_output};
+use astar_rogue::script;
+
+fn scratch_copy(script_path: &Path) -> (PathBuf, PathBuf) {
+    let bytes = std::fs::read(script_path).expect("script readable");
+    let parsed = script::parse(&bytes, &script_path.display().to_string()).expect("script parses");
+    let level = parsed
+        .header
+        .level
+        .unwrap_or_else(|| PathBuf::from("levels/default.txt"));
+    let name = script_path
+        .file_stem()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    let dir = std::env::temp_dir().join(format!("astar-rogue-snap-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let copy = dir.join(level.file_name().unwrap());
+    std::fs::copy(&level, &copy).unwrap_or_else(|e| panic!("copy {}: {e}", level.display()));
+    (dir, copy)
+}
+
+#[test]
+fn scripts() {
+    insta::glob!("scripts/*.keys", |path| {
+        let (dir, level) = scratch_copy(path);
+        let args = ScriptArgs {
+            script: path.to_path_buf(),
+            level: Some(level),
+            size: None,
+            seed: None,
+            frames: FramesArg::Snaps,
+            state: true,
+        };
+        let out = script_output(&args).unwrap_or_else(|f| panic!("{}", f.message));
+        let _ = std::fs::remove_dir_all(&dir);
+        insta::assert_snapshot!(out);
+    });
+}
