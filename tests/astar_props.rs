@@ -4,7 +4,7 @@
 //! 8-way without corner cutting by default, corners are walls only) on the raw tiles, so a
 //! bug in `Grid::can_step` or in the engine's padded arrays cannot hide itself.
 //!
-//! Case counts default to a few hundred (seconds in debug); set `PROPTEST_CASES` for more.
+//! Case counts default to 1000 per property (seconds in debug); set `PROPTEST_CASES` for more.
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, HashSet};
@@ -511,7 +511,7 @@ fn check_trace(
 // ---------------------------------------------------------------------------------------------
 
 proptest! {
-    #![proptest_config(config(300))]
+    #![proptest_config(config(1000))]
 
     /// With a consistent heuristic the engine is exactly as good as Dijkstra, on every rule,
     /// and it tells invalid endpoints apart with the right reason.

@@ -1,7 +1,7 @@
 //! Property tests of the level formats: text round trips, and no input (random bytes,
 //! map-like noise, mutated valid files) makes a parser panic or give an unpositioned error.
 //!
-//! Case counts default to a few hundred (seconds in debug); set `PROPTEST_CASES` for more.
+//! Case counts default to 1000 per property (seconds in debug); set `PROPTEST_CASES` for more.
 
 use astar_rogue::grid::{Grid, Pos, Tile};
 use astar_rogue::level::{Level, ParseError, Spawn};
@@ -293,7 +293,7 @@ fn parse_all(bytes: &[u8]) -> Result<(), TestCaseError> {
 // ---------------------------------------------------------------------------------------------
 
 proptest! {
-    #![proptest_config(config(256))]
+    #![proptest_config(config(1000))]
 
     #[test]
     fn text_round_trips(level in level_strategy(30, 20)) {
