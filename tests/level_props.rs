@@ -222,12 +222,8 @@ fn check_error(bytes: &[u8], e: &ParseError) -> Result<(), TestCaseError> {
         lines.len(),
         e
     );
-    // Known bug (see `movingai_bare_dimension_key_points_past_the_line`): `height`/`width`
-    // with no value points two columns past the end. Tolerated here so the fuzzing keeps
-    // looking for other problems; the regression test below keeps it visible.
-    let bare_key = e.text == "height" || e.text == "width";
     prop_assert!(
-        e.col <= e.text.chars().count() + 1 || bare_key && e.col == e.text.len() + 2,
+        e.col <= e.text.chars().count() + 1,
         "col {} past the end of the quoted text: {:?}",
         e.col,
         e
@@ -368,7 +364,7 @@ fn round_trip_keeps_trailing_void_rows_and_columns() {
 
 #[test]
 fn round_trip_keeps_leading_void_rows() {
-    // The first row is all void: `to_text` prints it as an empty line.
+    // The first row is all void: `to_text` prints it as an empty line after `map:`.
     let mut tiles = vec![Tile::Void; 3];
     tiles.extend([Tile::Floor, Tile::Floor, Tile::Wall]);
     let l = Level {
@@ -378,7 +374,7 @@ fn round_trip_keeps_leading_void_rows() {
         monsters: vec![],
     };
     let text = l.to_text();
-    assert_eq!(text, "size: 3x2\n\n@.#\n");
+    assert_eq!(text, "size: 3x2\nmap:\n\n@.#\n");
     assert_eq!(Level::parse(text.as_bytes(), FILE), Ok(l));
 }
 
