@@ -13,6 +13,14 @@ use crate::astar::{Pathfinder, SearchOptions, Status, Trace};
 use crate::grid::{Grid, Neighbourhood, Pos};
 use crate::level::{Level, Spawn};
 
+/// Set by [`inject_turn_panic`]: the next monster turn panics (the terminal-restore tests use it).
+static PANIC_IN_TURN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Makes the next monster turn panic, to test that a crash mid-turn restores the terminal.
+pub fn inject_turn_panic() {
+    PANIC_IN_TURN.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// The player's hit points at the start.
 pub const PLAYER_HP: i32 = 30;
 /// Messages kept in the log.
@@ -369,6 +377,9 @@ impl World {
 
     /// Every monster plans and acts once.
     fn monsters_act(&mut self) {
+        if PANIC_IN_TURN.load(std::sync::atomic::Ordering::Relaxed) {
+            panic!("injected panic in a monster's turn (ASTAR_ROGUE_PANIC=turn)");
+        }
         self.stats = TurnStats {
             dijkstra_expanded: self.dijkstra_equivalent(),
             ..TurnStats::default()

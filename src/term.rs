@@ -16,8 +16,15 @@ const TICK: Duration = Duration::from_millis(60);
 /// How often the level file is checked for outside changes.
 const DISK_POLL: Duration = Duration::from_millis(400);
 
+/// Environment variable that injects a panic (`draw` or `turn`), for the restore tests.
+pub const PANIC_ENV: &str = "ASTAR_ROGUE_PANIC";
+
 /// Plays `app` in the terminal until the player quits or a signal arrives.
 pub fn play(app: &mut App) -> io::Result<()> {
+    let inject = std::env::var(PANIC_ENV).unwrap_or_default();
+    if inject == "turn" {
+        crate::game::inject_turn_panic();
+    }
     let stop = Arc::new(AtomicBool::new(false));
     for sig in [
         signal_hook::consts::SIGTERM,
@@ -36,7 +43,7 @@ pub fn play(app: &mut App) -> io::Result<()> {
     let result = execute!(stdout(), EnableMouseCapture).and_then(|()| {
         let size = terminal.size()?;
         app.size = (size.width, size.height);
-        run(&mut terminal, app, &stop)
+        run(&mut terminal, app, &stop, inject == "draw")
     });
     let _ = execute!(stdout(), DisableMouseCapture);
     ratatui::restore();
@@ -47,11 +54,18 @@ fn run(
     terminal: &mut ratatui::DefaultTerminal,
     app: &mut App,
     stop: &AtomicBool,
+    panic_in_draw: bool,
 ) -> io::Result<()> {
     let mut last_tick = Instant::now();
     let mut last_poll = Instant::now();
     while app.running && !stop.load(Ordering::Relaxed) {
-        terminal.draw(|f| f.render_widget(&*app, f.area()))?;
+        terminal.draw(|f| {
+            f.render_widget(&*app, f.area());
+            assert!(
+                !panic_in_draw,
+                "injected panic in drawing ({PANIC_ENV}=draw)"
+            );
+        })?;
         let wait = if app.is_busy() {
             TICK.saturating_sub(last_tick.elapsed())
         } else {
