@@ -182,18 +182,25 @@ fn render_log(app: &App, area: Rect, buf: &mut Buffer) {
     let inner = block.inner(area);
     block.render(area, buf);
     let n = inner.height as usize;
-    let log = &app.world.log;
-    let lines: Vec<Line> = log[log.len().saturating_sub(n)..]
-        .iter()
-        .map(|m| {
-            let style = if m.turn == app.world.turn {
-                Style::new()
-            } else {
-                Style::new().fg(Color::DarkGray)
-            };
-            Line::styled(m.text.clone(), style)
-        })
-        .collect();
+    let width = usize::from(inner.width).max(1);
+    // Newest last; long messages wrap so file errors stay readable in full.
+    let mut lines: Vec<Line> = Vec::new();
+    for m in app.world.log.iter().rev() {
+        if lines.len() >= n {
+            break;
+        }
+        let style = if m.turn == app.world.turn {
+            Style::new()
+        } else {
+            Style::new().fg(Color::DarkGray)
+        };
+        // A message too long for the space left shows its beginning.
+        let mut parts = wrap(&m.text, width);
+        parts.truncate(n - lines.len());
+        for part in parts.into_iter().rev() {
+            lines.insert(0, Line::styled(part, style));
+        }
+    }
     Paragraph::new(lines).render(inner, buf);
 }
 
@@ -223,6 +230,29 @@ fn render_hint(app: &App, area: Rect, buf: &mut Buffer) {
     for x in area.x..area.right() {
         buf[(x, area.y)].set_style(Style::new().add_modifier(Modifier::REVERSED));
     }
+}
+
+/// Splits text into lines of at most `width` characters, at spaces where possible.
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        let needed = line.chars().count() + usize::from(!line.is_empty()) + word.chars().count();
+        if needed > width && !line.is_empty() {
+            out.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+        while line.chars().count() > width {
+            let head: String = line.chars().take(width).collect();
+            line = line.chars().skip(width).collect();
+            out.push(head);
+        }
+    }
+    out.push(line);
+    out
 }
 
 /// The look-mode description of a cell: its F, G, H, parent, state and order.
@@ -262,4 +292,16 @@ pub fn look_line(app: &App, p: Pos) -> String {
         None => s.push_str("  never touched by the search"),
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wrap;
+
+    #[test]
+    fn wrap_breaks_at_spaces_and_splits_long_words() {
+        assert_eq!(wrap("a bb ccc dddd", 6), ["a bb", "ccc", "dddd"]);
+        assert_eq!(wrap("abcdefgh", 3), ["abc", "def", "gh"]);
+        assert_eq!(wrap("", 5), [""]);
+    }
 }

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use super::{App, Confirm};
+use crate::grid::{Grid, Pos};
 use crate::level::{Format, Level};
 
 /// What kind of thing the level came from, which decides where it saves.
@@ -102,6 +103,18 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         let _ = std::fs::remove_file(&tmp);
     }
     result
+}
+
+/// The passable cell nearest to `from` (by king moves, then reading order) not in `taken`.
+fn nearest_free(grid: &Grid, from: Pos, taken: &[Pos]) -> Option<Pos> {
+    let reach = grid.width().max(grid.height()) as i32;
+    (1..=reach).find_map(|r| {
+        (-r..=r)
+            .flat_map(|dy| (-r..=r).map(move |dx| (dx, dy)))
+            .filter(|&(dx, dy)| dx.abs() == r || dy.abs() == r)
+            .map(|(dx, dy)| from.offset(dx, dy))
+            .find(|&p| grid.is_passable(p) && !taken.contains(&p))
+    })
 }
 
 /// A file name beside `wanted` that does not exist yet (`x.txt`, `x-1.txt`, ...).
@@ -221,20 +234,42 @@ impl App {
             .collect();
         let w = &mut self.world;
         w.grid = new.grid.clone();
+        // Creatures whose cell became impassable step to the nearest free cell instead of
+        // vanishing: an outside edit should not silently delete a monster.
+        let mut taken: Vec<Pos> = Vec::new();
         if !w.grid.is_passable(w.player.pos) {
-            w.player.pos = new.player.unwrap_or(w.player.pos);
+            match nearest_free(&w.grid, w.player.pos, &taken) {
+                Some(p) => w.player.pos = p,
+                None => {
+                    w.say(format!(
+                        "Reload refused: {name} leaves no floor for the player."
+                    ));
+                    return;
+                }
+            }
         }
-        let player = w.player.pos;
-        let grid = &w.grid;
-        w.monsters
-            .retain(|m| grid.is_passable(m.pos) && m.pos != player);
+        taken.push(w.player.pos);
+        let mut kept = Vec::with_capacity(w.monsters.len());
+        for mut m in std::mem::take(&mut w.monsters) {
+            if !w.grid.is_passable(m.pos) || taken.contains(&m.pos) {
+                match nearest_free(&w.grid, m.pos, &taken) {
+                    Some(p) => m.pos = p,
+                    None => continue,
+                }
+            }
+            taken.push(m.pos);
+            kept.push(m);
+        }
+        w.monsters = kept;
         for s in fresh {
-            if w.grid.is_passable(s.pos) && s.pos != player && w.monster_at(s.pos).is_none() {
+            if w.grid.is_passable(s.pos) && !taken.contains(&s.pos) {
+                taken.push(s.pos);
                 w.add_monster(s.pos, s.kind);
             }
         }
         let count = w.monsters.len();
-        w.say(format!("Reloaded {name}: {count} monsters."));
+        let plural = if count == 1 { "" } else { "s" };
+        w.say(format!("Reloaded {name} ({count} monster{plural})."));
         self.source = Source::file(path, format, bytes);
         self.level = new;
         if self.level.player.is_none() {

@@ -24,7 +24,7 @@ pub fn format_number(v: u32, width: usize) -> String {
     }
     for (div, suffix) in [(1_000, 'k'), (1_000_000, 'M'), (1_000_000_000, 'G')] {
         let s = format!("{}{suffix}", v / div);
-        if s.len() <= width {
+        if v >= div && s.len() <= width {
             return s;
         }
     }
@@ -225,7 +225,7 @@ mod tests {
     #[test]
     fn boxes_adapt_to_the_space() {
         assert_eq!(fit(Rect::new(0, 0, 100, 30)), Some((9, 7, 10)));
-        assert_eq!(fit(Rect::new(0, 0, 30, 9)), Some((3, 1, 8)));
+        assert_eq!(fit(Rect::new(0, 0, 30, 9)), Some((3, 2, 8)));
         assert_eq!(fit(Rect::new(0, 0, 9, 5)), Some((1, 1, 7)));
         assert_eq!(fit(Rect::new(0, 0, 7, 5)), None);
     }

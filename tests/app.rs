@@ -1,0 +1,144 @@
+//! The app driven headless: the help screen, and the overlay's numbers against the CLI trace.
+
+use std::path::Path;
+use std::process::Command;
+
+use astar_rogue::app::App;
+use astar_rogue::app::keymap::BINDINGS;
+use astar_rogue::cli::load_for_play;
+use astar_rogue::grid::Pos;
+use astar_rogue::script::{self, Frames, Output};
+use astar_rogue::ui::look_line;
+
+fn app(level: &str, size: (u16, u16)) -> App {
+    let (level, source) = load_for_play(Some(Path::new(level)), 1).expect("level loads");
+    App::new(level, source, 1, size)
+}
+
+fn run(app: &mut App, keys: &str, size: (u16, u16)) -> String {
+    let s = script::parse(keys.as_bytes(), "inline.keys").expect("valid keys");
+    script::run(
+        &s,
+        app,
+        size,
+        Output {
+            frames: Frames::Last,
+            state: false,
+        },
+    )
+}
+
+#[test]
+fn the_help_screen_lists_every_binding() {
+    for size in [(80, 24), (120, 40)] {
+        let mut a = app("levels/default.txt", size);
+        let frame = run(&mut a, "?", size);
+        for b in BINDINGS {
+            assert!(
+                frame.contains(b.label),
+                "{size:?}: help misses the keys {:?}\n{frame}",
+                b.label
+            );
+            assert!(
+                frame.contains(b.help),
+                "{size:?}: help misses {:?}\n{frame}",
+                b.help
+            );
+        }
+    }
+}
+
+#[derive(serde::Deserialize)]
+struct Node {
+    x: i32,
+    y: i32,
+    g: u32,
+    h: u32,
+    f: u32,
+    parent: Option<[i32; 2]>,
+    state: String,
+    order: Option<u32>,
+}
+
+#[derive(serde::Deserialize)]
+struct Traced {
+    cost: Option<u32>,
+    nodes: Vec<Node>,
+}
+
+fn cli_trace(level: &str, extra: &[&str]) -> Traced {
+    let out = Command::new(env!("CARGO_BIN_EXE_astar-rogue"))
+        .args(["path", level, "--json", "--trace"])
+        .args(extra)
+        .output()
+        .expect("binary runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+fn check_overlay_matches(level: &str, keys: &str, extra: &[&str]) {
+    let size = (120, 40);
+    let mut a = app(level, size);
+    let frame = run(&mut a, keys, size);
+    let traced = cli_trace(level, extra);
+    let selected = a
+        .selected
+        .and_then(|id| a.world.monster(id))
+        .expect("a monster");
+    assert_eq!(selected.plan.cost, traced.cost);
+    for n in &traced.nodes {
+        let line = look_line(&a, Pos::new(n.x, n.y));
+        let mut want = format!("F {} G {} H {}", n.f, n.g, n.h);
+        match n.parent {
+            Some([px, py]) => want.push_str(&format!("  parent {px},{py}")),
+            None => want.push_str("  start"),
+        }
+        want.push_str(&format!("  {}", n.state));
+        if let Some(o) = n.order {
+            want.push_str(&format!(" #{o}"));
+        }
+        assert!(line.ends_with(&want), "{line:?} should end with {want:?}");
+    }
+    // The inspector box of the monster's own cell shows the start's F, G and H.
+    let start = traced
+        .nodes
+        .iter()
+        .find(|n| n.parent.is_none())
+        .expect("start node");
+    assert!(frame.contains(&format!("F{}", start.f)), "{frame}");
+    assert!(
+        frame.contains(&format!(
+            "│0{}{}│",
+            " ".repeat(10 - 1 - start.h.to_string().len()),
+            start.h
+        )),
+        "{frame}"
+    );
+}
+
+#[test]
+fn the_overlay_shows_the_engines_trace() {
+    check_overlay_matches("levels/bracket.txt", "o", &[]);
+    check_overlay_matches("levels/pillar.txt", "o", &[]);
+}
+
+#[test]
+fn the_overlay_follows_changed_options() {
+    // H twice: Chebyshev; N twice: 4-way; W once: weight 1.5.
+    check_overlay_matches(
+        "levels/bracket.txt",
+        "o H H N N W",
+        &[
+            "--heuristic",
+            "chebyshev",
+            "--neighbours",
+            "4",
+            "--weight",
+            "1.5",
+        ],
+    );
+}

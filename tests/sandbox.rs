@@ -1,0 +1,183 @@
+//! The sandbox's files: reload after outside edits, broken edits, atomic and careful saves.
+
+use std::path::{Path, PathBuf};
+
+use astar_rogue::app::{App, Confirm, write_atomic};
+use astar_rogue::cli::load_for_play;
+use astar_rogue::grid::{Pos, Tile};
+use astar_rogue::script::{self, Frames, Output};
+
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Self {
+        let dir =
+            std::env::temp_dir().join(format!("astar-rogue-sandbox-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Self(dir)
+    }
+    fn copy(&self, level: &str) -> PathBuf {
+        let to = self.0.join(Path::new(level).file_name().unwrap());
+        std::fs::copy(level, &to).unwrap();
+        to
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn app(path: &Path) -> App {
+    let (level, source) = load_for_play(Some(path), 1).unwrap();
+    App::new(level, source, 1, (70, 20))
+}
+
+fn frame(app: &mut App, keys: &str) -> String {
+    let s = script::parse(keys.as_bytes(), "inline.keys").unwrap();
+    script::run(
+        &s,
+        app,
+        (70, 20),
+        Output {
+            frames: Frames::Last,
+            state: false,
+        },
+    )
+}
+
+const PILLAR_WIDER_WALL: &str =
+    "title: Pillar, edited outside\n........\n....#...\n....#...\n..g.#.@.\n....#...\n........\n";
+
+#[test]
+fn an_outside_edit_is_reloaded_and_creatures_keep_their_places() {
+    let dir = Scratch::new("reload");
+    let path = dir.copy("levels/pillar.txt");
+    let mut a = app(&path);
+    frame(&mut a, "3*.");
+    let goblin = a.world.monsters[0].pos;
+    assert_eq!(
+        goblin,
+        Pos::new(4, 1),
+        "the goblin stands where the new wall goes"
+    );
+    std::fs::write(&path, PILLAR_WIDER_WALL).unwrap();
+    let out = frame(&mut a, "reload snap");
+    assert_eq!(a.world.grid.get(Pos::new(4, 1)), Tile::Wall);
+    assert_eq!(a.world.monsters.len(), 1);
+    let moved = a.world.monsters[0].pos;
+    assert_eq!(
+        moved,
+        Pos::new(3, 0),
+        "walled in, the goblin steps to the nearest free cell"
+    );
+    assert_eq!(
+        a.world.player.pos,
+        Pos::new(6, 3),
+        "the player keeps their place"
+    );
+    assert_eq!(a.world.turn, 3);
+    insta::assert_snapshot!("reload_after_outside_edit", out);
+}
+
+#[test]
+fn a_broken_outside_edit_leaves_the_level_in_play() {
+    let dir = Scratch::new("broken");
+    let path = dir.copy("levels/pillar.txt");
+    let mut a = app(&path);
+    let before = a.world.grid.clone();
+    std::fs::write(&path, "........\n..g.X.@.\n").unwrap();
+    let out = frame(&mut a, "reload");
+    assert_eq!(a.world.grid, before);
+    let last = &a.world.log.last().unwrap().text;
+    assert_eq!(
+        last,
+        "Reload failed, level kept: pillar.txt:2:5: unknown glyph 'X': use '#' wall, '.' floor, '@' player, 'a'-'z' monster, space void"
+    );
+    insta::assert_snapshot!("reload_broken_edit", out);
+    // Mending the file brings the reload back.
+    std::fs::write(&path, PILLAR_WIDER_WALL).unwrap();
+    frame(&mut a, "reload");
+    assert_eq!(a.world.grid.get(Pos::new(4, 1)), Tile::Wall);
+}
+
+#[test]
+fn polling_notices_a_change_on_disk() {
+    let dir = Scratch::new("poll");
+    let path = dir.copy("levels/pillar.txt");
+    let mut a = app(&path);
+    a.poll_disk();
+    assert!(a.world.log.iter().all(|m| !m.text.starts_with("Reloaded")));
+    std::fs::write(&path, PILLAR_WIDER_WALL).unwrap();
+    a.poll_disk();
+    assert!(
+        a.world
+            .log
+            .last()
+            .unwrap()
+            .text
+            .starts_with("Reloaded pillar.txt")
+    );
+}
+
+#[test]
+fn saving_writes_the_level_and_it_reads_back() {
+    let dir = Scratch::new("save");
+    let path = dir.copy("levels/pillar.txt");
+    let mut a = app(&path);
+    frame(&mut a, "e k w e s");
+    assert_eq!(a.world.log.last().unwrap().text, "Saved pillar.txt.");
+    let (saved, _) = astar_rogue::level::Level::load(&path).unwrap();
+    assert_eq!(saved.grid.get(Pos::new(2, 2)), Tile::Wall);
+    assert_eq!(saved.title.as_deref(), Some("Pillar (8x6)"));
+    assert_eq!(saved.player, Some(Pos::new(6, 3)));
+    let leftovers: Vec<_> = std::fs::read_dir(&dir.0).unwrap().collect();
+    assert_eq!(leftovers.len(), 1, "no temporary file is left behind");
+}
+
+#[test]
+fn a_file_changed_on_disk_is_not_overwritten_without_asking() {
+    let dir = Scratch::new("ask");
+    let path = dir.copy("levels/pillar.txt");
+    let mut a = app(&path);
+    std::fs::write(&path, PILLAR_WIDER_WALL).unwrap();
+    frame(&mut a, "s");
+    assert_eq!(a.confirm, Some(Confirm::Overwrite));
+    frame(&mut a, "n");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), PILLAR_WIDER_WALL);
+    frame(&mut a, "s y");
+    assert_ne!(std::fs::read_to_string(&path).unwrap(), PILLAR_WIDER_WALL);
+    assert_eq!(a.world.log.last().unwrap().text, "Saved pillar.txt.");
+}
+
+#[test]
+fn a_failed_save_leaves_the_old_file_byte_identical() {
+    let dir = Scratch::new("fail");
+    let path = dir.copy("levels/pillar.txt");
+    let old = std::fs::read(&path).unwrap();
+    let mut a = app(&path);
+    // The temporary file's name is taken by a directory: the write fails before the rename.
+    let tmp = dir
+        .0
+        .join(format!(".pillar.txt.tmp-{}", std::process::id()));
+    std::fs::create_dir(&tmp).unwrap();
+    frame(&mut a, "e k w e s");
+    let msg = &a.world.log.last().unwrap().text;
+    assert!(msg.starts_with("Could not save pillar.txt:"), "{msg}");
+    assert!(msg.ends_with("The file on disk is unchanged."), "{msg}");
+    assert_eq!(std::fs::read(&path).unwrap(), old);
+    std::fs::remove_dir(&tmp).unwrap();
+
+    // The level file became a directory: refused, the directory untouched.
+    std::fs::remove_file(&path).unwrap();
+    std::fs::create_dir(&path).unwrap();
+    assert!(write_atomic(&path, b"x").is_err());
+    assert!(path.is_dir());
+
+    // A folder that no longer exists.
+    let gone = dir.0.join("gone/level.txt");
+    let e = write_atomic(&gone, b"x").unwrap_err();
+    assert_eq!(e.kind(), std::io::ErrorKind::NotFound);
+}
