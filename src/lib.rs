@@ -4,5 +4,6 @@
 //! `app`, `ui` and `script` modules build the game on top of it.
 
 pub mod astar;
+pub mod generate;
 pub mod grid;
 pub mod level;
