@@ -231,31 +231,29 @@ pub fn populate(level: &mut Level, seed: u64, monsters: usize) -> Result<(), Gen
 }
 
 /// Walls off every floor cell outside the largest 4-connected region (which is exactly what
-/// 8-way movement without corner cutting can reach), returning the grid, its regions and
-/// the kept region's label (`None` when there is no floor at all).
+/// 8-way movement without corner cutting can reach), returning the grid, the labelling and
+/// the kept region's label (`None` when there is no floor at all). The labelling is the one
+/// from before the walling: the kept region's labels and size are still exact, and cells
+/// with other labels are now walls, which callers never look up.
 fn keep_largest_region(
     width: usize,
     height: usize,
     mut tiles: Vec<Tile>,
 ) -> (Grid, Regions, Option<u32>) {
-    let grid = Grid::from_tiles(width, height, tiles.clone());
-    let regions = Regions::compute(&grid, Neighbourhood::Eight);
-    let Some(largest) = regions.largest() else {
-        return (grid, regions, None);
-    };
-    if regions.count() == 1 {
-        return (grid, regions, Some(largest));
-    }
-    for (t, &l) in tiles.iter_mut().zip(regions.labels()) {
-        if l != largest && *t == Tile::Floor {
-            *t = Tile::Wall;
+    // Labelling needs a grid; a throwaway one costs one byte per cell.
+    let regions = Regions::compute(
+        &Grid::from_tiles(width, height, tiles.clone()),
+        Neighbourhood::Eight,
+    );
+    let largest = regions.largest();
+    if regions.count() > 1 {
+        for (t, &l) in tiles.iter_mut().zip(regions.labels()) {
+            if *t == Tile::Floor && Some(l) != largest {
+                *t = Tile::Wall;
+            }
         }
     }
-    // Relabel so the labels match the new grid; the kept region is then the only one.
-    let grid = Grid::from_tiles(width, height, tiles);
-    let regions = Regions::compute(&grid, Neighbourhood::Eight);
-    let label = regions.largest();
-    (grid, regions, label)
+    (Grid::from_tiles(width, height, tiles), regions, largest)
 }
 
 /// A uniformly chosen cell index of region `label`, leaving out cells for which `skip`

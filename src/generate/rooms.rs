@@ -66,7 +66,15 @@ pub(super) fn carve(width: usize, height: usize, rng: &mut Xoshiro256PlusPlus) -
     rooms.sort_by_key(|r| {
         let (cx, cy) = r.center();
         let band = cy / BAND;
-        (band, if band % 2 == 0 { cx } else { width - cx }, cy)
+        (
+            band,
+            if band.is_multiple_of(2) {
+                cx
+            } else {
+                width - cx
+            },
+            cy,
+        )
     });
     for i in 1..rooms.len() {
         corridor(
