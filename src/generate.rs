@@ -148,7 +148,7 @@ pub fn generate(params: &GenParams) -> Result<Level, GenError> {
         });
     }
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let mut best = 0;
+    let mut best = None;
     for _ in 0..ATTEMPTS {
         let tiles = match kind {
             GenKind::Caves => caves::carve(width, height, &mut rng),
@@ -172,14 +172,19 @@ pub fn generate(params: &GenParams) -> Result<Level, GenError> {
                     monsters: spawns,
                 });
             }
-            Err(GenError::TooManyMonsters { available, .. }) => best = best.max(available),
+            Err(GenError::TooManyMonsters { available, .. }) => {
+                best = best.max(Some(available));
+            }
             Err(e) => return Err(e),
         }
     }
-    Err(GenError::TooManyMonsters {
-        requested: monsters,
-        available: best,
-    })
+    // Every attempt came out solid rock only if no floor was ever found.
+    Err(
+        best.map_or(GenError::NoFloor, |available| GenError::TooManyMonsters {
+            requested: monsters,
+            available,
+        }),
+    )
 }
 
 /// Fills in what a level lacks: a player start (on the largest region) when it has none, and

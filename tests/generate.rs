@@ -95,6 +95,39 @@ fn every_monster_reaches_the_player_across_seeds_and_sizes() {
 }
 
 #[test]
+fn the_smallest_size_works_for_hundreds_of_seeds() {
+    for kind in GenKind::ALL {
+        for seed in 0..300 {
+            let what = format!("{kind} 10x5 seed {seed}");
+            let l =
+                generate(&params(kind, 10, 5, seed, 2)).unwrap_or_else(|e| panic!("{what}: {e}"));
+            assert_all_reach_player(&l, &what);
+        }
+    }
+}
+
+#[test]
+fn extreme_aspect_ratios_work() {
+    for kind in GenKind::ALL {
+        for (w, h) in [(1024, 5), (10, 1024), (1024, 6)] {
+            let what = format!("{kind} {w}x{h}");
+            let l = generate(&params(kind, w, h, 5, 6)).unwrap_or_else(|e| panic!("{what}: {e}"));
+            assert_eq!((l.grid.width(), l.grid.height()), (w, h));
+            assert_all_reach_player(&l, &what);
+        }
+    }
+}
+
+#[test]
+fn default_monster_count_suits_the_size() {
+    assert_eq!(GenParams::new(GenKind::Caves, 10, 5, 0).monsters, 1);
+    assert_eq!(GenParams::new(GenKind::Rooms, 80, 40, 0).monsters, 8);
+    let big = GenParams::new(GenKind::Caves, 1024, 1024, 0);
+    assert_eq!(big.monsters, 40);
+    assert_eq!(generate(&big).unwrap().monsters.len(), 40);
+}
+
+#[test]
 fn generated_maps_are_one_walled_region() {
     for kind in GenKind::ALL {
         for seed in 0..6 {
@@ -219,18 +252,5 @@ fn largest_maps_generate_quickly() {
             "{kind}: only {floor} floor cells"
         );
         assert!(took.as_millis() < 1000, "{kind} took {took:?}");
-    }
-}
-
-#[test]
-#[ignore = "prints samples"]
-fn print_samples() {
-    for kind in GenKind::ALL {
-        for (w, h) in [(10, 5), (24, 10), (80, 40)] {
-            println!(
-                "{}",
-                generate(&params(kind, w, h, 42, 3)).unwrap().to_text()
-            );
-        }
     }
 }
