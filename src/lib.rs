@@ -1,12 +1,14 @@
 //! astar-rogue: a terminal roguelike sandbox whose monsters hunt with grid A*.
 //!
-//! The domain (grid, level files, pathfinding, scenarios) never touches the terminal; the
-//! `app`, `ui` and `script` modules build the game on top of it.
+//! The domain (`grid`, `level`, `astar`, `game`, `generate`) never touches the terminal; the
+//! `app`, `ui`, `script` and `term` modules build the game on top of it, and `cli` is the
+//! command line the thin binary runs.
 
 pub mod app;
 pub mod astar;
 pub mod cli;
 pub mod game;
+pub mod generate;
 pub mod grid;
 pub mod level;
 pub mod script;

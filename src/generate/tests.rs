@@ -1,0 +1,230 @@
+use super::*;
+
+fn params(kind: GenKind, width: usize, height: usize, seed: u64, monsters: usize) -> GenParams {
+    GenParams {
+        kind,
+        width,
+        height,
+        seed,
+        monsters,
+    }
+}
+
+fn grid(rows: &[&str]) -> Grid {
+    let tiles = rows
+        .iter()
+        .flat_map(|r| r.chars())
+        .map(|c| if c == '#' { Tile::Wall } else { Tile::Floor })
+        .collect();
+    Grid::from_tiles(rows[0].len(), rows.len(), tiles)
+}
+
+#[test]
+fn kind_names_round_trip() {
+    for kind in GenKind::ALL {
+        assert_eq!(GenKind::from_name(kind.name()), Some(kind));
+    }
+    assert_eq!(GenKind::from_name("maze"), None);
+    assert_eq!(GenKind::Rooms.to_string(), "rooms");
+}
+
+#[test]
+fn sizes_just_outside_the_range_are_refused() {
+    for (w, h) in [(9, 5), (10, 4), (1025, 40), (40, 1025), (0, 0)] {
+        for kind in GenKind::ALL {
+            assert_eq!(
+                generate(&params(kind, w, h, 1, 1)),
+                Err(GenError::Size {
+                    width: w,
+                    height: h
+                })
+            );
+        }
+    }
+}
+
+#[test]
+fn hopeless_monster_counts_fail_at_once() {
+    // 8x3 interior = 24 cells; a corner player still rules out 4.
+    let e = generate(&params(GenKind::Caves, 10, 5, 1, 21)).unwrap_err();
+    assert_eq!(
+        e,
+        GenError::TooManyMonsters {
+            requested: 21,
+            available: 20
+        }
+    );
+    let huge = generate(&params(GenKind::Rooms, 1024, 1024, 1, usize::MAX)).unwrap_err();
+    assert!(matches!(huge, GenError::TooManyMonsters { .. }));
+}
+
+#[test]
+fn error_messages_say_what_to_do() {
+    let e = GenError::Size {
+        width: 3,
+        height: 2,
+    };
+    assert_eq!(
+        e.to_string(),
+        "cannot generate a 3x2 map: width must be 10 to 1024 and height 5 to 1024"
+    );
+    let e = GenError::TooManyMonsters {
+        requested: 9,
+        available: 4,
+    };
+    assert!(e.to_string().contains("cannot place 9 monsters: only 4"));
+}
+
+#[test]
+fn zero_monsters_is_fine() {
+    let l = generate(&params(GenKind::Rooms, 10, 5, 3, 0)).unwrap();
+    assert!(l.monsters.is_empty());
+    assert!(l.player.is_some());
+}
+
+#[test]
+fn monsters_keep_away_from_the_player_and_each_other() {
+    for seed in 0..30 {
+        for kind in GenKind::ALL {
+            let l = generate(&params(kind, 30, 12, seed, 12)).unwrap();
+            let p = l.player.unwrap();
+            let mut cells: Vec<Pos> = l.monsters.iter().map(|m| m.pos).collect();
+            assert!(cells.iter().all(|&m| m.chebyshev(p) > 1), "{seed} {kind}");
+            assert!(cells.iter().all(|&m| l.grid.is_passable(m)));
+            let n = cells.len();
+            cells.dedup();
+            assert_eq!(cells.len(), n, "monsters share a cell");
+        }
+    }
+}
+
+#[test]
+fn kinds_favour_the_weak() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+    let mut counts = [0usize; 3];
+    for _ in 0..10_000 {
+        let k = pick_kind(&mut rng);
+        counts[MONSTER_KINDS.iter().position(|m| m.0 == k).unwrap()] += 1;
+    }
+    assert!(
+        counts[0] > counts[1] && counts[1] > counts[2] && counts[2] > 0,
+        "{counts:?}"
+    );
+}
+
+#[test]
+fn only_the_largest_region_keeps_its_floor() {
+    let g = grid(&["#####", "#..##", "####.", "#.#..", "#####"]);
+    let (g, regions, label) = keep_largest_region(5, 5, g.tiles().to_vec());
+    assert_eq!(regions.size(label.unwrap()), 3);
+    assert_eq!(Regions::compute(&g, Neighbourhood::Eight).count(), 1);
+    assert_eq!(g.get(Pos::new(1, 1)), Tile::Wall);
+    assert_eq!(g.get(Pos::new(1, 3)), Tile::Wall);
+    assert_eq!(g.get(Pos::new(4, 3)), Tile::Floor);
+    let (_, _, none) = keep_largest_region(2, 1, vec![Tile::Wall; 2]);
+    assert_eq!(none, None);
+}
+
+#[test]
+fn ranks_pick_cells_in_order_skipping() {
+    let labels = [0, 1, 0, 0, Regions::NONE, 0, 0];
+    assert_eq!(
+        cells_at_ranks(&labels, 0, |i| i == 3, &[0, 2, 3]),
+        vec![0, 5, 6]
+    );
+    assert_eq!(cells_at_ranks(&labels, 1, |_| false, &[0]), vec![1]);
+}
+
+fn bare(rows: &[&str]) -> Level {
+    Level {
+        title: None,
+        grid: grid(rows),
+        player: None,
+        monsters: Vec::new(),
+    }
+}
+
+#[test]
+fn populate_puts_the_player_on_the_largest_region() {
+    for seed in 0..20 {
+        let mut l = bare(&["..#....", "..#....", "###....", ".##...."]);
+        populate(&mut l, seed, 3).unwrap();
+        let p = l.player.unwrap();
+        assert!(p.x >= 3, "player at {p} is not in the big room");
+        assert_eq!(l.monsters.len(), 3);
+        assert!(l.monsters.iter().all(|m| m.pos.x >= 3 && m.pos != p));
+    }
+}
+
+#[test]
+fn populate_falls_back_to_adjacent_cells_when_cramped() {
+    // A 3-cell corridor: the two monsters must stand next to the player or on far cells.
+    let mut l = bare(&["#####", "#...#", "#####"]);
+    populate(&mut l, 1, 2).unwrap();
+    let p = l.player.unwrap();
+    let mut cells: Vec<Pos> = l.monsters.iter().map(|m| m.pos).collect();
+    cells.push(p);
+    cells.sort();
+    assert_eq!(cells, vec![Pos::new(1, 1), Pos::new(2, 1), Pos::new(3, 1)]);
+    let mut l = bare(&["#####", "#...#", "#####"]);
+    assert_eq!(
+        populate(&mut l, 1, 3),
+        Err(GenError::TooManyMonsters {
+            requested: 3,
+            available: 2
+        })
+    );
+}
+
+#[test]
+fn populate_keeps_what_the_level_has() {
+    let mut l = bare(&[".....", "....."]);
+    l.player = Some(Pos::new(0, 0));
+    l.monsters.push(Spawn {
+        pos: Pos::new(4, 1),
+        kind: 'z',
+    });
+    let before = l.clone();
+    populate(&mut l, 9, 5).unwrap();
+    assert_eq!(l, before);
+}
+
+#[test]
+fn populate_never_starts_the_player_on_a_monster() {
+    for seed in 0..20 {
+        let mut l = bare(&["..", "#."]);
+        l.monsters = vec![
+            Spawn {
+                pos: Pos::new(0, 0),
+                kind: 'r',
+            },
+            Spawn {
+                pos: Pos::new(1, 1),
+                kind: 'r',
+            },
+        ];
+        populate(&mut l, seed, 4).unwrap();
+        assert_eq!(l.player, Some(Pos::new(1, 0)));
+    }
+    let mut full = bare(&[".#"]);
+    full.monsters.push(Spawn {
+        pos: Pos::new(0, 0),
+        kind: 'o',
+    });
+    assert_eq!(populate(&mut full, 0, 1), Err(GenError::NoFloor));
+}
+
+#[test]
+fn populate_reports_missing_floor_and_a_walled_in_player() {
+    let mut walls = Level {
+        grid: Grid::new(4, 4, Tile::Wall),
+        ..bare(&["."])
+    };
+    assert_eq!(populate(&mut walls, 0, 1), Err(GenError::NoFloor));
+    let mut l = bare(&["#.."]);
+    l.player = Some(Pos::new(0, 0));
+    assert_eq!(
+        populate(&mut l, 0, 1),
+        Err(GenError::PlayerOffFloor(Pos::new(0, 0)))
+    );
+}
