@@ -93,6 +93,8 @@ pub struct App {
     pub size: (u16, u16),
     /// False once the player quit.
     pub running: bool,
+    /// The generator kind and seed of the level in play, when it was generated.
+    pub generated: Option<(crate::generate::GenKind, u64)>,
 }
 
 impl App {
@@ -121,6 +123,7 @@ impl App {
             travel: None,
             size,
             running: true,
+            generated: None,
         };
         app.sync_trace();
         app
@@ -433,8 +436,48 @@ impl App {
         self.world.say("A new game begins.");
     }
 
+    /// Generates a level of the current kind (caves unless a generated level is in play)
+    /// with the next seed, the size of the current map within the generator's limits.
     fn new_level(&mut self) {
-        self.world.say("The generator is not available yet.");
+        use crate::generate::{self, GenKind, GenParams};
+        let (kind, seed) = match self.generated {
+            Some((kind, seed)) => (kind, seed.wrapping_add(1)),
+            None => (GenKind::Caves, self.world.seed.wrapping_add(1)),
+        };
+        let clamp = |v: usize, lo: usize| v.clamp(lo, generate::MAX_SIDE);
+        let (w, h) = (
+            clamp(self.world.grid.width(), generate::MIN_WIDTH),
+            clamp(self.world.grid.height(), generate::MIN_HEIGHT),
+        );
+        match generate::generate(&GenParams::new(kind, w, h, seed)) {
+            Ok(level) => {
+                let name = format!("{kind}-{w}x{h}-seed{seed}.txt");
+                let dir = self
+                    .source
+                    .path
+                    .as_deref()
+                    .and_then(std::path::Path::parent)
+                    .map(std::path::Path::to_path_buf)
+                    .unwrap_or_default();
+                self.source = Source::generated(dir.join(&name));
+                self.level = level;
+                self.generated = Some((kind, seed));
+                let options = self.world.options;
+                self.world = World::new(&self.level, seed);
+                self.world.options = options;
+                self.world.traced = None;
+                self.selected = self.world.monsters.first().map(|m| m.id);
+                self.mode = Mode::Play;
+                self.editor = Editor::default();
+                self.overlay.step = None;
+                self.sync_trace();
+                self.world.replan();
+                self.world.say(format!(
+                    "Generated {kind} {w}x{h}, seed {seed}; s saves it as {name}."
+                ));
+            }
+            Err(e) => self.world.say(format!("Cannot generate: {e}")),
+        }
     }
 
     /// Starts travel toward a cell, one step per tick.

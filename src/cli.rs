@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use crate::app::{App, Source};
 use crate::astar::{Heuristic, Invalid, Pathfinder, SearchOptions, Status, Weight};
+use crate::generate::{self, GenKind, GenParams};
 use crate::grid::{Neighbourhood, Pos};
 use crate::level::{Format, Level, LoadError};
 use crate::script::{self, Frames, Output};
@@ -149,9 +150,9 @@ pub struct GenerateArgs {
     /// Seed.
     #[arg(long)]
     pub seed: u64,
-    /// Number of monsters.
-    #[arg(long, default_value_t = 8)]
-    pub monsters: usize,
+    /// Number of monsters (default: about one per 400 cells).
+    #[arg(long)]
+    pub monsters: Option<usize>,
     /// Output file (standard output when omitted).
     #[arg(short, long)]
     pub output: Option<PathBuf>,
@@ -273,7 +274,7 @@ pub fn load_for_play(path: Option<&Path>, seed: u64) -> Result<(Level, Source), 
             (level, Source::generated(PathBuf::from("default.txt")))
         }
     };
-    populate_if_empty(&mut level, seed).map_err(Failure::bad_input)?;
+    populate_if_empty(&mut level, &source, seed).map_err(Failure::bad_input)?;
     Ok((level, source))
 }
 
@@ -498,7 +499,10 @@ fn check(args: &CheckArgs) -> Result<i32, Failure> {
 }
 
 fn generate(args: &GenerateArgs) -> Result<i32, Failure> {
-    let text = generate_command(&args.kind, &args.size, args.seed, args.monsters)
+    let monsters = args.monsters.unwrap_or_else(|| {
+        crate::level::parse_size(&args.size).map_or(1, |(w, h)| generate::default_monsters(w, h))
+    });
+    let text = generate_command(&args.kind, &args.size, args.seed, monsters)
         .map_err(Failure::bad_input)?;
     match &args.output {
         Some(path) => {
@@ -570,22 +574,39 @@ fn parse_terminal(s: &str) -> Result<(u16, u16), Failure> {
     }
 }
 
-fn populate_if_empty(level: &mut Level, _seed: u64) -> Result<(), String> {
-    if level.player.is_none() {
-        return Err("this map has no player".into());
+/// Moving AI maps come without creatures: place the player and monsters from the seed.
+fn populate_if_empty(level: &mut Level, source: &Source, seed: u64) -> Result<(), String> {
+    if source.kind != crate::app::SourceKind::MovingAi {
+        return Ok(());
     }
-    Ok(())
+    let (w, h) = (level.grid.width(), level.grid.height());
+    crate::generate::populate(level, seed, generate::default_monsters(w, h))
+        .map_err(|e| format!("{}: {e}", source.name()))
 }
 
 fn run_scen_command(_files: &[PathBuf], _map: Option<&Path>) -> Result<i32, Failure> {
     Err(Failure::bad_input("scen: not wired yet"))
 }
 
-fn generate_command(
-    _kind: &str,
-    _size: &str,
-    _seed: u64,
-    _monsters: usize,
+/// The text of a generated level, or a message saying why it cannot be made.
+pub fn generate_command(
+    kind: &str,
+    size: &str,
+    seed: u64,
+    monsters: usize,
 ) -> Result<String, String> {
-    Err("generate: not wired yet".into())
+    let kind = GenKind::from_name(kind)
+        .ok_or_else(|| format!("unknown kind {kind:?}: use caves or rooms"))?;
+    let (width, height) = crate::level::parse_size(size)
+        .ok_or_else(|| format!("bad size {size:?}: expected WxH, e.g. 80x40"))?;
+    let params = GenParams {
+        kind,
+        width,
+        height,
+        seed,
+        monsters,
+    };
+    Ok(generate::generate(&params)
+        .map_err(|e| e.to_string())?
+        .to_text())
 }
