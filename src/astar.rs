@@ -238,7 +238,7 @@ const ENTERABLE: u8 = 2;
 
 /// A reusable A* engine. Keep one and call it for many searches: its buffers are sized once
 /// per map and reused, so a search allocates nothing after the first (but the returned path).
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Pathfinder {
     revision: u64,
     width: usize,

@@ -173,7 +173,7 @@ pub struct Message {
 }
 
 /// The whole game state.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct World {
     /// The tiles now (the editor may change them).
     pub grid: Grid,

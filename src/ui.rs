@@ -12,6 +12,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 
 use crate::app::{App, Confirm, Mode};
+use crate::astar::Snapshot;
 use crate::game::GameState;
 use crate::grid::Pos;
 
@@ -105,10 +106,17 @@ impl Widget for &App {
             too_small(area, buf);
             return;
         };
-        map::render(self, &l, buf);
-        panel::render(self, l.side, buf);
+        // One replay of the trace per frame, shared by every view.
+        let snap = if self.overlay.on {
+            self.snapshot()
+        } else {
+            None
+        };
+        let snap = snap.as_ref();
+        map::render(self, snap, &l, buf);
+        panel::render(self, snap, l.side, buf);
         render_log(self, l.log, buf);
-        render_hint(self, l.hint, buf);
+        render_hint(self, snap, l.hint, buf);
         if self.mode == Mode::Help {
             help::render(area, buf);
         } else if self.world.state == GameState::Dead {
@@ -204,9 +212,9 @@ fn render_log(app: &App, area: Rect, buf: &mut Buffer) {
     Paragraph::new(lines).render(inner, buf);
 }
 
-fn render_hint(app: &App, area: Rect, buf: &mut Buffer) {
+fn render_hint(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut Buffer) {
     let text = match app.mode {
-        Mode::Look => look_line(app, app.cursor),
+        Mode::Look => describe_cell(app, snap, app.cursor),
         Mode::Edit => format!(
             "EDIT {}  w wall  . floor  m {}  K kind  d del  @ player  U/R undo/redo  s save  e done",
             app.cursor,
@@ -257,6 +265,11 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
 
 /// The look-mode description of a cell: its F, G, H, parent, state and order.
 pub fn look_line(app: &App, p: Pos) -> String {
+    let snap = if app.overlay.on { app.snapshot() } else { None };
+    describe_cell(app, snap.as_ref(), p)
+}
+
+fn describe_cell(app: &App, snap: Option<&Snapshot>, p: Pos) -> String {
     let tile = app.world.grid.get(p);
     let mut s = format!("LOOK {p}");
     if let Some(m) = app.world.monster_at(p) {
@@ -273,7 +286,7 @@ pub fn look_line(app: &App, p: Pos) -> String {
             _ => " void",
         });
     }
-    let Some(snap) = app.snapshot() else {
+    let Some(snap) = snap else {
         s.push_str("  (o shows the search)");
         return s;
     };

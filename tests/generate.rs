@@ -49,7 +49,7 @@ fn same_params_give_the_same_bytes_and_seeds_differ() {
 fn a_fixed_seed_gives_a_fixed_level() {
     // Pins the output: seeds are shared between players and saved in files, so any change
     // to what a seed produces must be a visible, deliberate break of this test.
-    let caves = "title: caves 24x10 seed 42\nsize: 24x10\n\
+    let caves = "title: caves 24x10 seed 42\nsize: 24x10\nmap:\n\
                  ########################\n\
                  ######......########..##\n\
                  #####...g....#####.....#\n\
@@ -60,7 +60,7 @@ fn a_fixed_seed_gives_a_fixed_level() {
                  ###########o...........#\n\
                  ###########...........##\n\
                  ########################\n";
-    let rooms = "title: rooms 24x10 seed 42\nsize: 24x10\n\
+    let rooms = "title: rooms 24x10 seed 42\nsize: 24x10\nmap:\n\
                  ########################\n\
                  ##........##############\n\
                  ##........##############\n\

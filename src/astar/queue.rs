@@ -9,7 +9,7 @@ use std::collections::BinaryHeap;
 /// With a consistent heuristic every F pushed lies within 28 of the smallest F still queued,
 /// so the ring stays tiny; inconsistent heuristics and weights spread F further and the ring
 /// grows to fit (and keeps its capacity for later searches).
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub(crate) struct BucketQueue {
     buckets: Vec<BinaryHeap<Reverse<u64>>>,
     lo: u32,

@@ -62,7 +62,7 @@ fn fit(area: Rect) -> Option<(u16, u16, u16)> {
     })
 }
 
-pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
+pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut Buffer) {
     let focus = match app.mode {
         Mode::Look => app.cursor,
         _ => app
@@ -75,7 +75,7 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
         .title(format!(" inspector {focus} "));
     let inner = title.inner(area);
     title.render(area, buf);
-    let Some(snap) = app.snapshot() else { return };
+    let Some(snap) = snap else { return };
     let Some((across, down, iw)) = fit(inner) else {
         buf.set_string(inner.x, inner.y, "(too small for boxes)", Style::new());
         return;
@@ -108,7 +108,7 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
         for i in 0..across {
             let p = origin.offset(i32::from(i), i32::from(j));
             let rect = Rect::new(x0 + i * (iw + 1) + 1, y0 + j * (BOX_H + 1) + 1, iw, BOX_H);
-            draw_box(app, &snap, p, p == focus, rect, buf);
+            draw_box(app, snap, p, p == focus, rect, buf);
         }
     }
 }

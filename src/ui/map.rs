@@ -7,7 +7,7 @@ use ratatui::widgets::{Block, Widget};
 
 use super::{Layout, camera, kind_color};
 use crate::app::{App, Mode};
-use crate::astar::NodeState;
+use crate::astar::{NodeState, Snapshot};
 use crate::grid::{Pos, Tile};
 
 /// Overlay glyphs, readable without colour: open `+`, closed `:`, path `*`, current `%`.
@@ -16,7 +16,7 @@ const CLOSED: char = ':';
 const PATH: char = '*';
 const CURRENT: char = '%';
 
-pub(super) fn render(app: &App, l: &Layout, buf: &mut Buffer) {
+pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &mut Buffer) {
     let title = app.level.title.clone().unwrap_or_else(|| app.source.name());
     let mut block = Block::bordered().title(format!(" {title} "));
     if !app.world.options.is_default() {
@@ -39,7 +39,6 @@ pub(super) fn render(app: &App, l: &Layout, buf: &mut Buffer) {
     let view = l.map;
     let cam = camera(app, view);
     let grid = &app.world.grid;
-    let snapshot = if app.overlay.on { app.snapshot() } else { None };
     let selected = app.selected.and_then(|id| app.world.monster(id));
     for row in 0..view.height {
         for col in 0..view.width {
@@ -64,7 +63,7 @@ pub(super) fn render(app: &App, l: &Layout, buf: &mut Buffer) {
             cell.set_style(style);
         }
     };
-    if let Some(snap) = &snapshot {
+    if let Some(snap) = snapshot {
         for n in &snap.nodes {
             let (ch, bg) = match n.state {
                 NodeState::Open => (OPEN, Color::Green),

@@ -8,10 +8,10 @@ use ratatui::widgets::{Block, Paragraph, Widget};
 
 use super::{inspector, kind_color};
 use crate::app::App;
-use crate::astar::Status;
+use crate::astar::{Snapshot, Status};
 use crate::game::{PLAYER_HP, kind_info};
 
-pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
+pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut Buffer) {
     let block = Block::bordered().title(" status ");
     let inner = block.inner(area);
     block.render(area, buf);
@@ -68,19 +68,19 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
         )));
     }
     if app.overlay.on {
-        overlay_lines(app, &mut lines);
+        overlay_lines(app, snap, &mut lines);
     }
     let used = lines.len() as u16;
     Paragraph::new(lines).render(inner, buf);
     if app.overlay.on && inner.height > used + 5 {
         let rest = Rect::new(inner.x, inner.y + used, inner.width, inner.height - used);
-        inspector::render(app, rest, buf);
+        inspector::render(app, snap, rest, buf);
     }
 }
 
-fn overlay_lines(app: &App, lines: &mut Vec<Line<'static>>) {
+fn overlay_lines(app: &App, snap: Option<&Snapshot>, lines: &mut Vec<Line<'static>>) {
     let dim = Style::new().fg(Color::DarkGray);
-    let Some(snap) = app.snapshot() else {
+    let Some(snap) = snap else {
         lines.push(Line::styled("overlay: no search to show", dim));
         return;
     };
