@@ -480,12 +480,13 @@ fn check(args: &CheckArgs) -> Result<i32, Failure> {
                 let player = l
                     .player
                     .map_or("no player".to_string(), |p| format!("player at {p}"));
+                let n = l.monsters.len();
                 println!(
-                    "{}: ok, {kind} {}x{}, {floor} floor cells, {player}, {} monsters{}",
+                    "{}: ok, {kind} {}x{}, {floor} floor cells, {player}, {n} monster{}{}",
                     p.display(),
                     l.grid.width(),
                     l.grid.height(),
-                    l.monsters.len(),
+                    if n == 1 { "" } else { "s" },
                     l.title.map(|t| format!(", \"{t}\"")).unwrap_or_default()
                 );
             }

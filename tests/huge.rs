@@ -12,7 +12,12 @@ fn huge() -> Level {
     let n = 4096;
     let mut grid = Grid::new(n, n, Tile::Floor);
     for i in 0..n as i32 {
-        for p in [Pos::new(i, 0), Pos::new(i, n as i32 - 1), Pos::new(0, i), Pos::new(n as i32 - 1, i)] {
+        for p in [
+            Pos::new(i, 0),
+            Pos::new(i, n as i32 - 1),
+            Pos::new(0, i),
+            Pos::new(n as i32 - 1, i),
+        ] {
             grid.set(p, Tile::Wall);
         }
         // Long walls with gaps make the far searches work for their answer.
@@ -27,8 +32,14 @@ fn huge() -> Level {
         grid,
         player: Some(Pos::new(10, 10)),
         monsters: vec![
-            Spawn { pos: Pos::new(14, 12), kind: 'g' },
-            Spawn { pos: Pos::new(300, 40), kind: 'o' },
+            Spawn {
+                pos: Pos::new(14, 12),
+                kind: 'g',
+            },
+            Spawn {
+                pos: Pos::new(300, 40),
+                kind: 'o',
+            },
         ],
     }
 }
@@ -45,12 +56,22 @@ fn the_largest_level_loads_plays_and_saves() {
     assert_eq!(format, Format::Text);
     assert_eq!(loaded, level);
 
-    let mut app = App::new(loaded, Source::file(path.clone(), Format::Text, text.into_bytes()), 1, (120, 40));
+    let mut app = App::new(
+        loaded,
+        Source::file(path.clone(), Format::Text, text.into_bytes()),
+        1,
+        (120, 40),
+    );
     for _ in 0..5 {
         app.run(Command::Wait);
     }
     assert_eq!(app.world.turn, 5);
-    assert!(app.world.monsters.iter().any(|m| m.pos.chebyshev(Pos::new(10, 10)) <= 1));
+    assert!(
+        app.world
+            .monsters
+            .iter()
+            .any(|m| m.pos.chebyshev(Pos::new(10, 10)) <= 1)
+    );
     app.run(Command::Save);
     assert_eq!(app.world.log.last().unwrap().text, "Saved huge.txt.");
     let (saved, _) = Level::load(&path).unwrap();
@@ -59,10 +80,17 @@ fn the_largest_level_loads_plays_and_saves() {
 
     // Corner to corner with a cap: a prompt answer instead of a search of 16 M cells.
     let mut pf = Pathfinder::new();
-    let capped = SearchOptions { cap: Some(50_000), ..SearchOptions::default() };
+    let capped = SearchOptions {
+        cap: Some(50_000),
+        ..SearchOptions::default()
+    };
     pf.find(&level.grid, Pos::new(1, 1), Pos::new(2, 2), &capped);
     let t = Instant::now();
     let r = pf.find(&level.grid, Pos::new(1, 1), Pos::new(4094, 4094), &capped);
     assert_eq!((r.status, r.expanded), (Status::CapReached, 50_000));
-    assert!(t.elapsed().as_secs_f64() < 1.0, "capped search took {:?}", t.elapsed());
+    assert!(
+        t.elapsed().as_secs_f64() < 1.0,
+        "capped search took {:?}",
+        t.elapsed()
+    );
 }

@@ -12,7 +12,11 @@ const TURNS: u64 = 10_000;
 /// Resident memory in KiB, from /proc (Linux, where CI runs).
 fn rss_kib() -> u64 {
     let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
-    let pages: u64 = statm.split_whitespace().nth(1).and_then(|v| v.parse().ok()).unwrap_or(0);
+    let pages: u64 = statm
+        .split_whitespace()
+        .nth(1)
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
     pages * 4
 }
 
@@ -71,5 +75,8 @@ fn ten_thousand_turns_are_deterministic_with_flat_memory() {
     assert_eq!(last_a, last_b);
     // After warm-up, resident memory may wobble but not grow with the turn count.
     let (first, end) = (memory[1], *memory.last().unwrap());
-    assert!(end <= first + 4096, "memory grew from {first} KiB to {end} KiB over the run: {memory:?}");
+    assert!(
+        end <= first + 4096,
+        "memory grew from {first} KiB to {end} KiB over the run: {memory:?}"
+    );
 }
