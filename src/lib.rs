@@ -6,3 +6,4 @@
 pub mod astar;
 pub mod grid;
 pub mod level;
+pub mod scen;
