@@ -534,12 +534,20 @@ impl Pathfinder {
                 tracer.close(p);
             }
             if c == t {
+                // Counted first so that `find` allocates the path exactly once.
+                let mut len = 0;
                 let mut at = c;
                 while at != NO_PARENT as usize {
-                    path.push(self.pos(at));
+                    len += 1;
                     at = self.nodes[at].parent as usize;
                 }
-                path.reverse();
+                path.reserve_exact(len);
+                path.resize(len, start);
+                let mut at = c;
+                for slot in path.iter_mut().rev() {
+                    *slot = self.pos(at);
+                    at = self.nodes[at].parent as usize;
+                }
                 return Outcome {
                     status: Status::Found,
                     cost: Some(node.g),
