@@ -58,10 +58,10 @@ fn sample(all: &[Scenario]) -> Vec<(Pos, Pos)> {
 /// The crate's search with the same moves, costs and heuristic as ours.
 fn crate_astar(grid: &Grid, start: Pos, goal: Pos) -> Option<u32> {
     let successors = |&p: &Pos| {
-        DIRECTIONS.iter().filter_map(move |&(dx, dy)| {
-            grid.can_step(p, dx, dy, Neighbourhood::Eight)
-                .then(|| (p.offset(dx, dy), if dx != 0 && dy != 0 { 14 } else { 10 }))
-        })
+        DIRECTIONS
+            .iter()
+            .filter(move |&&(dx, dy)| grid.can_step(p, dx, dy, Neighbourhood::Eight))
+            .map(move |&(dx, dy)| (p.offset(dx, dy), if dx != 0 && dy != 0 { 14 } else { 10 }))
     };
     let heuristic =
         |p: &Pos| Heuristic::Octile.estimate(p.x.abs_diff(goal.x), p.y.abs_diff(goal.y));

@@ -545,7 +545,7 @@ mod tests {
     #[test]
     fn fit_checks_the_map_name_and_size() {
         let g = open_grid(&["....", "....", "...."]);
-        let s = [scenario(Pos::new(0, 0), Pos::new(1, 1), 1.41421)];
+        let s = [scenario(Pos::new(0, 0), Pos::new(1, 1), 1.5)];
         assert!(check_fit(&s, &g, Some("m.map"), "f").is_ok());
         let e = check_fit(&s, &g, Some("other.map"), "f").expect_err("wrong name");
         assert_eq!((e.line, e.col), (2, 1));
