@@ -231,6 +231,17 @@ pub struct SearchResult {
 }
 
 const NO_PARENT: u32 = u32::MAX;
+
+/// The search state of one cell.
+#[derive(Debug, Clone, Copy, Default)]
+struct Node {
+    /// `generation << 1 | closed` when touched by the current search.
+    stamp: u32,
+    /// Best known cost from the start.
+    g: u32,
+    /// The cell it is best reached from, or [`NO_PARENT`].
+    parent: u32,
+}
 /// No wall on the cell.
 const WALKABLE: u8 = 1;
 /// No wall and no blocker on the cell.
@@ -245,12 +256,12 @@ pub struct Pathfinder {
     height: usize,
     /// Row stride of the padded arrays: the map with a one-cell impassable border.
     stride: usize,
+    /// `2^64 / stride` rounded up: turns the cell-to-row division into a multiplication.
+    stride_magic: u64,
     /// Per padded cell: [`WALKABLE`] when no wall is there, [`ENTERABLE`] when also unoccupied.
     flags: Vec<u8>,
-    g: Vec<u32>,
-    parent: Vec<u32>,
-    /// `generation << 1 | closed` for cells touched by the current search.
-    stamp: Vec<u32>,
+    /// Per padded cell, stamp, G and parent together, so a neighbour costs one cache line.
+    nodes: Vec<Node>,
     generation: u32,
     queue: BucketQueue,
     regions: Option<(u64, Regions)>,
@@ -397,14 +408,21 @@ impl Pathfinder {
         let cells = stride * (h + 2);
         if self.width != w || self.height != h || self.flags.len() != cells {
             self.flags = vec![0; cells];
-            self.g = vec![0; cells];
-            self.parent = vec![NO_PARENT; cells];
-            self.stamp = vec![0; cells];
+            self.nodes = vec![
+                Node {
+                    stamp: 0,
+                    g: 0,
+                    parent: NO_PARENT,
+                };
+                cells
+            ];
             self.generation = 0;
         }
         self.width = w;
         self.height = h;
         self.stride = stride;
+        // Exact for every 32-bit cell index (Lemire, Kaser and Kurz, 2019); stride >= 3.
+        self.stride_magic = (u64::MAX / stride as u64).wrapping_add(1);
         for (y, row) in grid.tiles().chunks(w.max(1)).enumerate() {
             let base = (y + 1) * stride + 1;
             for (x, t) in row.iter().enumerate() {
@@ -425,7 +443,9 @@ impl Pathfinder {
 
     #[inline]
     fn pos(&self, c: usize) -> Pos {
-        Pos::new((c % self.stride) as i32 - 1, (c / self.stride) as i32 - 1)
+        let row = ((u128::from(self.stride_magic) * c as u128) >> 64) as usize;
+        let col = c - row * self.stride;
+        Pos::new(col as i32 - 1, row as i32 - 1)
     }
 
     fn run<T: Tracer>(
@@ -436,8 +456,35 @@ impl Pathfinder {
         path: &mut Vec<Pos>,
         tracer: &mut T,
     ) -> Outcome {
+        let (gx, gy) = (goal.x, goal.y);
+        let weight = opts.weight;
+        // One copy of the loop per heuristic, so the default one inlines without a match.
+        match opts.heuristic {
+            Heuristic::Octile => self.run_with(start, goal, opts, path, tracer, |x, y| {
+                let h = Heuristic::Octile.estimate(x.abs_diff(gx), y.abs_diff(gy));
+                (h, weight.apply(h))
+            }),
+            heuristic => self.run_with(start, goal, opts, path, tracer, |x, y| {
+                let h = heuristic.estimate(x.abs_diff(gx), y.abs_diff(gy));
+                (h, weight.apply(h))
+            }),
+        }
+    }
+
+    /// The search proper; `estimate(x, y)` gives H and the weighted H of a cell.
+    fn run_with<T: Tracer, E: Fn(i32, i32) -> (u32, u32)>(
+        &mut self,
+        start: Pos,
+        goal: Pos,
+        opts: &SearchOptions,
+        path: &mut Vec<Pos>,
+        tracer: &mut T,
+        estimate: E,
+    ) -> Outcome {
         if self.generation >= (u32::MAX >> 1) - 1 {
-            self.stamp.fill(0);
+            for node in &mut self.nodes {
+                node.stamp = 0;
+            }
             self.generation = 0;
         }
         self.generation += 1;
@@ -447,22 +494,19 @@ impl Pathfinder {
 
         let stride = self.stride as isize;
         let neighbours = opts.neighbourhood;
-        let n_dirs = neighbours.direction_count();
+        let diagonals = neighbours != Neighbourhood::Four;
         let cut = neighbours == Neighbourhood::EightCutCorners;
         let offsets: [isize; 8] = DIRECTIONS.map(|(dx, dy)| dx as isize + dy as isize * stride);
-        let (gx, gy) = (goal.x, goal.y);
-        let heuristic = opts.heuristic;
-        let weight = opts.weight;
-        let estimate = |x: i32, y: i32| heuristic.estimate(x.abs_diff(gx), y.abs_diff(gy));
         let cap = opts.cap.unwrap_or(u32::MAX);
 
         let s = self.cell(start);
         let t = self.cell(goal);
-        let h0 = estimate(start.x, start.y);
-        let hw0 = weight.apply(h0);
-        self.g[s] = 0;
-        self.parent[s] = NO_PARENT;
-        self.stamp[s] = open;
+        let (h0, hw0) = estimate(start.x, start.y);
+        self.nodes[s] = Node {
+            stamp: open,
+            g: 0,
+            parent: NO_PARENT,
+        };
         self.queue.push(hw0, (u64::from(hw0) << 32) | s as u64);
         if T::ENABLED {
             tracer.open(start, 0, h0, hw0, None);
@@ -472,7 +516,8 @@ impl Pathfinder {
         while let Some((f, key)) = self.queue.pop() {
             let c = (key & 0xFFFF_FFFF) as usize;
             let hw = (key >> 32) as u32;
-            if self.stamp[c] == closed || self.g[c] + hw != f {
+            let node = self.nodes[c];
+            if node.stamp == closed || node.g + hw != f {
                 continue;
             }
             if expanded >= cap {
@@ -482,64 +527,57 @@ impl Pathfinder {
                     expanded,
                 };
             }
-            self.stamp[c] = closed;
+            self.nodes[c].stamp = closed;
             expanded += 1;
             let p = self.pos(c);
             if T::ENABLED {
                 tracer.close(p);
             }
             if c == t {
+                // Counted first so that `find` allocates the path exactly once.
+                let mut len = 0;
                 let mut at = c;
                 while at != NO_PARENT as usize {
-                    path.push(self.pos(at));
-                    at = self.parent[at] as usize;
+                    len += 1;
+                    at = self.nodes[at].parent as usize;
                 }
-                path.reverse();
+                path.reserve_exact(len);
+                path.resize(len, start);
+                let mut at = c;
+                for slot in path.iter_mut().rev() {
+                    *slot = self.pos(at);
+                    at = self.nodes[at].parent as usize;
+                }
                 return Outcome {
                     status: Status::Found,
-                    cost: Some(self.g[c]),
+                    cost: Some(node.g),
                     expanded,
                 };
             }
-            let gc = self.g[c];
-            for (d, &off) in offsets.iter().enumerate().take(n_dirs) {
+            let gc = node.g;
+            // Bit d set when the straight neighbour in direction d has no wall (corner rule).
+            let mut walkable = 0u32;
+            for (d, &off) in offsets[..4].iter().enumerate() {
+                let n = (c as isize + off) as usize;
+                let fl = self.flags[n];
+                walkable |= u32::from(fl & WALKABLE) << d;
+                if fl & ENTERABLE != 0 {
+                    self.relax(n, c, gc + STRAIGHT, d, p, open, &estimate, tracer);
+                }
+            }
+            if !diagonals {
+                continue;
+            }
+            for (d, &off) in offsets.iter().enumerate().skip(4) {
                 let n = (c as isize + off) as usize;
                 if self.flags[n] & ENTERABLE == 0 {
                     continue;
                 }
-                let step = if d < 4 {
-                    STRAIGHT
-                } else {
-                    if !cut {
-                        let (dx, dy) = DIRECTIONS[d];
-                        let side_x = (c as isize + dx as isize) as usize;
-                        let side_y = (c as isize + dy as isize * stride) as usize;
-                        // Corners are walls only: a diagonal may pass between two monsters.
-                        if self.flags[side_x] & self.flags[side_y] & WALKABLE == 0 {
-                            continue;
-                        }
-                    }
-                    DIAGONAL
-                };
-                let sn = self.stamp[n];
-                if sn == closed {
+                // Corners are walls only: a diagonal may pass between two monsters.
+                if !cut && walkable & DIAGONAL_SIDES[d - 4] != DIAGONAL_SIDES[d - 4] {
                     continue;
                 }
-                let ng = gc + step;
-                if sn == open && ng >= self.g[n] {
-                    continue;
-                }
-                self.g[n] = ng;
-                self.parent[n] = c as u32;
-                self.stamp[n] = open;
-                let (dx, dy) = DIRECTIONS[d];
-                let (nx, ny) = (p.x + dx, p.y + dy);
-                let h = estimate(nx, ny);
-                let hw = weight.apply(h);
-                self.queue.push(ng + hw, (u64::from(hw) << 32) | n as u64);
-                if T::ENABLED {
-                    tracer.open(Pos::new(nx, ny), ng, h, ng + hw, Some(p));
-                }
+                self.relax(n, c, gc + DIAGONAL, d, p, open, &estimate, tracer);
             }
         }
         Outcome {
@@ -548,7 +586,60 @@ impl Pathfinder {
             expanded,
         }
     }
+
+    /// Offers neighbour `n` of the expanded cell `c` (at `p`) a path of cost `ng`.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn relax<T: Tracer, E: Fn(i32, i32) -> (u32, u32)>(
+        &mut self,
+        n: usize,
+        c: usize,
+        ng: u32,
+        d: usize,
+        p: Pos,
+        open: u32,
+        estimate: &E,
+        tracer: &mut T,
+    ) {
+        let node = &mut self.nodes[n];
+        // `open | 1` is closed; stamps of older searches are smaller than both.
+        if node.stamp > open || node.stamp == open && ng >= node.g {
+            return;
+        }
+        *node = Node {
+            stamp: open,
+            g: ng,
+            parent: c as u32,
+        };
+        let (dx, dy) = DIRECTIONS[d];
+        let (nx, ny) = (p.x + dx, p.y + dy);
+        let (h, hw) = estimate(nx, ny);
+        self.queue.push(ng + hw, (u64::from(hw) << 32) | n as u64);
+        if T::ENABLED {
+            tracer.open(Pos::new(nx, ny), ng, h, ng + hw, Some(p));
+        }
+    }
 }
+
+/// For each diagonal direction (4..8 in [`DIRECTIONS`]), the straight directions it passes
+/// between, as bits of the straight direction indices.
+const DIAGONAL_SIDES: [u32; 4] = {
+    let mut sides = [0u32; 4];
+    let mut d = 4;
+    while d < 8 {
+        let (dx, dy) = DIRECTIONS[d];
+        let mut s = 0;
+        while s < 4 {
+            let (sx, sy) = DIRECTIONS[s];
+            if (sx == dx && sy == 0) || (sx == 0 && sy == dy) {
+                sides[d - 4] |= 1 << s;
+            }
+            s += 1;
+        }
+        d += 1;
+    }
+    sides
+};
 
 /// The cost of a path under the 10/14 rule, or `None` when a step is not a king move.
 pub fn path_cost(path: &[Pos]) -> Option<u32> {

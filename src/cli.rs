@@ -585,8 +585,28 @@ fn populate_if_empty(level: &mut Level, source: &Source, seed: u64) -> Result<()
         .map_err(|e| format!("{}: {e}", source.name()))
 }
 
-fn run_scen_command(_files: &[PathBuf], _map: Option<&Path>) -> Result<i32, Failure> {
-    Err(Failure::bad_input("scen: not wired yet"))
+/// Runs scenario files: a line per file (with the first failures), then the total as the
+/// last line. Exit 1 when any scenario failed.
+fn run_scen_command(files: &[PathBuf], map: Option<&Path>) -> Result<i32, Failure> {
+    let mut total = crate::scen::Report::default();
+    for file in files {
+        let report =
+            crate::scen::run_file(file, map).map_err(|e| Failure::bad_input(e.to_string()))?;
+        println!(
+            "{}: {}",
+            file.display(),
+            crate::scen::format_summary(&report)
+        );
+        for f in &report.failures {
+            println!("  FAILED {f}");
+        }
+        total.scenarios += report.scenarios;
+        total.failed += report.failed;
+        total.search_time += report.search_time;
+        total.expanded += report.expanded;
+    }
+    println!("{}", crate::scen::format_summary(&total));
+    Ok(if total.failed > 0 { 1 } else { 0 })
 }
 
 /// The text of a generated level, or a message saying why it cannot be made.

@@ -93,7 +93,7 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<Script, ParseError> {
         if let Some(rest) = line.trim_start().strip_prefix("#!")
             && script.steps.is_empty()
         {
-            let col = line.len() - line.trim_start().len() + 3;
+            let col = line.chars().count() - line.trim_start().chars().count() + 3;
             let (key, value) = rest
                 .split_once(':')
                 .ok_or_else(|| err(n, col, "header needs `key: value`".into(), line))?;

@@ -224,3 +224,30 @@ fn path_cost_counts_straight_and_diagonal_steps() {
     assert_eq!(path_cost(&p), Some(24));
     assert_eq!(path_cost(&[Pos::new(0, 0), Pos::new(2, 0)]), None);
 }
+
+#[test]
+fn unreachable_is_told_by_region_labels_without_a_single_event() {
+    // Two large halves split by a wall: a search would flood the whole left half.
+    let g = grid(&["..........#.........."; 20]);
+    let mut pf = Pathfinder::new();
+    let (r, trace) = pf.find_traced(
+        &g,
+        Pos::new(0, 0),
+        Pos::new(20, 19),
+        &SearchOptions::default(),
+    );
+    assert_eq!(
+        (r.status, r.expanded, r.cost),
+        (Status::Unreachable, 0, None)
+    );
+    assert!(trace.events.is_empty());
+    // start == goal is answered on the spot, with the one open and one close event.
+    let (same, trace) = pf.find_traced(
+        &g,
+        Pos::new(3, 3),
+        Pos::new(3, 3),
+        &SearchOptions::default(),
+    );
+    assert_eq!((same.expanded, same.cost), (1, Some(0)));
+    assert_eq!(trace.events.len(), 2);
+}

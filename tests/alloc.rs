@@ -1,0 +1,137 @@
+//! The engine's promise about memory: once warmed up on a map, a search allocates nothing
+//! but the path it returns.
+
+use astar_rogue::astar::{Pathfinder, SearchOptions, Status};
+use astar_rogue::grid::{Grid, Pos, Tile};
+
+/// Allocations (reallocations included) and bytes requested by `f` on this thread; the
+/// counter is per thread, so tests running side by side do not see each other.
+fn counted<R>(f: impl FnOnce() -> R) -> (R, u64, u64) {
+    let mut out = None;
+    let info = allocation_counter::measure(|| out = Some(f()));
+    let r = out.expect("measure runs the closure");
+    (r, info.count_total, info.bytes_total)
+}
+
+/// A 96x64 map of rooms: walls every 8 cells with doors, so searches wind and reopen nodes.
+fn rooms() -> Grid {
+    let (w, h) = (96usize, 64usize);
+    let mut tiles = vec![Tile::Floor; w * h];
+    for y in 0..h {
+        for x in 0..w {
+            let wall_x = x % 8 == 7 && (y % 8 != 3 || (x / 8 + y / 8) % 3 == 0);
+            let wall_y = y % 8 == 7 && x % 8 != 5;
+            if wall_x || wall_y {
+                tiles[y * w + x] = Tile::Wall;
+            }
+        }
+    }
+    Grid::from_tiles(w, h, tiles)
+}
+
+fn queries(g: &Grid) -> Vec<(Pos, Pos)> {
+    let open: Vec<Pos> = (0..g.len())
+        .map(|i| g.pos(i))
+        .filter(|&p| g.is_passable(p))
+        .collect();
+    (0..40)
+        .map(|i| {
+            (
+                open[(i * 7919) % open.len()],
+                open[(i * 104_729 + 17) % open.len()],
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn search_with_a_reused_path_allocates_nothing_after_warm_up() {
+    let g = rooms();
+    let qs = queries(&g);
+    let opts = SearchOptions::default();
+    let mut pf = Pathfinder::new();
+    let mut path = Vec::new();
+    let blockers_for =
+        |a: Pos, b: Pos| [Pos::new((a.x + b.x) / 2, (a.y + b.y) / 2), a.offset(1, 1)];
+    let run_all = |pf: &mut Pathfinder, path: &mut Vec<Pos>| {
+        let mut found = 0;
+        for &(a, b) in &qs {
+            let plain = pf.search(&g, a, b, &opts, &[], path, &mut ());
+            let blocked = pf.search(&g, a, b, &opts, &blockers_for(a, b), path, &mut ());
+            found += usize::from(plain.status == Status::Found);
+            found += usize::from(blocked.status == Status::Found);
+        }
+        found
+    };
+    let warm = run_all(&mut pf, &mut path);
+    assert!(
+        warm > 40,
+        "the queries should mostly find paths, found {warm}"
+    );
+    let (found, allocations, bytes) = counted(|| run_all(&mut pf, &mut path));
+    assert_eq!(found, warm);
+    assert_eq!((allocations, bytes), (0, 0));
+}
+
+#[test]
+fn find_allocates_only_the_returned_path() {
+    let g = rooms();
+    let qs = queries(&g);
+    let opts = SearchOptions::default();
+    let mut pf = Pathfinder::new();
+    for &(a, b) in &qs {
+        pf.find(&g, a, b, &opts);
+    }
+    let mut checked = 0;
+    for &(a, b) in &qs {
+        let (r, allocations, bytes) = counted(|| pf.find(&g, a, b, &opts));
+        if r.status == Status::Found && a != b {
+            assert_eq!(allocations, 1, "{a} -> {b}");
+            assert_eq!(bytes as usize, r.path.capacity() * size_of::<Pos>());
+            assert_eq!(r.path.capacity(), r.path.len());
+            checked += 1;
+        } else {
+            assert_eq!(allocations, u64::from(!r.path.is_empty()));
+        }
+    }
+    assert!(checked > 20);
+}
+
+#[test]
+fn an_unreachable_goal_is_answered_without_searching_or_allocating() {
+    let mut g = rooms();
+    // Wall in the top-left room completely.
+    for i in 0..8 {
+        g.set(Pos::new(7, i), Tile::Wall);
+        g.set(Pos::new(i, 7), Tile::Wall);
+    }
+    let mut pf = Pathfinder::new();
+    let mut path = Vec::new();
+    let (inside, outside) = (Pos::new(2, 2), Pos::new(50, 40));
+    pf.search(
+        &g,
+        outside,
+        Pos::new(60, 20),
+        &SearchOptions::default(),
+        &[],
+        &mut path,
+        &mut (),
+    );
+    let (out, allocations, _) = counted(|| {
+        pf.search(
+            &g,
+            inside,
+            outside,
+            &SearchOptions::default(),
+            &[],
+            &mut path,
+            &mut (),
+        )
+    });
+    assert_eq!(
+        (out.status, out.expanded, out.cost),
+        (Status::Unreachable, 0, None)
+    );
+    assert_eq!(allocations, 0);
+    assert!(path.is_empty());
+}
