@@ -3,8 +3,8 @@
 //! that points outside the script, and random valid scripts run on the real `App` without a
 //! panic and print the same bytes on every run.
 //!
-//! The parser properties default to 1000 cases and the runner to 48 (seconds in debug); set
-//! `PROPTEST_CASES` for more.
+//! The parser properties default to 1000 cases and the runner to 256 (about a second each in
+//! debug); set `PROPTEST_CASES` for more.
 
 use std::path::{Path, PathBuf};
 
@@ -478,7 +478,7 @@ fn scratch_level() -> (tempfile::TempDir, PathBuf) {
 }
 
 proptest! {
-    #![proptest_config(config(48))]
+    #![proptest_config(config(256))]
 
     #[test]
     fn random_valid_scripts_run_deterministically(
