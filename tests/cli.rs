@@ -377,6 +377,32 @@ fn path_rejects_invalid_endpoints() {
 }
 
 #[test]
+fn path_without_default_endpoints_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let lonely = dir.path().join("lonely.txt");
+    std::fs::write(&lonely, "....\n.@..\n").unwrap();
+    let out = run(&[Path::new("path"), &lonely]);
+    assert_exit(&out, 2);
+    assert_eq!(
+        text(&out.stderr).trim_end(),
+        format!(
+            "{}: no monster to start from; give --from X,Y",
+            lonely.display()
+        )
+    );
+    let out = run(&[
+        Path::new("path"),
+        &lonely,
+        Path::new("--from"),
+        Path::new("0,0"),
+    ]);
+    assert_exit(&out, 0);
+    assert!(
+        text(&out.stdout).ends_with("found from 0,0 to 1,1: cost 14, expanded 1, path 2 cells\n")
+    );
+}
+
+#[test]
 fn script_errors_name_script_line_and_column() {
     let dir = tempfile::tempdir().unwrap();
     for (body, line_col, message) in [

@@ -332,6 +332,16 @@ fn sighup() {
 }
 
 #[test]
+fn sigint() {
+    let mut s = Session::start(None);
+    s.wait_ready();
+    s.signal(Signal::SIGINT);
+    let f = s.finish();
+    f.assert_clean_exit();
+    f.assert_restored();
+}
+
+#[test]
 fn panic_while_drawing() {
     let s = Session::start(Some("draw"));
     let f = s.finish();
