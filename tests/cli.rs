@@ -1,0 +1,498 @@
+//! The binary's contract on the command line: errors name `FILE:LINE:COL` with the line and a
+//! caret and exit 2, `play` refuses bad input before touching the terminal, `path` prints the
+//! documented JSON, and `script` output is the same byte for byte on every run.
+
+use std::collections::{BTreeMap, BinaryHeap};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_astar-rogue");
+
+fn repo(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+/// Runs the binary with no standard input, from the repository root.
+fn run<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_remove("ASTAR_ROGUE_PANIC")
+        .stdin(Stdio::null())
+        .output()
+        .expect("run astar-rogue")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).expect("UTF-8 output")
+}
+
+fn assert_exit(out: &Output, code: i32) {
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "exit status {}; stdout {:?}; stderr {:?}",
+        out.status,
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+}
+
+/// A level with an unknown glyph `Z` at line 3, column 3.
+fn bad_glyph_level(dir: &Path) -> PathBuf {
+    let p = dir.join("bad.txt");
+    std::fs::write(&p, "title: Bad\n....\n.@Z.\n....\n").unwrap();
+    p
+}
+
+#[test]
+fn check_reports_an_unknown_glyph_with_line_column_and_caret() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = bad_glyph_level(dir.path());
+    let out = run(&[Path::new("check"), &bad]);
+    assert_exit(&out, 2);
+    let err = text(&out.stderr);
+    let lines: Vec<&str> = err.lines().collect();
+    let head = format!("{}:3:3: ", bad.display());
+    assert!(
+        lines[0].starts_with(&head) && lines[0].contains("unknown glyph 'Z'"),
+        "headline {:?} should start with {head:?}",
+        lines[0]
+    );
+    assert_eq!(
+        &lines[1..],
+        ["  |", "3 | .@Z.", "  |   ^"],
+        "excerpt in {err:?}"
+    );
+    assert!(out.stdout.is_empty(), "nothing on stdout: {:?}", out.stdout);
+}
+
+#[test]
+fn check_reports_good_and_bad_files_and_fails_if_any_is_bad() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = bad_glyph_level(dir.path());
+    let good = repo("levels/pillar.txt");
+    let out = run(&[Path::new("check"), &good, &bad]);
+    assert_exit(&out, 2);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.starts_with(&format!("{}: ok, level 8x6, ", good.display())),
+        "{stdout:?}"
+    );
+    assert!(stdout.contains("player at 6,3, 1 monsters"), "{stdout:?}");
+    assert!(text(&out.stderr).starts_with(&format!("{}:3:3: ", bad.display())));
+
+    let out = run(&["check", "levels/pillar.txt", "levels/bracket.txt"]);
+    assert_exit(&out, 0);
+    assert_eq!(text(&out.stdout).lines().count(), 2);
+}
+
+#[test]
+fn a_missing_file_exits_2_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no-such-level.txt");
+    for cmd in ["check", "path", "play"] {
+        let out = run(&[Path::new(cmd), &missing]);
+        assert_exit(&out, 2);
+        let err = text(&out.stderr);
+        assert!(
+            err.starts_with(&format!("{}: ", missing.display())),
+            "{cmd}: {err:?}"
+        );
+        assert!(out.stdout.is_empty(), "{cmd}: stdout {:?}", out.stdout);
+    }
+}
+
+#[test]
+fn play_refuses_a_bad_level_before_touching_the_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = bad_glyph_level(dir.path());
+    let missing = dir.path().join("missing.txt");
+    let no_player = dir.path().join("empty.txt");
+    std::fs::write(&no_player, "....\n.g..\n").unwrap();
+    for level in [&bad, &missing, &no_player] {
+        for args in [vec![Path::new("play"), level], vec![level]] {
+            let out = run(&args);
+            assert_exit(&out, 2);
+            assert!(out.stdout.is_empty(), "{args:?}: stdout {:?}", out.stdout);
+            let err = text(&out.stderr);
+            assert!(!err.contains('\x1b'), "{args:?}: escapes in {err:?}");
+            assert!(!err.is_empty(), "{args:?}: no message");
+        }
+    }
+}
+
+#[test]
+fn bad_arguments_exit_2() {
+    for args in [
+        &["play", "--seed", "x"][..],
+        &["path", "levels/pillar.txt", "--from", "4"],
+        &["path", "levels/pillar.txt", "--weight", "-1"],
+        &["script"],
+        &["no-such-command", "x"],
+    ] {
+        let out = run(args);
+        assert_exit(&out, 2);
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+fn path_json(args: &[&str]) -> Value {
+    let out = run(args);
+    assert_exit(&out, 0);
+    let stdout = text(&out.stdout);
+    assert_eq!(stdout.lines().count(), 1, "one JSON line: {stdout:?}");
+    serde_json::from_str(&stdout).expect("valid JSON")
+}
+
+fn cell(v: &Value) -> (i32, i32) {
+    let a = v.as_array().expect("[x, y]");
+    assert_eq!(a.len(), 2, "{v}");
+    (a[0].as_i64().unwrap() as i32, a[1].as_i64().unwrap() as i32)
+}
+
+/// A level's cells as text rows (comment and title lines skipped).
+fn level_rows(path: &str) -> Vec<Vec<u8>> {
+    std::fs::read_to_string(repo(path))
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with(';') && !l.starts_with("title:"))
+        .map(|l| l.as_bytes().to_vec())
+        .collect()
+}
+
+fn passable(rows: &[Vec<u8>], (x, y): (i32, i32)) -> bool {
+    y >= 0
+        && x >= 0
+        && rows
+            .get(y as usize)
+            .and_then(|r| r.get(x as usize))
+            .is_some_and(|&c| c != b'#' && c != b' ')
+}
+
+/// The cost of one king step, or `None` when it is not allowed (blocked, or cutting a corner).
+fn step_cost(rows: &[Vec<u8>], a: (i32, i32), b: (i32, i32)) -> Option<u32> {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    if dx.abs() > 1 || dy.abs() > 1 || (dx, dy) == (0, 0) || !passable(rows, b) {
+        return None;
+    }
+    if dx != 0 && dy != 0 {
+        let sides = passable(rows, (a.0 + dx, a.1)) && passable(rows, (a.0, a.1 + dy));
+        return sides.then_some(14);
+    }
+    Some(10)
+}
+
+/// An independent Dijkstra: 8 neighbours, no corner cutting, 10 straight and 14 diagonal.
+fn dijkstra(rows: &[Vec<u8>], from: (i32, i32), to: (i32, i32)) -> Option<u32> {
+    let mut best = BTreeMap::new();
+    let mut heap = BinaryHeap::new();
+    heap.push(std::cmp::Reverse((0u32, from)));
+    best.insert(from, 0);
+    while let Some(std::cmp::Reverse((d, p))) = heap.pop() {
+        if p == to {
+            return Some(d);
+        }
+        if best.get(&p).is_some_and(|&b| b < d) {
+            continue;
+        }
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                let q = (p.0 + dx, p.1 + dy);
+                if let Some(c) = step_cost(rows, p, q)
+                    && best.get(&q).is_none_or(|&b| d + c < b)
+                {
+                    best.insert(q, d + c);
+                    heap.push(std::cmp::Reverse((d + c, q)));
+                }
+            }
+        }
+    }
+    None
+}
+
+fn find_glyph(rows: &[Vec<u8>], pred: impl Fn(u8) -> bool) -> (i32, i32) {
+    for (y, r) in rows.iter().enumerate() {
+        for (x, &c) in r.iter().enumerate() {
+            if pred(c) {
+                return (x as i32, y as i32);
+            }
+        }
+    }
+    panic!("glyph not found");
+}
+
+/// Checks a found path: from the first monster to the player, legal steps, costs adding up
+/// to `cost`, and `cost` the optimum by an independent search.
+fn check_found_path(level: &str, json: &Value, cost: u64) {
+    assert_eq!(json["status"], "found", "{json}");
+    assert_eq!(json["cost"].as_u64(), Some(cost), "{json}");
+    assert!(json["expanded"].as_u64().is_some_and(|e| e > 0), "{json}");
+    let rows = level_rows(level);
+    let from = find_glyph(&rows, |c| c.is_ascii_lowercase());
+    let to = find_glyph(&rows, |c| c == b'@');
+    let path: Vec<(i32, i32)> = json["path"].as_array().unwrap().iter().map(cell).collect();
+    assert_eq!(path.first(), Some(&from), "path starts at the monster");
+    assert_eq!(path.last(), Some(&to), "path ends at the player");
+    let total: u32 = path
+        .windows(2)
+        .map(|w| {
+            step_cost(&rows, w[0], w[1])
+                .unwrap_or_else(|| panic!("illegal step {:?} -> {:?}", w[0], w[1]))
+        })
+        .sum();
+    assert_eq!(
+        u64::from(total),
+        cost,
+        "the path's steps add up to its cost"
+    );
+    assert_eq!(
+        dijkstra(&rows, from, to).map(u64::from),
+        Some(cost),
+        "independent optimum"
+    );
+}
+
+#[test]
+fn path_json_on_pillar() {
+    let json = path_json(&["path", "levels/pillar.txt", "--json"]);
+    let keys: Vec<&String> = json.as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["cost", "expanded", "path", "status"], "{json}");
+    let raw = text(&run(&["path", "levels/pillar.txt", "--json"]).stdout);
+    assert!(
+        raw.starts_with(r#"{"status":"found","cost":68,"expanded":"#),
+        "field order: {raw}"
+    );
+    check_found_path("levels/pillar.txt", &json, 68);
+}
+
+#[test]
+fn path_json_on_bracket_costs_194() {
+    let json = path_json(&["path", "levels/bracket.txt", "--json"]);
+    check_found_path("levels/bracket.txt", &json, 194);
+}
+
+#[test]
+fn path_trace_lists_every_touched_node() {
+    let plain = path_json(&["path", "levels/pillar.txt", "--json"]);
+    let json = path_json(&["path", "levels/pillar.txt", "--json", "--trace"]);
+    for k in ["status", "cost", "expanded", "path"] {
+        assert_eq!(json[k], plain[k], "--trace changes {k}");
+    }
+    let raw = text(&run(&["path", "levels/pillar.txt", "--json", "--trace"]).stdout);
+    assert!(
+        raw.contains(
+            r#""nodes":[{"x":2,"y":3,"g":0,"h":40,"f":40,"parent":null,"state":"closed","order":0}"#
+        ),
+        "raw node shape: {raw}"
+    );
+    let nodes = json["nodes"].as_array().expect("nodes array");
+    assert!(!nodes.is_empty());
+    let mut seen = BTreeMap::new();
+    let mut orders = Vec::new();
+    for n in nodes {
+        let o = n.as_object().expect("node object");
+        let keys: Vec<&String> = o.keys().collect();
+        // serde_json's map sorts keys; the raw order is checked below.
+        assert_eq!(
+            keys,
+            ["f", "g", "h", "order", "parent", "state", "x", "y"],
+            "{n}"
+        );
+        let (x, y) = (n["x"].as_i64().unwrap(), n["y"].as_i64().unwrap());
+        let (g, h, f) = (
+            n["g"].as_u64().unwrap(),
+            n["h"].as_u64().unwrap(),
+            n["f"].as_u64().unwrap(),
+        );
+        assert_eq!(f, g + h, "f = g + h at weight 1: {n}");
+        assert!(
+            seen.insert((x, y), g).is_none(),
+            "node {x},{y} listed twice"
+        );
+        let state = n["state"].as_str().expect("state string");
+        assert!(matches!(state, "open" | "closed"), "state {state:?}");
+        match &n["order"] {
+            Value::Null => assert_eq!(state, "open", "only open nodes lack an order: {n}"),
+            v => orders.push(v.as_u64().expect("order number")),
+        }
+        if n["parent"].is_null() {
+            assert_eq!((g, x, y), (0, 2, 3), "only the start has no parent: {n}");
+        }
+    }
+    // Parents are listed nodes, and g grows by a legal step from the parent.
+    let rows = level_rows("levels/pillar.txt");
+    for n in nodes {
+        if let Some(p) = n["parent"].as_array() {
+            let (px, py) = (p[0].as_i64().unwrap(), p[1].as_i64().unwrap());
+            let pg = seen.get(&(px, py)).expect("parent is a listed node");
+            let step = step_cost(
+                &rows,
+                (px as i32, py as i32),
+                (
+                    n["x"].as_i64().unwrap() as i32,
+                    n["y"].as_i64().unwrap() as i32,
+                ),
+            )
+            .expect("parent is a legal step away");
+            assert_eq!(n["g"].as_u64().unwrap(), pg + u64::from(step), "{n}");
+        }
+    }
+    orders.sort_unstable();
+    let expected: Vec<u64> = (0..orders.len() as u64).collect();
+    assert_eq!(orders, expected, "expansion orders are 0..n without gaps");
+    assert_eq!(
+        orders.len() as u64,
+        json["expanded"].as_u64().unwrap(),
+        "one order per expansion"
+    );
+}
+
+#[test]
+fn path_rejects_invalid_endpoints() {
+    for (flag, at, message) in [
+        ("--from", "4,3", "invalid start 4,3: not a floor cell"),
+        ("--to", "4,2", "invalid goal 4,2: not a floor cell"),
+        ("--to", "99,3", "invalid goal 99,3: outside the 8x6 map"),
+        ("--from=", "-1,0", "invalid start -1,0: outside the 8x6 map"),
+    ] {
+        let arg = if flag.ends_with('=') {
+            vec![format!("{flag}{at}")]
+        } else {
+            vec![flag.to_string(), at.to_string()]
+        };
+        let mut args = vec![
+            "path".to_string(),
+            "levels/pillar.txt".into(),
+            "--json".into(),
+        ];
+        args.extend(arg);
+        let out = run(&args);
+        assert_exit(&out, 2);
+        assert!(out.stdout.is_empty(), "{flag} {at}");
+        assert_eq!(text(&out.stderr).trim_end(), message, "{flag} {at}");
+    }
+}
+
+#[test]
+fn path_without_default_endpoints_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let lonely = dir.path().join("lonely.txt");
+    std::fs::write(&lonely, "....\n.@..\n").unwrap();
+    let out = run(&[Path::new("path"), &lonely]);
+    assert_exit(&out, 2);
+    assert_eq!(
+        text(&out.stderr).trim_end(),
+        format!(
+            "{}: no monster to start from; give --from X,Y",
+            lonely.display()
+        )
+    );
+    let out = run(&[
+        Path::new("path"),
+        &lonely,
+        Path::new("--from"),
+        Path::new("0,0"),
+    ]);
+    assert_exit(&out, 0);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.starts_with("S...\n.G..\nfound from 0,0 to 1,1: cost 14, expanded "),
+        "{stdout:?}"
+    );
+    assert!(stdout.ends_with(", path 2 cells\n"), "{stdout:?}");
+}
+
+#[test]
+fn script_errors_name_script_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    for (body, line_col, message) in [
+        ("h j\n  k Bogus\n", "2:5", "unknown token \"Bogus\""),
+        ("l\n\n3*click:x,1\n", "3:3", "bad cell \"x,1\""),
+        ("0*h\n", "1:1", "repeat count must be 1 to 1000000"),
+        ("resize:0x5", "1:1", "bad terminal size"),
+        ("#! colour: red\n", "1:3", "unknown header \"colour\""),
+        ("2*snap\n", "1:1", "a snap cannot be repeated"),
+    ] {
+        let script = dir.path().join("bad.keys");
+        std::fs::write(&script, body).unwrap();
+        let out = run(&[Path::new("script"), &script]);
+        assert_exit(&out, 2);
+        assert!(out.stdout.is_empty(), "{body:?}");
+        let err = text(&out.stderr);
+        let head = format!("{}:{line_col}: {message}", script.display());
+        assert!(err.starts_with(&head), "{body:?}: {err:?} lacks {head:?}");
+        let caret = err.lines().last().unwrap();
+        assert!(caret.ends_with('^'), "{body:?}: no caret in {err:?}");
+    }
+    let missing = dir.path().join("missing.keys");
+    let out = run(&[Path::new("script"), &missing]);
+    assert_exit(&out, 2);
+    assert!(text(&out.stderr).starts_with(&missing.display().to_string()));
+    let script = dir.path().join("ok.keys");
+    std::fs::write(&script, "l\n").unwrap();
+    let out = run(&[
+        Path::new("script"),
+        &script,
+        Path::new("--size"),
+        Path::new("0x5"),
+    ]);
+    assert_exit(&out, 2);
+}
+
+/// Runs a script twice through the binary and returns its output, asserting both runs agree.
+fn script_twice(args: &[&Path]) -> String {
+    let mut full = vec![Path::new("script")];
+    full.extend_from_slice(args);
+    let a = run(&full);
+    let b = run(&full);
+    assert_exit(&a, 0);
+    assert_exit(&b, 0);
+    assert!(a.stderr.is_empty(), "stderr {:?}", text(&a.stderr));
+    assert!(
+        a.stdout == b.stdout,
+        "two runs of {args:?} differ:\n{}\n---\n{}",
+        text(&a.stdout),
+        text(&b.stdout)
+    );
+    text(&a.stdout)
+}
+
+#[test]
+fn script_output_is_the_same_byte_for_byte_on_every_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let level = dir.path().join("bracket.txt");
+    std::fs::copy(repo("levels/bracket.txt"), &level).unwrap();
+    let script = repo("tests/scripts/overlay.keys");
+    let out = script_twice(&[
+        &script,
+        Path::new("--level"),
+        &level,
+        Path::new("--frames"),
+        Path::new("all"),
+        Path::new("--state"),
+    ]);
+    assert!(out.contains("--- frame inspector-200x60"), "{out}");
+
+    // A script of clicks, travel, fights, waits and resizes on a scratch copy of pillar.
+    let pillar = dir.path().join("pillar.txt");
+    std::fs::copy(repo("levels/pillar.txt"), &pillar).unwrap();
+    let chase = dir.path().join("chase.keys");
+    std::fs::write(
+        &chase,
+        "#! level: pillar.txt\n#! size: 70x20\n#! seed: 7\n\
+         p o a snap:auto\nclick:24,10 snap:travel\n\
+         resize:1x1 . resize:300x100 snap:big\n20*. snap:end Tab x 3*h Esc\n",
+    )
+    .unwrap();
+    let out = script_twice(&[
+        &chase,
+        Path::new("--frames"),
+        Path::new("all"),
+        Path::new("--state"),
+    ]);
+    assert!(out.contains("--- frame end"), "{out}");
+    assert!(out.contains("\"turn\":1,"), "state lines: {out}");
+}
