@@ -81,7 +81,7 @@ fn check_reports_good_and_bad_files_and_fails_if_any_is_bad() {
         stdout.starts_with(&format!("{}: ok, level 8x6, ", good.display())),
         "{stdout:?}"
     );
-    assert!(stdout.contains("player at 6,3, 1 monsters"), "{stdout:?}");
+    assert!(stdout.contains("player at 6,3, 1 monster,"), "{stdout:?}");
     assert!(text(&out.stderr).starts_with(&format!("{}:3:3: ", bad.display())));
 
     let out = run(&["check", "levels/pillar.txt", "levels/bracket.txt"]);

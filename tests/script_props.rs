@@ -457,8 +457,12 @@ fn header_error_column_counts_characters() {
 // ---------------------------------------------------------------------------------------------
 
 /// Runs `body` on a fresh copy of levels/pillar.txt at `level` (always the same path, so saves
-/// and reloads see the same file and messages name the same path).
+/// and reloads see the same file and messages name the same path), in a folder emptied first:
+/// files an earlier run saved (a generated level's new `.txt`) would change where saves go.
 fn run_once(body: &str, level: &Path, seed: u64, size: (u16, u16), output: Output) -> String {
+    let dir = level.parent().expect("the level sits in a folder");
+    std::fs::remove_dir_all(dir).expect("empty the scratch folder");
+    std::fs::create_dir_all(dir).expect("recreate the scratch folder");
     std::fs::copy(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/pillar.txt"),
         level,
