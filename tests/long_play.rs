@@ -47,7 +47,7 @@ fn play() -> (u64, String, Vec<u64>) {
         rng ^= rng >> 7;
         rng ^= rng << 17;
         let (dx, dy) = DIRECTIONS[(rng % 8) as usize];
-        if rng % 5 == 0 {
+        if rng.is_multiple_of(5) {
             app.run(Command::Wait);
         } else {
             app.run(Command::Move(dx, dy));
