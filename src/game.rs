@@ -4,7 +4,10 @@
 //! order, replans a full A* path to the player and takes one step along it. A monster that can
 //! reach the player in one legal move attacks instead. When the first step of its plan is taken
 //! by another monster it replans once with the other monsters as obstacles and takes that
-//! route's first step if there is one; otherwise it waits. A monster with no path waits.
+//! route's first step if there is one; otherwise it waits. That detour search may expand at
+//! most [`DETOUR_FACTOR`] times the nodes of the first search (plus [`DETOUR_SLACK`]): a
+//! monster stuck in a crowd would otherwise flood its whole region every turn looking for a
+//! way that the crowd blocks. A monster with no path waits.
 
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
@@ -20,6 +23,11 @@ static PANIC_IN_TURN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicB
 pub fn inject_turn_panic() {
     PANIC_IN_TURN.store(true, std::sync::atomic::Ordering::Relaxed);
 }
+
+/// A detour search may expand this many times the nodes of the monster's first search...
+pub const DETOUR_FACTOR: u32 = 4;
+/// ...plus this many.
+pub const DETOUR_SLACK: u32 = 64;
 
 /// The player's hit points at the start.
 pub const PLAYER_HP: i32 = 30;
@@ -472,11 +480,16 @@ impl World {
         self.blockers
             .extend(self.monsters.iter().filter(|m| m.id != me).map(|m| m.pos));
         let start = self.monsters[i].pos;
+        let budget = self.monsters[i].plan.expanded.saturating_mul(DETOUR_FACTOR) + DETOUR_SLACK;
+        let options = SearchOptions {
+            cap: Some(self.options.cap.map_or(budget, |c| c.min(budget))),
+            ..self.options
+        };
         let out = self.pathfinder.search(
             &self.grid,
             start,
             self.player.pos,
-            &self.options,
+            &options,
             &self.blockers,
             &mut self.scratch,
             &mut (),
