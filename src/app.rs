@@ -379,15 +379,20 @@ impl App {
 
     /// Keeps the selection valid after monsters died or appeared.
     fn after_turn(&mut self) {
+        self.keep_selection();
+        self.sync_trace();
+        self.overlay.step = None;
+    }
+
+    /// Selects the first monster when the selected one is gone.
+    fn keep_selection(&mut self) {
         if self
             .selected
             .and_then(|id| self.world.monster(id))
             .is_none()
         {
             self.selected = self.world.monsters.first().map(|m| m.id);
-            self.sync_trace();
         }
-        self.overlay.step = None;
     }
 
     /// Points tracing at the selected monster while the overlay is on, and at nobody otherwise.
@@ -423,17 +428,23 @@ impl App {
     }
 
     fn restart(&mut self) {
+        self.begin(self.world.seed);
+        self.world.say("A new game begins.");
+    }
+
+    /// Starts a new game on `self.level`, keeping the search options.
+    fn begin(&mut self, seed: u64) {
         let options = self.world.options;
-        self.world = World::new(&self.level, self.world.seed);
-        self.world.options = options;
+        self.world = World::new(&self.level, seed);
+        if self.world.options != options {
+            self.world.options = options;
+            self.world.replan();
+        }
         self.selected = self.world.monsters.first().map(|m| m.id);
-        self.world.traced = None;
         self.overlay.step = None;
         self.mode = Mode::Play;
         self.editor = Editor::default();
         self.sync_trace();
-        self.world.replan();
-        self.world.say("A new game begins.");
     }
 
     /// Generates a level of the current kind (caves unless a generated level is in play)
@@ -462,16 +473,7 @@ impl App {
                 self.source = Source::generated(dir.join(&name));
                 self.level = level;
                 self.generated = Some((kind, seed));
-                let options = self.world.options;
-                self.world = World::new(&self.level, seed);
-                self.world.options = options;
-                self.world.traced = None;
-                self.selected = self.world.monsters.first().map(|m| m.id);
-                self.mode = Mode::Play;
-                self.editor = Editor::default();
-                self.overlay.step = None;
-                self.sync_trace();
-                self.world.replan();
+                self.begin(seed);
                 self.world.say(format!(
                     "Generated {kind} {w}x{h}, seed {seed}; s saves it as {name}."
                 ));

@@ -112,6 +112,23 @@ impl Grid {
         }
     }
 
+    /// A grid from rows of text: `#` wall, space void, anything else floor; short rows are
+    /// padded with void. Handy for tests and examples.
+    pub fn from_rows(rows: &[&str]) -> Self {
+        let width = rows.iter().map(|r| r.chars().count()).max().unwrap_or(0);
+        let mut tiles = Vec::with_capacity(width * rows.len());
+        for row in rows {
+            let start = tiles.len();
+            tiles.extend(row.chars().map(|c| match c {
+                '#' => Tile::Wall,
+                ' ' => Tile::Void,
+                _ => Tile::Floor,
+            }));
+            tiles.resize(start + width, Tile::Void);
+        }
+        Self::from_tiles(width, rows.len(), tiles)
+    }
+
     /// Number of columns.
     pub fn width(&self) -> usize {
         self.width
@@ -330,13 +347,14 @@ mod tests {
     use super::*;
 
     fn grid(rows: &[&str]) -> Grid {
-        let w = rows[0].len();
-        let tiles = rows
-            .iter()
-            .flat_map(|r| r.chars())
-            .map(|c| if c == '#' { Tile::Wall } else { Tile::Floor })
-            .collect();
-        Grid::from_tiles(w, rows.len(), tiles)
+        Grid::from_rows(rows)
+    }
+
+    #[test]
+    fn rows_of_text_pad_with_void() {
+        let g = Grid::from_rows(&["#.", " "]);
+        assert_eq!((g.width(), g.height()), (2, 2));
+        assert_eq!(g.tiles(), [Tile::Wall, Tile::Floor, Tile::Void, Tile::Void]);
     }
 
     #[test]

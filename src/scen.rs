@@ -492,13 +492,7 @@ mod tests {
     }
 
     fn open_grid(rows: &[&str]) -> Grid {
-        let w = rows[0].len();
-        let tiles = rows
-            .iter()
-            .flat_map(|r| r.chars())
-            .map(|c| if c == '#' { Tile::Wall } else { Tile::Floor })
-            .collect();
-        Grid::from_tiles(w, rows.len(), tiles)
+        Grid::from_rows(rows)
     }
 
     fn scenario(start: Pos, goal: Pos, optimal: f64) -> Scenario {

@@ -211,13 +211,7 @@ impl App {
 
     /// Monsters replan at once so the overlay shows the new search.
     pub(super) fn after_edit(&mut self) {
-        if self
-            .selected
-            .and_then(|id| self.world.monster(id))
-            .is_none()
-        {
-            self.selected = self.world.monsters.first().map(|m| m.id);
-        }
+        self.keep_selection();
         self.sync_trace();
         self.overlay.step = None;
         self.world.replan();
