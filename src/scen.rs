@@ -416,7 +416,6 @@ fn check(s: &Scenario, grid: &Grid, cost: u32, path: &[Pos]) -> Result<(), Strin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::Tile;
 
     const TABS: &str = "version 1\n\
         0\tmaps/dao/arena.map\t49\t49\t1\t11\t1\t12\t1\n\
