@@ -257,15 +257,12 @@ pub fn run(cli: Cli) -> i32 {
 pub fn load_for_play(path: Option<&Path>, seed: u64) -> Result<(Level, Source), Failure> {
     let (mut level, source) = match path {
         Some(p) => {
-            let bytes = std::fs::read(p)
-                .map_err(|e| Failure::bad_input(format!("{}: {e}", p.display())))?;
-            let (level, format) = Level::load(p)?;
+            let (level, format, bytes) = Level::load_keeping_bytes(p)?;
             (level, Source::file(p.to_path_buf(), format, bytes))
         }
         None if Path::new(DEFAULT_LEVEL_PATH).is_file() => {
             let p = Path::new(DEFAULT_LEVEL_PATH);
-            let (level, format) = Level::load(p)?;
-            let bytes = std::fs::read(p).unwrap_or_default();
+            let (level, format, bytes) = Level::load_keeping_bytes(p)?;
             (level, Source::file(p.to_path_buf(), format, bytes))
         }
         None => {

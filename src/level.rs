@@ -59,8 +59,14 @@ pub enum Format {
 impl Level {
     /// Reads a level file of either format.
     pub fn load(path: &Path) -> Result<(Level, Format), LoadError> {
+        Self::load_keeping_bytes(path).map(|(level, format, _)| (level, format))
+    }
+
+    /// Reads a level file and also returns its bytes (to notice later changes on disk).
+    pub fn load_keeping_bytes(path: &Path) -> Result<(Level, Format, Vec<u8>), LoadError> {
         let bytes = read_limited(path)?;
-        Self::parse_any(&bytes, &path.display().to_string()).map_err(LoadError::from)
+        let (level, format) = Self::parse_any(&bytes, &path.display().to_string())?;
+        Ok((level, format, bytes))
     }
 
     /// Parses either format, telling them apart by the Moving AI `type` header.
@@ -131,7 +137,8 @@ pub fn tile_glyph(t: Tile) -> char {
     }
 }
 
-fn read_limited(path: &Path) -> Result<Vec<u8>, LoadError> {
+/// Reads a file of at most [`MAX_FILE_BYTES`], refusing directories and larger files.
+pub fn read_limited(path: &Path) -> Result<Vec<u8>, LoadError> {
     use std::io::Read;
     let io = |e: std::io::Error| LoadError::Io {
         file: path.display().to_string(),

@@ -205,11 +205,16 @@ impl App {
             return;
         };
         self.source.stamp = stamp_of(&path);
-        let bytes = match std::fs::read(&path) {
+        let bytes = match crate::level::read_limited(&path) {
             Ok(b) => b,
             Err(e) => {
-                self.world
-                    .say(format!("Reload failed: {}: {e}", self.source.name()));
+                let why = match e {
+                    crate::level::LoadError::Io { message, .. } => {
+                        format!("{}: {message}", self.source.name())
+                    }
+                    crate::level::LoadError::Parse(p) => p.headline(),
+                };
+                self.world.say(format!("Reload failed, level kept: {why}"));
                 return;
             }
         };
