@@ -260,6 +260,10 @@ pub struct Pathfinder {
     stride_magic: u64,
     /// Per padded cell: [`WALKABLE`] when no wall is there, [`ENTERABLE`] when also unoccupied.
     flags: Vec<u8>,
+    /// Per padded cell, the legal moves by wall alone, bit `d` for direction `d` of
+    /// [`DIRECTIONS`]: the low byte without corner cutting, the high byte with it (whose low
+    /// nibble is also the 4-way rule). Computed once per grid revision.
+    moves: Vec<u16>,
     /// Per padded cell, stamp, G and parent together, so a neighbour costs one cache line.
     nodes: Vec<Node>,
     generation: u32,
@@ -391,7 +395,11 @@ impl Pathfinder {
                 }
             }
         }
-        let out = self.run(start, goal, opts, path, tracer);
+        let out = if self.blocked.is_empty() {
+            self.run::<T, false>(start, goal, opts, path, tracer)
+        } else {
+            self.run::<T, true>(start, goal, opts, path, tracer)
+        };
         for &c in &self.blocked {
             self.flags[c] |= ENTERABLE;
         }
@@ -408,6 +416,7 @@ impl Pathfinder {
         let cells = stride * (h + 2);
         if self.width != w || self.height != h || self.flags.len() != cells {
             self.flags = vec![0; cells];
+            self.moves = vec![0; cells];
             self.nodes = vec![
                 Node {
                     stamp: 0,
@@ -433,6 +442,16 @@ impl Pathfinder {
                 };
             }
         }
+        let offsets = direction_offsets(stride);
+        for c in stride..cells - stride {
+            let mut open = 0usize;
+            if self.flags[c] & WALKABLE != 0 {
+                for (d, &off) in offsets.iter().enumerate() {
+                    open |= usize::from(self.flags[c.wrapping_add(off)] & WALKABLE) << d;
+                }
+            }
+            self.moves[c] = u16::from(CORNER_RULE[open]) | (open as u16) << 8;
+        }
         self.revision = grid.revision();
     }
 
@@ -448,7 +467,7 @@ impl Pathfinder {
         Pos::new(col as i32 - 1, row as i32 - 1)
     }
 
-    fn run<T: Tracer>(
+    fn run<T: Tracer, const BLOCKERS: bool>(
         &mut self,
         start: Pos,
         goal: Pos,
@@ -460,19 +479,23 @@ impl Pathfinder {
         let weight = opts.weight;
         // One copy of the loop per heuristic, so the default one inlines without a match.
         match opts.heuristic {
-            Heuristic::Octile => self.run_with(start, goal, opts, path, tracer, |x, y| {
-                let h = Heuristic::Octile.estimate(x.abs_diff(gx), y.abs_diff(gy));
-                (h, weight.apply(h))
-            }),
-            heuristic => self.run_with(start, goal, opts, path, tracer, |x, y| {
-                let h = heuristic.estimate(x.abs_diff(gx), y.abs_diff(gy));
-                (h, weight.apply(h))
-            }),
+            Heuristic::Octile => {
+                self.run_with::<T, _, BLOCKERS>(start, goal, opts, path, tracer, |x, y| {
+                    let h = Heuristic::Octile.estimate(x.abs_diff(gx), y.abs_diff(gy));
+                    (h, weight.apply(h))
+                })
+            }
+            heuristic => {
+                self.run_with::<T, _, BLOCKERS>(start, goal, opts, path, tracer, |x, y| {
+                    let h = heuristic.estimate(x.abs_diff(gx), y.abs_diff(gy));
+                    (h, weight.apply(h))
+                })
+            }
         }
     }
 
     /// The search proper; `estimate(x, y)` gives H and the weighted H of a cell.
-    fn run_with<T: Tracer, E: Fn(i32, i32) -> (u32, u32)>(
+    fn run_with<T: Tracer, E: Fn(i32, i32) -> (u32, u32), const BLOCKERS: bool>(
         &mut self,
         start: Pos,
         goal: Pos,
@@ -492,11 +515,12 @@ impl Pathfinder {
         let closed = open | 1;
         self.queue.clear();
 
-        let stride = self.stride as isize;
-        let neighbours = opts.neighbourhood;
-        let diagonals = neighbours != Neighbourhood::Four;
-        let cut = neighbours == Neighbourhood::EightCutCorners;
-        let offsets: [isize; 8] = DIRECTIONS.map(|(dx, dy)| dx as isize + dy as isize * stride);
+        let offsets = direction_offsets(self.stride);
+        let (shift, keep) = match opts.neighbourhood {
+            Neighbourhood::Eight => (0, 0xFF),
+            Neighbourhood::EightCutCorners => (8, 0xFF),
+            Neighbourhood::Four => (8, 0x0F),
+        };
         let cap = opts.cap.unwrap_or(u32::MAX);
 
         let s = self.cell(start);
@@ -555,29 +579,16 @@ impl Pathfinder {
                 };
             }
             let gc = node.g;
-            // Bit d set when the straight neighbour in direction d has no wall (corner rule).
-            let mut walkable = 0u32;
-            for (d, &off) in offsets[..4].iter().enumerate() {
-                let n = (c as isize + off) as usize;
-                let fl = self.flags[n];
-                walkable |= u32::from(fl & WALKABLE) << d;
-                if fl & ENTERABLE != 0 {
-                    self.relax(n, c, gc + STRAIGHT, d, p, open, &estimate, tracer);
-                }
-            }
-            if !diagonals {
-                continue;
-            }
-            for (d, &off) in offsets.iter().enumerate().skip(4) {
-                let n = (c as isize + off) as usize;
-                if self.flags[n] & ENTERABLE == 0 {
+            let mut moves = u32::from(self.moves[c] >> shift) & keep;
+            while moves != 0 {
+                let d = moves.trailing_zeros() as usize & 7;
+                moves &= moves - 1;
+                let n = c.wrapping_add(offsets[d]);
+                // Blockers only stop entering a cell: corners are walls only.
+                if BLOCKERS && self.flags[n] & ENTERABLE == 0 {
                     continue;
                 }
-                // Corners are walls only: a diagonal may pass between two monsters.
-                if !cut && walkable & DIAGONAL_SIDES[d - 4] != DIAGONAL_SIDES[d - 4] {
-                    continue;
-                }
-                self.relax(n, c, gc + DIAGONAL, d, p, open, &estimate, tracer);
+                self.relax(n, c, gc + COSTS[d], d, p, open, &estimate, tracer);
             }
         }
         Outcome {
@@ -620,6 +631,37 @@ impl Pathfinder {
         }
     }
 }
+
+/// The cost of a step in each direction of [`DIRECTIONS`].
+const COSTS: [u32; 8] = [
+    STRAIGHT, STRAIGHT, STRAIGHT, STRAIGHT, DIAGONAL, DIAGONAL, DIAGONAL, DIAGONAL,
+];
+
+/// The padded-index offset of each direction of [`DIRECTIONS`], as wrapping `usize` adds.
+fn direction_offsets(stride: usize) -> [usize; 8] {
+    DIRECTIONS.map(|(dx, dy)| (dx as isize + dy as isize * stride as isize) as usize)
+}
+
+/// For each set of wall-free neighbours (bit `d` for direction `d`), the moves allowed
+/// without corner cutting: every straight one, and the diagonals whose two sides are free.
+const CORNER_RULE: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut open = 0;
+    while open < 256 {
+        let mut allowed = open & 0x0F;
+        let mut d = 4;
+        while d < 8 {
+            let sides = DIAGONAL_SIDES[d - 4] as usize;
+            if open & (1 << d) != 0 && open & sides == sides {
+                allowed |= 1 << d;
+            }
+            d += 1;
+        }
+        table[open] = allowed as u8;
+        open += 1;
+    }
+    table
+};
 
 /// For each diagonal direction (4..8 in [`DIRECTIONS`]), the straight directions it passes
 /// between, as bits of the straight direction indices.
