@@ -1,6 +1,7 @@
 //! One game turn with 100 monsters on a 256x256 cave level: every monster plans a full A*
-//! path to the player. Ours against the `pathfinding` crate's `astar` on the same queries with
-//! identical costs, plus a whole turn (plans and moves) and the same turn with tracing on.
+//! path to the player. Ours on one thread against the `pathfinding` crate's `astar` on the
+//! same queries with identical costs; ours with tracing on for one monster; ours on all cores
+//! (as the game plans); and a whole game turn (plans and moves).
 
 use std::hint::black_box;
 
@@ -78,11 +79,16 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("turn_100_monsters_256x256");
     g.sample_size(20);
     let mut w = world.clone();
-    g.bench_function("ours_plan_all", |b| b.iter(|| black_box(&mut w).replan()));
+    g.bench_function("ours_plan_all_1_thread", |b| {
+        b.iter(|| black_box(&mut w).replan_on(1))
+    });
     let mut traced = world.clone();
     traced.traced = traced.monsters.first().map(|m| m.id);
-    g.bench_function("ours_plan_all_one_traced", |b| {
-        b.iter(|| black_box(&mut traced).replan())
+    g.bench_function("ours_plan_all_1_thread_one_traced", |b| {
+        b.iter(|| black_box(&mut traced).replan_on(1))
+    });
+    g.bench_function("ours_plan_all_all_cores", |b| {
+        b.iter(|| black_box(&mut w).replan())
     });
     g.bench_function("pathfinding_crate_plan_all", |b| {
         b.iter(|| crate_turn(black_box(&world)))

@@ -29,6 +29,9 @@ pub const DETOUR_FACTOR: u32 = 4;
 /// ...plus this many.
 pub const DETOUR_SLACK: u32 = 64;
 
+/// Monsters per planning thread below which spawning threads costs more than it saves.
+const PARALLEL_MIN_MONSTERS: usize = 16;
+
 /// The player's hit points at the start.
 pub const PLAYER_HP: i32 = 30;
 /// Messages kept in the log.
@@ -107,6 +110,36 @@ pub struct Plan {
     pub expanded: u32,
     /// The planned path from where the monster stood.
     pub path: Vec<Pos>,
+}
+
+impl Plan {
+    fn from_search(out: crate::astar::Outcome, path: Vec<Pos>) -> Self {
+        Self {
+            status: Some(out.status),
+            cost: out.cost,
+            expanded: out.expanded,
+            path,
+        }
+    }
+}
+
+/// Plans each monster of `chunk` but the traced one with `pf`; returns (expanded, searches).
+fn plan_chunk(
+    pf: &mut Pathfinder,
+    grid: &Grid,
+    goal: Pos,
+    options: &SearchOptions,
+    chunk: &mut [Monster],
+    traced: Option<u32>,
+) -> (u64, u32) {
+    let mut total = (0u64, 0u32);
+    for m in chunk.iter_mut().filter(|m| Some(m.id) != traced) {
+        let mut path = std::mem::take(&mut m.plan.path);
+        let out = pf.search(grid, m.pos, goal, options, &[], &mut path, &mut ());
+        total = (total.0 + u64::from(out.expanded), total.1 + 1);
+        m.plan = Plan::from_search(out, path);
+    }
+    total
 }
 
 /// A monster in play.
@@ -208,6 +241,8 @@ pub struct World {
     next_id: u32,
     rng: Xoshiro256PlusPlus,
     pathfinder: Pathfinder,
+    /// Extra engines for planning on more cores, one per extra thread.
+    workers: Vec<Pathfinder>,
     blockers: Vec<Pos>,
     scratch: Vec<Pos>,
 }
@@ -234,6 +269,7 @@ impl World {
             next_id: 1,
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             pathfinder: Pathfinder::new(),
+            workers: Vec::new(),
             blockers: Vec::new(),
             scratch: Vec::new(),
         };
@@ -388,15 +424,14 @@ impl World {
         if PANIC_IN_TURN.load(std::sync::atomic::Ordering::Relaxed) {
             panic!("injected panic in a monster's turn (ASTAR_ROGUE_PANIC=turn)");
         }
-        self.stats = TurnStats {
-            dijkstra_expanded: self.dijkstra_equivalent(),
-            ..TurnStats::default()
-        };
+        // A monster's first search ignores the other monsters and the player stands still
+        // during this phase, so every plan can be made up front (in parallel) with exactly
+        // the result it would have had just before that monster's move.
+        self.replan();
         for i in 0..self.monsters.len() {
             if self.state != GameState::Playing {
                 break;
             }
-            self.plan(i);
             let m = &self.monsters[i];
             let Some(&next) = m.plan.path.get(1) else {
                 continue;
@@ -411,14 +446,47 @@ impl World {
         }
     }
 
-    /// Plans every monster's path without moving anyone (after edits or option changes).
+    /// Plans every monster's path without moving anyone (also after edits or option changes).
+    /// Many monsters are planned on all cores; the results do not depend on how many.
     pub fn replan(&mut self) {
         self.stats = TurnStats {
             dijkstra_expanded: self.dijkstra_equivalent(),
             ..TurnStats::default()
         };
-        for i in 0..self.monsters.len() {
-            self.plan(i);
+        let threads = std::thread::available_parallelism().map_or(1, usize::from);
+        let threads = threads
+            .min(self.monsters.len() / PARALLEL_MIN_MONSTERS)
+            .max(1);
+        if threads > 1 {
+            self.workers.resize_with(threads - 1, Pathfinder::new);
+        }
+        let goal = self.player.pos;
+        let (grid, options, traced) = (&self.grid, self.options, self.traced);
+        let per_thread = self.monsters.len().div_ceil(threads);
+        let mut chunks = self.monsters.chunks_mut(per_thread.max(1));
+        let mine = chunks.next().unwrap_or_default();
+        let (expanded, searches) = std::thread::scope(|scope| {
+            let handles: Vec<_> = chunks
+                .zip(self.workers.iter_mut())
+                .map(|(chunk, pf)| {
+                    scope.spawn(move || plan_chunk(pf, grid, goal, &options, chunk, traced))
+                })
+                .collect();
+            let mut total = plan_chunk(&mut self.pathfinder, grid, goal, &options, mine, traced);
+            for h in handles {
+                // A planning thread only panics on a bug; pass it on rather than hide it.
+                let (e, n) = h.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+                total = (total.0 + e, total.1 + n);
+            }
+            total
+        });
+        self.stats.astar_expanded += expanded;
+        self.stats.searches += searches;
+        if let Some(i) = self
+            .traced
+            .and_then(|id| self.monsters.iter().position(|m| m.id == id))
+        {
+            self.plan_traced(i);
         }
     }
 
@@ -432,45 +500,26 @@ impl World {
         u64::from(regions.size(regions.label(cell)))
     }
 
-    /// Runs monster `i`'s full A* to the player, tracing it when it is the traced monster.
-    fn plan(&mut self, i: usize) {
-        let (id, start) = (self.monsters[i].id, self.monsters[i].pos);
-        let goal = self.player.pos;
+    /// Runs the traced monster's full A* to the player, recording the search.
+    fn plan_traced(&mut self, i: usize) {
+        let (start, goal) = (self.monsters[i].pos, self.player.pos);
         let mut path = std::mem::take(&mut self.monsters[i].plan.path);
-        let out = if self.traced == Some(id) {
-            let mut trace = self.trace.take().unwrap_or_default();
-            trace.events.clear();
-            (trace.start, trace.goal, trace.options) = (start, goal, self.options);
-            let out = self.pathfinder.search(
-                &self.grid,
-                start,
-                goal,
-                &self.options,
-                &[],
-                &mut path,
-                &mut trace,
-            );
-            self.trace = Some(trace);
-            out
-        } else {
-            self.pathfinder.search(
-                &self.grid,
-                start,
-                goal,
-                &self.options,
-                &[],
-                &mut path,
-                &mut (),
-            )
-        };
+        let mut trace = self.trace.take().unwrap_or_default();
+        trace.events.clear();
+        (trace.start, trace.goal, trace.options) = (start, goal, self.options);
+        let out = self.pathfinder.search(
+            &self.grid,
+            start,
+            goal,
+            &self.options,
+            &[],
+            &mut path,
+            &mut trace,
+        );
+        self.trace = Some(trace);
         self.stats.astar_expanded += u64::from(out.expanded);
         self.stats.searches += 1;
-        self.monsters[i].plan = Plan {
-            status: Some(out.status),
-            cost: out.cost,
-            expanded: out.expanded,
-            path,
-        };
+        self.monsters[i].plan = Plan::from_search(out, path);
     }
 
     /// The first step of a route around the other monsters, if one exists and is free.

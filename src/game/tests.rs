@@ -140,3 +140,33 @@ fn tracing_records_the_selected_monsters_search_only() {
     assert_eq!(t.snapshot(u32::MAX).path, w.monsters[0].plan.path);
     assert_eq!(w.stats.dijkstra_expanded, 45);
 }
+
+#[test]
+fn planning_on_several_cores_gives_each_monster_its_own_search() {
+    use crate::generate::{GenKind, GenParams, generate};
+    let level = generate(&GenParams {
+        kind: GenKind::Caves,
+        width: 80,
+        height: 40,
+        seed: 4,
+        monsters: 3 * PARALLEL_MIN_MONSTERS,
+    })
+    .unwrap();
+    let mut w = World::new(&level, 4);
+    w.traced = Some(w.monsters[20].id);
+    w.replan();
+    assert_eq!(w.stats.searches as usize, w.monsters.len());
+    let mut pf = Pathfinder::new();
+    let mut total = 0u64;
+    for m in &w.monsters {
+        let alone = pf.find(&w.grid, m.pos, w.player.pos, &SearchOptions::default());
+        assert_eq!(m.plan.status, Some(alone.status));
+        assert_eq!((m.plan.cost, m.plan.expanded), (alone.cost, alone.expanded));
+        assert_eq!(m.plan.path, alone.path);
+        total += u64::from(alone.expanded);
+    }
+    assert_eq!(w.stats.astar_expanded, total);
+    let trace = w.trace.as_ref().expect("the traced monster's search");
+    assert_eq!(trace.start, w.monsters[20].pos);
+    assert_eq!(trace.expansions(), w.monsters[20].plan.expanded);
+}
