@@ -449,11 +449,16 @@ impl World {
     /// Plans every monster's path without moving anyone (also after edits or option changes).
     /// Many monsters are planned on all cores; the results do not depend on how many.
     pub fn replan(&mut self) {
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        self.replan_on(cores);
+    }
+
+    /// [`World::replan`] on at most `threads` threads (benchmarks compare 1 with all).
+    pub fn replan_on(&mut self, threads: usize) {
         self.stats = TurnStats {
             dijkstra_expanded: self.dijkstra_equivalent(),
             ..TurnStats::default()
         };
-        let threads = std::thread::available_parallelism().map_or(1, usize::from);
         let threads = threads
             .min(self.monsters.len() / PARALLEL_MIN_MONSTERS)
             .max(1);
