@@ -181,3 +181,34 @@ fn a_failed_save_leaves_the_old_file_byte_identical() {
     let e = write_atomic(&gone, b"x").unwrap_err();
     assert_eq!(e.kind(), std::io::ErrorKind::NotFound);
 }
+
+#[test]
+fn a_moving_ai_map_saves_beside_itself_and_never_over_the_source() {
+    let dir = Scratch::new("movingai");
+    let map = dir.0.join("arena.map");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/movingai/arena.map"),
+        &map,
+    )
+    .unwrap();
+    let original = std::fs::read(&map).unwrap();
+    let mut a = app(&map);
+    assert!(
+        a.world.grid.is_passable(a.world.player.pos),
+        "the player is placed on floor"
+    );
+    assert!(
+        !a.world.monsters.is_empty(),
+        "creatures are placed from the seed"
+    );
+    frame(&mut a, "s");
+    assert_eq!(a.world.log.last().unwrap().text, "Saved arena.txt.");
+    assert_eq!(std::fs::read(&map).unwrap(), original);
+    let (saved, format) = astar_rogue::level::Level::load(&dir.0.join("arena.txt")).unwrap();
+    assert_eq!(format, astar_rogue::level::Format::Text);
+    assert_eq!(saved.player, Some(a.world.player.pos));
+    // The text copy is the level's file from now on: the next save goes into it.
+    frame(&mut a, "e w e s");
+    assert_eq!(a.world.log.last().unwrap().text, "Saved arena.txt.");
+    assert!(!dir.0.join("arena-1.txt").exists());
+}
