@@ -14,6 +14,8 @@ use ratatui::crossterm::event::{
     Event, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
 use ratatui::layout::Rect;
+use std::cell::RefCell;
+use std::rc::Rc;
 
 use crate::astar::{Heuristic, SearchOptions, Snapshot, Weight};
 use crate::game::{Act, ActResult, GameState, World};
@@ -26,6 +28,9 @@ use keymap::{Command, Context};
 const WEIGHTS: [u32; 5] = [1000, 1500, 2000, 3000, 5000];
 /// Autoplay speeds, in expansions per tick.
 const SPEEDS: [u32; 7] = [1, 2, 4, 8, 16, 64, 256];
+
+/// A replayed snapshot with the (trace serial, step) it was replayed for.
+type SnapshotCache = ((u64, u32), Rc<Snapshot>);
 
 /// What the screen is showing and what keys mean.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,6 +100,8 @@ pub struct App {
     pub running: bool,
     /// The generator kind and seed of the level in play, when it was generated.
     pub generated: Option<(crate::generate::GenKind, u64)>,
+    /// The last replayed snapshot, keyed by trace serial and step.
+    snapshot_cache: RefCell<Option<SnapshotCache>>,
 }
 
 impl App {
@@ -124,6 +131,7 @@ impl App {
             size,
             running: true,
             generated: None,
+            snapshot_cache: RefCell::new(None),
         };
         app.sync_trace();
         app
@@ -162,10 +170,21 @@ impl App {
         }
     }
 
-    /// The selected monster's search as it stood at the overlay's step.
-    pub fn snapshot(&self) -> Option<Snapshot> {
+    /// The selected monster's search as it stood at the overlay's step. Replaying a large
+    /// search takes milliseconds, so the last replay is kept until the trace or step changes.
+    pub fn snapshot(&self) -> Option<Rc<Snapshot>> {
         let trace = self.world.trace.as_ref()?;
-        Some(trace.snapshot(self.overlay.step.unwrap_or(u32::MAX)))
+        let step = self.overlay.step.unwrap_or(u32::MAX);
+        let key = (self.world.trace_serial, step);
+        let mut cache = self.snapshot_cache.borrow_mut();
+        if let Some((k, snap)) = cache.as_ref()
+            && *k == key
+        {
+            return Some(Rc::clone(snap));
+        }
+        let snap = Rc::new(trace.snapshot(step));
+        *cache = Some((key, Rc::clone(&snap)));
+        Some(snap)
     }
 
     fn trace_expansions(&self) -> u32 {

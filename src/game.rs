@@ -29,6 +29,9 @@ pub const DETOUR_FACTOR: u32 = 4;
 /// ...plus this many.
 pub const DETOUR_SLACK: u32 = 64;
 
+/// Serials of recorded traces, from one counter for all worlds.
+static NEXT_TRACE_SERIAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
 /// Monsters per planning thread below which spawning threads costs more than it saves.
 const PARALLEL_MIN_MONSTERS: usize = 16;
 
@@ -234,6 +237,8 @@ pub struct World {
     pub traced: Option<u32>,
     /// The traced monster's latest search.
     pub trace: Option<Trace>,
+    /// Changes whenever `trace` is recorded anew, so views can cache what they derive from it.
+    pub trace_serial: u64,
     /// Search work of the latest turn.
     pub stats: TurnStats,
     /// The seed the game started from.
@@ -264,6 +269,7 @@ impl World {
             options: SearchOptions::default(),
             traced: None,
             trace: None,
+            trace_serial: 0,
             stats: TurnStats::default(),
             seed,
             next_id: 1,
@@ -522,6 +528,8 @@ impl World {
             &mut trace,
         );
         self.trace = Some(trace);
+        // Unique across worlds too: a restarted game must not match a cached older trace.
+        self.trace_serial = NEXT_TRACE_SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         self.stats.astar_expanded += u64::from(out.expanded);
         self.stats.searches += 1;
         self.monsters[i].plan = Plan::from_search(out, path);

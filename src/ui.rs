@@ -112,7 +112,7 @@ impl Widget for &App {
         } else {
             None
         };
-        let snap = snap.as_ref();
+        let snap = snap.as_deref();
         map::render(self, snap, &l, buf);
         panel::render(self, snap, l.side, buf);
         render_log(self, l.log, buf);
@@ -266,7 +266,7 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
 /// The look-mode description of a cell: its F, G, H, parent, state and order.
 pub fn look_line(app: &App, p: Pos) -> String {
     let snap = if app.overlay.on { app.snapshot() } else { None };
-    describe_cell(app, snap.as_ref(), p)
+    describe_cell(app, snap.as_deref(), p)
 }
 
 fn describe_cell(app: &App, snap: Option<&Snapshot>, p: Pos) -> String {
