@@ -169,14 +169,14 @@ fn travel_survives_a_resize_and_any_key_stops_it() {
 fn the_overlay_replays_the_newest_search_after_each_turn() {
     let size = (100, 30);
     let mut a = app("levels/pillar.txt", size);
-    run(&mut a, "o {", size);
+    run(&mut a, ". . {", size);
     let before = a.snapshot().expect("a search to show");
-    run(&mut a, ". {", size);
+    run(&mut a, ". . {", size);
     let after = a.snapshot().expect("a search to show");
     let fresh = a.world.trace.as_ref().unwrap().snapshot(0);
     assert_eq!(after.nodes, fresh.nodes);
     assert_ne!(
         before.nodes, after.nodes,
-        "the goblin moved, so its search starts elsewhere"
+        "the goblin moved, so its newest search starts elsewhere"
     );
 }
