@@ -169,7 +169,7 @@ fn travel_survives_a_resize_and_any_key_stops_it() {
 fn the_overlay_replays_the_newest_search_after_each_turn() {
     let size = (100, 30);
     let mut a = app("levels/pillar.txt", size);
-    run(&mut a, ". . {", size);
+    run(&mut a, "o {", size);
     let before = a.snapshot().expect("a search to show");
     run(&mut a, ". . {", size);
     let after = a.snapshot().expect("a search to show");
