@@ -467,17 +467,26 @@ impl App {
     }
 
     /// Generates a level of the current kind (caves unless a generated level is in play)
-    /// with the next seed, the size of the current map within the generator's limits.
+    /// with the next seed: as large as the map view (at least 40x20), or, when a generated
+    /// level is in play, as large as that one.
     fn new_level(&mut self) {
         use crate::generate::{self, GenKind, GenParams};
+        const MIN_GENERATED: (usize, usize) = (40, 20);
         let (kind, seed) = match self.generated {
             Some((kind, seed)) => (kind, seed.wrapping_add(1)),
             None => (GenKind::Caves, self.world.seed.wrapping_add(1)),
         };
-        let clamp = |v: usize, lo: usize| v.clamp(lo, generate::MAX_SIDE);
+        // A generated level keeps its size; otherwise the new one fills the map view.
+        let (w, h) = match self.generated {
+            Some(_) => (self.world.grid.width(), self.world.grid.height()),
+            None => ui::layout(self, Rect::new(0, 0, self.size.0, self.size.1))
+                .map_or((MIN_GENERATED.0, MIN_GENERATED.1), |l| {
+                    (usize::from(l.map.width), usize::from(l.map.height))
+                }),
+        };
         let (w, h) = (
-            clamp(self.world.grid.width(), generate::MIN_WIDTH),
-            clamp(self.world.grid.height(), generate::MIN_HEIGHT),
+            w.clamp(MIN_GENERATED.0, generate::MAX_SIDE),
+            h.clamp(MIN_GENERATED.1, generate::MAX_SIDE),
         );
         match generate::generate(&GenParams::new(kind, w, h, seed)) {
             Ok(level) => {
