@@ -6,19 +6,42 @@
 /// Only the bucket being popped is kept sorted (descending, minimum last): a bucket is sorted
 /// once when it becomes the minimum, and keys pushed into it afterwards are almost always
 /// smaller than all it holds (a child with the same F has a larger G, so a smaller H), so
-/// they go on the end. That replaces a heap's log-time sift on every push and pop.
+/// they go on the end. That replaces a heap's log-time sift on every push and pop. Long
+/// buckets are sorted by a bucket sort on H (see [`sort_descending`]), short ones by
+/// comparisons.
 ///
 /// With a consistent heuristic every F pushed lies within 28 of the smallest F still queued,
 /// so the ring stays tiny; inconsistent heuristics and weights spread F further and the ring
 /// grows to fit (and keeps its capacity for later searches).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub(crate) struct BucketQueue {
     buckets: Vec<Vec<u64>>,
     lo: u32,
     hi: u32,
     len: usize,
-    /// The `f` whose bucket is sorted descending, if any.
-    sorted: Option<u32>,
+    /// The `f` whose bucket is sorted descending, or [`NONE`].
+    sorted: u32,
+    /// Scratch space of [`sort_descending`], kept between sorts.
+    scratch: Vec<u64>,
+    /// The slot counts of [`sort_descending`], kept between sorts.
+    counts: Vec<u32>,
+}
+
+/// No bucket is sorted: larger than any `f` pushed (G and weighted H both stay below `2^31`).
+const NONE: u32 = u32::MAX;
+
+impl Default for BucketQueue {
+    fn default() -> Self {
+        Self {
+            buckets: Vec::new(),
+            lo: 0,
+            hi: 0,
+            len: 0,
+            sorted: NONE,
+            scratch: Vec::new(),
+            counts: Vec::new(),
+        }
+    }
 }
 
 impl BucketQueue {
@@ -31,7 +54,7 @@ impl BucketQueue {
             }
         }
         self.len = 0;
-        self.sorted = None;
+        self.sorted = NONE;
     }
 
     /// Adds an entry.
@@ -52,7 +75,7 @@ impl BucketQueue {
         }
         let mask = self.buckets.len() - 1;
         let bucket = &mut self.buckets[f as usize & mask];
-        if self.sorted == Some(f) {
+        if self.sorted == f {
             let mut i = bucket.len();
             while i > 0 && bucket[i - 1] < key {
                 i -= 1;
@@ -73,14 +96,15 @@ impl BucketQueue {
         let mask = self.buckets.len() - 1;
         loop {
             let bucket = &mut self.buckets[self.lo as usize & mask];
-            if !bucket.is_empty() {
-                if self.sorted != Some(self.lo) {
-                    bucket.sort_unstable_by(|a, b| b.cmp(a));
-                    self.sorted = Some(self.lo);
+            if self.sorted == self.lo {
+                if let Some(key) = bucket.pop() {
+                    self.len -= 1;
+                    return Some((self.lo, key));
                 }
-                let key = bucket.pop()?;
-                self.len -= 1;
-                return Some((self.lo, key));
+            } else if !bucket.is_empty() {
+                sort_descending(bucket, &mut self.scratch, &mut self.counts);
+                self.sorted = self.lo;
+                continue;
             }
             self.lo += 1;
         }
@@ -112,6 +136,65 @@ impl BucketQueue {
     }
 }
 
+/// Buckets shorter than this are sorted by comparisons alone.
+const SPREAD_MIN: usize = 64;
+
+/// Sorts `keys` (each `h << 32 | cell`) descending.
+///
+/// A bucket sort on H: the keys are spread by the high bits of `hi - h` over about as many
+/// slots as there are keys (walked last-first, so that keys of one slot, which mostly arrive
+/// ascending, land nearly descending), and an insertion sort then orders each slot's few
+/// keys. Short buckets, and spreads that leave too much shifting, go through `sort_unstable`.
+fn sort_descending(keys: &mut [u64], scratch: &mut Vec<u64>, counts: &mut Vec<u32>) {
+    let n = keys.len();
+    if n < SPREAD_MIN {
+        keys.sort_unstable_by(|a, b| b.cmp(a));
+        return;
+    }
+    let (lo, hi) = keys.iter().fold((u32::MAX, 0), |(lo, hi), &k| {
+        let h = (k >> 32) as u32;
+        (lo.min(h), hi.max(h))
+    });
+    let slots = n.next_power_of_two();
+    let span = (hi - lo) as usize;
+    let shift = (usize::BITS - span.leading_zeros()).saturating_sub(slots.trailing_zeros());
+    let slot_of = |k: u64| ((hi - (k >> 32) as u32) >> shift) as usize;
+    counts.clear();
+    counts.resize((span >> shift) + 1, 0);
+    for &k in keys.iter() {
+        counts[slot_of(k)] += 1;
+    }
+    let mut sum = 0;
+    for count in counts.iter_mut() {
+        let c = *count;
+        *count = sum;
+        sum += c;
+    }
+    scratch.clear();
+    scratch.extend_from_slice(keys);
+    for &k in scratch.iter().rev() {
+        let slot = &mut counts[slot_of(k)];
+        keys[*slot as usize] = k;
+        *slot += 1;
+    }
+    // Keys of different slots are in order; order each slot's, giving up if that is costly.
+    let mut budget = 8 * n;
+    for i in 1..n {
+        let k = keys[i];
+        let mut j = i;
+        while j > 0 && keys[j - 1] < k {
+            keys[j] = keys[j - 1];
+            j -= 1;
+        }
+        keys[j] = k;
+        budget = budget.saturating_sub(i - j);
+        if budget == 0 {
+            keys.sort_unstable_by(|a, b| b.cmp(a));
+            return;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -138,6 +221,40 @@ mod tests {
         q.push(40, 7);
         assert_eq!(q.len(), 1);
         assert_eq!(q.pop(), Some((40, 7)));
+    }
+
+    #[test]
+    fn bucket_sort_matches_a_comparison_sort() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let (mut scratch, mut counts) = (Vec::new(), Vec::new());
+        for (n, h_range, cell_range) in [
+            (300, 1u64, 1u64),
+            (40, 30, 100),
+            (500, 1000, 3),
+            (500, 50, 10_000),
+            (300, 1, 1 << 18),
+            (1000, 4000, 70_000),
+            (5000, 1 << 31, 1 << 32),
+            (257, 3, 5),
+            (4096, 1 << 20, 1 << 12),
+        ] {
+            let mut keys: Vec<u64> = (0..n)
+                .map(|_| {
+                    let r = next();
+                    (((r >> 32) % h_range + 7) << 32) | ((r & 0xFFFF_FFFF) % cell_range)
+                })
+                .collect();
+            let mut want = keys.clone();
+            want.sort_unstable_by(|a, b| b.cmp(a));
+            sort_descending(&mut keys, &mut scratch, &mut counts);
+            assert_eq!(keys, want, "n {n}");
+        }
     }
 
     #[test]
