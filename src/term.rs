@@ -6,8 +6,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use ratatui::crossterm::cursor::Show;
 use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture};
 use ratatui::crossterm::execute;
+use ratatui::crossterm::terminal::{self, EnterAlternateScreen, LeaveAlternateScreen};
 
 use crate::app::App;
 
@@ -26,28 +28,64 @@ pub fn play(app: &mut App) -> io::Result<()> {
         crate::game::inject_turn_panic();
     }
     let stop = Arc::new(AtomicBool::new(false));
-    for sig in [
-        signal_hook::consts::SIGTERM,
-        signal_hook::consts::SIGHUP,
-        signal_hook::consts::SIGINT,
-    ] {
-        signal_hook::flag::register(sig, Arc::clone(&stop))?;
-    }
-    // Mouse capture is ours to undo; ratatui's own hook (installed by init) restores the rest.
+    watch_signals(Arc::clone(&stop))?;
+    // Our own panic hook rather than ratatui's: its restore prints with `eprintln!`, which
+    // panics again (and aborts) when the terminal is gone.
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        let _ = execute!(stdout(), DisableMouseCapture);
+        restore_terminal();
         previous(info);
     }));
-    let mut terminal = ratatui::try_init()?;
-    let result = execute!(stdout(), EnableMouseCapture).and_then(|()| {
+    let result = enter_terminal().and_then(|mut terminal| {
         let size = terminal.size()?;
         app.size = (size.width, size.height);
-        run(&mut terminal, app, &stop, inject == "draw")
+        let result = run(&mut terminal, app, &stop, inject == "draw");
+        // ratatui's `Drop` for `Terminal` reports a failed cursor restore with `eprintln!`,
+        // which panics when the terminal is gone; `restore_terminal` shows the cursor instead.
+        std::mem::forget(terminal);
+        result
     });
-    let _ = execute!(stdout(), DisableMouseCapture);
-    ratatui::restore();
+    restore_terminal();
     result
+}
+
+/// Raw mode, the alternate screen and mouse capture, and a terminal to draw on.
+fn enter_terminal() -> io::Result<ratatui::DefaultTerminal> {
+    terminal::enable_raw_mode()?;
+    execute!(stdout(), EnterAlternateScreen, EnableMouseCapture)?;
+    ratatui::Terminal::new(ratatui::backend::CrosstermBackend::new(stdout()))
+}
+
+/// Undoes [`enter_terminal`], each step on its own: a step that fails (the terminal may be
+/// gone) must not keep the others from running, and nothing here may panic.
+fn restore_terminal() {
+    let _ = execute!(stdout(), DisableMouseCapture);
+    let _ = terminal::disable_raw_mode();
+    let _ = execute!(stdout(), LeaveAlternateScreen, Show);
+}
+
+/// How long the main loop gets to notice a signal before the watcher ends the process itself.
+const SIGNAL_GRACE: Duration = Duration::from_millis(1500);
+
+/// On SIGTERM, SIGHUP or SIGINT: ask the main loop to stop; if it has not within
+/// [`SIGNAL_GRACE`], restore the terminal and exit from here. The main loop can be stuck: when
+/// the terminal disappears (a closed window, `tmux kill-server`), crossterm 0.29's event
+/// reader spins forever on a tty that reads EOF and `event::poll` never returns
+/// (crossterm-rs/crossterm#793), which left an orphaned game burning a core.
+fn watch_signals(stop: Arc<AtomicBool>) -> io::Result<()> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP, SIGINT])?;
+    std::thread::Builder::new()
+        .name("signals".into())
+        .spawn(move || {
+            if signals.forever().next().is_some() {
+                stop.store(true, Ordering::Relaxed);
+                std::thread::sleep(SIGNAL_GRACE);
+                restore_terminal();
+                std::process::exit(0);
+            }
+        })?;
+    Ok(())
 }
 
 fn run(

@@ -358,3 +358,71 @@ fn panic_in_a_monster_turn() {
     f.assert_panicked("injected panic in a monster's turn");
     f.assert_restored();
 }
+
+/// The terminal itself goes away (its window closes; the pty master is closed) while the game
+/// waits for a key. crossterm 0.29's reader then spins on a tty that reads EOF and never
+/// returns from `event::poll` (crossterm-rs/crossterm#793); the game must still exit rather
+/// than linger as an orphan burning a core. Its exit status is not checked: nobody is left to
+/// read it, and with standard error on the dead tty it is usually 0 but sometimes 101.
+#[test]
+fn a_vanished_terminal_ends_the_game() {
+    use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
+    use std::os::fd::AsFd;
+    let size = Winsize {
+        ws_row: 24,
+        ws_col: 80,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    };
+    let pty = openpty(Some(&size), None).expect("openpty");
+    // The game must not inherit the master, or closing ours would not hang the terminal up.
+    nix::fcntl::fcntl(
+        &pty.master,
+        nix::fcntl::FcntlArg::F_SETFD(nix::fcntl::FdFlag::FD_CLOEXEC),
+    )
+    .expect("close-on-exec master");
+    let level = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/pillar.txt");
+    let io = |fd: &OwnedFd| Stdio::from(fd.try_clone().expect("dup slave"));
+    let mut child = Command::new("setsid")
+        .arg("--ctty")
+        .arg(BIN)
+        .arg("play")
+        .arg(&level)
+        .stdin(io(&pty.slave))
+        .stdout(io(&pty.slave))
+        .stderr(io(&pty.slave))
+        .env("TERM", "xterm-256color")
+        .env_remove("ASTAR_ROGUE_PANIC")
+        .spawn()
+        .expect("spawn setsid (util-linux)");
+    drop(pty.slave);
+    // Read until the game is drawn, with the one master descriptor we will close.
+    let mut master = File::from(pty.master);
+    let mut seen = Vec::new();
+    let start = Instant::now();
+    while !String::from_utf8_lossy(&seen).contains(READY) {
+        assert!(start.elapsed() < DEADLINE, "the game never drew: {seen:?}");
+        let mut fds = [PollFd::new(master.as_fd(), PollFlags::POLLIN)];
+        if poll(&mut fds, PollTimeout::from(100u16)).unwrap_or(0) > 0 {
+            let mut buf = [0u8; 4096];
+            match master.read(&mut buf) {
+                Ok(n) if n > 0 => seen.extend_from_slice(&buf[..n]),
+                _ => break,
+            }
+        }
+    }
+    drop(master);
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("try_wait") {
+            break status;
+        }
+        if start.elapsed() > DEADLINE {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the game kept running after its terminal vanished");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.code().is_some(), "ended by a signal: {status}");
+}
