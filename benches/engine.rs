@@ -3,10 +3,10 @@
 //! For each map, an evenly spaced sample of its scenarios runs through both with the same
 //! rules (8-way without corner cutting, 10/14, octile); setup asserts equal costs. Before the
 //! criterion runs, each map prints a markdown row (µs/query both ways, speedup, our M
-//! expansions/s) from a short timed loop of its own, for BENCH_ENGINE.md.
+//! expansions/s) from a short timed loop of its own, for the README's table.
 //!
 //! `MOVINGAI_DIR` overrides where the maps are (default: `../shared/movingai` beside the
-//! repository, else `/work/shared/movingai`).
+//! repository).
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -39,12 +39,7 @@ fn data_dir() -> PathBuf {
     if let Some(d) = std::env::var_os("MOVINGAI_DIR") {
         return d.into();
     }
-    let beside = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/movingai");
-    if beside.is_dir() {
-        beside
-    } else {
-        PathBuf::from("/work/shared/movingai")
-    }
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/movingai")
 }
 
 fn sample(all: &[Scenario]) -> Vec<(Pos, Pos)> {
