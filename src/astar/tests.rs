@@ -1,18 +1,7 @@
 use super::*;
-use crate::grid::Tile;
 
 fn grid(rows: &[&str]) -> Grid {
-    let w = rows.iter().map(|r| r.len()).max().unwrap_or(0);
-    let mut tiles = Vec::new();
-    for r in rows {
-        let mut row: Vec<Tile> = r
-            .chars()
-            .map(|c| if c == '#' { Tile::Wall } else { Tile::Floor })
-            .collect();
-        row.resize(w, Tile::Void);
-        tiles.extend(row);
-    }
-    Grid::from_tiles(w, rows.len(), tiles)
+    Grid::from_rows(rows)
 }
 
 fn opts(neighbourhood: Neighbourhood) -> SearchOptions {
