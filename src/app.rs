@@ -11,7 +11,7 @@ pub use editor::{EditOp, Editor};
 pub use files::{Source, SourceKind, write_atomic};
 
 use ratatui::crossterm::event::{
-    Event, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+    Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
 use ratatui::layout::Rect;
 use std::cell::RefCell;
@@ -210,7 +210,7 @@ impl App {
         }
         self.overlay.autoplay = false;
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-        if ctrl && key.code == ratatui::crossterm::event::KeyCode::Char('c') {
+        if ctrl && key.code == KeyCode::Char('c') {
             self.running = false;
             return;
         }
@@ -224,9 +224,9 @@ impl App {
         }
         if self.world.state == GameState::Dead && self.mode == Mode::Play {
             match key.code {
-                ratatui::crossterm::event::KeyCode::Char('r') => self.restart(),
-                ratatui::crossterm::event::KeyCode::Char('q') => self.running = false,
-                ratatui::crossterm::event::KeyCode::Char('?') => self.open_help(),
+                KeyCode::Char('r') => self.restart(),
+                KeyCode::Char('q') => self.running = false,
+                KeyCode::Char('?') => self.open_help(),
                 _ => {}
             }
             return;
@@ -237,7 +237,6 @@ impl App {
     }
 
     fn answer(&mut self, question: Confirm, key: &KeyEvent) {
-        use ratatui::crossterm::event::KeyCode;
         self.confirm = None;
         let yes = matches!(key.code, KeyCode::Char('y') | KeyCode::Char('Y'));
         match (question, yes) {
