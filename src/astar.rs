@@ -230,6 +230,9 @@ pub struct SearchResult {
     pub path: Vec<Pos>,
 }
 
+/// The largest grid searched: 4096x4096, as for level files. Costs then fit in 28 bits.
+pub const MAX_SEARCH_CELLS: usize = crate::level::MAX_CELLS;
+
 /// The direction field of a node without a parent (the start).
 const NO_PARENT: u32 = 15;
 
@@ -340,6 +343,10 @@ impl Pathfinder {
 
     /// The general entry point: `blockers` are extra impassable cells for this search only
     /// (other monsters), `path` receives the path (cleared first), `tracer` the events.
+    ///
+    /// # Panics
+    ///
+    /// On a grid of more than [`MAX_SEARCH_CELLS`] cells (level files are limited to that).
     #[allow(clippy::too_many_arguments)]
     pub fn search<T: Tracer>(
         &mut self,
@@ -419,6 +426,10 @@ impl Pathfinder {
         if self.revision == grid.revision() && !self.flags.is_empty() {
             return;
         }
+        assert!(
+            grid.len() <= MAX_SEARCH_CELLS,
+            "grids of more than {MAX_SEARCH_CELLS} cells are not searched"
+        );
         let (w, h) = (grid.width(), grid.height());
         let stride = w + 2;
         let cells = stride * (h + 2);
