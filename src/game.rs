@@ -516,8 +516,7 @@ impl World {
         let (start, goal) = (self.monsters[i].pos, self.player.pos);
         let mut path = std::mem::take(&mut self.monsters[i].plan.path);
         let mut trace = self.trace.take().unwrap_or_default();
-        trace.events.clear();
-        (trace.start, trace.goal, trace.options) = (start, goal, self.options);
+        trace.restart(start, goal, self.options);
         let out = self.pathfinder.search(
             &self.grid,
             start,

@@ -371,7 +371,7 @@ fn check_trace(
         Status::InvalidStart(_) | Status::InvalidGoal(_) | Status::Unreachable
     ) && r.expanded == 0
     {
-        prop_assert!(trace.events.is_empty());
+        prop_assert!(trace.events().is_empty());
         return Ok(());
     }
     prop_assert_eq!(trace.expansions(), r.expanded);
@@ -392,7 +392,7 @@ fn check_trace(
     let mut current: Option<Pos> = None;
     let mut last_f = 0u32;
     let mut closes = 0u32;
-    for (i, e) in trace.events.iter().enumerate() {
+    for (i, e) in trace.events().iter().enumerate() {
         match *e {
             TraceEvent::Open {
                 cell,

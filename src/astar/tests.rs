@@ -229,7 +229,7 @@ fn unreachable_is_told_by_region_labels_without_a_single_event() {
         (r.status, r.expanded, r.cost),
         (Status::Unreachable, 0, None)
     );
-    assert!(trace.events.is_empty());
+    assert!(trace.events().is_empty());
     // start == goal is answered on the spot, with the one open and one close event.
     let (same, trace) = pf.find_traced(
         &g,
@@ -238,5 +238,5 @@ fn unreachable_is_told_by_region_labels_without_a_single_event() {
         &SearchOptions::default(),
     );
     assert_eq!((same.expanded, same.cost), (1, Some(0)));
-    assert_eq!(trace.events.len(), 2);
+    assert_eq!(trace.events().len(), 2);
 }

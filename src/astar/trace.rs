@@ -55,8 +55,9 @@ pub struct Trace {
     pub goal: Pos,
     /// The options it ran with.
     pub options: SearchOptions,
-    /// The events in the order they happened.
-    pub events: Vec<TraceEvent>,
+    events: Vec<TraceEvent>,
+    /// Close events so far: the overlay asks every frame, so it is kept, not counted.
+    closes: u32,
 }
 
 impl Tracer for Trace {
@@ -72,6 +73,7 @@ impl Tracer for Trace {
     }
     fn close(&mut self, cell: Pos) {
         self.events.push(TraceEvent::Close { cell });
+        self.closes += 1;
     }
 }
 
@@ -152,15 +154,25 @@ impl Trace {
             goal,
             options,
             events: Vec::new(),
+            closes: 0,
         }
+    }
+
+    /// Empties the trace for a new search, keeping its allocation.
+    pub fn restart(&mut self, start: Pos, goal: Pos, options: SearchOptions) {
+        self.events.clear();
+        self.closes = 0;
+        (self.start, self.goal, self.options) = (start, goal, options);
+    }
+
+    /// The events in the order they happened.
+    pub fn events(&self) -> &[TraceEvent] {
+        &self.events
     }
 
     /// Number of expansions recorded.
     pub fn expansions(&self) -> u32 {
-        self.events
-            .iter()
-            .filter(|e| matches!(e, TraceEvent::Close { .. }))
-            .count() as u32
+        self.closes
     }
 
     /// Replays the first `step` expansions (and the nodes they opened); `step` is clamped.
