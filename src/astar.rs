@@ -13,7 +13,7 @@ mod trace;
 pub use trace::{NodeInfo, NodeState, Snapshot, Trace, TraceEvent, Tracer};
 
 use crate::grid::{DIAGONAL, DIRECTIONS, Grid, Neighbourhood, Pos, Regions, STRAIGHT};
-use queue::BucketQueue;
+use queue::{BucketQueue, OpenList, RingQueue};
 
 /// The estimate of the remaining cost to the goal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -236,23 +236,47 @@ pub const MAX_SEARCH_CELLS: usize = crate::level::MAX_CELLS;
 /// The direction field of a node without a parent (the start).
 const NO_PARENT: u32 = 15;
 
-/// The search state of one cell, in 8 bytes so that more neighbours share a cache line.
-#[derive(Debug, Clone, Copy, Default)]
-struct Node {
-    /// `generation << 1 | closed` when touched by the current search.
-    stamp: u32,
-    /// `g << 4 | d`: the best known cost from the start, and the direction `d` of the step
-    /// that reached it (the parent is one step back), or [`NO_PARENT`]. Costs fit: a path
-    /// has fewer steps than the 2^24 cells of the largest map, each at most 14 < 2^4.
-    g_dir: u32,
-}
+/// The search state of one cell in 8 bytes, so that more neighbours share a cache line:
+/// `stamp << 32 | !(g << 4 | d)`.
+///
+/// `stamp` is `generation << 1 | closed` when touched by the current search (older stamps
+/// are smaller); `g` the best known cost from the start, `d` the direction of the step that
+/// reached it (the parent is one step back) or [`NO_PARENT`]. Costs fit in 28 bits: a path
+/// has fewer steps than the 2^24 cells of the largest map, each at most 14 < 2^4. Storing G
+/// inverted makes "is `ng` an improvement" a single comparison, see [`Node::improves`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
+struct Node(u64);
 
 impl Node {
-    #[inline]
+    #[inline(always)]
+    fn new(stamp: u32, g: u32, dir: u32) -> Self {
+        Node(u64::from(stamp) << 32 | u64::from(!(g << 4 | dir)))
+    }
+
+    #[inline(always)]
+    fn stamp(self) -> u32 {
+        (self.0 >> 32) as u32
+    }
+
+    #[inline(always)]
     fn g(self) -> u32 {
-        self.g_dir >> 4
+        !(self.0 as u32) >> 4
+    }
+
+    #[inline(always)]
+    fn dir(self) -> u32 {
+        !(self.0 as u32) & 15
+    }
+
+    /// The bound below which a node is improved by cost `ng` in the search stamped `open`:
+    /// a node is below it exactly when it is untouched by this search (older stamp), or open
+    /// with a G above `ng`. Closed nodes (`open | 1`) are never below it.
+    #[inline(always)]
+    fn improves(open: u32, ng: u32) -> Self {
+        Node::new(open, ng, 15)
     }
 }
+
 /// No wall on the cell.
 const WALKABLE: u8 = 1;
 /// No wall and no blocker on the cell.
@@ -262,6 +286,20 @@ const ENTERABLE: u8 = 2;
 /// per map and reused, so a search allocates nothing after the first (but the returned path).
 #[derive(Debug, Clone, Default)]
 pub struct Pathfinder {
+    board: Board,
+    /// The open list of searches with a consistent heuristic.
+    ring: RingQueue,
+    /// The open list of the others, whose F can spread arbitrarily far.
+    queue: BucketQueue,
+    regions: Option<(u64, Regions)>,
+    regions_cut: Option<(u64, Regions)>,
+    blocked: Vec<usize>,
+}
+
+/// The per-cell arrays of a [`Pathfinder`], apart from its open lists so that a search can
+/// borrow both.
+#[derive(Debug, Clone, Default)]
+struct Board {
     revision: u64,
     width: usize,
     height: usize,
@@ -278,10 +316,6 @@ pub struct Pathfinder {
     /// Per padded cell, stamp, G and parent together, so a neighbour costs one cache line.
     nodes: Vec<Node>,
     generation: u32,
-    queue: BucketQueue,
-    regions: Option<(u64, Regions)>,
-    regions_cut: Option<(u64, Regions)>,
-    blocked: Vec<usize>,
 }
 
 impl Pathfinder {
@@ -399,13 +433,14 @@ impl Pathfinder {
         if regions.label(si) != regions.label(gi) {
             return fail(Status::Unreachable);
         }
-        self.prepare(grid);
+        let board = &mut self.board;
+        board.prepare(grid);
         self.blocked.clear();
         for &b in blockers {
             if b != start && b != goal && grid.is_passable(b) {
-                let c = self.cell(b);
-                if self.flags[c] & ENTERABLE != 0 {
-                    self.flags[c] &= !ENTERABLE;
+                let c = board.cell(b);
+                if board.flags[c] & ENTERABLE != 0 {
+                    board.flags[c] &= !ENTERABLE;
                     self.blocked.push(c);
                 }
             }
@@ -416,11 +451,50 @@ impl Pathfinder {
             self.run::<T, true>(start, goal, opts, path, tracer)
         };
         for &c in &self.blocked {
-            self.flags[c] |= ENTERABLE;
+            self.board.flags[c] |= ENTERABLE;
         }
         out
     }
 
+    /// Picks the open list and the loop copy for the options.
+    fn run<T: Tracer, const BLOCKERS: bool>(
+        &mut self,
+        start: Pos,
+        goal: Pos,
+        opts: &SearchOptions,
+        path: &mut Vec<Pos>,
+        tracer: &mut T,
+    ) -> Outcome {
+        let (gx, gy) = (goal.x, goal.y);
+        let weight = opts.weight;
+        let board = &mut self.board;
+        let (ring, queue) = (&mut self.ring, &mut self.queue);
+        // One copy of the loop per heuristic, so the default one inlines without a match.
+        // Consistent heuristics with weight 1 keep every F near the minimum: the fixed ring.
+        match opts.heuristic {
+            Heuristic::Octile if weight == Weight::ONE => {
+                board.run::<T, _, _, BLOCKERS>(start, goal, opts, path, tracer, ring, |x, y| {
+                    let h = Heuristic::Octile.estimate(x.abs_diff(gx), y.abs_diff(gy));
+                    (h, h)
+                })
+            }
+            heuristic @ (Heuristic::Chebyshev | Heuristic::Zero) if weight == Weight::ONE => {
+                board.run::<T, _, _, BLOCKERS>(start, goal, opts, path, tracer, ring, |x, y| {
+                    let h = heuristic.estimate(x.abs_diff(gx), y.abs_diff(gy));
+                    (h, h)
+                })
+            }
+            heuristic => {
+                board.run::<T, _, _, BLOCKERS>(start, goal, opts, path, tracer, queue, |x, y| {
+                    let h = heuristic.estimate(x.abs_diff(gx), y.abs_diff(gy));
+                    (h, weight.apply(h))
+                })
+            }
+        }
+    }
+}
+
+impl Board {
     /// Resizes the buffers and copies passability when the map changed.
     fn prepare(&mut self, grid: &Grid) {
         if self.revision == grid.revision() && !self.flags.is_empty() {
@@ -436,13 +510,7 @@ impl Pathfinder {
         if self.width != w || self.height != h || self.flags.len() != cells {
             self.flags = vec![0; cells];
             self.moves = vec![0; cells];
-            self.nodes = vec![
-                Node {
-                    stamp: 0,
-                    g_dir: NO_PARENT,
-                };
-                cells
-            ];
+            self.nodes = vec![Node::new(0, 0, NO_PARENT); cells];
             self.generation = 0;
         }
         self.width = w;
@@ -485,53 +553,27 @@ impl Pathfinder {
         Pos::new(col as i32 - 1, row as i32 - 1)
     }
 
-    fn run<T: Tracer, const BLOCKERS: bool>(
-        &mut self,
-        start: Pos,
-        goal: Pos,
-        opts: &SearchOptions,
-        path: &mut Vec<Pos>,
-        tracer: &mut T,
-    ) -> Outcome {
-        let (gx, gy) = (goal.x, goal.y);
-        let weight = opts.weight;
-        // One copy of the loop per heuristic, so the default one inlines without a match.
-        match opts.heuristic {
-            Heuristic::Octile => {
-                self.run_with::<T, _, BLOCKERS>(start, goal, opts, path, tracer, |x, y| {
-                    let h = Heuristic::Octile.estimate(x.abs_diff(gx), y.abs_diff(gy));
-                    (h, weight.apply(h))
-                })
-            }
-            heuristic => {
-                self.run_with::<T, _, BLOCKERS>(start, goal, opts, path, tracer, |x, y| {
-                    let h = heuristic.estimate(x.abs_diff(gx), y.abs_diff(gy));
-                    (h, weight.apply(h))
-                })
-            }
-        }
-    }
-
     /// The search proper; `estimate(x, y)` gives H and the weighted H of a cell.
-    fn run_with<T: Tracer, E: Fn(i32, i32) -> (u32, u32), const BLOCKERS: bool>(
+    #[allow(clippy::too_many_arguments)]
+    fn run<T: Tracer, Q: OpenList, E: Fn(i32, i32) -> (u32, u32), const BLOCKERS: bool>(
         &mut self,
         start: Pos,
         goal: Pos,
         opts: &SearchOptions,
         path: &mut Vec<Pos>,
         tracer: &mut T,
+        queue: &mut Q,
         estimate: E,
     ) -> Outcome {
         if self.generation >= (u32::MAX >> 1) - 1 {
             for node in &mut self.nodes {
-                node.stamp = 0;
+                *node = Node::new(0, node.g(), node.dir());
             }
             self.generation = 0;
         }
         self.generation += 1;
         let open = self.generation << 1;
         let closed = open | 1;
-        self.queue.clear();
 
         let offsets = direction_offsets(self.stride);
         let (shift, keep) = match opts.neighbourhood {
@@ -544,21 +586,18 @@ impl Pathfinder {
         let s = self.cell(start);
         let t = self.cell(goal);
         let (h0, hw0) = estimate(start.x, start.y);
-        self.nodes[s] = Node {
-            stamp: open,
-            g_dir: NO_PARENT,
-        };
-        self.queue.push(hw0, (u64::from(hw0) << 32) | s as u64);
+        self.nodes[s] = Node::new(open, 0, NO_PARENT);
+        queue.start(hw0, (u64::from(hw0) << 32) | s as u64);
         if T::ENABLED {
             tracer.open(start, 0, h0, hw0, None);
         }
 
         let mut expanded = 0u32;
-        while let Some((f, key)) = self.queue.pop() {
+        while let Some((f, key)) = queue.pop() {
             let c = (key & 0xFFFF_FFFF) as usize;
             let hw = (key >> 32) as u32;
             let node = self.nodes[c];
-            if node.stamp == closed || node.g() + hw != f {
+            if node.stamp() != open || node.g() + hw != f {
                 continue;
             }
             if expanded >= cap {
@@ -568,48 +607,50 @@ impl Pathfinder {
                     expanded,
                 };
             }
-            self.nodes[c].stamp = closed;
+            let gc = node.g();
+            self.nodes[c] = Node::new(closed, gc, node.dir());
             expanded += 1;
             let p = self.pos(c);
             if T::ENABLED {
                 tracer.close(p);
             }
             if c == t {
-                // Counted first so that `find` allocates the path exactly once.
-                let back = |at: usize| {
-                    let d = self.nodes[at].g_dir & 15;
-                    (d != NO_PARENT).then(|| at.wrapping_sub(offsets[d as usize]))
-                };
-                let mut len = 1;
-                let mut at = c;
-                while let Some(parent) = back(at) {
-                    len += 1;
-                    at = parent;
-                }
-                path.reserve_exact(len);
-                path.resize(len, start);
-                let mut at = c;
-                for slot in path.iter_mut().rev() {
-                    *slot = self.pos(at);
-                    at = back(at).unwrap_or(at);
-                }
+                self.write_path(c, start, path);
                 return Outcome {
                     status: Status::Found,
-                    cost: Some(node.g()),
+                    cost: Some(gc),
                     expanded,
                 };
             }
-            let gc = node.g();
             let mut moves = u32::from(self.moves[c] >> shift) & keep;
+            let from = node.dir() as usize;
+            if from != NO_PARENT as usize {
+                // Neighbours the parent could step to directly already have a G at least as
+                // good as any through here (king moves obey the triangle inequality), so
+                // they are skipped unlooked-at: the outcome is the same, the work is not.
+                let parent = c.wrapping_sub(offsets[from & 7]);
+                let parent_moves = usize::from(self.moves[parent] >> shift) & keep as usize;
+                moves &= !u32::from(PARENT_COVERS[from & 7][parent_moves]);
+            }
             while moves != 0 {
                 let d = moves.trailing_zeros() as usize & 7;
                 moves &= moves - 1;
                 let n = c.wrapping_add(offsets[d]);
+                let ng = gc + COSTS[d];
                 // Blockers only stop entering a cell: corners are walls only.
-                if BLOCKERS && self.flags[n] & ENTERABLE == 0 {
+                if self.nodes[n] >= Node::improves(open, ng)
+                    || BLOCKERS && self.flags[n] & ENTERABLE == 0
+                {
                     continue;
                 }
-                self.relax(n, gc + COSTS[d], d, p, open, &estimate, tracer);
+                self.nodes[n] = Node::new(open, ng, d as u32);
+                let (dx, dy) = DIRECTIONS[d];
+                let (nx, ny) = (p.x + dx, p.y + dy);
+                let (h, hw) = estimate(nx, ny);
+                queue.push_if(true, ng + hw, (u64::from(hw) << 32) | n as u64);
+                if T::ENABLED {
+                    tracer.open(Pos::new(nx, ny), ng, h, ng + hw, Some(p));
+                }
             }
         }
         Outcome {
@@ -619,35 +660,26 @@ impl Pathfinder {
         }
     }
 
-    /// Offers neighbour `n`, one step `d` from the expanded cell at `p`, a path of cost `ng`.
-    #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn relax<T: Tracer, E: Fn(i32, i32) -> (u32, u32)>(
-        &mut self,
-        n: usize,
-        ng: u32,
-        d: usize,
-        p: Pos,
-        open: u32,
-        estimate: &E,
-        tracer: &mut T,
-    ) {
-        let node = &mut self.nodes[n];
-        // `open | 1` is closed; stamps of older searches are smaller than both.
-        // `ng << 4 | 15 >= g_dir` exactly when `ng >= g`, whatever the stored direction.
-        if node.stamp > open || node.stamp == open && (ng << 4 | 15) >= node.g_dir {
-            return;
-        }
-        *node = Node {
-            stamp: open,
-            g_dir: ng << 4 | d as u32,
+    /// Writes the path that ends at `c` into `path`, counted first so that `find` allocates
+    /// it exactly once.
+    fn write_path(&self, c: usize, start: Pos, path: &mut Vec<Pos>) {
+        let offsets = direction_offsets(self.stride);
+        let back = |at: usize| {
+            let d = self.nodes[at].dir();
+            (d != NO_PARENT).then(|| at.wrapping_sub(offsets[d as usize]))
         };
-        let (dx, dy) = DIRECTIONS[d];
-        let (nx, ny) = (p.x + dx, p.y + dy);
-        let (h, hw) = estimate(nx, ny);
-        self.queue.push(ng + hw, (u64::from(hw) << 32) | n as u64);
-        if T::ENABLED {
-            tracer.open(Pos::new(nx, ny), ng, h, ng + hw, Some(p));
+        let mut len = 1;
+        let mut at = c;
+        while let Some(parent) = back(at) {
+            len += 1;
+            at = parent;
+        }
+        path.reserve_exact(len);
+        path.resize(len, start);
+        let mut at = c;
+        for slot in path.iter_mut().rev() {
+            *slot = self.pos(at);
+            at = back(at).unwrap_or(at);
         }
     }
 }
@@ -661,6 +693,42 @@ const COSTS: [u32; 8] = [
 fn direction_offsets(stride: usize) -> [usize; 8] {
     DIRECTIONS.map(|(dx, dy)| (dx as isize + dy as isize * stride as isize) as usize)
 }
+
+/// For a node reached by direction `from` (index 0) from a parent whose legal moves are
+/// `moves` (index 1, bits as in [`DIRECTIONS`]), the directions from the node to cells that
+/// are the parent itself or one legal parent move away: those cannot improve through the
+/// node, since one step from the parent costs no more than two through it.
+static PARENT_COVERS: [[u8; 256]; 8] = {
+    let mut table = [[0u8; 256]; 8];
+    let mut from = 0;
+    while from < 8 {
+        let mut moves = 0;
+        while moves < 256 {
+            let mut covered = 0u8;
+            let mut d = 0;
+            while d < 8 {
+                let x = DIRECTIONS[from].0 + DIRECTIONS[d].0;
+                let y = DIRECTIONS[from].1 + DIRECTIONS[d].1;
+                if x == 0 && y == 0 {
+                    covered |= 1 << d;
+                } else {
+                    let mut e = 0;
+                    while e < 8 {
+                        if DIRECTIONS[e].0 == x && DIRECTIONS[e].1 == y && moves & (1 << e) != 0 {
+                            covered |= 1 << d;
+                        }
+                        e += 1;
+                    }
+                }
+                d += 1;
+            }
+            table[from][moves] = covered;
+            moves += 1;
+        }
+        from += 1;
+    }
+    table
+};
 
 /// For each set of wall-free neighbours (bit `d` for direction `d`), the moves allowed
 /// without corner cutting: every straight one, and the diagonals whose two sides are free.

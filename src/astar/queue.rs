@@ -1,4 +1,15 @@
-//! A bucket queue keyed by F, for the small integer keys of grid A*.
+//! Bucket queues keyed by F, for the small integer keys of grid A*.
+
+/// The open list as the search loop sees it: entries `(f, key)` pop by `f`, then by `key`.
+pub(crate) trait OpenList: Default {
+    /// Empties the list and queues the first entry.
+    fn start(&mut self, f: u32, key: u64);
+    /// Queues an entry when `keep` is true. Taking the condition, rather than being called
+    /// under it, lets the search decide without a branch it would often mispredict.
+    fn push_if(&mut self, keep: bool, f: u32, key: u64);
+    /// Removes the entry with the smallest `f`, and among those the smallest key.
+    fn pop(&mut self) -> Option<(u32, u64)>;
+}
 
 /// A min-priority queue of `(f, key)` pairs: buckets by `f` in a growable ring, each bucket a
 /// plain `Vec` of keys, so that ties on `f` pop in `key` order.
@@ -41,6 +52,25 @@ impl Default for BucketQueue {
             scratch: Vec::new(),
             counts: Vec::new(),
         }
+    }
+}
+
+impl OpenList for BucketQueue {
+    fn start(&mut self, f: u32, key: u64) {
+        self.clear();
+        self.push(f, key);
+    }
+
+    #[inline(always)]
+    fn push_if(&mut self, keep: bool, f: u32, key: u64) {
+        if keep {
+            self.push(f, key);
+        }
+    }
+
+    #[inline(always)]
+    fn pop(&mut self) -> Option<(u32, u64)> {
+        BucketQueue::pop(self)
     }
 }
 
@@ -134,6 +164,124 @@ impl BucketQueue {
         }
         self.buckets = buckets;
     }
+}
+
+/// Buckets in a [`RingQueue`]: more than the widest span of F a consistent search queues.
+const RING: usize = 32;
+
+/// The open list of a search whose heuristic is consistent (octile, Chebyshev or zero, with
+/// weight 1): every F pushed lies within 28 of the F being expanded (a step costs at most
+/// 14 and changes H by at most as much), so a fixed ring of 32 buckets holds them all.
+///
+/// Each bucket keeps a sentinel `u64::MAX` at index 0 and its keys at `1..=len`; the `Vec`'s
+/// own length is the capacity, always at least two past `len`. That lets [`push_if`] write
+/// the key whether or not it is kept and only advance `len` by the condition, without a
+/// branch. Ordering within a bucket is as in [`BucketQueue`]: the minimum bucket is sorted
+/// descending when it becomes the minimum, and keys pushed into it afterwards land on the
+/// end, except when they are larger than the end (two same-F children of one node arrive in
+/// direction order), which a rare fix-up handles.
+///
+/// [`push_if`]: OpenList::push_if
+#[derive(Debug, Clone)]
+pub(crate) struct RingQueue {
+    store: [Vec<u64>; RING],
+    lens: [usize; RING],
+    /// The smallest F that may still be queued.
+    lo: u32,
+    /// The F whose bucket is sorted, or [`NONE`].
+    sorted: u32,
+    len: usize,
+    scratch: Vec<u64>,
+    counts: Vec<u32>,
+}
+
+impl Default for RingQueue {
+    fn default() -> Self {
+        Self {
+            store: std::array::from_fn(|_| Vec::new()),
+            lens: [0; RING],
+            lo: 0,
+            sorted: NONE,
+            len: 0,
+            scratch: Vec::new(),
+            counts: Vec::new(),
+        }
+    }
+}
+
+impl OpenList for RingQueue {
+    fn start(&mut self, f: u32, key: u64) {
+        if self.store[0].is_empty() {
+            for bucket in &mut self.store {
+                *bucket = vec![u64::MAX; 64];
+            }
+        }
+        self.lens = [0; RING];
+        self.len = 0;
+        self.lo = f;
+        self.sorted = NONE;
+        self.push_if(true, f, key);
+    }
+
+    #[inline(always)]
+    fn push_if(&mut self, keep: bool, f: u32, key: u64) {
+        debug_assert!(
+            f >= self.lo && f - self.lo < RING as u32,
+            "F outside the ring"
+        );
+        let b = f as usize % RING;
+        let n = self.lens[b];
+        let bucket = &mut self.store[b];
+        let top = bucket[n];
+        bucket[n + 1] = key;
+        self.lens[b] = n + usize::from(keep);
+        self.len += usize::from(keep);
+        // One branch, almost never taken, rather than three the processor would have to guess.
+        let top = std::hint::select_unpredictable(keep & (f == self.sorted), top, u64::MAX);
+        if top < key {
+            insert_descending(&mut bucket[1..=n + 1]);
+        }
+        if n + 2 >= bucket.len() {
+            bucket.resize(bucket.len() * 2, 0);
+        }
+    }
+
+    #[inline(always)]
+    fn pop(&mut self) -> Option<(u32, u64)> {
+        if self.len == 0 {
+            return None;
+        }
+        loop {
+            let b = self.lo as usize % RING;
+            let n = self.lens[b];
+            if n > 0 {
+                if self.sorted != self.lo {
+                    sort_descending(
+                        &mut self.store[b][1..=n],
+                        &mut self.scratch,
+                        &mut self.counts,
+                    );
+                    self.sorted = self.lo;
+                }
+                self.lens[b] = n - 1;
+                self.len -= 1;
+                return Some((self.lo, self.store[b][n]));
+            }
+            self.lo += 1;
+        }
+    }
+}
+
+/// Moves the last key of `keys`, sorted descending but for it, to its place.
+#[cold]
+fn insert_descending(keys: &mut [u64]) {
+    let mut i = keys.len() - 1;
+    let key = keys[i];
+    while i > 0 && keys[i - 1] < key {
+        keys[i] = keys[i - 1];
+        i -= 1;
+    }
+    keys[i] = key;
 }
 
 /// Buckets shorter than this are sorted by comparisons alone.
