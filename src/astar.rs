@@ -236,26 +236,41 @@ pub const MAX_SEARCH_CELLS: usize = crate::level::MAX_CELLS;
 /// The direction field of a node without a parent (the start).
 const NO_PARENT: u32 = 15;
 
-/// The search state of one cell in 8 bytes, so that more neighbours share a cache line:
-/// `stamp << 32 | !(g << 4 | d)`.
+/// The search state of one cell and its legal moves in 8 bytes, so that a neighbour costs
+/// one cache line: `stamp << 48 | moves << 32 | !(g << 4 | d)`.
 ///
 /// `stamp` is `generation << 1 | closed` when touched by the current search (older stamps
-/// are smaller); `g` the best known cost from the start, `d` the direction of the step that
-/// reached it (the parent is one step back) or [`NO_PARENT`]. Costs fit in 28 bits: a path
-/// has fewer steps than the 2^24 cells of the largest map, each at most 14 < 2^4. Storing G
-/// inverted makes "is `ng` an improvement" a single comparison, see [`Node::improves`].
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
+/// are smaller); `moves` the legal moves by wall alone, bit `d` for direction `d` of
+/// [`DIRECTIONS`]: the low byte without corner cutting, the high byte with it (whose low
+/// nibble is also the 4-way rule), set once per grid revision; `g` the best known cost from
+/// the start and `d` the direction of the step that reached it (the parent is one step back)
+/// or [`NO_PARENT`]. Costs fit in 28 bits: a path has fewer steps than the 2^24 cells of the
+/// largest map, each at most 14 < 2^4. Storing G inverted below the stamp makes "is `ng` an
+/// improvement" a single comparison, see [`Node::improves`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 struct Node(u64);
 
+/// The bits of [`Node`] holding the legal moves.
+const MOVES: u64 = 0xFFFF << 32;
+
+/// The last generation whose stamps fit in a [`Node`]'s 16 bits.
+const MAX_GENERATION: u32 = (1 << 15) - 1;
+
 impl Node {
+    /// This node's moves with a new search state.
     #[inline(always)]
-    fn new(stamp: u32, g: u32, dir: u32) -> Self {
-        Node(u64::from(stamp) << 32 | u64::from(!(g << 4 | dir)))
+    fn with(self, stamp: u32, g: u32, dir: u32) -> Self {
+        Node(self.0 & MOVES | u64::from(stamp) << 48 | u64::from(!(g << 4 | dir)))
     }
 
     #[inline(always)]
     fn stamp(self) -> u32 {
-        (self.0 >> 32) as u32
+        (self.0 >> 48) as u32
+    }
+
+    #[inline(always)]
+    fn moves(self) -> u32 {
+        (self.0 >> 32) as u32 & 0xFFFF
     }
 
     #[inline(always)]
@@ -268,12 +283,18 @@ impl Node {
         !(self.0 as u32) & 15
     }
 
-    /// The bound below which a node is improved by cost `ng` in the search stamped `open`:
-    /// a node is below it exactly when it is untouched by this search (older stamp), or open
-    /// with a G above `ng`. Closed nodes (`open | 1`) are never below it.
+    /// The search state alone, to compare with [`Node::improves`].
     #[inline(always)]
-    fn improves(open: u32, ng: u32) -> Self {
-        Node::new(open, ng, 15)
+    fn state(self) -> u64 {
+        self.0 & !MOVES
+    }
+
+    /// The bound below which a node's [`state`](Node::state) is improved by cost `ng` in the
+    /// search stamped `open`: exactly when the node is untouched by this search (older
+    /// stamp), or open with a G above `ng`. Closed nodes (`open | 1`) are never below it.
+    #[inline(always)]
+    fn improves(open: u32, ng: u32) -> u64 {
+        u64::from(open) << 48 | u64::from(!(ng << 4 | 15))
     }
 }
 
@@ -309,11 +330,7 @@ struct Board {
     stride_magic: u64,
     /// Per padded cell: [`WALKABLE`] when no wall is there, [`ENTERABLE`] when also unoccupied.
     flags: Vec<u8>,
-    /// Per padded cell, the legal moves by wall alone, bit `d` for direction `d` of
-    /// [`DIRECTIONS`]: the low byte without corner cutting, the high byte with it (whose low
-    /// nibble is also the 4-way rule). Computed once per grid revision.
-    moves: Vec<u16>,
-    /// Per padded cell, stamp, G and parent together, so a neighbour costs one cache line.
+    /// Per padded cell, stamp, legal moves, G and parent together.
     nodes: Vec<Node>,
     generation: u32,
 }
@@ -509,8 +526,7 @@ impl Board {
         let cells = stride * (h + 2);
         if self.width != w || self.height != h || self.flags.len() != cells {
             self.flags = vec![0; cells];
-            self.moves = vec![0; cells];
-            self.nodes = vec![Node::new(0, 0, NO_PARENT); cells];
+            self.nodes = vec![Node::default().with(0, 0, NO_PARENT); cells];
             self.generation = 0;
         }
         self.width = w;
@@ -536,7 +552,8 @@ impl Board {
                     open |= usize::from(self.flags[c.wrapping_add(off)] & WALKABLE) << d;
                 }
             }
-            self.moves[c] = u16::from(CORNER_RULE[open]) | (open as u16) << 8;
+            let moves = u64::from(CORNER_RULE[open]) | (open as u64) << 8;
+            self.nodes[c] = Node(self.nodes[c].0 & !MOVES | moves << 32);
         }
         self.revision = grid.revision();
     }
@@ -565,9 +582,9 @@ impl Board {
         queue: &mut Q,
         estimate: E,
     ) -> Outcome {
-        if self.generation >= (u32::MAX >> 1) - 1 {
+        if self.generation >= MAX_GENERATION {
             for node in &mut self.nodes {
-                *node = Node::new(0, node.g(), node.dir());
+                *node = node.with(0, node.g(), node.dir());
             }
             self.generation = 0;
         }
@@ -586,14 +603,17 @@ impl Board {
         let s = self.cell(start);
         let t = self.cell(goal);
         let (h0, hw0) = estimate(start.x, start.y);
-        self.nodes[s] = Node::new(open, 0, NO_PARENT);
+        self.nodes[s] = self.nodes[s].with(open, 0, NO_PARENT);
         queue.start(hw0, (u64::from(hw0) << 32) | s as u64);
         if T::ENABLED {
             tracer.open(start, 0, h0, hw0, None);
         }
 
         let mut expanded = 0u32;
-        while let Some((f, key)) = queue.pop() {
+        while let Some((f, key)) = queue.pop(|f, key| {
+            let node = self.nodes[(key & 0xFFFF_FFFF) as usize];
+            node.stamp() == open && node.g() + (key >> 32) as u32 == f
+        }) {
             let c = (key & 0xFFFF_FFFF) as usize;
             let hw = (key >> 32) as u32;
             let node = self.nodes[c];
@@ -608,7 +628,7 @@ impl Board {
                 };
             }
             let gc = node.g();
-            self.nodes[c] = Node::new(closed, gc, node.dir());
+            self.nodes[c] = node.with(closed, gc, node.dir());
             expanded += 1;
             let p = self.pos(c);
             if T::ENABLED {
@@ -622,15 +642,15 @@ impl Board {
                     expanded,
                 };
             }
-            let mut moves = u32::from(self.moves[c] >> shift) & keep;
+            let mut moves = node.moves() >> shift & keep;
             let from = node.dir() as usize;
             if from != NO_PARENT as usize {
                 // Neighbours the parent could step to directly already have a G at least as
                 // good as any through here (king moves obey the triangle inequality), so
                 // they are skipped unlooked-at: the outcome is the same, the work is not.
                 let parent = c.wrapping_sub(offsets[from & 7]);
-                let parent_moves = usize::from(self.moves[parent] >> shift) & keep as usize;
-                moves &= !u32::from(PARENT_COVERS[from & 7][parent_moves]);
+                let parent_moves = self.nodes[parent].moves() >> shift & keep;
+                moves &= !u32::from(PARENT_COVERS[from & 7][parent_moves as usize]);
             }
             while moves != 0 {
                 let d = moves.trailing_zeros() as usize & 7;
@@ -638,12 +658,13 @@ impl Board {
                 let n = c.wrapping_add(offsets[d]);
                 let ng = gc + COSTS[d];
                 // Blockers only stop entering a cell: corners are walls only.
-                if self.nodes[n] >= Node::improves(open, ng)
+                let old = self.nodes[n];
+                if old.state() >= Node::improves(open, ng)
                     || BLOCKERS && self.flags[n] & ENTERABLE == 0
                 {
                     continue;
                 }
-                self.nodes[n] = Node::new(open, ng, d as u32);
+                self.nodes[n] = old.with(open, ng, d as u32);
                 let (dx, dy) = DIRECTIONS[d];
                 let (nx, ny) = (p.x + dx, p.y + dy);
                 let (h, hw) = estimate(nx, ny);

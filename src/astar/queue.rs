@@ -8,7 +8,12 @@ pub(crate) trait OpenList: Default {
     /// under it, lets the search decide without a branch it would often mispredict.
     fn push_if(&mut self, keep: bool, f: u32, key: u64);
     /// Removes the entry with the smallest `f`, and among those the smallest key.
-    fn pop(&mut self) -> Option<(u32, u64)>;
+    ///
+    /// `live(f, key)` tells whether an entry still matters; entries that are not may be
+    /// dropped unseen (they are when a bucket is sorted, so that dead entries cost no sorting
+    /// and their cells are looked up together rather than one per pop). An entry once dead
+    /// must stay dead.
+    fn pop(&mut self, live: impl Fn(u32, u64) -> bool) -> Option<(u32, u64)>;
 }
 
 /// A min-priority queue of `(f, key)` pairs: buckets by `f` in a growable ring, each bucket a
@@ -69,7 +74,14 @@ impl OpenList for BucketQueue {
     }
 
     #[inline(always)]
-    fn pop(&mut self) -> Option<(u32, u64)> {
+    fn pop(&mut self, live: impl Fn(u32, u64) -> bool) -> Option<(u32, u64)> {
+        if self.sorted != self.lo && self.len > 0 {
+            let mask = self.buckets.len() - 1;
+            let bucket = &mut self.buckets[self.lo as usize & mask];
+            let before = bucket.len();
+            bucket.retain(|&key| live(self.lo, key));
+            self.len -= before - bucket.len();
+        }
         BucketQueue::pop(self)
     }
 }
@@ -247,22 +259,30 @@ impl OpenList for RingQueue {
     }
 
     #[inline(always)]
-    fn pop(&mut self) -> Option<(u32, u64)> {
-        if self.len == 0 {
-            return None;
-        }
+    fn pop(&mut self, live: impl Fn(u32, u64) -> bool) -> Option<(u32, u64)> {
         loop {
+            if self.len == 0 {
+                return None;
+            }
             let b = self.lo as usize % RING;
-            let n = self.lens[b];
-            if n > 0 {
-                if self.sorted != self.lo {
-                    sort_descending(
-                        &mut self.store[b][1..=n],
-                        &mut self.scratch,
-                        &mut self.counts,
-                    );
-                    self.sorted = self.lo;
+            let mut n = self.lens[b];
+            if n > 0 && self.sorted != self.lo {
+                let bucket = &mut self.store[b];
+                if n >= FILTER_MIN {
+                    let mut kept = 0;
+                    for i in 1..=n {
+                        let key = bucket[i];
+                        bucket[kept + 1] = key;
+                        kept += usize::from(live(self.lo, key));
+                    }
+                    self.len -= n - kept;
+                    n = kept;
+                    self.lens[b] = n;
                 }
+                sort_descending(&mut bucket[1..=n], &mut self.scratch, &mut self.counts);
+                self.sorted = self.lo;
+            }
+            if n > 0 {
                 self.lens[b] = n - 1;
                 self.len -= 1;
                 return Some((self.lo, self.store[b][n]));
@@ -271,6 +291,10 @@ impl OpenList for RingQueue {
         }
     }
 }
+
+/// Buckets shorter than this are sorted with their dead entries, which the pops then skip:
+/// filtering costs more than it saves on the short buckets of corridors.
+const FILTER_MIN: usize = 16;
 
 /// Moves the last key of `keys`, sorted descending but for it, to its place.
 #[cold]
