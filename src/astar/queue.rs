@@ -202,6 +202,9 @@ pub(crate) struct RingQueue {
     lo: u32,
     /// The F whose bucket is sorted, or [`NONE`].
     sorted: u32,
+    /// The smallest key pushed into the sorted bucket since the last pop, or `u64::MAX`: it
+    /// is the next to pop, so it waits here instead of going through the bucket.
+    hot: u64,
     len: usize,
     scratch: Vec<u64>,
     counts: Vec<u32>,
@@ -214,6 +217,7 @@ impl Default for RingQueue {
             lens: [0; RING],
             lo: 0,
             sorted: NONE,
+            hot: u64::MAX,
             len: 0,
             scratch: Vec::new(),
             counts: Vec::new(),
@@ -232,6 +236,7 @@ impl OpenList for RingQueue {
         self.len = 0;
         self.lo = f;
         self.sorted = NONE;
+        self.hot = u64::MAX;
         self.push_if(true, f, key);
     }
 
@@ -241,15 +246,24 @@ impl OpenList for RingQueue {
             f >= self.lo && f - self.lo < RING as u32,
             "F outside the ring"
         );
+        // A key for the sorted bucket is below everything in it (a child with the parent's F
+        // has a larger G, so a smaller H), so the smaller of it and `hot` pops next and the
+        // larger goes on top of the bucket. All of it without branches: whether a child
+        // keeps its parent's F is a coin toss.
+        self.len += usize::from(keep);
+        let sorted = keep & (f == self.sorted);
+        let hot = self.hot;
+        self.hot = std::hint::select_unpredictable(sorted, hot.min(key), hot);
+        let key = std::hint::select_unpredictable(sorted, hot.max(key), key);
+        let keep = keep & (key != u64::MAX);
         let b = f as usize % RING;
         let n = self.lens[b];
         let bucket = &mut self.store[b];
         let top = bucket[n];
         bucket[n + 1] = key;
         self.lens[b] = n + usize::from(keep);
-        self.len += usize::from(keep);
         // One branch, almost never taken, rather than three the processor would have to guess.
-        let top = std::hint::select_unpredictable(keep & (f == self.sorted), top, u64::MAX);
+        let top = std::hint::select_unpredictable(keep & sorted, top, u64::MAX);
         if top < key {
             insert_descending(&mut bucket[1..=n + 1]);
         }
@@ -260,6 +274,11 @@ impl OpenList for RingQueue {
 
     #[inline(always)]
     fn pop(&mut self, live: impl Fn(u32, u64) -> bool) -> Option<(u32, u64)> {
+        if self.hot != u64::MAX {
+            let key = std::mem::replace(&mut self.hot, u64::MAX);
+            self.len -= 1;
+            return Some((self.lo, key));
+        }
         loop {
             if self.len == 0 {
                 return None;
