@@ -264,11 +264,6 @@ impl Node {
     }
 
     #[inline(always)]
-    fn stamp(self) -> u32 {
-        (self.0 >> 48) as u32
-    }
-
-    #[inline(always)]
     fn moves(self) -> u32 {
         (self.0 >> 32) as u32 & 0xFFFF
     }
@@ -281,6 +276,12 @@ impl Node {
     #[inline(always)]
     fn dir(self) -> u32 {
         !(self.0 as u32) & 15
+    }
+
+    /// Whether the node is open in the search stamped `open` with cost `g`, in one comparison.
+    #[inline(always)]
+    fn holds(self, open: u32, g: u32) -> bool {
+        (self.state() >> 4) == (u64::from(open) << 44 | u64::from(!g & 0x0FFF_FFFF))
     }
 
     /// The search state alone, to compare with [`Node::improves`].
@@ -488,25 +489,46 @@ impl Pathfinder {
         let (ring, queue) = (&mut self.ring, &mut self.queue);
         // One copy of the loop per heuristic, so the default one inlines without a match.
         // Consistent heuristics with weight 1 keep every F near the minimum: the fixed ring.
+        let octile = |x: i32, y: i32| {
+            let h = Heuristic::Octile.estimate(x.abs_diff(gx), y.abs_diff(gy));
+            (h, h)
+        };
         match opts.heuristic {
+            // The game's rule gets a copy of its own, with the move masks fixed.
+            Heuristic::Octile
+                if weight == Weight::ONE && opts.neighbourhood == Neighbourhood::Eight =>
+            {
+                board.run::<T, _, _, BLOCKERS, true>(start, goal, opts, path, tracer, ring, octile)
+            }
             Heuristic::Octile if weight == Weight::ONE => {
-                board.run::<T, _, _, BLOCKERS>(start, goal, opts, path, tracer, ring, |x, y| {
-                    let h = Heuristic::Octile.estimate(x.abs_diff(gx), y.abs_diff(gy));
-                    (h, h)
-                })
+                board.run::<T, _, _, BLOCKERS, false>(start, goal, opts, path, tracer, ring, octile)
             }
             heuristic @ (Heuristic::Chebyshev | Heuristic::Zero) if weight == Weight::ONE => {
-                board.run::<T, _, _, BLOCKERS>(start, goal, opts, path, tracer, ring, |x, y| {
-                    let h = heuristic.estimate(x.abs_diff(gx), y.abs_diff(gy));
-                    (h, h)
-                })
+                board.run::<T, _, _, BLOCKERS, false>(
+                    start,
+                    goal,
+                    opts,
+                    path,
+                    tracer,
+                    ring,
+                    |x, y| {
+                        let h = heuristic.estimate(x.abs_diff(gx), y.abs_diff(gy));
+                        (h, h)
+                    },
+                )
             }
-            heuristic => {
-                board.run::<T, _, _, BLOCKERS>(start, goal, opts, path, tracer, queue, |x, y| {
+            heuristic => board.run::<T, _, _, BLOCKERS, false>(
+                start,
+                goal,
+                opts,
+                path,
+                tracer,
+                queue,
+                |x, y| {
                     let h = heuristic.estimate(x.abs_diff(gx), y.abs_diff(gy));
                     (h, weight.apply(h))
-                })
-            }
+                },
+            ),
         }
     }
 }
@@ -572,7 +594,15 @@ impl Board {
 
     /// The search proper; `estimate(x, y)` gives H and the weighted H of a cell.
     #[allow(clippy::too_many_arguments)]
-    fn run<T: Tracer, Q: OpenList, E: Fn(i32, i32) -> (u32, u32), const BLOCKERS: bool>(
+    ///
+    /// `EIGHT` promises that `opts.neighbourhood` is [`Neighbourhood::Eight`].
+    fn run<
+        T: Tracer,
+        Q: OpenList,
+        E: Fn(i32, i32) -> (u32, u32),
+        const BLOCKERS: bool,
+        const EIGHT: bool,
+    >(
         &mut self,
         start: Pos,
         goal: Pos,
@@ -594,6 +624,7 @@ impl Board {
 
         let offsets = direction_offsets(self.stride);
         let (shift, keep) = match opts.neighbourhood {
+            _ if EIGHT => (0, 0xFF),
             Neighbourhood::Eight => (0, 0xFF),
             Neighbourhood::EightCutCorners => (8, 0xFF),
             Neighbourhood::Four => (8, 0x0F),
@@ -612,12 +643,12 @@ impl Board {
         let mut expanded = 0u32;
         while let Some((f, key)) = queue.pop(|f, key| {
             let node = self.nodes[(key & 0xFFFF_FFFF) as usize];
-            node.stamp() == open && node.g() + (key >> 32) as u32 == f
+            node.holds(open, f - (key >> 32) as u32)
         }) {
             let c = (key & 0xFFFF_FFFF) as usize;
             let hw = (key >> 32) as u32;
             let node = self.nodes[c];
-            if node.stamp() != open || node.g() + hw != f {
+            if !node.holds(open, f - hw) {
                 continue;
             }
             if expanded >= cap {

@@ -188,10 +188,12 @@ const RING: usize = 32;
 /// Each bucket keeps a sentinel `u64::MAX` at index 0 and its keys at `1..=len`; the `Vec`'s
 /// own length is the capacity, always at least two past `len`. That lets [`push_if`] write
 /// the key whether or not it is kept and only advance `len` by the condition, without a
-/// branch. Ordering within a bucket is as in [`BucketQueue`]: the minimum bucket is sorted
-/// descending when it becomes the minimum, and keys pushed into it afterwards land on the
-/// end, except when they are larger than the end (two same-F children of one node arrive in
-/// direction order), which a rare fix-up handles.
+/// branch. The minimum bucket is sorted descending (minimum last) when it becomes the
+/// minimum; later keys of the same F are children of the node just popped, with a larger G
+/// and so a smaller H than anything left in the bucket. The smallest of them is the next to
+/// pop and waits in `hot`; the others go on top of the bucket, in order but for a rare fix-up.
+/// So a push hardly ever searches, and the only sorting is of buckets that were filled
+/// before they became the minimum.
 ///
 /// [`push_if`]: OpenList::push_if
 #[derive(Debug, Clone)]
@@ -205,7 +207,6 @@ pub(crate) struct RingQueue {
     /// The smallest key pushed into the sorted bucket since the last pop, or `u64::MAX`: it
     /// is the next to pop, so it waits here instead of going through the bucket.
     hot: u64,
-    len: usize,
     scratch: Vec<u64>,
     counts: Vec<u32>,
 }
@@ -218,7 +219,6 @@ impl Default for RingQueue {
             lo: 0,
             sorted: NONE,
             hot: u64::MAX,
-            len: 0,
             scratch: Vec::new(),
             counts: Vec::new(),
         }
@@ -233,7 +233,6 @@ impl OpenList for RingQueue {
             }
         }
         self.lens = [0; RING];
-        self.len = 0;
         self.lo = f;
         self.sorted = NONE;
         self.hot = u64::MAX;
@@ -250,7 +249,6 @@ impl OpenList for RingQueue {
         // has a larger G, so a smaller H), so the smaller of it and `hot` pops next and the
         // larger goes on top of the bucket. All of it without branches: whether a child
         // keeps its parent's F is a coin toss.
-        self.len += usize::from(keep);
         let sorted = keep & (f == self.sorted);
         let hot = self.hot;
         self.hot = std::hint::select_unpredictable(sorted, hot.min(key), hot);
@@ -262,7 +260,9 @@ impl OpenList for RingQueue {
         let top = bucket[n];
         bucket[n + 1] = key;
         self.lens[b] = n + usize::from(keep);
-        // One branch, almost never taken, rather than three the processor would have to guess.
+        // Siblings with the same F, larger than the one in `hot`, arrive in direction order;
+        // with the game's heuristics a node has at most two such children, so this never
+        // happens, but one comparison keeps the order right for any consistent heuristic.
         let top = std::hint::select_unpredictable(keep & sorted, top, u64::MAX);
         if top < key {
             insert_descending(&mut bucket[1..=n + 1]);
@@ -276,13 +276,10 @@ impl OpenList for RingQueue {
     fn pop(&mut self, live: impl Fn(u32, u64) -> bool) -> Option<(u32, u64)> {
         if self.hot != u64::MAX {
             let key = std::mem::replace(&mut self.hot, u64::MAX);
-            self.len -= 1;
             return Some((self.lo, key));
         }
-        loop {
-            if self.len == 0 {
-                return None;
-            }
+        // Every queued F lies below `lo + RING`: a whole ring of empty buckets means no more.
+        for _ in 0..RING {
             let b = self.lo as usize % RING;
             let mut n = self.lens[b];
             if n > 0 && self.sorted != self.lo {
@@ -294,7 +291,6 @@ impl OpenList for RingQueue {
                         bucket[kept + 1] = key;
                         kept += usize::from(live(self.lo, key));
                     }
-                    self.len -= n - kept;
                     n = kept;
                     self.lens[b] = n;
                 }
@@ -303,17 +299,13 @@ impl OpenList for RingQueue {
             }
             if n > 0 {
                 self.lens[b] = n - 1;
-                self.len -= 1;
                 return Some((self.lo, self.store[b][n]));
             }
             self.lo += 1;
         }
+        None
     }
 }
-
-/// Buckets shorter than this are sorted with their dead entries, which the pops then skip:
-/// filtering costs more than it saves on the short buckets of corridors.
-const FILTER_MIN: usize = 16;
 
 /// Moves the last key of `keys`, sorted descending but for it, to its place.
 #[cold]
@@ -326,6 +318,10 @@ fn insert_descending(keys: &mut [u64]) {
     }
     keys[i] = key;
 }
+
+/// Buckets shorter than this are sorted with their dead entries, which the pops then skip:
+/// filtering costs more than it saves on the short buckets of corridors.
+const FILTER_MIN: usize = 16;
 
 /// Buckets shorter than this are sorted by comparisons alone.
 const SPREAD_MIN: usize = 64;
@@ -412,6 +408,55 @@ mod tests {
         q.push(40, 7);
         assert_eq!(q.len(), 1);
         assert_eq!(q.pop(), Some((40, 7)));
+    }
+
+    #[test]
+    fn ring_pops_like_a_reference_heap_under_a_consistent_searchs_pushes() {
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        // Dead entries may be dropped unseen, or popped for the caller to skip: compare the
+        // live ones.
+        let live = |_: u32, key: u64| !key.is_multiple_of(7);
+        let mut serial = 0u64;
+        for _ in 0..20 {
+            let mut q = RingQueue::default();
+            let mut reference = BinaryHeap::new();
+            q.start(1000, 1 << 44);
+            reference.push(Reverse((1000u32, 1u64 << 44)));
+            for _ in 0..5000 {
+                let got = std::iter::from_fn(|| q.pop(live)).find(|&(f, k)| live(f, k));
+                let want = std::iter::from_fn(|| reference.pop().map(|Reverse(x)| x))
+                    .find(|&(f, k)| live(f, k));
+                assert_eq!(got, want);
+                let Some((f, key)) = got else { break };
+                // Children as a consistent search makes them: F from f to f + 28, and those
+                // keeping f below the popped key (a larger G, so a smaller H).
+                for _ in 0..next() % 5 {
+                    let r = next();
+                    let df = [0, 0, 0, 4, 8, 14, 20, 28][(r % 8) as usize];
+                    // H in the high bits, a serial number below: keys of a search are distinct.
+                    let h = if df == 0 {
+                        (key >> 24) - 1 - (r >> 8) % 8
+                    } else {
+                        (1 << 20) - (r >> 8) % 5000
+                    };
+                    serial += 1;
+                    let child = h << 24 | serial;
+                    let keep = r >> 60 != 0;
+                    q.push_if(keep, f + df, child);
+                    if keep {
+                        reference.push(Reverse((f + df, child)));
+                    }
+                }
+            }
+        }
     }
 
     #[test]
