@@ -623,6 +623,11 @@ impl Board {
         let closed = open | 1;
 
         let offsets = direction_offsets(self.stride);
+        let rule = if EIGHT {
+            0
+        } else {
+            rule_index(opts.neighbourhood)
+        };
         let (shift, keep) = match opts.neighbourhood {
             _ if EIGHT => (0, 0xFF),
             Neighbourhood::Eight => (0, 0xFF),
@@ -679,9 +684,8 @@ impl Board {
                 // Neighbours the parent could step to directly already have a G at least as
                 // good as any through here (king moves obey the triangle inequality), so
                 // they are skipped unlooked-at: the outcome is the same, the work is not.
-                let parent = c.wrapping_sub(offsets[from & 7]);
-                let parent_moves = self.nodes[parent].moves() >> shift & keep;
-                moves &= !u32::from(PARENT_COVERS[from & 7][parent_moves as usize]);
+                let open = (node.moves() >> 8) as usize & 0xFF;
+                moves &= !u32::from(PARENT_COVERS[rule][from & 7][open]);
             }
             while moves != 0 {
                 let d = moves.trailing_zeros() as usize & 7;
@@ -746,41 +750,89 @@ fn direction_offsets(stride: usize) -> [usize; 8] {
     DIRECTIONS.map(|(dx, dy)| (dx as isize + dy as isize * stride as isize) as usize)
 }
 
-/// For a node reached by direction `from` (index 0) from a parent whose legal moves are
-/// `moves` (index 1, bits as in [`DIRECTIONS`]), the directions from the node to cells that
-/// are the parent itself or one legal parent move away: those cannot improve through the
-/// node, since one step from the parent costs no more than two through it.
-static PARENT_COVERS: [[u8; 256]; 8] = {
-    let mut table = [[0u8; 256]; 8];
-    let mut from = 0;
-    while from < 8 {
-        let mut moves = 0;
-        while moves < 256 {
-            let mut covered = 0u8;
-            let mut d = 0;
-            while d < 8 {
-                let x = DIRECTIONS[from].0 + DIRECTIONS[d].0;
-                let y = DIRECTIONS[from].1 + DIRECTIONS[d].1;
-                if x == 0 && y == 0 {
-                    covered |= 1 << d;
-                } else {
-                    let mut e = 0;
-                    while e < 8 {
-                        if DIRECTIONS[e].0 == x && DIRECTIONS[e].1 == y && moves & (1 << e) != 0 {
-                            covered |= 1 << d;
-                        }
-                        e += 1;
-                    }
-                }
-                d += 1;
+/// For each rule (as in [`rule_index`]), a node reached by direction `from` and the
+/// walkability of its eight neighbours (`open`, bit `d` for direction `d` of
+/// [`DIRECTIONS`]): the directions from the node to cells that are its parent or one legal
+/// parent move away. Those cannot improve through the node, since one step from the parent
+/// costs no more than two through it. Every cell involved, including the sides of a
+/// diagonal parent move, is the node or one of its neighbours, so the node's own `open`
+/// decides, and the parent need not be looked at.
+static PARENT_COVERS: [[[u8; 256]; 8]; 3] = {
+    let mut table = [[[0u8; 256]; 8]; 3];
+    let mut rule = 0;
+    while rule < 3 {
+        let mut from = 0;
+        while from < 8 {
+            let mut open = 0;
+            while open < 256 {
+                table[rule][from][open] = parent_covers(rule, from, open);
+                open += 1;
             }
-            table[from][moves] = covered;
-            moves += 1;
+            from += 1;
         }
-        from += 1;
+        rule += 1;
     }
     table
 };
+
+/// The index of a rule in [`PARENT_COVERS`].
+const fn rule_index(rule: Neighbourhood) -> usize {
+    match rule {
+        Neighbourhood::Eight => 0,
+        Neighbourhood::EightCutCorners => 1,
+        Neighbourhood::Four => 2,
+    }
+}
+
+/// One entry of [`PARENT_COVERS`].
+const fn parent_covers(rule: usize, from: usize, open: usize) -> u8 {
+    let (px, py) = (-DIRECTIONS[from].0, -DIRECTIONS[from].1);
+    let mut covered = 0u8;
+    let mut d = 0;
+    while d < 8 {
+        let (nx, ny) = DIRECTIONS[d];
+        // The step from the parent to the neighbour.
+        let (x, y) = (nx - px, ny - py);
+        let legal = if x == 0 && y == 0 {
+            true
+        } else if x.abs() > 1 || y.abs() > 1 {
+            false
+        } else if x != 0 && y != 0 {
+            match rule {
+                0 => {
+                    walkable(open, nx, ny)
+                        && walkable(open, px + x, py)
+                        && walkable(open, px, py + y)
+                }
+                1 => walkable(open, nx, ny),
+                _ => false,
+            }
+        } else {
+            walkable(open, nx, ny)
+        };
+        if legal {
+            covered |= 1 << d;
+        }
+        d += 1;
+    }
+    covered
+}
+
+/// Whether the cell at (x, y) from a node whose neighbours' walkability is `open` is
+/// walkable: the node itself is.
+const fn walkable(open: usize, x: i32, y: i32) -> bool {
+    if x == 0 && y == 0 {
+        return true;
+    }
+    let mut e = 0;
+    while e < 8 {
+        if DIRECTIONS[e].0 == x && DIRECTIONS[e].1 == y {
+            return open & (1 << e) != 0;
+        }
+        e += 1;
+    }
+    false
+}
 
 /// For each set of wall-free neighbours (bit `d` for direction `d`), the moves allowed
 /// without corner cutting: every straight one, and the diagonals whose two sides are free.

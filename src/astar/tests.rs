@@ -1,4 +1,5 @@
 use super::*;
+use crate::grid::Tile;
 
 fn grid(rows: &[&str]) -> Grid {
     Grid::from_rows(rows)
@@ -239,4 +240,41 @@ fn unreachable_is_told_by_region_labels_without_a_single_event() {
     );
     assert_eq!((same.expanded, same.cost), (1, Some(0)));
     assert_eq!(trace.events().len(), 2);
+}
+
+#[test]
+fn parent_covers_matches_the_grids_own_move_rule() {
+    // Every wall pattern around a node, every parent direction, every rule: a neighbour is
+    // covered exactly when it is the parent or the parent can step onto it.
+    let c = Pos::new(1, 1);
+    for rule in Neighbourhood::ALL {
+        for from in 0..8 {
+            let (fx, fy) = DIRECTIONS[from];
+            let parent = Pos::new(c.x - fx, c.y - fy);
+            // The parent is walkable: it was expanded.
+            let parent_bit = DIRECTIONS
+                .iter()
+                .position(|&(dx, dy)| (dx, dy) == (-fx, -fy));
+            let parent_bit = 1 << parent_bit.expect("a king move");
+            for open in (0..256usize).filter(|open| open & parent_bit != 0) {
+                let mut g = Grid::new(3, 3, Tile::Floor);
+                for (e, &(dx, dy)) in DIRECTIONS.iter().enumerate() {
+                    if open & (1 << e) == 0 {
+                        g.set(Pos::new(c.x + dx, c.y + dy), Tile::Wall);
+                    }
+                }
+                let mut want = 0u8;
+                for (d, &(dx, dy)) in DIRECTIONS.iter().enumerate() {
+                    let n = Pos::new(c.x + dx, c.y + dy);
+                    let (sx, sy) = (n.x - parent.x, n.y - parent.y);
+                    let step = sx.abs() <= 1 && sy.abs() <= 1 && g.can_step(parent, sx, sy, rule);
+                    if n == parent || step {
+                        want |= 1 << d;
+                    }
+                }
+                let got = PARENT_COVERS[rule_index(rule)][from][open];
+                assert_eq!(got, want, "{rule:?} from {from} open {open:08b}");
+            }
+        }
+    }
 }
