@@ -4,7 +4,7 @@
 //! Tie-breaking is fixed so that the same input always gives the same path: among nodes of
 //! equal F the one with the lower H is expanded first, and among those the cell that comes
 //! first in reading order (smaller y, then smaller x). Neighbours are generated in the order
-//! of [`DIRECTIONS`](crate::grid::DIRECTIONS), and a node's parent only changes on a strictly
+//! of [`DIRECTIONS`], and a node's parent only changes on a strictly
 //! better G.
 
 mod queue;

@@ -26,9 +26,10 @@ pub(crate) trait OpenList: Default {
 /// buckets are sorted by a bucket sort on H (see [`sort_descending`]), short ones by
 /// comparisons.
 ///
-/// With a consistent heuristic every F pushed lies within 28 of the smallest F still queued,
-/// so the ring stays tiny; inconsistent heuristics and weights spread F further and the ring
-/// grows to fit (and keeps its capacity for later searches).
+/// This is the open list of searches whose heuristic is not consistent (Manhattan and
+/// Euclidean on 8-way grids, or any weight above 1): their F can spread far and even fall
+/// below the minimum, so the ring grows to fit (and keeps its capacity for later searches).
+/// Consistent searches use the leaner [`RingQueue`].
 #[derive(Debug, Clone)]
 pub(crate) struct BucketQueue {
     buckets: Vec<Vec<u64>>,
