@@ -387,6 +387,16 @@ fn sort_descending(keys: &mut [u64], scratch: &mut Vec<u64>, counts: &mut Vec<u3
 mod tests {
     use super::*;
 
+    /// A small deterministic generator for the randomized tests.
+    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        }
+    }
+
     #[test]
     fn pops_in_f_then_key_order_across_growth_and_reuse() {
         let mut q = BucketQueue::default();
@@ -415,13 +425,7 @@ mod tests {
     fn ring_pops_like_a_reference_heap_under_a_consistent_searchs_pushes() {
         use std::cmp::Reverse;
         use std::collections::BinaryHeap;
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = xorshift(0x2545_F491_4F6C_DD1Du64);
         // Dead entries may be dropped unseen, or popped for the caller to skip: compare the
         // live ones.
         let live = |_: u32, key: u64| !key.is_multiple_of(7);
@@ -462,13 +466,7 @@ mod tests {
 
     #[test]
     fn bucket_sort_matches_a_comparison_sort() {
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = xorshift(0x2545_F491_4F6C_DD1Du64);
         let (mut scratch, mut counts) = (Vec::new(), Vec::new());
         for (n, h_range, cell_range) in [
             (300, 1u64, 1u64),
@@ -511,13 +509,7 @@ mod tests {
         use std::collections::BinaryHeap;
         let mut q = BucketQueue::default();
         let mut reference = BinaryHeap::new();
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = xorshift(0x9E37_79B9_7F4A_7C15u64);
         let mut floor = 1000u32;
         for round in 0..20_000 {
             let r = next();
