@@ -513,7 +513,7 @@ mod tests {
         let mut floor = 1000u32;
         for round in 0..20_000 {
             let r = next();
-            if r % 3 != 0 || reference.is_empty() {
+            if !r.is_multiple_of(3) || reference.is_empty() {
                 // Mostly near the minimum, sometimes below it or far above, like weighted A*.
                 let f = match r % 17 {
                     0 => floor.saturating_sub((r >> 8) as u32 % 50),
