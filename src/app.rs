@@ -8,6 +8,7 @@ mod files;
 pub mod keymap;
 
 pub use editor::{EditOp, Editor};
+pub(crate) use files::populate_if_empty;
 pub use files::{Source, SourceKind, write_atomic};
 
 use ratatui::crossterm::event::{
@@ -413,15 +414,16 @@ impl App {
         }
     }
 
-    /// Points tracing at the selected monster while the overlay is on, and at nobody otherwise.
+    /// The monster whose search is recorded: the selected one while the overlay is on.
+    fn wanted_trace(&self) -> Option<u32> {
+        if self.overlay.on { self.selected } else { None }
+    }
+
+    /// Points tracing at [`App::wanted_trace`], searching again for that monster alone.
     fn sync_trace(&mut self) {
-        let want = if self.overlay.on { self.selected } else { None };
+        let want = self.wanted_trace();
         if self.world.traced != want {
-            self.world.traced = want;
-            self.world.trace = None;
-            if want.is_some() {
-                self.world.replan();
-            }
+            self.world.set_traced(want);
         }
     }
 
@@ -452,12 +454,7 @@ impl App {
 
     /// Starts a new game on `self.level`, keeping the search options.
     fn begin(&mut self, seed: u64) {
-        let options = self.world.options;
-        self.world = World::new(&self.level, seed);
-        if self.world.options != options {
-            self.world.options = options;
-            self.world.replan();
-        }
+        self.world = World::with_options(&self.level, seed, self.world.options);
         self.selected = self.world.monsters.first().map(|m| m.id);
         self.overlay.step = None;
         self.mode = Mode::Play;

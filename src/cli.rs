@@ -271,7 +271,7 @@ pub fn load_for_play(path: Option<&Path>, seed: u64) -> Result<(Level, Source), 
             (level, Source::generated(PathBuf::from("default.txt")))
         }
     };
-    populate_if_empty(&mut level, &source, seed).map_err(Failure::bad_input)?;
+    crate::app::populate_if_empty(&mut level, &source, seed).map_err(Failure::bad_input)?;
     Ok((level, source))
 }
 
@@ -447,11 +447,8 @@ pub fn draw_path(level: &Level, path: &[Pos], from: Pos, to: Pos) -> String {
             } else if on_path.contains(&p) {
                 '*'
             } else {
-                match level.glyph_at(p) {
-                    '@' => '.',
-                    c if c.is_ascii_lowercase() => '.',
-                    c => c,
-                }
+                // The bare map: creatures are not drawn.
+                crate::level::tile_glyph(level.grid.get(p))
             });
         }
         out.push_str(row.trim_end());
@@ -570,16 +567,6 @@ fn parse_terminal(s: &str) -> Result<(u16, u16), Failure> {
             "--size {s:?}: expected WxH from 1x1 to 1000x1000"
         ))),
     }
-}
-
-/// Moving AI maps come without creatures: place the player and monsters from the seed.
-fn populate_if_empty(level: &mut Level, source: &Source, seed: u64) -> Result<(), String> {
-    if source.kind != crate::app::SourceKind::MovingAi {
-        return Ok(());
-    }
-    let (w, h) = (level.grid.width(), level.grid.height());
-    crate::generate::populate(level, seed, generate::default_monsters(w, h))
-        .map_err(|e| format!("{}: {e}", source.name()))
 }
 
 /// Runs scenario files: a line per file (with the first failures), then the total as the

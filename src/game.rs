@@ -255,6 +255,11 @@ pub struct World {
 impl World {
     /// A new game on a level that has a player start.
     pub fn new(level: &Level, seed: u64) -> Self {
+        Self::with_options(level, seed, SearchOptions::default())
+    }
+
+    /// A new game whose monsters search with `options`.
+    pub fn with_options(level: &Level, seed: u64, options: SearchOptions) -> Self {
         let player = level.player.unwrap_or_default();
         let mut world = Self {
             grid: level.grid.clone(),
@@ -266,7 +271,7 @@ impl World {
             turn: 0,
             state: GameState::Playing,
             log: Vec::new(),
-            options: SearchOptions::default(),
+            options,
             traced: None,
             trace: None,
             trace_serial: 0,
@@ -414,12 +419,8 @@ impl World {
         m.hp -= damage;
         let name = kind_info(m.kind).name;
         if m.hp <= 0 {
-            let id = m.id;
             self.monsters.remove(i);
             self.say(format!("You kill the {name}."));
-            if self.traced == Some(id) {
-                self.trace = None;
-            }
         } else {
             self.say(format!("You hit the {name} for {damage}."));
         }
@@ -455,8 +456,23 @@ impl World {
     /// Plans every monster's path without moving anyone (also after edits or option changes).
     /// Many monsters are planned on all cores; the results do not depend on how many.
     pub fn replan(&mut self) {
-        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        // The core count is read once: the standard library reads cgroup files every time.
+        static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+        let cores =
+            *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, usize::from));
         self.replan_on(cores);
+    }
+
+    /// Records the searches of monster `id` from now on (or of nobody), and records its
+    /// search at once without replanning the others or touching the turn's figures.
+    pub fn set_traced(&mut self, id: Option<u32>) {
+        self.traced = id;
+        match id.and_then(|id| self.monsters.iter().position(|m| m.id == id)) {
+            Some(i) => {
+                self.plan_traced(i);
+            }
+            None => self.trace = None,
+        }
     }
 
     /// [`World::replan`] on at most `threads` threads (benchmarks compare 1 with all).
@@ -493,11 +509,17 @@ impl World {
         });
         self.stats.astar_expanded += expanded;
         self.stats.searches += searches;
-        if let Some(i) = self
+        match self
             .traced
             .and_then(|id| self.monsters.iter().position(|m| m.id == id))
         {
-            self.plan_traced(i);
+            Some(i) => {
+                let expanded = self.plan_traced(i);
+                self.stats.astar_expanded += expanded;
+                self.stats.searches += 1;
+            }
+            // The traced monster is gone (killed, deleted): its old search no longer applies.
+            None => self.trace = None,
         }
     }
 
@@ -511,8 +533,9 @@ impl World {
         u64::from(regions.size(regions.label(cell)))
     }
 
-    /// Runs the traced monster's full A* to the player, recording the search.
-    fn plan_traced(&mut self, i: usize) {
+    /// Runs the traced monster's full A* to the player, recording the search; returns the
+    /// nodes it expanded.
+    fn plan_traced(&mut self, i: usize) -> u64 {
         let (start, goal) = (self.monsters[i].pos, self.player.pos);
         let mut path = std::mem::take(&mut self.monsters[i].plan.path);
         let mut trace = self.trace.take().unwrap_or_default();
@@ -529,9 +552,8 @@ impl World {
         self.trace = Some(trace);
         // Unique across worlds too: a restarted game must not match a cached older trace.
         self.trace_serial = NEXT_TRACE_SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        self.stats.astar_expanded += u64::from(out.expanded);
-        self.stats.searches += 1;
         self.monsters[i].plan = Plan::from_search(out, path);
+        u64::from(out.expanded)
     }
 
     /// The first step of a route around the other monsters, if one exists and is free.

@@ -212,3 +212,73 @@ fn a_moving_ai_map_saves_beside_itself_and_never_over_the_source() {
     assert_eq!(a.world.log.last().unwrap().text, "Saved arena.txt.");
     assert!(!dir.0.join("arena-1.txt").exists());
 }
+
+#[test]
+fn undo_after_a_reload_cannot_bring_back_the_old_map() {
+    let dir = Scratch::new("reload-undo");
+    let path = dir.copy("levels/pillar.txt");
+    let mut a = app(&path);
+    // A wall painted in game, then the file is edited outside and reloaded.
+    frame(&mut a, "e k w e");
+    let painted = a.cursor;
+    assert_eq!(a.world.grid.get(painted), Tile::Wall);
+    std::fs::write(&path, PILLAR_WIDER_WALL).unwrap();
+    a.reload();
+    let reloaded = a.world.grid.clone();
+    // The undo step described the old map: after the reload there is nothing to undo.
+    frame(&mut a, "e U R e");
+    assert_eq!(a.world.grid, reloaded);
+}
+
+#[test]
+fn a_refused_reload_leaves_the_game_untouched() {
+    let dir = Scratch::new("reload-refused");
+    let map = dir.0.join("tiny.map");
+    let floor = "type octile\nheight 3\nwidth 4\nmap\n....\n....\n....\n";
+    std::fs::write(&map, floor).unwrap();
+    let mut a = app(&map);
+    let (grid, player, monsters) = (
+        a.world.grid.clone(),
+        a.world.player.pos,
+        a.world.monsters.len(),
+    );
+    std::fs::write(
+        &map,
+        "type octile\nheight 3\nwidth 4\nmap\nTTTT\nTTTT\nTTTT\n",
+    )
+    .unwrap();
+    a.reload();
+    assert!(
+        a.world
+            .log
+            .last()
+            .unwrap()
+            .text
+            .starts_with("Reload refused")
+    );
+    assert_eq!(a.world.grid, grid, "the old map stays in play");
+    assert_eq!(
+        (a.world.player.pos, a.world.monsters.len()),
+        (player, monsters)
+    );
+}
+
+#[test]
+fn a_reloaded_moving_ai_map_still_restarts_with_creatures() {
+    let dir = Scratch::new("reload-movingai");
+    let map = dir.0.join("room.map");
+    let room = |wall_row: &str| {
+        format!(
+            "type octile\nheight 6\nwidth 12\nmap\n............\n............\n{wall_row}\n............\n............\n............\n"
+        )
+    };
+    std::fs::write(&map, room("............")).unwrap();
+    let mut a = app(&map);
+    assert!(!a.world.monsters.is_empty());
+    std::fs::write(&map, room("....TTTT....")).unwrap();
+    a.reload();
+    assert!(
+        !a.level.monsters.is_empty(),
+        "the level a restart plays has creatures again"
+    );
+}

@@ -61,9 +61,11 @@ impl Editor {
         self.in_stroke = false;
     }
 
-    /// How many edits can be undone and redone.
-    pub fn history(&self) -> (usize, usize) {
-        (self.undo.len(), self.redo.len())
+    /// Forgets every undo and redo step (they describe a map that was replaced).
+    pub fn forget_history(&mut self) {
+        self.undo.clear();
+        self.redo.clear();
+        self.in_stroke = false;
     }
 
     fn record(&mut self, change: Change, stroke: bool) {
@@ -212,8 +214,9 @@ impl App {
     /// Monsters replan at once so the overlay shows the new search.
     pub(super) fn after_edit(&mut self) {
         self.keep_selection();
-        self.sync_trace();
         self.overlay.step = None;
+        // One replan for everyone, the traced monster included.
+        self.world.traced = self.wanted_trace();
         self.world.replan();
     }
 }

@@ -238,22 +238,22 @@ impl App {
             .copied()
             .collect();
         let w = &mut self.world;
-        w.grid = new.grid.clone();
         // Creatures whose cell became impassable step to the nearest free cell instead of
-        // vanishing: an outside edit should not silently delete a monster.
-        let mut taken: Vec<Pos> = Vec::new();
-        if !w.grid.is_passable(w.player.pos) {
-            match nearest_free(&w.grid, w.player.pos, &taken) {
-                Some(p) => w.player.pos = p,
-                None => {
-                    w.say(format!(
-                        "Reload refused: {name} leaves no floor for the player."
-                    ));
-                    return;
-                }
-            }
-        }
-        taken.push(w.player.pos);
+        // vanishing: an outside edit should not silently delete a monster. The player's
+        // cell is settled first, so that a refusal leaves the game untouched.
+        let player = if new.grid.is_passable(w.player.pos) {
+            w.player.pos
+        } else if let Some(p) = nearest_free(&new.grid, w.player.pos, &[]) {
+            p
+        } else {
+            w.say(format!(
+                "Reload refused: {name} leaves no floor for the player."
+            ));
+            return;
+        };
+        w.grid = new.grid.clone();
+        w.player.pos = player;
+        let mut taken: Vec<Pos> = vec![player];
         let mut kept = Vec::with_capacity(w.monsters.len());
         for mut m in std::mem::take(&mut w.monsters) {
             if !w.grid.is_passable(m.pos) || taken.contains(&m.pos) {
@@ -280,6 +280,27 @@ impl App {
         if self.level.player.is_none() {
             self.level.player = Some(self.world.player.pos);
         }
+        // A restart plays this file as loading it would: a Moving AI map gets its creatures
+        // from the seed again.
+        if let Err(why) = populate_if_empty(&mut self.level, &self.source, self.world.seed) {
+            self.world.say(why);
+        }
+        // Undo steps recorded against the old map could put creatures in new walls.
+        self.editor.forget_history();
         self.after_edit();
     }
+}
+
+/// Gives a Moving AI map, which has no creatures, its player and monsters from `seed`.
+pub(crate) fn populate_if_empty(
+    level: &mut Level,
+    source: &Source,
+    seed: u64,
+) -> Result<(), String> {
+    if source.kind != SourceKind::MovingAi {
+        return Ok(());
+    }
+    let (w, h) = (level.grid.width(), level.grid.height());
+    crate::generate::populate(level, seed, crate::generate::default_monsters(w, h))
+        .map_err(|e| format!("{}: {e}", source.name()))
 }

@@ -130,15 +130,30 @@ fn same_seed_same_game() {
 
 #[test]
 fn tracing_records_the_selected_monsters_search_only() {
-    let l = level(include_str!("../../levels/pillar.txt"));
+    let l = level(include_str!("../../levels/default.txt"));
     let mut w = World::new(&l, 1);
-    assert!(w.trace.is_none());
-    w.traced = Some(w.monsters[0].id);
-    w.replan();
+    assert!(w.trace.is_none() && w.monsters.len() > 2);
+    let stats = w.stats;
+    // Tracing the second monster searches for it alone: the turn's figures stay.
+    let second = w.monsters[1].clone();
+    w.set_traced(Some(second.id));
+    assert_eq!(
+        (w.stats.astar_expanded, w.stats.searches),
+        (stats.astar_expanded, stats.searches)
+    );
     let t = w.trace.as_ref().unwrap();
-    assert_eq!(t.expansions(), w.monsters[0].plan.expanded);
-    assert_eq!(t.snapshot(u32::MAX).path, w.monsters[0].plan.path);
-    assert_eq!(w.stats.dijkstra_expanded, 45);
+    assert_eq!((t.start, t.goal), (second.pos, w.player.pos));
+    assert_eq!(t.expansions(), second.plan.expanded);
+    assert_eq!(t.snapshot(u32::MAX).path, second.plan.path);
+    // A replan searches once per monster, the traced one included, and traces it again.
+    let serial = w.trace_serial;
+    w.replan();
+    assert_eq!(w.stats.searches as usize, w.monsters.len());
+    assert_ne!(w.trace_serial, serial);
+    assert_eq!(w.trace.as_ref().unwrap().start, second.pos);
+    // Tracing nobody drops the trace.
+    w.set_traced(None);
+    assert!(w.trace.is_none());
 }
 
 #[test]
@@ -154,7 +169,8 @@ fn planning_on_several_cores_gives_each_monster_its_own_search() {
     .unwrap();
     let mut w = World::new(&level, 4);
     w.traced = Some(w.monsters[20].id);
-    w.replan();
+    // Three threads, whatever this machine has: the traced monster is in a worker's chunk.
+    w.replan_on(3);
     assert_eq!(w.stats.searches as usize, w.monsters.len());
     let mut pf = Pathfinder::new();
     let mut total = 0u64;
