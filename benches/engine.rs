@@ -12,11 +12,14 @@ use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use astar_rogue::astar::{Heuristic, Pathfinder, SearchOptions, Status};
-use astar_rogue::grid::{DIRECTIONS, Grid, Neighbourhood, Pos};
+use astar_rogue::astar::{Pathfinder, SearchOptions, Status};
+use astar_rogue::grid::{Grid, Pos};
 use astar_rogue::level::Level;
 use astar_rogue::scen::{self, Scenario};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+
+mod common;
+use common::crate_astar;
 
 /// Scenarios taken from each map.
 const SAMPLE: usize = 50;
@@ -48,19 +51,6 @@ fn sample(all: &[Scenario]) -> Vec<(Pos, Pos)> {
         .map(|i| &all[i * all.len() / n])
         .map(|s| (s.start, s.goal))
         .collect()
-}
-
-/// The crate's search with the same moves, costs and heuristic as ours.
-fn crate_astar(grid: &Grid, start: Pos, goal: Pos) -> Option<u32> {
-    let successors = |&p: &Pos| {
-        DIRECTIONS
-            .iter()
-            .filter(move |&&(dx, dy)| grid.can_step(p, dx, dy, Neighbourhood::Eight))
-            .map(move |&(dx, dy)| (p.offset(dx, dy), if dx != 0 && dy != 0 { 14 } else { 10 }))
-    };
-    let heuristic =
-        |p: &Pos| Heuristic::Octile.estimate(p.x.abs_diff(goal.x), p.y.abs_diff(goal.y));
-    pathfinding::prelude::astar(&start, successors, heuristic, |p| *p == goal).map(|(_, c)| c)
 }
 
 /// Runs ours over the sample; returns the summed cost (to keep it observable) and expansions.

@@ -177,3 +177,30 @@ fn the_overlay_replays_the_newest_search_after_each_turn() {
         "the goblin moved, so its newest search starts elsewhere"
     );
 }
+
+#[test]
+fn the_speed_keys_change_how_many_expansions_an_autoplay_tick_takes() {
+    use astar_rogue::app::keymap::Command;
+    // Frames do not show the speed, and scripts tick until idle: checked on the app itself.
+    let mut a = app("levels/bracket.txt", (100, 30));
+    let step_after_one_tick = |a: &mut App, faster: usize, slower: usize| {
+        a.run(Command::ToggleOverlay);
+        a.run(Command::StepStart);
+        for _ in 0..faster {
+            a.run(Command::Faster);
+        }
+        for _ in 0..slower {
+            a.run(Command::Slower);
+        }
+        a.run(Command::Autoplay);
+        a.tick();
+        let step = a.overlay.step;
+        a.run(Command::ToggleOverlay);
+        step
+    };
+    // The speed is kept between uses: 4 expansions a tick, then 8 after one faster, then 2
+    // after two slower.
+    assert_eq!(step_after_one_tick(&mut a, 0, 0), Some(4));
+    assert_eq!(step_after_one_tick(&mut a, 1, 0), Some(8));
+    assert_eq!(step_after_one_tick(&mut a, 0, 2), Some(2));
+}

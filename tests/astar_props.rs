@@ -17,27 +17,8 @@ use astar_rogue::grid::{Grid, Neighbourhood, Pos, Tile};
 use proptest::prelude::*;
 use proptest::sample::Index;
 
-const NEIGHBOURHOODS: [Neighbourhood; 3] = [
-    Neighbourhood::Eight,
-    Neighbourhood::EightCutCorners,
-    Neighbourhood::Four,
-];
-
-/// The case budget: `PROPTEST_CASES` when set, else `default`.
-fn cases(default: u32) -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
-}
-
-fn config(default: u32) -> ProptestConfig {
-    ProptestConfig {
-        cases: cases(default),
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
-}
+mod common;
+use common::config;
 
 // ---------------------------------------------------------------------------------------------
 // Independent model of the rules
@@ -302,7 +283,7 @@ fn case_strategy() -> impl Strategy<Value = Case> {
 
 fn options_strategy() -> impl Strategy<Value = SearchOptions> {
     (
-        prop::sample::select(NEIGHBOURHOODS.to_vec()),
+        prop::sample::select(Neighbourhood::ALL.to_vec()),
         prop::sample::select(Heuristic::ALL.to_vec()),
         prop_oneof![Just(1000u32), 0u32..=3000],
         prop_oneof![3 => Just(None), 1 => (0u32..60).prop_map(Some)],
@@ -520,7 +501,7 @@ proptest! {
         let Case { grid, start, goal, .. } = &case;
         let none = HashSet::new();
         let mut pf = Pathfinder::new();
-        for nb in NEIGHBOURHOODS {
+        for nb in Neighbourhood::ALL {
             let want = expected(grid, *start, *goal, nb, &none);
             for &h in consistent(nb) {
                 let r = pf.find(grid, *start, *goal, &opts(nb, h, 1000, None));
@@ -537,7 +518,7 @@ proptest! {
         let Case { grid, start, goal, .. } = &case;
         let none = HashSet::new();
         let mut pf = Pathfinder::new();
-        for nb in NEIGHBOURHOODS {
+        for nb in Neighbourhood::ALL {
             let (status, best) = expected(grid, *start, *goal, nb, &none);
             for h in Heuristic::ALL {
                 let r = pf.find(grid, *start, *goal, &opts(nb, h, 1000, None));
@@ -554,7 +535,7 @@ proptest! {
         let Case { grid, start, goal, .. } = &case;
         let none = HashSet::new();
         let mut pf = Pathfinder::new();
-        for nb in NEIGHBOURHOODS {
+        for nb in Neighbourhood::ALL {
             let (status, best) = expected(grid, *start, *goal, nb, &none);
             let r = pf.find(grid, *start, *goal, &opts(nb, Heuristic::Octile, millis, None));
             prop_assert_eq!(r.status, status, "{:?}", nb);
@@ -645,7 +626,7 @@ proptest! {
         let none = HashSet::new();
         let mut pf = Pathfinder::new();
         let mut path = vec![Pos::new(-9, -9)];
-        for nb in NEIGHBOURHOODS {
+        for nb in Neighbourhood::ALL {
             let before = pf.find(grid, *start, *goal, &opts(nb, Heuristic::Octile, 1000, None));
             let want = expected(grid, *start, *goal, nb, &occupied);
             for &h in consistent(nb) {

@@ -8,21 +8,8 @@ use astar_rogue::level::{Level, ParseError, Spawn};
 use proptest::prelude::*;
 use proptest::sample::Index;
 
-/// The case budget: `PROPTEST_CASES` when set, else `default`.
-fn cases(default: u32) -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
-}
-
-fn config(default: u32) -> ProptestConfig {
-    ProptestConfig {
-        cases: cases(default),
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
-}
+mod common;
+use common::config;
 
 const FILE: &str = "maps/some level.txt";
 

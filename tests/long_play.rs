@@ -1,5 +1,7 @@
 //! Long play: 10,000 turns on a generated cave full of monsters, restarting after each death.
-//! No panic, the same output on a second run, and memory that stays flat.
+//! No panic, the same output on a second run, and memory that stays flat. For the first
+//! 2,000 turns of each game the player is healed and never attacks, so every monster keeps
+//! chasing it and the log fills before the monsters win.
 
 use astar_rogue::app::{App, Source, keymap::Command};
 use astar_rogue::game::GameState;
@@ -9,19 +11,32 @@ use astar_rogue::script::state_line;
 
 const TURNS: u64 = 10_000;
 
+/// Turns of each game in which the player is healed.
+const HEALED_TURNS: u32 = 2_000;
+
 /// Resident memory in KiB, from /proc (Linux, where CI runs).
 fn rss_kib() -> u64 {
-    let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
+    let statm = std::fs::read_to_string("/proc/self/statm").expect("/proc/self/statm (Linux)");
     let pages: u64 = statm
         .split_whitespace()
         .nth(1)
         .and_then(|v| v.parse().ok())
-        .unwrap_or(0);
+        .expect("resident pages in statm");
     pages * 4
 }
 
-/// Plays until `TURNS` turns have passed over all games; returns a digest of every state line.
-fn play() -> (u64, String, Vec<u64>) {
+/// What one long play did.
+struct Played {
+    digest: u64,
+    last: String,
+    memory: Vec<u64>,
+    restarts: u32,
+    longest_game: u32,
+    longest_log: usize,
+}
+
+/// Plays until `TURNS` turns have passed over all games; digests every state line.
+fn play() -> Played {
     let level = generate(&GenParams {
         kind: GenKind::Caves,
         width: 64,
@@ -37,17 +52,25 @@ fn play() -> (u64, String, Vec<u64>) {
     let mut rng = 0x2545_f491_4f6c_dd1du64;
     let mut memory = Vec::new();
     let mut last = app.world.turn;
+    let (mut restarts, mut longest_game, mut longest_log) = (0, 0, 0);
     while turns < TURNS {
         if app.world.state == GameState::Dead {
             app.run(Command::Restart);
+            restarts += 1;
             last = 0;
             continue;
+        }
+        if app.world.turn < HEALED_TURNS {
+            app.world.player.hp = app.world.player.hp.max(20);
         }
         rng ^= rng << 13;
         rng ^= rng >> 7;
         rng ^= rng << 17;
         let (dx, dy) = DIRECTIONS[(rng % 8) as usize];
-        if rng.is_multiple_of(5) {
+        // While healed the player never attacks, so the monsters stay to chase it.
+        let target = app.world.player.pos.offset(dx, dy);
+        let spares = app.world.turn < HEALED_TURNS && app.world.monster_at(target).is_some();
+        if rng.is_multiple_of(5) || spares {
             app.run(Command::Wait);
         } else {
             app.run(Command::Move(dx, dy));
@@ -63,16 +86,34 @@ fn play() -> (u64, String, Vec<u64>) {
             }
         }
         assert!(app.world.log.len() <= 200, "the log is bounded");
+        longest_game = longest_game.max(app.world.turn);
+        longest_log = longest_log.max(app.world.log.len());
     }
-    (digest, state_line(&app), memory)
+    Played {
+        digest,
+        last: state_line(&app),
+        memory,
+        restarts,
+        longest_game,
+        longest_log,
+    }
 }
 
 #[test]
 fn ten_thousand_turns_are_deterministic_with_flat_memory() {
-    let (a, last_a, memory) = play();
-    let (b, last_b, _) = play();
-    assert_eq!(a, b, "same seed, same game");
-    assert_eq!(last_a, last_b);
+    let a = play();
+    let b = play();
+    assert_eq!(a.digest, b.digest, "same seed, same game");
+    assert_eq!(a.last, b.last);
+    // Long games, a full log and restarts all happened.
+    assert!(
+        a.longest_game >= HEALED_TURNS,
+        "longest game {} turns",
+        a.longest_game
+    );
+    assert_eq!(a.longest_log, 200, "the log reached its limit");
+    assert!(a.restarts >= 1, "no game was lost");
+    let memory = a.memory;
     // After warm-up, resident memory may wobble but not grow with the turn count.
     let (first, end) = (memory[1], *memory.last().unwrap());
     assert!(

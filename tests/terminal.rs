@@ -411,6 +411,10 @@ fn a_vanished_terminal_ends_the_game() {
             }
         }
     }
+    assert!(
+        String::from_utf8_lossy(&seen).contains(READY),
+        "the game ended before it drew: {seen:?}"
+    );
     drop(master);
     let start = Instant::now();
     let status = loop {

@@ -1,0 +1,44 @@
+//! What the benches share: the 256x256 cave of the turn and frame benches, and the
+//! `pathfinding` crate's A* under the game's rule, so every comparison uses the same one.
+
+// Each bench uses part of this module.
+#![allow(dead_code)]
+
+use astar_rogue::astar::Heuristic;
+use astar_rogue::generate::{GenKind, GenParams, generate};
+use astar_rogue::grid::{DIAGONAL, DIRECTIONS, Grid, Neighbourhood, Pos, STRAIGHT};
+use astar_rogue::level::Level;
+
+/// The 256x256 cave with 100 monsters (seed 7).
+pub fn cave_256() -> Level {
+    generate(&GenParams {
+        kind: GenKind::Caves,
+        width: 256,
+        height: 256,
+        seed: 7,
+        monsters: 100,
+    })
+    .expect("the cave generates")
+}
+
+/// The crate's `astar` with the game's moves (8-way, no corner cutting), costs (10/14) and
+/// octile heuristic. Successors are a lazy iterator, so the crate pays no allocation per
+/// expansion that ours would not.
+pub fn crate_astar(grid: &Grid, start: Pos, goal: Pos) -> Option<u32> {
+    let successors = |&p: &Pos| {
+        DIRECTIONS
+            .iter()
+            .filter(move |&&(dx, dy)| grid.can_step(p, dx, dy, Neighbourhood::Eight))
+            .map(move |&(dx, dy)| {
+                let cost = if dx != 0 && dy != 0 {
+                    DIAGONAL
+                } else {
+                    STRAIGHT
+                };
+                (p.offset(dx, dy), cost)
+            })
+    };
+    let heuristic =
+        |p: &Pos| Heuristic::Octile.estimate(p.x.abs_diff(goal.x), p.y.abs_diff(goal.y));
+    pathfinding::prelude::astar(&start, successors, heuristic, |p| *p == goal).map(|(_, c)| c)
+}
