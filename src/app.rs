@@ -341,7 +341,7 @@ impl App {
                 };
                 self.edit_tile(t);
             }
-            Command::PlaceMonster => self.edit(EditOp::AddMonster(self.cursor, self.editor.kind)),
+            Command::PlaceMonster => self.edit(EditOp::AddMonster(self.cursor, self.editor.kind())),
             Command::CycleKind => self.editor.cycle_kind(),
             Command::DeleteMonster => self.edit(EditOp::RemoveMonster(self.cursor)),
             Command::MovePlayer => self.edit(EditOp::MovePlayer(self.cursor)),

@@ -522,7 +522,8 @@ pub fn script_output(args: &ScriptArgs) -> Result<String, Failure> {
     let bytes = read_script(&args.script)?;
     let parsed = script::parse(&bytes, &file).map_err(|e| Failure::bad_input(e.to_string()))?;
     let size = match &args.size {
-        Some(s) => parse_terminal(s)?,
+        Some(s) => crate::script::terminal_size(s)
+            .map_err(|e| Failure::bad_input(format!("--size: {e}")))?,
         None => parsed.header.size.unwrap_or((80, 24)),
     };
     let seed = args.seed.or(parsed.header.seed).unwrap_or(1);
@@ -556,17 +557,6 @@ fn read_script(path: &Path) -> Result<Vec<u8>, Failure> {
         )));
     }
     Ok(bytes)
-}
-
-fn parse_terminal(s: &str) -> Result<(u16, u16), Failure> {
-    match crate::level::parse_size(s) {
-        Some((w, h)) if (1..=1000).contains(&w) && (1..=1000).contains(&h) => {
-            Ok((w as u16, h as u16))
-        }
-        _ => Err(Failure::bad_input(format!(
-            "--size {s:?}: expected WxH from 1x1 to 1000x1000"
-        ))),
-    }
 }
 
 /// Runs scenario files: a line per file (with the first failures), then the total as the

@@ -176,7 +176,8 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<Script, ParseError> {
     Ok(script)
 }
 
-fn terminal_size(s: &str) -> Result<(u16, u16), String> {
+/// A terminal size `WxH` within the runner's limits.
+pub fn terminal_size(s: &str) -> Result<(u16, u16), String> {
     match parse_size(s) {
         Some((w, h))
             if (1..=usize::from(MAX_TERMINAL)).contains(&w)

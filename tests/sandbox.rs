@@ -282,3 +282,24 @@ fn a_reloaded_moving_ai_map_still_restarts_with_creatures() {
         "the level a restart plays has creatures again"
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn a_save_writes_through_a_symbolic_link_and_keeps_permissions() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = Scratch::new("link");
+    let real = dir.copy("levels/pillar.txt");
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o640)).unwrap();
+    let link = dir.0.join("link.txt");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    write_atomic(&link, b"saved\n").unwrap();
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(std::fs::read(&real).unwrap(), b"saved\n");
+    let mode = std::fs::metadata(&real).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o640);
+}

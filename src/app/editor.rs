@@ -27,33 +27,36 @@ enum Change {
 }
 
 /// The editor's brush and history.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Editor {
-    /// The monster kind `m` places.
-    pub kind: char,
+    kind: char,
     undo: Vec<Vec<Change>>,
     redo: Vec<Vec<Change>>,
     /// Whether the next change joins the last group (a mouse stroke).
     in_stroke: bool,
 }
 
+impl Default for Editor {
+    fn default() -> Self {
+        Self {
+            kind: KINDS[0].glyph,
+            undo: Vec::new(),
+            redo: Vec::new(),
+            in_stroke: false,
+        }
+    }
+}
+
 impl Editor {
     /// Chooses the next monster kind.
     pub fn cycle_kind(&mut self) {
-        let i = KINDS
-            .iter()
-            .position(|k| k.glyph == self.kind())
-            .unwrap_or(0);
+        let i = KINDS.iter().position(|k| k.glyph == self.kind).unwrap_or(0);
         self.kind = KINDS[(i + 1) % KINDS.len()].glyph;
     }
 
-    /// The kind `m` places (the first kind until one is chosen).
+    /// The kind `m` places.
     pub fn kind(&self) -> char {
-        if self.kind == '\0' {
-            KINDS[0].glyph
-        } else {
-            self.kind
-        }
+        self.kind
     }
 
     /// Starts a mouse stroke: its changes undo together.
@@ -95,10 +98,6 @@ impl App {
     }
 
     fn apply_edit(&mut self, op: EditOp, stroke: bool) {
-        let op = match op {
-            EditOp::AddMonster(p, '\0') => EditOp::AddMonster(p, self.editor.kind()),
-            op => op,
-        };
         match self.edit_change(op) {
             Ok(Some(change)) => {
                 self.apply_change(&change, false);

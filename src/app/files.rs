@@ -73,7 +73,17 @@ fn stamp_of(path: &Path) -> Option<(u64, Option<SystemTime>)> {
 
 /// Writes `bytes` to `path` atomically: a temporary file in the same folder, flushed, then
 /// renamed over the target, so readers see the old file or the new one, never a mixture.
+/// A symbolic link is written through (the link stays), and an existing file keeps its
+/// permissions.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let linked = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    let target = if linked {
+        std::fs::canonicalize(path)?
+    } else {
+        path.to_path_buf()
+    };
+    let path = target.as_path();
+    let permissions = std::fs::metadata(path).ok().map(|m| m.permissions());
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
@@ -95,9 +105,18 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
             .create_new(true)
             .open(&tmp)?;
         f.write_all(bytes)?;
+        if let Some(permissions) = permissions {
+            f.set_permissions(permissions)?;
+        }
         f.sync_all()?;
         drop(f);
-        std::fs::rename(&tmp, path)
+        std::fs::rename(&tmp, path)?;
+        // The rename itself is durable once the folder is flushed (best effort: not every
+        // system can open a folder for that).
+        if let Ok(folder) = std::fs::File::open(&dir) {
+            let _ = folder.sync_all();
+        }
+        Ok(())
     })();
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);

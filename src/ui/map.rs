@@ -43,11 +43,13 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
     for row in 0..view.height {
         for col in 0..view.width {
             let p = Pos::new(cam.x + i32::from(col), cam.y + i32::from(row));
-            let (ch, style) = match grid.get(p) {
-                Tile::Wall => ('#', Style::new().fg(Color::Gray)),
-                Tile::Floor => ('.', Style::new().fg(Color::DarkGray)),
-                Tile::Void => (' ', Style::new()),
+            let tile = grid.get(p);
+            let style = match tile {
+                Tile::Wall => Style::new().fg(Color::Gray),
+                Tile::Floor => Style::new().fg(Color::DarkGray),
+                Tile::Void => Style::new(),
             };
+            let ch = crate::level::tile_glyph(tile);
             buf[(view.x + col, view.y + row)]
                 .set_char(ch)
                 .set_style(style);
