@@ -98,11 +98,31 @@ impl Level {
             out.push('\n');
         }
         out.push_str(&format!("size: {w}x{h}\nmap:\n"));
+        // The creatures by cell index, as `glyph_at` would pick them: the player over
+        // monsters, and the first monster listed on a cell over later ones. Sorting these
+        // and walking them alongside the tiles keeps a save linear in cells plus creatures.
+        let mut marks: Vec<(usize, usize, char)> = self
+            .player
+            .iter()
+            .map(|&p| (p, '@'))
+            .chain(self.monsters.iter().map(|m| (m.pos, m.kind)))
+            .enumerate()
+            .filter_map(|(rank, (p, glyph))| Some((self.grid.index(p)?, rank, glyph)))
+            .collect();
+        marks.sort_unstable();
+        marks.dedup_by_key(|m| m.0);
+        let mut marks = marks.into_iter().peekable();
         let mut row = String::with_capacity(w);
+        let tiles = self.grid.tiles();
         for y in 0..h {
             row.clear();
-            for x in 0..w {
-                row.push(self.glyph_at(Pos::new(x as i32, y as i32)));
+            let start = y * w;
+            for (i, &t) in (start..).zip(&tiles[start..start + w]) {
+                let glyph = match marks.next_if(|m| m.0 == i) {
+                    Some((_, _, glyph)) => glyph,
+                    None => tile_glyph(t),
+                };
+                row.push(glyph);
             }
             out.push_str(row.trim_end_matches(' '));
             out.push('\n');
