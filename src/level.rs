@@ -247,10 +247,14 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<Level, ParseError> {
                     "map" if value.trim().is_empty() => map_marked = true,
                     "title" => title = Some(value.trim().to_string()).filter(|t| !t.is_empty()),
                     "size" => {
+                        // The value's first character, past the key, the colon and spaces.
+                        let col = key.chars().count()
+                            + 2
+                            + value.chars().take_while(|c| c.is_whitespace()).count();
                         let (w, h) = parse_size(value).ok_or_else(|| {
                             err(
                                 n,
-                                key.len() + 2,
+                                col,
                                 format!(
                                     "bad size {:?}: expected WIDTHxHEIGHT, e.g. 40x20",
                                     value.trim()
@@ -258,7 +262,7 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<Level, ParseError> {
                                 line,
                             )
                         })?;
-                        check_dims(w, h).map_err(|m| err(n, key.len() + 2, m, line))?;
+                        check_dims(w, h).map_err(|m| err(n, col, m, line))?;
                         size = Some((w, h, n, line.to_string()));
                     }
                     _ => {

@@ -93,12 +93,12 @@ fn limits_are_enforced_with_positions() {
     let e = parse("size: 9000x10\n@").unwrap_err();
     assert_eq!(
         e.headline(),
-        "t.txt:1:6: map size 9000x10 exceeds the limit of 8192 cells a side"
+        "t.txt:1:7: map size 9000x10 exceeds the limit of 8192 cells a side"
     );
     let e = parse("size: 5000x5000\n@").unwrap_err();
     assert!(
         e.headline()
-            .starts_with("t.txt:1:6: map size 5000x5000 has 25000000 cells")
+            .starts_with("t.txt:1:7: map size 5000x5000 has 25000000 cells")
     );
     let e = parse("size: 3x1\n@...\n").unwrap_err();
     assert_eq!(
@@ -110,8 +110,22 @@ fn limits_are_enforced_with_positions() {
     let e = parse("size: big\n@").unwrap_err();
     assert_eq!(
         e.headline(),
-        "t.txt:1:6: bad size \"big\": expected WIDTHxHEIGHT, e.g. 40x20"
+        "t.txt:1:7: bad size \"big\": expected WIDTHxHEIGHT, e.g. 40x20"
     );
+}
+
+#[test]
+fn size_errors_point_at_the_value() {
+    // Whatever the spacing, the caret sits on the value's first character.
+    assert_eq!(
+        error("size:\t 9000x1\n@"),
+        "t.txt:1:8: map size 9000x1 exceeds the limit of 8192 cells a side\n  |\n1 | size:  9000x1\n  |        ^"
+    );
+    assert_eq!(parse("size:0x3\n@").unwrap_err().col, 6);
+    // Columns count characters: a non-ASCII space before the value is one column.
+    assert_eq!(parse("size:\u{3000}nope\n@").unwrap_err().col, 7);
+    // No value at all: just past the end of the line.
+    assert_eq!(parse("size:  \n@").unwrap_err().col, 8);
 }
 
 #[test]
