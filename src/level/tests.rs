@@ -193,3 +193,42 @@ fn a_map_marker_keeps_leading_void_rows() {
         "t.txt:3:1: header after the map has started"
     );
 }
+
+fn movingai_error(src: &str) -> String {
+    Level::parse_movingai(src.as_bytes(), "m.map")
+        .unwrap_err()
+        .to_string()
+}
+
+#[test]
+fn moving_ai_size_errors_point_at_the_bad_value() {
+    assert_eq!(
+        movingai_error("type octile\nheight 9000\nwidth 3\nmap\n"),
+        "m.map:2:8: map size 3x9000 exceeds the limit of 8192 cells a side\n  |\n2 | height 9000\n  |        ^"
+    );
+    // A far larger value says the same thing, not that the number is bad.
+    assert_eq!(
+        Level::parse_movingai(b"type octile\nheight  20000\nwidth 3\nmap\n", "m.map")
+            .unwrap_err()
+            .headline(),
+        "m.map:2:9: map size 3x20000 exceeds the limit of 8192 cells a side"
+    );
+    assert_eq!(
+        movingai_error("type octile\nheight 3\nwidth 9000\nmap\n"),
+        "m.map:3:7: map size 9000x3 exceeds the limit of 8192 cells a side\n  |\n3 | width 9000\n  |       ^"
+    );
+    let e = Level::parse_movingai(b"type octile\nheight 0\nwidth 3\n", "m.map").unwrap_err();
+    assert_eq!((e.line, e.col, e.text.as_str()), (2, 8, "height 0"));
+    let e = Level::parse_movingai(b"type octile\nheight 9000\nwidth 0\n", "m.map").unwrap_err();
+    assert_eq!((e.line, e.col, e.text.as_str()), (3, 7, "width 0"));
+    let e = Level::parse_movingai(b"type octile\nheight 5000\nwidth 5000\n", "m.map").unwrap_err();
+    assert_eq!((e.line, e.col), (3, 7));
+    assert!(e.message.contains("more than the limit"), "{e}");
+    // Not a number at all (or too big for one): a bad value, still at its column.
+    let e =
+        Level::parse_movingai(b"type octile\nheight 99999999999999999999\n", "m.map").unwrap_err();
+    assert_eq!(
+        e.headline(),
+        "m.map:2:8: bad height \"99999999999999999999\""
+    );
+}
