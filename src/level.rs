@@ -328,7 +328,15 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<Level, ParseError> {
         (width, height) = (*w, *h);
     }
     if let Err(m) = check_dims(width, height) {
-        let (n, row) = rows[0];
+        // Only a map without `size` gets here (the header's own values were checked), and
+        // its rows are all within the side limit and not all blank, so there are too many
+        // rows, or too many cells: blame the first row past the limit.
+        let first_over = if height > MAX_SIDE {
+            MAX_SIDE
+        } else {
+            MAX_CELLS / width
+        };
+        let (n, row) = rows[first_over];
         return Err(err(n, 1, m, row));
     }
 
