@@ -230,11 +230,11 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<Level, ParseError> {
     let mut title = None;
     let mut size: Option<(usize, usize, usize, String)> = None;
     let mut rows: Vec<(usize, &str)> = Vec::new();
-    let mut last_line = 0;
+    let (mut last_line, mut last_text) = (0, "");
     let mut map_marked = false;
     for item in lines(bytes, file) {
         let (n, line) = item?;
-        last_line = n;
+        (last_line, last_text) = (n, line);
         if line.starts_with(';') {
             continue;
         }
@@ -289,7 +289,7 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<Level, ParseError> {
             last_line.max(1),
             1,
             "no map: expected rows of '#', '.', '@' and monster letters".into(),
-            "",
+            last_text,
         ));
     }
 

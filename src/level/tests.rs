@@ -76,6 +76,13 @@ fn no_map_at_all() {
     );
     let e = parse("; only\n; comments\n\n").unwrap_err();
     assert_eq!((e.line, e.col), (3, 1));
+    // The excerpt is the line the error names, whatever it holds.
+    assert_eq!(
+        error("title: Empty\nsize: 3x3\n"),
+        "t.txt:2:1: no map: expected rows of '#', '.', '@' and monster letters\n  |\n2 | size: 3x3\n  | ^"
+    );
+    let e = parse("map:\n; just a comment").unwrap_err();
+    assert_eq!((e.line, e.text.as_str()), (2, "; just a comment"));
 }
 
 #[test]
