@@ -243,22 +243,21 @@ pub fn populate(level: &mut Level, seed: u64, monsters: usize) -> Result<(), Gen
 fn keep_largest_region(
     width: usize,
     height: usize,
-    mut tiles: Vec<Tile>,
+    tiles: Vec<Tile>,
 ) -> (Grid, Regions, Option<u32>) {
-    // Labelling needs a grid; a throwaway one costs one byte per cell.
-    let regions = Regions::compute(
-        &Grid::from_tiles(width, height, tiles.clone()),
-        Neighbourhood::Eight,
-    );
+    // Label the grid that is returned, walling off the other regions in place.
+    let mut grid = Grid::from_tiles(width, height, tiles);
+    let regions = Regions::compute(&grid, Neighbourhood::Eight);
     let largest = regions.largest();
     if regions.count() > 1 {
-        for (t, &l) in tiles.iter_mut().zip(regions.labels()) {
-            if *t == Tile::Floor && Some(l) != largest {
-                *t = Tile::Wall;
+        // Labelled cells are exactly the floor cells.
+        for (i, &l) in regions.labels().iter().enumerate() {
+            if l != Regions::NONE && Some(l) != largest {
+                grid.set(grid.pos(i), Tile::Wall);
             }
         }
     }
-    (Grid::from_tiles(width, height, tiles), regions, largest)
+    (grid, regions, largest)
 }
 
 /// A uniformly chosen cell index of region `label`, leaving out cells for which `skip`
