@@ -24,9 +24,9 @@ pub const MAX_SIDE: usize = 1024;
 /// the monsters; small maps sometimes come out cramped, large ones practically never do.
 const ATTEMPTS: usize = 8;
 
-/// The monster kinds generated levels use, with their draw weights (weaker ones commoner).
-pub const MONSTER_KINDS: [(char, &str, u32); 3] =
-    [('r', "rat", 6), ('g', "goblin", 3), ('o', "orc", 1)];
+/// The monster kinds generated levels use, with their draw weights (weaker ones commoner);
+/// `game::kind_info` has their names and stats.
+pub const MONSTER_KINDS: [(char, u32); 3] = [('r', 6), ('g', 3), ('o', 1)];
 
 /// Which generator to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -243,22 +243,21 @@ pub fn populate(level: &mut Level, seed: u64, monsters: usize) -> Result<(), Gen
 fn keep_largest_region(
     width: usize,
     height: usize,
-    mut tiles: Vec<Tile>,
+    tiles: Vec<Tile>,
 ) -> (Grid, Regions, Option<u32>) {
-    // Labelling needs a grid; a throwaway one costs one byte per cell.
-    let regions = Regions::compute(
-        &Grid::from_tiles(width, height, tiles.clone()),
-        Neighbourhood::Eight,
-    );
+    // Label the grid that is returned, walling off the other regions in place.
+    let mut grid = Grid::from_tiles(width, height, tiles);
+    let regions = Regions::compute(&grid, Neighbourhood::Eight);
     let largest = regions.largest();
     if regions.count() > 1 {
-        for (t, &l) in tiles.iter_mut().zip(regions.labels()) {
-            if *t == Tile::Floor && Some(l) != largest {
-                *t = Tile::Wall;
+        // Labelled cells are exactly the floor cells.
+        for (i, &l) in regions.labels().iter().enumerate() {
+            if l != Regions::NONE && Some(l) != largest {
+                grid.set(grid.pos(i), Tile::Wall);
             }
         }
     }
-    (Grid::from_tiles(width, height, tiles), regions, largest)
+    (grid, regions, largest)
 }
 
 /// A uniformly chosen cell index of region `label`, leaving out cells for which `skip`
@@ -312,13 +311,14 @@ fn place_monsters(
     rng: &mut Xoshiro256PlusPlus,
 ) -> Result<Vec<Spawn>, GenError> {
     let size = regions.size(label) as usize;
-    // The player's cell and its region neighbours: the only cells that are not "far".
-    let near = (-1..=1)
+    // The player's cell and its region neighbours, in index order: the only cells that are
+    // not "far".
+    let near: Vec<usize> = (-1..=1)
         .flat_map(|dy| (-1..=1).map(move |dx| (dx, dy)))
         .filter_map(|(dx, dy)| grid.index(player.offset(dx, dy)))
         .filter(|&i| regions.label(i) == label)
-        .count();
-    let far = size - near;
+        .collect();
+    let far = size - near.len();
     let available = if strict { far } else { size - 1 };
     if count > available {
         return Err(GenError::TooManyMonsters {
@@ -333,10 +333,9 @@ fn place_monsters(
     if count > far {
         // Only when populating a cramped level: fill up from the player's neighbours.
         let player_index = grid.index(player);
-        let adjacent: Vec<usize> = (-1..=1)
-            .flat_map(|dy| (-1..=1).map(move |dx| (dx, dy)))
-            .filter_map(|(dx, dy)| grid.index(player.offset(dx, dy)))
-            .filter(|&i| regions.label(i) == label && Some(i) != player_index)
+        let adjacent: Vec<usize> = near
+            .into_iter()
+            .filter(|&i| Some(i) != player_index)
             .collect();
         let picks = rand::seq::index::sample(rng, adjacent.len(), count - far);
         cells.extend(picks.into_iter().map(|k| adjacent[k]));
@@ -353,9 +352,9 @@ fn place_monsters(
 
 /// A monster kind drawn by [`MONSTER_KINDS`] weight.
 fn pick_kind(rng: &mut Xoshiro256PlusPlus) -> char {
-    let total: u32 = MONSTER_KINDS.iter().map(|k| k.2).sum();
+    let total: u32 = MONSTER_KINDS.iter().map(|k| k.1).sum();
     let mut roll = rng.random_range(0..total);
-    for (kind, _, weight) in MONSTER_KINDS {
+    for (kind, weight) in MONSTER_KINDS {
         if roll < weight {
             return kind;
         }

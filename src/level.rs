@@ -98,11 +98,31 @@ impl Level {
             out.push('\n');
         }
         out.push_str(&format!("size: {w}x{h}\nmap:\n"));
+        // The creatures by cell index, as `glyph_at` would pick them: the player over
+        // monsters, and the first monster listed on a cell over later ones. Sorting these
+        // and walking them alongside the tiles keeps a save linear in cells plus creatures.
+        let mut marks: Vec<(usize, usize, char)> = self
+            .player
+            .iter()
+            .map(|&p| (p, '@'))
+            .chain(self.monsters.iter().map(|m| (m.pos, m.kind)))
+            .enumerate()
+            .filter_map(|(rank, (p, glyph))| Some((self.grid.index(p)?, rank, glyph)))
+            .collect();
+        marks.sort_unstable();
+        marks.dedup_by_key(|m| m.0);
+        let mut marks = marks.into_iter().peekable();
         let mut row = String::with_capacity(w);
+        let tiles = self.grid.tiles();
         for y in 0..h {
             row.clear();
-            for x in 0..w {
-                row.push(self.glyph_at(Pos::new(x as i32, y as i32)));
+            let start = y * w;
+            for (i, &t) in (start..).zip(&tiles[start..start + w]) {
+                let glyph = match marks.next_if(|m| m.0 == i) {
+                    Some((_, _, glyph)) => glyph,
+                    None => tile_glyph(t),
+                };
+                row.push(glyph);
             }
             out.push_str(row.trim_end_matches(' '));
             out.push('\n');
@@ -210,11 +230,11 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<Level, ParseError> {
     let mut title = None;
     let mut size: Option<(usize, usize, usize, String)> = None;
     let mut rows: Vec<(usize, &str)> = Vec::new();
-    let mut last_line = 0;
+    let (mut last_line, mut last_text) = (0, "");
     let mut map_marked = false;
     for item in lines(bytes, file) {
         let (n, line) = item?;
-        last_line = n;
+        (last_line, last_text) = (n, line);
         if line.starts_with(';') {
             continue;
         }
@@ -227,10 +247,14 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<Level, ParseError> {
                     "map" if value.trim().is_empty() => map_marked = true,
                     "title" => title = Some(value.trim().to_string()).filter(|t| !t.is_empty()),
                     "size" => {
+                        // The value's first character, past the key, the colon and spaces.
+                        let col = key.chars().count()
+                            + 2
+                            + value.chars().take_while(|c| c.is_whitespace()).count();
                         let (w, h) = parse_size(value).ok_or_else(|| {
                             err(
                                 n,
-                                key.len() + 2,
+                                col,
                                 format!(
                                     "bad size {:?}: expected WIDTHxHEIGHT, e.g. 40x20",
                                     value.trim()
@@ -238,7 +262,7 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<Level, ParseError> {
                                 line,
                             )
                         })?;
-                        check_dims(w, h).map_err(|m| err(n, key.len() + 2, m, line))?;
+                        check_dims(w, h).map_err(|m| err(n, col, m, line))?;
                         size = Some((w, h, n, line.to_string()));
                     }
                     _ => {
@@ -265,7 +289,7 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<Level, ParseError> {
             last_line.max(1),
             1,
             "no map: expected rows of '#', '.', '@' and monster letters".into(),
-            "",
+            last_text,
         ));
     }
 
@@ -304,7 +328,15 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<Level, ParseError> {
         (width, height) = (*w, *h);
     }
     if let Err(m) = check_dims(width, height) {
-        let (n, row) = rows[0];
+        // Only a map without `size` gets here (the header's own values were checked), and
+        // its rows are all within the side limit and not all blank, so there are too many
+        // rows, or too many cells: blame the first row past the limit.
+        let first_over = if height > MAX_SIDE {
+            MAX_SIDE
+        } else {
+            MAX_CELLS / width
+        };
+        let (n, row) = rows[first_over];
         return Err(err(n, 1, m, row));
     }
 

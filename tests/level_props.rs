@@ -292,6 +292,33 @@ proptest! {
     }
 
     #[test]
+    fn to_text_prints_what_glyph_at_shows(
+        level in level_strategy(30, 20),
+        extra in prop::collection::vec((-2i32..33, -2i32..23, prop::char::range('a', 'z')), 0..12),
+        player in prop::option::of((-2i32..33, -2i32..23)),
+    ) {
+        // Creatures anywhere, even stacked on each other or outside the grid: each cell
+        // prints as `glyph_at` shows it, rows trimmed of trailing void.
+        let mut level = level;
+        level.monsters.extend(extra.into_iter().map(|(x, y, kind)| Spawn { pos: Pos::new(x, y), kind }));
+        if let Some((x, y)) = player {
+            level.player = Some(Pos::new(x, y));
+        }
+        let (w, h) = (level.grid.width(), level.grid.height());
+        let mut want = String::new();
+        if let Some(t) = &level.title {
+            want.push_str(&format!("title: {t}\n"));
+        }
+        want.push_str(&format!("size: {w}x{h}\nmap:\n"));
+        for y in 0..h {
+            let row: String = (0..w).map(|x| level.glyph_at(Pos::new(x as i32, y as i32))).collect();
+            want.push_str(row.trim_end_matches(' '));
+            want.push('\n');
+        }
+        prop_assert_eq!(level.to_text(), want);
+    }
+
+    #[test]
     fn random_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..4096)) {
         parse_all(&bytes)?;
     }

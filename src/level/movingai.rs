@@ -17,26 +17,34 @@ pub(super) fn parse(bytes: &[u8], file: &str) -> Result<Level, ParseError> {
     if line.trim() != "type octile" {
         return Err(err(n, 1, "expected `type octile`".into(), line));
     }
-    let mut dims = [0usize; 2];
+    // Each side's value, with its line number, text and column for errors.
+    let mut dims = [(0usize, 0usize, "", 0usize); 2];
     let mut last = n;
     for (i, key) in ["height", "width"].into_iter().enumerate() {
         let (n, line) = next(key, last)?;
         last = n;
-        let value = line
+        let rest = line
             .strip_prefix(key)
-            .map(str::trim)
             .ok_or_else(|| err(n, 1, format!("expected `{key} N`"), line))?;
-        dims[i] = value
+        let col = key.len() + 1 + rest.chars().take_while(|c| c.is_whitespace()).count();
+        let value = rest.trim();
+        let v = value
             .parse()
-            .ok()
-            .filter(|v: &usize| *v <= super::MAX_SIDE * 2)
-            .ok_or_else(|| {
-                let col = (key.len() + 2).min(line.chars().count() + 1);
-                err(n, col, format!("bad {key} {value:?}"), line)
-            })?;
+            .map_err(|_| err(n, col, format!("bad {key} {value:?}"), line))?;
+        dims[i] = (v, n, line, col);
     }
-    let [height, width] = dims;
-    check_dims(width, height).map_err(|m| err(last, 1, m, ""))?;
+    let [(height, hn, hline, hcol), (width, wn, wline, wcol)] = dims;
+    // check_dims refuses a zero or too long side before multiplying, so any parsed values
+    // are safe to pass. Blame the side its message is about: the zero one for an empty map,
+    // the too long one (height first) for a side over the limit, else the width, which
+    // completes a product over the cell limit.
+    check_dims(width, height).map_err(|m| {
+        if height == 0 || (width != 0 && height > super::MAX_SIDE) {
+            err(hn, hcol, m, hline)
+        } else {
+            err(wn, wcol, m, wline)
+        }
+    })?;
     let (n, line) = next("the `map` line", last)?;
     if line.trim() != "map" {
         return Err(err(n, 1, "expected `map`".into(), line));

@@ -76,6 +76,13 @@ fn no_map_at_all() {
     );
     let e = parse("; only\n; comments\n\n").unwrap_err();
     assert_eq!((e.line, e.col), (3, 1));
+    // The excerpt is the line the error names, whatever it holds.
+    assert_eq!(
+        error("title: Empty\nsize: 3x3\n"),
+        "t.txt:2:1: no map: expected rows of '#', '.', '@' and monster letters\n  |\n2 | size: 3x3\n  | ^"
+    );
+    let e = parse("map:\n; just a comment").unwrap_err();
+    assert_eq!((e.line, e.text.as_str()), (2, "; just a comment"));
 }
 
 #[test]
@@ -93,13 +100,24 @@ fn limits_are_enforced_with_positions() {
     let e = parse("size: 9000x10\n@").unwrap_err();
     assert_eq!(
         e.headline(),
-        "t.txt:1:6: map size 9000x10 exceeds the limit of 8192 cells a side"
+        "t.txt:1:7: map size 9000x10 exceeds the limit of 8192 cells a side"
     );
     let e = parse("size: 5000x5000\n@").unwrap_err();
     assert!(
         e.headline()
-            .starts_with("t.txt:1:6: map size 5000x5000 has 25000000 cells")
+            .starts_with("t.txt:1:7: map size 5000x5000 has 25000000 cells")
     );
+    // Without `size`: the first row past the side limit, or past the cell limit.
+    let tall = format!("@\n{}", ".\n".repeat(MAX_SIDE));
+    let e = parse(&tall).unwrap_err();
+    assert_eq!(
+        e.headline(),
+        "t.txt:8193:1: map size 1x8193 exceeds the limit of 8192 cells a side"
+    );
+    let wide = format!("@{}\n{}", ".".repeat(MAX_SIDE - 1), "#\n".repeat(2048));
+    let e = parse(&wide).unwrap_err();
+    assert_eq!((e.line, e.col, e.text.as_str()), (2049, 1, "#"));
+    assert!(e.message.contains("more than the limit"), "{e}");
     let e = parse("size: 3x1\n@...\n").unwrap_err();
     assert_eq!(
         e.headline(),
@@ -110,8 +128,22 @@ fn limits_are_enforced_with_positions() {
     let e = parse("size: big\n@").unwrap_err();
     assert_eq!(
         e.headline(),
-        "t.txt:1:6: bad size \"big\": expected WIDTHxHEIGHT, e.g. 40x20"
+        "t.txt:1:7: bad size \"big\": expected WIDTHxHEIGHT, e.g. 40x20"
     );
+}
+
+#[test]
+fn size_errors_point_at_the_value() {
+    // Whatever the spacing, the caret sits on the value's first character.
+    assert_eq!(
+        error("size:\t 9000x1\n@"),
+        "t.txt:1:8: map size 9000x1 exceeds the limit of 8192 cells a side\n  |\n1 | size:  9000x1\n  |        ^"
+    );
+    assert_eq!(parse("size:0x3\n@").unwrap_err().col, 6);
+    // Columns count characters: a non-ASCII space before the value is one column.
+    assert_eq!(parse("size:\u{3000}nope\n@").unwrap_err().col, 7);
+    // No value at all: just past the end of the line.
+    assert_eq!(parse("size:  \n@").unwrap_err().col, 8);
 }
 
 #[test]
@@ -177,5 +209,44 @@ fn a_map_marker_keeps_leading_void_rows() {
     assert_eq!(
         parse("map:\n@\ntitle: x\n").unwrap_err().headline(),
         "t.txt:3:1: header after the map has started"
+    );
+}
+
+fn movingai_error(src: &str) -> String {
+    Level::parse_movingai(src.as_bytes(), "m.map")
+        .unwrap_err()
+        .to_string()
+}
+
+#[test]
+fn moving_ai_size_errors_point_at_the_bad_value() {
+    assert_eq!(
+        movingai_error("type octile\nheight 9000\nwidth 3\nmap\n"),
+        "m.map:2:8: map size 3x9000 exceeds the limit of 8192 cells a side\n  |\n2 | height 9000\n  |        ^"
+    );
+    // A far larger value says the same thing, not that the number is bad.
+    assert_eq!(
+        Level::parse_movingai(b"type octile\nheight  20000\nwidth 3\nmap\n", "m.map")
+            .unwrap_err()
+            .headline(),
+        "m.map:2:9: map size 3x20000 exceeds the limit of 8192 cells a side"
+    );
+    assert_eq!(
+        movingai_error("type octile\nheight 3\nwidth 9000\nmap\n"),
+        "m.map:3:7: map size 9000x3 exceeds the limit of 8192 cells a side\n  |\n3 | width 9000\n  |       ^"
+    );
+    let e = Level::parse_movingai(b"type octile\nheight 0\nwidth 3\n", "m.map").unwrap_err();
+    assert_eq!((e.line, e.col, e.text.as_str()), (2, 8, "height 0"));
+    let e = Level::parse_movingai(b"type octile\nheight 9000\nwidth 0\n", "m.map").unwrap_err();
+    assert_eq!((e.line, e.col, e.text.as_str()), (3, 7, "width 0"));
+    let e = Level::parse_movingai(b"type octile\nheight 5000\nwidth 5000\n", "m.map").unwrap_err();
+    assert_eq!((e.line, e.col), (3, 7));
+    assert!(e.message.contains("more than the limit"), "{e}");
+    // Not a number at all (or too big for one): a bad value, still at its column.
+    let e =
+        Level::parse_movingai(b"type octile\nheight 99999999999999999999\n", "m.map").unwrap_err();
+    assert_eq!(
+        e.headline(),
+        "m.map:2:8: bad height \"99999999999999999999\""
     );
 }
