@@ -10,9 +10,9 @@ pub(crate) trait OpenList: Default {
     /// Removes the entry with the smallest `f`, and among those the smallest key.
     ///
     /// `live(f, key)` tells whether an entry still matters; entries that are not may be
-    /// dropped unseen (they are when a bucket is sorted, so that dead entries cost no sorting
-    /// and their cells are looked up together rather than one per pop). An entry once dead
-    /// must stay dead.
+    /// dropped unseen (they are when a bucket of at least [`FILTER_MIN`] is sorted, so that
+    /// dead entries cost no sorting and their cells are looked up together rather than one
+    /// per pop). An entry once dead must stay dead.
     fn pop(&mut self, live: impl Fn(u32, u64) -> bool) -> Option<(u32, u64)>;
 }
 
@@ -74,16 +74,34 @@ impl OpenList for BucketQueue {
         }
     }
 
+    /// Each bucket drops its dead entries as it is sorted, on becoming the minimum.
     #[inline(always)]
     fn pop(&mut self, live: impl Fn(u32, u64) -> bool) -> Option<(u32, u64)> {
-        if self.sorted != self.lo && self.len > 0 {
-            let mask = self.buckets.len() - 1;
-            let bucket = &mut self.buckets[self.lo as usize & mask];
-            let before = bucket.len();
-            bucket.retain(|&key| live(self.lo, key));
-            self.len -= before - bucket.len();
+        if self.len == 0 {
+            return None;
         }
-        BucketQueue::pop(self)
+        let mask = self.buckets.len() - 1;
+        loop {
+            let bucket = &mut self.buckets[self.lo as usize & mask];
+            if self.sorted == self.lo {
+                if let Some(key) = bucket.pop() {
+                    self.len -= 1;
+                    return Some((self.lo, key));
+                }
+            } else if !bucket.is_empty() {
+                let before = bucket.len();
+                let kept =
+                    filter_and_sort(bucket, self.lo, &live, &mut self.scratch, &mut self.counts);
+                bucket.truncate(kept);
+                self.len -= before - kept;
+                self.sorted = self.lo;
+                if self.len == 0 {
+                    return None;
+                }
+                continue;
+            }
+            self.lo += 1;
+        }
     }
 }
 
@@ -128,29 +146,6 @@ impl BucketQueue {
             bucket.push(key);
         }
         self.len += 1;
-    }
-
-    /// Removes the entry with the smallest `f`, and among those the smallest key.
-    #[inline]
-    pub(crate) fn pop(&mut self) -> Option<(u32, u64)> {
-        if self.len == 0 {
-            return None;
-        }
-        let mask = self.buckets.len() - 1;
-        loop {
-            let bucket = &mut self.buckets[self.lo as usize & mask];
-            if self.sorted == self.lo {
-                if let Some(key) = bucket.pop() {
-                    self.len -= 1;
-                    return Some((self.lo, key));
-                }
-            } else if !bucket.is_empty() {
-                sort_descending(bucket, &mut self.scratch, &mut self.counts);
-                self.sorted = self.lo;
-                continue;
-            }
-            self.lo += 1;
-        }
     }
 
     /// Number of queued entries (stale ones included).
@@ -284,18 +279,9 @@ impl OpenList for RingQueue {
             let b = self.lo as usize % RING;
             let mut n = self.lens[b];
             if n > 0 && self.sorted != self.lo {
-                let bucket = &mut self.store[b];
-                if n >= FILTER_MIN {
-                    let mut kept = 0;
-                    for i in 1..=n {
-                        let key = bucket[i];
-                        bucket[kept + 1] = key;
-                        kept += usize::from(live(self.lo, key));
-                    }
-                    n = kept;
-                    self.lens[b] = n;
-                }
-                sort_descending(&mut bucket[1..=n], &mut self.scratch, &mut self.counts);
+                let keys = &mut self.store[b][1..=n];
+                n = filter_and_sort(keys, self.lo, &live, &mut self.scratch, &mut self.counts);
+                self.lens[b] = n;
                 self.sorted = self.lo;
             }
             if n > 0 {
@@ -323,6 +309,32 @@ fn insert_descending(keys: &mut [u64]) {
 /// Buckets shorter than this are sorted with their dead entries, which the pops then skip:
 /// filtering costs more than it saves on the short buckets of corridors.
 const FILTER_MIN: usize = 16;
+
+/// Readies the keys of the bucket of `f` for popping, when it becomes the minimum: drops
+/// those `live` rejects, if there are at least [`FILTER_MIN`], then sorts the rest descending
+/// (see [`sort_descending`]). Returns how many keys are left, at the front of `keys`.
+#[inline(always)]
+fn filter_and_sort(
+    keys: &mut [u64],
+    f: u32,
+    live: impl Fn(u32, u64) -> bool,
+    scratch: &mut Vec<u64>,
+    counts: &mut Vec<u32>,
+) -> usize {
+    let mut n = keys.len();
+    if n >= FILTER_MIN {
+        // Without a branch: every key is copied down, and kept by advancing past it.
+        let mut kept = 0;
+        for i in 0..n {
+            let key = keys[i];
+            keys[kept] = key;
+            kept += usize::from(live(f, key));
+        }
+        n = kept;
+    }
+    sort_descending(&mut keys[..n], scratch, counts);
+    n
+}
 
 /// Buckets shorter than this are sorted by comparisons alone.
 const SPREAD_MIN: usize = 64;
@@ -387,6 +399,11 @@ fn sort_descending(keys: &mut [u64], scratch: &mut Vec<u64>, counts: &mut Vec<u3
 mod tests {
     use super::*;
 
+    /// A `live` that keeps every entry.
+    fn all(_: u32, _: u64) -> bool {
+        true
+    }
+
     /// A small deterministic generator for the randomized tests.
     fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
         move || {
@@ -405,7 +422,7 @@ mod tests {
             q.push(f, k);
         }
         let mut out = Vec::new();
-        while let Some(x) = q.pop() {
+        while let Some(x) = q.pop(all) {
             out.push(x);
         }
         assert_eq!(
@@ -415,10 +432,10 @@ mod tests {
         q.push(10, 1);
         q.push(2, 2);
         q.clear();
-        assert_eq!(q.pop(), None);
+        assert_eq!(q.pop(all), None);
         q.push(40, 7);
         assert_eq!(q.len(), 1);
-        assert_eq!(q.pop(), Some((40, 7)));
+        assert_eq!(q.pop(all), Some((40, 7)));
     }
 
     #[test]
@@ -497,10 +514,10 @@ mod tests {
         let mut q = BucketQueue::default();
         q.push(100, 0);
         q.push(130, 0);
-        assert_eq!(q.pop(), Some((100, 0)));
+        assert_eq!(q.pop(all), Some((100, 0)));
         q.push(90, 1);
-        assert_eq!(q.pop(), Some((90, 1)));
-        assert_eq!(q.pop(), Some((130, 0)));
+        assert_eq!(q.pop(all), Some((90, 1)));
+        assert_eq!(q.pop(all), Some((130, 0)));
     }
 
     #[test]
@@ -525,15 +542,15 @@ mod tests {
                 reference.push(Reverse((f, key)));
             } else {
                 let want = reference.pop().map(|Reverse(x)| x);
-                assert_eq!(q.pop(), want, "round {round}");
+                assert_eq!(q.pop(all), want, "round {round}");
                 if let Some((f, _)) = want {
                     floor = f;
                 }
             }
         }
         while let Some(Reverse(want)) = reference.pop() {
-            assert_eq!(q.pop(), Some(want));
+            assert_eq!(q.pop(all), Some(want));
         }
-        assert_eq!(q.pop(), None);
+        assert_eq!(q.pop(all), None);
     }
 }
