@@ -703,7 +703,7 @@ impl Board {
                 let (dx, dy) = DIRECTIONS[d];
                 let (nx, ny) = (p.x + dx, p.y + dy);
                 let (h, hw) = estimate(nx, ny);
-                queue.push_if(true, ng + hw, (u64::from(hw) << 32) | n as u64);
+                queue.push(ng + hw, (u64::from(hw) << 32) | n as u64);
                 if T::ENABLED {
                     tracer.open(Pos::new(nx, ny), ng, h, ng + hw, Some(p));
                 }

@@ -4,9 +4,8 @@
 pub(crate) trait OpenList: Default {
     /// Empties the list and queues the first entry.
     fn start(&mut self, f: u32, key: u64);
-    /// Queues an entry when `keep` is true. Taking the condition, rather than being called
-    /// under it, lets the search decide without a branch it would often mispredict.
-    fn push_if(&mut self, keep: bool, f: u32, key: u64);
+    /// Queues an entry.
+    fn push(&mut self, f: u32, key: u64);
     /// Removes the entry with the smallest `f`, and among those the smallest key.
     ///
     /// `live(f, key)` tells whether an entry still matters; entries that are not may be
@@ -68,10 +67,32 @@ impl OpenList for BucketQueue {
     }
 
     #[inline(always)]
-    fn push_if(&mut self, keep: bool, f: u32, key: u64) {
-        if keep {
-            self.push(f, key);
+    fn push(&mut self, f: u32, key: u64) {
+        if self.len == 0 {
+            if self.buckets.is_empty() {
+                self.grow(64);
+            }
+            self.lo = f;
+            self.hi = f;
+        } else if f < self.lo {
+            self.ensure_span(self.hi - f);
+            self.lo = f;
+        } else if f > self.hi {
+            self.ensure_span(f - self.lo);
+            self.hi = f;
         }
+        let mask = self.buckets.len() - 1;
+        let bucket = &mut self.buckets[f as usize & mask];
+        if self.sorted == f {
+            let mut i = bucket.len();
+            while i > 0 && bucket[i - 1] < key {
+                i -= 1;
+            }
+            bucket.insert(i, key);
+        } else {
+            bucket.push(key);
+        }
+        self.len += 1;
     }
 
     /// Each bucket drops its dead entries as it is sorted, on becoming the minimum.
@@ -118,36 +139,6 @@ impl BucketQueue {
         self.sorted = NONE;
     }
 
-    /// Adds an entry.
-    #[inline]
-    pub(crate) fn push(&mut self, f: u32, key: u64) {
-        if self.len == 0 {
-            if self.buckets.is_empty() {
-                self.grow(64);
-            }
-            self.lo = f;
-            self.hi = f;
-        } else if f < self.lo {
-            self.ensure_span(self.hi - f);
-            self.lo = f;
-        } else if f > self.hi {
-            self.ensure_span(f - self.lo);
-            self.hi = f;
-        }
-        let mask = self.buckets.len() - 1;
-        let bucket = &mut self.buckets[f as usize & mask];
-        if self.sorted == f {
-            let mut i = bucket.len();
-            while i > 0 && bucket[i - 1] < key {
-                i -= 1;
-            }
-            bucket.insert(i, key);
-        } else {
-            bucket.push(key);
-        }
-        self.len += 1;
-    }
-
     /// Number of queued entries (stale ones included).
     #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
@@ -182,16 +173,16 @@ const RING: usize = 32;
 /// 14 and changes H by at most as much), so a fixed ring of 32 buckets holds them all.
 ///
 /// Each bucket keeps a sentinel `u64::MAX` at index 0 and its keys at `1..=len`; the `Vec`'s
-/// own length is the capacity, always at least two past `len`. That lets [`push_if`] write
-/// the key whether or not it is kept and only advance `len` by the condition, without a
-/// branch. The minimum bucket is sorted descending (minimum last) when it becomes the
+/// own length is the capacity, always at least two past `len`. That lets [`push`] write
+/// the key even when it is not kept (when it went to `hot`, leaving `u64::MAX`) and advance
+/// `len` by whether it is, without a branch. The minimum bucket is sorted descending (minimum last) when it becomes the
 /// minimum; later keys of the same F are children of the node just popped, with a larger G
 /// and so a smaller H than anything left in the bucket. The smallest of them is the next to
 /// pop and waits in `hot`; the others go on top of the bucket, in order but for a rare fix-up.
 /// So a push hardly ever searches, and the only sorting is of buckets that were filled
 /// before they became the minimum.
 ///
-/// [`push_if`]: OpenList::push_if
+/// [`push`]: OpenList::push
 #[derive(Debug, Clone)]
 pub(crate) struct RingQueue {
     store: [Vec<u64>; RING],
@@ -232,11 +223,11 @@ impl OpenList for RingQueue {
         self.lo = f;
         self.sorted = NONE;
         self.hot = u64::MAX;
-        self.push_if(true, f, key);
+        self.push(f, key);
     }
 
     #[inline(always)]
-    fn push_if(&mut self, keep: bool, f: u32, key: u64) {
+    fn push(&mut self, f: u32, key: u64) {
         debug_assert!(
             f >= self.lo && f - self.lo < RING as u32,
             "F outside the ring"
@@ -245,11 +236,12 @@ impl OpenList for RingQueue {
         // has a larger G, so a smaller H), so the smaller of it and `hot` pops next and the
         // larger goes on top of the bucket. All of it without branches: whether a child
         // keeps its parent's F is a coin toss.
-        let sorted = keep & (f == self.sorted);
+        let sorted = f == self.sorted;
         let hot = self.hot;
         self.hot = std::hint::select_unpredictable(sorted, hot.min(key), hot);
         let key = std::hint::select_unpredictable(sorted, hot.max(key), key);
-        let keep = keep & (key != u64::MAX);
+        // `u64::MAX` is what is left of a key handed over to an empty `hot`: written, not kept.
+        let keep = key != u64::MAX;
         let b = f as usize % RING;
         let n = self.lens[b];
         let bucket = &mut self.store[b];
@@ -471,11 +463,8 @@ mod tests {
                     };
                     serial += 1;
                     let child = h << 24 | serial;
-                    let keep = r >> 60 != 0;
-                    q.push_if(keep, f + df, child);
-                    if keep {
-                        reference.push(Reverse((f + df, child)));
-                    }
+                    q.push(f + df, child);
+                    reference.push(Reverse((f + df, child)));
                 }
             }
         }
