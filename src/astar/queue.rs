@@ -430,26 +430,36 @@ mod tests {
         assert_eq!(q.pop(all), Some((40, 7)));
     }
 
-    #[test]
-    fn ring_pops_like_a_reference_heap_under_a_consistent_searchs_pushes() {
+    /// Pops `q` and `reference` past their dead entries, which `q` may drop unseen or hand out
+    /// for the caller to skip, to the next live one; both must agree on it.
+    fn next_live<Q: OpenList>(
+        q: &mut Q,
+        reference: &mut std::collections::BinaryHeap<std::cmp::Reverse<(u32, u64)>>,
+        live: impl Fn(u32, u64) -> bool + Copy,
+    ) -> Option<(u32, u64)> {
+        let got = std::iter::from_fn(|| q.pop(live)).find(|&(f, k)| live(f, k));
+        let want = std::iter::from_fn(|| reference.pop().map(|x| x.0)).find(|&(f, k)| live(f, k));
+        assert_eq!(got, want);
+        got
+    }
+
+    /// Checks `Q` against a reference heap under pushes as a consistent search makes them,
+    /// which both queues accept.
+    fn pops_like_a_reference_heap_under_a_consistent_searchs_pushes<Q: OpenList>() {
         use std::cmp::Reverse;
         use std::collections::BinaryHeap;
         let mut next = xorshift(0x2545_F491_4F6C_DD1Du64);
-        // Dead entries may be dropped unseen, or popped for the caller to skip: compare the
-        // live ones.
         let live = |_: u32, key: u64| !key.is_multiple_of(7);
         let mut serial = 0u64;
         for _ in 0..20 {
-            let mut q = RingQueue::default();
+            let mut q = Q::default();
             let mut reference = BinaryHeap::new();
             q.start(1000, 1 << 44);
             reference.push(Reverse((1000u32, 1u64 << 44)));
             for _ in 0..5000 {
-                let got = std::iter::from_fn(|| q.pop(live)).find(|&(f, k)| live(f, k));
-                let want = std::iter::from_fn(|| reference.pop().map(|Reverse(x)| x))
-                    .find(|&(f, k)| live(f, k));
-                assert_eq!(got, want);
-                let Some((f, key)) = got else { break };
+                let Some((f, key)) = next_live(&mut q, &mut reference, live) else {
+                    break;
+                };
                 // Children as a consistent search makes them: F from f to f + 28, and those
                 // keeping f below the popped key (a larger G, so a smaller H).
                 for _ in 0..next() % 5 {
@@ -468,6 +478,62 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn ring_pops_like_a_reference_heap_under_a_consistent_searchs_pushes() {
+        pops_like_a_reference_heap_under_a_consistent_searchs_pushes::<RingQueue>();
+    }
+
+    #[test]
+    fn bucket_queue_pops_like_a_reference_heap_under_a_consistent_searchs_pushes() {
+        pops_like_a_reference_heap_under_a_consistent_searchs_pushes::<BucketQueue>();
+    }
+
+    /// Checks that a bucket of at least [`FILTER_MIN`] entries, filled before it becomes the
+    /// minimum, hands out none of its dead ones, and that a shorter one hands out its live
+    /// ones in order.
+    fn long_buckets_hand_out_no_dead_entries<Q: OpenList>() {
+        let live = |_: u32, key: u64| !key.is_multiple_of(3);
+        let mut q = Q::default();
+        q.start(100, 1 << 40);
+        assert_eq!(q.pop(live), Some((100, 1 << 40)));
+        let (long, short) = (3 * FILTER_MIN as u64, FILTER_MIN as u64 - 1);
+        // Keys in a scrambled order (7 is prime to both lengths), a third of them dead.
+        for i in 0..long {
+            q.push(110, 1000 + i * 7 % long);
+        }
+        for i in 0..short {
+            q.push(120, 1000 + i * 7 % short);
+        }
+        let mut popped = Vec::new();
+        while let Some(entry) = q.pop(live) {
+            popped.push(entry);
+        }
+        let from_long: Vec<u64> = popped.iter().filter(|e| e.0 == 110).map(|e| e.1).collect();
+        let want: Vec<u64> = (1000..1000 + long).filter(|&k| live(110, k)).collect();
+        assert_eq!(
+            from_long, want,
+            "the long bucket hands out exactly its live keys"
+        );
+        let from_short: Vec<u64> = popped
+            .iter()
+            .filter(|e| e.0 == 120 && live(e.0, e.1))
+            .map(|e| e.1)
+            .collect();
+        let want: Vec<u64> = (1000..1000 + short).filter(|&k| live(120, k)).collect();
+        assert_eq!(from_short, want);
+        assert!(popped.iter().all(|e| e.0 == 110 || e.0 == 120));
+    }
+
+    #[test]
+    fn ring_long_buckets_hand_out_no_dead_entries() {
+        long_buckets_hand_out_no_dead_entries::<RingQueue>();
+    }
+
+    #[test]
+    fn bucket_queue_long_buckets_hand_out_no_dead_entries() {
+        long_buckets_hand_out_no_dead_entries::<BucketQueue>();
     }
 
     #[test]
@@ -513,33 +579,32 @@ mod tests {
     fn matches_a_reference_heap_under_interleaved_pushes_and_pops() {
         use std::cmp::Reverse;
         use std::collections::BinaryHeap;
-        let mut q = BucketQueue::default();
-        let mut reference = BinaryHeap::new();
-        let mut next = xorshift(0x9E37_79B9_7F4A_7C15u64);
-        let mut floor = 1000u32;
-        for round in 0..20_000 {
-            let r = next();
-            if !r.is_multiple_of(3) || reference.is_empty() {
-                // Mostly near the minimum, sometimes below it or far above, like weighted A*.
-                let f = match r % 17 {
-                    0 => floor.saturating_sub((r >> 8) as u32 % 50),
-                    1 => floor + (r >> 8) as u32 % 5000,
-                    _ => floor + (r >> 8) as u32 % 29,
-                };
-                let key = (r >> 20) % 64;
-                q.push(f, key);
-                reference.push(Reverse((f, key)));
-            } else {
-                let want = reference.pop().map(|Reverse(x)| x);
-                assert_eq!(q.pop(all), want, "round {round}");
-                if let Some((f, _)) = want {
+        fn some_dead(_: u32, key: u64) -> bool {
+            !key.is_multiple_of(5)
+        }
+        for live in [all as fn(u32, u64) -> bool, some_dead] {
+            let mut q = BucketQueue::default();
+            let mut reference = BinaryHeap::new();
+            let mut next = xorshift(0x9E37_79B9_7F4A_7C15u64);
+            let mut floor = 1000u32;
+            for _ in 0..20_000 {
+                let r = next();
+                if !r.is_multiple_of(3) || reference.is_empty() {
+                    // Mostly near the minimum, sometimes below it or far above, like weighted A*.
+                    let f = match r % 17 {
+                        0 => floor.saturating_sub((r >> 8) as u32 % 50),
+                        1 => floor + (r >> 8) as u32 % 5000,
+                        _ => floor + (r >> 8) as u32 % 29,
+                    };
+                    let key = (r >> 20) % 64;
+                    q.push(f, key);
+                    reference.push(Reverse((f, key)));
+                } else if let Some((f, _)) = next_live(&mut q, &mut reference, live) {
                     floor = f;
                 }
             }
+            while next_live(&mut q, &mut reference, live).is_some() {}
+            assert_eq!(q.pop(all), None);
         }
-        while let Some(Reverse(want)) = reference.pop() {
-            assert_eq!(q.pop(all), Some(want));
-        }
-        assert_eq!(q.pop(all), None);
     }
 }
