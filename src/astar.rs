@@ -322,9 +322,8 @@ pub struct Pathfinder {
 /// borrow both.
 #[derive(Debug, Clone, Default)]
 struct Board {
+    /// The revision of the grid copied in, or 0 (no grid has it) before the first.
     revision: u64,
-    width: usize,
-    height: usize,
     /// Row stride of the padded arrays: the map with a one-cell impassable border.
     stride: usize,
     /// `2^64 / stride` rounded up: turns the cell-to-row division into a multiplication.
@@ -536,7 +535,8 @@ impl Pathfinder {
 impl Board {
     /// Resizes the buffers and copies passability when the map changed.
     fn prepare(&mut self, grid: &Grid) {
-        if self.revision == grid.revision() && !self.flags.is_empty() {
+        // Grid revisions start at 1, so a new board never matches.
+        if self.revision == grid.revision() {
             return;
         }
         assert!(
@@ -546,13 +546,12 @@ impl Board {
         let (w, h) = (grid.width(), grid.height());
         let stride = w + 2;
         let cells = stride * (h + 2);
-        if self.width != w || self.height != h || self.flags.len() != cells {
+        // The stride and the cell count together fix the width and the height.
+        if self.stride != stride || self.flags.len() != cells {
             self.flags = vec![0; cells];
             self.nodes = vec![Node::default().with(0, 0, NO_PARENT); cells];
             self.generation = 0;
         }
-        self.width = w;
-        self.height = h;
         self.stride = stride;
         // Exact for every 32-bit cell index (Lemire, Kaser and Kurz, 2019); stride >= 3.
         self.stride_magic = (u64::MAX / stride as u64).wrapping_add(1);

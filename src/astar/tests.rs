@@ -278,3 +278,36 @@ fn parent_covers_matches_the_grids_own_move_rule() {
         }
     }
 }
+
+#[test]
+fn a_reshaped_grid_of_the_same_padded_size_is_searched_afresh() {
+    // 3x5 and 5x3 both pad to 35 cells, with different strides: the buffers must be rebuilt,
+    // or cells inside the old shape would be walkable border cells of the new one.
+    let tall = grid(&["...", "...", "...", "...", "..."]);
+    let wide = grid(&[".#...", ".#.#.", "...#."]);
+    let mut pf = Pathfinder::new();
+    for (x, y) in [(0, 0), (2, 4), (1, 2)] {
+        pf.find(
+            &tall,
+            Pos::new(0, 0),
+            Pos::new(x, y),
+            &SearchOptions::default(),
+        );
+    }
+    let r = pf.find(
+        &wide,
+        Pos::new(0, 0),
+        Pos::new(4, 2),
+        &SearchOptions::default(),
+    );
+    assert_eq!(
+        r,
+        Pathfinder::new().find(
+            &wide,
+            Pos::new(0, 0),
+            Pos::new(4, 2),
+            &SearchOptions::default()
+        )
+    );
+    assert_eq!(r.cost, Some(10 * 10));
+}
