@@ -2,10 +2,10 @@
 //! region labels for instant "unreachable", and an optional event trace.
 //!
 //! Tie-breaking is fixed so that the same input always gives the same path: among nodes of
-//! equal F the one with the lower H is expanded first, and among those the cell that comes
-//! first in reading order (smaller y, then smaller x). Neighbours are generated in the order
-//! of [`DIRECTIONS`], and a node's parent only changes on a strictly
-//! better G.
+//! equal F the one with the lower weighted H (the H that went into its F, which is plain H at
+//! weight one) is expanded first, and among those the cell that comes first in reading order
+//! (smaller y, then smaller x). Neighbours are generated in the order of [`DIRECTIONS`], and
+//! a node's parent only changes on a strictly better G.
 
 mod queue;
 mod trace;
@@ -309,9 +309,9 @@ const ENTERABLE: u8 = 2;
 #[derive(Debug, Clone, Default)]
 pub struct Pathfinder {
     board: Board,
-    /// The open list of searches with a consistent heuristic.
+    /// The open list of octile, Chebyshev and zero searches at weight exactly 1.
     ring: RingQueue,
-    /// The open list of the others, whose F can spread arbitrarily far.
+    /// The open list of every other search, whose F can spread arbitrarily far.
     queue: BucketQueue,
     regions: Option<(u64, Regions)>,
     regions_cut: Option<(u64, Regions)>,
@@ -486,8 +486,11 @@ impl Pathfinder {
         let weight = opts.weight;
         let board = &mut self.board;
         let (ring, queue) = (&mut self.ring, &mut self.queue);
-        // One copy of the loop per heuristic, so the default one inlines without a match.
-        // Consistent heuristics with weight 1 keep every F near the minimum: the fixed ring.
+        // Four copies of the loop (each also per tracer and per BLOCKERS): the game's rule,
+        // with the octile estimate inlined and the move masks fixed; octile under the other
+        // rules; Chebyshev or zero, matched inside the estimate; and everything else. The
+        // first three are at weight exactly 1, whose consistent heuristics keep every F within
+        // 28 of the minimum: they use the fixed ring, the last the bucket queue.
         let octile = |x: i32, y: i32| {
             let h = Heuristic::Octile.estimate(x.abs_diff(gx), y.abs_diff(gy));
             (h, h)

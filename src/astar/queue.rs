@@ -25,10 +25,10 @@ pub(crate) trait OpenList: Default {
 /// buckets are sorted by a bucket sort on H (see [`sort_descending`]), short ones by
 /// comparisons.
 ///
-/// This is the open list of searches whose heuristic is not consistent (Manhattan and
-/// Euclidean on 8-way grids, or any weight above 1): their F can spread far and even fall
+/// Octile, Chebyshev or zero at weight exactly 1 use the leaner [`RingQueue`]; everything
+/// else this queue: Manhattan and Euclidean (not consistent on 8-way grids) and any other
+/// weight, whose F can spread far and, above weight 1 or with those heuristics, even fall
 /// below the minimum, so the ring grows to fit (and keeps its capacity for later searches).
-/// Consistent searches use the leaner [`RingQueue`].
 #[derive(Debug, Clone)]
 pub(crate) struct BucketQueue {
     buckets: Vec<Vec<u64>>,
@@ -168,9 +168,10 @@ impl BucketQueue {
 /// Buckets in a [`RingQueue`]: more than the widest span of F a consistent search queues.
 const RING: usize = 32;
 
-/// The open list of a search whose heuristic is consistent (octile, Chebyshev or zero, with
-/// weight 1): every F pushed lies within 28 of the F being expanded (a step costs at most
-/// 14 and changes H by at most as much), so a fixed ring of 32 buckets holds them all.
+/// Octile, Chebyshev or zero at weight exactly 1 use the ring; everything else the
+/// [`BucketQueue`]. Those heuristics are consistent, so every F pushed lies within 28 of the
+/// F being expanded (a step costs at most 14 and changes H by at most as much), and a fixed
+/// ring of 32 buckets holds them all.
 ///
 /// Each bucket keeps a sentinel `u64::MAX` at index 0 and its keys at `1..=len`; the `Vec`'s
 /// own length is the capacity, always at least two past `len`. That lets [`push`] write
