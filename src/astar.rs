@@ -230,6 +230,18 @@ pub struct SearchResult {
     pub path: Vec<Pos>,
 }
 
+impl SearchResult {
+    /// An outcome with its path.
+    fn new(out: Outcome, path: Vec<Pos>) -> Self {
+        Self {
+            status: out.status,
+            cost: out.cost,
+            expanded: out.expanded,
+            path,
+        }
+    }
+}
+
 /// The largest grid searched: 4096x4096, as for level files. Costs then fit in 28 bits.
 pub const MAX_SEARCH_CELLS: usize = crate::level::MAX_CELLS;
 
@@ -364,12 +376,7 @@ impl Pathfinder {
     ) -> SearchResult {
         let mut path = Vec::new();
         let out = self.search(grid, start, goal, opts, &[], &mut path, &mut ());
-        SearchResult {
-            status: out.status,
-            cost: out.cost,
-            expanded: out.expanded,
-            path,
-        }
+        SearchResult::new(out, path)
     }
 
     /// Finds a path and records every event of the search.
@@ -383,13 +390,7 @@ impl Pathfinder {
         let mut trace = Trace::new(start, goal, *opts);
         let mut path = Vec::new();
         let out = self.search(grid, start, goal, opts, &[], &mut path, &mut trace);
-        let result = SearchResult {
-            status: out.status,
-            cost: out.cost,
-            expanded: out.expanded,
-            path,
-        };
-        (result, trace)
+        (SearchResult::new(out, path), trace)
     }
 
     /// The general entry point: `blockers` are extra impassable cells for this search only
