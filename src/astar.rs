@@ -2,10 +2,10 @@
 //! region labels for instant "unreachable", and an optional event trace.
 //!
 //! Tie-breaking is fixed so that the same input always gives the same path: among nodes of
-//! equal F the one with the lower H is expanded first, and among those the cell that comes
-//! first in reading order (smaller y, then smaller x). Neighbours are generated in the order
-//! of [`DIRECTIONS`], and a node's parent only changes on a strictly
-//! better G.
+//! equal F the one with the lower weighted H (the H that went into its F, which is plain H at
+//! weight one) is expanded first, and among those the cell that comes first in reading order
+//! (smaller y, then smaller x). Neighbours are generated in the order of [`DIRECTIONS`], and
+//! a node's parent only changes on a strictly better G.
 
 mod queue;
 mod trace;
@@ -230,6 +230,18 @@ pub struct SearchResult {
     pub path: Vec<Pos>,
 }
 
+impl SearchResult {
+    /// An outcome with its path.
+    fn new(out: Outcome, path: Vec<Pos>) -> Self {
+        Self {
+            status: out.status,
+            cost: out.cost,
+            expanded: out.expanded,
+            path,
+        }
+    }
+}
+
 /// The largest grid searched: 4096x4096, as for level files. Costs then fit in 28 bits.
 pub const MAX_SEARCH_CELLS: usize = crate::level::MAX_CELLS;
 
@@ -309,9 +321,9 @@ const ENTERABLE: u8 = 2;
 #[derive(Debug, Clone, Default)]
 pub struct Pathfinder {
     board: Board,
-    /// The open list of searches with a consistent heuristic.
+    /// The open list of octile, Chebyshev and zero searches at weight exactly 1.
     ring: RingQueue,
-    /// The open list of the others, whose F can spread arbitrarily far.
+    /// The open list of every other search, whose F can spread arbitrarily far.
     queue: BucketQueue,
     regions: Option<(u64, Regions)>,
     regions_cut: Option<(u64, Regions)>,
@@ -322,9 +334,8 @@ pub struct Pathfinder {
 /// borrow both.
 #[derive(Debug, Clone, Default)]
 struct Board {
+    /// The revision of the grid copied in, or 0 (no grid has it) before the first.
     revision: u64,
-    width: usize,
-    height: usize,
     /// Row stride of the padded arrays: the map with a one-cell impassable border.
     stride: usize,
     /// `2^64 / stride` rounded up: turns the cell-to-row division into a multiplication.
@@ -365,12 +376,7 @@ impl Pathfinder {
     ) -> SearchResult {
         let mut path = Vec::new();
         let out = self.search(grid, start, goal, opts, &[], &mut path, &mut ());
-        SearchResult {
-            status: out.status,
-            cost: out.cost,
-            expanded: out.expanded,
-            path,
-        }
+        SearchResult::new(out, path)
     }
 
     /// Finds a path and records every event of the search.
@@ -384,13 +390,7 @@ impl Pathfinder {
         let mut trace = Trace::new(start, goal, *opts);
         let mut path = Vec::new();
         let out = self.search(grid, start, goal, opts, &[], &mut path, &mut trace);
-        let result = SearchResult {
-            status: out.status,
-            cost: out.cost,
-            expanded: out.expanded,
-            path,
-        };
-        (result, trace)
+        (SearchResult::new(out, path), trace)
     }
 
     /// The general entry point: `blockers` are extra impassable cells for this search only
@@ -487,8 +487,11 @@ impl Pathfinder {
         let weight = opts.weight;
         let board = &mut self.board;
         let (ring, queue) = (&mut self.ring, &mut self.queue);
-        // One copy of the loop per heuristic, so the default one inlines without a match.
-        // Consistent heuristics with weight 1 keep every F near the minimum: the fixed ring.
+        // Four copies of the loop (each also per tracer and per BLOCKERS): the game's rule,
+        // with the octile estimate inlined and the move masks fixed; octile under the other
+        // rules; Chebyshev or zero, matched inside the estimate; and everything else. The
+        // first three are at weight exactly 1, whose consistent heuristics keep every F within
+        // 28 of the minimum: they use the fixed ring, the last the bucket queue.
         let octile = |x: i32, y: i32| {
             let h = Heuristic::Octile.estimate(x.abs_diff(gx), y.abs_diff(gy));
             (h, h)
@@ -536,7 +539,8 @@ impl Pathfinder {
 impl Board {
     /// Resizes the buffers and copies passability when the map changed.
     fn prepare(&mut self, grid: &Grid) {
-        if self.revision == grid.revision() && !self.flags.is_empty() {
+        // Grid revisions start at 1, so a new board never matches.
+        if self.revision == grid.revision() {
             return;
         }
         assert!(
@@ -546,13 +550,12 @@ impl Board {
         let (w, h) = (grid.width(), grid.height());
         let stride = w + 2;
         let cells = stride * (h + 2);
-        if self.width != w || self.height != h || self.flags.len() != cells {
+        // The stride and the cell count together fix the width and the height.
+        if self.stride != stride || self.flags.len() != cells {
             self.flags = vec![0; cells];
             self.nodes = vec![Node::default().with(0, 0, NO_PARENT); cells];
             self.generation = 0;
         }
-        self.width = w;
-        self.height = h;
         self.stride = stride;
         // Exact for every 32-bit cell index (Lemire, Kaser and Kurz, 2019); stride >= 3.
         self.stride_magic = (u64::MAX / stride as u64).wrapping_add(1);
@@ -703,7 +706,7 @@ impl Board {
                 let (dx, dy) = DIRECTIONS[d];
                 let (nx, ny) = (p.x + dx, p.y + dy);
                 let (h, hw) = estimate(nx, ny);
-                queue.push_if(true, ng + hw, (u64::from(hw) << 32) | n as u64);
+                queue.push(ng + hw, (u64::from(hw) << 32) | n as u64);
                 if T::ENABLED {
                     tracer.open(Pos::new(nx, ny), ng, h, ng + hw, Some(p));
                 }

@@ -253,11 +253,6 @@ impl Neighbourhood {
         Self::ALL.into_iter().find(|n| n.name() == s)
     }
 
-    /// How many directions are tried.
-    pub fn direction_count(self) -> usize {
-        if self == Neighbourhood::Four { 4 } else { 8 }
-    }
-
     /// The next rule in [`Neighbourhood::ALL`].
     pub fn next(self) -> Self {
         let i = Self::ALL.iter().position(|&n| n == self).unwrap_or(0);

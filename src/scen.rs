@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use crate::astar::{Pathfinder, SearchOptions, Status, path_cost};
 use crate::grid::{Grid, Neighbourhood, Pos};
-use crate::level::{Level, LoadError, MAX_FILE_BYTES, ParseError, lines};
+use crate::level::{Level, LoadError, ParseError, lines, read_limited};
 
 /// How many failures a [`Report`] keeps the details of.
 pub const MAX_FAILURE_DETAILS: usize = 10;
@@ -260,24 +260,18 @@ fn parse_line(n: usize, line: &str) -> Result<Scenario, (usize, String)> {
     })
 }
 
-/// Reads a scenario file (bounded by [`MAX_FILE_BYTES`]).
+/// Reads a scenario file (bounded by [`MAX_FILE_BYTES`](crate::level::MAX_FILE_BYTES), as
+/// [`read_limited`] reads).
 pub fn load(path: &Path) -> Result<Vec<Scenario>, LoadError> {
     let name = path.display().to_string();
-    let io = |message: String| LoadError::Io {
-        file: name.clone(),
-        message,
-    };
-    let meta = std::fs::metadata(path).map_err(|e| io(e.to_string()))?;
-    if meta.is_dir() {
-        return Err(io("is a directory, not a scenario file".into()));
-    }
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(io(format!(
-            "file is larger than the limit of {} MiB",
-            MAX_FILE_BYTES / (1024 * 1024)
-        )));
-    }
-    let bytes = std::fs::read(path).map_err(|e| io(e.to_string()))?;
+    let bytes = read_limited(path).map_err(|e| match e {
+        // `read_limited` speaks of level files.
+        LoadError::Io { file, .. } if path.is_dir() => LoadError::Io {
+            file,
+            message: "is a directory, not a scenario file".into(),
+        },
+        e => e,
+    })?;
     Ok(parse(&bytes, &name)?)
 }
 
@@ -563,5 +557,18 @@ mod tests {
             format_summary(&Report::default()),
             "0 scenarios, 0 failed, mean 0.00 us/query, 0.0 M expansions/s"
         );
+    }
+
+    #[test]
+    fn load_refuses_a_directory_and_a_missing_file() {
+        let dir = std::env::temp_dir();
+        match load(&dir) {
+            Err(LoadError::Io { message, .. }) => {
+                assert_eq!(message, "is a directory, not a scenario file")
+            }
+            other => panic!("{other:?}"),
+        }
+        let missing = dir.join("astar-rogue-no-such-file.scen");
+        assert!(matches!(load(&missing), Err(LoadError::Io { .. })));
     }
 }

@@ -4,15 +4,14 @@
 pub(crate) trait OpenList: Default {
     /// Empties the list and queues the first entry.
     fn start(&mut self, f: u32, key: u64);
-    /// Queues an entry when `keep` is true. Taking the condition, rather than being called
-    /// under it, lets the search decide without a branch it would often mispredict.
-    fn push_if(&mut self, keep: bool, f: u32, key: u64);
+    /// Queues an entry.
+    fn push(&mut self, f: u32, key: u64);
     /// Removes the entry with the smallest `f`, and among those the smallest key.
     ///
     /// `live(f, key)` tells whether an entry still matters; entries that are not may be
-    /// dropped unseen (they are when a bucket is sorted, so that dead entries cost no sorting
-    /// and their cells are looked up together rather than one per pop). An entry once dead
-    /// must stay dead.
+    /// dropped unseen (they are when a bucket of at least [`FILTER_MIN`] is sorted, so that
+    /// dead entries cost no sorting and their cells are looked up together rather than one
+    /// per pop). An entry once dead must stay dead.
     fn pop(&mut self, live: impl Fn(u32, u64) -> bool) -> Option<(u32, u64)>;
 }
 
@@ -26,10 +25,10 @@ pub(crate) trait OpenList: Default {
 /// buckets are sorted by a bucket sort on H (see [`sort_descending`]), short ones by
 /// comparisons.
 ///
-/// This is the open list of searches whose heuristic is not consistent (Manhattan and
-/// Euclidean on 8-way grids, or any weight above 1): their F can spread far and even fall
+/// Octile, Chebyshev or zero at weight exactly 1 use the leaner [`RingQueue`]; everything
+/// else this queue: Manhattan and Euclidean (not consistent on 8-way grids) and any other
+/// weight, whose F can spread far and, above weight 1 or with those heuristics, even fall
 /// below the minimum, so the ring grows to fit (and keeps its capacity for later searches).
-/// Consistent searches use the leaner [`RingQueue`].
 #[derive(Debug, Clone)]
 pub(crate) struct BucketQueue {
     buckets: Vec<Vec<u64>>,
@@ -68,41 +67,7 @@ impl OpenList for BucketQueue {
     }
 
     #[inline(always)]
-    fn push_if(&mut self, keep: bool, f: u32, key: u64) {
-        if keep {
-            self.push(f, key);
-        }
-    }
-
-    #[inline(always)]
-    fn pop(&mut self, live: impl Fn(u32, u64) -> bool) -> Option<(u32, u64)> {
-        if self.sorted != self.lo && self.len > 0 {
-            let mask = self.buckets.len() - 1;
-            let bucket = &mut self.buckets[self.lo as usize & mask];
-            let before = bucket.len();
-            bucket.retain(|&key| live(self.lo, key));
-            self.len -= before - bucket.len();
-        }
-        BucketQueue::pop(self)
-    }
-}
-
-impl BucketQueue {
-    /// Removes every entry, keeping the allocations.
-    pub(crate) fn clear(&mut self) {
-        if self.len > 0 {
-            let mask = self.buckets.len() - 1;
-            for f in self.lo..=self.hi {
-                self.buckets[f as usize & mask].clear();
-            }
-        }
-        self.len = 0;
-        self.sorted = NONE;
-    }
-
-    /// Adds an entry.
-    #[inline]
-    pub(crate) fn push(&mut self, f: u32, key: u64) {
+    fn push(&mut self, f: u32, key: u64) {
         if self.len == 0 {
             if self.buckets.is_empty() {
                 self.grow(64);
@@ -130,9 +95,9 @@ impl BucketQueue {
         self.len += 1;
     }
 
-    /// Removes the entry with the smallest `f`, and among those the smallest key.
-    #[inline]
-    pub(crate) fn pop(&mut self) -> Option<(u32, u64)> {
+    /// Each bucket drops its dead entries as it is sorted, on becoming the minimum.
+    #[inline(always)]
+    fn pop(&mut self, live: impl Fn(u32, u64) -> bool) -> Option<(u32, u64)> {
         if self.len == 0 {
             return None;
         }
@@ -145,12 +110,33 @@ impl BucketQueue {
                     return Some((self.lo, key));
                 }
             } else if !bucket.is_empty() {
-                sort_descending(bucket, &mut self.scratch, &mut self.counts);
+                let before = bucket.len();
+                let kept =
+                    filter_and_sort(bucket, self.lo, &live, &mut self.scratch, &mut self.counts);
+                bucket.truncate(kept);
+                self.len -= before - kept;
                 self.sorted = self.lo;
+                if self.len == 0 {
+                    return None;
+                }
                 continue;
             }
             self.lo += 1;
         }
+    }
+}
+
+impl BucketQueue {
+    /// Removes every entry, keeping the allocations.
+    pub(crate) fn clear(&mut self) {
+        if self.len > 0 {
+            let mask = self.buckets.len() - 1;
+            for f in self.lo..=self.hi {
+                self.buckets[f as usize & mask].clear();
+            }
+        }
+        self.len = 0;
+        self.sorted = NONE;
     }
 
     /// Number of queued entries (stale ones included).
@@ -182,21 +168,22 @@ impl BucketQueue {
 /// Buckets in a [`RingQueue`]: more than the widest span of F a consistent search queues.
 const RING: usize = 32;
 
-/// The open list of a search whose heuristic is consistent (octile, Chebyshev or zero, with
-/// weight 1): every F pushed lies within 28 of the F being expanded (a step costs at most
-/// 14 and changes H by at most as much), so a fixed ring of 32 buckets holds them all.
+/// Octile, Chebyshev or zero at weight exactly 1 use the ring; everything else the
+/// [`BucketQueue`]. Those heuristics are consistent, so every F pushed lies within 28 of the
+/// F being expanded (a step costs at most 14 and changes H by at most as much), and a fixed
+/// ring of 32 buckets holds them all.
 ///
 /// Each bucket keeps a sentinel `u64::MAX` at index 0 and its keys at `1..=len`; the `Vec`'s
-/// own length is the capacity, always at least two past `len`. That lets [`push_if`] write
-/// the key whether or not it is kept and only advance `len` by the condition, without a
-/// branch. The minimum bucket is sorted descending (minimum last) when it becomes the
+/// own length is the capacity, always at least two past `len`. That lets [`push`] write
+/// the key even when it is not kept (when it went to `hot`, leaving `u64::MAX`) and advance
+/// `len` by whether it is, without a branch. The minimum bucket is sorted descending (minimum last) when it becomes the
 /// minimum; later keys of the same F are children of the node just popped, with a larger G
 /// and so a smaller H than anything left in the bucket. The smallest of them is the next to
 /// pop and waits in `hot`; the others go on top of the bucket, in order but for a rare fix-up.
 /// So a push hardly ever searches, and the only sorting is of buckets that were filled
 /// before they became the minimum.
 ///
-/// [`push_if`]: OpenList::push_if
+/// [`push`]: OpenList::push
 #[derive(Debug, Clone)]
 pub(crate) struct RingQueue {
     store: [Vec<u64>; RING],
@@ -237,11 +224,11 @@ impl OpenList for RingQueue {
         self.lo = f;
         self.sorted = NONE;
         self.hot = u64::MAX;
-        self.push_if(true, f, key);
+        self.push(f, key);
     }
 
     #[inline(always)]
-    fn push_if(&mut self, keep: bool, f: u32, key: u64) {
+    fn push(&mut self, f: u32, key: u64) {
         debug_assert!(
             f >= self.lo && f - self.lo < RING as u32,
             "F outside the ring"
@@ -250,11 +237,12 @@ impl OpenList for RingQueue {
         // has a larger G, so a smaller H), so the smaller of it and `hot` pops next and the
         // larger goes on top of the bucket. All of it without branches: whether a child
         // keeps its parent's F is a coin toss.
-        let sorted = keep & (f == self.sorted);
+        let sorted = f == self.sorted;
         let hot = self.hot;
         self.hot = std::hint::select_unpredictable(sorted, hot.min(key), hot);
         let key = std::hint::select_unpredictable(sorted, hot.max(key), key);
-        let keep = keep & (key != u64::MAX);
+        // `u64::MAX` is what is left of a key handed over to an empty `hot`: written, not kept.
+        let keep = key != u64::MAX;
         let b = f as usize % RING;
         let n = self.lens[b];
         let bucket = &mut self.store[b];
@@ -284,18 +272,9 @@ impl OpenList for RingQueue {
             let b = self.lo as usize % RING;
             let mut n = self.lens[b];
             if n > 0 && self.sorted != self.lo {
-                let bucket = &mut self.store[b];
-                if n >= FILTER_MIN {
-                    let mut kept = 0;
-                    for i in 1..=n {
-                        let key = bucket[i];
-                        bucket[kept + 1] = key;
-                        kept += usize::from(live(self.lo, key));
-                    }
-                    n = kept;
-                    self.lens[b] = n;
-                }
-                sort_descending(&mut bucket[1..=n], &mut self.scratch, &mut self.counts);
+                let keys = &mut self.store[b][1..=n];
+                n = filter_and_sort(keys, self.lo, &live, &mut self.scratch, &mut self.counts);
+                self.lens[b] = n;
                 self.sorted = self.lo;
             }
             if n > 0 {
@@ -323,6 +302,32 @@ fn insert_descending(keys: &mut [u64]) {
 /// Buckets shorter than this are sorted with their dead entries, which the pops then skip:
 /// filtering costs more than it saves on the short buckets of corridors.
 const FILTER_MIN: usize = 16;
+
+/// Readies the keys of the bucket of `f` for popping, when it becomes the minimum: drops
+/// those `live` rejects, if there are at least [`FILTER_MIN`], then sorts the rest descending
+/// (see [`sort_descending`]). Returns how many keys are left, at the front of `keys`.
+#[inline(always)]
+fn filter_and_sort(
+    keys: &mut [u64],
+    f: u32,
+    live: impl Fn(u32, u64) -> bool,
+    scratch: &mut Vec<u64>,
+    counts: &mut Vec<u32>,
+) -> usize {
+    let mut n = keys.len();
+    if n >= FILTER_MIN {
+        // Without a branch: every key is copied down, and kept by advancing past it.
+        let mut kept = 0;
+        for i in 0..n {
+            let key = keys[i];
+            keys[kept] = key;
+            kept += usize::from(live(f, key));
+        }
+        n = kept;
+    }
+    sort_descending(&mut keys[..n], scratch, counts);
+    n
+}
 
 /// Buckets shorter than this are sorted by comparisons alone.
 const SPREAD_MIN: usize = 64;
@@ -387,6 +392,11 @@ fn sort_descending(keys: &mut [u64], scratch: &mut Vec<u64>, counts: &mut Vec<u3
 mod tests {
     use super::*;
 
+    /// A `live` that keeps every entry.
+    fn all(_: u32, _: u64) -> bool {
+        true
+    }
+
     /// A small deterministic generator for the randomized tests.
     fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
         move || {
@@ -405,7 +415,7 @@ mod tests {
             q.push(f, k);
         }
         let mut out = Vec::new();
-        while let Some(x) = q.pop() {
+        while let Some(x) = q.pop(all) {
             out.push(x);
         }
         assert_eq!(
@@ -415,32 +425,42 @@ mod tests {
         q.push(10, 1);
         q.push(2, 2);
         q.clear();
-        assert_eq!(q.pop(), None);
+        assert_eq!(q.pop(all), None);
         q.push(40, 7);
         assert_eq!(q.len(), 1);
-        assert_eq!(q.pop(), Some((40, 7)));
+        assert_eq!(q.pop(all), Some((40, 7)));
     }
 
-    #[test]
-    fn ring_pops_like_a_reference_heap_under_a_consistent_searchs_pushes() {
+    /// Pops `q` and `reference` past their dead entries, which `q` may drop unseen or hand out
+    /// for the caller to skip, to the next live one; both must agree on it.
+    fn next_live<Q: OpenList>(
+        q: &mut Q,
+        reference: &mut std::collections::BinaryHeap<std::cmp::Reverse<(u32, u64)>>,
+        live: impl Fn(u32, u64) -> bool + Copy,
+    ) -> Option<(u32, u64)> {
+        let got = std::iter::from_fn(|| q.pop(live)).find(|&(f, k)| live(f, k));
+        let want = std::iter::from_fn(|| reference.pop().map(|x| x.0)).find(|&(f, k)| live(f, k));
+        assert_eq!(got, want);
+        got
+    }
+
+    /// Checks `Q` against a reference heap under pushes as a consistent search makes them,
+    /// which both queues accept.
+    fn pops_like_a_reference_heap_under_a_consistent_searchs_pushes<Q: OpenList>() {
         use std::cmp::Reverse;
         use std::collections::BinaryHeap;
         let mut next = xorshift(0x2545_F491_4F6C_DD1Du64);
-        // Dead entries may be dropped unseen, or popped for the caller to skip: compare the
-        // live ones.
         let live = |_: u32, key: u64| !key.is_multiple_of(7);
         let mut serial = 0u64;
         for _ in 0..20 {
-            let mut q = RingQueue::default();
+            let mut q = Q::default();
             let mut reference = BinaryHeap::new();
             q.start(1000, 1 << 44);
             reference.push(Reverse((1000u32, 1u64 << 44)));
             for _ in 0..5000 {
-                let got = std::iter::from_fn(|| q.pop(live)).find(|&(f, k)| live(f, k));
-                let want = std::iter::from_fn(|| reference.pop().map(|Reverse(x)| x))
-                    .find(|&(f, k)| live(f, k));
-                assert_eq!(got, want);
-                let Some((f, key)) = got else { break };
+                let Some((f, key)) = next_live(&mut q, &mut reference, live) else {
+                    break;
+                };
                 // Children as a consistent search makes them: F from f to f + 28, and those
                 // keeping f below the popped key (a larger G, so a smaller H).
                 for _ in 0..next() % 5 {
@@ -454,14 +474,67 @@ mod tests {
                     };
                     serial += 1;
                     let child = h << 24 | serial;
-                    let keep = r >> 60 != 0;
-                    q.push_if(keep, f + df, child);
-                    if keep {
-                        reference.push(Reverse((f + df, child)));
-                    }
+                    q.push(f + df, child);
+                    reference.push(Reverse((f + df, child)));
                 }
             }
         }
+    }
+
+    #[test]
+    fn ring_pops_like_a_reference_heap_under_a_consistent_searchs_pushes() {
+        pops_like_a_reference_heap_under_a_consistent_searchs_pushes::<RingQueue>();
+    }
+
+    #[test]
+    fn bucket_queue_pops_like_a_reference_heap_under_a_consistent_searchs_pushes() {
+        pops_like_a_reference_heap_under_a_consistent_searchs_pushes::<BucketQueue>();
+    }
+
+    /// Checks that a bucket of at least [`FILTER_MIN`] entries, filled before it becomes the
+    /// minimum, hands out none of its dead ones, and that a shorter one hands out its live
+    /// ones in order.
+    fn long_buckets_hand_out_no_dead_entries<Q: OpenList>() {
+        let live = |_: u32, key: u64| !key.is_multiple_of(3);
+        let mut q = Q::default();
+        q.start(100, 1 << 40);
+        assert_eq!(q.pop(live), Some((100, 1 << 40)));
+        let (long, short) = (3 * FILTER_MIN as u64, FILTER_MIN as u64 - 1);
+        // Keys in a scrambled order (7 is prime to both lengths), a third of them dead.
+        for i in 0..long {
+            q.push(110, 1000 + i * 7 % long);
+        }
+        for i in 0..short {
+            q.push(120, 1000 + i * 7 % short);
+        }
+        let mut popped = Vec::new();
+        while let Some(entry) = q.pop(live) {
+            popped.push(entry);
+        }
+        let from_long: Vec<u64> = popped.iter().filter(|e| e.0 == 110).map(|e| e.1).collect();
+        let want: Vec<u64> = (1000..1000 + long).filter(|&k| live(110, k)).collect();
+        assert_eq!(
+            from_long, want,
+            "the long bucket hands out exactly its live keys"
+        );
+        let from_short: Vec<u64> = popped
+            .iter()
+            .filter(|e| e.0 == 120 && live(e.0, e.1))
+            .map(|e| e.1)
+            .collect();
+        let want: Vec<u64> = (1000..1000 + short).filter(|&k| live(120, k)).collect();
+        assert_eq!(from_short, want);
+        assert!(popped.iter().all(|e| e.0 == 110 || e.0 == 120));
+    }
+
+    #[test]
+    fn ring_long_buckets_hand_out_no_dead_entries() {
+        long_buckets_hand_out_no_dead_entries::<RingQueue>();
+    }
+
+    #[test]
+    fn bucket_queue_long_buckets_hand_out_no_dead_entries() {
+        long_buckets_hand_out_no_dead_entries::<BucketQueue>();
     }
 
     #[test]
@@ -497,43 +570,42 @@ mod tests {
         let mut q = BucketQueue::default();
         q.push(100, 0);
         q.push(130, 0);
-        assert_eq!(q.pop(), Some((100, 0)));
+        assert_eq!(q.pop(all), Some((100, 0)));
         q.push(90, 1);
-        assert_eq!(q.pop(), Some((90, 1)));
-        assert_eq!(q.pop(), Some((130, 0)));
+        assert_eq!(q.pop(all), Some((90, 1)));
+        assert_eq!(q.pop(all), Some((130, 0)));
     }
 
     #[test]
     fn matches_a_reference_heap_under_interleaved_pushes_and_pops() {
         use std::cmp::Reverse;
         use std::collections::BinaryHeap;
-        let mut q = BucketQueue::default();
-        let mut reference = BinaryHeap::new();
-        let mut next = xorshift(0x9E37_79B9_7F4A_7C15u64);
-        let mut floor = 1000u32;
-        for round in 0..20_000 {
-            let r = next();
-            if !r.is_multiple_of(3) || reference.is_empty() {
-                // Mostly near the minimum, sometimes below it or far above, like weighted A*.
-                let f = match r % 17 {
-                    0 => floor.saturating_sub((r >> 8) as u32 % 50),
-                    1 => floor + (r >> 8) as u32 % 5000,
-                    _ => floor + (r >> 8) as u32 % 29,
-                };
-                let key = (r >> 20) % 64;
-                q.push(f, key);
-                reference.push(Reverse((f, key)));
-            } else {
-                let want = reference.pop().map(|Reverse(x)| x);
-                assert_eq!(q.pop(), want, "round {round}");
-                if let Some((f, _)) = want {
+        fn some_dead(_: u32, key: u64) -> bool {
+            !key.is_multiple_of(5)
+        }
+        for live in [all as fn(u32, u64) -> bool, some_dead] {
+            let mut q = BucketQueue::default();
+            let mut reference = BinaryHeap::new();
+            let mut next = xorshift(0x9E37_79B9_7F4A_7C15u64);
+            let mut floor = 1000u32;
+            for _ in 0..20_000 {
+                let r = next();
+                if !r.is_multiple_of(3) || reference.is_empty() {
+                    // Mostly near the minimum, sometimes below it or far above, like weighted A*.
+                    let f = match r % 17 {
+                        0 => floor.saturating_sub((r >> 8) as u32 % 50),
+                        1 => floor + (r >> 8) as u32 % 5000,
+                        _ => floor + (r >> 8) as u32 % 29,
+                    };
+                    let key = (r >> 20) % 64;
+                    q.push(f, key);
+                    reference.push(Reverse((f, key)));
+                } else if let Some((f, _)) = next_live(&mut q, &mut reference, live) {
                     floor = f;
                 }
             }
+            while next_live(&mut q, &mut reference, live).is_some() {}
+            assert_eq!(q.pop(all), None);
         }
-        while let Some(Reverse(want)) = reference.pop() {
-            assert_eq!(q.pop(), Some(want));
-        }
-        assert_eq!(q.pop(), None);
     }
 }

@@ -112,34 +112,37 @@ fn every_status_is_told_apart() {
     );
 }
 
+/// The cells in the order the search expanded them, and the path.
+fn expansions(g: &Grid, start: Pos, goal: Pos) -> (Vec<Pos>, Vec<Pos>) {
+    let (r, trace) = Pathfinder::new().find_traced(g, start, goal, &SearchOptions::default());
+    let closed = trace
+        .events()
+        .iter()
+        .filter_map(|e| match *e {
+            TraceEvent::Close { cell } => Some(cell),
+            TraceEvent::Open { .. } => None,
+        })
+        .collect();
+    (closed, r.path)
+}
+
 #[test]
 fn ties_break_toward_lower_h_then_reading_order() {
-    // On an open field every straight-then-diagonal mix costs the same; the rule fixes one.
+    let p = |v: &[(i32, i32)]| v.iter().map(|&(x, y)| Pos::new(x, y)).collect::<Vec<_>>();
+    // Around a pillar from corner to corner. (1,0) and (0,1) tie at F 34 and H 24: reading
+    // order takes (1,0), on the smaller row though the larger column. Then (2,0) and (0,2)
+    // tie at F 40 and H 20: (2,0) again. Then (0,2), H 20, and (2,1), H 10, tie at F 40:
+    // the lower H, (2,1), goes first and (0,2) is never expanded.
+    let g = grid(&["...", ".#.", "..."]);
+    let (closed, path) = expansions(&g, Pos::new(0, 0), Pos::new(2, 2));
+    assert_eq!(closed, p(&[(0, 0), (1, 0), (0, 1), (2, 0), (2, 1), (2, 2)]));
+    assert_eq!(path, p(&[(0, 0), (1, 0), (2, 0), (2, 1), (2, 2)]));
+    // On an open field every path of 2 diagonals and 3 straights costs 58, so every node on
+    // one has F 58: the lower H first goes diagonal first, and nothing else is expanded.
     let g = grid(&["......", "......", "......"]);
-    let mut pf = Pathfinder::new();
-    let a = pf.find(
-        &g,
-        Pos::new(0, 0),
-        Pos::new(5, 2),
-        &SearchOptions::default(),
-    );
-    let b = pf.find(
-        &g,
-        Pos::new(0, 0),
-        Pos::new(5, 2),
-        &SearchOptions::default(),
-    );
-    assert_eq!(a, b);
-    assert_eq!(a.cost, Some(2 * 14 + 3 * 10));
-    // Straight line to the goal: every node expanded lies on the path.
-    let line = pf.find(
-        &g,
-        Pos::new(0, 1),
-        Pos::new(5, 1),
-        &SearchOptions::default(),
-    );
-    assert_eq!(line.expanded, 6);
-    assert_eq!(line.path.len(), 6);
+    let (closed, path) = expansions(&g, Pos::new(0, 0), Pos::new(5, 2));
+    let want = p(&[(0, 0), (1, 1), (2, 2), (3, 2), (4, 2), (5, 2)]);
+    assert_eq!((&closed, &path), (&want, &want));
 }
 
 #[test]
@@ -277,4 +280,37 @@ fn parent_covers_matches_the_grids_own_move_rule() {
             }
         }
     }
+}
+
+#[test]
+fn a_reshaped_grid_of_the_same_padded_size_is_searched_afresh() {
+    // 3x5 and 5x3 both pad to 35 cells, with different strides: the buffers must be rebuilt,
+    // or cells inside the old shape would be walkable border cells of the new one.
+    let tall = grid(&["...", "...", "...", "...", "..."]);
+    let wide = grid(&[".#...", ".#.#.", "...#."]);
+    let mut pf = Pathfinder::new();
+    for (x, y) in [(0, 0), (2, 4), (1, 2)] {
+        pf.find(
+            &tall,
+            Pos::new(0, 0),
+            Pos::new(x, y),
+            &SearchOptions::default(),
+        );
+    }
+    let r = pf.find(
+        &wide,
+        Pos::new(0, 0),
+        Pos::new(4, 2),
+        &SearchOptions::default(),
+    );
+    assert_eq!(
+        r,
+        Pathfinder::new().find(
+            &wide,
+            Pos::new(0, 0),
+            Pos::new(4, 2),
+            &SearchOptions::default()
+        )
+    );
+    assert_eq!(r.cost, Some(10 * 10));
 }

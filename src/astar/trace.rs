@@ -127,6 +127,10 @@ pub struct Snapshot {
     pub current: Option<Pos>,
     /// The parent chain from the start to `current` (the final path once the goal is expanded).
     pub path: Vec<Pos>,
+    /// How many of `nodes` are closed, counted as they are replayed: the overlay asks every
+    /// frame. (The engine never reopens or closes twice, so it is `step` for its traces, but
+    /// any event sequence can be fed through [`Tracer`].)
+    closed: usize,
 }
 
 impl Snapshot {
@@ -137,12 +141,7 @@ impl Snapshot {
 
     /// Number of nodes in each state: `(open, closed)`.
     pub fn counts(&self) -> (usize, usize) {
-        let closed = self
-            .nodes
-            .iter()
-            .filter(|n| n.state == NodeState::Closed)
-            .count();
-        (self.nodes.len() - closed, closed)
+        (self.nodes.len() - self.closed, self.closed)
     }
 }
 
@@ -198,7 +197,12 @@ impl Trace {
                         order: None,
                     };
                     match snap.index.get(&cell) {
-                        Some(&i) => snap.nodes[i] = info,
+                        Some(&i) => {
+                            if snap.nodes[i].state == NodeState::Closed {
+                                snap.closed -= 1;
+                            }
+                            snap.nodes[i] = info;
+                        }
                         None => {
                             snap.index.insert(cell, snap.nodes.len());
                             snap.nodes.push(info);
@@ -210,6 +214,9 @@ impl Trace {
                         break;
                     }
                     if let Some(&i) = snap.index.get(&cell) {
+                        if snap.nodes[i].state == NodeState::Open {
+                            snap.closed += 1;
+                        }
                         snap.nodes[i].state = NodeState::Closed;
                         snap.nodes[i].order = Some(closes);
                     }
