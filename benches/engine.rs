@@ -12,10 +12,10 @@ use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use astar_rogue::astar::{Pathfinder, SearchOptions, Status};
-use astar_rogue::grid::{Grid, Pos};
-use astar_rogue::level::Level;
-use astar_rogue::scen::{self, Scenario};
+use astar_rogue::content::level::Level;
+use astar_rogue::content::scen::{self, Scenario};
+use astar_rogue::engine::astar::{Pathfinder, SearchOptions, Status};
+use astar_rogue::engine::grid::{Grid, Pos};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 mod common;

@@ -6,23 +6,23 @@
 mod editor;
 mod files;
 pub mod keymap;
+pub mod screen;
 
 pub use editor::{EditOp, Editor};
 pub(crate) use files::populate_if_empty;
 pub use files::{Source, SourceKind, write_atomic};
 
-use ratatui::crossterm::event::{
+use crossterm::event::{
     Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
 use ratatui::layout::Rect;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use crate::astar::{Heuristic, SearchOptions, Snapshot, Weight};
+use crate::content::level::Level;
+use crate::engine::astar::{Heuristic, SearchOptions, Snapshot, Weight};
+use crate::engine::grid::{Pos, Tile};
 use crate::game::{Act, ActResult, GameState, World};
-use crate::grid::{Pos, Tile};
-use crate::level::Level;
-use crate::ui;
 use keymap::{Command, Context};
 
 /// Weights the overlay cycles through, in thousandths.
@@ -100,7 +100,7 @@ pub struct App {
     /// False once the player quit.
     pub running: bool,
     /// The generator kind and seed of the level in play, when it was generated.
-    pub generated: Option<(crate::generate::GenKind, u64)>,
+    pub generated: Option<(crate::content::generate::GenKind, u64)>,
     /// The last replayed snapshot, keyed by trace serial and step.
     snapshot_cache: RefCell<Option<SnapshotCache>>,
 }
@@ -466,7 +466,7 @@ impl App {
     /// with the next seed: as large as the map view (at least 40x20), or, when a generated
     /// level is in play, as large as that one.
     fn new_level(&mut self) {
-        use crate::generate::{self, GenKind, GenParams};
+        use crate::content::generate::{self, GenKind, GenParams};
         const MIN_GENERATED: (usize, usize) = (40, 20);
         let (kind, seed) = match self.generated {
             Some((kind, seed)) => (kind, seed.wrapping_add(1)),
@@ -475,14 +475,14 @@ impl App {
         // A generated level keeps its size; otherwise the new one fills the map view.
         let (w, h) = match self.generated {
             Some(_) => (self.world.grid.width(), self.world.grid.height()),
-            None => ui::layout(self, Rect::new(0, 0, self.size.0, self.size.1))
+            None => screen::layout(self, Rect::new(0, 0, self.size.0, self.size.1))
                 .map_or((MIN_GENERATED.0, MIN_GENERATED.1), |l| {
                     (usize::from(l.map.width), usize::from(l.map.height))
                 }),
         };
         let (w, h) = (
-            w.clamp(MIN_GENERATED.0, generate::MAX_SIDE),
-            h.clamp(MIN_GENERATED.1, generate::MAX_SIDE),
+            w.clamp(MIN_GENERATED.0, generate::MAX_GENERATED_SIDE),
+            h.clamp(MIN_GENERATED.1, generate::MAX_GENERATED_SIDE),
         );
         match generate::generate(&GenParams::new(kind, w, h, seed)) {
             Ok(level) => {
@@ -588,12 +588,12 @@ impl App {
     /// The map cell under a screen cell, if the map is drawn there.
     pub fn screen_to_map(&self, col: u16, row: u16) -> Option<Pos> {
         let area = Rect::new(0, 0, self.size.0, self.size.1);
-        let layout = ui::layout(self, area)?;
+        let layout = screen::layout(self, area)?;
         let view = layout.map;
         if col < view.x || row < view.y || col >= view.right() || row >= view.bottom() {
             return None;
         }
-        let camera = ui::camera(self, view);
+        let camera = screen::camera(self, view);
         let p = Pos::new(
             camera.x + i32::from(col - view.x),
             camera.y + i32::from(row - view.y),

@@ -7,11 +7,11 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use serde::Serialize;
 
 use crate::app::{App, Source};
-use crate::astar::{Heuristic, Invalid, Pathfinder, SearchOptions, Status, Weight};
-use crate::generate::{self, GenKind, GenParams};
-use crate::grid::{Neighbourhood, Pos};
-use crate::level::{Format, Level, LoadError};
-use crate::script::{self, Frames, Output};
+use crate::content::generate::{self, GenKind, GenParams};
+use crate::content::level::{Format, Level, LoadError};
+use crate::engine::astar::{Heuristic, Invalid, Pathfinder, SearchOptions, Status, Weight};
+use crate::engine::grid::{Neighbourhood, Pos};
+use crate::frontend::script::{self, Frames, Output};
 
 /// The default level, built in so the binary plays anywhere.
 pub const DEFAULT_LEVEL: &str = include_str!("../levels/default.txt");
@@ -278,7 +278,7 @@ pub fn load_for_play(path: Option<&Path>, seed: u64) -> Result<(Level, Source), 
 fn play(args: PlayArgs) -> Result<i32, Failure> {
     let (level, source) = load_for_play(args.level.as_deref(), args.seed)?;
     let mut app = App::new(level, source, args.seed, (80, 24));
-    crate::term::play(&mut app).map_err(|e| Failure {
+    crate::frontend::term::play(&mut app).map_err(|e| Failure {
         message: format!("terminal error: {e}"),
         code: 1,
     })?;
@@ -448,7 +448,7 @@ pub fn draw_path(level: &Level, path: &[Pos], from: Pos, to: Pos) -> String {
                 '*'
             } else {
                 // The bare map: creatures are not drawn.
-                crate::level::tile_glyph(level.grid.get(p))
+                crate::content::level::tile_glyph(level.grid.get(p))
             });
         }
         out.push_str(row.trim_end());
@@ -495,7 +495,7 @@ fn check(args: &CheckArgs) -> Result<i32, Failure> {
 
 fn generate(args: &GenerateArgs) -> Result<i32, Failure> {
     let monsters = args.monsters.unwrap_or_else(|| {
-        crate::level::parse_size(&args.size).map_or(1, |(w, h)| generate::default_monsters(w, h))
+        crate::text::parse_size(&args.size).map_or(1, |(w, h)| generate::default_monsters(w, h))
     });
     let text = generate_command(&args.kind, &args.size, args.seed, monsters)
         .map_err(Failure::bad_input)?;
@@ -522,7 +522,7 @@ pub fn script_output(args: &ScriptArgs) -> Result<String, Failure> {
     let bytes = read_script(&args.script)?;
     let parsed = script::parse(&bytes, &file).map_err(|e| Failure::bad_input(e.to_string()))?;
     let size = match &args.size {
-        Some(s) => crate::script::terminal_size(s)
+        Some(s) => crate::frontend::script::terminal_size(s)
             .map_err(|e| Failure::bad_input(format!("--size: {e}")))?,
         None => parsed.header.size.unwrap_or((80, 24)),
     };
@@ -542,34 +542,23 @@ pub fn script_output(args: &ScriptArgs) -> Result<String, Failure> {
 }
 
 fn read_script(path: &Path) -> Result<Vec<u8>, Failure> {
-    use std::io::Read;
-    let f = std::fs::File::open(path)
-        .map_err(|e| Failure::bad_input(format!("{}: {e}", path.display())))?;
-    let mut bytes = Vec::new();
-    f.take(script::MAX_SCRIPT_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| Failure::bad_input(format!("{}: {e}", path.display())))?;
-    if bytes.len() as u64 > script::MAX_SCRIPT_BYTES {
-        return Err(Failure::bad_input(format!(
-            "{}:1:1: script is larger than the limit of {} MiB",
-            path.display(),
-            script::MAX_SCRIPT_BYTES / (1024 * 1024)
-        )));
-    }
-    Ok(bytes)
+    crate::text::read_limited(path, script::MAX_SCRIPT_BYTES, "script").map_err(|e| match e {
+        LoadError::Parse(p) => Failure::bad_input(p.headline()),
+        e => Failure::bad_input(e.to_string()),
+    })
 }
 
 /// Runs scenario files: a line per file (with the first failures), then the total as the
 /// last line. Exit 1 when any scenario failed.
 fn run_scen_command(files: &[PathBuf], map: Option<&Path>) -> Result<i32, Failure> {
-    let mut total = crate::scen::Report::default();
+    let mut total = crate::content::scen::Report::default();
     for file in files {
-        let report =
-            crate::scen::run_file(file, map).map_err(|e| Failure::bad_input(e.to_string()))?;
+        let report = crate::content::scen::run_file(file, map)
+            .map_err(|e| Failure::bad_input(e.to_string()))?;
         println!(
             "{}: {}",
             file.display(),
-            crate::scen::format_summary(&report)
+            crate::content::scen::format_summary(&report)
         );
         for f in &report.failures {
             println!("  FAILED {f}");
@@ -579,7 +568,7 @@ fn run_scen_command(files: &[PathBuf], map: Option<&Path>) -> Result<i32, Failur
         total.search_time += report.search_time;
         total.expanded += report.expanded;
     }
-    println!("{}", crate::scen::format_summary(&total));
+    println!("{}", crate::content::scen::format_summary(&total));
     Ok(if total.failed > 0 { 1 } else { 0 })
 }
 
@@ -592,7 +581,7 @@ pub fn generate_command(
 ) -> Result<String, String> {
     let kind = GenKind::from_name(kind)
         .ok_or_else(|| format!("unknown kind {kind:?}: use caves or rooms"))?;
-    let (width, height) = crate::level::parse_size(size)
+    let (width, height) = crate::text::parse_size(size)
         .ok_or_else(|| format!("bad size {size:?}: expected WxH, e.g. 80x40"))?;
     let params = GenParams {
         kind,

@@ -12,9 +12,9 @@
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
-use crate::astar::{Pathfinder, SearchOptions, Status, Trace};
-use crate::grid::{Grid, Neighbourhood, Pos};
-use crate::level::{Level, Spawn};
+use crate::content::level::{Level, Spawn};
+use crate::engine::astar::{Pathfinder, SearchOptions, Status, Trace};
+use crate::engine::grid::{Grid, Neighbourhood, Pos};
 
 /// Set by [`inject_turn_panic`]: the next monster turn panics (the terminal-restore tests use it).
 static PANIC_IN_TURN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
@@ -116,7 +116,7 @@ pub struct Plan {
 }
 
 impl Plan {
-    fn from_search(out: crate::astar::Outcome, path: Vec<Pos>) -> Self {
+    fn from_search(out: crate::engine::astar::Outcome, path: Vec<Pos>) -> Self {
         Self {
             status: Some(out.status),
             cost: out.cost,

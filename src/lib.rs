@@ -1,17 +1,30 @@
 //! astar-rogue: a terminal roguelike sandbox whose monsters hunt with grid A*.
 //!
-//! The domain (`grid`, `level`, `astar`, `scen`, `game`, `generate`) never touches the terminal; the
-//! `app`, `ui`, `script` and `term` modules build the game on top of it, and `cli` is the
-//! command line the thin binary runs.
+//! The crate is layered; each layer uses only the layers listed before it (a test,
+//! `tests/layers.rs`, reads every `use` line and holds this):
+//!
+//! 1. [`engine`]: the grid and the A* engine with its trace. [`text`]: reading text input
+//!    with positioned errors. The two know nothing of each other.
+//! 2. [`content`]: level files, Moving AI maps and scenarios, level generation.
+//! 3. [`game`]: the rules, creature kinds and the monsters' planning.
+//! 4. [`app`]: the application state: modes, keys, the editor, files.
+//! 5. [`view`]: drawing the app with ratatui.
+//! 6. [`frontend`]: the terminal loop and the headless script runner, which drive one `App`.
+//! 7. [`cli`]: the command line that the thin binary runs.
+//!
+//! Only `view` and `frontend` (and the `app`'s input types) touch ratatui or crossterm.
+
+pub mod engine;
+pub mod text;
+
+pub mod content;
+
+pub mod game;
 
 pub mod app;
-pub mod astar;
+
+pub mod view;
+
+pub mod frontend;
+
 pub mod cli;
-pub mod game;
-pub mod generate;
-pub mod grid;
-pub mod level;
-pub mod scen;
-pub mod script;
-pub mod term;
-pub mod ui;

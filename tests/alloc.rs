@@ -3,8 +3,8 @@
 //! capacity: after a few hundred searches on a map, new ones rarely grow a buffer, and no
 //! search allocates as such.
 
-use astar_rogue::astar::{Pathfinder, SearchOptions, Status};
-use astar_rogue::grid::{Grid, Pos, Tile};
+use astar_rogue::engine::astar::{Pathfinder, SearchOptions, Status};
+use astar_rogue::engine::grid::{Grid, Pos, Tile};
 
 /// Allocations (reallocations included) and bytes requested by `f` on this thread; the
 /// counter is per thread, so tests running side by side do not see each other.

@@ -6,9 +6,9 @@ use std::process::Command;
 use astar_rogue::app::App;
 use astar_rogue::app::keymap::BINDINGS;
 use astar_rogue::cli::load_for_play;
-use astar_rogue::grid::Pos;
-use astar_rogue::script::{self, Frames, Output};
-use astar_rogue::ui::look_line;
+use astar_rogue::engine::grid::Pos;
+use astar_rogue::frontend::script::{self, Frames, Output};
+use astar_rogue::view::look_line;
 
 fn app(level: &str, size: (u16, u16)) -> App {
     let (level, source) = load_for_play(Some(Path::new(level)), 1).expect("level loads");
@@ -142,8 +142,8 @@ fn the_overlay_follows_changed_options() {
 
 #[test]
 fn travel_survives_a_resize_and_any_key_stops_it() {
-    use astar_rogue::grid::Pos;
-    use ratatui::crossterm::event::{Event, KeyCode, KeyEvent};
+    use astar_rogue::engine::grid::Pos;
+    use crossterm::event::{Event, KeyCode, KeyEvent};
     let mut a = app("tests/levels/open.txt", (80, 24));
     a.start_travel(Pos::new(5, 5));
     a.tick();

@@ -9,11 +9,11 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, HashSet};
 
-use astar_rogue::astar::{
+use astar_rogue::engine::astar::{
     Heuristic, Invalid, NodeState, Pathfinder, SearchOptions, SearchResult, Status, Trace,
     TraceEvent, Weight, path_cost,
 };
-use astar_rogue::grid::{Grid, Neighbourhood, Pos, Tile};
+use astar_rogue::engine::grid::{Grid, Neighbourhood, Pos, Tile};
 use proptest::prelude::*;
 use proptest::sample::Index;
 

@@ -1,9 +1,9 @@
 //! The level generators: determinism, reachability, size limits, round trips, populate.
 
-use astar_rogue::astar::{Pathfinder, SearchOptions, Status};
-use astar_rogue::generate::{GenError, GenKind, GenParams, generate, populate};
-use astar_rogue::grid::{Neighbourhood, Regions, Tile};
-use astar_rogue::level::Level;
+use astar_rogue::content::generate::{GenError, GenKind, GenParams, generate, populate};
+use astar_rogue::content::level::Level;
+use astar_rogue::engine::astar::{Pathfinder, SearchOptions, Status};
+use astar_rogue::engine::grid::{Neighbourhood, Regions, Tile};
 
 fn params(kind: GenKind, width: usize, height: usize, seed: u64, monsters: usize) -> GenParams {
     GenParams {

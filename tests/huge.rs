@@ -4,9 +4,9 @@
 use std::time::Instant;
 
 use astar_rogue::app::{App, Source, keymap::Command};
-use astar_rogue::astar::{Pathfinder, SearchOptions, Status};
-use astar_rogue::grid::{Grid, Pos, Tile};
-use astar_rogue::level::{Format, Level, Spawn};
+use astar_rogue::content::level::{Format, Level, Spawn};
+use astar_rogue::engine::astar::{Pathfinder, SearchOptions, Status};
+use astar_rogue::engine::grid::{Grid, Pos, Tile};
 
 fn huge() -> Level {
     let n = 4096;

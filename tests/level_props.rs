@@ -3,8 +3,8 @@
 //!
 //! Case counts default to 1000 per property (seconds in debug); set `PROPTEST_CASES` for more.
 
-use astar_rogue::grid::{Grid, Pos, Tile};
-use astar_rogue::level::{Level, ParseError, Spawn};
+use astar_rogue::content::level::{Level, ParseError, Spawn};
+use astar_rogue::engine::grid::{Grid, Pos, Tile};
 use proptest::prelude::*;
 use proptest::sample::Index;
 

@@ -4,10 +4,10 @@
 //! chasing it and the log fills before the monsters win.
 
 use astar_rogue::app::{App, Source, keymap::Command};
+use astar_rogue::content::generate::{GenKind, GenParams, generate};
+use astar_rogue::engine::grid::DIRECTIONS;
+use astar_rogue::frontend::script::state_line;
 use astar_rogue::game::GameState;
-use astar_rogue::generate::{GenKind, GenParams, generate};
-use astar_rogue::grid::DIRECTIONS;
-use astar_rogue::script::state_line;
 
 const TURNS: u64 = 10_000;
 

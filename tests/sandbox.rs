@@ -4,8 +4,8 @@ use std::path::{Path, PathBuf};
 
 use astar_rogue::app::{App, Confirm, write_atomic};
 use astar_rogue::cli::load_for_play;
-use astar_rogue::grid::{Pos, Tile};
-use astar_rogue::script::{self, Frames, Output};
+use astar_rogue::engine::grid::{Pos, Tile};
+use astar_rogue::frontend::script::{self, Frames, Output};
 
 struct Scratch(PathBuf);
 
@@ -129,7 +129,7 @@ fn saving_writes_the_level_and_it_reads_back() {
     let mut a = app(&path);
     frame(&mut a, "e k w e s");
     assert_eq!(a.world.log.last().unwrap().text, "Saved pillar.txt.");
-    let (saved, _) = astar_rogue::level::Level::load(&path).unwrap();
+    let (saved, _) = astar_rogue::content::level::Level::load(&path).unwrap();
     assert_eq!(saved.grid.get(Pos::new(2, 2)), Tile::Wall);
     assert_eq!(saved.title.as_deref(), Some("Pillar (8x6)"));
     assert_eq!(saved.player, Some(Pos::new(6, 3)));
@@ -204,8 +204,9 @@ fn a_moving_ai_map_saves_beside_itself_and_never_over_the_source() {
     frame(&mut a, "s");
     assert_eq!(a.world.log.last().unwrap().text, "Saved arena.txt.");
     assert_eq!(std::fs::read(&map).unwrap(), original);
-    let (saved, format) = astar_rogue::level::Level::load(&dir.0.join("arena.txt")).unwrap();
-    assert_eq!(format, astar_rogue::level::Format::Text);
+    let (saved, format) =
+        astar_rogue::content::level::Level::load(&dir.0.join("arena.txt")).unwrap();
+    assert_eq!(format, astar_rogue::content::level::Format::Text);
     assert_eq!(saved.player, Some(a.world.player.pos));
     // The text copy is the level's file from now on: the next save goes into it.
     frame(&mut a, "e w e s");

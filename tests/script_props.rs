@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 
 use astar_rogue::app::App;
 use astar_rogue::cli::load_for_play;
-use astar_rogue::level::ParseError;
-use astar_rogue::script::{self, Frames, MAX_REPEAT, MAX_STEPS, Output};
+use astar_rogue::content::level::ParseError;
+use astar_rogue::frontend::script::{self, Frames, MAX_REPEAT, MAX_STEPS, Output};
 use proptest::prelude::*;
 use proptest::sample::{Index, select};
 

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use astar_rogue::cli::{FramesArg, ScriptArgs, script_output};
-use astar_rogue::script;
+use astar_rogue::frontend::script;
 
 fn scratch_copy(script_path: &Path) -> (PathBuf, PathBuf) {
     let bytes = std::fs::read(script_path).expect("script readable");

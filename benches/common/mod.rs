@@ -4,10 +4,10 @@
 // Each bench uses part of this module.
 #![allow(dead_code)]
 
-use astar_rogue::astar::Heuristic;
-use astar_rogue::generate::{GenKind, GenParams, generate};
-use astar_rogue::grid::{DIAGONAL, DIRECTIONS, Grid, Neighbourhood, Pos, STRAIGHT};
-use astar_rogue::level::Level;
+use astar_rogue::content::generate::{GenKind, GenParams, generate};
+use astar_rogue::content::level::Level;
+use astar_rogue::engine::astar::Heuristic;
+use astar_rogue::engine::grid::{DIAGONAL, DIRECTIONS, Grid, Neighbourhood, Pos, STRAIGHT};
 
 /// The 256x256 cave with 100 monsters (seed 7).
 pub fn cave_256() -> Level {

@@ -1,8 +1,8 @@
 //! The in-game level editor: edits as reversible changes, grouped for undo and redo.
 
 use super::App;
+use crate::engine::grid::{Pos, Tile};
 use crate::game::{KINDS, Monster, kind_info};
-use crate::grid::{Pos, Tile};
 
 /// One edit the player asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

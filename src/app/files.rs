@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use super::{App, Confirm};
-use crate::grid::{Grid, Pos};
-use crate::level::{Format, Level};
+use crate::content::level::{Format, Level};
+use crate::engine::grid::{Grid, Pos};
 
 /// What kind of thing the level came from, which decides where it saves.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -224,14 +224,18 @@ impl App {
             return;
         };
         self.source.stamp = stamp_of(&path);
-        let bytes = match crate::level::read_limited(&path) {
+        let bytes = match crate::text::read_limited(
+            &path,
+            crate::content::level::MAX_LEVEL_BYTES,
+            "level file",
+        ) {
             Ok(b) => b,
             Err(e) => {
                 let why = match e {
-                    crate::level::LoadError::Io { message, .. } => {
+                    crate::content::level::LoadError::Io { message, .. } => {
                         format!("{}: {message}", self.source.name())
                     }
-                    crate::level::LoadError::Parse(p) => p.headline(),
+                    crate::content::level::LoadError::Parse(p) => p.headline(),
                 };
                 self.world.say(format!("Reload failed, level kept: {why}"));
                 return;
@@ -320,6 +324,10 @@ pub(crate) fn populate_if_empty(
         return Ok(());
     }
     let (w, h) = (level.grid.width(), level.grid.height());
-    crate::generate::populate(level, seed, crate::generate::default_monsters(w, h))
-        .map_err(|e| format!("{}: {e}", source.name()))
+    crate::content::generate::populate(
+        level,
+        seed,
+        crate::content::generate::default_monsters(w, h),
+    )
+    .map_err(|e| format!("{}: {e}", source.name()))
 }

@@ -1,7 +1,7 @@
 //! Every key binding in one table: key dispatch and the help screen both read it, so the
 //! help can never miss a binding.
 
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 /// Where a binding applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

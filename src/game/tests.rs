@@ -1,5 +1,5 @@
 use super::*;
-use crate::astar::path_cost;
+use crate::engine::astar::path_cost;
 
 fn level(src: &str) -> Level {
     Level::parse(src.as_bytes(), "test").expect("valid level")
@@ -114,7 +114,7 @@ fn same_seed_same_game() {
     let run = || {
         let mut w = World::new(&l, 42);
         for i in 0..40 {
-            let (dx, dy) = crate::grid::DIRECTIONS[i % 8];
+            let (dx, dy) = crate::engine::grid::DIRECTIONS[i % 8];
             if w.player_act(Act::Move(dx, dy)) == ActResult::Refused {
                 w.player_act(Act::Wait);
             }
@@ -158,7 +158,7 @@ fn tracing_records_the_selected_monsters_search_only() {
 
 #[test]
 fn planning_on_several_cores_gives_each_monster_its_own_search() {
-    use crate::generate::{GenKind, GenParams, generate};
+    use crate::content::generate::{GenKind, GenParams, generate};
     let level = generate(&GenParams {
         kind: GenKind::Caves,
         width: 80,

@@ -11,16 +11,16 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use crossterm::event::{
+    Event, KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
-use ratatui::crossterm::event::{
-    Event, KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
-};
 use serde::Serialize;
 
 use crate::app::App;
-use crate::level::{ParseError, parse_size};
+use crate::text::{ParseError, parse_size};
 
 /// Most repeats of one token, and most steps in a whole script, so no script exhausts memory.
 pub const MAX_REPEAT: u32 = 1_000_000;
@@ -88,7 +88,7 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<Script, ParseError> {
     let mut script = Script::default();
     let mut total = 0usize;
     let mut token = 0usize;
-    for item in crate::level::lines(bytes, file) {
+    for item in crate::text::lines(bytes, file) {
         let (n, line) = item?;
         if let Some(rest) = line.trim_start().strip_prefix("#!")
             && script.steps.is_empty()

@@ -12,7 +12,7 @@ mod trace;
 
 pub use trace::{NodeInfo, NodeState, Snapshot, Trace, TraceEvent, Tracer};
 
-use crate::grid::{DIAGONAL, DIRECTIONS, Grid, Neighbourhood, Pos, Regions, STRAIGHT};
+use crate::engine::grid::{DIAGONAL, DIRECTIONS, Grid, Neighbourhood, Pos, Regions, STRAIGHT};
 use queue::{BucketQueue, OpenList, RingQueue};
 
 /// The estimate of the remaining cost to the goal.
@@ -243,7 +243,7 @@ impl SearchResult {
 }
 
 /// The largest grid searched: 4096x4096, as for level files. Costs then fit in 28 bits.
-pub const MAX_SEARCH_CELLS: usize = crate::level::MAX_CELLS;
+pub const MAX_SEARCH_CELLS: usize = 4096 * 4096;
 
 /// The direction field of a node without a parent (the start).
 const NO_PARENT: u32 = 15;

@@ -8,7 +8,7 @@ use ratatui::widgets::{Block, Paragraph, Widget};
 
 use super::{inspector, kind_color};
 use crate::app::App;
-use crate::astar::{Snapshot, Status};
+use crate::engine::astar::{Snapshot, Status};
 use crate::game::{PLAYER_HP, kind_info};
 
 pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut Buffer) {

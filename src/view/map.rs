@@ -7,8 +7,8 @@ use ratatui::widgets::{Block, Widget};
 
 use super::{Layout, camera, kind_color};
 use crate::app::{App, Mode};
-use crate::astar::{NodeState, Snapshot};
-use crate::grid::{Pos, Tile};
+use crate::engine::astar::{NodeState, Snapshot};
+use crate::engine::grid::{Pos, Tile};
 
 /// Overlay glyphs, readable without colour: open `+`, closed `:`, path `*`, current `%`.
 const OPEN: char = '+';
@@ -49,7 +49,7 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
                 Tile::Floor => Style::new().fg(Color::DarkGray),
                 Tile::Void => Style::new(),
             };
-            let ch = crate::level::tile_glyph(tile);
+            let ch = crate::content::level::tile_glyph(tile);
             buf[(view.x + col, view.y + row)]
                 .set_char(ch)
                 .set_style(style);

@@ -1,5 +1,5 @@
 use super::*;
-use crate::grid::Tile;
+use crate::engine::grid::Tile;
 
 fn grid(rows: &[&str]) -> Grid {
     Grid::from_rows(rows)

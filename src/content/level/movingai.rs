@@ -1,7 +1,7 @@
 //! Moving AI benchmark maps (`type octile`): `.` `G` `S` open, `T` `W` walls, `@` `O` void.
 
 use super::{Level, ParseError, check_dims, lines};
-use crate::grid::{Grid, Tile};
+use crate::engine::grid::{Grid, Tile};
 
 /// Parses a `.map` file: `type octile`, `height H`, `width W`, `map`, then H rows of W cells.
 pub(super) fn parse(bytes: &[u8], file: &str) -> Result<Level, ParseError> {
@@ -39,7 +39,7 @@ pub(super) fn parse(bytes: &[u8], file: &str) -> Result<Level, ParseError> {
     // the too long one (height first) for a side over the limit, else the width, which
     // completes a product over the cell limit.
     check_dims(width, height).map_err(|m| {
-        if height == 0 || (width != 0 && height > super::MAX_SIDE) {
+        if height == 0 || (width != 0 && height > super::MAX_LEVEL_SIDE) {
             err(hn, hcol, m, hline)
         } else {
             err(wn, wcol, m, wline)

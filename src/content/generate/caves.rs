@@ -4,7 +4,7 @@ use noise::{Fbm, MultiFractal, NoiseFn, Perlin};
 use rand::RngExt;
 use rand::rngs::Xoshiro256PlusPlus;
 
-use crate::grid::Tile;
+use crate::engine::grid::Tile;
 
 /// Share of the interior that starts as floor. Cutting noise at its median sits right at the
 /// percolation threshold and shatters big maps into pockets; a little more floor makes one

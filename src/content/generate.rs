@@ -10,15 +10,15 @@ mod rooms;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
-use crate::grid::{Grid, Neighbourhood, Pos, Regions, Tile};
-use crate::level::{Level, Spawn};
+use crate::content::level::{Level, Spawn};
+use crate::engine::grid::{Grid, Neighbourhood, Pos, Regions, Tile};
 
 /// Narrowest map the generators make (room for a wall border around a usable interior).
 pub const MIN_WIDTH: usize = 10;
 /// Shortest map the generators make.
 pub const MIN_HEIGHT: usize = 5;
 /// Widest and tallest map the generators make.
-pub const MAX_SIDE: usize = 1024;
+pub const MAX_GENERATED_SIDE: usize = 1024;
 
 /// How many times a generator retries with fresh randomness before giving up on placing
 /// the monsters; small maps sometimes come out cramped, large ones practically never do.
@@ -67,9 +67,9 @@ impl std::fmt::Display for GenKind {
 pub struct GenParams {
     /// Which generator.
     pub kind: GenKind,
-    /// Columns, from [`MIN_WIDTH`] to [`MAX_SIDE`].
+    /// Columns, from [`MIN_WIDTH`] to [`MAX_GENERATED_SIDE`].
     pub width: usize,
-    /// Rows, from [`MIN_HEIGHT`] to [`MAX_SIDE`].
+    /// Rows, from [`MIN_HEIGHT`] to [`MAX_GENERATED_SIDE`].
     pub height: usize,
     /// The seed; equal parameters give equal levels.
     pub seed: u64,
@@ -100,7 +100,7 @@ pub fn default_monsters(width: usize, height: usize) -> usize {
 pub enum GenError {
     /// The requested size is outside what the generators make.
     #[error(
-        "cannot generate a {width}x{height} map: width must be {MIN_WIDTH} to {MAX_SIDE} and height {MIN_HEIGHT} to {MAX_SIDE}"
+        "cannot generate a {width}x{height} map: width must be {MIN_WIDTH} to {MAX_GENERATED_SIDE} and height {MIN_HEIGHT} to {MAX_GENERATED_SIDE}"
     )]
     Size {
         /// Requested columns.
@@ -135,7 +135,9 @@ pub fn generate(params: &GenParams) -> Result<Level, GenError> {
         seed,
         monsters,
     } = params;
-    if !(MIN_WIDTH..=MAX_SIDE).contains(&width) || !(MIN_HEIGHT..=MAX_SIDE).contains(&height) {
+    if !(MIN_WIDTH..=MAX_GENERATED_SIDE).contains(&width)
+        || !(MIN_HEIGHT..=MAX_GENERATED_SIDE).contains(&height)
+    {
         return Err(GenError::Size { width, height });
     }
     // A player in an interior corner rules out itself and 3 neighbours; no map can beat

@@ -93,9 +93,9 @@ fn invalid_utf8_names_line_and_column() {
 
 #[test]
 fn limits_are_enforced_with_positions() {
-    let long = format!("@{}", ".".repeat(MAX_SIDE + 5));
+    let long = format!("@{}", ".".repeat(MAX_LEVEL_SIDE + 5));
     let e = parse(&long).unwrap_err();
-    assert_eq!((e.line, e.col), (1, MAX_SIDE + 1));
+    assert_eq!((e.line, e.col), (1, MAX_LEVEL_SIDE + 1));
     assert!(e.to_string().contains('…'), "long lines are cut: {e}");
     let e = parse("size: 9000x10\n@").unwrap_err();
     assert_eq!(
@@ -108,13 +108,13 @@ fn limits_are_enforced_with_positions() {
             .starts_with("t.txt:1:7: map size 5000x5000 has 25000000 cells")
     );
     // Without `size`: the first row past the side limit, or past the cell limit.
-    let tall = format!("@\n{}", ".\n".repeat(MAX_SIDE));
+    let tall = format!("@\n{}", ".\n".repeat(MAX_LEVEL_SIDE));
     let e = parse(&tall).unwrap_err();
     assert_eq!(
         e.headline(),
         "t.txt:8193:1: map size 1x8193 exceeds the limit of 8192 cells a side"
     );
-    let wide = format!("@{}\n{}", ".".repeat(MAX_SIDE - 1), "#\n".repeat(2048));
+    let wide = format!("@{}\n{}", ".".repeat(MAX_LEVEL_SIDE - 1), "#\n".repeat(2048));
     let e = parse(&wide).unwrap_err();
     assert_eq!((e.line, e.col, e.text.as_str()), (2049, 1, "#"));
     assert!(e.message.contains("more than the limit"), "{e}");

@@ -9,21 +9,21 @@
 //!   line inside the map is a row of void. Without `size`, the map is as wide as its longest
 //!   row and ends at its last non-blank row.
 
-mod error;
 mod movingai;
 
-pub use error::{LoadError, ParseError};
+pub use crate::text::{LoadError, ParseError};
+use crate::text::{lines, parse_size};
 
 use std::path::Path;
 
-use crate::grid::{Grid, Pos, Tile};
+use crate::engine::grid::{Grid, Pos, Tile};
 
 /// Widest and tallest map accepted, in cells.
-pub const MAX_SIDE: usize = 8192;
-/// Most cells accepted in one map (4096x4096).
-pub const MAX_CELLS: usize = 4096 * 4096;
+pub const MAX_LEVEL_SIDE: usize = 8192;
+/// Most cells accepted in one map (4096x4096): as many as the engine searches.
+pub const MAX_LEVEL_CELLS: usize = crate::engine::astar::MAX_SEARCH_CELLS;
 /// Largest level file accepted, in bytes.
-pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+pub const MAX_LEVEL_BYTES: u64 = 64 * 1024 * 1024;
 
 /// A monster's starting place and kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -64,7 +64,7 @@ impl Level {
 
     /// Reads a level file and also returns its bytes (to notice later changes on disk).
     pub fn load_keeping_bytes(path: &Path) -> Result<(Level, Format, Vec<u8>), LoadError> {
-        let bytes = read_limited(path)?;
+        let bytes = crate::text::read_limited(path, MAX_LEVEL_BYTES, "level file")?;
         let (level, format) = Self::parse_any(&bytes, &path.display().to_string())?;
         Ok((level, format, bytes))
     }
@@ -157,72 +157,6 @@ pub fn tile_glyph(t: Tile) -> char {
     }
 }
 
-/// Reads a file of at most [`MAX_FILE_BYTES`], refusing directories and larger files.
-pub fn read_limited(path: &Path) -> Result<Vec<u8>, LoadError> {
-    use std::io::Read;
-    let io = |e: std::io::Error| LoadError::Io {
-        file: path.display().to_string(),
-        message: e.to_string(),
-    };
-    let file = std::fs::File::open(path).map_err(io)?;
-    let meta = file.metadata().map_err(io)?;
-    if meta.is_dir() {
-        return Err(LoadError::Io {
-            file: path.display().to_string(),
-            message: "is a directory, not a level file".into(),
-        });
-    }
-    let mut bytes = Vec::new();
-    file.take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(io)?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(LoadError::Parse(ParseError::new(
-            path.display().to_string(),
-            1,
-            1,
-            format!(
-                "file is larger than the limit of {} MiB",
-                MAX_FILE_BYTES / (1024 * 1024)
-            ),
-            String::new(),
-        )));
-    }
-    Ok(bytes)
-}
-
-/// Splits bytes into lines (`\n`, with an optional `\r` before it) checked as UTF-8.
-pub(crate) fn lines<'a>(
-    bytes: &'a [u8],
-    file: &'a str,
-) -> impl Iterator<Item = Result<(usize, &'a str), ParseError>> + 'a {
-    let mut rest = if bytes.is_empty() { None } else { Some(bytes) };
-    let mut number = 0usize;
-    std::iter::from_fn(move || {
-        let chunk = rest?;
-        number += 1;
-        let (line, next) = match chunk.iter().position(|&b| b == b'\n') {
-            Some(i) => (&chunk[..i], (i + 1 < chunk.len()).then(|| &chunk[i + 1..])),
-            None => (chunk, None),
-        };
-        rest = next;
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        Some(match std::str::from_utf8(line) {
-            Ok(s) => Ok((number, s)),
-            Err(e) => {
-                let valid = std::str::from_utf8(&line[..e.valid_up_to()]).unwrap_or("");
-                Err(ParseError::new(
-                    file.to_string(),
-                    number,
-                    valid.chars().count() + 1,
-                    "invalid UTF-8".into(),
-                    String::from_utf8_lossy(line).into_owned(),
-                ))
-            }
-        })
-    })
-}
-
 fn parse_text(bytes: &[u8], file: &str) -> Result<Level, ParseError> {
     let err = |line: usize, col: usize, msg: String, text: &str| {
         ParseError::new(file.to_string(), line, col, msg, text.to_string())
@@ -296,11 +230,11 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<Level, ParseError> {
     let mut width = 0;
     for &(n, row) in &rows {
         let len = row.chars().count();
-        if len > MAX_SIDE {
+        if len > MAX_LEVEL_SIDE {
             return Err(err(
                 n,
-                MAX_SIDE + 1,
-                format!("row is longer than the limit of {MAX_SIDE} cells"),
+                MAX_LEVEL_SIDE + 1,
+                format!("row is longer than the limit of {MAX_LEVEL_SIDE} cells"),
                 row,
             ));
         }
@@ -331,10 +265,10 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<Level, ParseError> {
         // Only a map without `size` gets here (the header's own values were checked), and
         // its rows are all within the side limit and not all blank, so there are too many
         // rows, or too many cells: blame the first row past the limit.
-        let first_over = if height > MAX_SIDE {
-            MAX_SIDE
+        let first_over = if height > MAX_LEVEL_SIDE {
+            MAX_LEVEL_SIDE
         } else {
-            MAX_CELLS / width
+            MAX_LEVEL_CELLS / width
         };
         let (n, row) = rows[first_over];
         return Err(err(n, 1, m, row));
@@ -402,28 +336,17 @@ fn header(line: &str) -> Option<(&str, &str)> {
     (!key.is_empty() && key.bytes().all(|b| b.is_ascii_lowercase())).then_some((key, value))
 }
 
-/// Parses `WxH` (as in `40x20`).
-pub fn parse_size(s: &str) -> Option<(usize, usize)> {
-    let (w, h) = s.trim().split_once(['x', 'X'])?;
-    let dim = |d: &str| {
-        (!d.is_empty() && d.len() <= 9 && d.bytes().all(|b| b.is_ascii_digit()))
-            .then(|| d.parse().ok())
-            .flatten()
-    };
-    Some((dim(w)?, dim(h)?))
-}
-
 /// Checks a map size against the limits.
 pub fn check_dims(w: usize, h: usize) -> Result<(), String> {
     if w == 0 || h == 0 {
         Err(format!("map size {w}x{h} is empty"))
-    } else if w > MAX_SIDE || h > MAX_SIDE {
+    } else if w > MAX_LEVEL_SIDE || h > MAX_LEVEL_SIDE {
         Err(format!(
-            "map size {w}x{h} exceeds the limit of {MAX_SIDE} cells a side"
+            "map size {w}x{h} exceeds the limit of {MAX_LEVEL_SIDE} cells a side"
         ))
-    } else if w * h > MAX_CELLS {
+    } else if w * h > MAX_LEVEL_CELLS {
         Err(format!(
-            "map size {w}x{h} has {} cells, more than the limit of {MAX_CELLS} (4096x4096)",
+            "map size {w}x{h} has {} cells, more than the limit of {MAX_LEVEL_CELLS} (4096x4096)",
             w * h
         ))
     } else {

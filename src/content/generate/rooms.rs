@@ -4,7 +4,7 @@
 use rand::RngExt;
 use rand::rngs::Xoshiro256PlusPlus;
 
-use crate::grid::Tile;
+use crate::engine::grid::Tile;
 
 /// Room sizes, interior cells; clipped to what the map can hold.
 const ROOM_WIDTH: (usize, usize) = (4, 12);

@@ -8,9 +8,10 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::astar::{Pathfinder, SearchOptions, Status, path_cost};
-use crate::grid::{Grid, Neighbourhood, Pos};
-use crate::level::{Level, LoadError, ParseError, lines, read_limited};
+use crate::content::level::Level;
+use crate::engine::astar::{Pathfinder, SearchOptions, Status, path_cost};
+use crate::engine::grid::{Grid, Neighbourhood, Pos};
+use crate::text::{LoadError, ParseError, lines, read_limited};
 
 /// How many failures a [`Report`] keeps the details of.
 pub const MAX_FAILURE_DETAILS: usize = 10;
@@ -224,7 +225,7 @@ fn parse_line(n: usize, line: &str) -> Result<Scenario, (usize, String)> {
             .filter(|&v| v <= max)
             .ok_or_else(|| (col, format!("bad {} {s:?}", NAMES[i])))
     };
-    let side = crate::level::MAX_SIDE as u64;
+    let side = crate::content::level::MAX_LEVEL_SIDE as u64;
     let bucket = int(0, u64::from(u32::MAX))? as u32;
     let map_path = f[1].1;
     let map = map_path
@@ -260,18 +261,13 @@ fn parse_line(n: usize, line: &str) -> Result<Scenario, (usize, String)> {
     })
 }
 
-/// Reads a scenario file (bounded by [`MAX_FILE_BYTES`](crate::level::MAX_FILE_BYTES), as
-/// [`read_limited`] reads).
+/// Most bytes of a scenario file (the largest published ones are about 1 MiB).
+pub const MAX_SCEN_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Reads and parses a scenario file of at most [`MAX_SCEN_BYTES`].
 pub fn load(path: &Path) -> Result<Vec<Scenario>, LoadError> {
     let name = path.display().to_string();
-    let bytes = read_limited(path).map_err(|e| match e {
-        // `read_limited` speaks of level files.
-        LoadError::Io { file, .. } if path.is_dir() => LoadError::Io {
-            file,
-            message: "is a directory, not a scenario file".into(),
-        },
-        e => e,
-    })?;
+    let bytes = read_limited(path, MAX_SCEN_BYTES, "scenario file")?;
     Ok(parse(&bytes, &name)?)
 }
 

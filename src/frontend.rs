@@ -1,0 +1,5 @@
+//! The front ends that drive one [`App`](crate::app::App): the terminal loop and the
+//! headless script runner.
+
+pub mod script;
+pub mod term;

@@ -1,0 +1,141 @@
+//! Reading text input: files read within a size limit, lines checked as UTF-8, sizes like
+//! `40x20`, and errors that point at a line and column. Level files, scripts and scenario
+//! files all read through here.
+
+mod error;
+
+pub use error::{LoadError, ParseError};
+
+use std::path::Path;
+
+/// Reads a whole regular file of at most `limit` bytes.
+///
+/// Anything else is refused without blocking and without reading past the limit: a
+/// directory, a FIFO or a device (opened non-blocking, so a FIFO with no writer cannot
+/// hang the caller), or a file longer than `limit`, which is reported as an error at its
+/// line 1, column 1 naming `what` ("level file", "script").
+pub fn read_limited(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, LoadError> {
+    use std::io::Read;
+    let file_name = path.display().to_string();
+    let io = |e: std::io::Error| LoadError::Io {
+        file: file_name.clone(),
+        message: e.to_string(),
+    };
+    let file = open_nonblocking(path).map_err(io)?;
+    let meta = file.metadata().map_err(io)?;
+    if !meta.is_file() {
+        return Err(LoadError::Io {
+            file: file_name.clone(),
+            message: format!("is {}, not a {what}", file_kind(&meta)),
+        });
+    }
+    let mut bytes = Vec::new();
+    file.take(limit + 1).read_to_end(&mut bytes).map_err(io)?;
+    if bytes.len() as u64 > limit {
+        return Err(LoadError::Parse(ParseError::new(
+            file_name.clone(),
+            1,
+            1,
+            format!("{what} is larger than the limit of {}", format_bytes(limit)),
+            String::new(),
+        )));
+    }
+    Ok(bytes)
+}
+
+/// Opens a file for reading without waiting for a writer (FIFOs) or a device.
+fn open_nonblocking(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    options.open(path)
+}
+
+/// "a directory", "a FIFO", "a device"...: what a non-regular file is, for messages.
+pub fn file_kind(meta: &std::fs::Metadata) -> &'static str {
+    let t = meta.file_type();
+    if t.is_dir() {
+        return "a directory";
+    }
+    if t.is_symlink() {
+        return "a symbolic link";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+        if t.is_block_device() || t.is_char_device() {
+            return "a device";
+        }
+    }
+    if t.is_file() {
+        "a regular file"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// `64 MiB`, `16 MiB`, `512 KiB` or `100 bytes`.
+fn format_bytes(n: u64) -> String {
+    const MIB: u64 = 1024 * 1024;
+    if n >= MIB && n.is_multiple_of(MIB) {
+        format!("{} MiB", n / MIB)
+    } else if n >= 1024 && n.is_multiple_of(1024) {
+        format!("{} KiB", n / 1024)
+    } else {
+        format!("{n} bytes")
+    }
+}
+
+/// Splits bytes into numbered lines (`\n`, with an optional `\r` before it), each checked
+/// as UTF-8; an invalid line is an error at its first bad character.
+pub fn lines<'a>(
+    bytes: &'a [u8],
+    file: &'a str,
+) -> impl Iterator<Item = Result<(usize, &'a str), ParseError>> + 'a {
+    let mut rest = if bytes.is_empty() { None } else { Some(bytes) };
+    let mut number = 0usize;
+    std::iter::from_fn(move || {
+        let chunk = rest?;
+        number += 1;
+        let (line, next) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..i], (i + 1 < chunk.len()).then(|| &chunk[i + 1..])),
+            None => (chunk, None),
+        };
+        rest = next;
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        Some(match std::str::from_utf8(line) {
+            Ok(s) => Ok((number, s)),
+            Err(e) => {
+                let valid = std::str::from_utf8(&line[..e.valid_up_to()]).unwrap_or("");
+                Err(ParseError::new(
+                    file.to_string(),
+                    number,
+                    valid.chars().count() + 1,
+                    "invalid UTF-8".into(),
+                    String::from_utf8_lossy(line).into_owned(),
+                ))
+            }
+        })
+    })
+}
+
+/// Parses `WxH` (as in `40x20`): two decimal numbers of at most nine digits.
+pub fn parse_size(s: &str) -> Option<(usize, usize)> {
+    let (w, h) = s.trim().split_once(['x', 'X'])?;
+    let dim = |d: &str| {
+        (!d.is_empty() && d.len() <= 9 && d.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| d.parse().ok())
+            .flatten()
+    };
+    Some((dim(w)?, dim(h)?))
+}
