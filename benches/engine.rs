@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use astar_rogue::content::level::Level;
 use astar_rogue::content::scen::{self, Scenario};
-use astar_rogue::engine::astar::{Pathfinder, SearchOptions, Status};
+use astar_rogue::engine::astar::{Pathfinder, Query, SearchResult, Status};
 use astar_rogue::engine::grid::{Grid, Pos};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
@@ -58,12 +58,11 @@ fn ours(
     pf: &mut Pathfinder,
     grid: &Grid,
     queries: &[(Pos, Pos)],
-    path: &mut Vec<Pos>,
+    out: &mut SearchResult,
 ) -> (u64, u64) {
-    let opts = SearchOptions::default();
     let (mut cost, mut expanded) = (0u64, 0u64);
     for &(a, b) in queries {
-        let out = pf.search(grid, a, b, &opts, &[], path, &mut ());
+        pf.search(grid, Query::new(a, b), out, &mut ());
         cost += u64::from(out.cost.unwrap_or(0));
         expanded += u64::from(out.expanded);
     }
@@ -99,9 +98,9 @@ fn engine(c: &mut Criterion) {
         let grid = level.grid;
         let queries = sample(&all);
         let mut pf = Pathfinder::new();
-        let mut path = Vec::new();
+        let mut path = SearchResult::default();
         for &(a, b) in &queries {
-            let r = pf.find(&grid, a, b, &SearchOptions::default());
+            let r = pf.find(&grid, Query::new(a, b));
             assert_eq!(r.status, Status::Found, "{name}: {a} -> {b}");
             assert_eq!(r.cost, crate_astar(&grid, a, b), "{name}: {a} -> {b}");
         }

@@ -27,7 +27,7 @@ fn bench(c: &mut Criterion) {
         })
     });
     app.run(Command::ToggleOverlay);
-    let expanded = app.world.trace.as_ref().map_or(0, |t| t.expansions());
+    let expanded = app.world.trace().map_or(0, |t| t.expansions());
     println!("frame: overlay shows a search of {expanded} expansions");
     let mut overlay = Terminal::new(TestBackend::new(size.0, size.1)).expect("test terminal");
     // The replayed search is cached between frames until it or the step changes, so this
@@ -42,7 +42,7 @@ fn bench(c: &mut Criterion) {
     // The first frame after a turn (or a step of the overlay) replays the search anew.
     g.bench_function("overlay_and_inspector_first_frame_after_a_turn", |b| {
         b.iter(|| {
-            app.world.trace_serial += 1;
+            app.forget_snapshot();
             overlay
                 .draw(|f| f.render_widget(black_box(&app), f.area()))
                 .map(|_| ())

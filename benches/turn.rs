@@ -43,7 +43,7 @@ fn bench(c: &mut Criterion) {
     println!(
         "turn: {} monsters, {} nodes expanded by our searches",
         ours.monsters.len(),
-        ours.stats.astar_expanded
+        ours.stats().astar_expanded
     );
 
     let mut g = c.benchmark_group("turn_100_monsters_256x256");
@@ -53,7 +53,8 @@ fn bench(c: &mut Criterion) {
         b.iter(|| black_box(&mut w).replan_on(1))
     });
     let mut traced = world.clone();
-    traced.traced = traced.monsters.first().map(|m| m.id);
+    let first = traced.monsters.first().map(|m| m.id);
+    traced.set_traced(first);
     g.bench_function("ours_plan_all_1_thread_one_traced", |b| {
         b.iter(|| black_box(&mut traced).replan_on(1))
     });

@@ -134,8 +134,19 @@ impl App {
             generated: None,
             snapshot_cache: RefCell::new(None),
         };
+        app.welcome();
         app.sync_trace();
         app
+    }
+
+    /// The first log line of a game: how many hunt you and where the keys are explained.
+    fn welcome(&mut self) {
+        let n = self.world.monsters.len();
+        self.world.say(match n {
+            0 => "No monsters here. Arrows or hjklyubn move; ? for help.".to_string(),
+            1 => "A monster hunts you. Arrows or hjklyubn move; ? for help.".to_string(),
+            _ => format!("{n} monsters hunt you. Arrows or hjklyubn move; ? for help."),
+        });
     }
 
     /// Handles one input event.
@@ -174,9 +185,9 @@ impl App {
     /// The selected monster's search as it stood at the overlay's step. Replaying a large
     /// search takes milliseconds, so the last replay is kept until the trace or step changes.
     pub fn snapshot(&self) -> Option<Rc<Snapshot>> {
-        let trace = self.world.trace.as_ref()?;
+        let trace = self.world.trace()?;
         let step = self.overlay.step.unwrap_or(u32::MAX);
-        let key = (self.world.trace_serial, step);
+        let key = (self.world.planner().trace_serial(), step);
         let mut cache = self.snapshot_cache.borrow_mut();
         if let Some((k, snap)) = cache.as_ref()
             && *k == key
@@ -188,8 +199,14 @@ impl App {
         Some(snap)
     }
 
+    /// Drops the kept replay, so the next frame replays the search as the first frame after a
+    /// turn does (the frame benchmark measures that).
+    pub fn forget_snapshot(&self) {
+        self.snapshot_cache.borrow_mut().take();
+    }
+
     fn trace_expansions(&self) -> u32 {
-        self.world.trace.as_ref().map_or(0, |t| t.expansions())
+        self.world.trace().map_or(0, |t| t.expansions())
     }
 
     /// Contexts whose bindings apply now, most specific first.
@@ -422,7 +439,7 @@ impl App {
     /// Points tracing at [`App::wanted_trace`], searching again for that monster alone.
     fn sync_trace(&mut self) {
         let want = self.wanted_trace();
-        if self.world.traced != want {
+        if self.world.planner().traced() != want {
             self.world.set_traced(want);
         }
     }
@@ -455,6 +472,7 @@ impl App {
     /// Starts a new game on `self.level`, keeping the search options.
     fn begin(&mut self, seed: u64) {
         self.world = World::with_options(&self.level, seed, self.world.options);
+        self.welcome();
         self.selected = self.world.monsters.first().map(|m| m.id);
         self.overlay.step = None;
         self.mode = Mode::Play;

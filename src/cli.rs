@@ -9,7 +9,7 @@ use serde::Serialize;
 use crate::app::{App, Source};
 use crate::content::generate::{self, GenKind, GenParams};
 use crate::content::level::{Format, Level, LoadError};
-use crate::engine::astar::{Heuristic, Invalid, Pathfinder, SearchOptions, Status, Weight};
+use crate::engine::astar::{Heuristic, Invalid, Pathfinder, Query, SearchOptions, Status, Weight};
 use crate::engine::grid::{Neighbourhood, Pos};
 use crate::frontend::script::{self, Frames, Output};
 
@@ -349,7 +349,7 @@ fn path(args: &PathArgs) -> Result<i32, Failure> {
     };
     let options = path_options(args);
     let mut pf = Pathfinder::new();
-    let (result, trace) = pf.find_traced(&level.grid, from, to, &options);
+    let (result, trace) = pf.find_traced(&level.grid, Query::new(from, to).options(options));
     let (w, h) = (level.grid.width(), level.grid.height());
     let why = |what: &str, p: Pos, i: Invalid| {
         let reason = match i {

@@ -12,28 +12,18 @@
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
+mod plan;
+
+pub use plan::{Planner, TurnStats};
+
 use crate::content::level::{Level, Spawn};
-use crate::engine::astar::{Pathfinder, SearchOptions, Status, Trace};
+use crate::engine::astar::{SearchOptions, SearchResult, Trace};
 use crate::engine::grid::{Grid, Neighbourhood, Pos};
-
-/// Set by [`inject_turn_panic`]: the next monster turn panics (the terminal-restore tests use it).
-static PANIC_IN_TURN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// Makes the next monster turn panic, to test that a crash mid-turn restores the terminal.
-pub fn inject_turn_panic() {
-    PANIC_IN_TURN.store(true, std::sync::atomic::Ordering::Relaxed);
-}
 
 /// A detour search may expand this many times the nodes of the monster's first search...
 pub const DETOUR_FACTOR: u32 = 4;
 /// ...plus this many.
 pub const DETOUR_SLACK: u32 = 64;
-
-/// Serials of recorded traces, from one counter for all worlds.
-static NEXT_TRACE_SERIAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-
-/// Monsters per planning thread below which spawning threads costs more than it saves.
-const PARALLEL_MIN_MONSTERS: usize = 16;
 
 /// The player's hit points at the start.
 pub const PLAYER_HP: i32 = 30;
@@ -102,49 +92,6 @@ pub fn kind_info(glyph: char) -> KindInfo {
         })
 }
 
-/// What a monster's latest plan found.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Plan {
-    /// How the search ended (`None` before the first plan).
-    pub status: Option<Status>,
-    /// Cost of the path, when found.
-    pub cost: Option<u32>,
-    /// Nodes expanded by this monster this turn (all its searches).
-    pub expanded: u32,
-    /// The planned path from where the monster stood.
-    pub path: Vec<Pos>,
-}
-
-impl Plan {
-    fn from_search(out: crate::engine::astar::Outcome, path: Vec<Pos>) -> Self {
-        Self {
-            status: Some(out.status),
-            cost: out.cost,
-            expanded: out.expanded,
-            path,
-        }
-    }
-}
-
-/// Plans each monster of `chunk` but the traced one with `pf`; returns (expanded, searches).
-fn plan_chunk(
-    pf: &mut Pathfinder,
-    grid: &Grid,
-    goal: Pos,
-    options: &SearchOptions,
-    chunk: &mut [Monster],
-    traced: Option<u32>,
-) -> (u64, u32) {
-    let mut total = (0u64, 0u32);
-    for m in chunk.iter_mut().filter(|m| Some(m.id) != traced) {
-        let mut path = std::mem::take(&mut m.plan.path);
-        let out = pf.search(grid, m.pos, goal, options, &[], &mut path, &mut ());
-        total = (total.0 + u64::from(out.expanded), total.1 + 1);
-        m.plan = Plan::from_search(out, path);
-    }
-    total
-}
-
 /// A monster in play.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Monster {
@@ -156,8 +103,9 @@ pub struct Monster {
     pub pos: Pos,
     /// Hit points left.
     pub hp: i32,
-    /// Its latest plan.
-    pub plan: Plan,
+    /// Its latest plan: the search toward the player, and this turn's detour work added
+    /// to its `expanded`.
+    pub plan: SearchResult,
 }
 
 /// The player.
@@ -196,17 +144,6 @@ pub enum ActResult {
     Refused,
 }
 
-/// Search work of the latest turn, for the side panel.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct TurnStats {
-    /// Nodes expanded by every monster's searches together.
-    pub astar_expanded: u64,
-    /// Searches run.
-    pub searches: u32,
-    /// Nodes one reverse Dijkstra map from the player would expand (its reachable region).
-    pub dijkstra_expanded: u64,
-}
-
 /// One line of the message log.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Message {
@@ -233,23 +170,11 @@ pub struct World {
     pub log: Vec<Message>,
     /// The options every monster's search uses.
     pub options: SearchOptions,
-    /// The monster whose searches are recorded, if any.
-    pub traced: Option<u32>,
-    /// The traced monster's latest search.
-    pub trace: Option<Trace>,
-    /// Changes whenever `trace` is recorded anew, so views can cache what they derive from it.
-    pub trace_serial: u64,
-    /// Search work of the latest turn.
-    pub stats: TurnStats,
     /// The seed the game started from.
     pub seed: u64,
     next_id: u32,
     rng: Xoshiro256PlusPlus,
-    pathfinder: Pathfinder,
-    /// Extra engines for planning on more cores, one per extra thread.
-    workers: Vec<Pathfinder>,
-    blockers: Vec<Pos>,
-    scratch: Vec<Pos>,
+    planner: Planner,
 }
 
 impl World {
@@ -272,27 +197,14 @@ impl World {
             state: GameState::Playing,
             log: Vec::new(),
             options,
-            traced: None,
-            trace: None,
-            trace_serial: 0,
-            stats: TurnStats::default(),
             seed,
             next_id: 1,
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
-            pathfinder: Pathfinder::new(),
-            workers: Vec::new(),
-            blockers: Vec::new(),
-            scratch: Vec::new(),
+            planner: Planner::default(),
         };
         for s in &level.monsters {
             world.add_monster(s.pos, s.kind);
         }
-        let n = world.monsters.len();
-        world.say(match n {
-            0 => "No monsters here. Arrows or hjklyubn move; ? for help.".to_string(),
-            1 => "A monster hunts you. Arrows or hjklyubn move; ? for help.".to_string(),
-            _ => format!("{n} monsters hunt you. Arrows or hjklyubn move; ? for help."),
-        });
         world.replan();
         world
     }
@@ -323,7 +235,7 @@ impl World {
             kind,
             pos,
             hp: kind_info(kind).hp,
-            plan: Plan::default(),
+            plan: SearchResult::default(),
         });
         id
     }
@@ -367,23 +279,29 @@ impl World {
 
     /// The first step of the player's A* path to `target` around the monsters, if any.
     pub fn player_step_toward(&mut self, target: Pos) -> Option<(i32, i32)> {
-        self.blockers.clear();
-        self.blockers.extend(self.monsters.iter().map(|m| m.pos));
         let from = self.player.pos;
-        let out = self.pathfinder.search(
+        let next = self.planner.first_step(
             &self.grid,
             from,
             target,
-            &SearchOptions::default(),
-            &self.blockers,
-            &mut self.scratch,
-            &mut (),
-        );
-        let next = self
-            .scratch
-            .get(1)
-            .filter(|_| out.status == Status::Found)?;
+            self.monsters.iter().map(|m| m.pos),
+        )?;
         Some((next.x - from.x, next.y - from.y))
+    }
+
+    /// The planner: the overlay's trace and the latest turn's search work.
+    pub fn planner(&self) -> &Planner {
+        &self.planner
+    }
+
+    /// The traced monster's latest search.
+    pub fn trace(&self) -> Option<&Trace> {
+        self.planner.trace()
+    }
+
+    /// Search work of the latest turn.
+    pub fn stats(&self) -> TurnStats {
+        self.planner.stats()
     }
 
     /// The player acts; on success the monsters take their turn.
@@ -428,9 +346,6 @@ impl World {
 
     /// Every monster plans and acts once.
     fn monsters_act(&mut self) {
-        if PANIC_IN_TURN.load(std::sync::atomic::Ordering::Relaxed) {
-            panic!("injected panic in a monster's turn (ASTAR_ROGUE_PANIC=turn)");
-        }
         // A monster's first search ignores the other monsters and the player stands still
         // during this phase, so every plan can be made up front (in parallel) with exactly
         // the result it would have had just before that monster's move.
@@ -463,126 +378,40 @@ impl World {
         self.replan_on(cores);
     }
 
+    /// [`World::replan`] on at most `threads` threads (benchmarks compare 1 with all).
+    pub fn replan_on(&mut self, threads: usize) {
+        let goal = self.player.pos;
+        self.planner
+            .plan_all(&self.grid, goal, self.options, &mut self.monsters, threads);
+    }
+
     /// Records the searches of monster `id` from now on (or of nobody), and records its
     /// search at once without replanning the others or touching the turn's figures.
     pub fn set_traced(&mut self, id: Option<u32>) {
-        self.traced = id;
-        match id.and_then(|id| self.monsters.iter().position(|m| m.id == id)) {
-            Some(i) => {
-                self.plan_traced(i);
-            }
-            None => self.trace = None,
-        }
-    }
-
-    /// [`World::replan`] on at most `threads` threads (benchmarks compare 1 with all).
-    pub fn replan_on(&mut self, threads: usize) {
-        self.stats = TurnStats {
-            dijkstra_expanded: self.dijkstra_equivalent(),
-            ..TurnStats::default()
-        };
-        let threads = threads
-            .min(self.monsters.len() / PARALLEL_MIN_MONSTERS)
-            .max(1);
-        if threads > 1 {
-            self.workers.resize_with(threads - 1, Pathfinder::new);
-        }
         let goal = self.player.pos;
-        let (grid, options, traced) = (&self.grid, self.options, self.traced);
-        let per_thread = self.monsters.len().div_ceil(threads);
-        let mut chunks = self.monsters.chunks_mut(per_thread.max(1));
-        let mine = chunks.next().unwrap_or_default();
-        let (expanded, searches) = std::thread::scope(|scope| {
-            let handles: Vec<_> = chunks
-                .zip(self.workers.iter_mut())
-                .map(|(chunk, pf)| {
-                    scope.spawn(move || plan_chunk(pf, grid, goal, &options, chunk, traced))
-                })
-                .collect();
-            let mut total = plan_chunk(&mut self.pathfinder, grid, goal, &options, mine, traced);
-            for h in handles {
-                // A planning thread only panics on a bug; pass it on rather than hide it.
-                let (e, n) = h.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
-                total = (total.0 + e, total.1 + n);
-            }
-            total
-        });
-        self.stats.astar_expanded += expanded;
-        self.stats.searches += searches;
-        match self
-            .traced
-            .and_then(|id| self.monsters.iter().position(|m| m.id == id))
-        {
-            Some(i) => {
-                let expanded = self.plan_traced(i);
-                self.stats.astar_expanded += expanded;
-                self.stats.searches += 1;
-            }
-            // The traced monster is gone (killed, deleted): its old search no longer applies.
-            None => self.trace = None,
-        }
+        self.planner
+            .set_traced(id, &self.grid, goal, self.options, &mut self.monsters);
     }
 
-    /// Nodes a full reverse Dijkstra map from the player would expand: its whole region.
-    fn dijkstra_equivalent(&mut self) -> u64 {
-        let rule = self.options.neighbourhood;
-        let Some(cell) = self.grid.index(self.player.pos) else {
-            return 0;
-        };
-        let regions = self.pathfinder.regions(&self.grid, rule);
-        u64::from(regions.size(regions.label(cell)))
-    }
-
-    /// Runs the traced monster's full A* to the player, recording the search; returns the
-    /// nodes it expanded.
-    fn plan_traced(&mut self, i: usize) -> u64 {
-        let (start, goal) = (self.monsters[i].pos, self.player.pos);
-        let mut path = std::mem::take(&mut self.monsters[i].plan.path);
-        let mut trace = self.trace.take().unwrap_or_default();
-        trace.restart(start, goal, self.options);
-        let out = self.pathfinder.search(
-            &self.grid,
-            start,
-            goal,
-            &self.options,
-            &[],
-            &mut path,
-            &mut trace,
-        );
-        self.trace = Some(trace);
-        // Unique across worlds too: a restarted game must not match a cached older trace.
-        self.trace_serial = NEXT_TRACE_SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        self.monsters[i].plan = Plan::from_search(out, path);
-        u64::from(out.expanded)
+    /// Replans everyone, recording the searches of monster `id` (or of nobody) from now on.
+    pub fn replan_tracing(&mut self, id: Option<u32>) {
+        self.planner.trace_next(id);
+        self.replan();
     }
 
     /// The first step of a route around the other monsters, if one exists and is free.
     fn detour(&mut self, i: usize) -> Option<Pos> {
-        let me = self.monsters[i].id;
-        self.blockers.clear();
-        self.blockers
-            .extend(self.monsters.iter().filter(|m| m.id != me).map(|m| m.pos));
-        let start = self.monsters[i].pos;
         let budget = self.monsters[i].plan.expanded.saturating_mul(DETOUR_FACTOR) + DETOUR_SLACK;
-        let options = SearchOptions {
-            cap: Some(self.options.cap.map_or(budget, |c| c.min(budget))),
-            ..self.options
-        };
-        let out = self.pathfinder.search(
+        let goal = self.player.pos;
+        let next = self.planner.detour(
             &self.grid,
-            start,
-            self.player.pos,
-            &options,
-            &self.blockers,
-            &mut self.scratch,
-            &mut (),
-        );
-        self.stats.astar_expanded += u64::from(out.expanded);
-        self.stats.searches += 1;
-        self.monsters[i].plan.expanded += out.expanded;
-        let next = *self.scratch.get(1)?;
-        (out.status == Status::Found && next != self.player.pos && self.monster_at(next).is_none())
-            .then_some(next)
+            goal,
+            self.options,
+            &mut self.monsters,
+            i,
+            budget,
+        )?;
+        (next != self.player.pos && self.monster_at(next).is_none()).then_some(next)
     }
 
     fn monster_attacks(&mut self, i: usize) {

@@ -152,7 +152,7 @@ fn render_hint(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut Buffer)
             app.editor.kind()
         ),
         _ if app.overlay.on => {
-            let total = app.world.trace.as_ref().map_or(0, |t| t.expansions());
+            let total = app.world.trace().map_or(0, |t| t.expansions());
             let step = app.overlay.step.unwrap_or(total);
             format!(
                 "step {step}/{total}  [ ] step  {{ }} ends  a play  +- speed  N H W options  D reset"

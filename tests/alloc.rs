@@ -3,7 +3,7 @@
 //! capacity: after a few hundred searches on a map, new ones rarely grow a buffer, and no
 //! search allocates as such.
 
-use astar_rogue::engine::astar::{Pathfinder, SearchOptions, Status};
+use astar_rogue::engine::astar::{Pathfinder, Query, SearchOptions, SearchResult, Status};
 use astar_rogue::engine::grid::{Grid, Pos, Tile};
 
 /// Allocations (reallocations included) and bytes requested by `f` on this thread; the
@@ -56,18 +56,18 @@ fn search_with_a_reused_path_allocates_nothing_after_warm_up() {
         qs.iter().all(|q| !warm_up.contains(q)),
         "measured queries are new ones"
     );
-    let opts = SearchOptions::default();
     let mut pf = Pathfinder::new();
-    let mut path = Vec::new();
+    let mut path = SearchResult::default();
     let blockers_for =
         |a: Pos, b: Pos| [Pos::new((a.x + b.x) / 2, (a.y + b.y) / 2), a.offset(1, 1)];
-    let run_all = |pf: &mut Pathfinder, path: &mut Vec<Pos>, qs: &[(Pos, Pos)]| {
+    let run_all = |pf: &mut Pathfinder, out: &mut SearchResult, qs: &[(Pos, Pos)]| {
         let mut found = 0;
         for &(a, b) in qs {
-            let plain = pf.search(&g, a, b, &opts, &[], path, &mut ());
-            let blocked = pf.search(&g, a, b, &opts, &blockers_for(a, b), path, &mut ());
-            found += usize::from(plain.status == Status::Found);
-            found += usize::from(blocked.status == Status::Found);
+            pf.search(&g, Query::new(a, b), out, &mut ());
+            found += usize::from(out.status == Status::Found);
+            let blockers = blockers_for(a, b);
+            pf.search(&g, Query::new(a, b).blockers(&blockers), out, &mut ());
+            found += usize::from(out.status == Status::Found);
         }
         found
     };
@@ -100,11 +100,11 @@ fn find_allocates_only_the_returned_path() {
     let opts = SearchOptions::default();
     let mut pf = Pathfinder::new();
     for &(a, b) in &qs {
-        pf.find(&g, a, b, &opts);
+        pf.find(&g, Query::new(a, b).options(opts));
     }
     let mut checked = 0;
     for &(a, b) in &qs {
-        let (r, allocations, bytes) = counted(|| pf.find(&g, a, b, &opts));
+        let (r, allocations, bytes) = counted(|| pf.find(&g, Query::new(a, b).options(opts)));
         if r.status == Status::Found && a != b {
             assert_eq!(allocations, 1, "{a} -> {b}");
             assert_eq!(bytes as usize, r.path.capacity() * size_of::<Pos>());
@@ -126,32 +126,15 @@ fn an_unreachable_goal_is_answered_without_searching_or_allocating() {
         g.set(Pos::new(i, 7), Tile::Wall);
     }
     let mut pf = Pathfinder::new();
-    let mut path = Vec::new();
+    let mut out = SearchResult::default();
     let (inside, outside) = (Pos::new(2, 2), Pos::new(50, 40));
-    pf.search(
-        &g,
-        outside,
-        Pos::new(60, 20),
-        &SearchOptions::default(),
-        &[],
-        &mut path,
-        &mut (),
-    );
-    let (out, allocations, _) = counted(|| {
-        pf.search(
-            &g,
-            inside,
-            outside,
-            &SearchOptions::default(),
-            &[],
-            &mut path,
-            &mut (),
-        )
-    });
+    pf.search(&g, Query::new(outside, Pos::new(60, 20)), &mut out, &mut ());
+    let ((), allocations, _) =
+        counted(|| pf.search(&g, Query::new(inside, outside), &mut out, &mut ()));
     assert_eq!(
         (out.status, out.expanded, out.cost),
         (Status::Unreachable, 0, None)
     );
     assert_eq!(allocations, 0);
-    assert!(path.is_empty());
+    assert!(out.path.is_empty());
 }

@@ -170,7 +170,7 @@ fn the_overlay_replays_the_newest_search_after_each_turn() {
     let before = a.snapshot().expect("a search to show");
     run(&mut a, ". . {", size);
     let after = a.snapshot().expect("a search to show");
-    let fresh = a.world.trace.as_ref().unwrap().snapshot(0);
+    let fresh = a.world.trace().unwrap().snapshot(0);
     assert_eq!(after.nodes, fresh.nodes);
     assert_ne!(
         before.nodes, after.nodes,

@@ -10,7 +10,7 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, HashSet};
 
 use astar_rogue::engine::astar::{
-    Heuristic, Invalid, NodeState, Pathfinder, SearchOptions, SearchResult, Status, Trace,
+    Heuristic, Invalid, NodeState, Pathfinder, Query, SearchOptions, SearchResult, Status, Trace,
     TraceEvent, Weight, path_cost,
 };
 use astar_rogue::engine::grid::{Grid, Neighbourhood, Pos, Tile};
@@ -504,7 +504,7 @@ proptest! {
         for nb in Neighbourhood::ALL {
             let want = expected(grid, *start, *goal, nb, &none);
             for &h in consistent(nb) {
-                let r = pf.find(grid, *start, *goal, &opts(nb, h, 1000, None));
+                let r = pf.find(grid, Query::new(*start, *goal).options(opts(nb, h, 1000, None)));
                 prop_assert_eq!((r.status, r.cost), want, "{:?} {:?}", nb, h);
                 check_path(grid, *start, *goal, nb, &none, &r)?;
             }
@@ -521,7 +521,7 @@ proptest! {
         for nb in Neighbourhood::ALL {
             let (status, best) = expected(grid, *start, *goal, nb, &none);
             for h in Heuristic::ALL {
-                let r = pf.find(grid, *start, *goal, &opts(nb, h, 1000, None));
+                let r = pf.find(grid, Query::new(*start, *goal).options(opts(nb, h, 1000, None)));
                 prop_assert_eq!(r.status, status, "{:?} {:?}", nb, h);
                 prop_assert!(r.cost >= best);
                 check_path(grid, *start, *goal, nb, &none, &r)?;
@@ -537,7 +537,7 @@ proptest! {
         let mut pf = Pathfinder::new();
         for nb in Neighbourhood::ALL {
             let (status, best) = expected(grid, *start, *goal, nb, &none);
-            let r = pf.find(grid, *start, *goal, &opts(nb, Heuristic::Octile, millis, None));
+            let r = pf.find(grid, Query::new(*start, *goal).options(opts(nb, Heuristic::Octile, millis, None)));
             prop_assert_eq!(r.status, status, "{:?}", nb);
             check_path(grid, *start, *goal, nb, &none, &r)?;
             if let (Some(c), Some(b)) = (r.cost, best) {
@@ -561,27 +561,26 @@ proptest! {
     ) {
         let Case { grid, start, goal, .. } = &case;
         let mut pf = Pathfinder::new();
-        let first = pf.find(grid, *start, *goal, &o);
-        prop_assert_eq!(&pf.find(grid, *start, *goal, &o), &first);
-        prop_assert_eq!(&Pathfinder::new().find(grid, *start, *goal, &o), &first);
+        let first = pf.find(grid, Query::new(*start, *goal).options(o));
+        prop_assert_eq!(&pf.find(grid, Query::new(*start, *goal).options(o)), &first);
+        prop_assert_eq!(&Pathfinder::new().find(grid, Query::new(*start, *goal).options(o)), &first);
 
-        let _ = pf.find(&other.grid, other.start, other.goal, &other_o);
-        let mut path = Vec::new();
-        let _ = pf.search(&other.grid, other.start, other.goal, &other_o, &other.blockers, &mut path, &mut ());
-        let _ = pf.search(grid, *start, *goal, &other_o, &case.blockers, &mut path, &mut ());
-        let _ = pf.find(grid, *goal, *start, &o);
-        prop_assert_eq!(&pf.find(grid, *start, *goal, &o), &first);
+        let _ = pf.find(&other.grid, Query::new(other.start, other.goal).options(other_o));
+        let _ = pf.find(&other.grid, Query::new(other.start, other.goal).options(other_o).blockers(&other.blockers));
+        let _ = pf.find(grid, Query::new(*start, *goal).options(other_o).blockers(&case.blockers));
+        let _ = pf.find(grid, Query::new(*goal, *start).options(o));
+        prop_assert_eq!(&pf.find(grid, Query::new(*start, *goal).options(o)), &first);
 
-        let (traced, trace) = pf.find_traced(grid, *start, *goal, &o);
+        let (traced, trace) = pf.find_traced(grid, Query::new(*start, *goal).options(o));
         prop_assert_eq!(&traced, &first);
-        let (traced2, trace2) = Pathfinder::new().find_traced(grid, *start, *goal, &o);
+        let (traced2, trace2) = Pathfinder::new().find_traced(grid, Query::new(*start, *goal).options(o));
         prop_assert_eq!(&traced2, &first);
         prop_assert_eq!(&trace2, &trace);
 
         // A clone of the grid (same revision) and a rebuilt copy (new revision) agree too.
-        prop_assert_eq!(&pf.find(&grid.clone(), *start, *goal, &o), &first);
+        prop_assert_eq!(&pf.find(&grid.clone(), Query::new(*start, *goal).options(o)), &first);
         let copy = Grid::from_tiles(grid.width(), grid.height(), grid.tiles().to_vec());
-        prop_assert_eq!(&pf.find(&copy, *start, *goal, &o), &first);
+        prop_assert_eq!(&pf.find(&copy, Query::new(*start, *goal).options(o)), &first);
     }
 
     /// Every trace replays to its result under the documented rules (F = G + weighted H,
@@ -590,7 +589,7 @@ proptest! {
     fn traces_are_consistent(case in case_strategy(), o in options_strategy()) {
         let Case { grid, start, goal, .. } = &case;
         let mut pf = Pathfinder::new();
-        let (r, trace) = pf.find_traced(grid, *start, *goal, &o);
+        let (r, trace) = pf.find_traced(grid, Query::new(*start, *goal).options(o));
         check_path(grid, *start, *goal, o.neighbourhood, &HashSet::new(), &r)?;
         check_trace(&trace, &r, &o, *start, *goal)?;
     }
@@ -601,8 +600,8 @@ proptest! {
     fn cap_stops_exactly(case in case_strategy(), o in options_strategy(), cap in 1u32..80) {
         let Case { grid, start, goal, .. } = &case;
         let mut pf = Pathfinder::new();
-        let free = pf.find(grid, *start, *goal, &SearchOptions { cap: None, ..o });
-        let capped = pf.find(grid, *start, *goal, &SearchOptions { cap: Some(cap), ..o });
+        let free = pf.find(grid, Query::new(*start, *goal).options(SearchOptions { cap: None, ..o }));
+        let capped = pf.find(grid, Query::new(*start, *goal).options(SearchOptions { cap: Some(cap), ..o }));
         if free.expanded <= cap {
             prop_assert_eq!(&capped, &free);
         } else {
@@ -625,30 +624,24 @@ proptest! {
             .collect();
         let none = HashSet::new();
         let mut pf = Pathfinder::new();
-        let mut path = vec![Pos::new(-9, -9)];
+        let mut r = SearchResult { path: vec![Pos::new(-9, -9)], ..SearchResult::default() };
         for nb in Neighbourhood::ALL {
-            let before = pf.find(grid, *start, *goal, &opts(nb, Heuristic::Octile, 1000, None));
+            let before = pf.find(grid, Query::new(*start, *goal).options(opts(nb, Heuristic::Octile, 1000, None)));
             let want = expected(grid, *start, *goal, nb, &occupied);
             for &h in consistent(nb) {
                 let o = opts(nb, h, 1000, None);
-                let out = pf.search(grid, *start, *goal, &o, blockers, &mut path, &mut ());
-                prop_assert_eq!((out.status, out.cost), want, "{:?} {:?}", nb, h);
-                let r = SearchResult {
-                    status: out.status,
-                    cost: out.cost,
-                    expanded: out.expanded,
-                    path: path.clone(),
-                };
+                let q = Query::new(*start, *goal).options(o).blockers(blockers);
+                pf.search(grid, q, &mut r, &mut ());
+                prop_assert_eq!((r.status, r.cost), want, "{:?} {:?}", nb, h);
                 check_path(grid, *start, *goal, nb, &occupied, &r)?;
                 // Traced search with blockers agrees with the untraced one.
                 let mut trace = Trace::new(*start, *goal, o);
-                let mut path2 = Vec::new();
-                let out2 = pf.search(grid, *start, *goal, &o, blockers, &mut path2, &mut trace);
-                prop_assert_eq!(out2, out);
-                prop_assert_eq!(&path2, &path);
+                let mut traced = SearchResult::default();
+                pf.search(grid, q, &mut traced, &mut trace);
+                prop_assert_eq!(&traced, &r);
                 check_trace(&trace, &r, &o, *start, *goal)?;
             }
-            let after = pf.find(grid, *start, *goal, &opts(nb, Heuristic::Octile, 1000, None));
+            let after = pf.find(grid, Query::new(*start, *goal).options(opts(nb, Heuristic::Octile, 1000, None)));
             prop_assert_eq!(&after, &before, "blockers leaked into a later search");
             prop_assert_eq!((after.status, after.cost), expected(grid, *start, *goal, nb, &none));
         }
@@ -678,7 +671,10 @@ fn grid(rows: &[&str]) -> Grid {
 }
 
 fn find(g: &Grid, s: (i32, i32), t: (i32, i32), o: SearchOptions) -> SearchResult {
-    Pathfinder::new().find(g, Pos::new(s.0, s.1), Pos::new(t.0, t.1), &o)
+    Pathfinder::new().find(
+        g,
+        Query::new(Pos::new(s.0, s.1), Pos::new(t.0, t.1)).options(o),
+    )
 }
 
 #[test]
@@ -746,34 +742,18 @@ fn monsters_do_not_block_diagonals_but_cannot_be_entered() {
     // S at (0,0), G at (1,1); monsters on both orthogonal cells: the diagonal is still legal.
     let g = grid(&["..", ".."]);
     let mut pf = Pathfinder::new();
-    let mut path = Vec::new();
-    let o = SearchOptions::default();
+    let mut out = SearchResult::default();
     let blockers = [Pos::new(1, 0), Pos::new(0, 1)];
-    let out = pf.search(
-        &g,
-        Pos::new(0, 0),
-        Pos::new(1, 1),
-        &o,
-        &blockers,
-        &mut path,
-        &mut (),
-    );
+    let q = Query::new(Pos::new(0, 0), Pos::new(1, 1)).blockers(&blockers);
+    pf.search(&g, q, &mut out, &mut ());
     assert_eq!((out.status, out.cost), (Status::Found, Some(14)));
     // Under 4-way the same monsters wall the goal off.
     let four = opts(Neighbourhood::Four, Heuristic::Manhattan, 1000, None);
-    let out = pf.search(
-        &g,
-        Pos::new(0, 0),
-        Pos::new(1, 1),
-        &four,
-        &blockers,
-        &mut path,
-        &mut (),
-    );
+    pf.search(&g, q.options(four), &mut out, &mut ());
     assert_eq!(out.status, Status::Unreachable);
-    assert!(path.is_empty());
+    assert!(out.path.is_empty());
     // And they are gone afterwards.
-    let r = pf.find(&g, Pos::new(0, 0), Pos::new(1, 1), &four);
+    let r = pf.find(&g, Query::new(Pos::new(0, 0), Pos::new(1, 1)).options(four));
     assert_eq!(r.cost, Some(20));
 }
 
@@ -781,21 +761,15 @@ fn monsters_do_not_block_diagonals_but_cannot_be_entered() {
 fn blockers_on_the_endpoints_are_ignored() {
     let g = grid(&["...."]);
     let mut pf = Pathfinder::new();
-    let mut path = Vec::new();
     let blockers = [
         Pos::new(0, 0),
         Pos::new(3, 0),
         Pos::new(3, 0),
         Pos::new(7, 7),
     ];
-    let out = pf.search(
+    let out = pf.find(
         &g,
-        Pos::new(0, 0),
-        Pos::new(3, 0),
-        &SearchOptions::default(),
-        &blockers,
-        &mut path,
-        &mut (),
+        Query::new(Pos::new(0, 0), Pos::new(3, 0)).blockers(&blockers),
     );
     assert_eq!((out.status, out.cost), (Status::Found, Some(30)));
 }
@@ -806,26 +780,30 @@ fn engine_follows_a_grid_that_changes_size_and_tiles() {
     let o = SearchOptions::default();
     let mut g = grid(&["...", "...", "..."]);
     assert_eq!(
-        pf.find(&g, Pos::new(0, 0), Pos::new(2, 2), &o).cost,
+        pf.find(&g, Query::new(Pos::new(0, 0), Pos::new(2, 2)).options(o))
+            .cost,
         Some(28)
     );
     g.set(Pos::new(1, 1), Tile::Wall);
     assert_eq!(
-        pf.find(&g, Pos::new(0, 0), Pos::new(2, 2), &o).cost,
+        pf.find(&g, Query::new(Pos::new(0, 0), Pos::new(2, 2)).options(o))
+            .cost,
         Some(40)
     );
     // Same cell count, different shape.
     let wide = grid(&[".........", "#########"]);
-    let r = pf.find(&wide, Pos::new(0, 0), Pos::new(8, 0), &o);
+    let r = pf.find(&wide, Query::new(Pos::new(0, 0), Pos::new(8, 0)).options(o));
     assert_eq!(r.cost, Some(80));
     let tall = grid(&[".", ".", ".", ".", ".", ".", ".", ".", ".", "."]);
     assert_eq!(
-        pf.find(&tall, Pos::new(0, 0), Pos::new(0, 9), &o).cost,
+        pf.find(&tall, Query::new(Pos::new(0, 0), Pos::new(0, 9)).options(o))
+            .cost,
         Some(90)
     );
     g.set(Pos::new(1, 1), Tile::Floor);
     assert_eq!(
-        pf.find(&g, Pos::new(0, 0), Pos::new(2, 2), &o).cost,
+        pf.find(&g, Query::new(Pos::new(0, 0), Pos::new(2, 2)).options(o))
+            .cost,
         Some(28)
     );
 }
@@ -838,12 +816,7 @@ fn start_equals_goal() {
         (r.status, r.cost, r.expanded, r.path),
         (Status::Found, Some(0), 1, vec![Pos::new(1, 1)])
     );
-    let (r, trace) = Pathfinder::new().find_traced(
-        &g,
-        Pos::new(1, 1),
-        Pos::new(1, 1),
-        &SearchOptions::default(),
-    );
+    let (r, trace) = Pathfinder::new().find_traced(&g, Query::new(Pos::new(1, 1), Pos::new(1, 1)));
     assert_eq!(trace.snapshot(u32::MAX).path, r.path);
     assert_eq!(trace.expansions(), 1);
 }
@@ -855,7 +828,8 @@ fn weight_zero_is_dijkstra() {
     let r = find(&g, (0, 1), (4, 1), o);
     // The diagonals next to the wall would cut its corners: round the wall straight.
     assert_eq!(r.cost, Some(10 + 40 + 10));
-    let (_, trace) = Pathfinder::new().find_traced(&g, Pos::new(0, 1), Pos::new(4, 1), &o);
+    let (_, trace) =
+        Pathfinder::new().find_traced(&g, Query::new(Pos::new(0, 1), Pos::new(4, 1)).options(o));
     let snap = trace.snapshot(u32::MAX);
     assert!(snap.nodes.iter().all(|n| n.f == n.g));
 }

@@ -2,7 +2,7 @@
 
 use astar_rogue::content::generate::{GenError, GenKind, GenParams, generate, populate};
 use astar_rogue::content::level::Level;
-use astar_rogue::engine::astar::{Pathfinder, SearchOptions, Status};
+use astar_rogue::engine::astar::{Pathfinder, Query, SearchOptions, Status};
 use astar_rogue::engine::grid::{Neighbourhood, Regions, Tile};
 
 fn params(kind: GenKind, width: usize, height: usize, seed: u64, monsters: usize) -> GenParams {
@@ -21,7 +21,7 @@ fn assert_all_reach_player(level: &Level, what: &str) {
     let mut pf = Pathfinder::new();
     let opts = SearchOptions::default();
     for m in &level.monsters {
-        let r = pf.find(&level.grid, m.pos, player, &opts);
+        let r = pf.find(&level.grid, Query::new(m.pos, player).options(opts));
         assert_eq!(
             r.status,
             Status::Found,

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use astar_rogue::app::{App, Source, keymap::Command};
 use astar_rogue::content::level::{Format, Level, Spawn};
-use astar_rogue::engine::astar::{Pathfinder, SearchOptions, Status};
+use astar_rogue::engine::astar::{Pathfinder, Query, SearchOptions, Status};
 use astar_rogue::engine::grid::{Grid, Pos, Tile};
 
 fn huge() -> Level {
@@ -84,9 +84,15 @@ fn the_largest_level_loads_plays_and_saves() {
         cap: Some(50_000),
         ..SearchOptions::default()
     };
-    pf.find(&level.grid, Pos::new(1, 1), Pos::new(2, 2), &capped);
+    pf.find(
+        &level.grid,
+        Query::new(Pos::new(1, 1), Pos::new(2, 2)).options(capped),
+    );
     let t = Instant::now();
-    let r = pf.find(&level.grid, Pos::new(1, 1), Pos::new(4094, 4094), &capped);
+    let r = pf.find(
+        &level.grid,
+        Query::new(Pos::new(1, 1), Pos::new(4094, 4094)).options(capped),
+    );
     assert_eq!((r.status, r.expanded), (Status::CapReached, 50_000));
     assert!(
         t.elapsed().as_secs_f64() < 1.0,

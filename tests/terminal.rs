@@ -355,7 +355,7 @@ fn panic_in_a_monster_turn() {
     s.wait_ready();
     s.send(b"l");
     let f = s.finish();
-    f.assert_panicked("injected panic in a monster's turn");
+    f.assert_panicked("injected panic after a turn");
     f.assert_restored();
 }
 

@@ -215,7 +215,6 @@ impl App {
         self.keep_selection();
         self.overlay.step = None;
         // One replan for everyone, the traced monster included.
-        self.world.traced = self.wanted_trace();
-        self.world.replan();
+        self.world.replan_tracing(self.wanted_trace());
     }
 }

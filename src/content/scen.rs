@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::content::level::Level;
-use crate::engine::astar::{Pathfinder, SearchOptions, Status, path_cost};
+use crate::engine::astar::{Pathfinder, Query, SearchResult, Status, path_cost};
 use crate::engine::grid::{Grid, Neighbourhood, Pos};
 use crate::text::{LoadError, ParseError, lines, read_limited};
 
@@ -46,14 +46,14 @@ impl Scenario {
 
 /// A scenario the engine got wrong.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Failure {
+pub struct ScenarioFailure {
     /// The scenario.
     pub scenario: Scenario,
     /// What was wrong.
     pub reason: String,
 }
 
-impl std::fmt::Display for Failure {
+impl std::fmt::Display for ScenarioFailure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let s = &self.scenario;
         write!(
@@ -72,11 +72,24 @@ pub struct Report {
     /// Scenarios that failed a check.
     pub failed: usize,
     /// Details of the first [`MAX_FAILURE_DETAILS`] failures.
-    pub failures: Vec<Failure>,
+    pub failures: Vec<ScenarioFailure>,
     /// Time spent inside the searches alone (no parsing or checking).
     pub search_time: Duration,
     /// Nodes expanded over all searches.
     pub expanded: u64,
+}
+
+impl std::ops::AddAssign<&Report> for Report {
+    /// Adds another run's counts and times; keeps failure details up to the limit.
+    fn add_assign(&mut self, other: &Report) {
+        self.scenarios += other.scenarios;
+        self.failed += other.failed;
+        self.search_time += other.search_time;
+        self.expanded += other.expanded;
+        let room = MAX_FAILURE_DETAILS.saturating_sub(self.failures.len());
+        self.failures
+            .extend(other.failures.iter().take(room).cloned());
+    }
 }
 
 impl Report {
@@ -333,29 +346,28 @@ pub fn run_file(scen_path: &Path, map_override: Option<&Path>) -> Result<Report,
         &scen_path.display().to_string(),
     )
     .map_err(ScenError::Mismatch)?;
-    Ok(run(&scenarios, &level.grid))
+    Ok(run_scenarios(&scenarios, &level.grid))
 }
 
 /// Runs every scenario with default [`SearchOptions`] through one reused [`Pathfinder`].
-pub fn run(scenarios: &[Scenario], grid: &Grid) -> Report {
+pub fn run_scenarios(scenarios: &[Scenario], grid: &Grid) -> Report {
     let mut pf = Pathfinder::new();
-    let opts = SearchOptions::default();
-    let mut path = Vec::new();
+    let mut out = SearchResult::default();
     let mut report = Report::default();
     for s in scenarios {
         let began = Instant::now();
-        let out = pf.search(grid, s.start, s.goal, &opts, &[], &mut path, &mut ());
+        pf.search(grid, Query::new(s.start, s.goal), &mut out, &mut ());
         report.search_time += began.elapsed();
         report.scenarios += 1;
         report.expanded += u64::from(out.expanded);
         let verdict = match (out.status, out.cost) {
-            (Status::Found, Some(cost)) => check(s, grid, cost, &path),
+            (Status::Found, Some(cost)) => check(s, grid, cost, &out.path),
             (status, _) => Err(format!("search ended {}", status.name())),
         };
         if let Err(reason) = verdict {
             report.failed += 1;
             if report.failures.len() < MAX_FAILURE_DETAILS {
-                report.failures.push(Failure {
+                report.failures.push(ScenarioFailure {
                     scenario: s.clone(),
                     reason,
                 });
@@ -509,7 +521,7 @@ mod tests {
             scenario(Pos::new(0, 0), Pos::new(0, 0), 0.0),
             scenario(Pos::new(0, 0), Pos::new(2, 2), 4.0),
         ];
-        let r = run(&good, &g);
+        let r = run_scenarios(&good, &g);
         assert_eq!((r.scenarios, r.failed), (3, 0), "{:?}", r.failures);
         assert!(r.expanded > 3);
         // Stored length too short (the search's cost exceeds it) and too long.
@@ -518,7 +530,7 @@ mod tests {
             scenario(Pos::new(0, 0), Pos::new(3, 2), 4.6),
             scenario(Pos::new(0, 0), Pos::new(1, 1), 1.0),
         ];
-        let r = run(&bad, &g);
+        let r = run_scenarios(&bad, &g);
         assert_eq!((r.scenarios, r.failed), (3, 3));
         assert!(r.failures[0].reason.contains("longer than optimal"));
         assert!(r.failures[1].reason.contains("shorter than optimal"));

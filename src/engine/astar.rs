@@ -206,39 +206,92 @@ impl Status {
     }
 }
 
-/// The outcome of a search, without the path.
+/// One search: from where, to where, how, and which extra cells are blocked for it alone.
+///
+/// ```
+/// use astar_rogue::engine::astar::{Heuristic, Query, SearchOptions};
+/// use astar_rogue::engine::grid::Pos;
+///
+/// let dijkstra = SearchOptions { heuristic: Heuristic::Zero, ..SearchOptions::default() };
+/// let others = [Pos::new(2, 1)];
+/// let q = Query::new(Pos::new(0, 0), Pos::new(4, 2)).options(dijkstra).blockers(&others);
+/// assert_eq!((q.start, q.goal, q.blockers.len()), (Pos::new(0, 0), Pos::new(4, 2), 1));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Outcome {
-    /// How the search ended.
-    pub status: Status,
-    /// The path's cost, when found.
-    pub cost: Option<u32>,
-    /// Nodes expanded (taken from the open list and closed).
-    pub expanded: u32,
+pub struct Query<'a> {
+    /// Where the search starts.
+    pub start: Pos,
+    /// Where it must end.
+    pub goal: Pos,
+    /// How it moves, estimates and stops.
+    pub options: SearchOptions,
+    /// Cells nobody may enter during this search (other monsters); corners stay free.
+    pub blockers: &'a [Pos],
 }
 
-/// The outcome of a search with its path.
+impl Query<'static> {
+    /// A search from `start` to `goal` under the game's rule, with no blockers.
+    pub const fn new(start: Pos, goal: Pos) -> Self {
+        Self {
+            start,
+            goal,
+            options: SearchOptions {
+                neighbourhood: Neighbourhood::Eight,
+                heuristic: Heuristic::Octile,
+                weight: Weight::ONE,
+                cap: None,
+            },
+            blockers: &[],
+        }
+    }
+}
+
+impl<'a> Query<'a> {
+    /// The same query with other options.
+    pub const fn options(self, options: SearchOptions) -> Self {
+        Self { options, ..self }
+    }
+
+    /// The same query with `blockers` as extra impassable cells.
+    pub const fn blockers<'b>(self, blockers: &'b [Pos]) -> Query<'b> {
+        Query {
+            start: self.start,
+            goal: self.goal,
+            options: self.options,
+            blockers,
+        }
+    }
+}
+
+/// What a search found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SearchResult {
     /// How the search ended.
     pub status: Status,
     /// The path's cost, when found.
     pub cost: Option<u32>,
-    /// Nodes expanded.
+    /// Nodes expanded (taken from the open list and closed).
     pub expanded: u32,
     /// The path, start and goal included; empty when not found.
     pub path: Vec<Pos>,
 }
 
-impl SearchResult {
-    /// An outcome with its path.
-    fn new(out: Outcome, path: Vec<Pos>) -> Self {
+impl Default for SearchResult {
+    /// Nothing searched yet: unreachable as far as anyone knows, no work, no path.
+    fn default() -> Self {
         Self {
-            status: out.status,
-            cost: out.cost,
-            expanded: out.expanded,
-            path,
+            status: Status::Unreachable,
+            cost: None,
+            expanded: 0,
+            path: Vec::new(),
         }
+    }
+}
+
+impl SearchResult {
+    /// Sets the outcome, keeping the path buffer (which the search has filled or cleared).
+    fn set(&mut self, status: Status, cost: Option<u32>, expanded: u32) {
+        (self.status, self.cost, self.expanded) = (status, cost, expanded);
     }
 }
 
@@ -366,51 +419,87 @@ impl Pathfinder {
         &slot.as_ref().expect("just computed").1
     }
 
-    /// Finds a path from `start` to `goal`.
-    pub fn find(
-        &mut self,
-        grid: &Grid,
-        start: Pos,
-        goal: Pos,
-        opts: &SearchOptions,
-    ) -> SearchResult {
-        let mut path = Vec::new();
-        let out = self.search(grid, start, goal, opts, &[], &mut path, &mut ());
-        SearchResult::new(out, path)
+    /// Finds a path.
+    ///
+    /// ```
+    /// use astar_rogue::engine::astar::{Pathfinder, Query, Status};
+    /// use astar_rogue::engine::grid::{Grid, Pos};
+    ///
+    /// // The classic pillar: the wall forces the route over its top.
+    /// let grid = Grid::from_rows(&[
+    ///     "........",
+    ///     "........",
+    ///     "....#...",
+    ///     "....#...",
+    ///     "....#...",
+    ///     "........",
+    /// ]);
+    /// let mut pf = Pathfinder::new();
+    /// let r = pf.find(&grid, Query::new(Pos::new(2, 3), Pos::new(6, 3)));
+    /// assert_eq!(r.status, Status::Found);
+    /// assert_eq!(r.cost, Some(68));
+    /// assert_eq!(r.path.first(), Some(&Pos::new(2, 3)));
+    /// ```
+    pub fn find(&mut self, grid: &Grid, query: Query<'_>) -> SearchResult {
+        let mut result = SearchResult::default();
+        self.search(grid, query, &mut result, &mut ());
+        result
     }
 
-    /// Finds a path and records every event of the search.
-    pub fn find_traced(
-        &mut self,
-        grid: &Grid,
-        start: Pos,
-        goal: Pos,
-        opts: &SearchOptions,
-    ) -> (SearchResult, Trace) {
-        let mut trace = Trace::new(start, goal, *opts);
-        let mut path = Vec::new();
-        let out = self.search(grid, start, goal, opts, &[], &mut path, &mut trace);
-        (SearchResult::new(out, path), trace)
+    /// Finds a path and records every event of the search, for replay at any expansion.
+    ///
+    /// ```
+    /// use astar_rogue::engine::astar::{NodeState, Pathfinder, Query};
+    /// use astar_rogue::engine::grid::{Grid, Pos};
+    ///
+    /// let grid = Grid::from_rows(&["....", ".##.", "...."]);
+    /// let (r, trace) = Pathfinder::new().find_traced(&grid, Query::new(Pos::new(0, 1), Pos::new(3, 1)));
+    /// let first = trace.snapshot(1);
+    /// let start = first.get(Pos::new(0, 1)).unwrap();
+    /// assert_eq!((start.g, start.h, start.state), (0, 30, NodeState::Closed));
+    /// assert_eq!(trace.expansions(), r.expanded);
+    /// ```
+    pub fn find_traced(&mut self, grid: &Grid, query: Query<'_>) -> (SearchResult, Trace) {
+        let mut trace = Trace::new(query.start, query.goal, query.options);
+        let mut result = SearchResult::default();
+        self.search(grid, query, &mut result, &mut trace);
+        (result, trace)
     }
 
-    /// The general entry point: `blockers` are extra impassable cells for this search only
-    /// (other monsters), `path` receives the path (cleared first), `tracer` the events.
+    /// The general entry point: writes the outcome into `result`, whose path buffer is
+    /// reused (so a warmed-up engine allocates nothing), and the events into `tracer`
+    /// (`&mut ()` records nothing and costs nothing).
+    ///
+    /// ```
+    /// use astar_rogue::engine::astar::{Pathfinder, Query, SearchResult};
+    /// use astar_rogue::engine::grid::{Grid, Pos};
+    ///
+    /// let grid = Grid::from_rows(&["...", "...", "..."]);
+    /// let (mut pf, mut result) = (Pathfinder::new(), SearchResult::default());
+    /// // The centre is taken by someone else: go round it.
+    /// let taken = [Pos::new(1, 1)];
+    /// let q = Query::new(Pos::new(0, 1), Pos::new(2, 1)).blockers(&taken);
+    /// pf.search(&grid, q, &mut result, &mut ());
+    /// assert_eq!(result.cost, Some(28));
+    /// ```
     ///
     /// # Panics
     ///
     /// On a grid of more than [`MAX_SEARCH_CELLS`] cells (level files are limited to that).
-    #[allow(clippy::too_many_arguments)]
     pub fn search<T: Tracer>(
         &mut self,
         grid: &Grid,
-        start: Pos,
-        goal: Pos,
-        opts: &SearchOptions,
-        blockers: &[Pos],
-        path: &mut Vec<Pos>,
+        query: Query<'_>,
+        result: &mut SearchResult,
         tracer: &mut T,
-    ) -> Outcome {
-        path.clear();
+    ) {
+        let Query {
+            start,
+            goal,
+            options: opts,
+            blockers,
+        } = query;
+        result.path.clear();
         let invalid = |p: Pos| {
             if !grid.contains(p) {
                 Some(Invalid::OutOfBounds)
@@ -420,28 +509,19 @@ impl Pathfinder {
                 None
             }
         };
-        let fail = |status| Outcome {
-            status,
-            cost: None,
-            expanded: 0,
-        };
         if let Some(why) = invalid(start) {
-            return fail(Status::InvalidStart(why));
+            return result.set(Status::InvalidStart(why), None, 0);
         }
         if let Some(why) = invalid(goal) {
-            return fail(Status::InvalidGoal(why));
+            return result.set(Status::InvalidGoal(why), None, 0);
         }
         if start == goal {
             if T::ENABLED {
                 tracer.open(start, 0, 0, 0, None);
                 tracer.close(start);
             }
-            path.push(start);
-            return Outcome {
-                status: Status::Found,
-                cost: Some(0),
-                expanded: 1,
-            };
+            result.path.push(start);
+            return result.set(Status::Found, Some(0), 1);
         }
         let regions = self.regions(grid, opts.neighbourhood);
         let (si, gi) = (
@@ -449,7 +529,7 @@ impl Pathfinder {
             grid.index(goal).unwrap_or(0),
         );
         if regions.label(si) != regions.label(gi) {
-            return fail(Status::Unreachable);
+            return result.set(Status::Unreachable, None, 0);
         }
         let board = &mut self.board;
         board.prepare(grid);
@@ -463,27 +543,25 @@ impl Pathfinder {
                 }
             }
         }
-        let out = if self.blocked.is_empty() {
-            self.run::<T, false>(start, goal, opts, path, tracer)
+        if self.blocked.is_empty() {
+            self.dispatch::<T, false>(&query, result, tracer);
         } else {
-            self.run::<T, true>(start, goal, opts, path, tracer)
-        };
+            self.dispatch::<T, true>(&query, result, tracer);
+        }
         for &c in &self.blocked {
             self.board.flags[c] |= ENTERABLE;
         }
-        out
     }
 
     /// Picks the open list and the loop copy for the options.
-    fn run<T: Tracer, const BLOCKERS: bool>(
+    fn dispatch<T: Tracer, const BLOCKERS: bool>(
         &mut self,
-        start: Pos,
-        goal: Pos,
-        opts: &SearchOptions,
-        path: &mut Vec<Pos>,
+        q: &Query<'_>,
+        result: &mut SearchResult,
         tracer: &mut T,
-    ) -> Outcome {
-        let (gx, gy) = (goal.x, goal.y);
+    ) {
+        let opts = &q.options;
+        let (gx, gy) = (q.goal.x, q.goal.y);
         let weight = opts.weight;
         let board = &mut self.board;
         let (ring, queue) = (&mut self.ring, &mut self.queue);
@@ -501,37 +579,23 @@ impl Pathfinder {
             Heuristic::Octile
                 if weight == Weight::ONE && opts.neighbourhood == Neighbourhood::Eight =>
             {
-                board.run::<T, _, _, BLOCKERS, true>(start, goal, opts, path, tracer, ring, octile)
+                board.search_loop::<T, _, _, BLOCKERS, true>(q, result, tracer, ring, octile)
             }
             Heuristic::Octile if weight == Weight::ONE => {
-                board.run::<T, _, _, BLOCKERS, false>(start, goal, opts, path, tracer, ring, octile)
+                board.search_loop::<T, _, _, BLOCKERS, false>(q, result, tracer, ring, octile)
             }
             heuristic @ (Heuristic::Chebyshev | Heuristic::Zero) if weight == Weight::ONE => {
-                board.run::<T, _, _, BLOCKERS, false>(
-                    start,
-                    goal,
-                    opts,
-                    path,
-                    tracer,
-                    ring,
-                    |x, y| {
-                        let h = heuristic.estimate(x.abs_diff(gx), y.abs_diff(gy));
-                        (h, h)
-                    },
-                )
+                board.search_loop::<T, _, _, BLOCKERS, false>(q, result, tracer, ring, |x, y| {
+                    let h = heuristic.estimate(x.abs_diff(gx), y.abs_diff(gy));
+                    (h, h)
+                })
             }
-            heuristic => board.run::<T, _, _, BLOCKERS, false>(
-                start,
-                goal,
-                opts,
-                path,
-                tracer,
-                queue,
-                |x, y| {
+            heuristic => {
+                board.search_loop::<T, _, _, BLOCKERS, false>(q, result, tracer, queue, |x, y| {
                     let h = heuristic.estimate(x.abs_diff(gx), y.abs_diff(gy));
                     (h, weight.apply(h))
-                },
-            ),
+                })
+            }
         }
     }
 }
@@ -596,10 +660,10 @@ impl Board {
     }
 
     /// The search proper; `estimate(x, y)` gives H and the weighted H of a cell.
-    #[allow(clippy::too_many_arguments)]
     ///
-    /// `EIGHT` promises that `opts.neighbourhood` is [`Neighbourhood::Eight`].
-    fn run<
+    /// `BLOCKERS` says whether any cell is marked not enterable; `EIGHT` promises that the
+    /// neighbourhood is [`Neighbourhood::Eight`], so the move masks are fixed at compile time.
+    fn search_loop<
         T: Tracer,
         Q: OpenList,
         E: Fn(i32, i32) -> (u32, u32),
@@ -607,14 +671,13 @@ impl Board {
         const EIGHT: bool,
     >(
         &mut self,
-        start: Pos,
-        goal: Pos,
-        opts: &SearchOptions,
-        path: &mut Vec<Pos>,
+        q: &Query<'_>,
+        result: &mut SearchResult,
         tracer: &mut T,
         queue: &mut Q,
         estimate: E,
-    ) -> Outcome {
+    ) {
+        let (start, goal, opts) = (q.start, q.goal, &q.options);
         if self.generation >= MAX_GENERATION {
             for node in &mut self.nodes {
                 *node = node.with(0, node.g(), node.dir());
@@ -660,11 +723,7 @@ impl Board {
                 continue;
             }
             if expanded >= cap {
-                return Outcome {
-                    status: Status::CapReached,
-                    cost: None,
-                    expanded,
-                };
+                return result.set(Status::CapReached, None, expanded);
             }
             let gc = node.g();
             self.nodes[c] = node.with(closed, gc, node.dir());
@@ -674,12 +733,8 @@ impl Board {
                 tracer.close(p);
             }
             if c == t {
-                self.write_path(c, start, path);
-                return Outcome {
-                    status: Status::Found,
-                    cost: Some(gc),
-                    expanded,
-                };
+                self.write_path(c, start, &mut result.path);
+                return result.set(Status::Found, Some(gc), expanded);
             }
             let mut moves = node.moves() >> shift & keep;
             let from = node.dir() as usize;
@@ -712,11 +767,7 @@ impl Board {
                 }
             }
         }
-        Outcome {
-            status: Status::Unreachable,
-            cost: None,
-            expanded,
-        }
+        result.set(Status::Unreachable, None, expanded);
     }
 
     /// Writes the path that ends at `c` into `path`, counted first so that `find` allocates

@@ -24,9 +24,6 @@ pub const PANIC_ENV: &str = "ASTAR_ROGUE_PANIC";
 /// Plays `app` in the terminal until the player quits or a signal arrives.
 pub fn play(app: &mut App) -> io::Result<()> {
     let inject = std::env::var(PANIC_ENV).unwrap_or_default();
-    if inject == "turn" {
-        crate::game::inject_turn_panic();
-    }
     let stop = Arc::new(AtomicBool::new(false));
     watch_signals(Arc::clone(&stop))?;
     // Our own panic hook rather than ratatui's: its restore prints with `eprintln!`, which
@@ -39,7 +36,7 @@ pub fn play(app: &mut App) -> io::Result<()> {
     let result = enter_terminal().and_then(|mut terminal| {
         let size = terminal.size()?;
         app.size = (size.width, size.height);
-        let result = run(&mut terminal, app, &stop, inject == "draw");
+        let result = event_loop(&mut terminal, app, &stop, &inject);
         // ratatui's `Drop` for `Terminal` reports a failed cursor restore with `eprintln!`,
         // which panics when the terminal is gone; `restore_terminal` shows the cursor instead.
         std::mem::forget(terminal);
@@ -88,12 +85,18 @@ fn watch_signals(stop: Arc<AtomicBool>) -> io::Result<()> {
     Ok(())
 }
 
-fn run(
+/// Draws, waits for input, and ticks, until the app stops running or a signal arrives.
+///
+/// `inject` is the [`PANIC_ENV`] test hook: `draw` panics while drawing, `turn` once a turn
+/// has been played, so the restore tests see both kinds of crash.
+fn event_loop(
     terminal: &mut ratatui::DefaultTerminal,
     app: &mut App,
     stop: &AtomicBool,
-    panic_in_draw: bool,
+    inject: &str,
 ) -> io::Result<()> {
+    let panic_in_draw = inject == "draw";
+    let panic_after_turn = inject == "turn";
     let mut last_tick = Instant::now();
     let mut last_poll = Instant::now();
     while app.running && !stop.load(Ordering::Relaxed) {
@@ -112,6 +115,10 @@ fn run(
         if event::poll(wait)? {
             let ev = event::read()?;
             app.handle_event(&ev);
+            assert!(
+                !(panic_after_turn && app.world.turn > 0),
+                "injected panic after a turn ({PANIC_ENV}=turn)"
+            );
         }
         if app.is_busy() && last_tick.elapsed() >= TICK {
             app.tick();

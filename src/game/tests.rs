@@ -1,5 +1,7 @@
+use super::plan::PARALLEL_MIN_MONSTERS;
 use super::*;
 use crate::engine::astar::path_cost;
+use crate::engine::astar::{Pathfinder, Query};
 
 fn level(src: &str) -> Level {
     Level::parse(src.as_bytes(), "test").expect("valid level")
@@ -132,28 +134,28 @@ fn same_seed_same_game() {
 fn tracing_records_the_selected_monsters_search_only() {
     let l = level(include_str!("../../levels/default.txt"));
     let mut w = World::new(&l, 1);
-    assert!(w.trace.is_none() && w.monsters.len() > 2);
-    let stats = w.stats;
+    assert!(w.trace().is_none() && w.monsters.len() > 2);
+    let stats = w.stats();
     // Tracing the second monster searches for it alone: the turn's figures stay.
     let second = w.monsters[1].clone();
     w.set_traced(Some(second.id));
     assert_eq!(
-        (w.stats.astar_expanded, w.stats.searches),
+        (w.stats().astar_expanded, w.stats().searches),
         (stats.astar_expanded, stats.searches)
     );
-    let t = w.trace.as_ref().unwrap();
+    let t = w.trace().unwrap();
     assert_eq!((t.start, t.goal), (second.pos, w.player.pos));
     assert_eq!(t.expansions(), second.plan.expanded);
     assert_eq!(t.snapshot(u32::MAX).path, second.plan.path);
     // A replan searches once per monster, the traced one included, and traces it again.
-    let serial = w.trace_serial;
+    let serial = w.planner().trace_serial();
     w.replan();
-    assert_eq!(w.stats.searches as usize, w.monsters.len());
-    assert_ne!(w.trace_serial, serial);
-    assert_eq!(w.trace.as_ref().unwrap().start, second.pos);
+    assert_eq!(w.stats().searches as usize, w.monsters.len());
+    assert_ne!(w.planner().trace_serial(), serial);
+    assert_eq!(w.trace().unwrap().start, second.pos);
     // Tracing nobody drops the trace.
     w.set_traced(None);
-    assert!(w.trace.is_none());
+    assert!(w.trace().is_none());
 }
 
 #[test]
@@ -168,21 +170,21 @@ fn planning_on_several_cores_gives_each_monster_its_own_search() {
     })
     .unwrap();
     let mut w = World::new(&level, 4);
-    w.traced = Some(w.monsters[20].id);
+    w.planner.trace_next(Some(w.monsters[20].id));
     // Three threads, whatever this machine has: the traced monster is in a worker's chunk.
     w.replan_on(3);
-    assert_eq!(w.stats.searches as usize, w.monsters.len());
+    assert_eq!(w.stats().searches as usize, w.monsters.len());
     let mut pf = Pathfinder::new();
     let mut total = 0u64;
     for m in &w.monsters {
-        let alone = pf.find(&w.grid, m.pos, w.player.pos, &SearchOptions::default());
-        assert_eq!(m.plan.status, Some(alone.status));
+        let alone = pf.find(&w.grid, Query::new(m.pos, w.player.pos));
+        assert_eq!(m.plan.status, alone.status);
         assert_eq!((m.plan.cost, m.plan.expanded), (alone.cost, alone.expanded));
         assert_eq!(m.plan.path, alone.path);
         total += u64::from(alone.expanded);
     }
-    assert_eq!(w.stats.astar_expanded, total);
-    let trace = w.trace.as_ref().expect("the traced monster's search");
+    assert_eq!(w.stats().astar_expanded, total);
+    let trace = w.trace().expect("the traced monster's search");
     assert_eq!(trace.start, w.monsters[20].pos);
     assert_eq!(trace.expansions(), w.monsters[20].plan.expanded);
 }

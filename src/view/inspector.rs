@@ -142,7 +142,7 @@ fn draw_box(app: &App, snap: &Snapshot, p: Pos, focused: bool, r: Rect, buf: &mu
         }
         return;
     }
-    let trace = app.world.trace.as_ref();
+    let trace = app.world.trace();
     let on_path = snap.path.contains(&p);
     let mut style = match snap.get(p).map(|n| n.state) {
         _ if on_path => Style::new().fg(Color::Black).bg(Color::Yellow),

@@ -39,15 +39,14 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
                 Span::raw(format!(" {} #{} HP {}/{}", info.name, m.id, m.hp, info.hp)),
             ]));
             let plan = match (m.plan.status, m.plan.cost) {
-                (Some(Status::Found), Some(c)) => {
+                (Status::Found, Some(c)) => {
                     let steps = m.plan.path.len().saturating_sub(1);
                     format!(
                         "path cost {c}, {steps} step{}",
                         if steps == 1 { "" } else { "s" }
                     )
                 }
-                (Some(s), _) => format!("path: {}", s.name()),
-                (None, _) => "path: not planned".into(),
+                (s, _) => format!("path: {}", s.name()),
             };
             lines.push(Line::from(plan));
             lines.push(Line::from(format!("expanded {}", m.plan.expanded)));
@@ -60,11 +59,12 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
         lines.push(Line::styled("expanded this turn:", dim));
         lines.push(Line::from(format!(
             "A* {} in {} searches",
-            w.stats.astar_expanded, w.stats.searches
+            w.stats().astar_expanded,
+            w.stats().searches
         )));
         lines.push(Line::from(format!(
             "Dijkstra map {}",
-            w.stats.dijkstra_expanded
+            w.stats().dijkstra_expanded
         )));
     }
     if app.overlay.on {
@@ -84,7 +84,7 @@ fn overlay_lines(app: &App, snap: Option<&Snapshot>, lines: &mut Vec<Line<'stati
         lines.push(Line::styled("overlay: no search to show", dim));
         return;
     };
-    let total = app.world.trace.as_ref().map_or(0, |t| t.expansions());
+    let total = app.world.trace().map_or(0, |t| t.expansions());
     let (open, closed) = snap.counts();
     let o = &app.world.options;
     lines.push(Line::from(vec![

@@ -114,7 +114,11 @@ fn limits_are_enforced_with_positions() {
         e.headline(),
         "t.txt:8193:1: map size 1x8193 exceeds the limit of 8192 cells a side"
     );
-    let wide = format!("@{}\n{}", ".".repeat(MAX_LEVEL_SIDE - 1), "#\n".repeat(2048));
+    let wide = format!(
+        "@{}\n{}",
+        ".".repeat(MAX_LEVEL_SIDE - 1),
+        "#\n".repeat(2048)
+    );
     let e = parse(&wide).unwrap_err();
     assert_eq!((e.line, e.col, e.text.as_str()), (2049, 1, "#"));
     assert!(e.message.contains("more than the limit"), "{e}");

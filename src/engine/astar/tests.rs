@@ -29,18 +29,14 @@ fn corner_rule_forces_the_long_way_round() {
     let mut pf = Pathfinder::new();
     let r = pf.find(
         &g,
-        Pos::new(0, 1),
-        Pos::new(1, 0),
-        &opts(Neighbourhood::Eight),
+        Query::new(Pos::new(0, 1), Pos::new(1, 0)).options(opts(Neighbourhood::Eight)),
     );
     assert_eq!(r.status, Status::Found);
     assert_eq!(r.cost, Some(20));
     assert_eq!(r.path, vec![Pos::new(0, 1), Pos::new(1, 1), Pos::new(1, 0)]);
     let cut = pf.find(
         &g,
-        Pos::new(0, 1),
-        Pos::new(1, 0),
-        &opts(Neighbourhood::EightCutCorners),
+        Query::new(Pos::new(0, 1), Pos::new(1, 0)).options(opts(Neighbourhood::EightCutCorners)),
     );
     assert_eq!(cut.cost, Some(14));
     assert_eq!(cut.path.len(), 2);
@@ -52,25 +48,19 @@ fn diagonal_gap_is_unreachable_without_corner_cutting_and_answered_without_searc
     let mut pf = Pathfinder::new();
     let r = pf.find(
         &g,
-        Pos::new(0, 0),
-        Pos::new(1, 1),
-        &opts(Neighbourhood::Eight),
+        Query::new(Pos::new(0, 0), Pos::new(1, 1)).options(opts(Neighbourhood::Eight)),
     );
     assert_eq!(r.status, Status::Unreachable);
     assert_eq!((r.cost, r.expanded), (None, 0));
     assert!(r.path.is_empty());
     let four = pf.find(
         &g,
-        Pos::new(0, 0),
-        Pos::new(1, 1),
-        &opts(Neighbourhood::Four),
+        Query::new(Pos::new(0, 0), Pos::new(1, 1)).options(opts(Neighbourhood::Four)),
     );
     assert_eq!(four.status, Status::Unreachable);
     let cut = pf.find(
         &g,
-        Pos::new(0, 0),
-        Pos::new(1, 1),
-        &opts(Neighbourhood::EightCutCorners),
+        Query::new(Pos::new(0, 0), Pos::new(1, 1)).options(opts(Neighbourhood::EightCutCorners)),
     );
     assert_eq!(cut.cost, Some(14));
 }
@@ -82,30 +72,34 @@ fn every_status_is_told_apart() {
     let o = SearchOptions::default();
     let at = |x, y| Pos::new(x, y);
     assert_eq!(
-        pf.find(&g, at(-1, 0), at(2, 2), &o).status,
+        pf.find(&g, Query::new(at(-1, 0), at(2, 2)).options(o))
+            .status,
         Status::InvalidStart(Invalid::OutOfBounds)
     );
     assert_eq!(
-        pf.find(&g, at(1, 1), at(2, 2), &o).status,
+        pf.find(&g, Query::new(at(1, 1), at(2, 2)).options(o))
+            .status,
         Status::InvalidStart(Invalid::Blocked)
     );
     assert_eq!(
-        pf.find(&g, at(0, 0), at(3, 0), &o).status,
+        pf.find(&g, Query::new(at(0, 0), at(3, 0)).options(o))
+            .status,
         Status::InvalidGoal(Invalid::OutOfBounds)
     );
     assert_eq!(
-        pf.find(&g, at(0, 0), at(1, 1), &o).status,
+        pf.find(&g, Query::new(at(0, 0), at(1, 1)).options(o))
+            .status,
         Status::InvalidGoal(Invalid::Blocked)
     );
     let capped = SearchOptions { cap: Some(2), ..o };
-    let r = pf.find(&g, at(0, 0), at(2, 2), &capped);
+    let r = pf.find(&g, Query::new(at(0, 0), at(2, 2)).options(capped));
     assert_eq!(
         (r.status, r.expanded, r.cost),
         (Status::CapReached, 2, None)
     );
-    let r = pf.find(&g, at(0, 0), at(2, 2), &o);
+    let r = pf.find(&g, Query::new(at(0, 0), at(2, 2)).options(o));
     assert_eq!((r.status, r.cost), (Status::Found, Some(40)));
-    let same = pf.find(&g, at(2, 2), at(2, 2), &o);
+    let same = pf.find(&g, Query::new(at(2, 2), at(2, 2)).options(o));
     assert_eq!(
         (same.status, same.cost, same.path),
         (Status::Found, Some(0), vec![at(2, 2)])
@@ -114,7 +108,7 @@ fn every_status_is_told_apart() {
 
 /// The cells in the order the search expanded them, and the path.
 fn expansions(g: &Grid, start: Pos, goal: Pos) -> (Vec<Pos>, Vec<Pos>) {
-    let (r, trace) = Pathfinder::new().find_traced(g, start, goal, &SearchOptions::default());
+    let (r, trace) = Pathfinder::new().find_traced(g, Query::new(start, goal));
     let closed = trace
         .events()
         .iter()
@@ -150,19 +144,13 @@ fn blockers_reroute_and_are_restored_afterwards() {
     let g = grid(&["...", "...", "..."]);
     let mut pf = Pathfinder::new();
     let o = SearchOptions::default();
-    let mut path = Vec::new();
-    let out = pf.search(
-        &g,
-        Pos::new(0, 1),
-        Pos::new(2, 1),
-        &o,
-        &[Pos::new(1, 1)],
-        &mut path,
-        &mut (),
-    );
+    let mut out = SearchResult::default();
+    let blockers = [Pos::new(1, 1)];
+    let q = Query::new(Pos::new(0, 1), Pos::new(2, 1)).blockers(&blockers);
+    pf.search(&g, q, &mut out, &mut ());
     assert_eq!(out.cost, Some(28));
-    assert!(!path.contains(&Pos::new(1, 1)));
-    let again = pf.find(&g, Pos::new(0, 1), Pos::new(2, 1), &o);
+    assert!(!out.path.contains(&Pos::new(1, 1)));
+    let again = pf.find(&g, Query::new(Pos::new(0, 1), Pos::new(2, 1)).options(o));
     assert_eq!(again.cost, Some(20));
 }
 
@@ -173,7 +161,7 @@ fn trace_replays_to_the_result() {
     ]);
     let mut pf = Pathfinder::new();
     let o = SearchOptions::default();
-    let (r, trace) = pf.find_traced(&g, Pos::new(2, 3), Pos::new(6, 3), &o);
+    let (r, trace) = pf.find_traced(&g, Query::new(Pos::new(2, 3), Pos::new(6, 3)).options(o));
     assert_eq!(r.cost, Some(68));
     assert_eq!(trace.expansions(), r.expanded);
     let end = trace.snapshot(u32::MAX);
@@ -195,7 +183,10 @@ fn trace_replays_to_the_result() {
     let none = trace.snapshot(0);
     assert_eq!((none.nodes.len(), none.current), (1, None));
     // Untraced and traced searches agree exactly.
-    assert_eq!(pf.find(&g, Pos::new(2, 3), Pos::new(6, 3), &o), r);
+    assert_eq!(
+        pf.find(&g, Query::new(Pos::new(2, 3), Pos::new(6, 3)).options(o)),
+        r
+    );
 }
 
 #[test]
@@ -223,24 +214,14 @@ fn unreachable_is_told_by_region_labels_without_a_single_event() {
     // Two large halves split by a wall: a search would flood the whole left half.
     let g = grid(&["..........#.........."; 20]);
     let mut pf = Pathfinder::new();
-    let (r, trace) = pf.find_traced(
-        &g,
-        Pos::new(0, 0),
-        Pos::new(20, 19),
-        &SearchOptions::default(),
-    );
+    let (r, trace) = pf.find_traced(&g, Query::new(Pos::new(0, 0), Pos::new(20, 19)));
     assert_eq!(
         (r.status, r.expanded, r.cost),
         (Status::Unreachable, 0, None)
     );
     assert!(trace.events().is_empty());
     // start == goal is answered on the spot, with the one open and one close event.
-    let (same, trace) = pf.find_traced(
-        &g,
-        Pos::new(3, 3),
-        Pos::new(3, 3),
-        &SearchOptions::default(),
-    );
+    let (same, trace) = pf.find_traced(&g, Query::new(Pos::new(3, 3), Pos::new(3, 3)));
     assert_eq!((same.expanded, same.cost), (1, Some(0)));
     assert_eq!(trace.events().len(), 2);
 }
@@ -290,27 +271,12 @@ fn a_reshaped_grid_of_the_same_padded_size_is_searched_afresh() {
     let wide = grid(&[".#...", ".#.#.", "...#."]);
     let mut pf = Pathfinder::new();
     for (x, y) in [(0, 0), (2, 4), (1, 2)] {
-        pf.find(
-            &tall,
-            Pos::new(0, 0),
-            Pos::new(x, y),
-            &SearchOptions::default(),
-        );
+        pf.find(&tall, Query::new(Pos::new(0, 0), Pos::new(x, y)));
     }
-    let r = pf.find(
-        &wide,
-        Pos::new(0, 0),
-        Pos::new(4, 2),
-        &SearchOptions::default(),
-    );
+    let r = pf.find(&wide, Query::new(Pos::new(0, 0), Pos::new(4, 2)));
     assert_eq!(
         r,
-        Pathfinder::new().find(
-            &wide,
-            Pos::new(0, 0),
-            Pos::new(4, 2),
-            &SearchOptions::default()
-        )
+        Pathfinder::new().find(&wide, Query::new(Pos::new(0, 0), Pos::new(4, 2)))
     );
     assert_eq!(r.cost, Some(10 * 10));
 }
