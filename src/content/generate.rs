@@ -56,6 +56,18 @@ impl GenKind {
     }
 }
 
+impl std::str::FromStr for GenKind {
+    type Err = String;
+
+    /// Parses a generator's name.
+    fn from_str(s: &str) -> Result<Self, String> {
+        Self::from_name(s).ok_or_else(|| {
+            let names: Vec<&str> = Self::ALL.iter().map(|k| k.name()).collect();
+            format!("unknown kind {s:?}: use {}", names.join(" or "))
+        })
+    }
+}
+
 impl std::fmt::Display for GenKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())

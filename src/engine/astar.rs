@@ -60,6 +60,10 @@ impl Heuristic {
         Self::ALL.into_iter().find(|h| h.name() == s)
     }
 
+    /// The names accepted by [`str::parse`], for messages.
+    pub const NAMES: &'static str =
+        "octile, manhattan, chebyshev, euclidean or zero (also dijkstra)";
+
     /// The next heuristic in [`Heuristic::ALL`].
     pub fn next(self) -> Self {
         let i = Self::ALL.iter().position(|&h| h == self).unwrap_or(0);
@@ -82,6 +86,21 @@ impl Heuristic {
             }
             Heuristic::Zero => 0,
         }
+    }
+}
+
+impl std::fmt::Display for Heuristic {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Heuristic {
+    type Err = String;
+
+    /// Parses a heuristic's name; `dijkstra` is `zero`.
+    fn from_str(s: &str) -> Result<Self, String> {
+        Self::from_name(s).ok_or_else(|| format!("{s:?} is not a heuristic: use {}", Self::NAMES))
     }
 }
 
@@ -128,6 +147,16 @@ impl Weight {
         } else {
             (u64::from(h) * u64::from(self.0) / 1000).min(u64::from(u32::MAX / 2)) as u32
         }
+    }
+}
+
+impl std::str::FromStr for Weight {
+    type Err = String;
+
+    /// Parses a decimal from 0 to 100 with at most three decimals, as [`Weight::parse`].
+    fn from_str(s: &str) -> Result<Self, String> {
+        Self::parse(s)
+            .ok_or_else(|| format!("{s:?} is not a weight from 0 to 100 with at most 3 decimals"))
     }
 }
 

@@ -253,10 +253,29 @@ impl Neighbourhood {
         Self::ALL.into_iter().find(|n| n.name() == s)
     }
 
+    /// The names accepted by [`str::parse`], for messages.
+    pub const NAMES: &'static str = "8, 8cut or 4";
+
     /// The next rule in [`Neighbourhood::ALL`].
     pub fn next(self) -> Self {
         let i = Self::ALL.iter().position(|&n| n == self).unwrap_or(0);
         Self::ALL[(i + 1) % Self::ALL.len()]
+    }
+}
+
+impl std::fmt::Display for Neighbourhood {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Neighbourhood {
+    type Err = String;
+
+    /// Parses `8`, `8cut` or `4`.
+    fn from_str(s: &str) -> Result<Self, String> {
+        Self::from_name(s)
+            .ok_or_else(|| format!("{s:?} is not a neighbourhood: use {}", Self::NAMES))
     }
 }
 
