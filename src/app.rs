@@ -9,8 +9,9 @@ pub mod keymap;
 pub mod screen;
 
 pub use editor::{EditOp, Editor};
-pub(crate) use files::populate_if_empty;
-pub use files::{Source, SourceKind, write_atomic};
+pub use files::{
+    DEFAULT_LEVEL, DEFAULT_LEVEL_PATH, OpenError, Source, SourceKind, open_level, write_atomic,
+};
 
 use crossterm::event::{
     Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,

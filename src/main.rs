@@ -4,5 +4,5 @@ use clap::Parser;
 
 fn main() {
     let cli = astar_rogue::cli::Cli::parse();
-    std::process::exit(astar_rogue::cli::run(cli));
+    std::process::exit(astar_rogue::cli::execute(cli));
 }

@@ -5,34 +5,16 @@ use std::process::Command;
 
 use astar_rogue::app::App;
 use astar_rogue::app::keymap::BINDINGS;
-use astar_rogue::cli::load_for_play;
 use astar_rogue::engine::grid::Pos;
-use astar_rogue::frontend::script::{self, Frames, Output};
 use astar_rogue::view::look_line;
 
-fn app(level: &str, size: (u16, u16)) -> App {
-    let (level, source) = load_for_play(Some(Path::new(level)), 1).expect("level loads");
-    App::new(level, source, 1, size)
-}
-
-fn run(app: &mut App, keys: &str, size: (u16, u16)) -> String {
-    let s = script::parse(keys.as_bytes(), "inline.keys").expect("valid keys");
-    script::run(
-        &s,
-        app,
-        size,
-        Output {
-            frames: Frames::Last,
-            state: false,
-        },
-    )
-}
+mod common;
 
 #[test]
 fn the_help_screen_lists_every_binding() {
     for size in [(80, 24), (120, 40)] {
-        let mut a = app("levels/default.txt", size);
-        let frame = run(&mut a, "?", size);
+        let mut a = common::app(Path::new("levels/default.txt"), 1, size);
+        let frame = common::frame(&mut a, "?");
         // Each binding's whole row, keys then description: a lone key letter alone would be
         // found anywhere in the frame.
         for b in BINDINGS {
@@ -79,8 +61,8 @@ fn cli_trace(level: &str, extra: &[&str]) -> Traced {
 
 fn check_overlay_matches(level: &str, keys: &str, extra: &[&str]) {
     let size = (120, 40);
-    let mut a = app(level, size);
-    let frame = run(&mut a, keys, size);
+    let mut a = common::app(Path::new(level), 1, size);
+    let frame = common::frame(&mut a, keys);
     let traced = cli_trace(level, extra);
     let selected = a
         .selected
@@ -144,7 +126,7 @@ fn the_overlay_follows_changed_options() {
 fn travel_survives_a_resize_and_any_key_stops_it() {
     use astar_rogue::engine::grid::Pos;
     use crossterm::event::{Event, KeyCode, KeyEvent};
-    let mut a = app("tests/levels/open.txt", (80, 24));
+    let mut a = common::app(Path::new("tests/levels/open.txt"), 1, (80, 24));
     a.start_travel(Pos::new(5, 5));
     a.tick();
     a.handle_event(&Event::Resize(20, 5));
@@ -165,10 +147,10 @@ fn travel_survives_a_resize_and_any_key_stops_it() {
 #[test]
 fn the_overlay_replays_the_newest_search_after_each_turn() {
     let size = (100, 30);
-    let mut a = app("levels/pillar.txt", size);
-    run(&mut a, "o {", size);
+    let mut a = common::app(Path::new("levels/pillar.txt"), 1, size);
+    common::frame(&mut a, "o {");
     let before = a.snapshot().expect("a search to show");
-    run(&mut a, ". . {", size);
+    common::frame(&mut a, ". . {");
     let after = a.snapshot().expect("a search to show");
     let fresh = a.world.trace().unwrap().snapshot(0);
     assert_eq!(after.nodes, fresh.nodes);
@@ -182,7 +164,7 @@ fn the_overlay_replays_the_newest_search_after_each_turn() {
 fn the_speed_keys_change_how_many_expansions_an_autoplay_tick_takes() {
     use astar_rogue::app::keymap::Command;
     // Frames do not show the speed, and scripts tick until idle: checked on the app itself.
-    let mut a = app("levels/bracket.txt", (100, 30));
+    let mut a = common::app(Path::new("levels/bracket.txt"), 1, (100, 30));
     let step_after_one_tick = |a: &mut App, faster: usize, slower: usize| {
         a.run(Command::ToggleOverlay);
         a.run(Command::StepStart);

@@ -1,51 +1,16 @@
 //! The sandbox's files: reload after outside edits, broken edits, atomic and careful saves.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use astar_rogue::app::{App, Confirm, write_atomic};
-use astar_rogue::cli::load_for_play;
 use astar_rogue::engine::grid::{Pos, Tile};
-use astar_rogue::frontend::script::{self, Frames, Output};
 
-struct Scratch(PathBuf);
+mod common;
 
-impl Scratch {
-    fn new(name: &str) -> Self {
-        let dir =
-            std::env::temp_dir().join(format!("astar-rogue-sandbox-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Self(dir)
-    }
-    fn copy(&self, level: &str) -> PathBuf {
-        let to = self.0.join(Path::new(level).file_name().unwrap());
-        std::fs::copy(level, &to).unwrap();
-        to
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use common::Scratch;
 
 fn app(path: &Path) -> App {
-    let (level, source) = load_for_play(Some(path), 1).unwrap();
-    App::new(level, source, 1, (70, 20))
-}
-
-fn frame(app: &mut App, keys: &str) -> String {
-    let s = script::parse(keys.as_bytes(), "inline.keys").unwrap();
-    script::run(
-        &s,
-        app,
-        (70, 20),
-        Output {
-            frames: Frames::Last,
-            state: false,
-        },
-    )
+    common::app(path, 1, (70, 20))
 }
 
 const PILLAR_WIDER_WALL: &str =
@@ -53,10 +18,10 @@ const PILLAR_WIDER_WALL: &str =
 
 #[test]
 fn an_outside_edit_is_reloaded_and_creatures_keep_their_places() {
-    let dir = Scratch::new("reload");
+    let dir = Scratch::new();
     let path = dir.copy("levels/pillar.txt");
     let mut a = app(&path);
-    frame(&mut a, "3*.");
+    common::frame(&mut a, "3*.");
     let goblin = a.world.monsters[0].pos;
     assert_eq!(
         goblin,
@@ -64,7 +29,7 @@ fn an_outside_edit_is_reloaded_and_creatures_keep_their_places() {
         "the goblin stands where the new wall goes"
     );
     std::fs::write(&path, PILLAR_WIDER_WALL).unwrap();
-    let out = frame(&mut a, "reload snap");
+    let out = common::frame(&mut a, "reload snap");
     assert_eq!(a.world.grid.get(Pos::new(4, 1)), Tile::Wall);
     assert_eq!(a.world.monsters.len(), 1);
     let moved = a.world.monsters[0].pos;
@@ -84,12 +49,12 @@ fn an_outside_edit_is_reloaded_and_creatures_keep_their_places() {
 
 #[test]
 fn a_broken_outside_edit_leaves_the_level_in_play() {
-    let dir = Scratch::new("broken");
+    let dir = Scratch::new();
     let path = dir.copy("levels/pillar.txt");
     let mut a = app(&path);
     let before = a.world.grid.clone();
     std::fs::write(&path, "........\n..g.X.@.\n").unwrap();
-    let out = frame(&mut a, "reload");
+    let out = common::frame(&mut a, "reload");
     assert_eq!(a.world.grid, before);
     let last = &a.world.log.last().unwrap().text;
     assert_eq!(
@@ -99,13 +64,13 @@ fn a_broken_outside_edit_leaves_the_level_in_play() {
     insta::assert_snapshot!("reload_broken_edit", out);
     // Mending the file brings the reload back.
     std::fs::write(&path, PILLAR_WIDER_WALL).unwrap();
-    frame(&mut a, "reload");
+    common::frame(&mut a, "reload");
     assert_eq!(a.world.grid.get(Pos::new(4, 1)), Tile::Wall);
 }
 
 #[test]
 fn polling_notices_a_change_on_disk() {
-    let dir = Scratch::new("poll");
+    let dir = Scratch::new();
     let path = dir.copy("levels/pillar.txt");
     let mut a = app(&path);
     a.poll_disk();
@@ -124,46 +89,46 @@ fn polling_notices_a_change_on_disk() {
 
 #[test]
 fn saving_writes_the_level_and_it_reads_back() {
-    let dir = Scratch::new("save");
+    let dir = Scratch::new();
     let path = dir.copy("levels/pillar.txt");
     let mut a = app(&path);
-    frame(&mut a, "e k w e s");
+    common::frame(&mut a, "e k w e s");
     assert_eq!(a.world.log.last().unwrap().text, "Saved pillar.txt.");
     let (saved, _) = astar_rogue::content::level::Level::load(&path).unwrap();
     assert_eq!(saved.grid.get(Pos::new(2, 2)), Tile::Wall);
     assert_eq!(saved.title.as_deref(), Some("Pillar (8x6)"));
     assert_eq!(saved.player, Some(Pos::new(6, 3)));
-    let leftovers: Vec<_> = std::fs::read_dir(&dir.0).unwrap().collect();
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
     assert_eq!(leftovers.len(), 1, "no temporary file is left behind");
 }
 
 #[test]
 fn a_file_changed_on_disk_is_not_overwritten_without_asking() {
-    let dir = Scratch::new("ask");
+    let dir = Scratch::new();
     let path = dir.copy("levels/pillar.txt");
     let mut a = app(&path);
     std::fs::write(&path, PILLAR_WIDER_WALL).unwrap();
-    frame(&mut a, "s");
+    common::frame(&mut a, "s");
     assert_eq!(a.confirm, Some(Confirm::Overwrite));
-    frame(&mut a, "n");
+    common::frame(&mut a, "n");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), PILLAR_WIDER_WALL);
-    frame(&mut a, "s y");
+    common::frame(&mut a, "s y");
     assert_ne!(std::fs::read_to_string(&path).unwrap(), PILLAR_WIDER_WALL);
     assert_eq!(a.world.log.last().unwrap().text, "Saved pillar.txt.");
 }
 
 #[test]
 fn a_failed_save_leaves_the_old_file_byte_identical() {
-    let dir = Scratch::new("fail");
+    let dir = Scratch::new();
     let path = dir.copy("levels/pillar.txt");
     let old = std::fs::read(&path).unwrap();
     let mut a = app(&path);
     // The temporary file's name is taken by a directory: the write fails before the rename.
     let tmp = dir
-        .0
+        .path()
         .join(format!(".pillar.txt.tmp-{}", std::process::id()));
     std::fs::create_dir(&tmp).unwrap();
-    frame(&mut a, "e k w e s");
+    common::frame(&mut a, "e k w e s");
     let msg = &a.world.log.last().unwrap().text;
     assert!(msg.starts_with("Could not save pillar.txt:"), "{msg}");
     assert!(msg.ends_with("The file on disk is unchanged."), "{msg}");
@@ -177,15 +142,15 @@ fn a_failed_save_leaves_the_old_file_byte_identical() {
     assert!(path.is_dir());
 
     // A folder that no longer exists.
-    let gone = dir.0.join("gone/level.txt");
+    let gone = dir.path().join("gone/level.txt");
     let e = write_atomic(&gone, b"x").unwrap_err();
     assert_eq!(e.kind(), std::io::ErrorKind::NotFound);
 }
 
 #[test]
 fn a_moving_ai_map_saves_beside_itself_and_never_over_the_source() {
-    let dir = Scratch::new("movingai");
-    let map = dir.0.join("arena.map");
+    let dir = Scratch::new();
+    let map = dir.path().join("arena.map");
     std::fs::copy(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/movingai/arena.map"),
         &map,
@@ -201,40 +166,40 @@ fn a_moving_ai_map_saves_beside_itself_and_never_over_the_source() {
         !a.world.monsters.is_empty(),
         "creatures are placed from the seed"
     );
-    frame(&mut a, "s");
+    common::frame(&mut a, "s");
     assert_eq!(a.world.log.last().unwrap().text, "Saved arena.txt.");
     assert_eq!(std::fs::read(&map).unwrap(), original);
     let (saved, format) =
-        astar_rogue::content::level::Level::load(&dir.0.join("arena.txt")).unwrap();
+        astar_rogue::content::level::Level::load(&dir.path().join("arena.txt")).unwrap();
     assert_eq!(format, astar_rogue::content::level::Format::Text);
     assert_eq!(saved.player, Some(a.world.player.pos));
     // The text copy is the level's file from now on: the next save goes into it.
-    frame(&mut a, "e w e s");
+    common::frame(&mut a, "e w e s");
     assert_eq!(a.world.log.last().unwrap().text, "Saved arena.txt.");
-    assert!(!dir.0.join("arena-1.txt").exists());
+    assert!(!dir.path().join("arena-1.txt").exists());
 }
 
 #[test]
 fn undo_after_a_reload_cannot_bring_back_the_old_map() {
-    let dir = Scratch::new("reload-undo");
+    let dir = Scratch::new();
     let path = dir.copy("levels/pillar.txt");
     let mut a = app(&path);
     // A wall painted in game, then the file is edited outside and reloaded.
-    frame(&mut a, "e k w e");
+    common::frame(&mut a, "e k w e");
     let painted = a.cursor;
     assert_eq!(a.world.grid.get(painted), Tile::Wall);
     std::fs::write(&path, PILLAR_WIDER_WALL).unwrap();
     a.reload();
     let reloaded = a.world.grid.clone();
     // The undo step described the old map: after the reload there is nothing to undo.
-    frame(&mut a, "e U R e");
+    common::frame(&mut a, "e U R e");
     assert_eq!(a.world.grid, reloaded);
 }
 
 #[test]
 fn a_refused_reload_leaves_the_game_untouched() {
-    let dir = Scratch::new("reload-refused");
-    let map = dir.0.join("tiny.map");
+    let dir = Scratch::new();
+    let map = dir.path().join("tiny.map");
     let floor = "type octile\nheight 3\nwidth 4\nmap\n....\n....\n....\n";
     std::fs::write(&map, floor).unwrap();
     let mut a = app(&map);
@@ -266,8 +231,8 @@ fn a_refused_reload_leaves_the_game_untouched() {
 
 #[test]
 fn a_reloaded_moving_ai_map_still_restarts_with_creatures() {
-    let dir = Scratch::new("reload-movingai");
-    let map = dir.0.join("room.map");
+    let dir = Scratch::new();
+    let map = dir.path().join("room.map");
     let room = |wall_row: &str| {
         format!(
             "type octile\nheight 6\nwidth 12\nmap\n............\n............\n{wall_row}\n............\n............\n............\n"
@@ -288,10 +253,10 @@ fn a_reloaded_moving_ai_map_still_restarts_with_creatures() {
 #[test]
 fn a_save_writes_through_a_symbolic_link_and_keeps_permissions() {
     use std::os::unix::fs::PermissionsExt;
-    let dir = Scratch::new("link");
+    let dir = Scratch::new();
     let real = dir.copy("levels/pillar.txt");
     std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o640)).unwrap();
-    let link = dir.0.join("link.txt");
+    let link = dir.path().join("link.txt");
     std::os::unix::fs::symlink(&real, &link).unwrap();
     write_atomic(&link, b"saved\n").unwrap();
     assert!(

@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use astar_rogue::app::App;
-use astar_rogue::cli::load_for_play;
+use astar_rogue::app::open_level;
 use astar_rogue::content::level::ParseError;
 use astar_rogue::frontend::script::{self, Frames, MAX_REPEAT, MAX_STEPS, Output};
 use proptest::prelude::*;
@@ -456,10 +456,11 @@ fn run_once(body: &str, level: &Path, seed: u64, size: (u16, u16), output: Outpu
     )
     .expect("copy the level");
     let parsed = script::parse(body.as_bytes(), "random.keys").expect("valid script");
-    let (lvl, source) =
-        load_for_play(Some(level), seed).unwrap_or_else(|f| panic!("{}", f.message));
+    let (lvl, source) = open_level(Some(level), seed).unwrap_or_else(|e| panic!("{e}"));
     let mut app = App::new(lvl, source, seed, size);
-    script::run(&parsed, &mut app, size, output)
+    let mut out = Vec::new();
+    script::play(&parsed, &mut app, size, output, &mut out).expect("writing to memory");
+    String::from_utf8(out).expect("frames are UTF-8")
 }
 
 fn scratch_level() -> (tempfile::TempDir, PathBuf) {

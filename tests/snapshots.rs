@@ -3,8 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use astar_rogue::cli::{FramesArg, ScriptArgs, script_output};
-use astar_rogue::frontend::script;
+use astar_rogue::frontend::script::{self, Frames, Output, RunOptions};
 
 fn scratch_copy(script_path: &Path) -> (PathBuf, PathBuf) {
     let bytes = std::fs::read(script_path).expect("script readable");
@@ -30,15 +29,17 @@ fn scratch_copy(script_path: &Path) -> (PathBuf, PathBuf) {
 fn scripts() {
     insta::glob!("scripts/*.keys", |path| {
         let (dir, level) = scratch_copy(path);
-        let args = ScriptArgs {
-            script: path.to_path_buf(),
+        let options = RunOptions {
             level: Some(level),
-            size: None,
-            seed: None,
-            frames: FramesArg::Snaps,
-            state: true,
+            output: Output {
+                frames: Frames::Snaps,
+                state: true,
+            },
+            ..RunOptions::default()
         };
-        let out = script_output(&args).unwrap_or_else(|f| panic!("{}", f.message));
+        let mut out = Vec::new();
+        script::run_file(path, &options, &mut out).unwrap_or_else(|e| panic!("{e}"));
+        let out = String::from_utf8(out).expect("frames are UTF-8");
         let _ = std::fs::remove_dir_all(&dir);
         insta::assert_snapshot!(out);
     });

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use super::{App, Confirm};
-use crate::content::level::{Format, Level};
+use crate::content::level::{Format, Level, LoadError};
 use crate::engine::grid::{Grid, Pos};
 
 /// What kind of thing the level came from, which decides where it saves.
@@ -314,12 +314,48 @@ impl App {
     }
 }
 
+/// The default level, built in so the game plays anywhere.
+pub const DEFAULT_LEVEL: &str = include_str!("../../levels/default.txt");
+/// Where the default level lives in a clone of the repository; played from there when it
+/// exists, so that saves land in it.
+pub const DEFAULT_LEVEL_PATH: &str = "levels/default.txt";
+
+/// Why a level cannot be opened for play.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OpenError {
+    /// The file cannot be read or parsed.
+    #[error("{0}")]
+    Load(#[from] LoadError),
+    /// A map without creatures cannot take the ones it needs.
+    #[error("{0}")]
+    Populate(String),
+}
+
+/// Opens a level for play: the default level when `path` is `None`. Maps without a player
+/// or monsters (Moving AI maps) get them placed from `seed`.
+pub fn open_level(path: Option<&Path>, seed: u64) -> Result<(Level, Source), OpenError> {
+    let (mut level, source) = match path {
+        Some(p) => {
+            let (level, format, bytes) = Level::load_keeping_bytes(p)?;
+            (level, Source::file(p.to_path_buf(), format, bytes))
+        }
+        None if Path::new(DEFAULT_LEVEL_PATH).is_file() => {
+            let p = Path::new(DEFAULT_LEVEL_PATH);
+            let (level, format, bytes) = Level::load_keeping_bytes(p)?;
+            (level, Source::file(p.to_path_buf(), format, bytes))
+        }
+        None => {
+            let level = Level::parse(DEFAULT_LEVEL.as_bytes(), DEFAULT_LEVEL_PATH)
+                .map_err(LoadError::from)?;
+            (level, Source::generated(PathBuf::from("default.txt")))
+        }
+    };
+    populate_if_empty(&mut level, &source, seed).map_err(OpenError::Populate)?;
+    Ok((level, source))
+}
+
 /// Gives a Moving AI map, which has no creatures, its player and monsters from `seed`.
-pub(crate) fn populate_if_empty(
-    level: &mut Level,
-    source: &Source,
-    seed: u64,
-) -> Result<(), String> {
+fn populate_if_empty(level: &mut Level, source: &Source, seed: u64) -> Result<(), String> {
     if source.kind != SourceKind::MovingAi {
         return Ok(());
     }

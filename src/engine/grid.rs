@@ -34,6 +34,18 @@ impl std::fmt::Display for Pos {
     }
 }
 
+impl std::str::FromStr for Pos {
+    type Err = String;
+
+    /// Parses `X,Y` (as printed), e.g. `12,3`; spaces around the numbers are allowed.
+    fn from_str(s: &str) -> Result<Self, String> {
+        let bad = || format!("{s:?} is not a cell X,Y (e.g. 12,3)");
+        let (x, y) = s.split_once(',').ok_or_else(bad)?;
+        let n = |v: &str| v.trim().parse::<i32>().map_err(|_| bad());
+        Ok(Pos::new(n(x)?, n(y)?))
+    }
+}
+
 /// What a cell is made of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Tile {

@@ -8,7 +8,7 @@
 //! `reload`, or `N*TOKEN` for N repeats. Header lines `#! level: PATH`, `#! size: WxH` and
 //! `#! seed: N` make one file a complete reproduction (paths are relative to the script).
 
-use std::fmt::Write as _;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crossterm::event::{
@@ -19,8 +19,8 @@ use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use serde::Serialize;
 
-use crate::app::App;
-use crate::text::{ParseError, parse_size};
+use crate::app::{App, OpenError, open_level};
+use crate::text::{LoadError, ParseError, parse_size};
 
 /// Most repeats of one token, and most steps in a whole script, so no script exhausts memory.
 pub const MAX_REPEAT: u32 = 1_000_000;
@@ -292,6 +292,35 @@ pub enum Frames {
     All,
 }
 
+impl Frames {
+    /// The name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Frames::Last => "last",
+            Frames::Snaps => "snaps",
+            Frames::All => "all",
+        }
+    }
+}
+
+impl std::fmt::Display for Frames {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Frames {
+    type Err = String;
+
+    /// Parses `last`, `snaps` or `all`.
+    fn from_str(s: &str) -> Result<Self, String> {
+        [Frames::Last, Frames::Snaps, Frames::All]
+            .into_iter()
+            .find(|f| f.name() == s)
+            .ok_or_else(|| format!("{s:?} is not a frame choice: use last, snaps or all"))
+    }
+}
+
 /// Output settings of a run.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Output {
@@ -378,14 +407,19 @@ pub fn state_line(app: &App) -> String {
     serde_json::to_string(&line).unwrap_or_default()
 }
 
-/// Runs a script against an app of the given terminal size and returns everything printed.
-pub fn run(script: &Script, app: &mut App, size: (u16, u16), output: Output) -> String {
-    let mut terminal = match Terminal::new(TestBackend::new(size.0, size.1)) {
-        Ok(t) => t,
-        Err(e) => return format!("cannot create the test terminal: {e}\n"),
-    };
+/// Plays a script on `app` in a test terminal of `size`, writing the frames and state lines
+/// to `out` as they are produced (so memory stays flat however long the output).
+pub fn play(
+    script: &Script,
+    app: &mut App,
+    size: (u16, u16),
+    output: Output,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    // A test backend cannot fail: its error type is uninhabited.
+    let mut terminal =
+        Terminal::new(TestBackend::new(size.0, size.1)).unwrap_or_else(|e| match e {});
     app.size = size;
-    let mut out = String::new();
     let mut turn = app.world.turn;
     let mut snaps = 0;
     let mut last = (0, 0);
@@ -393,18 +427,20 @@ pub fn run(script: &Script, app: &mut App, size: (u16, u16), output: Output) -> 
                  app: &App,
                  name: &str,
                  at: (usize, usize),
-                 out: &mut String| {
-        if terminal.draw(|f| f.render_widget(app, f.area())).is_ok() {
-            let _ = writeln!(out, "--- frame {name} (token {}, line {}) ---", at.0, at.1);
-            out.push_str(&buffer_text(terminal.backend().buffer()));
-        }
+                 out: &mut dyn Write|
+     -> std::io::Result<()> {
+        terminal
+            .draw(|f| f.render_widget(app, f.area()))
+            .unwrap_or_else(|e| match e {});
+        writeln!(out, "--- frame {name} (token {}, line {}) ---", at.0, at.1)?;
+        out.write_all(buffer_text(terminal.backend().buffer()).as_bytes())
     };
-    let note_turn = |app: &App, out: &mut String, turn: &mut u32| {
+    let note_turn = |app: &App, out: &mut dyn Write, turn: &mut u32| -> std::io::Result<()> {
         if output.state && app.world.turn != *turn {
-            out.push_str(&state_line(app));
-            out.push('\n');
+            writeln!(out, "{}", state_line(app))?;
         }
         *turn = app.world.turn;
+        Ok(())
     };
     'steps: for step in &script.steps {
         last = (step.token, step.line);
@@ -420,20 +456,20 @@ pub fn run(script: &Script, app: &mut App, size: (u16, u16), output: Output) -> 
                     snaps += 1;
                     if output.frames != Frames::Last {
                         let name = name.clone().unwrap_or_else(|| format!("snap{snaps}"));
-                        frame(&mut terminal, app, &name, last, &mut out);
+                        frame(&mut terminal, app, &name, last, out)?;
                     }
                 }
             }
-            note_turn(app, &mut out, &mut turn);
+            note_turn(app, out, &mut turn)?;
             let mut ticks = 0;
             while app.is_busy() && ticks < MAX_TICKS {
                 app.tick();
                 ticks += 1;
-                note_turn(app, &mut out, &mut turn);
+                note_turn(app, out, &mut turn)?;
             }
             if output.frames == Frames::All && !matches!(step.action, Action::Snap(_)) {
                 let name = step_name(&step.action);
-                frame(&mut terminal, app, &name, last, &mut out);
+                frame(&mut terminal, app, &name, last, out)?;
             }
             if !app.running {
                 break 'steps;
@@ -441,9 +477,54 @@ pub fn run(script: &Script, app: &mut App, size: (u16, u16), output: Output) -> 
         }
     }
     if output.frames != Frames::All || script.steps.is_empty() {
-        frame(&mut terminal, app, "last", last, &mut out);
+        frame(&mut terminal, app, "last", last, out)?;
     }
-    out
+    out.flush()
+}
+
+/// What a script run uses instead of the script's header, and what it prints.
+#[derive(Debug, Clone, Default)]
+pub struct RunOptions {
+    /// The level, instead of the header's (default: the default level).
+    pub level: Option<PathBuf>,
+    /// The terminal size, instead of the header's (default 80x24).
+    pub size: Option<(u16, u16)>,
+    /// The seed, instead of the header's (default 1).
+    pub seed: Option<u64>,
+    /// Which frames and lines to print.
+    pub output: Output,
+}
+
+/// Why a script could not run to its end.
+#[derive(Debug, thiserror::Error)]
+pub enum ScriptError {
+    /// The script file cannot be read or parsed.
+    #[error("{0}")]
+    Script(#[from] LoadError),
+    /// Its level cannot be opened.
+    #[error("{0}")]
+    Level(#[from] OpenError),
+    /// Writing the output failed (a closed pipe, a full disk).
+    #[error("{0}")]
+    Output(#[from] std::io::Error),
+}
+
+/// Reads a script file of at most [`MAX_SCRIPT_BYTES`] and parses it.
+pub fn load(path: &Path) -> Result<Script, LoadError> {
+    let bytes = crate::text::read_limited(path, MAX_SCRIPT_BYTES, "script")?;
+    Ok(parse(&bytes, &path.display().to_string())?)
+}
+
+/// Runs a script file as `astar-rogue script` does, writing its output to `out`.
+pub fn run_file(path: &Path, options: &RunOptions, out: &mut dyn Write) -> Result<(), ScriptError> {
+    let script = load(path)?;
+    let size = options.size.or(script.header.size).unwrap_or((80, 24));
+    let seed = options.seed.or(script.header.seed).unwrap_or(1);
+    let level = options.level.clone().or(script.header.level.clone());
+    let (level, source) = open_level(level.as_deref(), seed)?;
+    let mut app = App::new(level, source, seed, size);
+    play(&script, &mut app, size, options.output, out)?;
+    Ok(())
 }
 
 fn step_name(action: &Action) -> String {

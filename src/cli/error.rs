@@ -1,0 +1,48 @@
+//! What can go wrong on the command line, and the exit code of each.
+
+use crate::app::OpenError;
+use crate::frontend::script::ScriptError;
+use crate::text::LoadError;
+
+/// Exit code for bad input: unreadable or invalid files, bad arguments.
+pub const EXIT_BAD_INPUT: i32 = 2;
+
+/// A command that could not do its job.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// A file could not be read or parsed.
+    #[error("{0}")]
+    Load(#[from] LoadError),
+    /// A level could not be opened for play.
+    #[error("{0}")]
+    Open(#[from] OpenError),
+    /// An argument or a file's content is not acceptable.
+    #[error("{0}")]
+    BadInput(String),
+    /// The terminal failed while playing.
+    #[error("terminal error: {0}")]
+    Terminal(std::io::Error),
+    /// Writing the output failed.
+    #[error("cannot write the output: {0}")]
+    Output(#[from] std::io::Error),
+}
+
+impl CliError {
+    /// The process exit code for this error.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            CliError::Load(_) | CliError::Open(_) | CliError::BadInput(_) => EXIT_BAD_INPUT,
+            CliError::Terminal(_) | CliError::Output(_) => 1,
+        }
+    }
+}
+
+impl From<ScriptError> for CliError {
+    fn from(e: ScriptError) -> Self {
+        match e {
+            ScriptError::Script(e) => CliError::Load(e),
+            ScriptError::Level(e) => CliError::Open(e),
+            ScriptError::Output(e) => CliError::Output(e),
+        }
+    }
+}

@@ -1,0 +1,60 @@
+//! `astar-rogue generate --kind K --size WxH --seed N [--monsters M] [-o FILE]`.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::CliError;
+use crate::content::generate::{self, GenKind, GenParams};
+
+/// Arguments of `generate`.
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// Which generator: caves or rooms.
+    #[arg(long)]
+    pub kind: GenKind,
+    /// Size `WxH`, from 10x5 to 1024x1024.
+    #[arg(long)]
+    pub size: String,
+    /// Seed.
+    #[arg(long)]
+    pub seed: u64,
+    /// Number of monsters (default: about one per 400 cells).
+    #[arg(long)]
+    pub monsters: Option<usize>,
+    /// Output file (standard output when omitted).
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+}
+
+/// Generates a level and writes it to the output file or standard output.
+pub(super) fn generate(args: &GenerateArgs) -> Result<i32, CliError> {
+    let text = generate_text(args).map_err(CliError::BadInput)?;
+    match &args.output {
+        Some(path) => {
+            crate::app::write_atomic(path, text.as_bytes())
+                .map_err(|e| CliError::BadInput(format!("{}: {e}", path.display())))?;
+        }
+        None => std::io::stdout().lock().write_all(text.as_bytes())?,
+    }
+    Ok(0)
+}
+
+/// The text of the level `generate` makes, or a message saying why it cannot be made.
+pub fn generate_text(args: &GenerateArgs) -> Result<String, String> {
+    let (width, height) = crate::text::parse_size(&args.size)
+        .ok_or_else(|| format!("bad size {:?}: expected WxH, e.g. 80x40", args.size))?;
+    let params = GenParams {
+        kind: args.kind,
+        width,
+        height,
+        seed: args.seed,
+        monsters: args
+            .monsters
+            .unwrap_or_else(|| generate::default_monsters(width, height)),
+    };
+    Ok(generate::generate(&params)
+        .map_err(|e| e.to_string())?
+        .to_text())
+}

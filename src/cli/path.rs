@@ -1,0 +1,209 @@
+//! `astar-rogue path LEVEL [--from X,Y] [--to X,Y] [--json] [--trace] [options]`: one search,
+//! printed as a map with the path, or as JSON with every node the search touched.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Args;
+use serde::Serialize;
+
+use super::CliError;
+use crate::content::level::Level;
+use crate::engine::astar::{Heuristic, Invalid, Pathfinder, Query, SearchOptions, Status, Weight};
+use crate::engine::grid::{Neighbourhood, Pos};
+
+/// Arguments of `path`.
+#[derive(Debug, Args)]
+pub struct PathArgs {
+    /// The level file.
+    pub level: PathBuf,
+    /// Start cell `X,Y` (default: the first monster in reading order).
+    #[arg(long, allow_hyphen_values = true)]
+    pub from: Option<Pos>,
+    /// Goal cell `X,Y` (default: the player).
+    #[arg(long, allow_hyphen_values = true)]
+    pub to: Option<Pos>,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// With --json, add every node the search touched.
+    #[arg(long)]
+    pub trace: bool,
+    /// Movement rule: 8, 8cut or 4.
+    #[arg(long, default_value_t = Neighbourhood::Eight)]
+    pub neighbours: Neighbourhood,
+    /// Heuristic: octile, manhattan, chebyshev, euclidean or zero (dijkstra).
+    #[arg(long, default_value_t = Heuristic::Octile)]
+    pub heuristic: Heuristic,
+    /// Weight on H (weighted A*), e.g. 1.5.
+    #[arg(long, default_value_t = Weight::ONE)]
+    pub weight: Weight,
+    /// Stop after this many expansions.
+    #[arg(long)]
+    pub cap: Option<u32>,
+}
+
+impl PathArgs {
+    /// The search options these arguments ask for.
+    pub fn options(&self) -> SearchOptions {
+        SearchOptions {
+            neighbourhood: self.neighbours,
+            heuristic: self.heuristic,
+            weight: self.weight,
+            cap: self.cap,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct PathJson {
+    status: &'static str,
+    cost: Option<u32>,
+    expanded: u32,
+    path: Vec<[i32; 2]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    nodes: Option<Vec<NodeJson>>,
+}
+
+#[derive(Serialize)]
+struct NodeJson {
+    x: i32,
+    y: i32,
+    g: u32,
+    h: u32,
+    f: u32,
+    parent: Option<[i32; 2]>,
+    state: &'static str,
+    order: Option<u32>,
+}
+
+/// Runs one search and prints it.
+pub(super) fn path(args: &PathArgs) -> Result<i32, CliError> {
+    let (level, _) = Level::load(&args.level)?;
+    let from = match args.from {
+        Some(p) => p,
+        None => level.monsters.first().map(|m| m.pos).ok_or_else(|| {
+            CliError::BadInput(format!(
+                "{}: no monster to start from; give --from X,Y",
+                args.level.display()
+            ))
+        })?,
+    };
+    let to = match args.to {
+        Some(p) => p,
+        None => level.player.ok_or_else(|| {
+            CliError::BadInput(format!(
+                "{}: no player to go to; give --to X,Y",
+                args.level.display()
+            ))
+        })?,
+    };
+    let options = args.options();
+    let mut pf = Pathfinder::new();
+    let (result, trace) = pf.find_traced(&level.grid, Query::new(from, to).options(options));
+    let (w, h) = (level.grid.width(), level.grid.height());
+    let why = |what: &str, p: Pos, i: Invalid| {
+        let reason = match i {
+            Invalid::OutOfBounds => format!("outside the {w}x{h} map"),
+            Invalid::Blocked => "not a floor cell".to_string(),
+        };
+        CliError::BadInput(format!("invalid {what} {p}: {reason}"))
+    };
+    match result.status {
+        Status::InvalidStart(i) => return Err(why("start", from, i)),
+        Status::InvalidGoal(i) => return Err(why("goal", to, i)),
+        _ => {}
+    }
+    let mut out = String::new();
+    if args.json {
+        let nodes = args.trace.then(|| {
+            trace
+                .snapshot(u32::MAX)
+                .nodes
+                .iter()
+                .map(|n| NodeJson {
+                    x: n.pos.x,
+                    y: n.pos.y,
+                    g: n.g,
+                    h: n.h,
+                    f: n.f,
+                    parent: n.parent.map(|p| [p.x, p.y]),
+                    state: n.state.name(),
+                    order: n.order,
+                })
+                .collect()
+        });
+        let json = PathJson {
+            status: result.status.name(),
+            cost: result.cost,
+            expanded: result.expanded,
+            path: result.path.iter().map(|p| [p.x, p.y]).collect(),
+            nodes,
+        };
+        out.push_str(&serde_json::to_string(&json).map_err(std::io::Error::other)?);
+        out.push('\n');
+    } else {
+        out.push_str(&draw_path(&level, &result.path, from, to));
+        let cost = result.cost.map_or("-".to_string(), |c| c.to_string());
+        out.push_str(&format!(
+            "{} from {from} to {to}: cost {cost}, expanded {}, path {} cells\n",
+            result.status.name(),
+            result.expanded,
+            result.path.len()
+        ));
+    }
+    std::io::stdout().lock().write_all(out.as_bytes())?;
+    Ok(0)
+}
+
+/// The map as text with the path drawn as `*`, the start as `S` and the goal as `G`; large
+/// maps are cropped to the path's surroundings.
+pub fn draw_path(level: &Level, path: &[Pos], from: Pos, to: Pos) -> String {
+    let (w, h) = (level.grid.width() as i32, level.grid.height() as i32);
+    let (mut x0, mut y0, mut x1, mut y1) = (0, 0, w - 1, h - 1);
+    if w > 200 || h > 100 {
+        let pts = path.iter().chain([&from, &to]);
+        x0 = pts
+            .clone()
+            .map(|p| p.x)
+            .min()
+            .unwrap_or(0)
+            .saturating_sub(3)
+            .max(0);
+        y0 = pts
+            .clone()
+            .map(|p| p.y)
+            .min()
+            .unwrap_or(0)
+            .saturating_sub(3)
+            .max(0);
+        x1 = (pts.clone().map(|p| p.x).max().unwrap_or(0) + 3).min(w - 1);
+        y1 = (pts.map(|p| p.y).max().unwrap_or(0) + 3).min(h - 1);
+    }
+    let on_path: std::collections::HashSet<Pos> = path.iter().copied().collect();
+    let mut out = String::new();
+    if (x0, y0, x1, y1) != (0, 0, w - 1, h - 1) {
+        out.push_str(&format!(
+            "(showing x {x0}..{x1}, y {y0}..{y1} of a {w}x{h} map)\n"
+        ));
+    }
+    for y in y0..=y1 {
+        let mut row = String::new();
+        for x in x0..=x1 {
+            let p = Pos::new(x, y);
+            row.push(if p == from {
+                'S'
+            } else if p == to {
+                'G'
+            } else if on_path.contains(&p) {
+                '*'
+            } else {
+                // The bare map: creatures are not drawn.
+                crate::content::level::tile_glyph(level.grid.get(p))
+            });
+        }
+        out.push_str(row.trim_end());
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,49 @@
+//! `astar-rogue script SCRIPT [--level L] [--size WxH] [--seed N] [--frames F] [--state]`.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::CliError;
+use crate::frontend::script::{self, Frames, Output, RunOptions};
+
+/// Arguments of `script`.
+#[derive(Debug, Args)]
+pub struct ScriptArgs {
+    /// The script file.
+    pub script: PathBuf,
+    /// The level (overrides the script's header).
+    #[arg(long)]
+    pub level: Option<PathBuf>,
+    /// Terminal size `WxH` (default 80x24).
+    #[arg(long, value_parser = script::terminal_size)]
+    pub size: Option<(u16, u16)>,
+    /// Seed (default 1).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Which frames to print: last, snaps or all.
+    #[arg(long, default_value_t = Frames::Last)]
+    pub frames: Frames,
+    /// Print a JSON state line after every turn.
+    #[arg(long)]
+    pub state: bool,
+}
+
+/// Runs the script headless and prints its frames as they come.
+pub(super) fn script(args: &ScriptArgs) -> Result<i32, CliError> {
+    let options = RunOptions {
+        level: args.level.clone(),
+        size: args.size,
+        seed: args.seed,
+        output: Output {
+            frames: args.frames,
+            state: args.state,
+        },
+    };
+    let result = script::run_file(&args.script, &options, &mut std::io::stdout().lock());
+    match result {
+        // A closed pipe (`| head`) ends the output quietly: the reader has what it wanted.
+        Err(script::ScriptError::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(0),
+        other => other.map(|()| 0).map_err(CliError::from),
+    }
+}
