@@ -9,7 +9,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
-use astar_rogue::app::{App, Source, keymap::Command};
+use astar_rogue::app::{App, Source, keymap::Action};
 
 mod common;
 
@@ -26,7 +26,7 @@ fn bench(c: &mut Criterion) {
                 .map(|_| ())
         })
     });
-    app.run(Command::ToggleOverlay);
+    app.apply(Action::ToggleOverlay);
     let expanded = app.world.trace().map_or(0, |t| t.expansions());
     println!("frame: overlay shows a search of {expanded} expansions");
     let mut overlay = Terminal::new(TestBackend::new(size.0, size.1)).expect("test terminal");

@@ -24,7 +24,7 @@ use crate::content::level::Level;
 use crate::engine::astar::{Heuristic, SearchOptions, Snapshot, Weight};
 use crate::engine::grid::{Pos, Tile};
 use crate::game::{Act, ActResult, GameState, World};
-use keymap::{Command, Context};
+use keymap::{Action, Context};
 
 /// Weights the overlay cycles through, in thousandths.
 const WEIGHTS: [u32; 5] = [1000, 1500, 2000, 3000, 5000];
@@ -250,8 +250,8 @@ impl App {
             }
             return;
         }
-        if let Some(command) = keymap::lookup(self.contexts(), key) {
-            self.run(command);
+        if let Some(action) = keymap::lookup(self.contexts(), key) {
+            self.apply(action);
         }
     }
 
@@ -271,38 +271,38 @@ impl App {
         self.mode = Mode::Help;
     }
 
-    /// Carries out one command.
-    pub fn run(&mut self, command: Command) {
-        match command {
-            Command::Move(dx, dy) => match self.mode {
+    /// Carries out one action: what a key (through the key table) or a click asks for.
+    pub fn apply(&mut self, action: Action) {
+        match action {
+            Action::Move(dx, dy) => match self.mode {
                 Mode::Look | Mode::Edit => self.move_cursor(dx, dy),
                 _ => self.act(Act::Move(dx, dy)),
             },
-            Command::Wait => self.act(Act::Wait),
-            Command::Help => self.open_help(),
-            Command::NextMonster => self.cycle_selection(1),
-            Command::PrevMonster => self.cycle_selection(-1),
-            Command::Quit => {
+            Action::Wait => self.act(Act::Wait),
+            Action::Help => self.open_help(),
+            Action::NextMonster => self.cycle_selection(1),
+            Action::PrevMonster => self.cycle_selection(-1),
+            Action::Quit => {
                 if self.world.state == GameState::Playing && self.world.turn > 0 {
                     self.confirm = Some(Confirm::Quit);
                 } else {
                     self.running = false;
                 }
             }
-            Command::Restart => {
+            Action::Restart => {
                 if self.world.state == GameState::Dead {
                     self.restart();
                 } else {
                     self.world.say("Restart is for after death; q quits.");
                 }
             }
-            Command::ToggleOverlay => {
+            Action::ToggleOverlay => {
                 self.overlay.on = !self.overlay.on;
                 self.overlay.step = None;
                 self.sync_trace();
             }
-            Command::TogglePath => self.show_path = !self.show_path,
-            Command::Look => {
+            Action::TogglePath => self.show_path = !self.show_path,
+            Action::Look => {
                 self.mode = if self.mode == Mode::Look {
                     Mode::Play
                 } else {
@@ -310,7 +310,7 @@ impl App {
                     Mode::Look
                 };
             }
-            Command::Edit => {
+            Action::Edit => {
                 self.mode = if self.mode == Mode::Edit {
                     Mode::Play
                 } else {
@@ -318,40 +318,40 @@ impl App {
                     Mode::Edit
                 };
             }
-            Command::Back => {
+            Action::Back => {
                 if matches!(self.mode, Mode::Look | Mode::Edit) {
                     self.mode = Mode::Play;
                 }
             }
-            Command::Save => self.save(false),
-            Command::NewLevel => self.new_level(),
-            Command::StepBack => self.step_to(self.current_step().saturating_sub(1)),
-            Command::StepForward => self.step_to(self.current_step().saturating_add(1)),
-            Command::StepStart => self.step_to(0),
-            Command::StepEnd => self.overlay.step = None,
-            Command::Autoplay => {
+            Action::Save => self.save(false),
+            Action::NewLevel => self.new_level(),
+            Action::StepBack => self.step_to(self.current_step().saturating_sub(1)),
+            Action::StepForward => self.step_to(self.current_step().saturating_add(1)),
+            Action::StepStart => self.step_to(0),
+            Action::StepEnd => self.overlay.step = None,
+            Action::Autoplay => {
                 if self.overlay.step.is_none() {
                     self.overlay.step = Some(0);
                 }
                 self.overlay.autoplay = true;
             }
-            Command::Faster => self.overlay.speed = (self.overlay.speed + 1).min(SPEEDS.len() - 1),
-            Command::Slower => self.overlay.speed = self.overlay.speed.saturating_sub(1),
-            Command::CycleNeighbourhood => {
+            Action::Faster => self.overlay.speed = (self.overlay.speed + 1).min(SPEEDS.len() - 1),
+            Action::Slower => self.overlay.speed = self.overlay.speed.saturating_sub(1),
+            Action::CycleNeighbourhood => {
                 self.set_options(|o| o.neighbourhood = o.neighbourhood.next())
             }
-            Command::CycleHeuristic => self.set_options(|o| o.heuristic = o.heuristic.next()),
-            Command::CycleWeight => self.set_options(|o| {
+            Action::CycleHeuristic => self.set_options(|o| o.heuristic = o.heuristic.next()),
+            Action::CycleWeight => self.set_options(|o| {
                 let i = WEIGHTS
                     .iter()
                     .position(|&w| w == o.weight.millis())
                     .map_or(0, |i| i + 1);
                 o.weight = Weight::from_millis(WEIGHTS[i % WEIGHTS.len()]);
             }),
-            Command::ResetOptions => self.set_options(|o| *o = SearchOptions::default()),
-            Command::PutWall => self.edit_tile(Tile::Wall),
-            Command::PutFloor => self.edit_tile(Tile::Floor),
-            Command::ToggleTile => {
+            Action::ResetOptions => self.set_options(|o| *o = SearchOptions::default()),
+            Action::PutWall => self.edit_tile(Tile::Wall),
+            Action::PutFloor => self.edit_tile(Tile::Floor),
+            Action::ToggleTile => {
                 let t = if self.world.grid.get(self.cursor) == Tile::Wall {
                     Tile::Floor
                 } else {
@@ -359,12 +359,12 @@ impl App {
                 };
                 self.edit_tile(t);
             }
-            Command::PlaceMonster => self.edit(EditOp::AddMonster(self.cursor, self.editor.kind())),
-            Command::CycleKind => self.editor.cycle_kind(),
-            Command::DeleteMonster => self.edit(EditOp::RemoveMonster(self.cursor)),
-            Command::MovePlayer => self.edit(EditOp::MovePlayer(self.cursor)),
-            Command::Undo => self.undo(),
-            Command::Redo => self.redo(),
+            Action::PlaceMonster => self.edit(EditOp::AddMonster(self.cursor, self.editor.kind())),
+            Action::CycleKind => self.editor.cycle_kind(),
+            Action::DeleteMonster => self.edit(EditOp::RemoveMonster(self.cursor)),
+            Action::MovePlayer => self.edit(EditOp::MovePlayer(self.cursor)),
+            Action::Undo => self.undo(),
+            Action::Redo => self.redo(),
         }
     }
 
@@ -576,7 +576,7 @@ impl App {
         if self.travel.take().is_some() {
             return;
         }
-        let Some(cell) = self.screen_to_map(mouse.column, mouse.row) else {
+        let Some(cell) = screen::map_cell(self, mouse.column, mouse.row) else {
             return;
         };
         match self.mode {
@@ -602,21 +602,5 @@ impl App {
                 }
             }
         }
-    }
-
-    /// The map cell under a screen cell, if the map is drawn there.
-    pub fn screen_to_map(&self, col: u16, row: u16) -> Option<Pos> {
-        let area = Rect::new(0, 0, self.size.0, self.size.1);
-        let layout = screen::layout(self, area)?;
-        let view = layout.map;
-        if col < view.x || row < view.y || col >= view.right() || row >= view.bottom() {
-            return None;
-        }
-        let camera = screen::camera(self, view);
-        let p = Pos::new(
-            camera.x + i32::from(col - view.x),
-            camera.y + i32::from(row - view.y),
-        );
-        self.world.grid.contains(p).then_some(p)
     }
 }

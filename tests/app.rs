@@ -162,22 +162,22 @@ fn the_overlay_replays_the_newest_search_after_each_turn() {
 
 #[test]
 fn the_speed_keys_change_how_many_expansions_an_autoplay_tick_takes() {
-    use astar_rogue::app::keymap::Command;
+    use astar_rogue::app::keymap::Action;
     // Frames do not show the speed, and scripts tick until idle: checked on the app itself.
     let mut a = common::app(Path::new("levels/bracket.txt"), 1, (100, 30));
     let step_after_one_tick = |a: &mut App, faster: usize, slower: usize| {
-        a.run(Command::ToggleOverlay);
-        a.run(Command::StepStart);
+        a.apply(Action::ToggleOverlay);
+        a.apply(Action::StepStart);
         for _ in 0..faster {
-            a.run(Command::Faster);
+            a.apply(Action::Faster);
         }
         for _ in 0..slower {
-            a.run(Command::Slower);
+            a.apply(Action::Slower);
         }
-        a.run(Command::Autoplay);
+        a.apply(Action::Autoplay);
         a.tick();
         let step = a.overlay.step;
-        a.run(Command::ToggleOverlay);
+        a.apply(Action::ToggleOverlay);
         step
     };
     // The speed is kept between uses: 4 expansions a tick, then 8 after one faster, then 2

@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use astar_rogue::app::{App, Source, keymap::Command};
+use astar_rogue::app::{App, Source, keymap::Action};
 use astar_rogue::content::level::{Format, Level, Spawn};
 use astar_rogue::engine::astar::{Pathfinder, Query, SearchOptions, Status};
 use astar_rogue::engine::grid::{Grid, Pos, Tile};
@@ -63,7 +63,7 @@ fn the_largest_level_loads_plays_and_saves() {
         (120, 40),
     );
     for _ in 0..5 {
-        app.run(Command::Wait);
+        app.apply(Action::Wait);
     }
     assert_eq!(app.world.turn, 5);
     assert!(
@@ -72,7 +72,7 @@ fn the_largest_level_loads_plays_and_saves() {
             .iter()
             .any(|m| m.pos.chebyshev(Pos::new(10, 10)) <= 1)
     );
-    app.run(Command::Save);
+    app.apply(Action::Save);
     assert_eq!(app.world.log.last().unwrap().text, "Saved huge.txt.");
     let (saved, _) = Level::load(&path).unwrap();
     assert_eq!(saved.grid, level.grid);

@@ -3,7 +3,7 @@
 //! 2,000 turns of each game the player is healed and never attacks, so every monster keeps
 //! chasing it and the log fills before the monsters win.
 
-use astar_rogue::app::{App, Source, keymap::Command};
+use astar_rogue::app::{App, Source, keymap::Action};
 use astar_rogue::content::generate::{GenKind, GenParams, generate};
 use astar_rogue::engine::grid::DIRECTIONS;
 use astar_rogue::frontend::script::state_line;
@@ -46,7 +46,7 @@ fn play() -> Played {
     })
     .unwrap();
     let mut app = App::new(level, Source::generated("long.txt".into()), 11, (100, 30));
-    app.run(Command::ToggleOverlay);
+    app.apply(Action::ToggleOverlay);
     let mut turns = 0u64;
     let mut digest = 0xcbf2_9ce4_8422_2325u64;
     let mut rng = 0x2545_f491_4f6c_dd1du64;
@@ -55,7 +55,7 @@ fn play() -> Played {
     let (mut restarts, mut longest_game, mut longest_log) = (0, 0, 0);
     while turns < TURNS {
         if app.world.state == GameState::Dead {
-            app.run(Command::Restart);
+            app.apply(Action::Restart);
             restarts += 1;
             last = 0;
             continue;
@@ -71,9 +71,9 @@ fn play() -> Played {
         let target = app.world.player.pos.offset(dx, dy);
         let spares = app.world.turn < HEALED_TURNS && app.world.monster_at(target).is_some();
         if rng.is_multiple_of(5) || spares {
-            app.run(Command::Wait);
+            app.apply(Action::Wait);
         } else {
-            app.run(Command::Move(dx, dy));
+            app.apply(Action::Move(dx, dy));
         }
         if app.world.turn != last {
             turns += u64::from(app.world.turn - last);

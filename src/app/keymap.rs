@@ -33,7 +33,7 @@ impl Context {
 
 /// Something the player asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Command {
+pub enum Action {
     /// Move (or move the cursor) by a king step.
     Move(i32, i32),
     /// Let a turn pass.
@@ -130,7 +130,7 @@ pub struct Binding {
     /// The keys.
     pub keys: &'static [Key],
     /// What they do.
-    pub command: Command,
+    pub command: Action,
     /// The description on the help screen.
     pub help: &'static str,
 }
@@ -141,158 +141,158 @@ macro_rules! bind {
     };
 }
 
-use Command as C;
+use Action as A;
 use KeyCode as K;
 
 /// Every binding, in help-screen order.
 pub const BINDINGS: &[Binding] = &[
-    bind!(Global, "←↓↑→ hjkl", [], C::Move(0, 0), "move W S N E"),
-    bind!(Global, "y u b n", [], C::Move(0, 0), "move NW NE SW SE"),
+    bind!(Global, "←↓↑→ hjkl", [], A::Move(0, 0), "move W S N E"),
+    bind!(Global, "y u b n", [], A::Move(0, 0), "move NW NE SW SE"),
     bind!(
         Global,
         "numpad 1-9",
         [],
-        C::Move(0, 0),
+        A::Move(0, 0),
         "move; Home PgUp End PgDn"
     ),
-    bind!(Global, "?", [ch('?')], C::Help, "this help"),
+    bind!(Global, "?", [ch('?')], A::Help, "this help"),
     bind!(
         Global,
         "Esc",
         [code(K::Esc)],
-        C::Back,
+        A::Back,
         "leave look or edit mode"
     ),
-    bind!(Play, ". 5", [ch('.'), ch('5')], C::Wait, "wait a turn"),
+    bind!(Play, ". 5", [ch('.'), ch('5')], A::Wait, "wait a turn"),
     bind!(
         Play,
         "Tab S-Tab",
         [code(K::Tab), code(K::BackTab)],
-        C::NextMonster,
+        A::NextMonster,
         "select next / prev foe"
     ),
     bind!(
         Play,
         "p",
         [ch('p')],
-        C::TogglePath,
+        A::TogglePath,
         "show selected foe's path"
     ),
     bind!(
         Play,
         "o",
         [ch('o')],
-        C::ToggleOverlay,
+        A::ToggleOverlay,
         "search overlay with F G H"
     ),
-    bind!(Play, "x", [ch('x')], C::Look, "look mode"),
-    bind!(Play, "e", [ch('e')], C::Edit, "edit mode"),
+    bind!(Play, "x", [ch('x')], A::Look, "look mode"),
+    bind!(Play, "e", [ch('e')], A::Edit, "edit mode"),
     bind!(
         Play,
         "s C-s",
         [ch('s'), ctrl('s')],
-        C::Save,
+        A::Save,
         "save the level file"
     ),
-    bind!(Play, "G", [ch('G')], C::NewLevel, "generate a new level"),
-    bind!(Play, "r", [ch('r')], C::Restart, "restart after death"),
-    bind!(Play, "q C-c", [ch('q')], C::Quit, "quit (q asks mid-game)"),
-    bind!(Play, "click", [], C::Wait, "travel there / select foe"),
+    bind!(Play, "G", [ch('G')], A::NewLevel, "generate a new level"),
+    bind!(Play, "r", [ch('r')], A::Restart, "restart after death"),
+    bind!(Play, "q C-c", [ch('q')], A::Quit, "quit (q asks mid-game)"),
+    bind!(Play, "click", [], A::Wait, "travel there / select foe"),
     bind!(
         Overlay,
         "[ ]",
         [ch('['), ch(']')],
-        C::StepBack,
+        A::StepBack,
         "one expansion back / on"
     ),
     bind!(
         Overlay,
         "{ }",
         [ch('{'), ch('}')],
-        C::StepStart,
+        A::StepStart,
         "first / last expansion"
     ),
-    bind!(Overlay, "a", [ch('a')], C::Autoplay, "autoplay the search"),
+    bind!(Overlay, "a", [ch('a')], A::Autoplay, "autoplay the search"),
     bind!(
         Overlay,
         "+ -",
         [ch('+'), ch('-')],
-        C::Faster,
+        A::Faster,
         "autoplay faster / slower"
     ),
     bind!(
         Overlay,
         "N",
         [ch('N')],
-        C::CycleNeighbourhood,
+        A::CycleNeighbourhood,
         "neighbours: 8, 8cut, 4"
     ),
     bind!(
         Overlay,
         "H",
         [ch('H')],
-        C::CycleHeuristic,
+        A::CycleHeuristic,
         "heuristic: octile..zero"
     ),
     bind!(
         Overlay,
         "W",
         [ch('W')],
-        C::CycleWeight,
+        A::CycleWeight,
         "weight on H: 1 to 5"
     ),
     bind!(
         Overlay,
         "D",
         [ch('D')],
-        C::ResetOptions,
+        A::ResetOptions,
         "default search options"
     ),
-    bind!(Look, "moves click", [], C::Move(0, 0), "move the cursor"),
-    bind!(Look, "x", [ch('x')], C::Look, "leave look mode"),
-    bind!(Edit, "moves", [], C::Move(0, 0), "move the cursor"),
+    bind!(Look, "moves click", [], A::Move(0, 0), "move the cursor"),
+    bind!(Look, "x", [ch('x')], A::Look, "leave look mode"),
+    bind!(Edit, "moves", [], A::Move(0, 0), "move the cursor"),
     bind!(
         Edit,
         "click drag",
         [],
-        C::PutWall,
+        A::PutWall,
         "walls; right button floor"
     ),
-    bind!(Edit, "w", [ch('w')], C::PutWall, "put a wall"),
-    bind!(Edit, ". f", [ch('.'), ch('f')], C::PutFloor, "put floor"),
+    bind!(Edit, "w", [ch('w')], A::PutWall, "put a wall"),
+    bind!(Edit, ". f", [ch('.'), ch('f')], A::PutFloor, "put floor"),
     bind!(
         Edit,
         "Space",
         [code(K::Char(' '))],
-        C::ToggleTile,
+        A::ToggleTile,
         "swap wall and floor"
     ),
-    bind!(Edit, "m", [ch('m')], C::PlaceMonster, "place a monster"),
+    bind!(Edit, "m", [ch('m')], A::PlaceMonster, "place a monster"),
     bind!(
         Edit,
         "K",
         [ch('K')],
-        C::CycleKind,
+        A::CycleKind,
         "choose the monster kind"
     ),
     bind!(
         Edit,
         "d Delete",
         [ch('d'), code(K::Delete)],
-        C::DeleteMonster,
+        A::DeleteMonster,
         "delete the monster here"
     ),
-    bind!(Edit, "@", [ch('@')], C::MovePlayer, "move the player here"),
-    bind!(Edit, "U C-z", [ch('U'), ctrl('z')], C::Undo, "undo"),
-    bind!(Edit, "R C-y", [ch('R'), ctrl('y')], C::Redo, "redo"),
+    bind!(Edit, "@", [ch('@')], A::MovePlayer, "move the player here"),
+    bind!(Edit, "U C-z", [ch('U'), ctrl('z')], A::Undo, "undo"),
+    bind!(Edit, "R C-y", [ch('R'), ctrl('y')], A::Redo, "redo"),
     bind!(
         Edit,
         "s C-s",
         [ch('s'), ctrl('s')],
-        C::Save,
+        A::Save,
         "save the level file"
     ),
-    bind!(Edit, "e", [ch('e')], C::Edit, "leave edit mode"),
+    bind!(Edit, "e", [ch('e')], A::Edit, "leave edit mode"),
 ];
 
 /// The direction a movement key stands for.
@@ -314,7 +314,7 @@ pub fn direction(key: &KeyEvent) -> Option<(i32, i32)> {
 }
 
 /// The command a key gives in the active contexts, most specific first.
-pub fn lookup(contexts: &[Context], key: &KeyEvent) -> Option<Command> {
+pub fn lookup(contexts: &[Context], key: &KeyEvent) -> Option<Action> {
     let ctrl_held = key.modifiers.contains(KeyModifiers::CONTROL);
     for &ctx in contexts {
         for b in BINDINGS.iter().filter(|b| b.context == ctx) {
@@ -328,18 +328,18 @@ pub fn lookup(contexts: &[Context], key: &KeyEvent) -> Option<Command> {
         }
     }
     if !ctrl_held && let Some((dx, dy)) = direction(key) {
-        return Some(Command::Move(dx, dy));
+        return Some(Action::Move(dx, dy));
     }
     None
 }
 
 /// The second key of a pair binding does the opposite of the first.
-fn pair(command: Command, index: usize) -> Command {
+fn pair(command: Action, index: usize) -> Action {
     match (command, index) {
-        (C::NextMonster, 1) => C::PrevMonster,
-        (C::StepBack, 1) => C::StepForward,
-        (C::StepStart, 1) => C::StepEnd,
-        (C::Faster, 1) => C::Slower,
+        (A::NextMonster, 1) => A::PrevMonster,
+        (A::StepBack, 1) => A::StepForward,
+        (A::StepStart, 1) => A::StepEnd,
+        (A::Faster, 1) => A::Slower,
         (c, _) => c,
     }
 }

@@ -78,3 +78,18 @@ pub fn camera(app: &App, view: Rect) -> Pos {
         axis(focus.y, app.world.grid.height(), view.height),
     )
 }
+
+/// The map cell under a screen cell, if the map is drawn there.
+pub fn map_cell(app: &App, col: u16, row: u16) -> Option<Pos> {
+    let area = Rect::new(0, 0, app.size.0, app.size.1);
+    let view = layout(app, area)?.map;
+    if col < view.x || row < view.y || col >= view.right() || row >= view.bottom() {
+        return None;
+    }
+    let camera = camera(app, view);
+    let p = Pos::new(
+        camera.x + i32::from(col - view.x),
+        camera.y + i32::from(row - view.y),
+    );
+    app.world.grid.contains(p).then_some(p)
+}
