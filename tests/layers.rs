@@ -41,9 +41,9 @@ fn module_path(rel: &Path) -> Vec<String> {
 /// `["app", "files"]` names `x`.
 fn target_layer(module: &[String], path: &str) -> Option<String> {
     let segments: Vec<&str> = path.split("::").map(str::trim).collect();
-    match segments.first()? {
-        &"crate" => segments.get(1).map(|s| s.to_string()),
-        &"super" => {
+    match *segments.first()? {
+        "crate" => segments.get(1).map(|s| s.to_string()),
+        "super" => {
             let ups = segments.iter().take_while(|s| **s == "super").count();
             // A file's own module is its last segment; `super` from `a/b.rs` is `a`.
             let base = module.len().checked_sub(ups)?;
