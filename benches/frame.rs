@@ -10,13 +10,19 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 use astar_rogue::app::{App, Source, keymap::Action};
+use astar_rogue::content::level::Design;
 
 mod common;
 
 fn bench(c: &mut Criterion) {
     let level = common::cave_256();
     let size = (200, 60);
-    let mut app = App::new(level, Source::generated("bench.txt".into()), 7, size);
+    let mut app = App::new(
+        Design::new(level),
+        Source::generated("bench.txt".into()),
+        7,
+        size,
+    );
     let mut plain = Terminal::new(TestBackend::new(size.0, size.1)).expect("test terminal");
     let mut g = c.benchmark_group("frame_200x60");
     g.bench_function("plain", |b| {

@@ -17,11 +17,11 @@ fn cave() -> World {
 
 /// The crate on the same queries; returns the costs, one per monster (0 when unreachable).
 fn crate_turn(world: &World) -> Vec<u32> {
-    let goal = world.player.pos;
+    let goal = world.player().pos;
     world
-        .monsters
+        .monsters()
         .iter()
-        .map(|m| common::crate_astar(&world.grid, m.pos, goal).unwrap_or(0))
+        .map(|m| common::crate_astar(world.grid(), m.pos, goal).unwrap_or(0))
         .collect()
 }
 
@@ -31,7 +31,7 @@ fn bench(c: &mut Criterion) {
     let mut ours = world.clone();
     ours.replan();
     let our_costs: Vec<u32> = ours
-        .monsters
+        .monsters()
         .iter()
         .map(|m| m.plan.cost.unwrap_or(0))
         .collect();
@@ -42,7 +42,7 @@ fn bench(c: &mut Criterion) {
     );
     println!(
         "turn: {} monsters, {} nodes expanded by our searches",
-        ours.monsters.len(),
+        ours.monsters().len(),
         ours.stats().astar_expanded
     );
 
@@ -53,7 +53,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| black_box(&mut w).replan_on(1))
     });
     let mut traced = world.clone();
-    let first = traced.monsters.first().map(|m| m.id);
+    let first = traced.monsters().first().map(|m| m.id);
     traced.set_traced(first);
     g.bench_function("ours_plan_all_1_thread_one_traced", |b| {
         b.iter(|| black_box(&mut traced).replan_on(1))

@@ -10,7 +10,8 @@ pub mod screen;
 
 pub use editor::{EditOp, Editor};
 pub use files::{
-    DEFAULT_LEVEL, DEFAULT_LEVEL_PATH, OpenError, Source, SourceKind, open_level, write_atomic,
+    DEFAULT_LEVEL, DEFAULT_LEVEL_PATH, OpenError, PendingReload, Source, SourceKind, open_level,
+    write_atomic,
 };
 
 use crossterm::event::{
@@ -20,7 +21,7 @@ use ratatui::layout::Rect;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use crate::content::level::Level;
+use crate::content::level::Design;
 use crate::engine::astar::{Heuristic, SearchOptions, Snapshot, Weight};
 use crate::engine::grid::{Pos, Tile};
 use crate::game::{Act, ActResult, GameState, World};
@@ -47,13 +48,31 @@ pub enum Mode {
     Edit,
 }
 
-/// A question waiting for y or n.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A question waiting for an answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Confirm {
-    /// Quit during a game?
+    /// Quit during a game, or with unsaved edits?
     Quit,
     /// Overwrite a level file that changed on disk?
     Overwrite,
+    /// Restart during a game?
+    Restart,
+    /// Replace the level by a generated one, during a game or with unsaved edits?
+    NewLevel,
+    /// The file changed on disk while the game has unsaved edits: take the file's, or
+    /// keep the game's?
+    Reload(Box<PendingReload>),
+}
+
+/// A mouse stroke in the editor: cells painted while a button is held.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stroke {
+    /// The last cell painted.
+    last: Pos,
+    /// What the stroke paints.
+    tile: Tile,
+    /// Whether an edit happened, so the monsters replan once the stroke ends.
+    replan: bool,
 }
 
 /// The search overlay's state.
@@ -74,8 +93,9 @@ pub struct Overlay {
 pub struct App {
     /// The game.
     pub world: World,
-    /// The level as loaded (restart starts from it).
-    pub level: Level,
+    /// The level as designed: what its file says, with the editor's changes. The game in
+    /// play is built from it (restart starts from it) and a save writes it.
+    pub design: Design,
     /// Where the level came from and where it saves.
     pub source: Source,
     /// The current mode.
@@ -102,19 +122,23 @@ pub struct App {
     pub running: bool,
     /// The generator kind and seed of the level in play, when it was generated.
     pub generated: Option<(crate::content::generate::GenKind, u64)>,
+    /// The map cell drawn at the top-left of the map view.
+    pub camera: Pos,
+    /// The mouse stroke under way in the editor.
+    stroke: Option<Stroke>,
     /// The last replayed snapshot, keyed by trace serial and step.
     snapshot_cache: RefCell<Option<SnapshotCache>>,
 }
 
 impl App {
-    /// An app playing `level` from `seed`, loaded from `source`.
-    pub fn new(level: Level, source: Source, seed: u64, size: (u16, u16)) -> Self {
-        let world = World::new(&level, seed);
-        let selected = world.monsters.first().map(|m| m.id);
-        let cursor = world.player.pos;
+    /// An app playing `design` from `seed`, loaded from `source`.
+    pub fn new(design: Design, source: Source, seed: u64, size: (u16, u16)) -> Self {
+        let world = World::new(design.level(), seed);
+        let selected = world.monsters().first().map(|m| m.id);
+        let cursor = world.player().pos;
         let mut app = Self {
             world,
-            level,
+            design,
             source,
             mode: Mode::Play,
             help_return: Mode::Play,
@@ -133,16 +157,19 @@ impl App {
             size,
             running: true,
             generated: None,
+            camera: Pos::default(),
+            stroke: None,
             snapshot_cache: RefCell::new(None),
         };
         app.welcome();
         app.sync_trace();
+        app.settle_camera();
         app
     }
 
     /// The first log line of a game: how many hunt you and where the keys are explained.
     fn welcome(&mut self) {
-        let n = self.world.monsters.len();
+        let n = self.world.monsters().len();
         self.world.say(match n {
             0 => "No monsters here. Arrows or hjklyubn move; ? for help.".to_string(),
             1 => "A monster hunts you. Arrows or hjklyubn move; ? for help.".to_string(),
@@ -152,11 +179,48 @@ impl App {
 
     /// Handles one input event.
     pub fn handle_event(&mut self, event: &Event) {
+        let in_stroke = matches!(
+            event,
+            Event::Mouse(MouseEvent {
+                kind: MouseEventKind::Drag(_),
+                ..
+            })
+        );
+        if !in_stroke {
+            self.end_stroke();
+        }
         match event {
             Event::Key(key) if key.kind != KeyEventKind::Release => self.handle_key(key),
             Event::Mouse(mouse) => self.handle_mouse(mouse),
             Event::Resize(w, h) => self.size = (*w, *h),
             _ => {}
+        }
+        // The pointer's cell is on screen already: scrolling now would move the map under
+        // a drag.
+        if !matches!(event, Event::Mouse(_)) {
+            self.settle_camera();
+        }
+    }
+
+    /// Whether the design has edits that are not saved in its file.
+    pub fn unsaved(&self) -> bool {
+        self.editor.unsaved()
+    }
+
+    /// Ends the mouse stroke under way; the monsters replan once for all it painted.
+    fn end_stroke(&mut self) {
+        if self.stroke.take().is_some_and(|s| s.replan) {
+            self.after_edit();
+        }
+    }
+
+    /// Keeps the camera where the mode wants it: on the player while playing; in look and
+    /// edit modes it moves only when the cursor nears the edge of the view, so the map does
+    /// not jump under the pointer.
+    fn settle_camera(&mut self) {
+        let area = Rect::new(0, 0, self.size.0, self.size.1);
+        if let Some(view) = screen::layout(self, area).map(|l| l.map) {
+            self.camera = screen::camera(self, view);
         }
     }
 
@@ -167,6 +231,7 @@ impl App {
 
     /// Advances travel by one step and autoplay by one frame.
     pub fn tick(&mut self) {
+        self.end_stroke();
         if self.travel.is_some() {
             self.travel_step();
         }
@@ -181,6 +246,7 @@ impl App {
                 self.overlay.step = Some(next);
             }
         }
+        self.settle_camera();
     }
 
     /// The selected monster's search as it stood at the overlay's step. Replaying a large
@@ -230,10 +296,16 @@ impl App {
         self.overlay.autoplay = false;
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         if ctrl && key.code == KeyCode::Char('c') {
-            self.running = false;
+            // Ctrl-C quits at once, unless that would drop unsaved edits: then it asks,
+            // and a second Ctrl-C quits anyway.
+            if self.unsaved() && self.confirm != Some(Confirm::Quit) {
+                self.ask_quit();
+            } else {
+                self.running = false;
+            }
             return;
         }
-        if let Some(question) = self.confirm {
+        if let Some(question) = self.confirm.take() {
             self.answer(question, key);
             return;
         }
@@ -241,10 +313,10 @@ impl App {
             self.mode = self.help_return;
             return;
         }
-        if self.world.state == GameState::Dead && self.mode == Mode::Play {
+        if self.world.state() == GameState::Dead && self.mode == Mode::Play {
             match key.code {
                 KeyCode::Char('r') => self.restart(),
-                KeyCode::Char('q') => self.running = false,
+                KeyCode::Char('q') => self.apply(Action::Quit),
                 KeyCode::Char('?') => self.open_help(),
                 _ => {}
             }
@@ -256,14 +328,44 @@ impl App {
     }
 
     fn answer(&mut self, question: Confirm, key: &KeyEvent) {
-        self.confirm = None;
-        let yes = matches!(key.code, KeyCode::Char('y') | KeyCode::Char('Y'));
-        match (question, yes) {
-            (Confirm::Quit, true) => self.running = false,
-            (Confirm::Overwrite, true) => self.save(true),
-            (Confirm::Overwrite, false) => self.world.say("Not saved."),
-            (Confirm::Quit, false) => {}
+        let KeyCode::Char(c) = key.code else {
+            return self.declined(question);
+        };
+        match (question, c.to_ascii_lowercase()) {
+            (Confirm::Quit, 'y') => self.running = false,
+            (Confirm::Quit, 's') if self.unsaved() => {
+                self.save(false);
+                // Quit once the design is safely written; a save that asks or fails stays.
+                if !self.unsaved() {
+                    self.running = false;
+                }
+            }
+            (Confirm::Overwrite, 'y') => self.save(true),
+            (Confirm::Restart, 'y') => self.restart(),
+            (Confirm::NewLevel, 'y') => self.new_level(),
+            (Confirm::Reload(pending), 'f') => self.take_reload(*pending),
+            (Confirm::Reload(_), 'k') => self.keep_own_design(),
+            (question, _) => self.declined(question),
         }
+    }
+
+    /// Any other answer: nothing happens, and the question that needs one asks again.
+    fn declined(&mut self, question: Confirm) {
+        match question {
+            Confirm::Overwrite => self.world.say("Not saved."),
+            // Dropping either version silently is what the question is there to prevent.
+            Confirm::Reload(_) => self.confirm = Some(question),
+            _ => {}
+        }
+    }
+
+    /// Whether a game is under way: playing, with turns played.
+    fn in_progress(&self) -> bool {
+        self.world.state() == GameState::Playing && self.world.turn() > 0
+    }
+
+    fn ask_quit(&mut self) {
+        self.confirm = Some(Confirm::Quit);
     }
 
     fn open_help(&mut self) {
@@ -283,17 +385,17 @@ impl App {
             Action::NextMonster => self.cycle_selection(1),
             Action::PrevMonster => self.cycle_selection(-1),
             Action::Quit => {
-                if self.world.state == GameState::Playing && self.world.turn > 0 {
-                    self.confirm = Some(Confirm::Quit);
+                if self.unsaved() || self.in_progress() {
+                    self.ask_quit();
                 } else {
                     self.running = false;
                 }
             }
             Action::Restart => {
-                if self.world.state == GameState::Dead {
-                    self.restart();
+                if self.in_progress() {
+                    self.confirm = Some(Confirm::Restart);
                 } else {
-                    self.world.say("Restart is for after death; q quits.");
+                    self.restart();
                 }
             }
             Action::ToggleOverlay => {
@@ -324,7 +426,13 @@ impl App {
                 }
             }
             Action::Save => self.save(false),
-            Action::NewLevel => self.new_level(),
+            Action::NewLevel => {
+                if self.unsaved() || self.in_progress() {
+                    self.confirm = Some(Confirm::NewLevel);
+                } else {
+                    self.new_level();
+                }
+            }
             Action::StepBack => self.step_to(self.current_step().saturating_sub(1)),
             Action::StepForward => self.step_to(self.current_step().saturating_add(1)),
             Action::StepStart => self.step_to(0),
@@ -352,7 +460,7 @@ impl App {
             Action::PutWall => self.edit_tile(Tile::Wall),
             Action::PutFloor => self.edit_tile(Tile::Floor),
             Action::ToggleTile => {
-                let t = if self.world.grid.get(self.cursor) == Tile::Wall {
+                let t = if self.world.grid().get(self.cursor) == Tile::Wall {
                     Tile::Floor
                 } else {
                     Tile::Wall
@@ -378,8 +486,8 @@ impl App {
     }
 
     fn set_options(&mut self, change: impl FnOnce(&mut SearchOptions)) {
-        change(&mut self.world.options);
-        let o = self.world.options;
+        let mut o = self.world.options();
+        change(&mut o);
         let h = if o.heuristic == Heuristic::Zero {
             "zero (Dijkstra)"
         } else {
@@ -391,19 +499,22 @@ impl App {
             o.weight
         ));
         self.overlay.step = None;
-        self.world.replan();
+        self.world.set_options(o);
     }
 
-    /// Where look and edit cursors start: the selected monster, else the player.
+    /// Where look and edit cursors start: on the selected monster when it is on screen,
+    /// else on the player (always on screen while playing), so the camera need not move.
     fn focus_default(&self) -> Pos {
         self.selected
             .and_then(|id| self.world.monster(id))
-            .map_or(self.world.player.pos, |m| m.pos)
+            .map(|m| m.pos)
+            .filter(|&p| screen::screen_cell(self, p).is_some())
+            .unwrap_or(self.world.player().pos)
     }
 
     fn move_cursor(&mut self, dx: i32, dy: i32) {
         let p = self.cursor.offset(dx, dy);
-        if self.world.grid.contains(p) {
+        if self.world.grid().contains(p) {
             self.cursor = p;
         }
     }
@@ -428,7 +539,7 @@ impl App {
             .and_then(|id| self.world.monster(id))
             .is_none()
         {
-            self.selected = self.world.monsters.first().map(|m| m.id);
+            self.selected = self.world.monsters().first().map(|m| m.id);
         }
     }
 
@@ -446,7 +557,7 @@ impl App {
     }
 
     fn cycle_selection(&mut self, by: i32) {
-        let ids: Vec<u32> = self.world.monsters.iter().map(|m| m.id).collect();
+        let ids: Vec<u32> = self.world.monsters().iter().map(|m| m.id).collect();
         if ids.is_empty() {
             self.selected = None;
             return;
@@ -466,18 +577,21 @@ impl App {
     }
 
     fn restart(&mut self) {
-        self.begin(self.world.seed);
+        self.begin(self.world.seed());
         self.world.say("A new game begins.");
     }
 
-    /// Starts a new game on `self.level`, keeping the search options.
+    /// Starts a new game on the design, keeping the search options (and the editor's
+    /// history: the design is the same).
     fn begin(&mut self, seed: u64) {
-        self.world = World::with_options(&self.level, seed, self.world.options);
+        self.world = World::with_options(self.design.level(), seed, self.world.options());
         self.welcome();
-        self.selected = self.world.monsters.first().map(|m| m.id);
+        self.selected = self.world.monsters().first().map(|m| m.id);
         self.overlay.step = None;
         self.mode = Mode::Play;
-        self.editor = Editor::default();
+        self.travel = None;
+        self.stroke = None;
+        self.cursor = self.world.player().pos;
         self.sync_trace();
     }
 
@@ -489,11 +603,11 @@ impl App {
         const MIN_GENERATED: (usize, usize) = (40, 20);
         let (kind, seed) = match self.generated {
             Some((kind, seed)) => (kind, seed.wrapping_add(1)),
-            None => (GenKind::Caves, self.world.seed.wrapping_add(1)),
+            None => (GenKind::Caves, self.world.seed().wrapping_add(1)),
         };
         // A generated level keeps its size; otherwise the new one fills the map view.
         let (w, h) = match self.generated {
-            Some(_) => (self.world.grid.width(), self.world.grid.height()),
+            Some(_) => (self.world.grid().width(), self.world.grid().height()),
             None => screen::layout(self, Rect::new(0, 0, self.size.0, self.size.1))
                 .map_or((MIN_GENERATED.0, MIN_GENERATED.1), |l| {
                     (usize::from(l.map.width), usize::from(l.map.height))
@@ -513,8 +627,7 @@ impl App {
                     .and_then(std::path::Path::parent)
                     .map(std::path::Path::to_path_buf)
                     .unwrap_or_default();
-                self.source = Source::generated(dir.join(&name));
-                self.level = level;
+                self.take_generated(level, dir.join(&name));
                 self.generated = Some((kind, seed));
                 self.begin(seed);
                 self.world.say(format!(
@@ -527,7 +640,7 @@ impl App {
 
     /// Starts travel toward a cell, one step per tick.
     pub fn start_travel(&mut self, to: Pos) {
-        if to == self.world.player.pos || !self.world.grid.is_passable(to) {
+        if to == self.world.player().pos || !self.world.grid().is_passable(to) {
             return;
         }
         self.travel = Some(to);
@@ -535,14 +648,14 @@ impl App {
 
     fn travel_step(&mut self) {
         let Some(target) = self.travel else { return };
-        if self.world.state != GameState::Playing {
+        if self.world.state() != GameState::Playing {
             self.travel = None;
             return;
         }
-        let player = self.world.player.pos;
+        let player = self.world.player().pos;
         if self
             .world
-            .monsters
+            .monsters()
             .iter()
             .any(|m| m.pos.chebyshev(player) <= 1)
         {
@@ -553,7 +666,7 @@ impl App {
         match self.world.player_step_toward(target) {
             Some((dx, dy)) => {
                 self.act(Act::Move(dx, dy));
-                if self.world.player.pos == target {
+                if self.world.player().pos == target {
                     self.travel = None;
                 }
             }
@@ -582,22 +695,41 @@ impl App {
         match self.mode {
             Mode::Edit => {
                 self.cursor = cell;
-                let tile = if button == MouseButton::Left {
-                    Tile::Wall
-                } else {
-                    Tile::Floor
+                let stroke = match self.stroke {
+                    Some(s) if drag => s,
+                    _ => {
+                        self.editor.begin_stroke();
+                        let tile = if button == MouseButton::Left {
+                            Tile::Wall
+                        } else {
+                            Tile::Floor
+                        };
+                        Stroke {
+                            last: cell,
+                            tile,
+                            replan: false,
+                        }
+                    }
                 };
-                if !drag {
-                    self.editor.begin_stroke();
+                self.stroke = Some(stroke);
+                // A fast drag skips cells between two reports: paint the line between them.
+                let mut from = Some(stroke.last).filter(|_| drag);
+                for p in screen::line(stroke.last, cell) {
+                    if from.take() == Some(p) {
+                        continue;
+                    }
+                    self.apply_edit(EditOp::SetTile(p, stroke.tile), true);
                 }
-                self.edit_tile_stroke(tile);
+                if let Some(s) = &mut self.stroke {
+                    s.last = cell;
+                }
             }
             Mode::Look => self.cursor = cell,
             _ if drag || button != MouseButton::Left => {}
             _ => {
                 if let Some(id) = self.world.monster_at(cell).map(|m| m.id) {
                     self.select(Some(id));
-                } else if self.world.state == GameState::Playing {
+                } else if self.world.state() == GameState::Playing {
                     self.start_travel(cell);
                 }
             }

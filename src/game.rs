@@ -16,9 +16,10 @@ mod plan;
 
 pub use plan::{Planner, TurnStats};
 
-use crate::content::level::{Level, Spawn};
+use crate::content::kinds;
+use crate::content::level::Level;
 use crate::engine::astar::{SearchOptions, SearchResult, Trace};
-use crate::engine::grid::{Grid, Neighbourhood, Pos};
+use crate::engine::grid::{DIRECTIONS, Grid, Neighbourhood, Pos, Regions, Tile};
 
 /// A detour search may expand this many times the nodes of the monster's first search...
 pub const DETOUR_FACTOR: u32 = 4;
@@ -29,68 +30,6 @@ pub const DETOUR_SLACK: u32 = 64;
 pub const PLAYER_HP: i32 = 30;
 /// Messages kept in the log.
 const LOG_LIMIT: usize = 200;
-
-/// The fixed traits of a monster kind.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct KindInfo {
-    /// The letter that stands for it in level files.
-    pub glyph: char,
-    /// Its name in messages.
-    pub name: &'static str,
-    /// Hit points at spawn.
-    pub hp: i32,
-    /// Smallest damage of one attack.
-    pub min_damage: i32,
-    /// Largest damage of one attack.
-    pub max_damage: i32,
-}
-
-/// The monster kinds with their own stats; any other letter is a generic creature.
-pub const KINDS: [KindInfo; 4] = [
-    KindInfo {
-        glyph: 'r',
-        name: "rat",
-        hp: 3,
-        min_damage: 1,
-        max_damage: 2,
-    },
-    KindInfo {
-        glyph: 'g',
-        name: "goblin",
-        hp: 6,
-        min_damage: 1,
-        max_damage: 3,
-    },
-    KindInfo {
-        glyph: 'o',
-        name: "orc",
-        hp: 10,
-        min_damage: 2,
-        max_damage: 4,
-    },
-    KindInfo {
-        glyph: 't',
-        name: "troll",
-        hp: 16,
-        min_damage: 3,
-        max_damage: 6,
-    },
-];
-
-/// The stats of a monster letter.
-pub fn kind_info(glyph: char) -> KindInfo {
-    KINDS
-        .iter()
-        .copied()
-        .find(|k| k.glyph == glyph)
-        .unwrap_or(KindInfo {
-            glyph,
-            name: "creature",
-            hp: 5,
-            min_damage: 1,
-            max_damage: 3,
-        })
-}
 
 /// A monster in play.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -103,6 +42,9 @@ pub struct Monster {
     pub pos: Pos,
     /// Hit points left.
     pub hp: i32,
+    /// The design's start cell this monster stands for (`None` for one the design does not
+    /// know, such as a monster added in play only).
+    pub origin: Option<Pos>,
     /// Its latest plan: the search toward the player, and this turn's detour work added
     /// to its `expanded`.
     pub plan: SearchResult,
@@ -153,25 +95,21 @@ pub struct Message {
     pub text: String,
 }
 
-/// The whole game state.
+/// The whole game state. Its fields are its own: creatures are added, removed and moved
+/// through its methods, which keep the occupancy by cell and the id order true.
 #[derive(Debug, Clone)]
 pub struct World {
-    /// The tiles now (the editor may change them).
-    pub grid: Grid,
-    /// The player.
-    pub player: Player,
+    grid: Grid,
+    player: Player,
     /// Living monsters, in id order.
-    pub monsters: Vec<Monster>,
-    /// Turns played.
-    pub turn: u32,
-    /// Alive or dead.
-    pub state: GameState,
-    /// The log, oldest first.
-    pub log: Vec<Message>,
-    /// The options every monster's search uses.
-    pub options: SearchOptions,
-    /// The seed the game started from.
-    pub seed: u64,
+    monsters: Vec<Monster>,
+    /// Per cell, the id of the monster standing there, or 0.
+    occupant: Vec<u32>,
+    turn: u32,
+    state: GameState,
+    log: Vec<Message>,
+    options: SearchOptions,
+    seed: u64,
     next_id: u32,
     rng: Xoshiro256PlusPlus,
     planner: Planner,
@@ -183,7 +121,8 @@ impl World {
         Self::with_options(level, seed, SearchOptions::default())
     }
 
-    /// A new game whose monsters search with `options`.
+    /// A new game whose monsters search with `options`. Creatures that the level puts on
+    /// a cell nobody can stand on, or on a taken cell, are left out.
     pub fn with_options(level: &Level, seed: u64, options: SearchOptions) -> Self {
         let player = level.player.unwrap_or_default();
         let mut world = Self {
@@ -192,7 +131,8 @@ impl World {
                 pos: player,
                 hp: PLAYER_HP,
             },
-            monsters: Vec::new(),
+            monsters: Vec::with_capacity(level.monsters.len()),
+            occupant: vec![0; level.grid.len()],
             turn: 0,
             state: GameState::Playing,
             log: Vec::new(),
@@ -203,61 +143,233 @@ impl World {
             planner: Planner::default(),
         };
         for s in &level.monsters {
-            world.add_monster(s.pos, s.kind);
+            world.add_monster(s.pos, s.kind, Some(s.pos));
         }
         world.replan();
         world
     }
 
-    /// The current state as a level (for saving).
-    pub fn to_level(&self, title: Option<String>) -> Level {
-        Level {
-            title,
-            grid: self.grid.clone(),
-            player: Some(self.player.pos),
-            monsters: self
-                .monsters
-                .iter()
-                .map(|m| Spawn {
-                    pos: m.pos,
-                    kind: m.kind,
-                })
-                .collect(),
-        }
+    /// The tiles now.
+    pub fn grid(&self) -> &Grid {
+        &self.grid
     }
 
-    /// Adds a monster of a kind; returns its id.
-    pub fn add_monster(&mut self, pos: Pos, kind: char) -> u32 {
+    /// The player.
+    pub fn player(&self) -> &Player {
+        &self.player
+    }
+
+    /// Living monsters, in id order.
+    pub fn monsters(&self) -> &[Monster] {
+        &self.monsters
+    }
+
+    /// Turns played.
+    pub fn turn(&self) -> u32 {
+        self.turn
+    }
+
+    /// Alive or dead.
+    pub fn state(&self) -> GameState {
+        self.state
+    }
+
+    /// The log, oldest first.
+    pub fn log(&self) -> &[Message] {
+        &self.log
+    }
+
+    /// The options every monster's search uses.
+    pub fn options(&self) -> SearchOptions {
+        self.options
+    }
+
+    /// Sets the options every monster's search uses, and replans.
+    pub fn set_options(&mut self, options: SearchOptions) {
+        self.options = options;
+        self.replan();
+    }
+
+    /// The seed the game started from.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Whether a cell is free for a creature to step on: floor, nobody there.
+    pub fn is_free(&self, p: Pos) -> bool {
+        self.grid.is_passable(p) && p != self.player.pos && self.monster_at(p).is_none()
+    }
+
+    /// Adds a monster of a kind on a free cell; returns its id, or `None` when the cell is
+    /// not free. `origin` is the design's start cell it stands for, if any.
+    pub fn add_monster(&mut self, pos: Pos, kind: char, origin: Option<Pos>) -> Option<u32> {
+        if !self.is_free(pos) {
+            return None;
+        }
         let id = self.next_id;
-        self.next_id += 1;
-        self.monsters.push(Monster {
+        self.insert_monster(Monster {
             id,
             kind,
             pos,
-            hp: kind_info(kind).hp,
+            hp: kinds::kind(kind).hp,
+            origin,
             plan: SearchResult::default(),
         });
-        id
+        Some(id)
     }
 
-    /// The id the next new monster will get.
-    pub fn peek_next_id(&self) -> u32 {
-        self.next_id
+    /// Puts a monster back as it was (undo keeps ids); refused when its cell is not free.
+    pub fn insert_monster(&mut self, m: Monster) -> bool {
+        let Some(cell) = self.grid.index(m.pos).filter(|_| self.is_free(m.pos)) else {
+            return false;
+        };
+        self.occupant[cell] = m.id;
+        self.next_id = self.next_id.max(m.id + 1);
+        let at = self.monsters.partition_point(|x| x.id < m.id);
+        self.monsters.insert(at, m);
+        true
     }
 
-    /// Makes sure ids handed out later stay above `id` (monsters restored by undo keep theirs).
-    pub fn reserve_id(&mut self, id: u32) {
-        self.next_id = self.next_id.max(id + 1);
+    /// Removes a monster from play; returns it.
+    pub fn remove_monster(&mut self, id: u32) -> Option<Monster> {
+        let i = self.position(id)?;
+        let m = self.monsters.remove(i);
+        if let Some(cell) = self.grid.index(m.pos) {
+            self.occupant[cell] = 0;
+        }
+        Some(m)
+    }
+
+    /// Adds a monster on `pos`, or on the free cell nearest to it (of the player's region)
+    /// when someone stands there; returns its id, or `None` when there is no room at all.
+    pub fn place_monster_near(&mut self, pos: Pos, kind: char, origin: Option<Pos>) -> Option<u32> {
+        let at = self.free_cell_near(pos)?;
+        self.add_monster(at, kind, origin)
+    }
+
+    /// Puts a monster back as it was, on its cell or the nearest free one.
+    pub fn insert_monster_near(&mut self, mut m: Monster) {
+        if let Some(at) = self.free_cell_near(m.pos) {
+            m.pos = at;
+            self.insert_monster(m);
+        }
+    }
+
+    /// Moves the player to `to`; a monster standing there moves to the free cell nearest
+    /// to it. Refused (false) when `to` is not floor.
+    pub fn place_player_near(&mut self, to: Pos) -> bool {
+        if !self.grid.is_passable(to) {
+            return false;
+        }
+        if let Some(m) = self.monster_at(to).cloned() {
+            self.remove_monster(m.id);
+            self.player.pos = to;
+            self.insert_monster_near(m);
+        }
+        self.player.pos = to;
+        true
+    }
+
+    /// The monster in play that the design's start cell `origin` stands for.
+    pub fn monster_from(&self, origin: Pos) -> Option<&Monster> {
+        self.monsters.iter().find(|m| m.origin == Some(origin))
+    }
+
+    /// `p` when it is free, else the nearest free cell of the player's region.
+    fn free_cell_near(&self, p: Pos) -> Option<Pos> {
+        if self.is_free(p) {
+            return Some(p);
+        }
+        let regions = Regions::compute(&self.grid, Neighbourhood::Eight);
+        let player = self.grid.index(self.player.pos);
+        let home = player.map(|c| regions.label(c));
+        nearest_free_cells(&self.grid, &[p], |c| {
+            Some(regions.label(c)) == home && Some(c) != player && self.occupant[c] == 0
+        })[0]
+    }
+
+    /// Sets a tile; returns whether anything changed. Creatures left standing on a wall
+    /// stay there until [`World::relocate_stranded`] moves them.
+    pub fn set_tile(&mut self, p: Pos, tile: Tile) -> bool {
+        self.grid.set(p, tile)
+    }
+
+    /// Moves the player, then every monster, standing where nobody can (a wall was put
+    /// under them) to the nearest free floor cell (for monsters: of the player's region), all of them in one breadth-first
+    /// pass over the map; a monster with no such cell left is removed. Returns what moved:
+    /// `(id, from, to)`, with `to` `None` for the removed.
+    pub fn relocate_stranded(&mut self) -> Vec<(u32, Pos, Option<Pos>)> {
+        if !self.grid.is_passable(self.player.pos) {
+            // The player first: the monsters' refuge is the player's region.
+            let all_floor = |c: usize| self.grid.tiles()[c].is_passable() && self.occupant[c] == 0;
+            if let Some(p) = nearest_free_cells(&self.grid, &[self.player.pos], all_floor)[0] {
+                self.player.pos = p;
+            }
+        }
+        let stranded: Vec<usize> = (0..self.monsters.len())
+            .filter(|&i| !self.grid.is_passable(self.monsters[i].pos))
+            .collect();
+        if stranded.is_empty() {
+            return Vec::new();
+        }
+        for &i in &stranded {
+            if let Some(cell) = self.grid.index(self.monsters[i].pos) {
+                self.occupant[cell] = 0;
+            }
+        }
+        let starts: Vec<Pos> = stranded.iter().map(|&i| self.monsters[i].pos).collect();
+        let regions = Regions::compute(&self.grid, Neighbourhood::Eight);
+        let home = self.grid.index(self.player.pos).map(|c| regions.label(c));
+        let found = nearest_free_cells(&self.grid, &starts, |c| {
+            Some(regions.label(c)) == home
+                && c != self.grid.index(self.player.pos).unwrap_or(usize::MAX)
+                && self.occupant[c] == 0
+        });
+        let mut moved = Vec::with_capacity(stranded.len());
+        let mut gone = Vec::new();
+        for (&i, to) in stranded.iter().zip(found) {
+            let m = &mut self.monsters[i];
+            moved.push((m.id, m.pos, to));
+            match to {
+                Some(p) => {
+                    m.pos = p;
+                    if let Some(cell) = self.grid.index(p) {
+                        self.occupant[cell] = m.id;
+                    }
+                }
+                None => gone.push(m.id),
+            }
+        }
+        self.monsters.retain(|m| !gone.contains(&m.id));
+        moved
     }
 
     /// The monster standing on a cell.
     pub fn monster_at(&self, p: Pos) -> Option<&Monster> {
-        self.monsters.iter().find(|m| m.pos == p)
+        let id = *self.occupant.get(self.grid.index(p)?)?;
+        (id != 0).then(|| self.monster(id)).flatten()
     }
 
     /// A monster by id.
     pub fn monster(&self, id: u32) -> Option<&Monster> {
-        self.monsters.iter().find(|m| m.id == id)
+        self.position(id).map(|i| &self.monsters[i])
+    }
+
+    /// Where a monster is in the id-ordered list.
+    fn position(&self, id: u32) -> Option<usize> {
+        self.monsters.binary_search_by_key(&id, |m| m.id).ok()
+    }
+
+    /// Moves monster `i` to a free cell, keeping the occupancy true.
+    fn step_monster(&mut self, i: usize, to: Pos) {
+        let m = &mut self.monsters[i];
+        if let Some(cell) = self.grid.index(m.pos) {
+            self.occupant[cell] = 0;
+        }
+        m.pos = to;
+        if let Some(cell) = self.grid.index(to) {
+            self.occupant[cell] = m.id;
+        }
     }
 
     /// Adds a line to the log.
@@ -304,6 +416,13 @@ impl World {
         self.planner.stats()
     }
 
+    /// Restores up to `amount` hit points, never past the start's; returns how many.
+    pub fn heal(&mut self, amount: i32) -> i32 {
+        let before = self.player.hp;
+        self.player.hp = (self.player.hp + amount.max(0)).min(PLAYER_HP);
+        self.player.hp - before
+    }
+
     /// The player acts; on success the monsters take their turn.
     pub fn player_act(&mut self, act: Act) -> ActResult {
         if self.state != GameState::Playing {
@@ -319,7 +438,7 @@ impl World {
                     }
                     return ActResult::Refused;
                 }
-                if let Some(i) = self.monsters.iter().position(|m| m.pos == to) {
+                if let Some(i) = self.monster_at(to).and_then(|m| self.position(m.id)) {
                     self.player_attacks(i);
                 } else {
                     self.player.pos = to;
@@ -335,9 +454,10 @@ impl World {
         let damage = self.rng.random_range(2..=5);
         let m = &mut self.monsters[i];
         m.hp -= damage;
-        let name = kind_info(m.kind).name;
+        let name = kinds::kind(m.kind).name;
         if m.hp <= 0 {
-            self.monsters.remove(i);
+            let id = m.id;
+            self.remove_monster(id);
             self.say(format!("You kill the {name}."));
         } else {
             self.say(format!("You hit the {name} for {damage}."));
@@ -361,9 +481,9 @@ impl World {
             if next == self.player.pos {
                 self.monster_attacks(i);
             } else if self.monster_at(next).is_none() {
-                self.monsters[i].pos = next;
+                self.step_monster(i, next);
             } else if let Some(step) = self.detour(i) {
-                self.monsters[i].pos = step;
+                self.step_monster(i, step);
             }
         }
     }
@@ -415,7 +535,7 @@ impl World {
     }
 
     fn monster_attacks(&mut self, i: usize) {
-        let info = kind_info(self.monsters[i].kind);
+        let info = kinds::kind(self.monsters[i].kind);
         let damage = self.rng.random_range(info.min_damage..=info.max_damage);
         self.player.hp -= damage;
         if self.player.hp <= 0 {
@@ -429,6 +549,67 @@ impl World {
             self.say(format!("The {} hits you for {damage}.", info.name));
         }
     }
+}
+
+/// For each start cell, a nearest cell (by king moves) for which `free(cell)` holds, each
+/// cell given to one start at most: one breadth-first pass from all starts at once, in
+/// order, through any cells, each cell visited once, a start's wave stopping once it has
+/// its cell. Waves do not cross, so where two compete for the same few cells the later may
+/// land a step or two further than it could have; the cost stays linear in the map. A wave
+/// hemmed in by the others' gets another pass (rare: it takes a crowd inside a thick wall);
+/// a start with nothing left to find gets `None`.
+pub(crate) fn nearest_free_cells(
+    grid: &Grid,
+    starts: &[Pos],
+    free: impl Fn(usize) -> bool,
+) -> Vec<Option<Pos>> {
+    const PASSES: usize = 8;
+    let mut found: Vec<Option<Pos>> = vec![None; starts.len()];
+    let mut claimed = vec![false; grid.len()];
+    let mut owner = vec![u32::MAX; grid.len()];
+    let mut queue = std::collections::VecDeque::new();
+    for _ in 0..PASSES {
+        let pending: Vec<usize> = (0..starts.len()).filter(|&s| found[s].is_none()).collect();
+        if pending.is_empty() {
+            break;
+        }
+        owner.fill(u32::MAX);
+        queue.clear();
+        for &s in &pending {
+            if let Some(c) = grid.index(starts[s])
+                && owner[c] == u32::MAX
+            {
+                owner[c] = s as u32;
+                queue.push_back(c);
+            }
+        }
+        let mut progress = false;
+        while let Some(c) = queue.pop_front() {
+            let s = owner[c] as usize;
+            if found[s].is_some() {
+                continue;
+            }
+            if free(c) && !claimed[c] {
+                claimed[c] = true;
+                found[s] = Some(grid.pos(c));
+                progress = true;
+                continue;
+            }
+            let p = grid.pos(c);
+            for (dx, dy) in DIRECTIONS {
+                if let Some(n) = grid.index(p.offset(dx, dy))
+                    && owner[n] == u32::MAX
+                {
+                    owner[n] = s as u32;
+                    queue.push_back(n);
+                }
+            }
+        }
+        if !progress {
+            break;
+        }
+    }
+    found
 }
 
 #[cfg(test)]

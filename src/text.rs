@@ -96,12 +96,17 @@ fn format_bytes(n: u64) -> String {
     }
 }
 
+/// The UTF-8 byte-order mark some editors put at the start of a file; readers skip it.
+pub const BOM: &[u8] = b"\xEF\xBB\xBF";
+
 /// Splits bytes into numbered lines (`\n`, with an optional `\r` before it), each checked
-/// as UTF-8; an invalid line is an error at its first bad character.
+/// as UTF-8; an invalid line is an error at its first bad character. A byte-order mark at
+/// the start is skipped.
 pub fn lines<'a>(
     bytes: &'a [u8],
     file: &'a str,
 ) -> impl Iterator<Item = Result<(usize, &'a str), ParseError>> + 'a {
+    let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
     let mut rest = if bytes.is_empty() { None } else { Some(bytes) };
     let mut number = 0usize;
     std::iter::from_fn(move || {

@@ -18,16 +18,17 @@ use crate::game::GameState;
 
 pub use inspector::format_number;
 
-use crate::app::screen::{Layout, MIN_SIZE, camera, layout};
+use crate::app::screen::{Layout, MIN_SIZE, layout};
+use crate::content::kinds::Hue;
 
 /// The colour of a monster kind.
-pub fn kind_color(kind: char) -> Color {
-    match kind {
-        'r' => Color::Yellow,
-        'g' => Color::Green,
-        'o' => Color::Red,
-        't' => Color::Magenta,
-        _ => Color::Cyan,
+pub fn kind_color(glyph: char) -> Color {
+    match crate::content::kinds::kind(glyph).hue {
+        Hue::Yellow => Color::Yellow,
+        Hue::Green => Color::Green,
+        Hue::Red => Color::Red,
+        Hue::Magenta => Color::Magenta,
+        Hue::Cyan => Color::Cyan,
     }
 }
 
@@ -50,39 +51,80 @@ impl Widget for &App {
         render_hint(self, snap, l.hint, buf);
         if self.mode == Mode::Help {
             help::render(area, buf);
-        } else if self.world.state == GameState::Dead {
+        } else if self.world.state() == GameState::Dead {
             popup(
                 area,
                 buf,
                 " You died ",
                 &[
-                    format!("Slain on turn {}.", self.world.turn),
+                    format!("Slain on turn {}.", self.world.turn()),
                     String::new(),
                     "r  restart    q  quit".into(),
                 ],
             );
         }
-        match self.confirm {
-            Some(Confirm::Quit) => popup(
-                area,
-                buf,
-                " Quit? ",
-                &[
-                    "The game is in progress.".into(),
-                    "y  quit    n  keep playing".into(),
-                ],
-            ),
-            Some(Confirm::Overwrite) => popup(
-                area,
-                buf,
-                " Overwrite? ",
-                &[
-                    format!("{} changed on disk.", self.source.name()),
-                    "y  overwrite    n  keep it".into(),
-                ],
-            ),
-            None => {}
+        if let Some(question) = &self.confirm {
+            let (title, lines) = question_text(self, question);
+            popup(area, buf, title, &lines);
         }
+    }
+}
+
+/// The title and lines of the popup that asks `question`.
+fn question_text(app: &App, question: &Confirm) -> (&'static str, Vec<String>) {
+    let file = app.source.name();
+    let unsaved = format!("{file} has unsaved edits.");
+    match question {
+        Confirm::Quit if app.unsaved() => (
+            " Quit? ",
+            vec![
+                unsaved,
+                "s  save and quit".into(),
+                "y  quit without saving".into(),
+                "n  keep playing".into(),
+            ],
+        ),
+        Confirm::Quit => (
+            " Quit? ",
+            vec![
+                "The game is in progress.".into(),
+                "y  quit    n  keep playing".into(),
+            ],
+        ),
+        Confirm::Overwrite => (
+            " Overwrite? ",
+            vec![
+                format!("{file} changed on disk."),
+                "y  overwrite    n  keep it".into(),
+            ],
+        ),
+        Confirm::Restart => (
+            " Restart? ",
+            vec![
+                "The game is in progress.".into(),
+                "y  restart    n  keep playing".into(),
+            ],
+        ),
+        Confirm::NewLevel => (
+            " New level? ",
+            vec![
+                if app.unsaved() {
+                    format!("{unsaved} A new level drops them.")
+                } else {
+                    "The game in progress ends.".into()
+                },
+                "y  generate    n  keep this level".into(),
+            ],
+        ),
+        Confirm::Reload(_) => (
+            " Changed on disk ",
+            vec![
+                format!("{file} changed on disk, and the game"),
+                "has unsaved edits. Which to keep?".into(),
+                "f  the file's (drop the game's edits)".into(),
+                "k  the game's (saving asks first)".into(),
+            ],
+        ),
     }
 }
 
@@ -124,11 +166,11 @@ fn render_log(app: &App, area: Rect, buf: &mut Buffer) {
     let width = usize::from(inner.width).max(1);
     // Newest last; long messages wrap so file errors stay readable in full.
     let mut lines: Vec<Line> = Vec::new();
-    for m in app.world.log.iter().rev() {
+    for m in app.world.log().iter().rev() {
         if lines.len() >= n {
             break;
         }
-        let style = if m.turn == app.world.turn {
+        let style = if m.turn == app.world.turn() {
             Style::new()
         } else {
             Style::new().fg(Color::DarkGray)
@@ -201,15 +243,15 @@ pub fn look_line(app: &App, p: Pos) -> String {
 }
 
 fn describe_cell(app: &App, snap: Option<&Snapshot>, p: Pos) -> String {
-    let tile = app.world.grid.get(p);
+    let tile = app.world.grid().get(p);
     let mut s = format!("LOOK {p}");
     if let Some(m) = app.world.monster_at(p) {
         s.push_str(&format!(
             " {} {}",
             m.kind,
-            crate::game::kind_info(m.kind).name
+            crate::content::kinds::kind(m.kind).name
         ));
-    } else if app.world.player.pos == p {
+    } else if app.world.player().pos == p {
         s.push_str(" you");
     } else if !tile.is_passable() {
         s.push_str(match tile {

@@ -132,16 +132,16 @@ fn travel_survives_a_resize_and_any_key_stops_it() {
     a.handle_event(&Event::Resize(20, 5));
     assert!(a.is_busy(), "a resize does not stop travel");
     a.tick();
-    assert_eq!(a.world.turn, 2);
+    assert_eq!(a.world.turn(), 2);
     a.handle_event(&Event::Resize(120, 40));
     a.tick();
-    assert_eq!(a.world.player.pos, Pos::new(5, 5));
+    assert_eq!(a.world.player().pos, Pos::new(5, 5));
     assert!(!a.is_busy(), "travel ends on arrival");
     a.start_travel(Pos::new(1, 1));
     a.tick();
     a.handle_event(&Event::Key(KeyEvent::from(KeyCode::Char('x'))));
     assert!(!a.is_busy(), "a key stops travel");
-    assert_eq!(a.world.log.last().unwrap().text, "You stop.");
+    assert_eq!(a.world.log().last().unwrap().text, "You stop.");
 }
 
 #[test]

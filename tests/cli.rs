@@ -496,3 +496,51 @@ fn script_output_is_the_same_byte_for_byte_on_every_run() {
     assert!(out.contains("--- frame end"), "{out}");
     assert!(out.contains("\"turn\":1,"), "state lines: {out}");
 }
+
+#[cfg(unix)]
+#[test]
+fn check_refuses_a_fifo_at_once_instead_of_waiting_for_a_writer() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("level.txt");
+    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::from_bits_truncate(0o644)).unwrap();
+    let began = std::time::Instant::now();
+    let out = run(&["check".as_ref(), fifo.as_os_str()]);
+    assert!(began.elapsed() < std::time::Duration::from_secs(5));
+    assert_exit(&out, 2);
+    assert_eq!(
+        text(&out.stderr),
+        format!("{}: is a FIFO, not a level file\n", fifo.display())
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn generate_refuses_to_write_through_dev_stdout_into_an_appended_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("f");
+    std::fs::write(&log, "kept\n").unwrap();
+    let appended = std::fs::OpenOptions::new().append(true).open(&log).unwrap();
+    let out = Command::new(BIN)
+        .args([
+            "generate",
+            "--kind",
+            "caves",
+            "--size",
+            "20x10",
+            "--seed",
+            "1",
+            "-o",
+            "/dev/stdout",
+        ])
+        .stdout(appended)
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    assert_exit(&out, 2);
+    assert!(
+        text(&out.stderr).starts_with("/dev/stdout: it is a device or process file"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), "kept\n");
+}

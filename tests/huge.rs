@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use astar_rogue::app::{App, Source, keymap::Action};
-use astar_rogue::content::level::{Format, Level, Spawn};
+use astar_rogue::content::level::{Design, Format, Level, Spawn};
 use astar_rogue::engine::astar::{Pathfinder, Query, SearchOptions, Status};
 use astar_rogue::engine::grid::{Grid, Pos, Tile};
 
@@ -57,7 +57,7 @@ fn the_largest_level_loads_plays_and_saves() {
     assert_eq!(loaded, level);
 
     let mut app = App::new(
-        loaded,
+        Design::parse(text.as_bytes(), "huge.txt").expect("parses"),
         Source::file(path.clone(), Format::Text, text.into_bytes()),
         1,
         (120, 40),
@@ -65,15 +65,15 @@ fn the_largest_level_loads_plays_and_saves() {
     for _ in 0..5 {
         app.apply(Action::Wait);
     }
-    assert_eq!(app.world.turn, 5);
+    assert_eq!(app.world.turn(), 5);
     assert!(
         app.world
-            .monsters
+            .monsters()
             .iter()
             .any(|m| m.pos.chebyshev(Pos::new(10, 10)) <= 1)
     );
     app.apply(Action::Save);
-    assert_eq!(app.world.log.last().unwrap().text, "Saved huge.txt.");
+    assert_eq!(app.world.log().last().unwrap().text, "Saved huge.txt.");
     let (saved, _) = Level::load(&path).unwrap();
     assert_eq!(saved.grid, level.grid);
     let _ = std::fs::remove_dir_all(&dir);

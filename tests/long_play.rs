@@ -5,6 +5,7 @@
 
 use astar_rogue::app::{App, Source, keymap::Action};
 use astar_rogue::content::generate::{GenKind, GenParams, generate};
+use astar_rogue::content::level::Design;
 use astar_rogue::engine::grid::DIRECTIONS;
 use astar_rogue::frontend::script::state_line;
 use astar_rogue::game::GameState;
@@ -45,39 +46,44 @@ fn play() -> Played {
         monsters: 24,
     })
     .unwrap();
-    let mut app = App::new(level, Source::generated("long.txt".into()), 11, (100, 30));
+    let mut app = App::new(
+        Design::new(level),
+        Source::generated("long.txt".into()),
+        11,
+        (100, 30),
+    );
     app.apply(Action::ToggleOverlay);
     let mut turns = 0u64;
     let mut digest = 0xcbf2_9ce4_8422_2325u64;
     let mut rng = 0x2545_f491_4f6c_dd1du64;
     let mut memory = Vec::new();
-    let mut last = app.world.turn;
+    let mut last = app.world.turn();
     let (mut restarts, mut longest_game, mut longest_log) = (0, 0, 0);
     while turns < TURNS {
-        if app.world.state == GameState::Dead {
+        if app.world.state() == GameState::Dead {
             app.apply(Action::Restart);
             restarts += 1;
             last = 0;
             continue;
         }
-        if app.world.turn < HEALED_TURNS {
-            app.world.player.hp = app.world.player.hp.max(20);
+        if app.world.turn() < HEALED_TURNS {
+            app.world.heal(20 - app.world.player().hp);
         }
         rng ^= rng << 13;
         rng ^= rng >> 7;
         rng ^= rng << 17;
         let (dx, dy) = DIRECTIONS[(rng % 8) as usize];
         // While healed the player never attacks, so the monsters stay to chase it.
-        let target = app.world.player.pos.offset(dx, dy);
-        let spares = app.world.turn < HEALED_TURNS && app.world.monster_at(target).is_some();
+        let target = app.world.player().pos.offset(dx, dy);
+        let spares = app.world.turn() < HEALED_TURNS && app.world.monster_at(target).is_some();
         if rng.is_multiple_of(5) || spares {
             app.apply(Action::Wait);
         } else {
             app.apply(Action::Move(dx, dy));
         }
-        if app.world.turn != last {
-            turns += u64::from(app.world.turn - last);
-            last = app.world.turn;
+        if app.world.turn() != last {
+            turns += u64::from(app.world.turn() - last);
+            last = app.world.turn();
             for b in state_line(&app).bytes() {
                 digest = (digest ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
             }
@@ -85,9 +91,9 @@ fn play() -> Played {
                 memory.push(rss_kib());
             }
         }
-        assert!(app.world.log.len() <= 200, "the log is bounded");
-        longest_game = longest_game.max(app.world.turn);
-        longest_log = longest_log.max(app.world.log.len());
+        assert!(app.world.log().len() <= 200, "the log is bounded");
+        longest_game = longest_game.max(app.world.turn());
+        longest_log = longest_log.max(app.world.log().len());
     }
     Played {
         digest,

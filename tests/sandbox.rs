@@ -1,105 +1,571 @@
-//! The sandbox's files: reload after outside edits, broken edits, atomic and careful saves.
-
-use std::path::Path;
-
-use astar_rogue::app::{App, Confirm, write_atomic};
-use astar_rogue::engine::grid::{Pos, Tile};
+//! The level file is the user's work: the design apart from the game in play, saves that
+//! write the design and nothing else, outside edits, unsaved edits, and careful writes.
+//! Each numbered repro of the level-model issue has a test here.
 
 mod common;
 
+use std::path::Path;
+
+use astar_rogue::app::screen::{map_cell, screen_cell};
+use astar_rogue::app::{App, Confirm, Mode, write_atomic};
+use astar_rogue::engine::grid::{Pos, Tile};
 use common::Scratch;
 
 fn app(path: &Path) -> App {
     common::app(path, 1, (70, 20))
 }
 
-const PILLAR_WIDER_WALL: &str =
+fn last_log(a: &App) -> String {
+    a.world
+        .log()
+        .last()
+        .map(|m| m.text.clone())
+        .unwrap_or_default()
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).expect("the level file is readable")
+}
+
+/// Pillar with the wall one row longer at the top.
+const PILLAR_EDITED_OUTSIDE: &str =
     "title: Pillar, edited outside\n........\n....#...\n....#...\n..g.#.@.\n....#...\n........\n";
 
 #[test]
-fn an_outside_edit_is_reloaded_and_creatures_keep_their_places() {
+fn play_and_save_without_editing_writes_the_file_back_byte_for_byte() {
     let dir = Scratch::new();
-    let path = dir.copy("levels/pillar.txt");
+    // Comments, a blank line before the map, CRLF endings, no newline at the end.
+    let text =
+        "; my level\r\ntitle: Corridor\r\n\r\n; the map\r\n#########\r\n#@.....g#\r\n#########";
+    let path = dir.write("corridor.txt", text);
     let mut a = app(&path);
-    common::frame(&mut a, "3*.");
-    let goblin = a.world.monsters[0].pos;
-    assert_eq!(
-        goblin,
-        Pos::new(4, 1),
-        "the goblin stands where the new wall goes"
+    common::frame(&mut a, "10*.");
+    assert_eq!(a.world.turn(), 10);
+    assert_ne!(
+        a.world.monsters()[0].pos,
+        Pos::new(7, 1),
+        "the goblin moved"
     );
-    std::fs::write(&path, PILLAR_WIDER_WALL).unwrap();
-    let out = common::frame(&mut a, "reload snap");
-    assert_eq!(a.world.grid.get(Pos::new(4, 1)), Tile::Wall);
-    assert_eq!(a.world.monsters.len(), 1);
-    let moved = a.world.monsters[0].pos;
-    assert_eq!(
-        moved,
-        Pos::new(3, 0),
-        "walled in, the goblin steps to the nearest free cell"
-    );
-    assert_eq!(
-        a.world.player.pos,
-        Pos::new(6, 3),
-        "the player keeps their place"
-    );
-    assert_eq!(a.world.turn, 3);
-    insta::assert_snapshot!("reload_after_outside_edit", out);
+    common::frame(&mut a, "s");
+    assert_eq!(last_log(&a), "Saved corridor.txt.");
+    assert_eq!(std::fs::read(&path).unwrap(), text.as_bytes());
 }
 
 #[test]
-fn a_broken_outside_edit_leaves_the_level_in_play() {
+fn edits_at_turn_n_change_exactly_the_edited_glyphs() {
+    let dir = Scratch::new();
+    let path = dir.copy("levels/pillar.txt");
+    let before = read(&path);
+    let mut a = app(&path);
+    // Five turns: the goblin walks; then a wall at 1,0 and a rat at 0,5.
+    common::frame(&mut a, "5*. e");
+    let (wall, rat) = (Pos::new(1, 0), Pos::new(0, 5));
+    a.cursor = wall;
+    common::frame(&mut a, "w");
+    a.cursor = rat;
+    common::frame(&mut a, "m e s");
+    assert_eq!(last_log(&a), "Saved pillar.txt.");
+    let after = read(&path);
+    let (old_lines, new_lines): (Vec<&str>, Vec<&str>) =
+        (before.lines().collect(), after.lines().collect());
+    assert_eq!(old_lines.len(), new_lines.len());
+    let changed: Vec<(usize, usize)> = old_lines
+        .iter()
+        .zip(&new_lines)
+        .enumerate()
+        .flat_map(|(n, (o, w))| {
+            o.chars()
+                .zip(w.chars())
+                .enumerate()
+                .filter(|(_, (a, b))| a != b)
+                .map(move |(x, _)| (n, x))
+        })
+        .collect();
+    // Line 5 is map row 0, line 10 map row 5 (four comment and title lines come first).
+    assert_eq!(changed, [(4, 1), (9, 0)], "{after}");
+    assert_eq!(&new_lines[4][..2], ".#");
+    assert_eq!(&new_lines[9][..1], "r");
+}
+
+#[test]
+fn repro_1_walls_painted_then_an_outside_comment_asks_which_to_keep() {
     let dir = Scratch::new();
     let path = dir.copy("levels/pillar.txt");
     let mut a = app(&path);
-    let before = a.world.grid.clone();
-    std::fs::write(&path, "........\n..g.X.@.\n").unwrap();
-    let out = common::frame(&mut a, "reload");
-    assert_eq!(a.world.grid, before);
-    let last = &a.world.log.last().unwrap().text;
-    assert_eq!(
-        last,
-        "Reload failed, level kept: pillar.txt:2:5: unknown glyph 'X': use '#' wall, '.' floor, '@' player, 'a'-'z' monster, space void"
-    );
-    insta::assert_snapshot!("reload_broken_edit", out);
-    // Mending the file brings the reload back.
-    std::fs::write(&path, PILLAR_WIDER_WALL).unwrap();
+    common::frame(&mut a, "e k w l w e");
+    assert!(a.unsaved());
+    let painted = a.design.level().clone();
+    std::fs::write(&path, read(&path) + "; a note from outside\n").unwrap();
     common::frame(&mut a, "reload");
-    assert_eq!(a.world.grid.get(Pos::new(4, 1)), Tile::Wall);
+    assert!(matches!(a.confirm, Some(Confirm::Reload(_))), "asks");
+    // Any other key does not answer the question: neither version is dropped silently.
+    common::frame(&mut a, "x");
+    assert!(matches!(a.confirm, Some(Confirm::Reload(_))));
+    common::frame(&mut a, "k");
+    assert_eq!(a.design.level(), &painted, "the walls stay");
+    common::frame(&mut a, "e U");
+    assert_ne!(a.design.level(), &painted, "and undo still has them");
+    common::frame(&mut a, "R e");
+    // The file is newer than what the game saw: saving asks first.
+    common::frame(&mut a, "s");
+    assert_eq!(a.confirm, Some(Confirm::Overwrite));
+    common::frame(&mut a, "n");
+    assert!(read(&path).contains("a note from outside"));
+
+    // Taking the file's version instead drops the walls, says so, and clears the history.
+    let mut b = app(&dir.copy("levels/pillar.txt"));
+    common::frame(&mut b, "e k w e");
+    assert!(b.unsaved());
+    std::fs::write(b.source.path.as_ref().unwrap(), PILLAR_EDITED_OUTSIDE).unwrap();
+    common::frame(&mut b, "reload f");
+    assert!(b.confirm.is_none());
+    assert_eq!(
+        b.design.level().title.as_deref(),
+        Some("Pillar, edited outside")
+    );
+    assert!(!b.unsaved());
+    let log: Vec<&str> = b.world.log().iter().map(|m| m.text.as_str()).collect();
+    assert!(log.contains(&"pillar.txt changed on disk: the game restarts from the file."));
+    assert!(log.contains(&"Undo history cleared: it belonged to the level before."));
+    common::frame(&mut b, "e U");
+    assert_eq!(last_log(&b), "Nothing to undo.");
 }
 
 #[test]
-fn polling_notices_a_change_on_disk() {
+fn repro_2_a_broken_outside_edit_changes_nothing_and_the_next_save_asks() {
     let dir = Scratch::new();
     let path = dir.copy("levels/pillar.txt");
     let mut a = app(&path);
-    a.poll_disk();
-    assert!(a.world.log.iter().all(|m| !m.text.starts_with("Reloaded")));
-    std::fs::write(&path, PILLAR_WIDER_WALL).unwrap();
-    a.poll_disk();
+    let design = a.design.clone();
+    std::fs::write(&path, "title: half written\n..X..\n").unwrap();
+    common::frame(&mut a, "reload");
     assert!(
-        a.world
-            .log
-            .last()
-            .unwrap()
-            .text
-            .starts_with("Reloaded pillar.txt")
+        last_log(&a).starts_with("Reload failed, level kept: pillar.txt:2:3: unknown glyph 'X'"),
+        "{}",
+        last_log(&a)
+    );
+    assert_eq!(a.design, design);
+    common::frame(&mut a, "s");
+    assert_eq!(
+        a.confirm,
+        Some(Confirm::Overwrite),
+        "the newer file is not overwritten silently"
+    );
+    common::frame(&mut a, "n");
+    assert_eq!(read(&path), "title: half written\n..X..\n");
+}
+
+#[test]
+fn repro_3_saving_after_turns_writes_the_design_not_where_monsters_stand() {
+    let dir = Scratch::new();
+    let path = dir.copy("levels/pillar.txt");
+    let original = std::fs::read(&path).unwrap();
+    let mut a = app(&path);
+    common::frame(&mut a, ". . s");
+    assert_ne!(a.world.monsters()[0].pos, Pos::new(2, 3));
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        original,
+        "comments and the goblin's start kept"
     );
 }
 
 #[test]
-fn saving_writes_the_level_and_it_reads_back() {
+fn repro_4_quit_new_level_and_restart_ask_before_dropping_anything() {
     let dir = Scratch::new();
     let path = dir.copy("levels/pillar.txt");
+    let mut a = app(&path);
+    common::frame(&mut a, "e k w e q");
+    assert!(a.running, "an unsaved edit at turn 0 is not dropped by q");
+    assert_eq!(a.confirm, Some(Confirm::Quit));
+    let frame = common::frame(&mut a, "");
+    assert!(frame.contains("s  save and quit"), "{frame}");
+    common::frame(&mut a, "n");
+    assert!(a.running);
+    // Ctrl-C asks too; a second one quits.
+    common::frame(&mut a, "C-c");
+    assert!(a.running && a.confirm == Some(Confirm::Quit));
+    common::frame(&mut a, "C-c");
+    assert!(!a.running);
+
+    // s saves and quits.
+    let mut b = app(&path);
+    common::frame(&mut b, "e k w e q s");
+    assert!(!b.running);
+    assert_eq!(last_log(&b), "Saved pillar.txt.");
+
+    // G and r mid-game ask; n keeps the game.
+    let mut c = app(&dir.copy("levels/bracket.txt"));
+    common::frame(&mut c, ". G");
+    assert_eq!(c.confirm, Some(Confirm::NewLevel));
+    common::frame(&mut c, "n r");
+    assert_eq!(c.confirm, Some(Confirm::Restart));
+    common::frame(&mut c, "y");
+    assert_eq!(c.world.turn(), 0, "restarted");
+}
+
+#[test]
+fn repro_5_an_outside_edit_moving_a_goblin_shows_the_files_goblin_only() {
+    let dir = Scratch::new();
+    let a_txt = "#######\n#.....#\n#.....#\n#.g..@#\n#.....#\n#######\n";
+    let b_txt = "#######\n#.....#\n#.....#\n#....@#\n#.g...#\n#######\n";
+    let path = dir.write("a.txt", a_txt);
+    let mut a = app(&path);
+    std::fs::write(&path, b_txt).unwrap();
+    common::frame(&mut a, "reload");
+    let goblins: Vec<Pos> = a.world.monsters().iter().map(|m| m.pos).collect();
+    assert_eq!(goblins, [Pos::new(2, 4)]);
+    assert_eq!(
+        last_log(&a),
+        "a.txt changed on disk: the game restarts from the file."
+    );
+    common::frame(&mut a, "s");
+    assert_eq!(read(&path), b_txt, "one goblin, where the file has it");
+}
+
+#[test]
+fn repro_6_a_different_level_copied_over_shows_exactly_that_level() {
+    let dir = Scratch::new();
+    let path = dir.copy("levels/default.txt");
+    let mut a = app(&path);
+    common::frame(&mut a, "e 30*l");
+    std::fs::copy(common::repo("levels/pillar.txt"), &path).unwrap();
+    common::frame(&mut a, "reload");
+    assert_eq!(a.world.grid().width(), 8);
+    assert_eq!(a.world.player().pos, Pos::new(6, 3));
+    let monsters: Vec<(char, Pos)> = a.world.monsters().iter().map(|m| (m.kind, m.pos)).collect();
+    assert_eq!(monsters, [('g', Pos::new(2, 3))]);
+    assert_eq!(a.mode, Mode::Play);
+    assert!(
+        a.world.grid().contains(a.cursor),
+        "the cursor is inside the new map"
+    );
+}
+
+#[test]
+fn repro_7_a_smaller_level_copied_over_a_wide_one_loads() {
+    let dir = Scratch::new();
+    let wide = format!(
+        "{}\n#{}@..#\n{}\n",
+        "#".repeat(60),
+        ".".repeat(54),
+        "#".repeat(60)
+    );
+    let path = dir.write("wide.txt", &wide);
+    let mut a = app(&path);
+    assert_eq!(a.world.player().pos, Pos::new(55, 1));
+    std::fs::copy(common::repo("levels/pillar.txt"), &path).unwrap();
+    common::frame(&mut a, "reload");
+    assert_eq!(a.world.player().pos, Pos::new(6, 3));
+}
+
+#[test]
+fn repro_8_a_mouse_stroke_paints_the_cells_under_the_pointer() {
+    let dir = Scratch::new();
+    let path = dir.copy("levels/default.txt");
+    let mut a = common::app(&path, 1, (80, 24));
+    common::frame(&mut a, "e");
+    let camera = a.camera;
+    let under: Vec<Pos> = (10..=13).map(|c| map_cell(&a, c, 12).unwrap()).collect();
+    let before = a.world.grid().clone();
+    common::frame(
+        &mut a,
+        "click:10,12 drag:11,12 drag:12,12 drag:13,12 release:13,12",
+    );
+    assert_eq!(a.camera, camera, "the camera did not move");
+    // Exactly the four cells under the pointer became walls, nothing else changed.
+    let changed: Vec<Pos> = (0..before.len())
+        .filter(|&i| before.tiles()[i] != a.world.grid().tiles()[i])
+        .map(|i| before.pos(i))
+        .collect();
+    let want: Vec<Pos> = under
+        .iter()
+        .copied()
+        .filter(|p| before.get(*p) != Tile::Wall)
+        .collect();
+    assert!(!want.is_empty());
+    assert_eq!(changed, want);
+    for p in &under {
+        assert_eq!(a.design.level().grid.get(*p), Tile::Wall, "{p}");
+    }
+}
+
+#[test]
+fn a_fast_drag_paints_the_line_between_two_pointer_cells_and_replans_once() {
+    let dir = Scratch::new();
+    let path = dir.write(
+        "open.txt",
+        "..........\n..........\n..........\n..........\n....@.....\n.g......g.\n",
+    );
+    let mut a = common::app(&path, 1, (70, 20));
+    common::frame(&mut a, "o e");
+    let (from, to) = (Pos::new(1, 0), Pos::new(6, 2));
+    let (c0, r0) = screen_cell(&a, from).unwrap();
+    let (c1, r1) = screen_cell(&a, to).unwrap();
+    let serial = a.world.planner().trace_serial();
+    common::frame(&mut a, &format!("click:{c0},{r0} drag:{c1},{r1}"));
+    assert_eq!(
+        a.world.planner().trace_serial(),
+        serial,
+        "no replan during the stroke"
+    );
+    common::frame(&mut a, &format!("release:{c1},{r1}"));
+    assert_ne!(
+        a.world.planner().trace_serial(),
+        serial,
+        "one replan when it ends"
+    );
+    let line = astar_rogue::app::screen::line(from, to);
+    assert_eq!(line.len(), 6);
+    for p in line {
+        assert_eq!(a.world.grid().get(p), Tile::Wall, "{p}");
+    }
+    // The whole stroke undoes in one step.
+    common::frame(&mut a, "U");
+    assert!(a.world.grid().tiles().iter().all(|t| *t == Tile::Floor));
+}
+
+#[test]
+fn the_camera_stays_put_when_edit_mode_starts_and_scrolls_near_the_edge() {
+    let dir = Scratch::new();
+    let path = dir.copy("levels/default.txt");
+    let mut a = common::app(&path, 1, (50, 16));
+    let playing = a.camera;
+    common::frame(&mut a, "e");
+    assert_eq!(a.camera, playing);
+    // Walking the cursor right: the camera follows only once the cursor nears the edge.
+    let mut moved_at = None;
+    for i in 0..40 {
+        common::frame(&mut a, "l");
+        if a.camera != playing && moved_at.is_none() {
+            moved_at = Some(i);
+        }
+    }
+    let view_left = a.camera.x;
+    assert!(moved_at.is_some_and(|i| i > 0), "{moved_at:?}");
+    assert!(a.cursor.x - view_left < 24, "the cursor stays in view");
+}
+
+#[cfg(unix)]
+#[test]
+fn repro_9_a_fifo_in_place_of_the_level_never_hangs() {
+    let dir = Scratch::new();
+    let path = dir.copy("levels/pillar.txt");
+    let mut a = app(&path);
+    std::fs::remove_file(&path).unwrap();
+    nix::unistd::mkfifo(&path, nix::sys::stat::Mode::from_bits_truncate(0o644)).unwrap();
+    let began = std::time::Instant::now();
+    common::frame(&mut a, "reload");
+    assert!(began.elapsed() < std::time::Duration::from_secs(2));
+    assert_eq!(
+        last_log(&a),
+        format!("Reload failed, level kept: pillar.txt: is a FIFO, not a level file")
+    );
+    // Saving over it is refused: it stays a FIFO.
+    common::frame(&mut a, "s y");
+    assert!(
+        last_log(&a).starts_with("Could not save pillar.txt: it is a FIFO"),
+        "{}",
+        last_log(&a)
+    );
+    use std::os::unix::fs::FileTypeExt;
+    assert!(std::fs::metadata(&path).unwrap().file_type().is_fifo());
+}
+
+#[cfg(unix)]
+#[test]
+fn repro_10_a_link_to_a_device_is_neither_read_whole_nor_written() {
+    let dir = Scratch::new();
+    let path = dir.copy("levels/pillar.txt");
+    let mut a = app(&path);
+    std::fs::remove_file(&path).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
+    common::frame(&mut a, "e k w e s");
+    assert_eq!(
+        a.confirm,
+        Some(Confirm::Overwrite),
+        "a device is not the file we saw"
+    );
+    common::frame(&mut a, "y");
+    assert!(
+        last_log(&a).starts_with("Could not save pillar.txt: it is a device"),
+        "{}",
+        last_log(&a)
+    );
+    assert_eq!(std::fs::read_link(&path).unwrap(), Path::new("/dev/zero"));
+}
+
+#[cfg(unix)]
+#[test]
+fn repro_11_saves_refuse_non_regular_and_read_only_files_and_keep_the_owner() {
+    use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
+    let dir = Scratch::new();
+    assert!(write_atomic(Path::new("/dev/stdout"), b"x").is_err());
+    assert!(write_atomic(Path::new("/dev/null"), b"x").is_err());
+    let fifo = dir.path().join("fifo");
+    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::from_bits_truncate(0o644)).unwrap();
+    let e = write_atomic(&fifo, b"x").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "it is a FIFO, not a regular file; nothing was written"
+    );
+    assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+    let link = dir.path().join("to-stdout");
+    std::os::unix::fs::symlink("/dev/stdout", &link).unwrap();
+    assert!(write_atomic(&link, b"x").is_err());
+
+    let locked = dir.write("locked.txt", "mine\n");
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let e = write_atomic(&locked, b"theirs\n").unwrap_err();
+    assert_eq!(e.to_string(), "the file is read-only");
+    assert_eq!(read(&locked), "mine\n");
+
+    let shared = dir.write("shared.txt", "old\n");
+    std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o664)).unwrap();
+    // Files we create are ours; owned by root, we are root: then another user's file
+    // saved by root must stay theirs.
+    if std::fs::metadata(&shared).unwrap().uid() == 0 {
+        std::os::unix::fs::chown(&shared, Some(1234), Some(2345)).unwrap();
+    }
+    let (uid, gid) = {
+        let m = std::fs::metadata(&shared).unwrap();
+        (m.uid(), m.gid())
+    };
+    write_atomic(&shared, b"new\n").unwrap();
+    let m = std::fs::metadata(&shared).unwrap();
+    assert_eq!(
+        (m.uid(), m.gid(), m.permissions().mode() & 0o777),
+        (uid, gid, 0o664)
+    );
+    assert_eq!(read(&shared), "new\n");
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "no temporary file is left behind");
+}
+
+#[test]
+fn repro_12_reloading_a_huge_level_with_many_monsters_is_quick() {
+    let dir = Scratch::new();
+    let side = 2048;
+    let mut rows: Vec<String> = vec![".".repeat(side); side];
+    rows[0].replace_range(0..1, "@");
+    for i in 0..201 {
+        let (x, y) = (7 + (i * 37) % (side - 8), 5 + (i * 53) % (side - 6));
+        rows[y].replace_range(x..x + 1, "g");
+    }
+    let open = rows.join("\n") + "\n";
+    let path = dir.write("huge.txt", &open);
+    let mut a = common::app(&path, 1, (100, 30));
+    assert_eq!(a.world.monsters().len(), 201);
+    // Walls everywhere but the creatures' own cells.
+    let walled: String = open
+        .chars()
+        .map(|c| if c == '.' { '#' } else { c })
+        .collect();
+    std::fs::write(&path, walled).unwrap();
+    let began = std::time::Instant::now();
+    common::frame(&mut a, "reload");
+    let took = began.elapsed();
+    assert_eq!(a.world.monsters().len(), 201);
+    assert!(
+        took < std::time::Duration::from_secs(20),
+        "reload took {took:?}"
+    );
+}
+
+#[test]
+fn repro_13_stale_temporary_files_of_ours_are_cleaned_and_no_other_file_is_touched() {
+    let dir = Scratch::new();
+    let path = dir.copy("levels/pillar.txt");
+    // What a crashed save of ours leaves (a process that no longer exists), and files that
+    // only look similar.
+    let stale = dir.write(
+        ".pillar.txt.astar-rogue-4000000000-0123456789abcdef.tmp",
+        "x",
+    );
+    let other = dir.write(".pillar.txt.tmp-123", "not ours");
+    let blocker = dir
+        .path()
+        .join(format!(".pillar.txt.tmp-{}", std::process::id()));
+    std::fs::create_dir(&blocker).unwrap();
     let mut a = app(&path);
     common::frame(&mut a, "e k w e s");
-    assert_eq!(a.world.log.last().unwrap().text, "Saved pillar.txt.");
-    let (saved, _) = astar_rogue::content::level::Level::load(&path).unwrap();
-    assert_eq!(saved.grid.get(Pos::new(2, 2)), Tile::Wall);
-    assert_eq!(saved.title.as_deref(), Some("Pillar (8x6)"));
-    assert_eq!(saved.player, Some(Pos::new(6, 3)));
-    let leftovers: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
-    assert_eq!(leftovers.len(), 1, "no temporary file is left behind");
+    assert_eq!(last_log(&a), "Saved pillar.txt.");
+    assert!(!stale.exists(), "our stale temporary file is cleaned up");
+    assert!(
+        other.exists() && blocker.is_dir(),
+        "other files are left alone"
+    );
+}
+
+#[test]
+fn long_file_names_still_save() {
+    let dir = Scratch::new();
+    let name = format!("{}.txt", "l".repeat(250));
+    let path = dir.write(&name, read(&common::repo("levels/pillar.txt")));
+    let mut a = app(&path);
+    common::frame(&mut a, "e k w e s");
+    assert_eq!(last_log(&a), format!("Saved {name}."));
+}
+
+#[test]
+fn undo_survives_a_save_and_undoing_to_the_save_is_clean_again() {
+    let dir = Scratch::new();
+    let path = dir.copy("levels/pillar.txt");
+    let mut a = app(&path);
+    // The cursor starts on the goblin: one step up first.
+    common::frame(&mut a, "e k w");
+    assert!(a.unsaved());
+    common::frame(&mut a, "s");
+    assert!(!a.unsaved());
+    common::frame(&mut a, "l w U");
+    assert!(!a.unsaved(), "back where it was saved");
+    common::frame(&mut a, "U");
+    assert!(a.unsaved());
+    assert_eq!(
+        a.design.level().grid.get(a.cursor.offset(-1, 0)),
+        Tile::Floor
+    );
+}
+
+#[test]
+fn editing_changes_the_design_and_the_game_follows() {
+    let dir = Scratch::new();
+    let path = dir.copy("levels/pillar.txt");
+    let mut a = app(&path);
+    // Two turns: the goblin leaves its start at 2,3.
+    common::frame(&mut a, ". .");
+    let goblin = a.world.monsters()[0].pos;
+    assert_ne!(goblin, Pos::new(2, 3));
+    common::frame(&mut a, "e");
+    // A wall on the goblin's start is refused: the design has it there.
+    a.cursor = Pos::new(2, 3);
+    common::frame(&mut a, "w");
+    assert_eq!(last_log(&a), "A goblin starts here; delete it (d) first.");
+    // A wall under the goblin where it stands now moves it to the nearest free cell.
+    a.cursor = goblin;
+    common::frame(&mut a, "w");
+    let moved = a.world.monsters()[0].pos;
+    assert!(a.world.grid().is_passable(moved) && moved.chebyshev(goblin) == 1);
+    // d on its start removes it from the design and from play.
+    a.cursor = Pos::new(2, 3);
+    common::frame(&mut a, "d");
+    assert!(a.world.monsters().is_empty() && a.design.level().monsters.is_empty());
+    common::frame(&mut a, "U");
+    assert_eq!(a.world.monsters().len(), 1, "undo brings it back");
+    // @ moves the player's start and the player.
+    a.cursor = Pos::new(0, 0);
+    common::frame(&mut a, "@");
+    assert_eq!(a.world.player().pos, Pos::new(0, 0));
+    assert_eq!(a.design.level().player, Some(Pos::new(0, 0)));
+    // A restart plays the design.
+    common::frame(&mut a, "e r y");
+    assert_eq!(a.world.turn(), 0);
+    assert_eq!(a.world.monsters()[0].pos, Pos::new(2, 3));
+    assert_eq!(a.world.grid(), &a.design.level().grid);
 }
 
 #[test]
@@ -107,14 +573,34 @@ fn a_file_changed_on_disk_is_not_overwritten_without_asking() {
     let dir = Scratch::new();
     let path = dir.copy("levels/pillar.txt");
     let mut a = app(&path);
-    std::fs::write(&path, PILLAR_WIDER_WALL).unwrap();
+    // Not reloaded yet (the poll has not run): a save notices the change itself.
+    std::fs::write(&path, PILLAR_EDITED_OUTSIDE).unwrap();
     common::frame(&mut a, "s");
     assert_eq!(a.confirm, Some(Confirm::Overwrite));
     common::frame(&mut a, "n");
-    assert_eq!(std::fs::read_to_string(&path).unwrap(), PILLAR_WIDER_WALL);
+    assert_eq!(read(&path), PILLAR_EDITED_OUTSIDE);
     common::frame(&mut a, "s y");
-    assert_ne!(std::fs::read_to_string(&path).unwrap(), PILLAR_WIDER_WALL);
-    assert_eq!(a.world.log.last().unwrap().text, "Saved pillar.txt.");
+    assert_ne!(read(&path), PILLAR_EDITED_OUTSIDE);
+    assert_eq!(last_log(&a), "Saved pillar.txt.");
+}
+
+#[test]
+fn outside_edits_are_noticed_by_polling() {
+    let dir = Scratch::new();
+    let path = dir.copy("levels/pillar.txt");
+    let mut a = app(&path);
+    a.poll_disk();
+    assert_eq!(
+        a.design.level().title.as_deref(),
+        Some("Pillar (8x6)"),
+        "nothing changed yet"
+    );
+    std::fs::write(&path, PILLAR_EDITED_OUTSIDE).unwrap();
+    a.poll_disk();
+    assert_eq!(
+        a.design.level().title.as_deref(),
+        Some("Pillar, edited outside")
+    );
 }
 
 #[test]
@@ -123,130 +609,88 @@ fn a_failed_save_leaves_the_old_file_byte_identical() {
     let path = dir.copy("levels/pillar.txt");
     let old = std::fs::read(&path).unwrap();
     let mut a = app(&path);
-    // The temporary file's name is taken by a directory: the write fails before the rename.
-    let tmp = dir
-        .path()
-        .join(format!(".pillar.txt.tmp-{}", std::process::id()));
-    std::fs::create_dir(&tmp).unwrap();
-    common::frame(&mut a, "e k w e s");
-    let msg = &a.world.log.last().unwrap().text;
-    assert!(msg.starts_with("Could not save pillar.txt:"), "{msg}");
-    assert!(msg.ends_with("The file on disk is unchanged."), "{msg}");
-    assert_eq!(std::fs::read(&path).unwrap(), old);
-    std::fs::remove_dir(&tmp).unwrap();
-
+    // The folder cannot take a new file: the temporary file cannot be created.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let readonly = std::fs::Permissions::from_mode(0o555);
+        std::fs::set_permissions(dir.path(), readonly).unwrap();
+        let writable = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(dir.path().join("probe"))
+            .is_ok();
+        if !writable {
+            common::frame(&mut a, "e k w e s");
+            let msg = last_log(&a);
+            assert!(msg.starts_with("Could not save pillar.txt:"), "{msg}");
+            assert!(msg.ends_with("The file on disk is unchanged."), "{msg}");
+            assert_eq!(std::fs::read(&path).unwrap(), old);
+        }
+        // Root writes anyway; the directory cases below cover failures for everyone.
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
     // The level file became a directory: refused, the directory untouched.
     std::fs::remove_file(&path).unwrap();
     std::fs::create_dir(&path).unwrap();
-    assert!(write_atomic(&path, b"x").is_err());
+    let e = write_atomic(&path, b"x").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "it is a directory, not a regular file; nothing was written"
+    );
     assert!(path.is_dir());
-
     // A folder that no longer exists.
     let gone = dir.path().join("gone/level.txt");
     let e = write_atomic(&gone, b"x").unwrap_err();
     assert_eq!(e.kind(), std::io::ErrorKind::NotFound);
 }
 
+/// A small Moving AI map (the format `../shared/movingai` holds), written here so the test
+/// needs nothing outside the repository.
+const ROOM_MAP: &str = "type octile\nheight 6\nwidth 12\nmap\n............\n............\n............\n............\n............\n............\n";
+
 #[test]
 fn a_moving_ai_map_saves_beside_itself_and_never_over_the_source() {
     let dir = Scratch::new();
-    let map = dir.path().join("arena.map");
-    std::fs::copy(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/movingai/arena.map"),
-        &map,
-    )
-    .unwrap();
-    let original = std::fs::read(&map).unwrap();
+    let map = dir.write("room.map", ROOM_MAP);
     let mut a = app(&map);
+    assert!(a.world.grid().is_passable(a.world.player().pos));
     assert!(
-        a.world.grid.is_passable(a.world.player.pos),
-        "the player is placed on floor"
-    );
-    assert!(
-        !a.world.monsters.is_empty(),
+        !a.world.monsters().is_empty(),
         "creatures are placed from the seed"
     );
     common::frame(&mut a, "s");
-    assert_eq!(a.world.log.last().unwrap().text, "Saved arena.txt.");
-    assert_eq!(std::fs::read(&map).unwrap(), original);
+    assert_eq!(last_log(&a), "Saved room.txt.");
+    assert_eq!(read(&map), ROOM_MAP);
     let (saved, format) =
-        astar_rogue::content::level::Level::load(&dir.path().join("arena.txt")).unwrap();
+        astar_rogue::content::level::Level::load(&dir.path().join("room.txt")).unwrap();
     assert_eq!(format, astar_rogue::content::level::Format::Text);
-    assert_eq!(saved.player, Some(a.world.player.pos));
+    assert_eq!(&saved, a.design.level());
     // The text copy is the level's file from now on: the next save goes into it.
-    common::frame(&mut a, "e w e s");
-    assert_eq!(a.world.log.last().unwrap().text, "Saved arena.txt.");
-    assert!(!dir.path().join("arena-1.txt").exists());
+    common::frame(&mut a, "e k w e s");
+    assert_eq!(last_log(&a), "Saved room.txt.");
+    assert!(!dir.path().join("room-1.txt").exists());
 }
 
 #[test]
-fn undo_after_a_reload_cannot_bring_back_the_old_map() {
+fn a_moving_ai_map_that_loses_all_floor_is_refused_and_the_game_stays() {
     let dir = Scratch::new();
-    let path = dir.copy("levels/pillar.txt");
-    let mut a = app(&path);
-    // A wall painted in game, then the file is edited outside and reloaded.
-    common::frame(&mut a, "e k w e");
-    let painted = a.cursor;
-    assert_eq!(a.world.grid.get(painted), Tile::Wall);
-    std::fs::write(&path, PILLAR_WIDER_WALL).unwrap();
-    a.reload();
-    let reloaded = a.world.grid.clone();
-    // The undo step described the old map: after the reload there is nothing to undo.
-    common::frame(&mut a, "e U R e");
-    assert_eq!(a.world.grid, reloaded);
-}
-
-#[test]
-fn a_refused_reload_leaves_the_game_untouched() {
-    let dir = Scratch::new();
-    let map = dir.path().join("tiny.map");
-    let floor = "type octile\nheight 3\nwidth 4\nmap\n....\n....\n....\n";
-    std::fs::write(&map, floor).unwrap();
+    let map = dir.write("room.map", ROOM_MAP);
     let mut a = app(&map);
-    let (grid, player, monsters) = (
-        a.world.grid.clone(),
-        a.world.player.pos,
-        a.world.monsters.len(),
-    );
-    std::fs::write(
-        &map,
-        "type octile\nheight 3\nwidth 4\nmap\nTTTT\nTTTT\nTTTT\n",
-    )
-    .unwrap();
-    a.reload();
+    let design = a.design.clone();
+    std::fs::write(&map, ROOM_MAP.replace('.', "T")).unwrap();
+    common::frame(&mut a, "reload");
     assert!(
-        a.world
-            .log
-            .last()
-            .unwrap()
-            .text
-            .starts_with("Reload refused")
+        last_log(&a).starts_with("Reload failed, level kept: room.map:"),
+        "{}",
+        last_log(&a)
     );
-    assert_eq!(a.world.grid, grid, "the old map stays in play");
-    assert_eq!(
-        (a.world.player.pos, a.world.monsters.len()),
-        (player, monsters)
-    );
-}
-
-#[test]
-fn a_reloaded_moving_ai_map_still_restarts_with_creatures() {
-    let dir = Scratch::new();
-    let map = dir.path().join("room.map");
-    let room = |wall_row: &str| {
-        format!(
-            "type octile\nheight 6\nwidth 12\nmap\n............\n............\n{wall_row}\n............\n............\n............\n"
-        )
-    };
-    std::fs::write(&map, room("............")).unwrap();
-    let mut a = app(&map);
-    assert!(!a.world.monsters.is_empty());
-    std::fs::write(&map, room("....TTTT....")).unwrap();
-    a.reload();
-    assert!(
-        !a.level.monsters.is_empty(),
-        "the level a restart plays has creatures again"
-    );
+    assert_eq!(a.design, design);
+    // A map that keeps floor reloads with creatures placed again.
+    std::fs::write(&map, ROOM_MAP.replacen("............", "....TTTT....", 1)).unwrap();
+    common::frame(&mut a, "reload");
+    assert!(!a.design.level().monsters.is_empty());
+    assert_eq!(a.world.grid().get(Pos::new(4, 0)), Tile::Wall);
 }
 
 #[cfg(unix)]

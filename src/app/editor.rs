@@ -1,39 +1,66 @@
-//! The in-game level editor: edits as reversible changes, grouped for undo and redo.
+//! The in-game level editor. Edits change the design (what the file will say); the game in
+//! play follows at once. Every edit is a reversible change, grouped for undo and redo.
 
 use super::App;
+use crate::content::kinds::{KINDS, kind};
+use crate::content::level::Spawn;
 use crate::engine::grid::{Pos, Tile};
-use crate::game::{KINDS, Monster, kind_info};
+use crate::game::Monster;
 
 /// One edit the player asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EditOp {
     /// Put a tile.
     SetTile(Pos, Tile),
-    /// Place a monster of a kind.
+    /// Place a monster of a kind: its start in the design, and the monster in play.
     AddMonster(Pos, char),
-    /// Remove the monster on a cell.
+    /// Remove the monster that starts on, or stands on, a cell.
     RemoveMonster(Pos),
-    /// Move the player to a cell.
+    /// Move the player's start (and the player) to a cell.
     MovePlayer(Pos),
 }
 
-/// A change that happened, with what it replaced, so it can be undone exactly.
+/// A change that happened to the design, with what it replaced, so it can be undone exactly.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Change {
-    Tile { pos: Pos, before: Tile, after: Tile },
-    Added(Monster),
-    Removed(Monster),
-    Player { from: Pos, to: Pos },
+    Tile {
+        pos: Pos,
+        before: Tile,
+        after: Tile,
+    },
+    /// A monster's start was added.
+    Added(Spawn),
+    /// A monster was removed: its start (if the design had one) and the monster in play as
+    /// it was (if it was alive), so undo puts both back.
+    Removed {
+        spawn: Option<Spawn>,
+        monster: Option<Monster>,
+    },
+    Player {
+        from: Pos,
+        to: Pos,
+    },
+}
+
+/// A group of changes that undo together, with a serial so that "saved" can name a point
+/// in the history.
+#[derive(Debug, Clone)]
+struct Group {
+    serial: u64,
+    changes: Vec<Change>,
 }
 
 /// The editor's brush and history.
 #[derive(Debug, Clone)]
 pub struct Editor {
     kind: char,
-    undo: Vec<Vec<Change>>,
-    redo: Vec<Vec<Change>>,
+    undo: Vec<Group>,
+    redo: Vec<Group>,
     /// Whether the next change joins the last group (a mouse stroke).
     in_stroke: bool,
+    next_serial: u64,
+    /// The serial of the newest undo group when the design was last saved or loaded.
+    saved: Option<u64>,
 }
 
 impl Default for Editor {
@@ -43,6 +70,8 @@ impl Default for Editor {
             undo: Vec::new(),
             redo: Vec::new(),
             in_stroke: false,
+            next_serial: 1,
+            saved: None,
         }
     }
 }
@@ -64,17 +93,39 @@ impl Editor {
         self.in_stroke = false;
     }
 
-    /// Forgets every undo and redo step (they describe a map that was replaced).
-    pub fn forget_history(&mut self) {
+    /// Whether the design has edits that were not saved: the history is not where it was
+    /// at the last save or load (undoing back to that point makes it clean again).
+    pub fn unsaved(&self) -> bool {
+        self.undo.last().map(|g| g.serial) != self.saved
+    }
+
+    /// Marks the design as saved as it is now.
+    pub fn mark_saved(&mut self) {
+        self.saved = self.undo.last().map(|g| g.serial);
+    }
+
+    /// Forgets every undo and redo step (they describe a design that was replaced), and
+    /// the design is clean; returns whether there was any history to forget.
+    pub fn forget_history(&mut self) -> bool {
+        let had = !self.undo.is_empty() || !self.redo.is_empty();
         self.undo.clear();
         self.redo.clear();
         self.in_stroke = false;
+        self.saved = None;
+        had
     }
 
     fn record(&mut self, change: Change, stroke: bool) {
         match self.undo.last_mut() {
-            Some(group) if stroke && self.in_stroke => group.push(change),
-            _ => self.undo.push(vec![change]),
+            Some(group) if stroke && self.in_stroke => group.changes.push(change),
+            _ => {
+                let serial = self.next_serial;
+                self.next_serial += 1;
+                self.undo.push(Group {
+                    serial,
+                    changes: vec![change],
+                });
+            }
         }
         self.in_stroke = stroke;
         self.redo.clear();
@@ -87,17 +138,13 @@ impl App {
         self.apply_edit(EditOp::SetTile(self.cursor, tile), false);
     }
 
-    /// Puts a tile under the cursor as part of the current mouse stroke.
-    pub(super) fn edit_tile_stroke(&mut self, tile: Tile) {
-        self.apply_edit(EditOp::SetTile(self.cursor, tile), true);
-    }
-
     /// Carries out an edit as a single undoable step.
     pub fn edit(&mut self, op: EditOp) {
         self.apply_edit(op, false);
     }
 
-    fn apply_edit(&mut self, op: EditOp, stroke: bool) {
+    /// Carries out an edit; `stroke` joins it to the mouse stroke under way.
+    pub(super) fn apply_edit(&mut self, op: EditOp, stroke: bool) {
         match self.edit_change(op) {
             Ok(Some(change)) => {
                 self.apply_change(&change, false);
@@ -109,55 +156,89 @@ impl App {
         }
     }
 
-    /// What an edit would change, or why it cannot be done.
+    /// What an edit would change in the design, or why it cannot be done.
     fn edit_change(&self, op: EditOp) -> Result<Option<Change>, String> {
-        let w = &self.world;
-        let occupied = |p: Pos| w.player.pos == p || w.monster_at(p).is_some();
+        let design = &self.design;
+        let grid = &design.level().grid;
+        let who = |c: char| match c {
+            '@' => "the player".to_string(),
+            c => format!("a {}", kind(c).name),
+        };
         match op {
             EditOp::SetTile(pos, after) => {
-                let before = w.grid.get(pos);
-                if !w.grid.contains(pos) || before == after {
+                let before = grid.get(pos);
+                if !grid.contains(pos) || before == after {
                     return Ok(None);
                 }
-                if !after.is_passable() && occupied(pos) {
-                    return Err("Someone stands there; move them first.".into());
+                if !after.is_passable() {
+                    if let Some(c) = design.creature_at(pos) {
+                        let fix = if c == '@' {
+                            "move the start (@)"
+                        } else {
+                            "delete it (d)"
+                        };
+                        return Err(format!("{} starts here; {fix} first.", capitalise(&who(c))));
+                    }
+                    if self.world.player().pos == pos {
+                        return Err("You stand there; step aside first.".into());
+                    }
                 }
                 Ok(Some(Change::Tile { pos, before, after }))
             }
             EditOp::AddMonster(pos, kind) => {
-                if !w.grid.is_passable(pos) {
+                if !grid.is_passable(pos) {
                     return Err("Monsters stand on floor: put floor first.".into());
                 }
-                if occupied(pos) {
-                    return Err("That cell is taken.".into());
+                if let Some(c) = design.creature_at(pos) {
+                    return Err(format!("That cell is taken: {} starts there.", who(c)));
                 }
-                let id = w.peek_next_id();
-                Ok(Some(Change::Added(Monster {
-                    id,
-                    kind,
-                    pos,
-                    hp: kind_info(kind).hp,
-                    plan: Default::default(),
-                })))
+                Ok(Some(Change::Added(Spawn { pos, kind })))
             }
-            EditOp::RemoveMonster(pos) => match w.monster_at(pos) {
-                Some(m) => Ok(Some(Change::Removed(m.clone()))),
-                None => Err("No monster here.".into()),
-            },
-            EditOp::MovePlayer(to) => {
-                if !w.grid.is_passable(to) || w.monster_at(to).is_some() {
-                    return Err("The player needs a free floor cell.".into());
+            EditOp::RemoveMonster(pos) => {
+                // The start on this cell, else the monster standing here, with its start.
+                let spawn = design.level().monsters.iter().find(|m| m.pos == pos);
+                let monster = match spawn {
+                    Some(s) => self
+                        .world
+                        .monsters()
+                        .iter()
+                        .find(|m| m.origin == Some(s.pos)),
+                    None => self.world.monster_at(pos),
+                };
+                let spawn = spawn.copied().or_else(|| {
+                    let origin = monster?.origin?;
+                    design
+                        .level()
+                        .monsters
+                        .iter()
+                        .find(|m| m.pos == origin)
+                        .copied()
+                });
+                if spawn.is_none() && monster.is_none() {
+                    return Err("No monster here.".into());
                 }
-                Ok((to != w.player.pos).then_some(Change::Player {
-                    from: w.player.pos,
-                    to,
+                Ok(Some(Change::Removed {
+                    spawn,
+                    monster: monster.cloned(),
                 }))
+            }
+            EditOp::MovePlayer(to) => {
+                let from = design.level().player.unwrap_or(to);
+                if !grid.is_passable(to) {
+                    return Err("The player needs a floor cell.".into());
+                }
+                if design.creature_at(to).is_some_and(|c| c != '@') {
+                    return Err("A monster starts there.".into());
+                }
+                let moves = to != from || to != self.world.player().pos;
+                Ok(moves.then_some(Change::Player { from, to }))
             }
         }
     }
 
+    /// Applies a change to the design and the game in play (or reverts it).
     fn apply_change(&mut self, change: &Change, reverse: bool) {
-        let w = &mut self.world;
+        let (design, world) = (&mut self.design, &mut self.world);
         match (change, reverse) {
             (Change::Tile { pos, after, .. }, false)
             | (
@@ -166,18 +247,52 @@ impl App {
                 },
                 true,
             ) => {
-                w.grid.set(*pos, *after);
+                design.set_tile(*pos, *after);
+                world.set_tile(*pos, *after);
+                for (id, _, to) in world.relocate_stranded() {
+                    if to.is_none() {
+                        world.say(format!("Monster #{id} has no floor left and is gone."));
+                    }
+                }
             }
-            (Change::Added(m), false) | (Change::Removed(m), true) => {
-                let at = w.monsters.partition_point(|x| x.id < m.id);
-                w.monsters.insert(at, m.clone());
-                w.reserve_id(m.id);
+            (Change::Added(spawn), false) => {
+                design.add_spawn(*spawn);
+                world.place_monster_near(spawn.pos, spawn.kind, Some(spawn.pos));
             }
-            (Change::Added(m), true) | (Change::Removed(m), false) => {
-                w.monsters.retain(|x| x.id != m.id);
+            (Change::Added(spawn), true) => {
+                design.remove_spawn(spawn.pos);
+                if let Some(id) = world.monster_from(spawn.pos).map(|m| m.id) {
+                    world.remove_monster(id);
+                }
+            }
+            (Change::Removed { spawn, monster }, false) => {
+                if let Some(s) = spawn {
+                    design.remove_spawn(s.pos);
+                }
+                let live = monster
+                    .as_ref()
+                    .map(|m| m.id)
+                    .or_else(|| spawn.and_then(|s| world.monster_from(s.pos)).map(|m| m.id));
+                if let Some(id) = live {
+                    world.remove_monster(id);
+                }
+            }
+            (Change::Removed { spawn, monster }, true) => {
+                if let Some(s) = spawn {
+                    design.add_spawn(*s);
+                }
+                match monster {
+                    Some(m) => world.insert_monster_near(m.clone()),
+                    None => {
+                        if let Some(s) = spawn {
+                            world.place_monster_near(s.pos, s.kind, Some(s.pos));
+                        }
+                    }
+                }
             }
             (Change::Player { to, .. }, false) | (Change::Player { from: to, .. }, true) => {
-                w.player.pos = *to;
+                design.set_player(*to);
+                world.place_player_near(*to);
             }
         }
     }
@@ -188,7 +303,7 @@ impl App {
             self.world.say("Nothing to undo.");
             return;
         };
-        for change in group.iter().rev() {
+        for change in group.changes.iter().rev() {
             self.apply_change(change, true);
         }
         self.editor.redo.push(group);
@@ -202,7 +317,7 @@ impl App {
             self.world.say("Nothing to redo.");
             return;
         };
-        for change in &group {
+        for change in &group.changes {
             self.apply_change(change, false);
         }
         self.editor.undo.push(group);
@@ -210,11 +325,25 @@ impl App {
         self.after_edit();
     }
 
-    /// Monsters replan at once so the overlay shows the new search.
+    /// Monsters replan at once so the overlay shows the new search; during a mouse stroke
+    /// they replan once, when it ends.
     pub(super) fn after_edit(&mut self) {
         self.keep_selection();
         self.overlay.step = None;
+        if let Some(stroke) = &mut self.stroke {
+            stroke.replan = true;
+            return;
+        }
         // One replan for everyone, the traced monster included.
         self.world.replan_tracing(self.wanted_trace());
     }
+}
+
+/// The text with its first letter in upper case.
+fn capitalise(s: &str) -> String {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }

@@ -1,12 +1,18 @@
-//! Where the level lives on disk: atomic saves, change detection and hot reload.
+//! Where the level lives on disk: opening it, saving the design safely, and noticing when
+//! the file changes outside the game.
+//!
+//! The file is the user's work. A save writes the design (never where the monsters have
+//! walked to) and keeps everything else the file says; a file changed outside the game is
+//! the truth, so the game restarts from it, unless there are unsaved edits in the game, in
+//! which case the player chooses. Nothing is written over a file without asking when it
+//! changed since it was read, and nothing but regular files is ever written.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use super::{App, Confirm};
-use crate::content::level::{Format, Level, LoadError};
-use crate::engine::grid::{Grid, Pos};
+use crate::content::level::{Design, Format, Level, LoadError, MAX_LEVEL_BYTES};
 
 /// What kind of thing the level came from, which decides where it saves.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,9 +32,9 @@ pub struct Source {
     pub path: Option<PathBuf>,
     /// What it is.
     pub kind: SourceKind,
-    /// Length and modification time when last read or written.
+    /// Length and modification time when last looked at, to notice changes cheaply.
     stamp: Option<(u64, Option<SystemTime>)>,
-    /// The bytes last read or written, to tell a real outside change from a touch.
+    /// The bytes last read into the game or written by it: what the game has seen.
     content: Option<Vec<u8>>,
 }
 
@@ -71,249 +77,6 @@ fn stamp_of(path: &Path) -> Option<(u64, Option<SystemTime>)> {
     Some((meta.len(), meta.modified().ok()))
 }
 
-/// Writes `bytes` to `path` atomically: a temporary file in the same folder, flushed, then
-/// renamed over the target, so readers see the old file or the new one, never a mixture.
-/// A symbolic link is written through (the link stays), and an existing file keeps its
-/// permissions.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let linked = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
-    let target = if linked {
-        std::fs::canonicalize(path)?
-    } else {
-        path.to_path_buf()
-    };
-    let path = target.as_path();
-    let permissions = std::fs::metadata(path).ok().map(|m| m.permissions());
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = path
-        .file_name()
-        .ok_or_else(|| std::io::Error::other("the path names no file"))?;
-    if path.is_dir() {
-        return Err(std::io::Error::other("a directory is in the way"));
-    }
-    let tmp = dir.join(format!(
-        ".{}.tmp-{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let result = (|| {
-        let mut f = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)?;
-        f.write_all(bytes)?;
-        if let Some(permissions) = permissions {
-            f.set_permissions(permissions)?;
-        }
-        f.sync_all()?;
-        drop(f);
-        std::fs::rename(&tmp, path)?;
-        // The rename itself is durable once the folder is flushed (best effort: not every
-        // system can open a folder for that).
-        if let Ok(folder) = std::fs::File::open(&dir) {
-            let _ = folder.sync_all();
-        }
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
-}
-
-/// The passable cell nearest to `from` (by king moves, then reading order) not in `taken`.
-fn nearest_free(grid: &Grid, from: Pos, taken: &[Pos]) -> Option<Pos> {
-    let reach = grid.width().max(grid.height()) as i32;
-    (1..=reach).find_map(|r| {
-        (-r..=r)
-            .flat_map(|dy| (-r..=r).map(move |dx| (dx, dy)))
-            .filter(|&(dx, dy)| dx.abs() == r || dy.abs() == r)
-            .map(|(dx, dy)| from.offset(dx, dy))
-            .find(|&p| grid.is_passable(p) && !taken.contains(&p))
-    })
-}
-
-/// A file name beside `wanted` that does not exist yet (`x.txt`, `x-1.txt`, ...).
-fn fresh_path(wanted: &Path) -> PathBuf {
-    let stem = wanted
-        .file_stem()
-        .map_or_else(|| "level".into(), |s| s.to_string_lossy().into_owned());
-    let dir = wanted.parent().unwrap_or(Path::new(""));
-    (0..)
-        .map(|i| {
-            if i == 0 {
-                dir.join(format!("{stem}.txt"))
-            } else {
-                dir.join(format!("{stem}-{i}.txt"))
-            }
-        })
-        .find(|p| !p.exists())
-        .unwrap_or_else(|| dir.join(format!("{stem}.txt")))
-}
-
-impl App {
-    /// Saves the level: into its text file, or a new `.txt` for maps and generated levels.
-    pub(super) fn save(&mut self, force: bool) {
-        let Some(path) = self.source.path.clone() else {
-            self.world.say("This level has no file to save to.");
-            return;
-        };
-        let target = match self.source.kind {
-            SourceKind::Text => path,
-            SourceKind::MovingAi | SourceKind::Generated => fresh_path(&path),
-        };
-        if self.source.kind == SourceKind::Text && !force && self.changed_on_disk() {
-            self.confirm = Some(Confirm::Overwrite);
-            self.world.say(format!(
-                "{} changed on disk since it was loaded. Overwrite it? (y/n)",
-                self.source.name()
-            ));
-            return;
-        }
-        let level = self.world.to_level(self.level.title.clone());
-        let text = level.to_text();
-        let name = target
-            .file_name()
-            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-        match write_atomic(&target, text.as_bytes()) {
-            Ok(()) => {
-                self.source = Source::file(target, Format::Text, text.into_bytes());
-                self.level = level;
-                self.world.say(format!("Saved {name}."));
-            }
-            Err(e) => self.world.say(format!(
-                "Could not save {name}: {e}. The file on disk is unchanged."
-            )),
-        }
-    }
-
-    /// Whether the file differs from what was last read or written.
-    fn changed_on_disk(&self) -> bool {
-        let Some(path) = &self.source.path else {
-            return false;
-        };
-        match (std::fs::read(path), &self.source.content) {
-            (Ok(now), Some(before)) => &now != before,
-            (Err(_), Some(_)) => true,
-            _ => false,
-        }
-    }
-
-    /// Checks the file's length and time; reloads when they moved. Cheap enough to poll.
-    pub fn poll_disk(&mut self) {
-        if !matches!(self.source.kind, SourceKind::Text | SourceKind::MovingAi) {
-            return;
-        }
-        let Some(path) = &self.source.path else {
-            return;
-        };
-        let now = stamp_of(path);
-        if now.is_some() && now != self.source.stamp {
-            self.reload();
-        }
-    }
-
-    /// Reloads the level file: the map is replaced, the player and monsters keep their places
-    /// where still valid. A file that no longer parses leaves the game as it is.
-    pub fn reload(&mut self) {
-        let Some(path) = self.source.path.clone() else {
-            self.world.say("This level has no file to reload.");
-            return;
-        };
-        self.source.stamp = stamp_of(&path);
-        let bytes = match crate::text::read_limited(
-            &path,
-            crate::content::level::MAX_LEVEL_BYTES,
-            "level file",
-        ) {
-            Ok(b) => b,
-            Err(e) => {
-                let why = match e {
-                    crate::content::level::LoadError::Io { message, .. } => {
-                        format!("{}: {message}", self.source.name())
-                    }
-                    crate::content::level::LoadError::Parse(p) => p.headline(),
-                };
-                self.world.say(format!("Reload failed, level kept: {why}"));
-                return;
-            }
-        };
-        if self.source.content.as_deref() == Some(&bytes[..]) {
-            return;
-        }
-        let name = self.source.name();
-        let (new, format) = match Level::parse_any(&bytes, &name) {
-            Ok(x) => x,
-            Err(e) => {
-                self.source.content = Some(bytes);
-                self.world
-                    .say(format!("Reload failed, level kept: {}", e.headline()));
-                return;
-            }
-        };
-        let fresh: Vec<_> = new
-            .monsters
-            .iter()
-            .filter(|s| !self.level.monsters.contains(s))
-            .copied()
-            .collect();
-        let w = &mut self.world;
-        // Creatures whose cell became impassable step to the nearest free cell instead of
-        // vanishing: an outside edit should not silently delete a monster. The player's
-        // cell is settled first, so that a refusal leaves the game untouched.
-        let player = if new.grid.is_passable(w.player.pos) {
-            w.player.pos
-        } else if let Some(p) = nearest_free(&new.grid, w.player.pos, &[]) {
-            p
-        } else {
-            w.say(format!(
-                "Reload refused: {name} leaves no floor for the player."
-            ));
-            return;
-        };
-        w.grid = new.grid.clone();
-        w.player.pos = player;
-        let mut taken: Vec<Pos> = vec![player];
-        let mut kept = Vec::with_capacity(w.monsters.len());
-        for mut m in std::mem::take(&mut w.monsters) {
-            if !w.grid.is_passable(m.pos) || taken.contains(&m.pos) {
-                match nearest_free(&w.grid, m.pos, &taken) {
-                    Some(p) => m.pos = p,
-                    None => continue,
-                }
-            }
-            taken.push(m.pos);
-            kept.push(m);
-        }
-        w.monsters = kept;
-        for s in fresh {
-            if w.grid.is_passable(s.pos) && !taken.contains(&s.pos) {
-                taken.push(s.pos);
-                w.add_monster(s.pos, s.kind);
-            }
-        }
-        let count = w.monsters.len();
-        let plural = if count == 1 { "" } else { "s" };
-        w.say(format!("Reloaded {name} ({count} monster{plural})."));
-        self.source = Source::file(path, format, bytes);
-        self.level = new;
-        if self.level.player.is_none() {
-            self.level.player = Some(self.world.player.pos);
-        }
-        // A restart plays this file as loading it would: a Moving AI map gets its creatures
-        // from the seed again.
-        if let Err(why) = populate_if_empty(&mut self.level, &self.source, self.world.seed) {
-            self.world.say(why);
-        }
-        // Undo steps recorded against the old map could put creatures in new walls.
-        self.editor.forget_history();
-        self.after_edit();
-    }
-}
-
 /// The default level, built in so the game plays anywhere.
 pub const DEFAULT_LEVEL: &str = include_str!("../../levels/default.txt");
 /// Where the default level lives in a clone of the repository; played from there when it
@@ -333,37 +96,409 @@ pub enum OpenError {
 
 /// Opens a level for play: the default level when `path` is `None`. Maps without a player
 /// or monsters (Moving AI maps) get them placed from `seed`.
-pub fn open_level(path: Option<&Path>, seed: u64) -> Result<(Level, Source), OpenError> {
-    let (mut level, source) = match path {
-        Some(p) => {
-            let (level, format, bytes) = Level::load_keeping_bytes(p)?;
-            (level, Source::file(p.to_path_buf(), format, bytes))
-        }
-        None if Path::new(DEFAULT_LEVEL_PATH).is_file() => {
-            let p = Path::new(DEFAULT_LEVEL_PATH);
-            let (level, format, bytes) = Level::load_keeping_bytes(p)?;
-            (level, Source::file(p.to_path_buf(), format, bytes))
-        }
+pub fn open_level(path: Option<&Path>, seed: u64) -> Result<(Design, Source), OpenError> {
+    let read = |p: &Path| -> Result<(Design, Source), OpenError> {
+        let bytes = crate::text::read_limited(p, MAX_LEVEL_BYTES, "level file")?;
+        let (design, format) =
+            Design::parse_any(&bytes, &p.display().to_string()).map_err(LoadError::from)?;
+        Ok((design, Source::file(p.to_path_buf(), format, bytes)))
+    };
+    let (design, source) = match path {
+        Some(p) => read(p)?,
+        None if Path::new(DEFAULT_LEVEL_PATH).is_file() => read(Path::new(DEFAULT_LEVEL_PATH))?,
         None => {
-            let level = Level::parse(DEFAULT_LEVEL.as_bytes(), DEFAULT_LEVEL_PATH)
+            let design = Design::parse(DEFAULT_LEVEL.as_bytes(), DEFAULT_LEVEL_PATH)
                 .map_err(LoadError::from)?;
-            (level, Source::generated(PathBuf::from("default.txt")))
+            (design, Source::generated(PathBuf::from("default.txt")))
         }
     };
-    populate_if_empty(&mut level, &source, seed).map_err(OpenError::Populate)?;
-    Ok((level, source))
+    let design = populate_if_empty(design, &source, seed).map_err(OpenError::Populate)?;
+    Ok((design, source))
 }
 
 /// Gives a Moving AI map, which has no creatures, its player and monsters from `seed`.
-fn populate_if_empty(level: &mut Level, source: &Source, seed: u64) -> Result<(), String> {
+fn populate_if_empty(design: Design, source: &Source, seed: u64) -> Result<Design, String> {
     if source.kind != SourceKind::MovingAi {
-        return Ok(());
+        return Ok(design);
     }
+    let mut level = design.into_level();
     let (w, h) = (level.grid.width(), level.grid.height());
     crate::content::generate::populate(
-        level,
+        &mut level,
         seed,
         crate::content::generate::default_monsters(w, h),
     )
-    .map_err(|e| format!("{}: {e}", source.name()))
+    .map_err(|e| format!("{}: {e}", source.name()))?;
+    Ok(Design::new(level))
+}
+
+/// A level read from disk while unsaved edits were in the game, waiting for the player to
+/// choose which to keep.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PendingReload {
+    design: Design,
+    format: Format,
+    bytes: Vec<u8>,
+}
+
+/// A file name beside `wanted` that does not exist yet (`x.txt`, `x-1.txt`, ...).
+fn fresh_path(wanted: &Path) -> PathBuf {
+    let stem = wanted
+        .file_stem()
+        .map_or_else(|| "level".into(), |s| s.to_string_lossy().into_owned());
+    let dir = wanted.parent().unwrap_or(Path::new(""));
+    (0..)
+        .map(|i| {
+            if i == 0 {
+                dir.join(format!("{stem}.txt"))
+            } else {
+                dir.join(format!("{stem}-{i}.txt"))
+            }
+        })
+        .find(|p| std::fs::symlink_metadata(p).is_err())
+        .unwrap_or_else(|| dir.join(format!("{stem}.txt")))
+}
+
+/// The part of a temporary file's name that marks it as ours.
+const TEMP_MARK: &str = ".astar-rogue-";
+/// The suffix of our temporary files.
+const TEMP_SUFFIX: &str = ".tmp";
+/// The longest file name most file systems take, in bytes.
+const NAME_MAX: usize = 255;
+
+/// Writes `bytes` to `path` atomically and carefully.
+///
+/// - Only regular files are written: a directory, a FIFO, a device, anything under `/dev`
+///   or `/proc` (such as `/dev/stdout`), or a link to one of these, is refused and nothing
+///   changes. A link to a regular file is written through (the link stays).
+/// - A read-only file is refused, even for root. A file that exists keeps its permissions,
+///   owner and group.
+/// - The data goes to a temporary file in the same folder, created exclusively under an
+///   unpredictable name that says it is ours (`.NAME.astar-rogue-PID-RANDOM.tmp`), flushed,
+///   then renamed over the target: readers see the old file or the new one, never a mixture.
+///   Only that temporary file is ever deleted (when the save fails), and temporary files
+///   of the same target left by a crashed process are cleaned up.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let target = regular_target(path)?;
+    let existing = std::fs::metadata(&target).ok();
+    if existing
+        .as_ref()
+        .is_some_and(|m| m.permissions().readonly())
+    {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::PermissionDenied,
+            "the file is read-only",
+        ));
+    }
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = target
+        .file_name()
+        .ok_or_else(|| std::io::Error::other("the path names no file"))?
+        .to_string_lossy()
+        .into_owned();
+    clean_stale_temporaries(&dir, &name);
+    let (tmp, mut file) = create_temporary(&dir, &name)?;
+    let result = (|| {
+        file.write_all(bytes)?;
+        if let Some(meta) = &existing {
+            file.set_permissions(meta.permissions())?;
+            keep_owner(&file, meta)?;
+        }
+        file.sync_all()?;
+        drop(file);
+        std::fs::rename(&tmp, &target)?;
+        // The rename itself is durable once the folder is flushed (best effort: not every
+        // system can open a folder for that).
+        if let Ok(folder) = std::fs::File::open(&dir) {
+            let _ = folder.sync_all();
+        }
+        Ok(())
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// The regular file `path` names, following links; refuses anything else.
+fn regular_target(path: &Path) -> std::io::Result<PathBuf> {
+    let refuse = |what: &str| {
+        Err(std::io::Error::other(format!(
+            "{what}, not a regular file; nothing was written"
+        )))
+    };
+    let mut at = path.to_path_buf();
+    for _ in 0..40 {
+        if at.starts_with("/dev") || at.starts_with("/proc") {
+            return refuse("it is a device or process file");
+        }
+        match std::fs::symlink_metadata(&at) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(at),
+            Err(e) => return Err(e),
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let link = std::fs::read_link(&at)?;
+                at = match at.parent() {
+                    Some(dir) => dir.join(link),
+                    None => link,
+                };
+            }
+            Ok(meta) if meta.is_file() => return Ok(at),
+            Ok(meta) => return refuse(&format!("it is {}", crate::text::file_kind(&meta))),
+        }
+    }
+    refuse("it is a loop of symbolic links")
+}
+
+/// Creates our temporary file beside `name`, exclusively, under a fresh random name.
+fn create_temporary(dir: &Path, name: &str) -> std::io::Result<(PathBuf, std::fs::File)> {
+    use std::hash::{BuildHasher, RandomState};
+    let pid = std::process::id();
+    let fixed = 1 + TEMP_MARK.len() + 10 + 1 + 16 + TEMP_SUFFIX.len();
+    // A long target name is shortened in the temporary name only (at a character boundary).
+    let mut keep = name.len().min(NAME_MAX - fixed);
+    while !name.is_char_boundary(keep) {
+        keep -= 1;
+    }
+    let mut last = None;
+    for attempt in 0u64..16 {
+        // Seeded from the system's randomness, once per process, then hashed anew.
+        let random = RandomState::new().hash_one((pid, attempt, SystemTime::now()));
+        let tmp = dir.join(format!(
+            ".{}{TEMP_MARK}{pid}-{random:016x}{TEMP_SUFFIX}",
+            &name[..keep]
+        ));
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+        {
+            Ok(f) => return Ok((tmp, f)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| std::io::Error::other("no temporary name was free")))
+}
+
+/// Removes temporary files of `name` that a process which is gone left behind.
+fn clean_stale_temporaries(dir: &Path, name: &str) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let Some(file) = file.to_str() else { continue };
+        let Some(rest) = file
+            .strip_prefix('.')
+            .and_then(|f| f.strip_suffix(TEMP_SUFFIX))
+        else {
+            continue;
+        };
+        let Some((base, tail)) = rest.rsplit_once(TEMP_MARK) else {
+            continue;
+        };
+        let Some((pid, random)) = tail.split_once('-') else {
+            continue;
+        };
+        let ours = !base.is_empty() && name.starts_with(base);
+        let well_formed = random.len() == 16 && random.bytes().all(|b| b.is_ascii_hexdigit());
+        let Ok(pid) = pid.parse::<u32>() else {
+            continue;
+        };
+        if ours && well_formed && pid != std::process::id() && !process_alive(pid) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Whether a process is running (on systems without `/proc`, assumed so: never clean).
+fn process_alive(pid: u32) -> bool {
+    let proc = Path::new("/proc");
+    !proc.join("self").exists() || proc.join(pid.to_string()).exists()
+}
+
+/// Gives the temporary file the owner and group of the file it replaces.
+#[cfg(unix)]
+fn keep_owner(file: &std::fs::File, meta: &std::fs::Metadata) -> std::io::Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    let mine = file.metadata()?;
+    if (mine.uid(), mine.gid()) == (meta.uid(), meta.gid()) {
+        return Ok(());
+    }
+    std::os::unix::fs::fchown(file, Some(meta.uid()), Some(meta.gid())).map_err(|e| {
+        std::io::Error::new(
+            e.kind(),
+            format!("cannot keep the file's owner and group ({e})"),
+        )
+    })
+}
+
+#[cfg(not(unix))]
+fn keep_owner(_: &std::fs::File, _: &std::fs::Metadata) -> std::io::Result<()> {
+    Ok(())
+}
+
+impl App {
+    /// Saves the design: into its text file, or a new `.txt` for maps and generated levels.
+    pub(super) fn save(&mut self, force: bool) {
+        let Some(path) = self.source.path.clone() else {
+            self.world.say("This level has no file to save to.");
+            return;
+        };
+        let target = match self.source.kind {
+            SourceKind::Text => path,
+            SourceKind::MovingAi | SourceKind::Generated => fresh_path(&path),
+        };
+        if self.source.kind == SourceKind::Text && !force && self.changed_on_disk() {
+            self.confirm = Some(Confirm::Overwrite);
+            self.world.say(format!(
+                "{} changed on disk since it was loaded. Overwrite it? (y/n)",
+                self.source.name()
+            ));
+            return;
+        }
+        let text = self.design.to_text();
+        let name = target
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        match write_atomic(&target, text.as_bytes()) {
+            Ok(()) => {
+                if !self.design.has_file_text() {
+                    // From now on the file's own text is kept, as for any text level.
+                    if let Ok(d) = Design::parse(text.as_bytes(), &name) {
+                        self.design = d;
+                    }
+                }
+                self.source = Source::file(target, Format::Text, text.into_bytes());
+                self.editor.mark_saved();
+                self.world.say(format!("Saved {name}."));
+            }
+            Err(e) => self.world.say(format!(
+                "Could not save {name}: {e}. The file on disk is unchanged."
+            )),
+        }
+    }
+
+    /// Whether the file differs from what the game last read or wrote (a file that cannot
+    /// be read, or is no longer a regular file, counts as changed).
+    fn changed_on_disk(&self) -> bool {
+        let (Some(path), Some(seen)) = (&self.source.path, &self.source.content) else {
+            return false;
+        };
+        crate::text::read_limited(path, MAX_LEVEL_BYTES, "level file")
+            .map_or(true, |now| &now != seen)
+    }
+
+    /// Checks the file's length and time; reloads when they moved. Cheap enough to poll.
+    pub fn poll_disk(&mut self) {
+        if !matches!(self.source.kind, SourceKind::Text | SourceKind::MovingAi) {
+            return;
+        }
+        let Some(path) = &self.source.path else {
+            return;
+        };
+        let now = stamp_of(path);
+        if now.is_some() && now != self.source.stamp {
+            self.reload();
+        }
+    }
+
+    /// Reads the level file again. The file is the truth: when it changed, the game
+    /// restarts from it; with unsaved edits in the game, the player is asked which to keep.
+    /// A file that cannot be read or parsed changes nothing and is not taken as seen, so a
+    /// later save asks before overwriting it.
+    pub fn reload(&mut self) {
+        let Some(path) = self.source.path.clone() else {
+            self.world.say("This level has no file to reload.");
+            return;
+        };
+        self.source.stamp = stamp_of(&path);
+        let name = self.source.name();
+        let bytes = match crate::text::read_limited(&path, MAX_LEVEL_BYTES, "level file") {
+            Ok(b) => b,
+            Err(e) => {
+                let why = match e {
+                    LoadError::Io { message, .. } => format!("{name}: {message}"),
+                    LoadError::Parse(p) => p.headline(),
+                };
+                self.world.say(format!("Reload failed, level kept: {why}"));
+                return;
+            }
+        };
+        if self.source.content.as_deref() == Some(&bytes[..]) {
+            return;
+        }
+        let (design, format) = match Design::parse_any(&bytes, &name) {
+            Ok(x) => x,
+            Err(e) => {
+                self.world
+                    .say(format!("Reload failed, level kept: {}", e.headline()));
+                return;
+            }
+        };
+        let pending = PendingReload {
+            design,
+            format,
+            bytes,
+        };
+        if self.editor.unsaved() {
+            self.world.say(format!(
+                "{name} changed on disk, and the game has unsaved edits: f takes the file's, k keeps yours."
+            ));
+            self.confirm = Some(Confirm::Reload(Box::new(pending)));
+        } else {
+            self.take_reload(pending);
+        }
+    }
+
+    /// Replaces the design by the file's and restarts the play from it.
+    pub(super) fn take_reload(&mut self, pending: PendingReload) {
+        let PendingReload {
+            design,
+            format,
+            bytes,
+        } = pending;
+        let Some(path) = self.source.path.clone() else {
+            return;
+        };
+        let source = Source::file(path, format, bytes);
+        let name = source.name();
+        let design = match populate_if_empty(design, &source, self.world.seed()) {
+            Ok(d) => d,
+            Err(why) => {
+                self.world.say(format!("Reload failed, level kept: {why}"));
+                return;
+            }
+        };
+        self.source = source;
+        self.design = design;
+        let had_history = self.editor.forget_history();
+        self.begin(self.world.seed());
+        self.world.say(format!(
+            "{name} changed on disk: the game restarts from the file."
+        ));
+        if had_history {
+            self.world
+                .say("Undo history cleared: it belonged to the level before.");
+        }
+    }
+
+    /// Keeps the game's design over the file's newer one; the file is not taken as seen,
+    /// so the next save asks before overwriting it.
+    pub(super) fn keep_own_design(&mut self) {
+        self.world.say(format!(
+            "Kept your edits; {} on disk is newer (s asks before overwriting it).",
+            self.source.name()
+        ));
+    }
+
+    /// Replaces the level by a generated one (no file yet).
+    pub(super) fn take_generated(&mut self, level: Level, suggested: PathBuf) {
+        self.source = Source::generated(suggested);
+        self.design = Design::new(level);
+        self.editor.forget_history();
+    }
 }

@@ -58,38 +58,96 @@ pub fn layout(app: &App, area: Rect) -> Option<Layout> {
     })
 }
 
-/// The map cell drawn at the top-left of `view`: follows the cursor or the player, clamped
-/// to the map, and centres maps smaller than the view.
+/// Where the camera goes for `view` (the map cell drawn at its top-left), from where it is
+/// now (`app.camera`): while playing, centred on the player; in look and edit modes it
+/// stays put and scrolls only when the cursor comes within a margin of the view's edge.
+/// Either way it is clamped to the map, and a map smaller than the view is centred.
 pub fn camera(app: &App, view: Rect) -> Pos {
-    let focus = match app.mode {
-        Mode::Look | Mode::Edit => app.cursor,
-        _ => app.world.player.pos,
-    };
-    let axis = |focus: i32, len: usize, view: u16| -> i32 {
-        let (len, view) = (len as i32, i32::from(view));
-        if len <= view {
-            -((view - len) / 2)
-        } else {
-            (focus - view / 2).clamp(0, len - view)
+    let grid = app.world.grid();
+    let (w, h) = (grid.width(), grid.height());
+    match app.mode {
+        Mode::Look | Mode::Edit => Pos::new(
+            scroll(app.camera.x, app.cursor.x, w, view.width),
+            scroll(app.camera.y, app.cursor.y, h, view.height),
+        ),
+        _ => {
+            let p = app.world.player().pos;
+            Pos::new(centre(p.x, w, view.width), centre(p.y, h, view.height))
         }
-    };
-    Pos::new(
-        axis(focus.x, app.world.grid.width(), view.width),
-        axis(focus.y, app.world.grid.height(), view.height),
-    )
+    }
 }
 
-/// The map cell under a screen cell, if the map is drawn there.
+/// One axis of a camera centred on `focus`.
+fn centre(focus: i32, len: usize, view: u16) -> i32 {
+    let (len, view) = (len as i32, i32::from(view));
+    if len <= view {
+        -((view - len) / 2)
+    } else {
+        (focus - view / 2).clamp(0, len - view)
+    }
+}
+
+/// One axis of a camera at `cam` that keeps `focus` at least a margin from the edges.
+fn scroll(cam: i32, focus: i32, len: usize, view: u16) -> i32 {
+    let (len, view) = (len as i32, i32::from(view));
+    if len <= view {
+        return -((view - len) / 2);
+    }
+    let margin = (view / 5).min(4);
+    let mut cam = cam.clamp(0, len - view);
+    if focus < cam + margin {
+        cam = focus - margin;
+    } else if focus > cam + view - 1 - margin {
+        cam = focus - (view - 1 - margin);
+    }
+    cam.clamp(0, len - view)
+}
+
+/// The map cell under a screen cell, if the map is drawn there (with the camera the last
+/// frame was drawn with).
 pub fn map_cell(app: &App, col: u16, row: u16) -> Option<Pos> {
     let area = Rect::new(0, 0, app.size.0, app.size.1);
     let view = layout(app, area)?.map;
     if col < view.x || row < view.y || col >= view.right() || row >= view.bottom() {
         return None;
     }
-    let camera = camera(app, view);
     let p = Pos::new(
-        camera.x + i32::from(col - view.x),
-        camera.y + i32::from(row - view.y),
+        app.camera.x + i32::from(col - view.x),
+        app.camera.y + i32::from(row - view.y),
     );
-    app.world.grid.contains(p).then_some(p)
+    app.world.grid().contains(p).then_some(p)
+}
+
+/// The screen cell a map cell is drawn on, if it is on screen (the inverse of [`map_cell`]).
+pub fn screen_cell(app: &App, p: Pos) -> Option<(u16, u16)> {
+    let area = Rect::new(0, 0, app.size.0, app.size.1);
+    let view = layout(app, area)?.map;
+    let (dx, dy) = (p.x - app.camera.x, p.y - app.camera.y);
+    let inside = app.world.grid().contains(p)
+        && (0..i32::from(view.width)).contains(&dx)
+        && (0..i32::from(view.height)).contains(&dy);
+    inside.then(|| (view.x + dx as u16, view.y + dy as u16))
+}
+
+/// The cells of a straight line from `a` to `b`, both included, each a king step from the
+/// one before (Bresenham's line).
+pub fn line(a: Pos, b: Pos) -> Vec<Pos> {
+    let (dx, dy) = ((b.x - a.x).abs(), -(b.y - a.y).abs());
+    let (sx, sy) = ((b.x - a.x).signum(), (b.y - a.y).signum());
+    let mut err = dx + dy;
+    let mut p = a;
+    let mut out = vec![p];
+    while p != b {
+        let e2 = 2 * err;
+        if e2 >= dy {
+            err += dy;
+            p.x += sx;
+        }
+        if e2 <= dx {
+            err += dx;
+            p.y += sy;
+        }
+        out.push(p);
+    }
+    out
 }

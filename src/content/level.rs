@@ -9,7 +9,10 @@
 //!   line inside the map is a row of void. Without `size`, the map is as wide as its longest
 //!   row and ends at its last non-blank row.
 
+mod design;
 mod movingai;
+
+pub use design::Design;
 
 pub use crate::text::{LoadError, ParseError};
 use crate::text::{lines, parse_size};
@@ -47,6 +50,26 @@ pub struct Level {
     pub monsters: Vec<Spawn>,
 }
 
+/// Whether bytes are a Moving AI map: they start with its `type` header.
+fn is_movingai(bytes: &[u8]) -> bool {
+    bytes
+        .strip_prefix(crate::text::BOM)
+        .unwrap_or(bytes)
+        .starts_with(b"type ")
+}
+
+impl Design {
+    /// Parses either format into a design: a text level keeps its file's text, a Moving AI
+    /// map (which has no creatures) is written in the text format when saved.
+    pub fn parse_any(bytes: &[u8], file: &str) -> Result<(Design, Format), ParseError> {
+        if is_movingai(bytes) {
+            movingai::parse(bytes, file).map(|l| (Design::new(l), Format::MovingAi))
+        } else {
+            Design::parse(bytes, file).map(|d| (d, Format::Text))
+        }
+    }
+}
+
 /// Which file format a level was read from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
@@ -71,7 +94,7 @@ impl Level {
 
     /// Parses either format, telling them apart by the Moving AI `type` header.
     pub fn parse_any(bytes: &[u8], file: &str) -> Result<(Level, Format), ParseError> {
-        if bytes.starts_with(b"type ") {
+        if is_movingai(bytes) {
             movingai::parse(bytes, file).map(|l| (l, Format::MovingAi))
         } else {
             Self::parse(bytes, file).map(|l| (l, Format::Text))
@@ -80,7 +103,7 @@ impl Level {
 
     /// Parses the text format; `file` names the source in errors.
     pub fn parse(bytes: &[u8], file: &str) -> Result<Level, ParseError> {
-        parse_text(bytes, file)
+        parse_text(bytes, file).map(|(level, _)| level)
     }
 
     /// Parses a Moving AI `.map` file.
@@ -157,7 +180,9 @@ pub fn tile_glyph(t: Tile) -> char {
     }
 }
 
-fn parse_text(bytes: &[u8], file: &str) -> Result<Level, ParseError> {
+/// Parses the text format; also returns, for each map row written in the file, its line
+/// number (a `size:` header may add void rows past them).
+fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Vec<usize>), ParseError> {
     let err = |line: usize, col: usize, msg: String, text: &str| {
         ParseError::new(file.to_string(), line, col, msg, text.to_string())
     };
@@ -322,12 +347,13 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<Level, ParseError> {
             row,
         ));
     };
-    Ok(Level {
+    let level = Level {
         title,
         grid: Grid::from_tiles(width, height, tiles),
         player: Some(player),
         monsters,
-    })
+    };
+    Ok((level, rows.iter().map(|&(n, _)| n).collect()))
 }
 
 /// `key: value` where key is lowercase letters; map rows never contain ':'.

@@ -4,7 +4,8 @@
 //!
 //! Syntax: whitespace-separated tokens; `#` starts a comment to the end of the line. A token
 //! is a key (`h`, `.`, `?`, `Left`, `Esc`, `F1`, `C-c`, `Hash` for `#`), a mouse action
-//! (`click:COL,ROW`, `rclick:COL,ROW`, `drag:COL,ROW`), `resize:WxH`, `snap` or `snap:NAME`,
+//! (`click:COL,ROW`, `rclick:COL,ROW`, `drag:COL,ROW`, `rdrag:COL,ROW`, `release:COL,ROW`),
+//! `resize:WxH`, `snap` or `snap:NAME`,
 //! `reload`, or `N*TOKEN` for N repeats. Header lines `#! level: PATH`, `#! size: WxH` and
 //! `#! seed: N` make one file a complete reproduction (paths are relative to the script).
 
@@ -237,6 +238,8 @@ pub fn parse_token(t: &str) -> Result<Action, String> {
             "click" => mouse(MouseEventKind::Down(MouseButton::Left), arg),
             "rclick" => mouse(MouseEventKind::Down(MouseButton::Right), arg),
             "drag" => mouse(MouseEventKind::Drag(MouseButton::Left), arg),
+            "rdrag" => mouse(MouseEventKind::Drag(MouseButton::Right), arg),
+            "release" => mouse(MouseEventKind::Up(MouseButton::Left), arg),
             "resize" => terminal_size(arg).map(|(w, h)| Action::Resize(w, h)),
             "snap" if !arg.is_empty() => Ok(Action::Snap(Some(arg.to_string()))),
             _ => Err(format!("unknown token {t:?}")),
@@ -268,7 +271,7 @@ pub fn parse_token(t: &str) -> Result<Action, String> {
         },
         _ => {
             return Err(format!(
-                "unknown token {t:?}: expected a key (h, Left, C-c, F1, Hash), click:C,R, rclick:C,R, drag:C,R, resize:WxH, snap[:NAME], reload or N*TOKEN"
+                "unknown token {t:?}: expected a key (h, Left, C-c, F1, Hash), click:C,R, rclick:C,R, drag:C,R, rdrag:C,R, release:C,R, resize:WxH, snap[:NAME], reload or N*TOKEN"
             ));
         }
     };
@@ -378,14 +381,14 @@ struct SelectedState {
 pub fn state_line(app: &App) -> String {
     let w = &app.world;
     let line = StateLine {
-        turn: w.turn,
+        turn: w.turn(),
         player: PlayerState {
-            x: w.player.pos.x,
-            y: w.player.pos.y,
-            hp: w.player.hp,
+            x: w.player().pos.x,
+            y: w.player().pos.y,
+            hp: w.player().hp,
         },
         monsters: w
-            .monsters
+            .monsters()
             .iter()
             .map(|m| MonsterState {
                 id: m.id,
@@ -420,7 +423,7 @@ pub fn play(
     let mut terminal =
         Terminal::new(TestBackend::new(size.0, size.1)).unwrap_or_else(|e| match e {});
     app.size = size;
-    let mut turn = app.world.turn;
+    let mut turn = app.world.turn();
     let mut snaps = 0;
     let mut last = (0, 0);
     let frame = |terminal: &mut Terminal<TestBackend>,
@@ -436,10 +439,10 @@ pub fn play(
         out.write_all(buffer_text(terminal.backend().buffer()).as_bytes())
     };
     let note_turn = |app: &App, out: &mut dyn Write, turn: &mut u32| -> std::io::Result<()> {
-        if output.state && app.world.turn != *turn {
+        if output.state && app.world.turn() != *turn {
             writeln!(out, "{}", state_line(app))?;
         }
-        *turn = app.world.turn;
+        *turn = app.world.turn();
         Ok(())
     };
     'steps: for step in &script.steps {
@@ -539,7 +542,9 @@ fn step_name(action: &Action) -> String {
         Action::Event(Event::Mouse(m)) => {
             let kind = match m.kind {
                 MouseEventKind::Down(MouseButton::Right) => "rclick",
+                MouseEventKind::Drag(MouseButton::Right) => "rdrag",
                 MouseEventKind::Drag(_) => "drag",
+                MouseEventKind::Up(_) => "release",
                 _ => "click",
             };
             format!("{kind}:{},{}", m.column, m.row)

@@ -116,7 +116,7 @@ fn event_loop(
             let ev = event::read()?;
             app.handle_event(&ev);
             assert!(
-                !(panic_after_turn && app.world.turn > 0),
+                !(panic_after_turn && app.world.turn() > 0),
                 "injected panic after a turn ({PANIC_ENV}=turn)"
             );
         }

@@ -11,15 +11,15 @@ fn level(src: &str) -> Level {
 fn a_monster_behind_a_wall_follows_the_optimal_route() {
     let l = level(include_str!("../../levels/pillar.txt"));
     let mut w = World::new(&l, 1);
-    let plan = w.monsters[0].plan.clone();
+    let plan = w.monsters()[0].plan.clone();
     assert_eq!(plan.cost, Some(68));
-    let mut walked = vec![w.monsters[0].pos];
-    while w.monsters[0].pos.chebyshev(w.player.pos) > 1 {
+    let mut walked = vec![w.monsters()[0].pos];
+    while w.monsters()[0].pos.chebyshev(w.player().pos) > 1 {
         assert_eq!(w.player_act(Act::Wait), ActResult::Acted);
-        walked.push(w.monsters[0].pos);
-        assert!(w.turn < 20, "the goblin never arrived");
+        walked.push(w.monsters()[0].pos);
+        assert!(w.turn() < 20, "the goblin never arrived");
     }
-    walked.push(w.player.pos);
+    walked.push(w.player().pos);
     assert_eq!(walked, plan.path);
     assert_eq!(path_cost(&walked), Some(68));
 }
@@ -30,16 +30,16 @@ fn monsters_in_a_corridor_never_share_a_cell() {
     let mut w = World::new(&l, 3);
     for _ in 0..12 {
         w.player_act(Act::Wait);
-        let mut cells: Vec<Pos> = w.monsters.iter().map(|m| m.pos).collect();
+        let mut cells: Vec<Pos> = w.monsters().iter().map(|m| m.pos).collect();
         cells.sort();
         cells.dedup();
-        assert_eq!(cells.len(), w.monsters.len());
-        assert!(w.monsters.iter().all(|m| m.pos != w.player.pos));
-        assert!(w.monsters.iter().all(|m| w.grid.is_passable(m.pos)));
+        assert_eq!(cells.len(), w.monsters().len());
+        assert!(w.monsters().iter().all(|m| m.pos != w.player().pos));
+        assert!(w.monsters().iter().all(|m| w.grid().is_passable(m.pos)));
     }
     // Both advanced: the goblin is next to the player, the other queues right behind it.
-    assert_eq!(w.monsters[0].pos, Pos::new(2, 1));
-    assert_eq!(w.monsters[1].pos, Pos::new(3, 1));
+    assert_eq!(w.monsters()[0].pos, Pos::new(2, 1));
+    assert_eq!(w.monsters()[1].pos, Pos::new(3, 1));
 }
 
 #[test]
@@ -48,7 +48,7 @@ fn a_blocked_monster_goes_round_when_another_route_exists() {
     let l = level("#######\n#@r.g.#\n#.....#\n#######\n");
     let mut w = World::new(&l, 5);
     w.player_act(Act::Wait);
-    let goblin = |w: &World| w.monsters.iter().find(|m| m.kind == 'g').unwrap().pos;
+    let goblin = |w: &World| w.monsters().iter().find(|m| m.kind == 'g').unwrap().pos;
     assert_eq!(goblin(&w), Pos::new(3, 1));
     w.player_act(Act::Wait);
     assert_eq!(goblin(&w), Pos::new(2, 2), "the goblin went round the rat");
@@ -59,9 +59,9 @@ fn diagonal_past_a_wall_corner_is_refused_and_costs_no_turn() {
     let l = level("####\n#@.#\n##.#\n####\n");
     let mut w = World::new(&l, 1);
     assert_eq!(w.player_act(Act::Move(1, 1)), ActResult::Refused);
-    assert_eq!(w.turn, 0);
-    assert_eq!(w.player.pos, Pos::new(1, 1));
-    assert!(w.log.last().unwrap().text.contains("corner"));
+    assert_eq!(w.turn(), 0);
+    assert_eq!(w.player().pos, Pos::new(1, 1));
+    assert!(w.log().last().unwrap().text.contains("corner"));
     assert_eq!(w.player_act(Act::Move(-1, 0)), ActResult::Refused);
     assert_eq!(w.player_act(Act::Move(1, 0)), ActResult::Acted);
 }
@@ -70,14 +70,14 @@ fn diagonal_past_a_wall_corner_is_refused_and_costs_no_turn() {
 fn monsters_never_cut_corners() {
     let l = level("#####\n#@..#\n##..#\n#.#g#\n#####\n");
     let mut w = World::new(&l, 9);
-    let mut prev = w.monsters[0].pos;
+    let mut prev = w.monsters()[0].pos;
     for _ in 0..6 {
         w.player_act(Act::Wait);
-        let Some(m) = w.monsters.first() else { break };
+        let Some(m) = w.monsters().first() else { break };
         let (dx, dy) = (m.pos.x - prev.x, m.pos.y - prev.y);
         if (dx, dy) != (0, 0) {
             assert!(
-                w.grid.can_step(prev, dx, dy, Neighbourhood::Eight),
+                w.grid().can_step(prev, dx, dy, Neighbourhood::Eight),
                 "{prev:?} -> {:?}",
                 m.pos
             );
@@ -91,23 +91,23 @@ fn combat_kills_monsters_and_the_player_can_die() {
     let l = level("#####\n#@r.#\n#####\n");
     let mut w = World::new(&l, 2);
     for _ in 0..5 {
-        if w.monsters.is_empty() {
+        if w.monsters().is_empty() {
             break;
         }
         w.player_act(Act::Move(1, 0));
     }
-    assert!(w.monsters.is_empty());
-    assert!(w.log.iter().any(|m| m.text == "You kill the rat."));
+    assert!(w.monsters().is_empty());
+    assert!(w.log().iter().any(|m| m.text == "You kill the rat."));
 
     let l = level("#####\n#@t.#\n#####\n");
     let mut w = World::new(&l, 2);
-    while w.state == GameState::Playing {
+    while w.state() == GameState::Playing {
         w.player_act(Act::Wait);
-        assert!(w.turn < 100);
+        assert!(w.turn() < 100);
     }
-    assert_eq!(w.player.hp, 0);
+    assert_eq!(w.player().hp, 0);
     assert_eq!(w.player_act(Act::Wait), ActResult::Refused);
-    assert!(w.log.last().unwrap().text.contains("You die on turn"));
+    assert!(w.log().last().unwrap().text.contains("You die on turn"));
 }
 
 #[test]
@@ -122,9 +122,12 @@ fn same_seed_same_game() {
             }
         }
         (
-            w.player,
-            w.monsters.iter().map(|m| (m.pos, m.hp)).collect::<Vec<_>>(),
-            w.turn,
+            *w.player(),
+            w.monsters()
+                .iter()
+                .map(|m| (m.pos, m.hp))
+                .collect::<Vec<_>>(),
+            w.turn(),
         )
     };
     assert_eq!(run(), run());
@@ -134,23 +137,23 @@ fn same_seed_same_game() {
 fn tracing_records_the_selected_monsters_search_only() {
     let l = level(include_str!("../../levels/default.txt"));
     let mut w = World::new(&l, 1);
-    assert!(w.trace().is_none() && w.monsters.len() > 2);
+    assert!(w.trace().is_none() && w.monsters().len() > 2);
     let stats = w.stats();
     // Tracing the second monster searches for it alone: the turn's figures stay.
-    let second = w.monsters[1].clone();
+    let second = w.monsters()[1].clone();
     w.set_traced(Some(second.id));
     assert_eq!(
         (w.stats().astar_expanded, w.stats().searches),
         (stats.astar_expanded, stats.searches)
     );
     let t = w.trace().unwrap();
-    assert_eq!((t.start, t.goal), (second.pos, w.player.pos));
+    assert_eq!((t.start, t.goal), (second.pos, w.player().pos));
     assert_eq!(t.expansions(), second.plan.expanded);
     assert_eq!(t.snapshot(u32::MAX).path, second.plan.path);
     // A replan searches once per monster, the traced one included, and traces it again.
     let serial = w.planner().trace_serial();
     w.replan();
-    assert_eq!(w.stats().searches as usize, w.monsters.len());
+    assert_eq!(w.stats().searches as usize, w.monsters().len());
     assert_ne!(w.planner().trace_serial(), serial);
     assert_eq!(w.trace().unwrap().start, second.pos);
     // Tracing nobody drops the trace.
@@ -170,14 +173,14 @@ fn planning_on_several_cores_gives_each_monster_its_own_search() {
     })
     .unwrap();
     let mut w = World::new(&level, 4);
-    w.planner.trace_next(Some(w.monsters[20].id));
+    w.planner.trace_next(Some(w.monsters()[20].id));
     // Three threads, whatever this machine has: the traced monster is in a worker's chunk.
     w.replan_on(3);
-    assert_eq!(w.stats().searches as usize, w.monsters.len());
+    assert_eq!(w.stats().searches as usize, w.monsters().len());
     let mut pf = Pathfinder::new();
     let mut total = 0u64;
-    for m in &w.monsters {
-        let alone = pf.find(&w.grid, Query::new(m.pos, w.player.pos));
+    for m in w.monsters() {
+        let alone = pf.find(w.grid(), Query::new(m.pos, w.player().pos));
         assert_eq!(m.plan.status, alone.status);
         assert_eq!((m.plan.cost, m.plan.expanded), (alone.cost, alone.expanded));
         assert_eq!(m.plan.path, alone.path);
@@ -185,6 +188,75 @@ fn planning_on_several_cores_gives_each_monster_its_own_search() {
     }
     assert_eq!(w.stats().astar_expanded, total);
     let trace = w.trace().expect("the traced monster's search");
-    assert_eq!(trace.start, w.monsters[20].pos);
-    assert_eq!(trace.expansions(), w.monsters[20].plan.expanded);
+    assert_eq!(trace.start, w.monsters()[20].pos);
+    assert_eq!(trace.expansions(), w.monsters()[20].plan.expanded);
+}
+
+#[test]
+fn stranded_creatures_move_to_their_nearest_free_cells_in_one_pass() {
+    // Three goblins side by side; a wall painted over all three cells and the two rows
+    // around them.
+    let l = level("#########\n#.......#\n#.ggg...#\n#.......#\n#......@#\n#########\n");
+    let mut w = World::new(&l, 1);
+    for y in 1..=3 {
+        for x in 1..=4 {
+            w.set_tile(Pos::new(x, y), Tile::Wall);
+        }
+    }
+    let free: Vec<Pos> = (0..w.grid().len())
+        .map(|i| w.grid().pos(i))
+        .filter(|&p| w.is_free(p))
+        .collect();
+    let moved = w.relocate_stranded();
+    assert_eq!(moved.len(), 3);
+    // Each goes to a free cell as near as any (two of them two king moves away, the one
+    // beside the open corridor one), and no two to the same cell.
+    for &(_, from, to) in &moved {
+        let to = to.expect("room enough");
+        let nearest = free.iter().map(|p| p.chebyshev(from)).min().unwrap();
+        assert_eq!(to.chebyshev(from), nearest, "{from} went to {to}");
+    }
+    let mut cells: Vec<Pos> = moved.iter().filter_map(|m| m.2).collect();
+    cells.sort();
+    cells.dedup();
+    assert_eq!(cells.len(), 3);
+    assert!(w.monsters().iter().all(|m| w.grid().is_passable(m.pos)));
+    for m in w.monsters() {
+        assert_eq!(w.monster_at(m.pos).map(|x| x.id), Some(m.id));
+    }
+}
+
+#[test]
+fn a_creature_with_no_free_cell_left_is_removed() {
+    let l = level("#####\n#@.g#\n#####\n");
+    let mut w = World::new(&l, 1);
+    w.set_tile(Pos::new(2, 1), Tile::Wall);
+    w.set_tile(Pos::new(3, 1), Tile::Wall);
+    let moved = w.relocate_stranded();
+    assert_eq!(moved.len(), 1);
+    assert_eq!(moved[0].2, None);
+    assert!(w.monsters().is_empty());
+}
+
+#[test]
+fn nearest_free_cells_gives_each_start_its_own_cell() {
+    let g = Grid::from_rows(&["#######", "#.....#", "#######"]);
+    let starts = [Pos::new(0, 0), Pos::new(0, 0), Pos::new(6, 2)];
+    let found = nearest_free_cells(&g, &starts, |c| g.tiles()[c].is_passable());
+    // Two creatures on one cell get two cells.
+    assert_eq!(
+        found,
+        [
+            Some(Pos::new(1, 1)),
+            Some(Pos::new(2, 1)),
+            Some(Pos::new(5, 1))
+        ]
+    );
+    // Two walls facing each other across the corridor: the first takes the cell between
+    // them; the second's wave meets the first's territory and takes the next free cell it
+    // reaches round it (one pass: waves do not cross).
+    let found = nearest_free_cells(&g, &[Pos::new(3, 0), Pos::new(3, 2)], |c| {
+        g.tiles()[c].is_passable()
+    });
+    assert_eq!(found, [Some(Pos::new(3, 1)), Some(Pos::new(1, 1))]);
 }

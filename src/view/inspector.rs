@@ -68,7 +68,7 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
         _ => app
             .selected
             .and_then(|id| app.world.monster(id))
-            .map_or(app.world.player.pos, |m| m.pos),
+            .map_or(app.world.player().pos, |m| m.pos),
     };
     let title = Block::new()
         .borders(Borders::TOP)
@@ -129,7 +129,7 @@ fn junction(i: u16, j: u16, across: u16, down: u16) -> char {
 
 fn draw_box(app: &App, snap: &Snapshot, p: Pos, focused: bool, r: Rect, buf: &mut Buffer) {
     let w = r.width as usize;
-    let tile = app.world.grid.get(p);
+    let tile = app.world.grid().get(p);
     if !tile.is_passable() {
         let (ch, style) = match tile {
             Tile::Wall => ('█', Style::new().fg(Color::Gray)),
@@ -153,7 +153,7 @@ fn draw_box(app: &App, snap: &Snapshot, p: Pos, focused: bool, r: Rect, buf: &mu
     if focused {
         style = style.add_modifier(Modifier::BOLD | Modifier::UNDERLINED);
     }
-    let who = if app.world.player.pos == p {
+    let who = if app.world.player().pos == p {
         Some('@')
     } else {
         app.world.monster_at(p).map(|m| m.kind)

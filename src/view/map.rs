@@ -5,7 +5,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Span;
 use ratatui::widgets::{Block, Widget};
 
-use super::{Layout, camera, kind_color};
+use super::{Layout, kind_color};
 use crate::app::{App, Mode};
 use crate::engine::astar::{NodeState, Snapshot};
 use crate::engine::grid::{Pos, Tile};
@@ -17,10 +17,15 @@ const PATH: char = '*';
 const CURRENT: char = '%';
 
 pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &mut Buffer) {
-    let title = app.level.title.clone().unwrap_or_else(|| app.source.name());
+    let title = app
+        .design
+        .level()
+        .title
+        .clone()
+        .unwrap_or_else(|| app.source.name());
     let mut block = Block::bordered().title(format!(" {title} "));
-    if !app.world.options.is_default() {
-        let o = &app.world.options;
+    if !app.world.options().is_default() {
+        let o = &app.world.options();
         block = block.title_bottom(Span::styled(
             format!(
                 " custom search: {} {} w{} ",
@@ -37,8 +42,8 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
     block.render(l.map_block, buf);
 
     let view = l.map;
-    let cam = camera(app, view);
-    let grid = &app.world.grid;
+    let cam = app.camera;
+    let grid = &app.world.grid();
     let selected = app.selected.and_then(|id| app.world.monster(id));
     for row in 0..view.height {
         for col in 0..view.width {
@@ -94,7 +99,22 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
             put(p, Some(PATH), Style::new().fg(Color::Yellow));
         }
     }
-    for m in &app.world.monsters {
+    if app.mode == Mode::Edit {
+        // The design's starts whose creature has moved away, dimmed: what a save writes.
+        let design = app.design.level();
+        let dim = Style::new()
+            .fg(Color::DarkGray)
+            .add_modifier(Modifier::ITALIC);
+        for s in &design.monsters {
+            if app.world.monster_from(s.pos).map(|m| m.pos) != Some(s.pos) {
+                put(s.pos, Some(s.kind), dim);
+            }
+        }
+        if let Some(p) = design.player.filter(|&p| p != app.world.player().pos) {
+            put(p, Some('@'), dim);
+        }
+    }
+    for m in app.world.monsters() {
         let mut style = Style::new()
             .fg(kind_color(m.kind))
             .add_modifier(Modifier::BOLD);
@@ -104,7 +124,7 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
         put(m.pos, Some(m.kind), style);
     }
     put(
-        app.world.player.pos,
+        app.world.player().pos,
         Some('@'),
         Style::new().fg(Color::White).add_modifier(Modifier::BOLD),
     );

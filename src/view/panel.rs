@@ -8,8 +8,9 @@ use ratatui::widgets::{Block, Paragraph, Widget};
 
 use super::{inspector, kind_color};
 use crate::app::App;
+use crate::content::kinds::kind;
 use crate::engine::astar::{Snapshot, Status};
-use crate::game::{PLAYER_HP, kind_info};
+use crate::game::PLAYER_HP;
 
 pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut Buffer) {
     let block = Block::bordered().title(" status ");
@@ -20,15 +21,15 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
     let head = Style::new().add_modifier(Modifier::BOLD);
     let mut lines = vec![Line::from(vec![
         Span::styled("HP ", head),
-        Span::raw(format!("{}/{} ", w.player.hp, PLAYER_HP)),
+        Span::raw(format!("{}/{} ", w.player().hp, PLAYER_HP)),
         Span::styled("Turn ", head),
-        Span::raw(format!("{} ", w.turn)),
+        Span::raw(format!("{} ", w.turn())),
         Span::styled("Foes ", head),
-        Span::raw(w.monsters.len().to_string()),
+        Span::raw(w.monsters().len().to_string()),
     ])];
     match app.selected.and_then(|id| w.monster(id)) {
         Some(m) => {
-            let info = kind_info(m.kind);
+            let info = kind(m.kind);
             lines.push(Line::from(vec![
                 Span::styled(
                     m.kind.to_string(),
@@ -86,7 +87,7 @@ fn overlay_lines(app: &App, snap: Option<&Snapshot>, lines: &mut Vec<Line<'stati
     };
     let total = app.world.trace().map_or(0, |t| t.expansions());
     let (open, closed) = snap.counts();
-    let o = &app.world.options;
+    let o = &app.world.options();
     lines.push(Line::from(vec![
         Span::styled("search ", Style::new().add_modifier(Modifier::BOLD)),
         Span::raw(format!(

@@ -1,0 +1,97 @@
+//! Creature kinds: what each monster letter of a level file stands for. One table holds
+//! every trait of a kind, so the rules, the generator, the editor and the view agree.
+
+/// A colour for drawing a kind, named here so that the content needs no terminal library.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Hue {
+    /// Yellow.
+    Yellow,
+    /// Green.
+    Green,
+    /// Red.
+    Red,
+    /// Magenta.
+    Magenta,
+    /// Cyan.
+    Cyan,
+}
+
+/// The fixed traits of a monster kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Kind {
+    /// The letter that stands for it in level files.
+    pub glyph: char,
+    /// Its name in messages.
+    pub name: &'static str,
+    /// Hit points at spawn.
+    pub hp: i32,
+    /// Smallest damage of one attack.
+    pub min_damage: i32,
+    /// Largest damage of one attack.
+    pub max_damage: i32,
+    /// How it is drawn.
+    pub hue: Hue,
+    /// How often the generator draws it, relative to the others (0: never).
+    pub spawn_weight: u32,
+}
+
+/// The kinds with their own traits, in the order the editor offers them; any other letter
+/// is a [`GENERIC`] creature.
+pub const KINDS: [Kind; 4] = [
+    Kind {
+        glyph: 'r',
+        name: "rat",
+        hp: 3,
+        min_damage: 1,
+        max_damage: 2,
+        hue: Hue::Yellow,
+        spawn_weight: 6,
+    },
+    Kind {
+        glyph: 'g',
+        name: "goblin",
+        hp: 6,
+        min_damage: 1,
+        max_damage: 3,
+        hue: Hue::Green,
+        spawn_weight: 3,
+    },
+    Kind {
+        glyph: 'o',
+        name: "orc",
+        hp: 10,
+        min_damage: 2,
+        max_damage: 4,
+        hue: Hue::Red,
+        spawn_weight: 1,
+    },
+    Kind {
+        glyph: 't',
+        name: "troll",
+        hp: 16,
+        min_damage: 3,
+        max_damage: 6,
+        hue: Hue::Magenta,
+        spawn_weight: 0,
+    },
+];
+
+/// The traits of a letter without a kind of its own.
+pub const GENERIC: Kind = Kind {
+    glyph: '?',
+    name: "creature",
+    hp: 5,
+    min_damage: 1,
+    max_damage: 3,
+    hue: Hue::Cyan,
+    spawn_weight: 0,
+};
+
+/// The kind a monster letter stands for.
+pub fn kind(glyph: char) -> Kind {
+    KINDS
+        .iter()
+        .copied()
+        .find(|k| k.glyph == glyph)
+        .unwrap_or(Kind { glyph, ..GENERIC })
+}

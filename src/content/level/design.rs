@@ -1,0 +1,297 @@
+//! The design: a level as its file says it, with the file's own text around the map, so
+//! that writing it back changes only what was edited.
+
+use super::{Level, Spawn, parse_text, tile_glyph};
+use crate::engine::grid::{Pos, Tile};
+use crate::text::{BOM, ParseError};
+
+/// A level as designed: tiles, the player's and each creature's starting cell, the title,
+/// and, when it came from a text file, that file's text around the map (comments, blank
+/// lines, header order, line endings). The game in play is built from it and never
+/// written into it; the editor changes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Design {
+    level: Level,
+    text: Option<FileText>,
+}
+
+/// The text of a level file, line by line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct FileText {
+    /// Whether the file starts with a UTF-8 byte-order mark.
+    bom: bool,
+    /// Every line without its ending.
+    lines: Vec<String>,
+    /// The ending after each line: `"\n"`, `"\r\n"`, or `""` for a last line without one.
+    endings: Vec<&'static str>,
+    /// For each map row written in the file, the index of its line.
+    rows: Vec<usize>,
+    /// The ending for lines added to the file: the one it uses most.
+    newline: &'static str,
+}
+
+impl Design {
+    /// A design with no file text behind it: it is written in the canonical text format.
+    pub fn new(level: Level) -> Self {
+        Self { level, text: None }
+    }
+
+    /// Parses a level in the text format, keeping the file's text to write it back.
+    pub fn parse(bytes: &[u8], file: &str) -> Result<Self, ParseError> {
+        let (level, rows) = parse_text(bytes, file)?;
+        let bom = bytes.starts_with(BOM);
+        let body = if bom { &bytes[BOM.len()..] } else { bytes };
+        // The parser has checked every line as UTF-8.
+        let body = String::from_utf8_lossy(body);
+        let mut lines = Vec::new();
+        let mut endings = Vec::new();
+        let mut rest: &str = &body;
+        while !rest.is_empty() {
+            let (line, ending, next) = match rest.find('\n') {
+                Some(i) if rest[..i].ends_with('\r') => (&rest[..i - 1], "\r\n", &rest[i + 1..]),
+                Some(i) => (&rest[..i], "\n", &rest[i + 1..]),
+                None => (rest, "", ""),
+            };
+            lines.push(line.to_string());
+            endings.push(ending);
+            rest = next;
+        }
+        let crlf = endings.iter().filter(|e| **e == "\r\n").count();
+        let lf = endings.iter().filter(|e| **e == "\n").count();
+        let newline = if crlf > lf { "\r\n" } else { "\n" };
+        let text = FileText {
+            bom,
+            lines,
+            endings,
+            rows: rows.into_iter().map(|n| n - 1).collect(),
+            newline,
+        };
+        Ok(Self {
+            level,
+            text: Some(text),
+        })
+    }
+
+    /// The level as designed.
+    pub fn level(&self) -> &Level {
+        &self.level
+    }
+
+    /// The level as designed, without the file's text.
+    pub fn into_level(self) -> Level {
+        self.level
+    }
+
+    /// Whether the design keeps a file's text (it came from a text level file).
+    pub fn has_file_text(&self) -> bool {
+        self.text.is_some()
+    }
+
+    /// The design in the text format. With the file's text behind it, every line but the
+    /// map rows is written as it was, and a map row changes only in the cells that were
+    /// edited; parsing the result gives this design's level back.
+    pub fn to_text(&self) -> String {
+        let Some(t) = &self.text else {
+            return self.level.to_text();
+        };
+        let (w, h) = (self.level.grid.width(), self.level.grid.height());
+        let marks = self.marks();
+        let mut row_of = vec![None; t.lines.len()];
+        for (y, &line) in t.rows.iter().enumerate() {
+            row_of[line] = Some(y);
+        }
+        // Rows past the written ones (void rows a `size:` header adds) that now hold
+        // something go right after the last written row.
+        let last_used = (t.rows.len()..h)
+            .rev()
+            .find(|&y| (0..w).any(|x| self.glyph(&marks, x, y) != ' '));
+        let mut out = String::with_capacity(t.lines.iter().map(|l| l.len() + 2).sum());
+        if t.bom {
+            out.push('\u{feff}');
+        }
+        for (i, line) in t.lines.iter().enumerate() {
+            match row_of[i] {
+                Some(y) => out.push_str(&self.render_row(&marks, y, line)),
+                None => out.push_str(line),
+            }
+            let mut ending = t.endings[i];
+            let after_last_row = t.rows.last() == Some(&i);
+            if after_last_row && let Some(last) = last_used {
+                if ending.is_empty() {
+                    ending = t.newline;
+                }
+                out.push_str(ending);
+                for y in t.rows.len()..=last {
+                    out.push_str(&self.render_row(&marks, y, ""));
+                    out.push_str(t.newline);
+                }
+                continue;
+            }
+            out.push_str(ending);
+        }
+        out
+    }
+
+    /// Row `y` written over its old text `old`: only cells whose glyph differs change.
+    fn render_row(&self, marks: &[(usize, char)], y: usize, old: &str) -> String {
+        let mut chars: Vec<char> = old.chars().collect();
+        for x in 0..self.level.grid.width() {
+            let want = self.glyph(marks, x, y);
+            match chars.get_mut(x) {
+                Some(c) if *c != want => *c = want,
+                Some(_) => {}
+                None if want != ' ' => {
+                    chars.resize(x, ' ');
+                    chars.push(want);
+                }
+                None => {}
+            }
+        }
+        chars.into_iter().collect()
+    }
+
+    /// Creatures by cell index, sorted: the player over monsters.
+    fn marks(&self) -> Vec<(usize, char)> {
+        let grid = &self.level.grid;
+        let mut marks: Vec<(usize, char)> = self
+            .level
+            .monsters
+            .iter()
+            .filter_map(|m| Some((grid.index(m.pos)?, m.kind)))
+            .collect();
+        marks.sort_unstable();
+        if let Some(c) = self.level.player.and_then(|p| grid.index(p)) {
+            match marks.binary_search_by_key(&c, |m| m.0) {
+                Ok(i) => marks[i].1 = '@',
+                Err(i) => marks.insert(i, (c, '@')),
+            }
+        }
+        marks
+    }
+
+    fn glyph(&self, marks: &[(usize, char)], x: usize, y: usize) -> char {
+        let grid = &self.level.grid;
+        let c = y * grid.width() + x;
+        match marks.binary_search_by_key(&c, |m| m.0) {
+            Ok(i) => marks[i].1,
+            Err(_) => tile_glyph(grid.tiles()[c]),
+        }
+    }
+
+    /// What starts on a cell: `'@'` for the player, a monster's letter, or `None`.
+    pub fn creature_at(&self, p: Pos) -> Option<char> {
+        if self.level.player == Some(p) {
+            return Some('@');
+        }
+        self.level
+            .monsters
+            .iter()
+            .find(|m| m.pos == p)
+            .map(|m| m.kind)
+    }
+
+    /// Puts a tile; refused (false) when a creature starts on a cell that would no longer
+    /// hold it, or when nothing changes.
+    pub fn set_tile(&mut self, p: Pos, tile: Tile) -> bool {
+        if !tile.is_passable() && self.creature_at(p).is_some() {
+            return false;
+        }
+        self.level.grid.set(p, tile)
+    }
+
+    /// Adds a monster's start on a floor cell where nothing starts; refused otherwise.
+    pub fn add_spawn(&mut self, spawn: Spawn) -> bool {
+        if !self.level.grid.is_passable(spawn.pos) || self.creature_at(spawn.pos).is_some() {
+            return false;
+        }
+        self.level.monsters.push(spawn);
+        true
+    }
+
+    /// Removes the monster that starts on a cell; returns it.
+    pub fn remove_spawn(&mut self, p: Pos) -> Option<Spawn> {
+        let i = self.level.monsters.iter().position(|m| m.pos == p)?;
+        Some(self.level.monsters.remove(i))
+    }
+
+    /// Moves the player's start to a floor cell where nothing else starts; refused otherwise.
+    pub fn set_player(&mut self, p: Pos) -> bool {
+        let taken = self.creature_at(p).is_some_and(|c| c != '@');
+        if !self.level.grid.is_passable(p) || taken {
+            return false;
+        }
+        self.level.player = Some(p);
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn design(text: &str) -> Design {
+        Design::parse(text.as_bytes(), "t.txt").expect("valid level")
+    }
+
+    #[test]
+    fn an_unedited_design_writes_its_file_back_byte_for_byte() {
+        for text in [
+            "; a comment\ntitle: T\n\n; another\n#####\n#@.g#\n#####\n; trailing\n\n",
+            "title: crlf\r\n#####\r\n#@..#\r\n#####\r\n",
+            "\u{feff}size: 6x4\n; inside\n#####\n#@..#\n  \n#####",
+            "map:\n\n..@..\n   ..\n",
+        ] {
+            assert_eq!(design(text).to_text(), text);
+        }
+    }
+
+    #[test]
+    fn one_edited_cell_changes_one_glyph() {
+        let text = "; keep me\r\ntitle: T\r\n#####\r\n#@..#\r\n#####\r\n";
+        let mut d = design(text);
+        assert!(d.set_tile(Pos::new(3, 1), Tile::Wall));
+        assert_eq!(d.to_text(), text.replace("#@..#", "#@.##"));
+        assert!(d.add_spawn(Spawn {
+            pos: Pos::new(2, 1),
+            kind: 'o'
+        }));
+        assert!(d.set_player(Pos::new(1, 1)));
+        assert_eq!(d.to_text(), text.replace("#@..#", "#@o##"));
+        assert_eq!(
+            Design::parse(d.to_text().as_bytes(), "t").unwrap().level,
+            d.level
+        );
+    }
+
+    #[test]
+    fn short_rows_grow_only_as_far_as_the_edit_and_extra_rows_follow_the_map() {
+        // A ragged map under a size header: row 1 is short, rows 3 and 4 are not written.
+        let text = "size: 6x5\n######\n#@\n######\n; the end\n";
+        let mut d = design(text);
+        assert!(d.set_tile(Pos::new(4, 1), Tile::Floor));
+        assert!(d.set_tile(Pos::new(0, 4), Tile::Wall));
+        let out = d.to_text();
+        assert_eq!(out, "size: 6x5\n######\n#@  .\n######\n\n#\n; the end\n");
+        assert_eq!(Design::parse(out.as_bytes(), "t").unwrap().level, d.level);
+    }
+
+    #[test]
+    fn creatures_keep_their_cells_free() {
+        let mut d = design("#####\n#@.g#\n#####\n");
+        assert!(
+            !d.set_tile(Pos::new(3, 1), Tile::Wall),
+            "a goblin starts there"
+        );
+        assert!(
+            !d.set_tile(Pos::new(1, 1), Tile::Wall),
+            "the player starts there"
+        );
+        assert!(!d.set_player(Pos::new(3, 1)));
+        assert!(!d.add_spawn(Spawn {
+            pos: Pos::new(0, 0),
+            kind: 'r'
+        }));
+        assert_eq!(d.remove_spawn(Pos::new(3, 1)).map(|s| s.kind), Some('g'));
+        assert!(d.set_tile(Pos::new(3, 1), Tile::Wall));
+    }
+}
