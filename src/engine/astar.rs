@@ -7,9 +7,11 @@
 //! (smaller y, then smaller x). Neighbours are generated in the order of [`DIRECTIONS`], and
 //! a node's parent only changes on a strictly better G.
 
+mod explain;
 mod queue;
 mod trace;
 
+pub use explain::{Expansion, Fate};
 pub use trace::{NodeInfo, NodeState, Snapshot, Trace, TraceEvent, Tracer};
 
 use crate::engine::grid::{DIAGONAL, DIRECTIONS, Grid, Neighbourhood, Pos, Regions, STRAIGHT};
