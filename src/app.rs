@@ -5,14 +5,18 @@
 
 mod editor;
 mod files;
+pub mod help;
 pub mod keymap;
+pub mod lab;
 pub mod screen;
+mod search;
 
 pub use editor::{EditOp, Editor};
 pub use files::{
     DEFAULT_LEVEL, DEFAULT_LEVEL_PATH, OpenError, PendingReload, Source, SourceKind, open_level,
     write_atomic,
 };
+pub use search::{Layer, Overlay, SPEEDS, TICK_MS};
 
 use crossterm::event::{
     Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
@@ -22,15 +26,10 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use crate::content::level::Design;
-use crate::engine::astar::{Heuristic, SearchOptions, Snapshot, Weight};
+use crate::engine::astar::{SearchOptions, Snapshot};
 use crate::engine::grid::{Pos, Tile};
 use crate::game::{Act, ActResult, GameState, World};
 use keymap::{Action, Context};
-
-/// Weights the overlay cycles through, in thousandths.
-const WEIGHTS: [u32; 5] = [1000, 1500, 2000, 3000, 5000];
-/// Autoplay speeds, in expansions per tick.
-const SPEEDS: [u32; 7] = [1, 2, 4, 8, 16, 64, 256];
 
 /// A replayed snapshot with the (trace serial, step) it was replayed for.
 type SnapshotCache = ((u64, u32), Rc<Snapshot>);
@@ -46,6 +45,8 @@ pub enum Mode {
     Look,
     /// Painting the level.
     Edit,
+    /// The search lab: any start and goal, the search stepped and explained.
+    Lab,
 }
 
 /// A question waiting for an answer.
@@ -75,19 +76,6 @@ pub struct Stroke {
     replan: bool,
 }
 
-/// The search overlay's state.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Overlay {
-    /// Whether it is shown.
-    pub on: bool,
-    /// The expansion shown, or `None` for the finished search.
-    pub step: Option<u32>,
-    /// Whether autoplay runs.
-    pub autoplay: bool,
-    /// Index into the autoplay speeds.
-    pub speed: usize,
-}
-
 /// The application state.
 #[derive(Debug)]
 pub struct App {
@@ -102,6 +90,8 @@ pub struct App {
     pub mode: Mode,
     /// The mode the help screen returns to.
     pub help_return: Mode,
+    /// The help page shown.
+    pub help_page: usize,
     /// A pending question.
     pub confirm: Option<Confirm>,
     /// The selected monster's id.
@@ -126,6 +116,10 @@ pub struct App {
     pub camera: Pos,
     /// The mouse stroke under way in the editor.
     stroke: Option<Stroke>,
+    /// The search lab, while it is open.
+    lab: Option<lab::Lab>,
+    /// The mode leaving the lab returns to.
+    lab_return: Mode,
     /// The last replayed snapshot, keyed by trace serial and step.
     snapshot_cache: RefCell<Option<SnapshotCache>>,
 }
@@ -142,15 +136,11 @@ impl App {
             source,
             mode: Mode::Play,
             help_return: Mode::Play,
+            help_page: 0,
             confirm: None,
             selected,
             show_path: false,
-            overlay: Overlay {
-                on: false,
-                step: None,
-                autoplay: false,
-                speed: 2,
-            },
+            overlay: Overlay::default(),
             cursor,
             editor: Editor::default(),
             travel: None,
@@ -159,6 +149,8 @@ impl App {
             generated: None,
             camera: Pos::default(),
             stroke: None,
+            lab: None,
+            lab_return: Mode::Play,
             snapshot_cache: RefCell::new(None),
         };
         app.welcome();
@@ -219,7 +211,7 @@ impl App {
     /// not jump under the pointer.
     fn settle_camera(&mut self) {
         let area = Rect::new(0, 0, self.size.0, self.size.1);
-        if let Some(view) = screen::layout(self, area).map(|l| l.map) {
+        if let Some(view) = screen::camera_view(self, area) {
             self.camera = screen::camera(self, view);
         }
     }
@@ -236,50 +228,16 @@ impl App {
             self.travel_step();
         }
         if self.overlay.autoplay {
-            let total = self.trace_expansions();
-            let step = self.overlay.step.unwrap_or(total);
-            let next = step.saturating_add(SPEEDS[self.overlay.speed]);
-            if next >= total {
-                self.overlay.step = None;
-                self.overlay.autoplay = false;
-            } else {
-                self.overlay.step = Some(next);
-            }
+            self.autoplay_tick();
         }
         self.settle_camera();
     }
 
-    /// The selected monster's search as it stood at the overlay's step. Replaying a large
-    /// search takes milliseconds, so the last replay is kept until the trace or step changes.
-    pub fn snapshot(&self) -> Option<Rc<Snapshot>> {
-        let trace = self.world.trace()?;
-        let step = self.overlay.step.unwrap_or(u32::MAX);
-        let key = (self.world.planner().trace_serial(), step);
-        let mut cache = self.snapshot_cache.borrow_mut();
-        if let Some((k, snap)) = cache.as_ref()
-            && *k == key
-        {
-            return Some(Rc::clone(snap));
-        }
-        let snap = Rc::new(trace.snapshot(step));
-        *cache = Some((key, Rc::clone(&snap)));
-        Some(snap)
-    }
-
-    /// Drops the kept replay, so the next frame replays the search as the first frame after a
-    /// turn does (the frame benchmark measures that).
-    pub fn forget_snapshot(&self) {
-        self.snapshot_cache.borrow_mut().take();
-    }
-
-    fn trace_expansions(&self) -> u32 {
-        self.world.trace().map_or(0, |t| t.expansions())
-    }
-
     /// Contexts whose bindings apply now, most specific first.
-    fn contexts(&self) -> &'static [Context] {
+    pub fn contexts(&self) -> &'static [Context] {
         match (self.mode, self.overlay.on) {
             (Mode::Edit, _) => &[Context::Edit, Context::Global],
+            (Mode::Lab, _) => &[Context::Lab, Context::Overlay, Context::Global],
             (Mode::Look, true) => &[Context::Look, Context::Overlay, Context::Global],
             (Mode::Look, false) => &[Context::Look, Context::Global],
             (_, true) => &[Context::Overlay, Context::Play, Context::Global],
@@ -288,12 +246,12 @@ impl App {
     }
 
     fn handle_key(&mut self, key: &KeyEvent) {
-        // Any key stops travel and autoplay, as players expect of an interrupted run.
+        // Any key stops travel, as players expect of an interrupted run. Autoplay goes on
+        // until `a` pauses it or a step key takes over, so its speed can be changed live.
         if self.travel.take().is_some() {
             self.world.say("You stop.");
             return;
         }
-        self.overlay.autoplay = false;
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         if ctrl && key.code == KeyCode::Char('c') {
             // Ctrl-C quits at once, unless that would drop unsaved edits: then it asks,
@@ -310,7 +268,7 @@ impl App {
             return;
         }
         if self.mode == Mode::Help {
-            self.mode = self.help_return;
+            self.page_help(key.code);
             return;
         }
         if self.world.state() == GameState::Dead && self.mode == Mode::Play {
@@ -370,14 +328,38 @@ impl App {
 
     fn open_help(&mut self) {
         self.help_return = self.mode;
+        self.help_page = 0;
         self.mode = Mode::Help;
+    }
+
+    /// Pages through the help; any key but the paging ones closes it.
+    fn page_help(&mut self, code: KeyCode) {
+        let pages = help::layout(Rect::new(0, 0, self.size.0, self.size.1)).pages();
+        match code {
+            KeyCode::PageDown | KeyCode::Char(' ') | KeyCode::Right | KeyCode::Down
+                if self.help_page + 1 < pages =>
+            {
+                self.help_page += 1
+            }
+            KeyCode::PageUp | KeyCode::Left | KeyCode::Up if self.help_page > 0 => {
+                self.help_page -= 1
+            }
+            KeyCode::PageDown
+            | KeyCode::PageUp
+            | KeyCode::Char(' ')
+            | KeyCode::Right
+            | KeyCode::Down
+            | KeyCode::Left
+            | KeyCode::Up => {}
+            _ => self.mode = self.help_return,
+        }
     }
 
     /// Carries out one action: what a key (through the key table) or a click asks for.
     pub fn apply(&mut self, action: Action) {
         match action {
             Action::Move(dx, dy) => match self.mode {
-                Mode::Look | Mode::Edit => self.move_cursor(dx, dy),
+                Mode::Look | Mode::Edit | Mode::Lab => self.move_cursor(dx, dy),
                 _ => self.act(Act::Move(dx, dy)),
             },
             Action::Wait => self.act(Act::Wait),
@@ -420,11 +402,11 @@ impl App {
                     Mode::Edit
                 };
             }
-            Action::Back => {
-                if matches!(self.mode, Mode::Look | Mode::Edit) {
-                    self.mode = Mode::Play;
-                }
-            }
+            Action::Back => match self.mode {
+                Mode::Look | Mode::Edit => self.mode = Mode::Play,
+                Mode::Lab => self.leave_lab(),
+                _ => {}
+            },
             Action::Save => self.save(false),
             Action::NewLevel => {
                 if self.unsaved() || self.in_progress() {
@@ -433,40 +415,57 @@ impl App {
                     self.new_level();
                 }
             }
-            Action::StepBack => self.step_to(self.current_step().saturating_sub(1)),
-            Action::StepForward => self.step_to(self.current_step().saturating_add(1)),
-            Action::StepStart => self.step_to(0),
-            Action::StepEnd => self.overlay.step = None,
-            Action::Autoplay => {
-                if self.overlay.step.is_none() {
-                    self.overlay.step = Some(0);
-                }
-                self.overlay.autoplay = true;
+            Action::StepBack => {
+                self.overlay.autoplay = false;
+                self.step_to(self.current_step().saturating_sub(1));
             }
+            Action::StepForward => {
+                self.overlay.autoplay = false;
+                self.step_to(self.current_step().saturating_add(1));
+            }
+            Action::StepStart => {
+                self.overlay.autoplay = false;
+                self.step_to(0);
+            }
+            Action::StepEnd => {
+                self.overlay.autoplay = false;
+                self.overlay.step = None;
+            }
+            Action::Autoplay => self.toggle_autoplay(),
             Action::Faster => self.overlay.speed = (self.overlay.speed + 1).min(SPEEDS.len() - 1),
             Action::Slower => self.overlay.speed = self.overlay.speed.saturating_sub(1),
             Action::CycleNeighbourhood => {
-                self.set_options(|o| o.neighbourhood = o.neighbourhood.next())
+                self.change_options(|o| o.neighbourhood = o.neighbourhood.next())
             }
-            Action::CycleHeuristic => self.set_options(|o| o.heuristic = o.heuristic.next()),
-            Action::CycleWeight => self.set_options(|o| {
-                let i = WEIGHTS
-                    .iter()
-                    .position(|&w| w == o.weight.millis())
-                    .map_or(0, |i| i + 1);
-                o.weight = Weight::from_millis(WEIGHTS[i % WEIGHTS.len()]);
-            }),
-            Action::ResetOptions => self.set_options(|o| *o = SearchOptions::default()),
-            Action::PutWall => self.edit_tile(Tile::Wall),
-            Action::PutFloor => self.edit_tile(Tile::Floor),
-            Action::ToggleTile => {
-                let t = if self.world.grid().get(self.cursor) == Tile::Wall {
-                    Tile::Floor
+            Action::CycleHeuristic => self.change_options(|o| o.heuristic = o.heuristic.next()),
+            Action::CycleWeight => self.change_options(App::next_weight),
+            Action::ToggleGreedy => self.change_options(|o| o.greedy = !o.greedy),
+            Action::ResetOptions => self.change_options(|o| *o = SearchOptions::default()),
+            Action::CycleLayer => self.overlay.layer = self.overlay.layer.next(),
+            Action::ToggleFollow => self.overlay.follow = !self.overlay.follow,
+            Action::Lab => {
+                if self.mode == Mode::Lab {
+                    self.leave_lab();
                 } else {
-                    Tile::Wall
-                };
-                self.edit_tile(t);
+                    self.enter_lab();
+                }
             }
+            Action::SetStart => self.lab_endpoint(true),
+            Action::SetGoal => self.lab_endpoint(false),
+            Action::CycleCompare => {
+                if let Some(lab) = &mut self.lab {
+                    lab.cycle_compare();
+                    self.overlay.step = None;
+                }
+            }
+            Action::TogglePaint => {
+                if let Some(lab) = &mut self.lab {
+                    lab.paint = !lab.paint;
+                }
+            }
+            Action::PutWall => self.put_tile(Some(Tile::Wall)),
+            Action::PutFloor => self.put_tile(Some(Tile::Floor)),
+            Action::ToggleTile => self.put_tile(None),
             Action::PlaceMonster => self.edit(EditOp::AddMonster(self.cursor, self.editor.kind())),
             Action::CycleKind => self.editor.cycle_kind(),
             Action::DeleteMonster => self.edit(EditOp::RemoveMonster(self.cursor)),
@@ -474,32 +473,6 @@ impl App {
             Action::Undo => self.undo(),
             Action::Redo => self.redo(),
         }
-    }
-
-    fn current_step(&self) -> u32 {
-        self.overlay.step.unwrap_or_else(|| self.trace_expansions())
-    }
-
-    fn step_to(&mut self, step: u32) {
-        let total = self.trace_expansions();
-        self.overlay.step = (step < total).then_some(step);
-    }
-
-    fn set_options(&mut self, change: impl FnOnce(&mut SearchOptions)) {
-        let mut o = self.world.options();
-        change(&mut o);
-        let h = if o.heuristic == Heuristic::Zero {
-            "zero (Dijkstra)"
-        } else {
-            o.heuristic.name()
-        };
-        self.world.say(format!(
-            "Search: {} neighbours, {h}, weight {}.",
-            o.neighbourhood.name(),
-            o.weight
-        ));
-        self.overlay.step = None;
-        self.world.set_options(o);
     }
 
     /// Where look and edit cursors start: on the selected monster when it is on screen,
@@ -510,6 +483,56 @@ impl App {
             .map(|m| m.pos)
             .filter(|&p| screen::screen_cell(self, p).is_some())
             .unwrap_or(self.world.player().pos)
+    }
+
+    /// The cursor in look mode, else the selected monster, else the player.
+    fn cursor_or_selected(&self) -> Pos {
+        if self.mode == Mode::Look {
+            return self.cursor;
+        }
+        self.selected
+            .and_then(|id| self.world.monster(id))
+            .map_or(self.world.player().pos, |m| m.pos)
+    }
+
+    /// Puts a tile at the cursor (`None`: swaps wall and floor): on the lab's own map in
+    /// the lab, else on the design.
+    fn put_tile(&mut self, tile: Option<Tile>) {
+        let cursor = self.cursor;
+        if let Some(lab) = self.lab.as_mut().filter(|_| self.mode == Mode::Lab) {
+            let t = tile.unwrap_or(if lab.grid.get(cursor) == Tile::Wall {
+                Tile::Floor
+            } else {
+                Tile::Wall
+            });
+            if !lab.set_tile(cursor, t) && !t.is_passable() {
+                self.world.say("The start and the goal stay on floor.");
+            }
+            self.overlay.step = None;
+            return;
+        }
+        let t = tile.unwrap_or(if self.design.level().grid.get(cursor) == Tile::Wall {
+            Tile::Floor
+        } else {
+            Tile::Wall
+        });
+        self.edit_tile(t);
+    }
+
+    /// Sets the lab's start (or goal) at the cursor.
+    fn lab_endpoint(&mut self, start: bool) {
+        let cursor = self.cursor;
+        let Some(lab) = &mut self.lab else { return };
+        let done = if start {
+            lab.set_start(cursor)
+        } else {
+            lab.set_goal(cursor)
+        };
+        if done {
+            self.overlay.step = None;
+        } else {
+            self.world.say("The start and the goal stand on floor.");
+        }
     }
 
     fn move_cursor(&mut self, dx: i32, dy: i32) {
@@ -725,7 +748,13 @@ impl App {
                 }
             }
             Mode::Look => self.cursor = cell,
+            Mode::Lab => self.lab_mouse(cell, button, drag),
             _ if drag || button != MouseButton::Left => {}
+            // With the overlay on, a click studies the cell instead of playing turns.
+            _ if self.overlay.on => {
+                self.cursor = cell;
+                self.mode = Mode::Look;
+            }
             _ => {
                 if let Some(id) = self.world.monster_at(cell).map(|m| m.id) {
                     self.select(Some(id));
@@ -734,5 +763,36 @@ impl App {
                 }
             }
         }
+    }
+
+    /// The mouse in the lab: the left button sets or drags the start, the right one the
+    /// goal; in paint mode (`e`) they paint walls and floor as in the editor.
+    fn lab_mouse(&mut self, cell: Pos, button: MouseButton, drag: bool) {
+        self.cursor = cell;
+        let Some(lab) = &mut self.lab else { return };
+        if lab.paint {
+            let tile = if button == MouseButton::Left {
+                Tile::Wall
+            } else {
+                Tile::Floor
+            };
+            let from = match self.stroke {
+                Some(s) if drag => s.last,
+                _ => cell,
+            };
+            for p in screen::line(from, cell) {
+                lab.set_tile(p, tile);
+            }
+            self.stroke = Some(Stroke {
+                last: cell,
+                tile,
+                replan: false,
+            });
+        } else if button == MouseButton::Left {
+            lab.set_start(cell);
+        } else {
+            lab.set_goal(cell);
+        }
+        self.overlay.step = None;
     }
 }

@@ -6,16 +6,20 @@
 mod check;
 mod error;
 mod generate;
+mod lab;
 mod path;
 mod play;
+mod query;
 mod scen;
 mod script;
 
 pub use check::CheckArgs;
 pub use error::{CliError, EXIT_BAD_INPUT};
 pub use generate::{GenerateArgs, generate_text};
+pub use lab::LabArgs;
 pub use path::{PathArgs, draw_path};
 pub use play::PlayArgs;
+pub use query::QueryArgs;
 pub use scen::ScenArgs;
 pub use script::ScriptArgs;
 
@@ -40,6 +44,8 @@ pub enum Command {
     Play(PlayArgs),
     /// Find a path on a level and print it.
     Path(PathArgs),
+    /// Open the search lab on a level: any start and goal, the search stepped and explained.
+    Lab(LabArgs),
     /// Run every scenario of Moving AI scenario files.
     Scen(ScenArgs),
     /// Check level files and print a summary of each.
@@ -57,6 +63,7 @@ pub fn execute(cli: Cli) -> i32 {
         None => play::play(cli.play),
         Some(Command::Play(args)) => play::play(args),
         Some(Command::Path(args)) => path::path(&args),
+        Some(Command::Lab(args)) => lab::lab(&args),
         Some(Command::Scen(args)) => scen::scen(&args),
         Some(Command::Check(args)) => check::check(&args),
         Some(Command::Generate(args)) => generate::generate(&args),

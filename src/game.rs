@@ -45,9 +45,12 @@ pub struct Monster {
     /// The design's start cell this monster stands for (`None` for one the design does not
     /// know, such as a monster added in play only).
     pub origin: Option<Pos>,
-    /// Its latest plan: the search toward the player, and this turn's detour work added
-    /// to its `expanded`.
+    /// Its latest plan: the search toward the player (detours around other monsters count
+    /// in the turn's figures, not here).
     pub plan: SearchResult,
+    /// Where that search ran from and to: the monster may have stepped since, and the
+    /// overlay shows the search that decided its step.
+    pub planned: (Pos, Pos),
 }
 
 /// The player.
@@ -214,6 +217,7 @@ impl World {
             hp: kinds::kind(kind).hp,
             origin,
             plan: SearchResult::default(),
+            planned: (pos, pos),
         });
         Some(id)
     }
@@ -508,9 +512,8 @@ impl World {
     /// Records the searches of monster `id` from now on (or of nobody), and records its
     /// search at once without replanning the others or touching the turn's figures.
     pub fn set_traced(&mut self, id: Option<u32>) {
-        let goal = self.player.pos;
         self.planner
-            .set_traced(id, &self.grid, goal, self.options, &mut self.monsters);
+            .set_traced(id, &self.grid, self.options, &mut self.monsters);
     }
 
     /// Replans everyone, recording the searches of monster `id` (or of nobody) from now on.

@@ -2,6 +2,7 @@
 
 mod help;
 mod inspector;
+mod lab;
 mod map;
 mod panel;
 
@@ -16,7 +17,9 @@ use crate::engine::astar::Snapshot;
 use crate::engine::grid::Pos;
 use crate::game::GameState;
 
+pub use crate::text::wrap;
 pub use inspector::format_number;
+pub use lab::summary;
 
 use crate::app::screen::{Layout, MIN_SIZE, layout};
 use crate::content::kinds::Hue;
@@ -38,6 +41,13 @@ impl Widget for &App {
             too_small(area, buf);
             return;
         };
+        if self.mode == Mode::Lab {
+            lab::render(self, &l, buf);
+            render_log(self, l.log, buf);
+            let snap = self.lab_snapshot(0);
+            render_hint(self, snap.as_deref(), l.hint, buf);
+            return;
+        }
         // One replay of the trace per frame, shared by every view.
         let snap = if self.overlay.on {
             self.snapshot()
@@ -50,7 +60,7 @@ impl Widget for &App {
         render_log(self, l.log, buf);
         render_hint(self, snap, l.hint, buf);
         if self.mode == Mode::Help {
-            help::render(area, buf);
+            help::render(self.help_page, area, buf);
         } else if self.world.state() == GameState::Dead {
             popup(
                 area,
@@ -186,23 +196,19 @@ fn render_log(app: &App, area: Rect, buf: &mut Buffer) {
 }
 
 fn render_hint(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut Buffer) {
+    let keys = crate::app::keymap::hints(app.contexts());
     let text = match app.mode {
         Mode::Look => describe_cell(app, snap, app.cursor),
-        Mode::Edit => format!(
-            "EDIT {}  w wall  . floor  m {}  K kind  d del  @ player  U/R undo/redo  s save  e done",
-            app.cursor,
-            app.editor.kind()
-        ),
+        Mode::Lab => describe_lab_cell(app, snap, app.cursor),
+        Mode::Edit => format!("EDIT {} brush {}  {keys}", app.cursor, app.editor.kind()),
         _ if app.overlay.on => {
             let total = app.world.trace().map_or(0, |t| t.expansions());
             let step = app.overlay.step.unwrap_or(total);
-            format!(
-                "step {step}/{total}  [ ] step  {{ }} ends  a play  +- speed  N H W options  D reset"
-            )
+            format!("step {step}/{total}  {keys}")
         }
-        _ => "hjklyubn move  . wait  Tab select  o search  x look  e edit  ? help  q quit"
-            .to_string(),
+        _ => keys,
     };
+    let text = cut_at_separator(&text, usize::from(area.width));
     Paragraph::new(Line::from(Span::styled(
         text,
         Style::new().add_modifier(Modifier::REVERSED),
@@ -213,27 +219,23 @@ fn render_hint(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut Buffer)
     }
 }
 
-/// Splits text into lines of at most `width` characters, at spaces where possible.
-pub fn wrap(text: &str, width: usize) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut line = String::new();
-    for word in text.split(' ') {
-        let needed = line.chars().count() + usize::from(!line.is_empty()) + word.chars().count();
-        if needed > width && !line.is_empty() {
-            out.push(std::mem::take(&mut line));
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(word);
-        while line.chars().count() > width {
-            let head: String = line.chars().take(width).collect();
-            line = line.chars().skip(width).collect();
-            out.push(head);
-        }
+/// `text` cut to `width` characters at the last double space that fits, so a hint bar
+/// never ends in half a word; text without such a break is cut anywhere.
+fn cut_at_separator(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        return text.to_string();
     }
-    out.push(line);
-    out
+    let head: String = text.chars().take(width + 2).collect();
+    // The last break whose text before it fits (a break right at the edge fits too).
+    let fits = head
+        .match_indices("  ")
+        .map(|(i, _)| i)
+        .filter(|&i| i > 0 && head[..i].chars().count() <= width)
+        .last();
+    match fits {
+        Some(i) => head[..i].to_string(),
+        None => text.chars().take(width).collect(),
+    }
 }
 
 /// The look-mode description of a cell: its F, G, H, parent, state and order.
@@ -259,35 +261,88 @@ fn describe_cell(app: &App, snap: Option<&Snapshot>, p: Pos) -> String {
             _ => " void",
         });
     }
-    let Some(snap) = snap else {
-        s.push_str("  (o shows the search)");
-        return s;
-    };
-    match snap.get(p) {
-        Some(n) => {
-            s.push_str(&format!("  F {} G {} H {}", n.f, n.g, n.h));
-            match n.parent {
-                Some(q) => s.push_str(&format!("  parent {q}")),
-                None => s.push_str("  start"),
-            }
-            s.push_str(&format!("  {}", n.state.name()));
-            if let Some(o) = n.order {
-                s.push_str(&format!(" #{o}"));
-            }
-        }
-        None => s.push_str("  never touched by the search"),
+    match snap {
+        Some(snap) => s.push_str(&describe_node(snap, p)),
+        None => s.push_str("  (o shows the search)"),
     }
     s
 }
 
+/// The lab's line for the cursor: the cell, and what the search knew of it.
+fn describe_lab_cell(app: &App, snap: Option<&Snapshot>, p: Pos) -> String {
+    let Some(lab) = app.lab() else {
+        return String::new();
+    };
+    let mut s = format!("LAB {p}");
+    if p == lab.start {
+        s.push_str(" start");
+    } else if p == lab.goal {
+        s.push_str(" goal");
+    } else if !lab.grid.is_passable(p) {
+        s.push_str(" wall");
+    }
+    if let Some(snap) = snap {
+        s.push_str(&describe_node(snap, p));
+    }
+    s
+}
+
+/// What a search knew of a cell: `  F 68 G 14 H 54  parent 2,3  closed #2`.
+fn describe_node(snap: &Snapshot, p: Pos) -> String {
+    let Some(n) = snap.get(p) else {
+        return "  never touched by the search".into();
+    };
+    let mut s = format!("  F {} G {} H {}", n.f, n.g, n.h);
+    match n.parent {
+        Some(q) => s.push_str(&format!("  parent {q}")),
+        None => s.push_str("  start"),
+    }
+    s.push_str(&format!("  {}", n.state.name()));
+    if let Some(o) = n.order {
+        s.push_str(&format!(" #{o}"));
+    }
+    s
+}
+
+/// A count in at most about five characters: `953`, `12345`, `123k`, `79.1M`, `4.2G`.
+pub fn format_count(n: u64) -> String {
+    let short = |v: f64, suffix: char| {
+        if v < 10.0 {
+            format!("{v:.2}{suffix}")
+        } else if v < 100.0 {
+            format!("{v:.1}{suffix}")
+        } else {
+            format!("{v:.0}{suffix}")
+        }
+    };
+    match n {
+        0..100_000 => n.to_string(),
+        100_000..1_000_000 => short(n as f64 / 1e3, 'k'),
+        1_000_000..1_000_000_000 => short(n as f64 / 1e6, 'M'),
+        _ => short(n as f64 / 1e9, 'G'),
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::wrap;
+    use super::format_count;
 
     #[test]
-    fn wrap_breaks_at_spaces_and_splits_long_words() {
-        assert_eq!(wrap("a bb ccc dddd", 6), ["a bb", "ccc", "dddd"]);
-        assert_eq!(wrap("abcdefgh", 3), ["abc", "def", "gh"]);
-        assert_eq!(wrap("", 5), [""]);
+    fn counts_shorten_to_about_five_characters() {
+        assert_eq!(format_count(953), "953");
+        assert_eq!(format_count(99_999), "99999");
+        assert_eq!(format_count(123_456), "123k");
+        assert_eq!(format_count(79_132_813), "79.1M");
+        assert_eq!(format_count(4_200_000_000), "4.20G");
+    }
+
+    #[test]
+    fn hints_are_cut_between_words() {
+        use super::cut_at_separator as cut;
+        assert_eq!(cut("a b  c d  e", 11), "a b  c d  e");
+        assert_eq!(cut("a b  c d  e", 10), "a b  c d");
+        assert_eq!(cut("a b  c d  e", 8), "a b  c d");
+        assert_eq!(cut("a b  c d  e", 7), "a b");
+        assert_eq!(cut("abcdef", 3), "abc");
     }
 }

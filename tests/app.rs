@@ -3,7 +3,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use astar_rogue::app::App;
+use astar_rogue::app::help;
 use astar_rogue::app::keymap::BINDINGS;
 use astar_rogue::engine::grid::Pos;
 use astar_rogue::view::look_line;
@@ -11,19 +11,27 @@ use astar_rogue::view::look_line;
 mod common;
 
 #[test]
-fn the_help_screen_lists_every_binding() {
-    for size in [(80, 24), (120, 40)] {
+fn the_help_screen_lists_every_binding_on_its_pages_at_every_size() {
+    for size in [(40, 12), (60, 20), (80, 24), (120, 40)] {
         let mut a = common::app(Path::new("levels/default.txt"), 1, size);
-        let frame = common::frame(&mut a, "?");
+        let pages = help::layout(ratatui::layout::Rect::new(0, 0, size.0, size.1)).pages();
+        let mut seen = String::new();
+        common::frame(&mut a, "?");
+        for page in 0..pages {
+            assert_eq!(a.help_page, page);
+            seen.push_str(&common::frame(&mut a, ""));
+            common::frame(&mut a, "PageDown");
+        }
+        assert_eq!(a.help_page, pages - 1, "PageDown stops at the last page");
         // Each binding's whole row, keys then description: a lone key letter alone would be
         // found anywhere in the frame.
         for b in BINDINGS {
             let row = format!(" {:<11} {}", b.label, b.help);
-            assert!(
-                frame.contains(&row),
-                "{size:?}: help misses {row:?}\n{frame}"
-            );
+            assert!(seen.contains(&row), "{size:?}: help misses {row:?}\n{seen}");
         }
+        // Any other key closes it.
+        common::frame(&mut a, "x");
+        assert_ne!(a.mode, astar_rogue::app::Mode::Help);
     }
 }
 
@@ -89,12 +97,9 @@ fn check_overlay_matches(level: &str, keys: &str, extra: &[&str]) {
         .find(|n| n.parent.is_none())
         .expect("start node");
     assert!(frame.contains(&format!("F{}", start.f)), "{frame}");
+    let (g, h) = ("G0".to_string(), format!("H{}", start.h));
     assert!(
-        frame.contains(&format!(
-            "│0{}{}│",
-            " ".repeat(10 - 1 - start.h.to_string().len()),
-            start.h
-        )),
+        frame.contains(&format!("│{g}{}{h}│", " ".repeat(10 - g.len() - h.len()))),
         "{frame}"
     );
 }
@@ -161,28 +166,56 @@ fn the_overlay_replays_the_newest_search_after_each_turn() {
 }
 
 #[test]
-fn the_speed_keys_change_how_many_expansions_an_autoplay_tick_takes() {
+fn autoplay_runs_at_the_speed_shown_and_the_speed_keys_change_it_live() {
     use astar_rogue::app::keymap::Action;
-    // Frames do not show the speed, and scripts tick until idle: checked on the app itself.
+    use astar_rogue::app::{SPEEDS, TICK_MS};
+    // Scripts tick until idle, so the pace is checked on the app itself.
     let mut a = common::app(Path::new("levels/bracket.txt"), 1, (100, 30));
-    let step_after_one_tick = |a: &mut App, faster: usize, slower: usize| {
-        a.apply(Action::ToggleOverlay);
-        a.apply(Action::StepStart);
-        for _ in 0..faster {
-            a.apply(Action::Faster);
-        }
-        for _ in 0..slower {
-            a.apply(Action::Slower);
-        }
-        a.apply(Action::Autoplay);
+    a.apply(Action::ToggleOverlay);
+    a.apply(Action::StepStart);
+    a.apply(Action::Autoplay);
+    let per_second = a.overlay.speed();
+    // A second of ticks plays that many expansions (the bracket search has 82).
+    let ticks = 1000u32.div_ceil(TICK_MS);
+    for _ in 0..ticks {
         a.tick();
-        let step = a.overlay.step;
-        a.apply(Action::ToggleOverlay);
-        step
-    };
-    // The speed is kept between uses: 4 expansions a tick, then 8 after one faster, then 2
-    // after two slower.
-    assert_eq!(step_after_one_tick(&mut a, 0, 0), Some(4));
-    assert_eq!(step_after_one_tick(&mut a, 1, 0), Some(8));
-    assert_eq!(step_after_one_tick(&mut a, 0, 2), Some(2));
+    }
+    let played = a.overlay.step.expect("still playing");
+    let want = per_second * ticks * TICK_MS / 1000;
+    assert!(want > 1);
+    assert_eq!(played, want, "{per_second}/s for {ticks} ticks");
+    // Faster while it plays: it keeps playing, at the next speed.
+    a.apply(Action::Faster);
+    assert!(a.overlay.autoplay);
+    assert_eq!(
+        a.overlay.speed(),
+        SPEEDS[SPEEDS.iter().position(|&s| s == per_second).unwrap() + 1]
+    );
+    // Slowest: one expansion a second.
+    for _ in 0..SPEEDS.len() {
+        a.apply(Action::Slower);
+    }
+    assert_eq!(a.overlay.speed(), 1);
+    // Pausing and resuming starts the count afresh.
+    a.apply(Action::Autoplay);
+    a.apply(Action::Autoplay);
+    let before = a.overlay.step.unwrap();
+    for _ in 0..ticks {
+        a.tick();
+    }
+    assert_eq!(a.overlay.step, Some(before + 1), "one a second");
+    // `a` pauses; other keys leave it paused or playing as it was.
+    a.apply(Action::Autoplay);
+    assert!(!a.overlay.autoplay);
+    a.tick();
+    assert_eq!(a.overlay.step, Some(before + 1));
+    a.apply(Action::Autoplay);
+    assert!(a.overlay.autoplay, "a resumes");
+    // A key press (not a script, which would tick until the search ends).
+    use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+    a.handle_event(&Event::Key(KeyEvent::new(
+        KeyCode::Char('v'),
+        KeyModifiers::NONE,
+    )));
+    assert!(a.overlay.autoplay, "changing the layer does not stop it");
 }

@@ -162,6 +162,7 @@ fn opts(nb: Neighbourhood, h: Heuristic, millis: u32, cap: Option<u32>) -> Searc
         heuristic: h,
         weight: Weight::from_millis(millis),
         cap,
+        greedy: false,
     }
 }
 
@@ -459,7 +460,7 @@ fn check_trace(
         (last_closed, last_len) = (closed, snap.nodes.len());
         let mut orders: Vec<u32> = snap.nodes.iter().filter_map(|n| n.order).collect();
         orders.sort_unstable();
-        prop_assert_eq!(orders, (0..snap.step).collect::<Vec<_>>());
+        prop_assert_eq!(orders, (1..=snap.step).collect::<Vec<_>>());
         for n in &snap.nodes {
             prop_assert_eq!(n.f, n.g + weighted(n.h, o.weight));
             prop_assert_eq!(n.state == NodeState::Closed, n.order.is_some());
@@ -507,6 +508,42 @@ proptest! {
                 let r = pf.find(grid, Query::new(*start, *goal).options(opts(nb, h, 1000, None)));
                 prop_assert_eq!((r.status, r.cost), want, "{:?} {:?}", nb, h);
                 check_path(grid, *start, *goal, nb, &none, &r)?;
+            }
+        }
+    }
+
+    /// Greedy best-first finds a legal path exactly when one exists (blockers included),
+    /// never cheaper than optimal, and its trace replays to its result with F = H.
+    #[test]
+    fn greedy_best_first_finds_a_legal_path_iff_one_exists(case in case_strategy()) {
+        let Case { grid, start, goal, blockers } = &case;
+        let occupied: HashSet<Pos> = blockers
+            .iter()
+            .copied()
+            .filter(|b| b != start && b != goal)
+            .collect();
+        let mut pf = Pathfinder::new();
+        for nb in Neighbourhood::ALL {
+            for h in Heuristic::ALL {
+                let o = SearchOptions { greedy: true, ..opts(nb, h, 1000, None) };
+                let q = Query::new(*start, *goal).options(o).blockers(blockers);
+                let (r, trace) = pf.find_traced(grid, q);
+                let (status, optimal) = expected(grid, *start, *goal, nb, &occupied);
+                prop_assert_eq!(r.status, status, "{:?} {:?}", nb, h);
+                check_path(grid, *start, *goal, nb, &occupied, &r)?;
+                if let (Some(c), Some(best)) = (r.cost, optimal) {
+                    prop_assert!(c >= best);
+                }
+                let end = trace.snapshot(u32::MAX);
+                prop_assert_eq!(end.step, r.expanded);
+                if r.status == Status::Found {
+                    prop_assert_eq!(&end.path, &r.path);
+                }
+                for n in &end.nodes {
+                    prop_assert_eq!(n.f, n.h, "greedy orders by H alone");
+                }
+                // The untraced search is the same search.
+                prop_assert_eq!(&pf.find(grid, q), &r);
             }
         }
     }

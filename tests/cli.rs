@@ -284,7 +284,7 @@ fn path_trace_lists_every_touched_node() {
     let raw = text(&run(&["path", "levels/pillar.txt", "--json", "--trace"]).stdout);
     assert!(
         raw.contains(
-            r#""nodes":[{"x":2,"y":3,"g":0,"h":40,"f":40,"parent":null,"state":"closed","order":0}"#
+            r#""nodes":[{"x":2,"y":3,"g":0,"h":40,"f":40,"parent":null,"state":"closed","order":1}"#
         ),
         "raw node shape: {raw}"
     );
@@ -341,8 +341,8 @@ fn path_trace_lists_every_touched_node() {
         }
     }
     orders.sort_unstable();
-    let expected: Vec<u64> = (0..orders.len() as u64).collect();
-    assert_eq!(orders, expected, "expansion orders are 0..n without gaps");
+    let expected: Vec<u64> = (1..=orders.len() as u64).collect();
+    assert_eq!(orders, expected, "expansion orders are 1..=n without gaps");
     assert_eq!(
         orders.len() as u64,
         json["expanded"].as_u64().unwrap(),

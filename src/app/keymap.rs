@@ -16,6 +16,8 @@ pub enum Context {
     Look,
     /// Edit mode.
     Edit,
+    /// The search lab.
+    Lab,
 }
 
 impl Context {
@@ -27,6 +29,7 @@ impl Context {
             Context::Overlay => "Search overlay (o)",
             Context::Look => "Look mode (x)",
             Context::Edit => "Edit mode (e)",
+            Context::Lab => "Search lab (L)",
         }
     }
 }
@@ -102,6 +105,22 @@ pub enum Action {
     Undo,
     /// Redo the last undone edit.
     Redo,
+    /// Switch greedy best-first search on or off.
+    ToggleGreedy,
+    /// Show the next whole-map layer (states, G, H, F, parents).
+    CycleLayer,
+    /// Let the inspector follow the node being expanded, or not.
+    ToggleFollow,
+    /// Open or leave the search lab.
+    Lab,
+    /// Put the lab's start at the cursor.
+    SetStart,
+    /// Put the lab's goal at the cursor.
+    SetGoal,
+    /// Compare with a second search side by side (none, Dijkstra, weight 2, 4-way, greedy).
+    CycleCompare,
+    /// Let the mouse paint walls in the lab, or move the start and goal.
+    TogglePaint,
 }
 
 /// A key as written in the table: a code and whether Ctrl is held.
@@ -120,24 +139,48 @@ const fn code(c: KeyCode) -> Key {
     Key(c, false)
 }
 
-/// One line of the help screen and the keys behind it (movement keys and mouse rows have
-/// no keys here: [`direction`] and the mouse handler serve them).
+/// One line of the help screen: keys and what they do, and the bit the hint bar shows.
 pub struct Binding {
     /// Where it applies.
     pub context: Context,
     /// The keys as shown on the help screen.
     pub label: &'static str,
-    /// The keys.
+    /// The keys, none for rows that [`direction`] or the mouse handler serve.
     pub keys: &'static [Key],
-    /// What they do.
-    pub command: Action,
+    /// What the keys do (the first key; a second key of a pair does the opposite), `None`
+    /// for rows that only describe the movement keys or the mouse.
+    pub action: Option<Action>,
     /// The description on the help screen.
     pub help: &'static str,
+    /// What the hint bar shows for it, if anything (`o search`).
+    pub hint: &'static str,
 }
 
-macro_rules! bind {
-    ($ctx:ident, $label:expr, [$($k:expr),*], $cmd:expr, $help:expr) => {
-        Binding { context: Context::$ctx, label: $label, keys: &[$($k),*], command: $cmd, help: $help }
+/// A row of keys: `key!(Context, "label", [keys], Action, "help", "hint")`.
+macro_rules! key {
+    ($ctx:ident, $label:expr, [$($k:expr),*], $action:expr, $help:expr, $hint:expr) => {
+        Binding {
+            context: Context::$ctx,
+            label: $label,
+            keys: &[$($k),*],
+            action: Some($action),
+            help: $help,
+            hint: $hint,
+        }
+    };
+}
+
+/// A row that describes keys served elsewhere (movement, the mouse).
+macro_rules! info {
+    ($ctx:ident, $label:expr, $help:expr, $hint:expr) => {
+        Binding {
+            context: Context::$ctx,
+            label: $label,
+            keys: &[],
+            action: None,
+            help: $help,
+            hint: $hint,
+        }
     };
 }
 
@@ -146,154 +189,310 @@ use KeyCode as K;
 
 /// Every binding, in help-screen order.
 pub const BINDINGS: &[Binding] = &[
-    bind!(Global, "←↓↑→ hjkl", [], A::Move(0, 0), "move W S N E"),
-    bind!(Global, "y u b n", [], A::Move(0, 0), "move NW NE SW SE"),
-    bind!(
-        Global,
-        "numpad 1-9",
-        [],
-        A::Move(0, 0),
-        "move; Home PgUp End PgDn"
-    ),
-    bind!(Global, "?", [ch('?')], A::Help, "this help"),
-    bind!(
+    info!(Global, "←↓↑→ hjkl", "move W S N E", ""),
+    info!(Global, "y u b n", "move NW NE SW SE", ""),
+    info!(Global, "numpad 1-9", "move; Home PgUp End PgDn", ""),
+    key!(Global, "?", [ch('?')], A::Help, "this help", "? help"),
+    key!(
         Global,
         "Esc",
         [code(K::Esc)],
         A::Back,
-        "leave look or edit mode"
+        "leave look, edit or lab",
+        ""
     ),
-    bind!(Play, ". 5", [ch('.'), ch('5')], A::Wait, "wait a turn"),
-    bind!(
+    info!(Play, "moves", "move or attack", "hjklyubn move"),
+    key!(
+        Play,
+        ". 5",
+        [ch('.'), ch('5')],
+        A::Wait,
+        "wait a turn",
+        ". wait"
+    ),
+    key!(
         Play,
         "Tab S-Tab",
         [code(K::Tab), code(K::BackTab)],
         A::NextMonster,
-        "select next / prev foe"
+        "select next / prev foe",
+        "Tab select"
     ),
-    bind!(
+    key!(
         Play,
         "p",
         [ch('p')],
         A::TogglePath,
-        "show selected foe's path"
+        "show selected foe's path",
+        ""
     ),
-    bind!(
+    key!(
         Play,
         "o",
         [ch('o')],
         A::ToggleOverlay,
-        "search overlay with F G H"
+        "search overlay with F G H",
+        "o search"
     ),
-    bind!(Play, "x", [ch('x')], A::Look, "look mode"),
-    bind!(Play, "e", [ch('e')], A::Edit, "edit mode"),
-    bind!(
+    key!(Play, "x", [ch('x')], A::Look, "look mode", "x look"),
+    key!(Play, "L", [ch('L')], A::Lab, "search lab", ""),
+    key!(Play, "e", [ch('e')], A::Edit, "edit mode", "e edit"),
+    key!(
         Play,
         "s C-s",
         [ch('s'), ctrl('s')],
         A::Save,
-        "save the level file"
+        "save the level file",
+        ""
     ),
-    bind!(Play, "G", [ch('G')], A::NewLevel, "generate a new level"),
-    bind!(Play, "r", [ch('r')], A::Restart, "restart after death"),
-    bind!(Play, "q C-c", [ch('q')], A::Quit, "quit (q asks mid-game)"),
-    bind!(Play, "click", [], A::Wait, "travel there / select foe"),
-    bind!(
+    key!(
+        Play,
+        "G",
+        [ch('G')],
+        A::NewLevel,
+        "generate a new level",
+        ""
+    ),
+    key!(
+        Play,
+        "r",
+        [ch('r')],
+        A::Restart,
+        "restart (asks mid-game)",
+        ""
+    ),
+    key!(
+        Play,
+        "q C-c",
+        [ch('q')],
+        A::Quit,
+        "quit (asks mid-game)",
+        "q quit"
+    ),
+    info!(Play, "click", "travel there / select foe", ""),
+    key!(
         Overlay,
         "[ ]",
         [ch('['), ch(']')],
         A::StepBack,
-        "one expansion back / on"
+        "one expansion back / on",
+        "[ ] step"
     ),
-    bind!(
+    key!(
         Overlay,
         "{ }",
         [ch('{'), ch('}')],
         A::StepStart,
-        "first / last expansion"
+        "first / last expansion",
+        "{ } ends"
     ),
-    bind!(Overlay, "a", [ch('a')], A::Autoplay, "autoplay the search"),
-    bind!(
+    key!(
+        Overlay,
+        "a",
+        [ch('a')],
+        A::Autoplay,
+        "autoplay: play / pause",
+        "a play"
+    ),
+    key!(
         Overlay,
         "+ -",
         [ch('+'), ch('-')],
         A::Faster,
-        "autoplay faster / slower"
+        "autoplay faster / slower",
+        "+- speed"
     ),
-    bind!(
+    key!(
         Overlay,
         "N",
         [ch('N')],
         A::CycleNeighbourhood,
-        "neighbours: 8, 8cut, 4"
+        "neighbours: 8, 8cut, 4",
+        "N H W B options"
     ),
-    bind!(
+    key!(
         Overlay,
         "H",
         [ch('H')],
         A::CycleHeuristic,
-        "heuristic: octile..zero"
+        "heuristic: octile..zero",
+        ""
     ),
-    bind!(
+    key!(
         Overlay,
         "W",
         [ch('W')],
         A::CycleWeight,
-        "weight on H: 1 to 5"
+        "weight on H: 1 to 5",
+        ""
     ),
-    bind!(
+    key!(
+        Overlay,
+        "B",
+        [ch('B')],
+        A::ToggleGreedy,
+        "greedy best-first on/off",
+        ""
+    ),
+    key!(
         Overlay,
         "D",
         [ch('D')],
         A::ResetOptions,
-        "default search options"
+        "default search options",
+        "D reset"
     ),
-    bind!(Look, "moves click", [], A::Move(0, 0), "move the cursor"),
-    bind!(Look, "x", [ch('x')], A::Look, "leave look mode"),
-    bind!(Edit, "moves", [], A::Move(0, 0), "move the cursor"),
-    bind!(
+    key!(
+        Overlay,
+        "v",
+        [ch('v')],
+        A::CycleLayer,
+        "layers: states G H F ↑",
+        "v layer"
+    ),
+    key!(
+        Overlay,
+        "f",
+        [ch('f')],
+        A::ToggleFollow,
+        "inspector follows steps",
+        ""
+    ),
+    info!(Overlay, "click", "look at the cell", ""),
+    info!(Look, "moves click", "move the cursor", ""),
+    key!(Look, "x", [ch('x')], A::Look, "leave look mode", ""),
+    info!(Edit, "moves", "move the cursor", ""),
+    info!(Edit, "click drag", "walls; right button floor", ""),
+    key!(Edit, "w", [ch('w')], A::PutWall, "put a wall", "w wall"),
+    key!(
         Edit,
-        "click drag",
-        [],
-        A::PutWall,
-        "walls; right button floor"
+        ". f",
+        [ch('.'), ch('f')],
+        A::PutFloor,
+        "put floor",
+        ". floor"
     ),
-    bind!(Edit, "w", [ch('w')], A::PutWall, "put a wall"),
-    bind!(Edit, ". f", [ch('.'), ch('f')], A::PutFloor, "put floor"),
-    bind!(
+    key!(
         Edit,
         "Space",
         [code(K::Char(' '))],
         A::ToggleTile,
-        "swap wall and floor"
+        "swap wall and floor",
+        ""
     ),
-    bind!(Edit, "m", [ch('m')], A::PlaceMonster, "place a monster"),
-    bind!(
+    key!(
+        Edit,
+        "m",
+        [ch('m')],
+        A::PlaceMonster,
+        "place a monster",
+        "m monster"
+    ),
+    key!(
         Edit,
         "K",
         [ch('K')],
         A::CycleKind,
-        "choose the monster kind"
+        "choose the monster kind",
+        "K kind"
     ),
-    bind!(
+    key!(
         Edit,
         "d Delete",
         [ch('d'), code(K::Delete)],
         A::DeleteMonster,
-        "delete the monster here"
+        "delete the monster here",
+        "d del"
     ),
-    bind!(Edit, "@", [ch('@')], A::MovePlayer, "move the player here"),
-    bind!(Edit, "U C-z", [ch('U'), ctrl('z')], A::Undo, "undo"),
-    bind!(Edit, "R C-y", [ch('R'), ctrl('y')], A::Redo, "redo"),
-    bind!(
+    key!(
+        Edit,
+        "@",
+        [ch('@')],
+        A::MovePlayer,
+        "move the player here",
+        "@ player"
+    ),
+    key!(
+        Edit,
+        "U C-z",
+        [ch('U'), ctrl('z')],
+        A::Undo,
+        "undo",
+        "U/R undo/redo"
+    ),
+    key!(Edit, "R C-y", [ch('R'), ctrl('y')], A::Redo, "redo", ""),
+    key!(
         Edit,
         "s C-s",
         [ch('s'), ctrl('s')],
         A::Save,
-        "save the level file"
+        "save the level file",
+        "s save"
     ),
-    bind!(Edit, "e", [ch('e')], A::Edit, "leave edit mode"),
+    key!(Edit, "e", [ch('e')], A::Edit, "leave edit mode", "e done"),
+    info!(Lab, "moves", "move the cursor", ""),
+    info!(Lab, "click drag", "start; right button goal", ""),
+    key!(
+        Lab,
+        "s",
+        [ch('s')],
+        A::SetStart,
+        "start at the cursor",
+        "s start"
+    ),
+    key!(
+        Lab,
+        "g",
+        [ch('g')],
+        A::SetGoal,
+        "goal at the cursor",
+        "g goal"
+    ),
+    key!(Lab, "w", [ch('w')], A::PutWall, "put a wall", "w wall"),
+    key!(Lab, ".", [ch('.')], A::PutFloor, "put floor", ""),
+    key!(
+        Lab,
+        "Space",
+        [code(K::Char(' '))],
+        A::ToggleTile,
+        "swap wall and floor",
+        ""
+    ),
+    key!(
+        Lab,
+        "e",
+        [ch('e')],
+        A::TogglePaint,
+        "mouse: paint or set ends",
+        "e paint"
+    ),
+    key!(
+        Lab,
+        "c",
+        [ch('c')],
+        A::CycleCompare,
+        "compare side by side",
+        "c compare"
+    ),
+    key!(Lab, "L Esc", [ch('L')], A::Lab, "leave the lab", "L leave"),
 ];
+
+/// The hint bar's text for the contexts that apply (most specific first): the help key
+/// first, then the hints of each context's bindings, in table order.
+pub fn hints(contexts: &[Context]) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    let global = contexts.iter().filter(|c| **c == Context::Global);
+    let others = contexts.iter().filter(|c| **c != Context::Global);
+    for &ctx in global.chain(others) {
+        parts.extend(
+            BINDINGS
+                .iter()
+                .filter(|b| b.context == ctx && !b.hint.is_empty())
+                .map(|b| b.hint),
+        );
+    }
+    parts.join("  ")
+}
 
 /// The direction a movement key stands for.
 pub fn direction(key: &KeyEvent) -> Option<(i32, i32)> {
@@ -323,7 +522,7 @@ pub fn lookup(contexts: &[Context], key: &KeyEvent) -> Option<Action> {
                 .iter()
                 .position(|k| k.0 == key.code && k.1 == ctrl_held)
             {
-                return Some(pair(b.command, i));
+                return b.action.map(|a| pair(a, i));
             }
         }
     }

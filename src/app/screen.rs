@@ -32,14 +32,15 @@ pub fn layout(app: &App, area: Rect) -> Option<Layout> {
         return None;
     }
     let hint = Rect::new(area.x, area.bottom() - 1, area.width, 1);
-    let log_h = if area.height >= 30 || area.height >= 20 && !app.overlay.on {
+    let searching = app.overlay.on || app.mode == Mode::Lab;
+    let log_h = if area.height >= 30 || area.height >= 20 && !searching {
         4
     } else {
         2
     };
     let log = Rect::new(area.x, hint.y - log_h, area.width, log_h);
     let top_h = log.y - area.y;
-    let side_w = if app.overlay.on {
+    let side_w = if searching {
         (area.width * 2 / 5).clamp(28, 90)
     } else if area.width >= 70 {
         28
@@ -66,7 +67,7 @@ pub fn camera(app: &App, view: Rect) -> Pos {
     let grid = app.world.grid();
     let (w, h) = (grid.width(), grid.height());
     match app.mode {
-        Mode::Look | Mode::Edit => Pos::new(
+        Mode::Look | Mode::Edit | Mode::Lab => Pos::new(
             scroll(app.camera.x, app.cursor.x, w, view.width),
             scroll(app.camera.y, app.cursor.y, h, view.height),
         ),
@@ -103,25 +104,56 @@ fn scroll(cam: i32, focus: i32, len: usize, view: u16) -> i32 {
     cam.clamp(0, len - view)
 }
 
+/// The map views: the map area, or in the lab, comparing two searches, its two halves
+/// (side by side when wide enough, else one above the other). All show the same cells.
+pub fn map_views(app: &App, layout: &Layout) -> Vec<Rect> {
+    let map = layout.map;
+    let comparing = app.mode == Mode::Lab && app.lab().is_some_and(|l| l.searches.len() > 1);
+    if !comparing {
+        return vec![map];
+    }
+    if map.width >= 2 * map.height {
+        let w = (map.width - 1) / 2;
+        vec![
+            Rect::new(map.x, map.y, w, map.height),
+            Rect::new(map.x + w + 1, map.y, w, map.height),
+        ]
+    } else {
+        let h = (map.height - 1) / 2;
+        vec![
+            Rect::new(map.x, map.y, map.width, h),
+            Rect::new(map.x, map.y + h + 1, map.width, h),
+        ]
+    }
+}
+
+/// The view the camera is settled for: the first map view.
+pub fn camera_view(app: &App, area: Rect) -> Option<Rect> {
+    let l = layout(app, area)?;
+    map_views(app, &l).first().copied()
+}
+
 /// The map cell under a screen cell, if the map is drawn there (with the camera the last
 /// frame was drawn with).
 pub fn map_cell(app: &App, col: u16, row: u16) -> Option<Pos> {
     let area = Rect::new(0, 0, app.size.0, app.size.1);
-    let view = layout(app, area)?.map;
-    if col < view.x || row < view.y || col >= view.right() || row >= view.bottom() {
-        return None;
-    }
-    let p = Pos::new(
-        app.camera.x + i32::from(col - view.x),
-        app.camera.y + i32::from(row - view.y),
-    );
-    app.world.grid().contains(p).then_some(p)
+    let l = layout(app, area)?;
+    map_views(app, &l).into_iter().find_map(|view| {
+        if col < view.x || row < view.y || col >= view.right() || row >= view.bottom() {
+            return None;
+        }
+        let p = Pos::new(
+            app.camera.x + i32::from(col - view.x),
+            app.camera.y + i32::from(row - view.y),
+        );
+        app.world.grid().contains(p).then_some(p)
+    })
 }
 
-/// The screen cell a map cell is drawn on, if it is on screen (the inverse of [`map_cell`]).
+/// The screen cell a map cell is drawn on in the first map view, if it is on screen (the
+/// inverse of [`map_cell`]).
 pub fn screen_cell(app: &App, p: Pos) -> Option<(u16, u16)> {
-    let area = Rect::new(0, 0, app.size.0, app.size.1);
-    let view = layout(app, area)?.map;
+    let view = camera_view(app, Rect::new(0, 0, app.size.0, app.size.1))?;
     let (dx, dy) = (p.x - app.camera.x, p.y - app.camera.y);
     let inside = app.world.grid().contains(p)
         && (0..i32::from(view.width)).contains(&dx)

@@ -2,57 +2,28 @@
 //! printed as a map with the path, or as JSON with every node the search touched.
 
 use std::io::Write;
-use std::path::PathBuf;
 
 use clap::Args;
 use serde::Serialize;
 
 use super::CliError;
+use super::query::{QueryArgs, check_endpoints};
 use crate::content::level::Level;
-use crate::engine::astar::{Heuristic, Invalid, Pathfinder, Query, SearchOptions, Status, Weight};
-use crate::engine::grid::{Neighbourhood, Pos};
+use crate::engine::astar::{Pathfinder, Query};
+use crate::engine::grid::Pos;
 
 /// Arguments of `path`.
 #[derive(Debug, Args)]
 pub struct PathArgs {
-    /// The level file.
-    pub level: PathBuf,
-    /// Start cell `X,Y` (default: the first monster in reading order).
-    #[arg(long, allow_hyphen_values = true)]
-    pub from: Option<Pos>,
-    /// Goal cell `X,Y` (default: the player).
-    #[arg(long, allow_hyphen_values = true)]
-    pub to: Option<Pos>,
+    /// The level and the search.
+    #[command(flatten)]
+    pub query: QueryArgs,
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
     /// With --json, add every node the search touched.
     #[arg(long)]
     pub trace: bool,
-    /// Movement rule: 8, 8cut or 4.
-    #[arg(long, default_value_t = Neighbourhood::Eight)]
-    pub neighbours: Neighbourhood,
-    /// Heuristic: octile, manhattan, chebyshev, euclidean or zero (dijkstra).
-    #[arg(long, default_value_t = Heuristic::Octile)]
-    pub heuristic: Heuristic,
-    /// Weight on H (weighted A*), e.g. 1.5.
-    #[arg(long, default_value_t = Weight::ONE)]
-    pub weight: Weight,
-    /// Stop after this many expansions.
-    #[arg(long)]
-    pub cap: Option<u32>,
-}
-
-impl PathArgs {
-    /// The search options these arguments ask for.
-    pub fn options(&self) -> SearchOptions {
-        SearchOptions {
-            neighbourhood: self.neighbours,
-            heuristic: self.heuristic,
-            weight: self.weight,
-            cap: self.cap,
-        }
-    }
 }
 
 #[derive(Serialize)]
@@ -79,41 +50,12 @@ struct NodeJson {
 
 /// Runs one search and prints it.
 pub(super) fn path(args: &PathArgs) -> Result<i32, CliError> {
-    let (level, _) = Level::load(&args.level)?;
-    let from = match args.from {
-        Some(p) => p,
-        None => level.monsters.first().map(|m| m.pos).ok_or_else(|| {
-            CliError::BadInput(format!(
-                "{}: no monster to start from; give --from X,Y",
-                args.level.display()
-            ))
-        })?,
-    };
-    let to = match args.to {
-        Some(p) => p,
-        None => level.player.ok_or_else(|| {
-            CliError::BadInput(format!(
-                "{}: no player to go to; give --to X,Y",
-                args.level.display()
-            ))
-        })?,
-    };
-    let options = args.options();
+    let q = &args.query;
+    let (level, _) = Level::load(&q.level)?;
+    let (from, to) = q.endpoints(&level)?;
     let mut pf = Pathfinder::new();
-    let (result, trace) = pf.find_traced(&level.grid, Query::new(from, to).options(options));
-    let (w, h) = (level.grid.width(), level.grid.height());
-    let why = |what: &str, p: Pos, i: Invalid| {
-        let reason = match i {
-            Invalid::OutOfBounds => format!("outside the {w}x{h} map"),
-            Invalid::Blocked => "not a floor cell".to_string(),
-        };
-        CliError::BadInput(format!("invalid {what} {p}: {reason}"))
-    };
-    match result.status {
-        Status::InvalidStart(i) => return Err(why("start", from, i)),
-        Status::InvalidGoal(i) => return Err(why("goal", to, i)),
-        _ => {}
-    }
+    let (result, trace) = pf.find_traced(&level.grid, Query::new(from, to).options(q.options()));
+    check_endpoints(&level, from, to, result.status)?;
     let mut out = String::new();
     if args.json {
         let nodes = args.trace.then(|| {

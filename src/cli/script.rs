@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::CliError;
+use crate::engine::grid::Pos;
 use crate::frontend::script::{self, Frames, Output, RunOptions};
 
 /// Arguments of `script`.
@@ -21,6 +22,9 @@ pub struct ScriptArgs {
     /// Seed (default 1).
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Start in the search lab on the query `X1,Y1:X2,Y2` (start:goal).
+    #[arg(long, value_parser = script::lab_query, allow_hyphen_values = true)]
+    pub lab: Option<(Pos, Pos)>,
     /// Which frames to print: last, snaps or all.
     #[arg(long, default_value_t = Frames::Last)]
     pub frames: Frames,
@@ -35,6 +39,7 @@ pub(super) fn script(args: &ScriptArgs) -> Result<i32, CliError> {
         level: args.level.clone(),
         size: args.size,
         seed: args.seed,
+        lab: args.lab,
         output: Output {
             frames: args.frames,
             state: args.state,

@@ -8,6 +8,7 @@
 //! a node's parent only changes on a strictly better G.
 
 mod explain;
+mod greedy;
 mod queue;
 mod trace;
 
@@ -191,9 +192,37 @@ pub struct SearchOptions {
     pub weight: Weight,
     /// Stop after this many expansions without reaching the goal.
     pub cap: Option<u32>,
+    /// Greedy best-first instead of A*: the open list ordered by H alone (ties to lower G,
+    /// then reading order). Fast and often not optimal.
+    pub greedy: bool,
 }
 
 impl SearchOptions {
+    /// A short description: `8 octile w1`, `4 zero w1 cap 500`, `8 octile greedy`.
+    pub fn describe(&self) -> String {
+        let mut s = format!("{} {}", self.neighbourhood, self.heuristic);
+        if self.greedy {
+            s.push_str(" greedy");
+        } else {
+            s.push_str(&format!(" w{}", self.weight));
+        }
+        if let Some(cap) = self.cap {
+            s.push_str(&format!(" cap {cap}"));
+        }
+        s
+    }
+
+    /// What the open list is ordered by: `F = G + H`, `F = G + 1.5·H`, or `F = H` (greedy).
+    pub fn formula(&self) -> String {
+        if self.greedy {
+            "F = H".into()
+        } else if self.weight == Weight::ONE {
+            "F = G + H".into()
+        } else {
+            format!("F = G + {}·H", self.weight)
+        }
+    }
+
     /// Whether these are the game's standard rules (8-way without corner cutting, octile, w=1, no cap).
     pub fn is_default(&self) -> bool {
         *self == Self::default()
@@ -271,6 +300,7 @@ impl Query<'static> {
                 heuristic: Heuristic::Octile,
                 weight: Weight::ONE,
                 cap: None,
+                greedy: false,
             },
             blockers: &[],
         }
@@ -412,6 +442,8 @@ pub struct Pathfinder {
     regions: Option<(u64, Regions)>,
     regions_cut: Option<(u64, Regions)>,
     blocked: Vec<usize>,
+    /// The buffers of greedy best-first searches.
+    greedy: greedy::Greedy,
 }
 
 /// The per-cell arrays of a [`Pathfinder`], apart from its open lists so that a search can
@@ -561,6 +593,9 @@ impl Pathfinder {
         );
         if regions.label(si) != regions.label(gi) {
             return result.set(Status::Unreachable, None, 0);
+        }
+        if opts.greedy {
+            return self.greedy.search(grid, &query, result, tracer);
         }
         let board = &mut self.board;
         board.prepare(grid);

@@ -36,7 +36,8 @@ impl DistanceMap {
     /// let grid = Grid::from_rows(&["....", ".##.", "...."]);
     /// let mut map = DistanceMap::new();
     /// map.compute(&grid, Pos::new(0, 1), Neighbourhood::Eight);
-    /// assert_eq!(map.get(Pos::new(3, 1)), Some(48));
+    /// // Round the wall: no diagonal may cut its corners, so five straight steps.
+    /// assert_eq!(map.get(Pos::new(3, 1)), Some(50));
     /// assert_eq!(map.get(Pos::new(1, 1)), None);
     /// ```
     pub fn compute(&mut self, grid: &Grid, from: Pos, rule: Neighbourhood) {

@@ -21,6 +21,7 @@ use ratatui::buffer::Buffer;
 use serde::Serialize;
 
 use crate::app::{App, OpenError, open_level};
+use crate::engine::grid::Pos;
 use crate::text::{LoadError, ParseError, parse_size};
 
 /// Most repeats of one token, and most steps in a whole script, so no script exhausts memory.
@@ -69,6 +70,8 @@ pub struct Header {
     pub size: Option<(u16, u16)>,
     /// The seed.
     pub seed: Option<u64>,
+    /// Start in the lab on this query: `(start, goal)`.
+    pub lab: Option<(Pos, Pos)>,
 }
 
 /// A parsed script.
@@ -112,11 +115,14 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<Script, ParseError> {
                             .map_err(|_| err(n, col, format!("bad seed {value:?}"), line))?,
                     )
                 }
+                "lab" => {
+                    script.header.lab = Some(lab_query(value).map_err(|m| err(n, col, m, line))?)
+                }
                 other => {
                     return Err(err(
                         n,
                         col,
-                        format!("unknown header {other:?} (known: level, size, seed)"),
+                        format!("unknown header {other:?} (known: level, size, seed, lab)"),
                         line,
                     ));
                 }
@@ -175,6 +181,13 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<Script, ParseError> {
         }
     }
     Ok(script)
+}
+
+/// A lab query `X1,Y1:X2,Y2`: the start, then the goal.
+pub fn lab_query(s: &str) -> Result<(Pos, Pos), String> {
+    let bad = || format!("bad lab query {s:?}: expected X1,Y1:X2,Y2 (start:goal)");
+    let (a, b) = s.trim().split_once(':').ok_or_else(bad)?;
+    Ok((a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?))
 }
 
 /// A terminal size `WxH` within the runner's limits.
@@ -494,6 +507,8 @@ pub struct RunOptions {
     pub size: Option<(u16, u16)>,
     /// The seed, instead of the header's (default 1).
     pub seed: Option<u64>,
+    /// Start in the lab on this query (start, goal), instead of the header's.
+    pub lab: Option<(Pos, Pos)>,
     /// Which frames and lines to print.
     pub output: Output,
 }
@@ -526,6 +541,10 @@ pub fn run_file(path: &Path, options: &RunOptions, out: &mut dyn Write) -> Resul
     let level = options.level.clone().or(script.header.level.clone());
     let (level, source) = open_level(level.as_deref(), seed)?;
     let mut app = App::new(level, source, seed, size);
+    if let Some((start, goal)) = options.lab.or(script.header.lab) {
+        let search = app.world.options();
+        app.open_lab(start, goal, search);
+    }
     play(&script, &mut app, size, options.output, out)?;
     Ok(())
 }
@@ -614,7 +633,7 @@ mod tests {
         let e = parse(b"#! colour: red\n", "s.keys").unwrap_err();
         assert_eq!(
             e.headline(),
-            "s.keys:1:3: unknown header \"colour\" (known: level, size, seed)"
+            "s.keys:1:3: unknown header \"colour\" (known: level, size, seed, lab)"
         );
     }
 }

@@ -107,7 +107,8 @@ impl Planner {
         self.stats.searches += searches;
         match traced_at {
             Some(i) => {
-                let expanded = self.plan_traced(grid, goal, options, &mut monsters[i]);
+                let from = monsters[i].pos;
+                let expanded = self.plan_traced(grid, (from, goal), options, &mut monsters[i]);
                 self.stats.astar_expanded += u64::from(expanded);
                 self.stats.searches += 1;
             }
@@ -122,35 +123,39 @@ impl Planner {
     }
 
     /// Records the searches of monster `id` from now on (or of nobody), and records its
-    /// search at once, without replanning the others or touching the turn's figures.
+    /// latest search again at once (the same query, from where it planned, so the overlay
+    /// shows the numbers its plan has), without replanning the others or touching the
+    /// turn's figures.
     pub fn set_traced(
         &mut self,
         id: Option<u32>,
         grid: &Grid,
-        goal: Pos,
         options: SearchOptions,
         monsters: &mut [Monster],
     ) {
         self.traced = id;
         match id.and_then(|id| monsters.iter_mut().find(|m| m.id == id)) {
             Some(m) => {
-                self.plan_traced(grid, goal, options, m);
+                let query = m.planned;
+                self.plan_traced(grid, query, options, m);
             }
             None => self.trace = None,
         }
     }
 
-    /// Runs one monster's A* to `goal`, recording the search; returns the nodes it expanded.
+    /// Runs one monster's A* from `from` to `goal`, recording the search; returns the nodes
+    /// it expanded.
     fn plan_traced(
         &mut self,
         grid: &Grid,
-        goal: Pos,
+        (from, goal): (Pos, Pos),
         options: SearchOptions,
         m: &mut Monster,
     ) -> u32 {
         let mut trace = self.trace.take().unwrap_or_default();
-        trace.restart(m.pos, goal, options);
-        let q = Query::new(m.pos, goal).options(options);
+        trace.restart(from, goal, options);
+        let q = Query::new(from, goal).options(options);
+        m.planned = (from, goal);
         self.pathfinder.search(grid, q, &mut m.plan, &mut trace);
         self.trace = Some(trace);
         self.trace_serial = NEXT_TRACE_SERIAL.fetch_add(1, Ordering::Relaxed);
@@ -158,7 +163,8 @@ impl Planner {
     }
 
     /// The first step of monster `i`'s route to `goal` around every other monster, if
-    /// there is one within `budget` expansions; the search's work is added to its plan.
+    /// there is one within `budget` expansions; the search's work counts in the turn's
+    /// figures (the plan keeps describing the search the overlay shows).
     pub fn detour(
         &mut self,
         grid: &Grid,
@@ -183,7 +189,6 @@ impl Planner {
         let expanded = self.scratch.expanded;
         self.stats.astar_expanded += u64::from(expanded);
         self.stats.searches += 1;
-        monsters[i].plan.expanded += expanded;
         (self.scratch.status == Status::Found)
             .then(|| self.scratch.path.get(1).copied())
             .flatten()
@@ -227,6 +232,7 @@ fn plan_chunk(
 ) -> (u64, u32) {
     let mut total = (0u64, 0u32);
     for m in chunk.iter_mut().filter(|m| Some(m.id) != traced) {
+        m.planned = (m.pos, goal);
         let q = Query::new(m.pos, goal).options(options);
         pf.search(grid, q, &mut m.plan, &mut ());
         total = (total.0 + u64::from(m.plan.expanded), total.1 + 1);

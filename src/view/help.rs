@@ -1,4 +1,4 @@
-//! The help screen, drawn from the key table so it lists every binding.
+//! The help screen, drawn from [`crate::app::help`]'s layout of the key table.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -6,49 +6,65 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget};
 
-use crate::app::keymap::{BINDINGS, Context};
+use crate::app::help::{KEYS_W, Row, continued, layout};
 
-const CONTEXTS: [Context; 5] = [
-    Context::Global,
-    Context::Play,
-    Context::Overlay,
-    Context::Look,
-    Context::Edit,
-];
-
-/// The help lines: a heading per context, then `keys  what they do`.
-pub fn lines() -> Vec<Line<'static>> {
-    let head = Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD);
-    let key = Style::new().fg(Color::Cyan);
-    let mut out = Vec::new();
-    for ctx in CONTEXTS {
-        out.push(Line::styled(ctx.title(), head));
-        for b in BINDINGS.iter().filter(|b| b.context == ctx) {
-            out.push(Line::from(vec![
-                Span::styled(format!(" {:<11} ", b.label), key),
-                Span::raw(b.help),
-            ]));
-        }
-    }
-    out
-}
-
-pub(super) fn render(area: Rect, buf: &mut Buffer) {
+pub(super) fn render(page: usize, area: Rect, buf: &mut Buffer) {
     Clear.render(area, buf);
-    let block = Block::bordered().title(" help: any key closes ");
+    let help = layout(area);
+    let (about, col_w, per_page, cols) = (&help.about, help.col_w, help.per_page, &help.cols);
+    let total = help.pages();
+    let page = page.min(total - 1);
+    let title = if total > 1 {
+        format!(
+            " help {}/{}: Space or PgDn next, PgUp back, other keys close ",
+            page + 1,
+            total
+        )
+    } else {
+        " help: any key closes ".to_string()
+    };
+    let block = Block::bordered().title(title);
     let inner = block.inner(area);
     block.render(area, buf);
-    let all = lines();
-    // Columns side by side when one is not tall enough, as many as the width allows.
-    let per_col = inner.height.max(1) as usize;
-    let columns = all.len().div_ceil(per_col) as u16;
-    let col_w = (inner.width.saturating_sub(columns - 1) / columns).clamp(1, 48);
-    for (c, chunk) in all.chunks(per_col).enumerate() {
-        let x = inner.x + c as u16 * (col_w + 1);
-        if x >= inner.right() {
+    let mut y = inner.y;
+    if !about.is_empty() {
+        let h = about.len() as u16;
+        let lines: Vec<Line> = about.iter().map(|l| Line::from(l.as_str())).collect();
+        Paragraph::new(lines)
+            .style(Style::new().fg(Color::White))
+            .render(Rect::new(inner.x, y, inner.width, h.min(inner.height)), buf);
+        y += h + 1;
+    }
+    let head = Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD);
+    let key = Style::new().fg(Color::Cyan);
+    for (c, col) in cols.iter().skip(page * per_page).take(per_page).enumerate() {
+        let x = inner.x + (c * (col_w + 1)) as u16;
+        if x >= inner.right() || y >= inner.bottom() {
             break;
         }
-        let rect = Rect::new(x, inner.y, col_w.min(inner.right() - x), inner.height);
-        Paragraph::new(chunk.to_vec()).render(rect, buf);
+        let mut lines = Vec::new();
+        for (i, row) in col.iter().enumerate() {
+            lines.push(match row {
+                Row::Heading(ctx) => {
+                    let cont = if i == 0 {
+                        continued(cols, page * per_page + c, *ctx)
+                    } else {
+                        ""
+                    };
+                    Line::styled(format!("{}{cont}", ctx.title()), head)
+                }
+                Row::Binding(label, help) => Line::from(vec![
+                    Span::styled(format!(" {label:<w$} ", w = KEYS_W - 1), key),
+                    Span::raw(*help),
+                ]),
+            });
+        }
+        let rect = Rect::new(
+            x,
+            y,
+            (col_w as u16).min(inner.right() - x),
+            inner.bottom() - y,
+        );
+        Paragraph::new(lines).render(rect, buf);
     }
 }

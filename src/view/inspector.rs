@@ -31,7 +31,8 @@ pub fn format_number(v: u32, width: usize) -> String {
     "#".repeat(width.min(1))
 }
 
-fn arrow(from: Pos, to: Pos) -> char {
+/// The arrow from a cell toward another (its parent).
+pub(super) fn arrow(from: Pos, to: Pos) -> char {
     match ((to.x - from.x).signum(), (to.y - from.y).signum()) {
         (-1, 0) => '←',
         (1, 0) => '→',
@@ -56,23 +57,31 @@ fn fit(area: Rect) -> Option<(u16, u16, u16)> {
     };
     [10u16, 8, 7].into_iter().find_map(|iw| {
         let across = odd(((area.width.saturating_sub(1)) / (iw + 1)).min(MAX_ACROSS));
-        let down = ((area.height.saturating_sub(1)) / (BOX_H + 1)).min(MAX_DOWN);
+        // Odd counts keep the focus in the middle, with as much around it on every side.
+        let down = odd(((area.height.saturating_sub(1)) / (BOX_H + 1)).min(MAX_DOWN));
         (across >= 3 && down >= 1 || iw == 7 && across >= 1 && down >= 1)
             .then_some((across, down, iw))
     })
 }
 
 pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut Buffer) {
-    let focus = match app.mode {
-        Mode::Look => app.cursor,
+    let stepping = app.overlay.step.is_some();
+    let following = snap
+        .and_then(|s| s.current)
+        .filter(|_| app.overlay.follow && stepping);
+    let focus = match (following, app.mode) {
+        (Some(now), _) => now,
+        (None, Mode::Look) => app.cursor,
         _ => app
             .selected
             .and_then(|id| app.world.monster(id))
             .map_or(app.world.player().pos, |m| m.pos),
     };
+    let formula = app.world.options().formula();
+    let follows = if following.is_some() { " follows" } else { "" };
     let title = Block::new()
         .borders(Borders::TOP)
-        .title(format!(" inspector {focus} "));
+        .title(format!(" inspector {focus}{follows} · {formula} "));
     let inner = title.inner(area);
     title.render(area, buf);
     let Some(snap) = snap else { return };
@@ -181,8 +190,9 @@ fn draw_box(app: &App, snap: &Snapshot, p: Pos, focused: bool, r: Rect, buf: &mu
         (None, Some(c)) => format!("{c} {role}"),
         (None, None) => role.to_string(),
     };
+    // G bottom left and H bottom right, named when there is room.
     let half = (w - 1) / 2;
-    let (g, h) = (n.g.to_string(), n.h.to_string());
+    let (g, h) = (format!("G{}", n.g), format!("H{}", n.h));
     let (g, h) = if g.len() + h.len() < w {
         (g, h)
     } else {
@@ -225,7 +235,9 @@ mod tests {
     #[test]
     fn boxes_adapt_to_the_space() {
         assert_eq!(fit(Rect::new(0, 0, 100, 30)), Some((9, 7, 10)));
-        assert_eq!(fit(Rect::new(0, 0, 30, 9)), Some((3, 2, 8)));
+        // Two rows of room show one: the focus keeps the middle, never a row missing below.
+        assert_eq!(fit(Rect::new(0, 0, 30, 9)), Some((3, 1, 8)));
+        assert_eq!(fit(Rect::new(0, 0, 30, 13)), Some((3, 3, 8)));
         assert_eq!(fit(Rect::new(0, 0, 9, 5)), Some((1, 1, 7)));
         assert_eq!(fit(Rect::new(0, 0, 7, 5)), None);
     }

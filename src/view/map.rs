@@ -1,20 +1,26 @@
-//! The map view: tiles, the search overlay, the planned path, creatures and the cursor.
+//! The map view: tiles, the search overlay and its layers, the planned path, creatures and
+//! the cursor. The tile and search drawing is shared with the lab.
 
 use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Span;
 use ratatui::widgets::{Block, Widget};
 
 use super::{Layout, kind_color};
-use crate::app::{App, Mode};
-use crate::engine::astar::{NodeState, Snapshot};
-use crate::engine::grid::{Pos, Tile};
+use crate::app::{App, Layer, Mode};
+use crate::engine::astar::{NodeInfo, NodeState, Snapshot};
+use crate::engine::grid::{Grid, Pos, Tile};
 
 /// Overlay glyphs, readable without colour: open `+`, closed `:`, path `*`, current `%`.
 const OPEN: char = '+';
 const CLOSED: char = ':';
 const PATH: char = '*';
 const CURRENT: char = '%';
+
+/// The colours of the G, H and F layers, low to high (256-colour palette: dark blue through
+/// cyan and green to yellow), one per digit the cells show.
+pub(super) const RAMP: [u8; 10] = [17, 19, 25, 31, 37, 43, 77, 113, 184, 220];
 
 pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &mut Buffer) {
     let title = app
@@ -24,15 +30,10 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
         .clone()
         .unwrap_or_else(|| app.source.name());
     let mut block = Block::bordered().title(format!(" {title} "));
-    if !app.world.options().is_default() {
-        let o = &app.world.options();
+    let o = app.world.options();
+    if !o.is_default() {
         block = block.title_bottom(Span::styled(
-            format!(
-                " custom search: {} {} w{} ",
-                o.neighbourhood.name(),
-                o.heuristic.name(),
-                o.weight
-            ),
+            format!(" custom search: {} ", o.describe()),
             Style::new().fg(Color::Red).add_modifier(Modifier::BOLD),
         ));
     }
@@ -43,55 +44,16 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
 
     let view = l.map;
     let cam = app.camera;
-    let grid = &app.world.grid();
+    draw_tiles(app.world.grid(), view, cam, buf);
     let selected = app.selected.and_then(|id| app.world.monster(id));
-    for row in 0..view.height {
-        for col in 0..view.width {
-            let p = Pos::new(cam.x + i32::from(col), cam.y + i32::from(row));
-            let tile = grid.get(p);
-            let style = match tile {
-                Tile::Wall => Style::new().fg(Color::Gray),
-                Tile::Floor => Style::new().fg(Color::DarkGray),
-                Tile::Void => Style::new(),
-            };
-            let ch = crate::content::level::tile_glyph(tile);
-            buf[(view.x + col, view.y + row)]
-                .set_char(ch)
-                .set_style(style);
-        }
-    }
-    let mut put = |p: Pos, ch: Option<char>, style: Style| {
-        let (dx, dy) = (p.x - cam.x, p.y - cam.y);
-        if dx >= 0 && dy >= 0 && dx < i32::from(view.width) && dy < i32::from(view.height) {
-            let cell = &mut buf[(view.x + dx as u16, view.y + dy as u16)];
-            if let Some(c) = ch {
-                cell.set_char(c);
-            }
-            cell.set_style(style);
-        }
-    };
+    let mut put = |p: Pos, ch: Option<char>, style: Style| put_cell(buf, view, cam, p, ch, style);
     if let Some(snap) = snapshot {
-        for n in &snap.nodes {
-            let (ch, bg) = match n.state {
-                NodeState::Open => (OPEN, Color::Green),
-                NodeState::Closed => (CLOSED, Color::Blue),
-            };
-            put(n.pos, Some(ch), Style::new().fg(Color::White).bg(bg));
-        }
-        for &p in &snap.path {
-            put(
-                p,
-                Some(PATH),
-                Style::new().fg(Color::Black).bg(Color::Yellow),
-            );
-        }
-        if let Some(c) = snap.current.filter(|_| app.overlay.step.is_some()) {
-            put(
-                c,
-                Some(CURRENT),
-                Style::new().fg(Color::White).bg(Color::Magenta),
-            );
-        }
+        draw_search(
+            snap,
+            app.overlay.layer,
+            app.overlay.step.is_some(),
+            &mut put,
+        );
     } else if app.show_path
         && let Some(m) = selected
     {
@@ -133,6 +95,129 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
             app.cursor,
             None,
             Style::new().fg(Color::Black).bg(Color::White),
+        );
+    }
+}
+
+/// Draws `grid`'s tiles in `view`, the cell `cam` at its top-left.
+pub(super) fn draw_tiles(grid: &Grid, view: Rect, cam: Pos, buf: &mut Buffer) {
+    for row in 0..view.height {
+        for col in 0..view.width {
+            let p = Pos::new(cam.x + i32::from(col), cam.y + i32::from(row));
+            let tile = grid.get(p);
+            let style = match tile {
+                Tile::Wall => Style::new().fg(Color::Gray),
+                Tile::Floor => Style::new().fg(Color::DarkGray),
+                Tile::Void => Style::new(),
+            };
+            let ch = crate::content::level::tile_glyph(tile);
+            buf[(view.x + col, view.y + row)]
+                .set_char(ch)
+                .set_style(style);
+        }
+    }
+}
+
+/// Sets a map cell's glyph (unless `None`) and style, if the cell is in `view`.
+pub(super) fn put_cell(
+    buf: &mut Buffer,
+    view: Rect,
+    cam: Pos,
+    p: Pos,
+    ch: Option<char>,
+    style: Style,
+) {
+    let (dx, dy) = (p.x - cam.x, p.y - cam.y);
+    if dx >= 0 && dy >= 0 && dx < i32::from(view.width) && dy < i32::from(view.height) {
+        let cell = &mut buf[(view.x + dx as u16, view.y + dy as u16)];
+        if let Some(c) = ch {
+            cell.set_char(c);
+        }
+        cell.set_style(style);
+    }
+}
+
+/// The lowest and highest of a layer's value over the touched nodes, for its ramp.
+pub(super) fn layer_range(snap: &Snapshot, layer: Layer) -> Option<(u32, u32)> {
+    let values = snap.nodes.iter().filter_map(|n| layer_value(n, layer));
+    let (lo, hi) = values.fold((u32::MAX, 0), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    (lo <= hi).then_some((lo, hi))
+}
+
+fn layer_value(n: &NodeInfo, layer: Layer) -> Option<u32> {
+    match layer {
+        Layer::G => Some(n.g),
+        Layer::H => Some(n.h),
+        Layer::F => Some(n.f),
+        Layer::States | Layer::Parents => None,
+    }
+}
+
+/// Which tenth of `lo..=hi` a value falls in: 0 to 9.
+pub(super) fn decile(v: u32, (lo, hi): (u32, u32)) -> usize {
+    if hi == lo {
+        return 0;
+    }
+    ((u64::from(v - lo) * 10 / (u64::from(hi - lo) + 1)) as usize).min(9)
+}
+
+/// Draws a search as `layer` shows it: states (open `+`, closed `:`, path `*`, the node
+/// being expanded `%` when `stepping`), G, H or F as a digit and a colour for their tenth of
+/// the range, or an arrow toward each node's parent. The path is drawn over every layer.
+pub(super) fn draw_search(
+    snap: &Snapshot,
+    layer: Layer,
+    stepping: bool,
+    put: &mut impl FnMut(Pos, Option<char>, Style),
+) {
+    let range = layer_range(snap, layer);
+    for n in &snap.nodes {
+        let state_bg = match n.state {
+            NodeState::Open => Color::Green,
+            NodeState::Closed => Color::Blue,
+        };
+        match (layer, layer_value(n, layer), range) {
+            (_, Some(v), Some(range)) => {
+                let d = decile(v, range);
+                let fg = if d >= 7 { Color::Black } else { Color::White };
+                let digit = char::from_digit(d as u32, 10).unwrap_or('?');
+                put(
+                    n.pos,
+                    Some(digit),
+                    Style::new().fg(fg).bg(Color::Indexed(RAMP[d])),
+                );
+            }
+            (Layer::Parents, _, _) => {
+                let arrow = n.parent.map_or('•', |q| super::inspector::arrow(n.pos, q));
+                put(
+                    n.pos,
+                    Some(arrow),
+                    Style::new().fg(Color::White).bg(state_bg),
+                );
+            }
+            _ => {
+                let ch = match n.state {
+                    NodeState::Open => OPEN,
+                    NodeState::Closed => CLOSED,
+                };
+                put(n.pos, Some(ch), Style::new().fg(Color::White).bg(state_bg));
+            }
+        }
+    }
+    // The other layers keep their digit or arrow on the path, which shows by its colour.
+    let path_glyph = (layer == Layer::States).then_some(PATH);
+    for &p in &snap.path {
+        put(
+            p,
+            path_glyph,
+            Style::new().fg(Color::Black).bg(Color::Yellow),
+        );
+    }
+    if let Some(c) = snap.current.filter(|_| stepping) {
+        put(
+            c,
+            Some(CURRENT),
+            Style::new().fg(Color::White).bg(Color::Magenta),
         );
     }
 }

@@ -1,4 +1,7 @@
-//! The side panel: the player, the turn, the selected monster, search work, overlay totals.
+//! The side panel: the player, the turn, the selected monster and its plan, the turn's
+//! search work, the overlay's totals and the inspector. Lines that do not fit wrap, figures
+//! too long are shortened, and when rows run short the least needed lines go first so the
+//! inspector keeps its full 3x3.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -6,118 +9,197 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget};
 
-use super::{inspector, kind_color};
+use super::{format_count, inspector, kind_color, wrap};
 use crate::app::App;
 use crate::content::kinds::kind;
 use crate::engine::astar::{Snapshot, Status};
 use crate::game::PLAYER_HP;
 
+/// Rows the inspector needs for three rows of boxes and its title.
+const INSPECTOR_ROWS: u16 = 14;
+
+/// How much a line matters when rows run short: the least needed go first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Need {
+    Optional,
+    Useful,
+    Essential,
+}
+
+/// `1 search`, `3 searches`: a count with its noun in the right number.
+pub(super) fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{} {}", format_count(n), if n == 1 { one } else { many })
+}
+
 pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut Buffer) {
     let block = Block::bordered().title(" status ");
     let inner = block.inner(area);
     block.render(area, buf);
+    let width = usize::from(inner.width).max(1);
     let w = &app.world;
     let dim = Style::new().fg(Color::DarkGray);
     let head = Style::new().add_modifier(Modifier::BOLD);
-    let mut lines = vec![Line::from(vec![
-        Span::styled("HP ", head),
-        Span::raw(format!("{}/{} ", w.player().hp, PLAYER_HP)),
-        Span::styled("Turn ", head),
-        Span::raw(format!("{} ", w.turn())),
-        Span::styled("Foes ", head),
-        Span::raw(w.monsters().len().to_string()),
-    ])];
+    let mut lines: Vec<(Line<'static>, Need)> = Vec::new();
+    let text = |lines: &mut Vec<(Line<'static>, Need)>, s: String, style: Style, need| {
+        for part in wrap(&s, width) {
+            lines.push((Line::styled(part, style), need));
+        }
+    };
+    lines.push((
+        Line::from(vec![
+            Span::styled("HP ", head),
+            Span::raw(format!("{}/{} ", w.player().hp, PLAYER_HP)),
+            Span::styled("Turn ", head),
+            Span::raw(format!("{} ", format_count(u64::from(w.turn())))),
+            Span::styled("Foes ", head),
+            Span::raw(format_count(w.monsters().len() as u64)),
+        ]),
+        Need::Essential,
+    ));
     match app.selected.and_then(|id| w.monster(id)) {
         Some(m) => {
             let info = kind(m.kind);
-            lines.push(Line::from(vec![
-                Span::styled(
-                    m.kind.to_string(),
-                    Style::new()
-                        .fg(kind_color(m.kind))
-                        .add_modifier(Modifier::BOLD),
-                ),
-                Span::raw(format!(" {} #{} HP {}/{}", info.name, m.id, m.hp, info.hp)),
-            ]));
+            lines.push((
+                Line::from(vec![
+                    Span::styled(
+                        m.kind.to_string(),
+                        Style::new()
+                            .fg(kind_color(m.kind))
+                            .add_modifier(Modifier::BOLD),
+                    ),
+                    Span::raw(format!(" {} #{} HP {}/{}", info.name, m.id, m.hp, info.hp)),
+                ]),
+                Need::Essential,
+            ));
             let plan = match (m.plan.status, m.plan.cost) {
                 (Status::Found, Some(c)) => {
-                    let steps = m.plan.path.len().saturating_sub(1);
+                    let steps = m.plan.path.len().saturating_sub(1) as u64;
                     format!(
-                        "path cost {c}, {steps} step{}",
-                        if steps == 1 { "" } else { "s" }
+                        "path cost {}, {}",
+                        format_count(u64::from(c)),
+                        plural(steps, "step", "steps")
                     )
                 }
                 (s, _) => format!("path: {}", s.name()),
             };
-            lines.push(Line::from(plan));
-            lines.push(Line::from(format!("expanded {}", m.plan.expanded)));
+            text(&mut lines, plan, Style::new(), Need::Essential);
+            let expanded = plural(u64::from(m.plan.expanded), "node", "nodes");
+            // The overlay's step line says the same: it can go when rows run short.
+            text(
+                &mut lines,
+                format!("its search: {expanded}"),
+                Style::new(),
+                Need::Useful,
+            );
+            let (from, _) = m.planned;
+            if from != m.pos {
+                text(
+                    &mut lines,
+                    format!("planned from {from}"),
+                    dim,
+                    Need::Useful,
+                );
+            }
         }
-        None => lines.push(Line::styled("no monster selected", dim)),
+        None => lines.push((Line::styled("no monster selected", dim), Need::Essential)),
     }
-    // Per-monster A* against one reverse Dijkstra map from the player (Brogue's way); the
-    // overlay needs the rows on short terminals, where its own totals say enough.
-    if !app.overlay.on || inner.height >= 24 {
-        lines.push(Line::styled("expanded this turn:", dim));
-        lines.push(Line::from(format!(
-            "A* {} in {} searches",
-            w.stats().astar_expanded,
-            w.stats().searches
-        )));
-        lines.push(Line::from(format!(
-            "Dijkstra map {}",
-            w.stats().dijkstra_expanded
-        )));
-    }
+    // Per-monster A* against one reverse Dijkstra map from the player (Brogue's way).
+    let stats = w.stats();
+    text(&mut lines, "work this turn:".into(), dim, Need::Optional);
+    text(
+        &mut lines,
+        format!(
+            "A* {}, {}",
+            plural(stats.astar_expanded, "node", "nodes"),
+            plural(u64::from(stats.searches), "search", "searches")
+        ),
+        Style::new(),
+        Need::Optional,
+    );
+    text(
+        &mut lines,
+        format!(
+            "one Dijkstra map: {}",
+            format_count(stats.dijkstra_expanded)
+        ),
+        Style::new(),
+        Need::Optional,
+    );
     if app.overlay.on {
-        overlay_lines(app, snap, &mut lines);
+        overlay_lines(app, snap, width, &mut lines);
+    }
+    // Drop the least needed lines until the inspector has its rows (or nothing is left
+    // to drop).
+    let wanted = if app.overlay.on { INSPECTOR_ROWS } else { 0 };
+    for need in [Need::Optional, Need::Useful] {
+        if lines.len() as u16 + wanted <= inner.height {
+            break;
+        }
+        lines.retain(|(_, n)| *n != need);
     }
     let used = lines.len() as u16;
-    Paragraph::new(lines).render(inner, buf);
+    Paragraph::new(lines.into_iter().map(|(l, _)| l).collect::<Vec<_>>()).render(inner, buf);
     if app.overlay.on && inner.height > used + 5 {
         let rest = Rect::new(inner.x, inner.y + used, inner.width, inner.height - used);
         inspector::render(app, snap, rest, buf);
     }
 }
 
-fn overlay_lines(app: &App, snap: Option<&Snapshot>, lines: &mut Vec<Line<'static>>) {
+fn overlay_lines(
+    app: &App,
+    snap: Option<&Snapshot>,
+    width: usize,
+    lines: &mut Vec<(Line<'static>, Need)>,
+) {
     let dim = Style::new().fg(Color::DarkGray);
     let Some(snap) = snap else {
-        lines.push(Line::styled("overlay: no search to show", dim));
+        lines.push((
+            Line::styled("overlay: no search to show", dim),
+            Need::Essential,
+        ));
         return;
     };
     let total = app.world.trace().map_or(0, |t| t.expansions());
     let (open, closed) = snap.counts();
-    let o = &app.world.options();
-    lines.push(Line::from(vec![
-        Span::styled("search ", Style::new().add_modifier(Modifier::BOLD)),
-        Span::raw(format!(
-            "{} {} w{}",
-            o.neighbourhood.name(),
-            o.heuristic.name(),
-            o.weight
-        )),
-        if o.is_default() {
-            Span::raw("")
-        } else {
-            Span::styled(
-                " CUSTOM",
-                Style::new().fg(Color::Red).add_modifier(Modifier::BOLD),
-            )
-        },
-    ]));
+    let o = app.world.options();
+    lines.push((
+        Line::from(vec![
+            Span::styled("search ", Style::new().add_modifier(Modifier::BOLD)),
+            Span::raw(o.describe()),
+            if o.is_default() {
+                Span::raw("")
+            } else {
+                Span::styled(
+                    " CUSTOM",
+                    Style::new().fg(Color::Red).add_modifier(Modifier::BOLD),
+                )
+            },
+        ]),
+        Need::Essential,
+    ));
     let mut step = format!("step {}/{total}", snap.step);
     if app.overlay.autoplay {
-        step.push_str(" ▶");
+        step.push_str(&format!(" ▶ {}/s", app.overlay.speed()));
     }
-    lines.push(Line::from(format!("{step}  open {open} closed {closed}")));
-    lines.push(Line::from(vec![
-        Span::styled("+", Style::new().bg(Color::Green).fg(Color::White)),
-        Span::raw("open "),
-        Span::styled(":", Style::new().bg(Color::Blue).fg(Color::White)),
-        Span::raw("closed "),
-        Span::styled("*", Style::new().bg(Color::Yellow).fg(Color::Black)),
-        Span::raw("path "),
-        Span::styled("%", Style::new().bg(Color::Magenta).fg(Color::White)),
-        Span::raw("now"),
-    ]));
+    let line = format!(
+        "{step}  open {}  closed {}",
+        format_count(open as u64),
+        format_count(closed as u64)
+    );
+    for part in wrap(&line, width) {
+        lines.push((Line::from(part), Need::Essential));
+    }
+    lines.push((
+        Line::from(vec![
+            Span::styled("+", Style::new().bg(Color::Green).fg(Color::White)),
+            Span::raw("open "),
+            Span::styled(":", Style::new().bg(Color::Blue).fg(Color::White)),
+            Span::raw("closed "),
+            Span::styled("*", Style::new().bg(Color::Yellow).fg(Color::Black)),
+            Span::raw("path "),
+            Span::styled("%", Style::new().bg(Color::Magenta).fg(Color::White)),
+            Span::raw("now"),
+        ]),
+        Need::Useful,
+    ));
 }

@@ -178,7 +178,7 @@ fn trace_replays_to_the_result() {
     }
     let first = trace.snapshot(1);
     assert_eq!(first.counts().1, 1);
-    assert_eq!(first.get(Pos::new(2, 3)).and_then(|n| n.order), Some(0));
+    assert_eq!(first.get(Pos::new(2, 3)).and_then(|n| n.order), Some(1));
     assert_eq!(first.counts().0, 8);
     let none = trace.snapshot(0);
     assert_eq!((none.nodes.len(), none.current), (1, None));

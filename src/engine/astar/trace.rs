@@ -111,7 +111,7 @@ pub struct NodeInfo {
     pub parent: Option<Pos>,
     /// Open or closed.
     pub state: NodeState,
-    /// When it was expanded, counting from 0, if it was.
+    /// Which expansion took it, counting from 1 as the stepper does, if one did.
     pub order: Option<u32>,
 }
 
@@ -218,7 +218,7 @@ impl Trace {
                             snap.closed += 1;
                         }
                         snap.nodes[i].state = NodeState::Closed;
-                        snap.nodes[i].order = Some(closes);
+                        snap.nodes[i].order = Some(closes + 1);
                     }
                     snap.current = Some(cell);
                     closes += 1;

@@ -1,0 +1,238 @@
+//! The search lab: any start and goal on the level's map, the search traced and stepped with
+//! the overlay's keys, walls painted on the lab's own copy of the map, and the same query
+//! under a second set of options side by side. Leaving the lab returns to the game as it was.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use crate::engine::astar::{
+    Heuristic, Pathfinder, Query, SearchOptions, SearchResult, Snapshot, Trace, Weight,
+};
+use crate::engine::grid::{Grid, Neighbourhood, Pos, Tile};
+
+/// How the second search of a side-by-side comparison differs from the first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Comparison {
+    /// The zero heuristic: Dijkstra's algorithm.
+    Dijkstra,
+    /// Weighted A* with w = 2.
+    Weighted,
+    /// Four-way moves.
+    FourWay,
+    /// Greedy best-first: ordered by H alone.
+    Greedy,
+}
+
+impl Comparison {
+    /// The comparisons in the order a key cycles them (after "none").
+    pub const ALL: [Comparison; 4] = [
+        Comparison::Dijkstra,
+        Comparison::Weighted,
+        Comparison::FourWay,
+        Comparison::Greedy,
+    ];
+
+    /// The second option set: `base` changed in this one way.
+    pub fn apply(self, base: SearchOptions) -> SearchOptions {
+        match self {
+            Comparison::Dijkstra => SearchOptions {
+                heuristic: Heuristic::Zero,
+                greedy: false,
+                ..base
+            },
+            Comparison::Weighted => SearchOptions {
+                weight: Weight::from_millis(2000),
+                greedy: false,
+                ..base
+            },
+            Comparison::FourWay => SearchOptions {
+                neighbourhood: Neighbourhood::Four,
+                ..base
+            },
+            Comparison::Greedy => SearchOptions {
+                greedy: true,
+                ..base
+            },
+        }
+    }
+
+    /// What the comparison shows, for the panel.
+    pub fn name(self) -> &'static str {
+        match self {
+            Comparison::Dijkstra => "vs Dijkstra (zero H)",
+            Comparison::Weighted => "vs weight 2",
+            Comparison::FourWay => "vs 4-way",
+            Comparison::Greedy => "vs greedy best-first",
+        }
+    }
+
+    /// The next comparison, or none after the last.
+    pub fn next(current: Option<Comparison>) -> Option<Comparison> {
+        match current {
+            None => Some(Self::ALL[0]),
+            Some(c) => {
+                let i = Self::ALL.iter().position(|&x| x == c).unwrap_or(0);
+                Self::ALL.get(i + 1).copied()
+            }
+        }
+    }
+}
+
+/// One traced search of the lab.
+#[derive(Debug, Clone)]
+pub struct LabSearch {
+    /// The options it ran with.
+    pub options: SearchOptions,
+    /// What it found.
+    pub result: SearchResult,
+    /// Every event, for stepping.
+    pub trace: Trace,
+    /// Changes whenever the search runs again, so views can cache their replays.
+    pub serial: u64,
+}
+
+/// A replayed snapshot with the (serial, step) it was replayed for.
+type Cached = ((u64, u32), Rc<Snapshot>);
+
+/// The lab's state.
+#[derive(Debug)]
+pub struct Lab {
+    /// The lab's own copy of the map: walls painted here change nothing else.
+    pub grid: Grid,
+    /// Where the search starts.
+    pub start: Pos,
+    /// Where it is headed.
+    pub goal: Pos,
+    /// The options of the first (or only) search.
+    pub options: SearchOptions,
+    /// The second search's difference, when comparing side by side.
+    pub compare: Option<Comparison>,
+    /// The searches: one, or two side by side.
+    pub searches: Vec<LabSearch>,
+    /// Whether the mouse paints walls (else it sets and drags the start and the goal).
+    pub paint: bool,
+    pathfinder: Pathfinder,
+    serial: u64,
+    cache: RefCell<Vec<Option<Cached>>>,
+}
+
+impl Lab {
+    /// A lab on a copy of `grid`, searching from `start` to `goal` with `options`.
+    pub fn new(grid: Grid, start: Pos, goal: Pos, options: SearchOptions) -> Self {
+        let mut lab = Self {
+            grid,
+            start,
+            goal,
+            options,
+            compare: None,
+            searches: Vec::new(),
+            paint: false,
+            pathfinder: Pathfinder::new(),
+            serial: 0,
+            cache: RefCell::new(Vec::new()),
+        };
+        lab.rerun();
+        lab
+    }
+
+    /// Runs the search (and the compared one) again, traced.
+    pub fn rerun(&mut self) {
+        let mut sets = vec![self.options];
+        if let Some(c) = self.compare {
+            sets.push(c.apply(self.options));
+        }
+        self.searches = sets
+            .into_iter()
+            .map(|options| {
+                self.serial += 1;
+                let q = Query::new(self.start, self.goal).options(options);
+                let (result, trace) = self.pathfinder.find_traced(&self.grid, q);
+                LabSearch {
+                    options,
+                    result,
+                    trace,
+                    serial: self.serial,
+                }
+            })
+            .collect();
+        self.cache.borrow_mut().clear();
+    }
+
+    /// Moves the start to a cell; refused (false) off the map or on a wall.
+    pub fn set_start(&mut self, p: Pos) -> bool {
+        self.set_endpoint(p, true)
+    }
+
+    /// Moves the goal to a cell; refused (false) off the map or on a wall.
+    pub fn set_goal(&mut self, p: Pos) -> bool {
+        self.set_endpoint(p, false)
+    }
+
+    fn set_endpoint(&mut self, p: Pos, start: bool) -> bool {
+        if !self.grid.is_passable(p) {
+            return false;
+        }
+        let slot = if start {
+            &mut self.start
+        } else {
+            &mut self.goal
+        };
+        if *slot != p {
+            *slot = p;
+            self.rerun();
+        }
+        true
+    }
+
+    /// Puts a tile on the lab's map (never on the start or the goal) and reruns.
+    pub fn set_tile(&mut self, p: Pos, tile: Tile) -> bool {
+        if !tile.is_passable() && (p == self.start || p == self.goal) {
+            return false;
+        }
+        let changed = self.grid.set(p, tile);
+        if changed {
+            self.rerun();
+        }
+        changed
+    }
+
+    /// Changes the first search's options and reruns.
+    pub fn set_options(&mut self, options: SearchOptions) {
+        self.options = options;
+        self.rerun();
+    }
+
+    /// Cycles the side-by-side comparison (none, Dijkstra, weight 2, 4-way, greedy).
+    pub fn cycle_compare(&mut self) {
+        self.compare = Comparison::next(self.compare);
+        self.rerun();
+    }
+
+    /// The most expansions of any of the searches: the last step of the lockstep.
+    pub fn expansions(&self) -> u32 {
+        self.searches
+            .iter()
+            .map(|s| s.trace.expansions())
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Search `i` as it stood after `step` expansions (`u32::MAX`: finished); the last
+    /// replay of each search is kept until its search or the step changes.
+    pub fn snapshot(&self, i: usize, step: u32) -> Option<Rc<Snapshot>> {
+        let search = self.searches.get(i)?;
+        let key = (search.serial, step);
+        let mut cache = self.cache.borrow_mut();
+        if cache.len() <= i {
+            cache.resize(i + 1, None);
+        }
+        if let Some((k, snap)) = &cache[i]
+            && *k == key
+        {
+            return Some(Rc::clone(snap));
+        }
+        let snap = Rc::new(search.trace.snapshot(step));
+        cache[i] = Some((key, Rc::clone(&snap)));
+        Some(snap)
+    }
+}

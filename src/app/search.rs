@@ -1,0 +1,254 @@
+//! Which search the screen shows and how far: the overlay on a monster's search in the game,
+//! and the lab's searches; stepping, autoplay, layers and the replays they draw from.
+
+use std::rc::Rc;
+
+use super::lab::Lab;
+use super::{App, Mode};
+use crate::engine::astar::{SearchOptions, Snapshot, Trace, Weight};
+use crate::engine::grid::Pos;
+
+/// Autoplay speeds, in expansions per second (one tick is [`TICK_MS`] milliseconds).
+pub const SPEEDS: [u32; 10] = [1, 2, 5, 10, 25, 60, 150, 400, 1000, 4000];
+/// The autoplay speed a new overlay starts at (an index into [`SPEEDS`]).
+const DEFAULT_SPEED: usize = 4;
+/// Milliseconds of one tick of the front ends' clock.
+pub const TICK_MS: u32 = 60;
+/// Weights the overlay cycles through, in thousandths.
+const WEIGHTS: [u32; 5] = [1000, 1500, 2000, 3000, 5000];
+
+/// What the map shows of every touched cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Layer {
+    /// Open, closed, path and the node being expanded, as glyphs and colours.
+    #[default]
+    States,
+    /// Each cell shaded by its G.
+    G,
+    /// Each cell shaded by its H.
+    H,
+    /// Each cell shaded by its F.
+    F,
+    /// An arrow from each cell toward its parent.
+    Parents,
+}
+
+impl Layer {
+    /// The layers in the order the key cycles them.
+    pub const ALL: [Layer; 5] = [Layer::States, Layer::G, Layer::H, Layer::F, Layer::Parents];
+
+    /// The next layer.
+    pub fn next(self) -> Self {
+        let i = Self::ALL.iter().position(|&l| l == self).unwrap_or(0);
+        Self::ALL[(i + 1) % Self::ALL.len()]
+    }
+
+    /// Its name on screen.
+    pub fn name(self) -> &'static str {
+        match self {
+            Layer::States => "states",
+            Layer::G => "G",
+            Layer::H => "H",
+            Layer::F => "F",
+            Layer::Parents => "parents",
+        }
+    }
+}
+
+/// The search overlay's state, shared by the game's overlay and the lab.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Overlay {
+    /// Whether it is shown (in the game; the lab always shows its search).
+    pub on: bool,
+    /// The expansions shown, or `None` for the finished search.
+    pub step: Option<u32>,
+    /// Whether autoplay runs.
+    pub autoplay: bool,
+    /// Index into [`SPEEDS`].
+    pub speed: usize,
+    /// What the map shows of touched cells.
+    pub layer: Layer,
+    /// Whether the inspector follows the node being expanded.
+    pub follow: bool,
+    /// Thousandths of an expansion autoplay owes, so slow speeds step between ticks.
+    owed: u32,
+}
+
+impl Default for Overlay {
+    fn default() -> Self {
+        Self {
+            on: false,
+            step: None,
+            autoplay: false,
+            speed: DEFAULT_SPEED,
+            layer: Layer::States,
+            follow: false,
+            owed: 0,
+        }
+    }
+}
+
+impl Overlay {
+    /// Expansions per second autoplay runs at.
+    pub fn speed(&self) -> u32 {
+        SPEEDS[self.speed]
+    }
+}
+
+impl App {
+    /// The lab, while it is open.
+    pub fn lab(&self) -> Option<&Lab> {
+        self.lab.as_ref()
+    }
+
+    /// Expansions of the search shown (in the lab, the longest of its searches).
+    pub fn shown_expansions(&self) -> u32 {
+        match &self.lab {
+            Some(lab) if self.mode == Mode::Lab => lab.expansions(),
+            _ => self.world.trace().map_or(0, Trace::expansions),
+        }
+    }
+
+    /// The expansions shown now.
+    pub fn current_step(&self) -> u32 {
+        self.overlay.step.unwrap_or_else(|| self.shown_expansions())
+    }
+
+    /// Shows the search after `step` expansions (the finished search from the last on).
+    pub(super) fn step_to(&mut self, step: u32) {
+        let total = self.shown_expansions();
+        self.overlay.step = (step < total).then_some(step);
+    }
+
+    /// Starts or pauses autoplay; from the finished search it starts from the beginning.
+    pub(super) fn toggle_autoplay(&mut self) {
+        if self.overlay.autoplay {
+            self.overlay.autoplay = false;
+            return;
+        }
+        if self.overlay.step.is_none() {
+            self.overlay.step = Some(0);
+        }
+        self.overlay.owed = 0;
+        self.overlay.autoplay = true;
+    }
+
+    /// One tick of autoplay: as many expansions as the speed owes by now.
+    pub(super) fn autoplay_tick(&mut self) {
+        let o = &mut self.overlay;
+        o.owed += o.speed() * TICK_MS;
+        let steps = o.owed / 1000;
+        o.owed %= 1000;
+        let total = self.shown_expansions();
+        let next = self.current_step().saturating_add(steps);
+        if next >= total {
+            self.overlay.step = None;
+            self.overlay.autoplay = false;
+        } else {
+            self.overlay.step = Some(next);
+        }
+    }
+
+    /// The selected monster's search as it stood at the overlay's step. Replaying a large
+    /// search takes milliseconds, so the last replay is kept until the trace or step changes.
+    pub fn snapshot(&self) -> Option<Rc<Snapshot>> {
+        let trace = self.world.trace()?;
+        let step = self.overlay.step.unwrap_or(u32::MAX);
+        let key = (self.world.planner().trace_serial(), step);
+        let mut cache = self.snapshot_cache.borrow_mut();
+        if let Some((k, snap)) = cache.as_ref()
+            && *k == key
+        {
+            return Some(Rc::clone(snap));
+        }
+        let snap = Rc::new(trace.snapshot(step));
+        *cache = Some((key, Rc::clone(&snap)));
+        Some(snap)
+    }
+
+    /// The lab's search `i` at the overlay's step.
+    pub fn lab_snapshot(&self, i: usize) -> Option<Rc<Snapshot>> {
+        self.lab
+            .as_ref()?
+            .snapshot(i, self.overlay.step.unwrap_or(u32::MAX))
+    }
+
+    /// Drops the kept replay, so the next frame replays the search as the first frame after a
+    /// turn does (the frame benchmark measures that).
+    pub fn forget_snapshot(&self) {
+        self.snapshot_cache.borrow_mut().take();
+    }
+
+    /// Opens the lab on the level's map (with the game's walls as they are now), searching
+    /// from `start` to `goal` with `options`.
+    pub fn open_lab(&mut self, start: Pos, goal: Pos, options: SearchOptions) {
+        let grid = self.world.grid().clone();
+        self.lab = Some(Lab::new(grid, start, goal, options));
+        self.lab_return = if self.mode == Mode::Lab {
+            self.lab_return
+        } else {
+            self.mode
+        };
+        self.mode = Mode::Lab;
+        self.cursor = start;
+        self.overlay.step = None;
+        self.overlay.autoplay = false;
+    }
+
+    /// Opens the lab on the search the overlay shows (or from the cursor to the player).
+    pub(super) fn enter_lab(&mut self) {
+        let (start, goal) = match self.world.trace() {
+            Some(t) if self.overlay.on => (t.start, t.goal),
+            _ => (self.cursor_or_selected(), self.world.player().pos),
+        };
+        self.open_lab(start, goal, self.world.options());
+    }
+
+    /// Leaves the lab: the game is as it was.
+    pub(super) fn leave_lab(&mut self) {
+        self.lab = None;
+        self.mode = self.lab_return;
+        self.overlay.step = None;
+        self.overlay.autoplay = false;
+    }
+
+    /// The options the option keys change: the lab's in the lab, else the monsters'.
+    pub(super) fn change_options(&mut self, change: impl FnOnce(&mut SearchOptions)) {
+        if let Some(lab) = self.lab.as_mut().filter(|_| self.mode == Mode::Lab) {
+            let mut o = lab.options;
+            change(&mut o);
+            lab.set_options(o);
+            self.overlay.step = None;
+            return;
+        }
+        let mut o = self.world.options();
+        change(&mut o);
+        self.world.say(format!("Search: {}.", describe_for_log(&o)));
+        self.overlay.step = None;
+        self.world.set_options(o);
+    }
+
+    /// The next weight of the cycle 1, 1.5, 2, 3, 5.
+    pub(super) fn next_weight(o: &mut SearchOptions) {
+        let i = WEIGHTS
+            .iter()
+            .position(|&w| w == o.weight.millis())
+            .map_or(0, |i| i + 1);
+        o.weight = Weight::from_millis(WEIGHTS[i % WEIGHTS.len()]);
+    }
+}
+
+/// Options in words for the log: `8 neighbours, zero (Dijkstra), weight 1`.
+fn describe_for_log(o: &SearchOptions) -> String {
+    let h = if o.heuristic == crate::engine::astar::Heuristic::Zero {
+        "zero (Dijkstra)"
+    } else {
+        o.heuristic.name()
+    };
+    let how = if o.greedy {
+        "greedy best-first".to_string()
+    } else {
+        format!("weight {}", o.weight)
+    };
+    format!("{} neighbours, {h}, {how}", o.neighbourhood.name())
+}

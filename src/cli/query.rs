@@ -1,0 +1,90 @@
+//! The search that `path` and `lab` share: the level, the endpoints with their defaults, and
+//! the options, so both commands run exactly the same query for the same arguments.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::CliError;
+use crate::content::level::Level;
+use crate::engine::astar::{Heuristic, Invalid, SearchOptions, Status, Weight};
+use crate::engine::grid::{Neighbourhood, Pos};
+
+/// A level and one search on it.
+#[derive(Debug, Args)]
+pub struct QueryArgs {
+    /// The level file.
+    pub level: PathBuf,
+    /// Start cell `X,Y` (default: the first monster in reading order). Negative values are
+    /// fine: `--from -1,0`.
+    #[arg(long, allow_hyphen_values = true)]
+    pub from: Option<Pos>,
+    /// Goal cell `X,Y` (default: the player).
+    #[arg(long, allow_hyphen_values = true)]
+    pub to: Option<Pos>,
+    /// Movement rule: 8, 8cut or 4.
+    #[arg(long, default_value_t = Neighbourhood::Eight)]
+    pub neighbours: Neighbourhood,
+    /// Heuristic: octile, manhattan, chebyshev, euclidean or zero (dijkstra).
+    #[arg(long, default_value_t = Heuristic::Octile)]
+    pub heuristic: Heuristic,
+    /// Weight on H (weighted A*), e.g. 1.5.
+    #[arg(long, default_value_t = Weight::ONE)]
+    pub weight: Weight,
+    /// Stop after this many expansions.
+    #[arg(long)]
+    pub cap: Option<u32>,
+    /// Greedy best-first search: order the open list by H alone.
+    #[arg(long)]
+    pub greedy: bool,
+}
+
+impl QueryArgs {
+    /// The search options these arguments ask for.
+    pub fn options(&self) -> SearchOptions {
+        SearchOptions {
+            neighbourhood: self.neighbours,
+            heuristic: self.heuristic,
+            weight: self.weight,
+            cap: self.cap,
+            greedy: self.greedy,
+        }
+    }
+
+    /// The endpoints on `level`: the arguments', or the first monster and the player.
+    pub fn endpoints(&self, level: &Level) -> Result<(Pos, Pos), CliError> {
+        let missing = |what: &str| CliError::BadInput(format!("{}: {what}", self.level.display()));
+        let from = match self.from {
+            Some(p) => p,
+            None => level
+                .monsters
+                .first()
+                .map(|m| m.pos)
+                .ok_or_else(|| missing("no monster to start from; give --from X,Y"))?,
+        };
+        let to = match self.to {
+            Some(p) => p,
+            None => level
+                .player
+                .ok_or_else(|| missing("no player to go to; give --to X,Y"))?,
+        };
+        Ok((from, to))
+    }
+}
+
+/// The error for a search whose start or goal cannot be searched, if `status` says so.
+pub fn check_endpoints(level: &Level, from: Pos, to: Pos, status: Status) -> Result<(), CliError> {
+    let (w, h) = (level.grid.width(), level.grid.height());
+    let why = |what: &str, p: Pos, i: Invalid| {
+        let reason = match i {
+            Invalid::OutOfBounds => format!("outside the {w}x{h} map"),
+            Invalid::Blocked => "not a floor cell".to_string(),
+        };
+        CliError::BadInput(format!("invalid {what} {p}: {reason}"))
+    };
+    match status {
+        Status::InvalidStart(i) => Err(why("start", from, i)),
+        Status::InvalidGoal(i) => Err(why("goal", to, i)),
+        _ => Ok(()),
+    }
+}

@@ -1,0 +1,225 @@
+//! The lab's screen: the map (or two, side by side) with the search drawn in the chosen
+//! layer, and a panel with the query, its numbers, the open list in pop order and what the
+//! last expansion did.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph, Widget};
+
+use super::map::{self, RAMP};
+use super::{format_count, wrap};
+use crate::app::screen::{Layout, map_views};
+use crate::app::{App, Layer};
+use crate::engine::astar::{Fate, SearchResult, Snapshot};
+use crate::engine::grid::Pos;
+
+/// The summary `path` prints for a search: `found from 2,3 to 6,3: cost 68, expanded 14,
+/// path 7 cells`, so the lab's numbers read exactly as the command line's.
+pub fn summary(result: &SearchResult, from: Pos, to: Pos) -> String {
+    let cost = result.cost.map_or("-".to_string(), |c| c.to_string());
+    format!(
+        "{} from {from} to {to}: cost {cost}, expanded {}, path {} cells",
+        result.status.name(),
+        result.expanded,
+        result.path.len()
+    )
+}
+
+pub(super) fn render(app: &App, l: &Layout, buf: &mut Buffer) {
+    let Some(lab) = app.lab() else { return };
+    let title = app
+        .design
+        .level()
+        .title
+        .clone()
+        .unwrap_or_else(|| app.source.name());
+    let mode = if lab.paint {
+        " mouse paints walls (e) "
+    } else {
+        " left sets start, right goal (e paints) "
+    };
+    Block::bordered()
+        .title(format!(" Lab: {title} "))
+        .title_bottom(mode)
+        .border_style(Style::new().fg(Color::Cyan))
+        .render(l.map_block, buf);
+    let views = map_views(app, l);
+    let comparing = views.len() > 1;
+    let snaps: Vec<_> = (0..lab.searches.len())
+        .map(|i| app.lab_snapshot(i))
+        .collect();
+    for (i, &view) in views.iter().enumerate() {
+        let Some(snap) = snaps.get(i).and_then(|s| s.as_deref()) else {
+            continue;
+        };
+        let mut view = view;
+        if comparing {
+            // A caption names each search; the map starts below it.
+            let caption = format!(" {} ", lab.searches[i].options.describe());
+            let style = Style::new().add_modifier(Modifier::REVERSED);
+            buf.set_stringn(view.x, view.y, &caption, view.width as usize, style);
+            view = Rect::new(
+                view.x,
+                view.y + 1,
+                view.width,
+                view.height.saturating_sub(1),
+            );
+        }
+        let cam = app.camera;
+        map::draw_tiles(&lab.grid, view, cam, buf);
+        let mut put =
+            |p: Pos, ch: Option<char>, style: Style| map::put_cell(buf, view, cam, p, ch, style);
+        map::draw_search(
+            snap,
+            app.overlay.layer,
+            app.overlay.step.is_some(),
+            &mut put,
+        );
+        let mark = Style::new()
+            .fg(Color::Black)
+            .bg(Color::White)
+            .add_modifier(Modifier::BOLD);
+        put(lab.start, Some('S'), mark);
+        put(lab.goal, Some('G'), mark);
+        put(
+            app.cursor,
+            None,
+            Style::new().add_modifier(Modifier::REVERSED),
+        );
+    }
+    render_panel(app, &snaps, l.side, buf);
+}
+
+fn render_panel(app: &App, snaps: &[Option<std::rc::Rc<Snapshot>>], area: Rect, buf: &mut Buffer) {
+    let Some(lab) = app.lab() else { return };
+    let block = Block::bordered().title(" lab ");
+    let inner = block.inner(area);
+    block.render(area, buf);
+    let width = usize::from(inner.width).max(1);
+    let head = Style::new().add_modifier(Modifier::BOLD);
+    let dim = Style::new().fg(Color::DarkGray);
+    let mut lines: Vec<Line> = Vec::new();
+    let text = |lines: &mut Vec<Line>, s: &str, style: Style| {
+        for part in wrap(s, width) {
+            lines.push(Line::styled(part, style));
+        }
+    };
+    let total = app.shown_expansions();
+    let step = app.current_step();
+    for (i, search) in lab.searches.iter().enumerate() {
+        let o = &search.options;
+        lines.push(Line::from(vec![
+            Span::styled(if i == 0 { "search " } else { "beside " }, head),
+            Span::raw(format!("{}  {}", o.describe(), o.formula())),
+        ]));
+        text(
+            &mut lines,
+            &summary(&search.result, lab.start, lab.goal),
+            Style::new(),
+        );
+        if let Some(Some(snap)) = snaps.get(i) {
+            let (open, closed) = snap.counts();
+            lines.push(Line::from(format!(
+                "step {}/{}  open {}  closed {}",
+                snap.step,
+                search.trace.expansions(),
+                format_count(open as u64),
+                format_count(closed as u64)
+            )));
+        }
+    }
+    let mut play = format!("step {step}/{total}");
+    if app.overlay.autoplay {
+        play.push_str(&format!("  ▶ {}/s", app.overlay.speed()));
+    } else {
+        play.push_str(&format!("  a plays at {}/s", app.overlay.speed()));
+    }
+    if let Some(c) = lab.compare {
+        play.push_str(&format!("  {}", c.name()));
+    }
+    text(&mut lines, &play, dim);
+    if let Some(Some(snap)) = snaps.first() {
+        layer_legend(app.overlay.layer, snap, &mut lines);
+        lines.push(Line::styled("open list, next first:", head));
+        let open = snap.open_list();
+        let room = usize::from(inner.height)
+            .saturating_sub(lines.len())
+            .saturating_sub(11)
+            .max(3);
+        for n in open.iter().take(room) {
+            lines.push(Line::from(format!(
+                " {:<7} F{} G{} H{}",
+                n.pos.to_string(),
+                n.f,
+                n.g,
+                n.h
+            )));
+        }
+        if open.len() > room {
+            lines.push(Line::styled(format!(" … {} more", open.len() - room), dim));
+        }
+        if open.is_empty() {
+            lines.push(Line::styled(" (empty)", dim));
+        }
+        let search = &lab.searches[0];
+        match search.trace.expansion(snap.step, &lab.grid) {
+            Some(e) => {
+                lines.push(Line::styled(
+                    format!("expansion #{} took {}:", e.step, e.node),
+                    head,
+                ));
+                for (p, fate) in e.neighbours {
+                    let style = match fate {
+                        Fate::New { .. } => Style::new().fg(Color::Green),
+                        Fate::Improved { .. } => Style::new().fg(Color::Yellow),
+                        _ => dim,
+                    };
+                    lines.push(Line::styled(
+                        format!(
+                            " {} {:<7} {}",
+                            super::inspector::arrow(e.node, p),
+                            p.to_string(),
+                            fate.describe()
+                        ),
+                        style,
+                    ));
+                }
+            }
+            None => lines.push(Line::styled("no expansion yet: ] steps", dim)),
+        }
+    }
+    Paragraph::new(lines).render(inner, buf);
+}
+
+/// The legend of the layer shown: the states' glyphs, or the ramp with its range.
+fn layer_legend(layer: Layer, snap: &Snapshot, lines: &mut Vec<Line<'static>>) {
+    match (layer, map::layer_range(snap, layer)) {
+        (Layer::States, _) => lines.push(Line::from(vec![
+            Span::raw("layer states "),
+            Span::styled("+", Style::new().bg(Color::Green).fg(Color::White)),
+            Span::raw("open "),
+            Span::styled(":", Style::new().bg(Color::Blue).fg(Color::White)),
+            Span::raw("closed "),
+            Span::styled("*", Style::new().bg(Color::Yellow).fg(Color::Black)),
+            Span::raw("path "),
+            Span::styled("%", Style::new().bg(Color::Magenta).fg(Color::White)),
+            Span::raw("now"),
+        ])),
+        (Layer::Parents, _) => lines.push(Line::from("layer parents: arrows to each parent")),
+        (layer, Some((lo, hi))) => {
+            let mut spans = vec![Span::raw(format!("layer {} {lo} ", layer.name()))];
+            for (d, &c) in RAMP.iter().enumerate() {
+                let fg = if d >= 7 { Color::Black } else { Color::White };
+                spans.push(Span::styled(
+                    d.to_string(),
+                    Style::new().fg(fg).bg(Color::Indexed(c)),
+                ));
+            }
+            spans.push(Span::raw(format!(" {hi}")));
+            lines.push(Line::from(spans));
+        }
+        (layer, None) => lines.push(Line::from(format!("layer {}", layer.name()))),
+    }
+}
