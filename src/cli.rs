@@ -141,7 +141,7 @@ pub struct CheckArgs {
 /// Arguments of `generate`.
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
-    /// `caves` or `rooms`.
+    /// `caves`, `cells`, `rooms`, `maze`, `scatter` or `arena`.
     #[arg(long)]
     pub kind: String,
     /// Size `WxH`, from 10x5 to 1024x1024.
@@ -153,6 +153,10 @@ pub struct GenerateArgs {
     /// Number of monsters (default: about one per 400 cells).
     #[arg(long)]
     pub monsters: Option<usize>,
+    /// Share of the interior that starts as wall, as a fraction (0.3) or a percentage
+    /// (30%); caves, cells, scatter and arena take one (default: the kind's own).
+    #[arg(long)]
+    pub density: Option<String>,
     /// Output file (standard output when omitted).
     #[arg(short, long)]
     pub output: Option<PathBuf>,
@@ -497,8 +501,14 @@ fn generate(args: &GenerateArgs) -> Result<i32, Failure> {
     let monsters = args.monsters.unwrap_or_else(|| {
         crate::text::parse_size(&args.size).map_or(1, |(w, h)| generate::default_monsters(w, h))
     });
-    let text = generate_command(&args.kind, &args.size, args.seed, monsters)
-        .map_err(Failure::bad_input)?;
+    let text = generate_command(
+        &args.kind,
+        &args.size,
+        args.seed,
+        monsters,
+        args.density.as_deref(),
+    )
+    .map_err(Failure::bad_input)?;
     match &args.output {
         Some(path) => {
             crate::app::write_atomic(path, text.as_bytes())
@@ -578,17 +588,21 @@ pub fn generate_command(
     size: &str,
     seed: u64,
     monsters: usize,
+    density: Option<&str>,
 ) -> Result<String, String> {
-    let kind = GenKind::from_name(kind)
-        .ok_or_else(|| format!("unknown kind {kind:?}: use caves or rooms"))?;
+    let kind: GenKind = kind.parse()?;
     let (width, height) = crate::text::parse_size(size)
         .ok_or_else(|| format!("bad size {size:?}: expected WxH, e.g. 80x40"))?;
+    let density = density
+        .map(|d| d.parse().map_err(|e| format!("--density: {e}")))
+        .transpose()?;
     let params = GenParams {
         kind,
         width,
         height,
         seed,
         monsters,
+        density,
     };
     Ok(generate::generate(&params)
         .map_err(|e| e.to_string())?

@@ -43,6 +43,7 @@ fn play() -> Played {
         height: 32,
         seed: 11,
         monsters: 24,
+        density: None,
     })
     .unwrap();
     let mut app = App::new(level, Source::generated("long.txt".into()), 11, (100, 30));
