@@ -60,7 +60,7 @@ pub enum Command {
     Back,
     /// Save the level.
     Save,
-    /// Generate a new level with the next seed.
+    /// Generate a new level with the next seed (and, after a generated one, the next kind).
     NewLevel,
     /// One expansion back.
     StepBack,
