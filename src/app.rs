@@ -618,14 +618,16 @@ impl App {
         self.sync_trace();
     }
 
-    /// Generates a level of the current kind (caves unless a generated level is in play)
-    /// with the next seed: as large as the map view (at least 40x20), or, when a generated
-    /// level is in play, as large as that one.
+    /// Generates a level with the next seed: caves as large as the map view (at least
+    /// 40x20), or, when a generated level is in play, the next kind in [`GenKind::ALL`] at
+    /// that level's size, so that pressing `G` again and again shows every kind.
+    ///
+    /// [`GenKind::ALL`]: crate::content::generate::GenKind::ALL
     fn new_level(&mut self) {
         use crate::content::generate::{self, GenKind, GenParams};
         const MIN_GENERATED: (usize, usize) = (40, 20);
         let (kind, seed) = match self.generated {
-            Some((kind, seed)) => (kind, seed.wrapping_add(1)),
+            Some((kind, seed)) => (kind.next(), seed.wrapping_add(1)),
             None => (GenKind::Caves, self.world.seed().wrapping_add(1)),
         };
         // A generated level keeps its size; otherwise the new one fills the map view.
@@ -654,7 +656,11 @@ impl App {
                 self.generated = Some((kind, seed));
                 self.begin(seed);
                 self.world.say(format!(
-                    "Generated {kind} {w}x{h}, seed {seed}; s saves it as {name}."
+                    "Generated {kind} {w}x{h} seed {seed}; G for {}, s saves it as {name}.",
+                    kind.next()
+                ));
+                self.world.say(format!(
+                    "Again: astar-rogue generate --kind {kind} --size {w}x{h} --seed {seed}"
                 ));
             }
             Err(e) => self.world.say(format!("Cannot generate: {e}")),

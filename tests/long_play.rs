@@ -44,6 +44,7 @@ fn play() -> Played {
         height: 32,
         seed: 11,
         monsters: 24,
+        density: None,
     })
     .unwrap();
     let mut app = App::new(

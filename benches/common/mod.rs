@@ -17,6 +17,7 @@ pub fn cave_256() -> Level {
         height: 256,
         seed: 7,
         monsters: 100,
+        density: None,
     })
     .expect("the cave generates")
 }

@@ -63,7 +63,7 @@ pub enum Action {
     Back,
     /// Save the level.
     Save,
-    /// Generate a new level with the next seed.
+    /// Generate a new level with the next seed (and, after a generated one, the next kind).
     NewLevel,
     /// One expansion back.
     StepBack,

@@ -6,12 +6,12 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::CliError;
-use crate::content::generate::{self, GenKind, GenParams};
+use crate::content::generate::{self, Density, GenKind, GenParams};
 
 /// Arguments of `generate`.
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
-    /// Which generator: caves or rooms.
+    /// Which generator: caves, cells, rooms, maze, scatter or arena.
     #[arg(long)]
     pub kind: GenKind,
     /// Size `WxH`, from 10x5 to 1024x1024.
@@ -23,6 +23,10 @@ pub struct GenerateArgs {
     /// Number of monsters (default: about one per 400 cells).
     #[arg(long)]
     pub monsters: Option<usize>,
+    /// Share of the interior that starts as wall, as a fraction (0.3) or a percentage
+    /// (30%); caves, cells, scatter and arena take one (default: the kind's own).
+    #[arg(long)]
+    pub density: Option<Density>,
     /// Output file (standard output when omitted).
     #[arg(short, long)]
     pub output: Option<PathBuf>,
@@ -53,6 +57,7 @@ pub fn generate_text(args: &GenerateArgs) -> Result<String, String> {
         monsters: args
             .monsters
             .unwrap_or_else(|| generate::default_monsters(width, height)),
+        density: args.density,
     };
     Ok(generate::generate(&params)
         .map_err(|e| e.to_string())?

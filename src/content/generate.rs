@@ -1,11 +1,22 @@
-//! Procedural levels: noise caves and rooms-and-corridors, with the player and monsters placed
-//! so that every monster can reach the player.
+//! Procedural levels of six kinds (noise caves, cellular-automaton caves, rooms, mazes,
+//! scattered obstacles and arenas), with the player and monsters placed so that every
+//! monster can reach the player.
+//!
+//! Every kind fills the map it is given: whatever separate regions a generator leaves are
+//! joined by tunnels rather than walled off, so all the floor is one region and the open
+//! area spans the map both ways (an attempt that does not is rejected and the next one from
+//! the same seed stream tried).
 //!
 //! Everything is driven by one `u64` seed through [`Xoshiro256PlusPlus`], whose output is
 //! specified bit for bit, so the same parameters give the same level on every machine.
 
+mod arena;
 mod caves;
+mod cells;
+mod connect;
+mod maze;
 mod rooms;
+mod scatter;
 
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
@@ -20,9 +31,19 @@ pub const MIN_HEIGHT: usize = 5;
 /// Widest and tallest map the generators make.
 pub const MAX_GENERATED_SIDE: usize = 1024;
 
-/// How many times a generator retries with fresh randomness before giving up on placing
-/// the monsters; small maps sometimes come out cramped, large ones practically never do.
+/// The least share of a map's width and of its height, in percent, that the floor's
+/// bounding box covers (or the whole interior, on maps too small for that).
+pub const MIN_SPAN_PERCENT: usize = 80;
+
+/// How many times a generator retries with fresh randomness before giving up: an attempt
+/// is rejected when its floor does not span the map, falls short of its density's promise
+/// or cannot take the monsters. If none fills its map, the roomiest one is used.
 const ATTEMPTS: usize = 8;
+
+/// An attempt of a kind with a density is rejected when its share of floor in the interior
+/// is under this many thousandths of `1 - density` (small automaton caves now and then
+/// collapse into one corner; large maps never come near).
+const MIN_FLOOR_PERMILLE: usize = 700;
 
 /// The monster kinds generated levels use, with their draw weights (weaker ones commoner);
 /// `game::kind_info` has their names and stats.
@@ -34,25 +55,96 @@ pub enum GenKind {
     /// Organic caves from thresholded fractal noise.
     #[default]
     Caves,
-    /// Rectangular rooms joined by L-shaped corridors.
+    /// Caves grown by a cellular automaton from random fill (the roguelike standard).
+    Cells,
+    /// Rectangular rooms from a binary space partition, joined by corridors.
     Rooms,
+    /// A perfect maze of one-cell corridors: A*'s worst case.
+    Maze,
+    /// Single obstacles scattered over an open rectangle: the classic A* demonstration.
+    Scatter,
+    /// Open ground with a few long walls and pillars.
+    Arena,
+}
+
+/// The densities a kind accepts, and the one it uses when none is given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DensityRange {
+    /// Least accepted density.
+    pub min: Density,
+    /// Density used when none is given.
+    pub default: Density,
+    /// Greatest accepted density.
+    pub max: Density,
 }
 
 impl GenKind {
-    /// All generators, in the order they are listed.
-    pub const ALL: [GenKind; 2] = [GenKind::Caves, GenKind::Rooms];
+    /// All generators, in the order they are listed (and `G` cycles them in game).
+    pub const ALL: [GenKind; 6] = [
+        GenKind::Caves,
+        GenKind::Cells,
+        GenKind::Rooms,
+        GenKind::Maze,
+        GenKind::Scatter,
+        GenKind::Arena,
+    ];
 
-    /// The name used on the command line and in titles (`caves`, `rooms`).
+    /// The name used on the command line and in titles (`caves`, `rooms`, ...).
     pub fn name(self) -> &'static str {
         match self {
             GenKind::Caves => "caves",
+            GenKind::Cells => "cells",
             GenKind::Rooms => "rooms",
+            GenKind::Maze => "maze",
+            GenKind::Scatter => "scatter",
+            GenKind::Arena => "arena",
         }
     }
 
     /// Parses a command-line name.
     pub fn from_name(s: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|k| k.name() == s)
+    }
+
+    /// The kind after this one in [`GenKind::ALL`], wrapping around.
+    pub fn next(self) -> Self {
+        let i = Self::ALL.iter().position(|&k| k == self).unwrap_or(0);
+        Self::ALL[(i + 1) % Self::ALL.len()]
+    }
+
+    /// The names of all kinds for messages: `caves, cells, ... or arena`.
+    pub fn names() -> String {
+        let names: Vec<&str> = Self::ALL.iter().map(|k| k.name()).collect();
+        let (last, rest) = names.split_last().expect("there are kinds");
+        format!("{} or {last}", rest.join(", "))
+    }
+
+    /// The densities this kind takes, or `None` for kinds whose shape leaves no choice
+    /// (rooms fill their partition cells; a maze's walls are as thick as its corridors).
+    ///
+    /// Density is the share of the interior that starts as wall: caves cut their noise
+    /// there, cells fill at random with it, scatter drops obstacles with it as their odds,
+    /// and an arena lays walls and pillars until it is covered.
+    pub fn density_range(self) -> Option<DensityRange> {
+        let range = |min, default, max| {
+            Some(DensityRange {
+                min: Density::from_permille(min),
+                default: Density::from_permille(default),
+                max: Density::from_permille(max),
+            })
+        };
+        match self {
+            // Past these the noise either leaves specks of rock in one hall or specks of
+            // floor strung together by tunnels.
+            GenKind::Caves => range(200, 420, 600),
+            // Outside these the automaton settles to nearly all floor or all rock.
+            GenKind::Cells => range(350, 450, 550),
+            GenKind::Rooms | GenKind::Maze => None,
+            // Up to the percolation threshold of square-grid sites (about 0.41) the floor
+            // still mostly joins up by itself; a little past it tunnels do the joining.
+            GenKind::Scatter => range(0, 300, 500),
+            GenKind::Arena => range(0, 100, 300),
+        }
     }
 }
 
@@ -61,16 +153,80 @@ impl std::str::FromStr for GenKind {
 
     /// Parses a generator's name.
     fn from_str(s: &str) -> Result<Self, String> {
-        Self::from_name(s).ok_or_else(|| {
-            let names: Vec<&str> = Self::ALL.iter().map(|k| k.name()).collect();
-            format!("unknown kind {s:?}: use {}", names.join(" or "))
-        })
+        Self::from_name(s).ok_or_else(|| format!("unknown kind {s:?}: use {}", Self::names()))
     }
 }
 
 impl std::fmt::Display for GenKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+/// A share of the map, in thousandths: written as a fraction (`0.3`) or a percentage
+/// (`30%`), kept as an integer so that parameters compare and hash exactly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Density(u16);
+
+impl Density {
+    /// A density of `permille` thousandths (at most 1000).
+    pub const fn from_permille(permille: u16) -> Self {
+        Self(if permille > 1000 { 1000 } else { permille })
+    }
+
+    /// The density in thousandths.
+    pub fn permille(self) -> u16 {
+        self.0
+    }
+
+    /// The density as a fraction from 0 to 1.
+    pub fn fraction(self) -> f64 {
+        f64::from(self.0) / 1000.0
+    }
+}
+
+impl std::str::FromStr for Density {
+    type Err = String;
+
+    /// Parses `0.3`, `.3`, `30%` or `32.5%`, rounded to the nearest thousandth.
+    fn from_str(s: &str) -> Result<Self, String> {
+        let t = s.trim();
+        let (number, percent) = match t.strip_suffix('%') {
+            Some(n) => (n.trim_end(), true),
+            None => (t, false),
+        };
+        let digits = number.bytes().filter(u8::is_ascii_digit).count();
+        let well_formed = digits > 0
+            && digits <= 12
+            && number.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+            && number.bytes().filter(|&b| b == b'.').count() <= 1;
+        let value = well_formed
+            .then(|| number.parse::<f64>().ok())
+            .flatten()
+            .ok_or_else(|| {
+                format!("bad density {s:?}: expected a fraction like 0.3 or a percentage like 30%")
+            })?;
+        let fraction = if percent { value / 100.0 } else { value };
+        if fraction > 1.0 {
+            return Err(if percent {
+                format!("bad density {s:?}: a percentage is at most 100%")
+            } else {
+                format!("bad density {s:?}: a fraction is at most 1 (write 0.3 or 30%)")
+            });
+        }
+        Ok(Self((fraction * 1000.0).round() as u16))
+    }
+}
+
+impl std::fmt::Display for Density {
+    /// The shortest decimal fraction: `0.3`, `0.325`, `0`, `1`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (whole, thousandths) = (self.0 / 1000, self.0 % 1000);
+        if thousandths == 0 {
+            return write!(f, "{whole}");
+        }
+        let decimals = format!("{thousandths:03}");
+        write!(f, "{whole}.{}", decimals.trim_end_matches('0'))
     }
 }
 
@@ -87,10 +243,12 @@ pub struct GenParams {
     pub seed: u64,
     /// How many monsters to place.
     pub monsters: usize,
+    /// The kind's density, or `None` for its default (see [`GenKind::density_range`]).
+    pub density: Option<Density>,
 }
 
 impl GenParams {
-    /// Parameters with [`default_monsters`] for the size.
+    /// Parameters with [`default_monsters`] for the size and the kind's default density.
     pub fn new(kind: GenKind, width: usize, height: usize, seed: u64) -> Self {
         Self {
             kind,
@@ -98,7 +256,25 @@ impl GenParams {
             height,
             seed,
             monsters: default_monsters(width, height),
+            density: None,
         }
+    }
+
+    /// The level's title: kind, size and seed, then density and monsters where they differ
+    /// from the defaults, so that the title alone is enough to generate the level again.
+    pub fn title(&self) -> String {
+        let mut title = format!(
+            "{} {}x{} seed {}",
+            self.kind, self.width, self.height, self.seed
+        );
+        let default = self.kind.density_range().map(|r| r.default);
+        if let Some(d) = self.density.filter(|&d| Some(d) != default) {
+            title.push_str(&format!(" density {d}"));
+        }
+        if self.monsters != default_monsters(self.width, self.height) {
+            title.push_str(&format!(" monsters {}", self.monsters));
+        }
+        title
     }
 }
 
@@ -120,6 +296,19 @@ pub enum GenError {
         /// Requested rows.
         height: usize,
     },
+    /// The density is outside what the kind accepts.
+    #[error("{kind} takes a density from {} to {}, not {density}", .range.min, .range.max)]
+    Density {
+        /// The generator.
+        kind: GenKind,
+        /// The density asked for.
+        density: Density,
+        /// What the generator accepts.
+        range: DensityRange,
+    },
+    /// A density was given to a kind that has none.
+    #[error("{0} takes no density; caves, cells, scatter and arena do")]
+    NoDensity(GenKind),
     /// Not enough suitable floor cells for the monsters.
     #[error(
         "cannot place {requested} monsters: only {available} floor cells reachable from the player can take one; ask for fewer monsters or a larger map"
@@ -138,6 +327,77 @@ pub enum GenError {
     PlayerOffFloor(Pos),
 }
 
+/// The density a generator runs with: the kind's default, or the one asked for if the
+/// kind takes it and it is in range.
+fn resolve_density(kind: GenKind, density: Option<Density>) -> Result<f64, GenError> {
+    match (kind.density_range(), density) {
+        (None, None) => Ok(0.0),
+        (None, Some(_)) => Err(GenError::NoDensity(kind)),
+        (Some(range), None) => Ok(range.default.fraction()),
+        (Some(range), Some(d)) if (range.min..=range.max).contains(&d) => Ok(d.fraction()),
+        (Some(range), Some(density)) => Err(GenError::Density {
+            kind,
+            density,
+            range,
+        }),
+    }
+}
+
+/// Row-major tiles of one attempt at a map of `kind`, with a solid wall border; the floor
+/// may still be in several regions.
+fn carve(
+    kind: GenKind,
+    width: usize,
+    height: usize,
+    density: f64,
+    rng: &mut Xoshiro256PlusPlus,
+) -> Vec<Tile> {
+    match kind {
+        GenKind::Caves => caves::carve(width, height, density, rng),
+        GenKind::Cells => cells::carve(width, height, density, rng),
+        GenKind::Rooms => rooms::carve(width, height, rng),
+        GenKind::Maze => maze::carve(width, height, rng),
+        GenKind::Scatter => scatter::carve(width, height, density, rng),
+        GenKind::Arena => arena::carve(width, height, density, rng),
+    }
+}
+
+/// How many of a side's cells the floor must span: [`MIN_SPAN_PERCENT`] of it, or the whole
+/// interior when the side is too short for that.
+pub(crate) fn required_span(side: usize) -> usize {
+    (side * MIN_SPAN_PERCENT).div_ceil(100).min(side - 2)
+}
+
+/// Whether an attempt fills its map: the floor's bounding box covers [`required_span`] of
+/// both sides, and for kinds with a density, the floor is at least
+/// [`MIN_FLOOR_PERMILLE`] of what `density` promises.
+fn fills_map(grid: &Grid, kind: GenKind, density: f64) -> bool {
+    let (w, h) = (grid.width(), grid.height());
+    let (mut x0, mut x1, mut y0, mut y1) = (usize::MAX, 0, usize::MAX, 0);
+    let mut floor = 0;
+    for (i, t) in grid.tiles().iter().enumerate() {
+        if t.is_passable() {
+            let (x, y) = (i % w, i / w);
+            x0 = x0.min(x);
+            x1 = x1.max(x);
+            y0 = y0.min(y);
+            y1 = y1.max(y);
+            floor += 1;
+        }
+    }
+    let spans = x0 <= x1 && x1 - x0 + 1 >= required_span(w) && y1 - y0 + 1 >= required_span(h);
+    let enough = kind.density_range().is_none() || floor >= least_floor(w, h, density);
+    spans && enough
+}
+
+/// The fewest floor cells an attempt of a kind with a density may have:
+/// [`MIN_FLOOR_PERMILLE`] of the interior's `1 - density`. Smoothing passes that would go
+/// under it are not taken.
+pub(crate) fn least_floor(width: usize, height: usize, density: f64) -> usize {
+    let promised = (1.0 - density) * ((width - 2) * (height - 2)) as f64;
+    (promised * MIN_FLOOR_PERMILLE as f64 / 1000.0).ceil() as usize
+}
+
 /// Generates a level: same parameters, same level (and same `to_text()` bytes).
 pub fn generate(params: &GenParams) -> Result<Level, GenError> {
     let &GenParams {
@@ -146,12 +406,14 @@ pub fn generate(params: &GenParams) -> Result<Level, GenError> {
         height,
         seed,
         monsters,
+        density,
     } = params;
     if !(MIN_WIDTH..=MAX_GENERATED_SIDE).contains(&width)
         || !(MIN_HEIGHT..=MAX_GENERATED_SIDE).contains(&height)
     {
         return Err(GenError::Size { width, height });
     }
+    let density = resolve_density(kind, density)?;
     // A player in an interior corner rules out itself and 3 neighbours; no map can beat
     // that, so hopeless requests fail at once instead of after every attempt.
     let best_case = (width - 2) * (height - 2) - 4;
@@ -163,29 +425,36 @@ pub fn generate(params: &GenParams) -> Result<Level, GenError> {
     }
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut best = None;
+    // The roomiest attempt that did not fill its map, used only if no attempt does (tiny
+    // maps, whose interior is all the span they need, sometimes never do).
+    let mut fallback: Option<(Grid, Regions, u32)> = None;
     for _ in 0..ATTEMPTS {
-        let tiles = match kind {
-            GenKind::Caves => caves::carve(width, height, &mut rng),
-            GenKind::Rooms => rooms::carve(width, height, &mut rng),
-        };
+        let mut tiles = carve(kind, width, height, density, &mut rng);
+        connect::join_regions(width, height, &mut tiles);
+        // Joined, the floor is one region; walling off the rest only guards the placement
+        // below against a generator bug.
         let (grid, regions, label) = keep_largest_region(width, height, tiles);
         let Some(label) = label else { continue };
-        let player = grid.pos(pick_cell(
-            &regions,
-            label,
-            regions.size(label) as usize,
-            &mut rng,
-            |_| false,
-        ));
-        match place_monsters(&grid, &regions, label, player, monsters, true, &mut rng) {
-            Ok(spawns) => {
-                return Ok(Level {
-                    title: Some(format!("{kind} {width}x{height} seed {seed}")),
-                    grid,
-                    player: Some(player),
-                    monsters: spawns,
-                });
+        if !fills_map(&grid, kind, density) {
+            if fallback
+                .as_ref()
+                .is_none_or(|f| f.1.size(f.2) < regions.size(label))
+            {
+                fallback = Some((grid, regions, label));
             }
+            continue;
+        }
+        match populate_generated(params, grid, &regions, label, &mut rng) {
+            Ok(level) => return Ok(level),
+            Err(GenError::TooManyMonsters { available, .. }) => {
+                best = best.max(Some(available));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    if let Some((grid, regions, label)) = fallback {
+        match populate_generated(params, grid, &regions, label, &mut rng) {
+            Ok(level) => return Ok(level),
             Err(GenError::TooManyMonsters { available, .. }) => {
                 best = best.max(Some(available));
             }
@@ -199,6 +468,25 @@ pub fn generate(params: &GenParams) -> Result<Level, GenError> {
             available,
         }),
     )
+}
+
+/// Puts the player and the monsters on region `label` of a generated map.
+fn populate_generated(
+    params: &GenParams,
+    grid: Grid,
+    regions: &Regions,
+    label: u32,
+    rng: &mut Xoshiro256PlusPlus,
+) -> Result<Level, GenError> {
+    let size = regions.size(label) as usize;
+    let player = grid.pos(pick_cell(regions, label, size, rng, |_| false));
+    let monsters = place_monsters(&grid, regions, label, player, params.monsters, true, rng)?;
+    Ok(Level {
+        title: Some(params.title()),
+        grid,
+        player: Some(player),
+        monsters,
+    })
 }
 
 /// Fills in what a level lacks: a player start (on the largest region) when it has none, and

@@ -170,6 +170,7 @@ fn planning_on_several_cores_gives_each_monster_its_own_search() {
         height: 40,
         seed: 4,
         monsters: 3 * PARALLEL_MIN_MONSTERS,
+        density: None,
     })
     .unwrap();
     let mut w = World::new(&level, 4);

@@ -6,10 +6,6 @@ use rand::rngs::Xoshiro256PlusPlus;
 
 use crate::engine::grid::Tile;
 
-/// Share of the interior that starts as floor. Cutting noise at its median sits right at the
-/// percolation threshold and shatters big maps into pockets; a little more floor makes one
-/// cave system span the map, so walling off the rest loses little.
-const FLOOR_SHARE: f64 = 0.58;
 /// Noise cycles per cell: features (caverns, pillars) of roughly a dozen cells.
 const FREQUENCY: f64 = 1.0 / 14.0;
 /// Octaves of the fractal sum; more add detail the smoothing would erase anyway.
@@ -20,7 +16,16 @@ const STEP: usize = 2;
 const SMOOTHING: usize = 2;
 
 /// Row-major tiles of a cave map with a solid wall border; floor may be in several pieces.
-pub(super) fn carve(width: usize, height: usize, rng: &mut Xoshiro256PlusPlus) -> Vec<Tile> {
+/// `wall_share` of the interior is rock before smoothing. (The default, 0.42, is a little
+/// under the median: cutting noise at its median sits right at the percolation threshold
+/// and shatters big maps into pockets, while a little more floor makes one cave system
+/// span the map and leaves the tunnels little to join.)
+pub(super) fn carve(
+    width: usize,
+    height: usize,
+    wall_share: f64,
+    rng: &mut Xoshiro256PlusPlus,
+) -> Vec<Tile> {
     let fbm = Fbm::<Perlin>::new(rng.random())
         .set_octaves(OCTAVES)
         .set_frequency(FREQUENCY);
@@ -54,7 +59,7 @@ pub(super) fn carve(width: usize, height: usize, rng: &mut Xoshiro256PlusPlus) -
     // Cutting at a quantile rather than a fixed level keeps the floor share steady on tiny
     // maps, where a window of noise can be all high or all low.
     let mut sorted = values.clone();
-    let cut = ((1.0 - FLOOR_SHARE) * sorted.len() as f64) as usize;
+    let cut = (wall_share * sorted.len() as f64) as usize;
     let cut = cut.min(sorted.len() - 1);
     let (_, &mut threshold, _) = sorted.select_nth_unstable_by(cut, f32::total_cmp);
 
@@ -67,8 +72,14 @@ pub(super) fn carve(width: usize, height: usize, rng: &mut Xoshiro256PlusPlus) -
         }
     }
     let mut next = cells.clone();
+    // A pass that would leave less floor than an attempt needs is not taken: on thin maps,
+    // where every cell is near the rock border, smoothing would fill nearly everything in.
+    let least_floor = super::least_floor(width, height, wall_share);
     for _ in 0..SMOOTHING {
         smooth(width, height, &cells, &mut next);
+        if next.iter().filter(|&&c| c == 0).count() < least_floor {
+            break;
+        }
         std::mem::swap(&mut cells, &mut next);
     }
     cells

@@ -7,6 +7,7 @@ fn params(kind: GenKind, width: usize, height: usize, seed: u64, monsters: usize
         height,
         seed,
         monsters,
+        density: None,
     }
 }
 
@@ -14,9 +15,164 @@ fn params(kind: GenKind, width: usize, height: usize, seed: u64, monsters: usize
 fn kind_names_round_trip() {
     for kind in GenKind::ALL {
         assert_eq!(GenKind::from_name(kind.name()), Some(kind));
+        assert_eq!(kind.to_string().parse::<GenKind>(), Ok(kind));
     }
-    assert_eq!(GenKind::from_name("maze"), None);
+    assert_eq!(GenKind::from_name("mazes"), None);
     assert_eq!(GenKind::Rooms.to_string(), "rooms");
+    assert_eq!(
+        "cave".parse::<GenKind>(),
+        Err("unknown kind \"cave\": use caves, cells, rooms, maze, scatter or arena".to_string())
+    );
+}
+
+#[test]
+fn next_cycles_through_every_kind() {
+    let mut kind = GenKind::Caves;
+    let mut seen = Vec::new();
+    for _ in 0..GenKind::ALL.len() {
+        seen.push(kind);
+        kind = kind.next();
+    }
+    assert_eq!(seen, GenKind::ALL);
+    assert_eq!(kind, GenKind::Caves);
+}
+
+#[test]
+fn densities_parse_as_fractions_or_percentages() {
+    for (text, permille) in [
+        ("0.3", 300),
+        (".3", 300),
+        ("30%", 300),
+        (" 30 % ", 300),
+        ("32.5%", 325),
+        ("0.3334", 333),
+        ("0", 0),
+        ("1", 1000),
+        ("100%", 1000),
+        ("0%", 0),
+    ] {
+        let d: Density = text.parse().unwrap_or_else(|e| panic!("{text:?}: {e}"));
+        assert_eq!(d.permille(), permille, "{text:?}");
+    }
+    for text in [
+        "", "%", ".", "x", "-0.1", "0.3.1", "1e-1", "nan", "inf", "0,3", "1.5",
+    ] {
+        let e = text.parse::<Density>().unwrap_err();
+        assert!(e.contains("density"), "{text:?}: {e}");
+    }
+    assert!("30".parse::<Density>().unwrap_err().contains("at most 1"));
+    assert!(
+        "101%"
+            .parse::<Density>()
+            .unwrap_err()
+            .contains("at most 100%")
+    );
+    assert!("9999999999999%".parse::<Density>().is_err());
+}
+
+#[test]
+fn densities_print_as_short_fractions() {
+    for (permille, text) in [
+        (300, "0.3"),
+        (325, "0.325"),
+        (5, "0.005"),
+        (0, "0"),
+        (1000, "1"),
+    ] {
+        assert_eq!(Density::from_permille(permille).to_string(), text);
+        assert_eq!(text.parse::<Density>().unwrap().permille(), permille);
+    }
+    assert_eq!(Density::from_permille(5000).permille(), 1000);
+}
+
+#[test]
+fn densities_outside_a_kinds_range_or_for_kinds_without_one_are_refused() {
+    let with = |kind, d: &str| {
+        let mut p = params(kind, 40, 20, 1, 2);
+        p.density = Some(d.parse().unwrap());
+        generate(&p)
+    };
+    let e = with(GenKind::Scatter, "0.6").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "scatter takes a density from 0 to 0.5, not 0.6"
+    );
+    assert!(matches!(
+        with(GenKind::Cells, "0.2"),
+        Err(GenError::Density { .. })
+    ));
+    assert!(matches!(
+        with(GenKind::Arena, "31%"),
+        Err(GenError::Density { .. })
+    ));
+    for kind in [GenKind::Rooms, GenKind::Maze] {
+        let e = with(kind, "0.3").unwrap_err();
+        assert_eq!(e, GenError::NoDensity(kind));
+        assert!(
+            e.to_string()
+                .starts_with(&format!("{kind} takes no density"))
+        );
+    }
+    // Both ends of every range generate.
+    for kind in GenKind::ALL {
+        if let Some(r) = kind.density_range() {
+            assert!(r.min <= r.default && r.default <= r.max, "{kind}");
+            for d in [r.min, r.max] {
+                assert!(with(kind, &d.to_string()).is_ok(), "{kind} at {d}");
+            }
+        }
+    }
+}
+
+#[test]
+fn titles_name_what_differs_from_the_defaults() {
+    let mut p = GenParams::new(GenKind::Scatter, 80, 40, 7);
+    assert_eq!(p.title(), "scatter 80x40 seed 7");
+    p.density = Some(Density::from_permille(300));
+    assert_eq!(
+        p.title(),
+        "scatter 80x40 seed 7",
+        "the default density is not named"
+    );
+    p.density = Some(Density::from_permille(350));
+    p.monsters = 3;
+    assert_eq!(p.title(), "scatter 80x40 seed 7 density 0.35 monsters 3");
+    assert_eq!(generate(&p).unwrap().title.as_deref(), Some(&*p.title()));
+}
+
+#[test]
+fn the_span_a_map_needs_is_most_of_it_or_its_interior() {
+    assert_eq!(required_span(30), 24);
+    assert_eq!(required_span(15), 12);
+    assert_eq!(required_span(100), 80);
+    // 80% of 10 is all 8 interior cells; of 5, more than the 3 there are.
+    assert_eq!(required_span(10), 8);
+    assert_eq!(required_span(5), 3);
+}
+
+#[test]
+fn attempts_that_leave_the_map_empty_or_thin_are_rejected() {
+    let blob = Grid::from_rows(&[
+        "##########",
+        "#...######",
+        "#...######",
+        "#...######",
+        "##########",
+    ]);
+    assert!(!fills_map(&blob, GenKind::Rooms, 0.0), "3 of 10 columns");
+    let band = Grid::from_rows(&[
+        "##########",
+        "#........#",
+        "##########",
+        "##########",
+        "#........#",
+        "##########",
+    ]);
+    // Spans both ways; 16 of 32 interior cells is enough for a 0.3 scatter (70% of its
+    // promised 22.4) but not for an empty one (70% of 32).
+    assert!(fills_map(&band, GenKind::Rooms, 0.0));
+    assert!(fills_map(&band, GenKind::Scatter, 0.3));
+    assert!(!fills_map(&band, GenKind::Scatter, 0.0));
 }
 
 #[test]
@@ -109,6 +265,18 @@ fn kinds_favour_the_weak() {
         counts[0] > counts[1] && counts[1] > counts[2] && counts[2] > 0,
         "{counts:?}"
     );
+}
+
+#[test]
+fn every_kind_joins_all_its_floor_at_the_smallest_size() {
+    for kind in GenKind::ALL {
+        for seed in 0..50 {
+            let l = generate(&params(kind, 10, 5, seed, 1))
+                .unwrap_or_else(|e| panic!("{kind} seed {seed}: {e}"));
+            let regions = Regions::compute(&l.grid, Neighbourhood::Eight);
+            assert_eq!(regions.count(), 1, "{kind} seed {seed}");
+        }
+    }
 }
 
 #[test]
