@@ -6,14 +6,7 @@ use astar_rogue::engine::astar::{Pathfinder, Query, SearchOptions, Status};
 use astar_rogue::engine::grid::{DIRECTIONS, Grid, Neighbourhood, Pos, Regions, Tile};
 
 fn params(kind: GenKind, width: usize, height: usize, seed: u64, monsters: usize) -> GenParams {
-    GenParams {
-        kind,
-        width,
-        height,
-        seed,
-        monsters,
-        density: None,
-    }
+    GenParams::new(kind, width, height, seed).with_monsters(monsters)
 }
 
 /// Every monster has a path to the player under the game's own rules.

@@ -21,6 +21,7 @@ mod scatter;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
+use crate::content::kinds::KINDS;
 use crate::content::level::{Level, Spawn};
 use crate::engine::grid::{Grid, Neighbourhood, Pos, Regions, Tile};
 
@@ -44,10 +45,6 @@ const ATTEMPTS: usize = 8;
 /// is under this many thousandths of `1 - density` (small automaton caves now and then
 /// collapse into one corner; large maps never come near).
 const MIN_FLOOR_PERMILLE: usize = 700;
-
-/// The monster kinds generated levels use, with their draw weights (weaker ones commoner);
-/// `game::kind_info` has their names and stats.
-pub const MONSTER_KINDS: [(char, u32); 3] = [('r', 6), ('g', 3), ('o', 1)];
 
 /// Which generator to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -258,6 +255,11 @@ impl GenParams {
             monsters: default_monsters(width, height),
             density: None,
         }
+    }
+
+    /// The same parameters with `monsters` monsters.
+    pub fn with_monsters(self, monsters: usize) -> Self {
+        Self { monsters, ..self }
     }
 
     /// The level's title: kind, size and seed, then density and monsters where they differ
@@ -652,15 +654,15 @@ fn place_monsters(
         .collect())
 }
 
-/// A monster kind drawn by [`MONSTER_KINDS`] weight.
+/// A monster kind drawn by its spawn weight in the kinds table.
 fn pick_kind(rng: &mut Xoshiro256PlusPlus) -> char {
-    let total: u32 = MONSTER_KINDS.iter().map(|k| k.1).sum();
+    let total: u32 = KINDS.iter().map(|k| k.spawn_weight).sum();
     let mut roll = rng.random_range(0..total);
-    for (kind, weight) in MONSTER_KINDS {
-        if roll < weight {
-            return kind;
+    for k in KINDS {
+        if roll < k.spawn_weight {
+            return k.glyph;
         }
-        roll -= weight;
+        roll -= k.spawn_weight;
     }
     unreachable!("roll is below the total weight")
 }
