@@ -28,7 +28,7 @@ use std::rc::Rc;
 use crate::content::level::Design;
 use crate::engine::astar::{SearchOptions, Snapshot};
 use crate::engine::grid::{Pos, Tile};
-use crate::game::{Act, ActResult, GameState, World};
+use crate::game::{Act, ActResult, GameState, Planning, World};
 use keymap::{Action, Context};
 
 /// A replayed snapshot with the (trace serial, step) it was replayed for.
@@ -209,7 +209,7 @@ impl App {
     /// Keeps the camera where the mode wants it: on the player while playing; in look and
     /// edit modes it moves only when the cursor nears the edge of the view, so the map does
     /// not jump under the pointer.
-    fn settle_camera(&mut self) {
+    pub(super) fn settle_camera(&mut self) {
         let area = Rect::new(0, 0, self.size.0, self.size.1);
         if let Some(view) = screen::camera_view(self, area) {
             self.camera = screen::camera(self, view);
@@ -442,6 +442,21 @@ impl App {
             Action::ToggleGreedy => self.change_options(|o| o.greedy = !o.greedy),
             Action::ResetOptions => self.change_options(|o| *o = SearchOptions::default()),
             Action::CycleLayer => self.overlay.layer = self.overlay.layer.next(),
+            Action::CyclePlanning => {
+                let next = self.world.planning().next();
+                self.world.set_planning(next);
+                self.world.say(match next {
+                    Planning::AStar => "Monsters plan: each its own A*, every turn.".to_string(),
+                    Planning::Capped(n) => format!(
+                        "Monsters plan: A* capped at {n} expansions; a capped one heads for the nearest node it reached."
+                    ),
+                    Planning::Map => {
+                        "Monsters plan: one Dijkstra map from you, for all of them.".to_string()
+                    }
+                });
+                self.overlay.step = None;
+                self.sync_trace();
+            }
             Action::ToggleFollow => self.overlay.follow = !self.overlay.follow,
             Action::Lab => {
                 if self.mode == Mode::Lab {

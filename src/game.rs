@@ -14,7 +14,7 @@ use rand::{RngExt, SeedableRng};
 
 mod plan;
 
-pub use plan::{Planner, TurnStats};
+pub use plan::{Planner, Planning, TurnStats};
 
 use crate::content::kinds;
 use crate::content::level::Level;
@@ -522,8 +522,25 @@ impl World {
         self.replan();
     }
 
+    /// How the monsters plan.
+    pub fn planning(&self) -> Planning {
+        self.planner.planning()
+    }
+
+    /// Changes how the monsters plan, and replans.
+    pub fn set_planning(&mut self, planning: Planning) {
+        self.planner.set_planning(planning);
+        self.replan();
+    }
+
     /// The first step of a route around the other monsters, if one exists and is free.
     fn detour(&mut self, i: usize) -> Option<Pos> {
+        if self.planner.distance_map().is_some() {
+            let at = self.monsters[i].pos;
+            let player = self.player.pos;
+            let free = |p: Pos| p != player && self.monster_at(p).is_none();
+            return self.planner.map_detour(&self.grid, at, free);
+        }
         let budget = self.monsters[i].plan.expanded.saturating_mul(DETOUR_FACTOR) + DETOUR_SLACK;
         let goal = self.player.pos;
         let next = self.planner.detour(

@@ -121,6 +121,8 @@ pub enum Action {
     CycleCompare,
     /// Let the mouse paint walls in the lab, or move the start and goal.
     TogglePaint,
+    /// How the monsters plan: own A*, capped A*, one Dijkstra map.
+    CyclePlanning,
 }
 
 /// A key as written in the table: a code and whether Ctrl is held.
@@ -251,6 +253,14 @@ pub const BINDINGS: &[Binding] = &[
         [ch('G')],
         A::NewLevel,
         "generate a new level",
+        ""
+    ),
+    key!(
+        Play,
+        "P",
+        [ch('P')],
+        A::CyclePlanning,
+        "planning: A*, capped, map",
         ""
     ),
     key!(

@@ -193,6 +193,10 @@ impl App {
         self.cursor = start;
         self.overlay.step = None;
         self.overlay.autoplay = false;
+        self.settle_camera();
+        self.world.say(
+            "The lab: s and g (or the mouse) set start and goal, [ ] step, v layers, c compares, L leaves.",
+        );
     }
 
     /// Opens the lab on the search the overlay shows (or from the cursor to the player).
@@ -210,6 +214,7 @@ impl App {
         self.mode = self.lab_return;
         self.overlay.step = None;
         self.overlay.autoplay = false;
+        self.settle_camera();
     }
 
     /// The options the option keys change: the lab's in the lab, else the monsters'.

@@ -5,8 +5,78 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::Monster;
-use crate::engine::astar::{Pathfinder, Query, SearchOptions, SearchResult, Status, Trace};
+use crate::engine::astar::{
+    Heuristic, Pathfinder, Query, SearchOptions, SearchResult, Status, Trace, Tracer,
+};
+use crate::engine::dijkstra::DistanceMap;
 use crate::engine::grid::{Grid, Pos};
+
+/// How the monsters decide their moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Planning {
+    /// Every monster runs its own full A* to the player, every turn (the game's rule).
+    #[default]
+    AStar,
+    /// Every monster runs A* capped at this many expansions; a capped one heads for the
+    /// node nearest the player (by H) that its search reached.
+    Capped(u32),
+    /// One reverse Dijkstra map from the player for everyone, each monster stepping
+    /// downhill on it (Brogue's way): one search a turn however many monsters hunt.
+    Map,
+}
+
+impl Planning {
+    /// The cap of [`Planning::Capped`] when none is given: the seeds' 5000.
+    pub const DEFAULT_CAP: u32 = 5000;
+
+    /// The modes in the order a key cycles them.
+    pub const ALL: [Planning; 3] = [
+        Planning::AStar,
+        Planning::Capped(Planning::DEFAULT_CAP),
+        Planning::Map,
+    ];
+
+    /// The next mode.
+    pub fn next(self) -> Self {
+        match self {
+            Planning::AStar => Planning::Capped(Self::DEFAULT_CAP),
+            Planning::Capped(_) => Planning::Map,
+            Planning::Map => Planning::AStar,
+        }
+    }
+}
+
+impl std::fmt::Display for Planning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Planning::AStar => f.write_str("astar"),
+            Planning::Capped(n) => write!(f, "capped:{n}"),
+            Planning::Map => f.write_str("map"),
+        }
+    }
+}
+
+impl std::str::FromStr for Planning {
+    type Err = String;
+
+    /// Parses `astar`, `capped`, `capped:N` or `map`.
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.split_once(':') {
+            None if s == "astar" => Ok(Planning::AStar),
+            None if s == "capped" => Ok(Planning::Capped(Self::DEFAULT_CAP)),
+            None if s == "map" => Ok(Planning::Map),
+            Some(("capped", n)) => n
+                .parse()
+                .ok()
+                .filter(|&n| n > 0)
+                .map(Planning::Capped)
+                .ok_or_else(|| format!("bad cap {n:?}: a number of expansions from 1")),
+            _ => Err(format!(
+                "{s:?} is not a planning mode: use astar, capped, capped:N or map"
+            )),
+        }
+    }
+}
 
 /// Monsters per planning thread below which spawning threads costs more than it saves.
 pub(super) const PARALLEL_MIN_MONSTERS: usize = 16;
@@ -42,6 +112,10 @@ pub struct Planner {
     trace_serial: u64,
     /// Work of the latest turn.
     stats: TurnStats,
+    /// How the monsters plan.
+    planning: Planning,
+    /// The shared map of [`Planning::Map`].
+    map: DistanceMap,
 }
 
 impl Planner {
@@ -65,6 +139,21 @@ impl Planner {
         self.stats
     }
 
+    /// How the monsters plan.
+    pub fn planning(&self) -> Planning {
+        self.planning
+    }
+
+    /// Changes how the monsters plan, from the next plan on.
+    pub fn set_planning(&mut self, planning: Planning) {
+        self.planning = planning;
+    }
+
+    /// The shared Dijkstra map, while the monsters plan by it.
+    pub fn distance_map(&self) -> Option<&DistanceMap> {
+        (self.planning == Planning::Map).then_some(&self.map)
+    }
+
     /// Plans every monster's path to `goal` under `options` on at most `threads` threads,
     /// and records the traced monster's search. The results do not depend on `threads`.
     pub fn plan_all(
@@ -78,6 +167,16 @@ impl Planner {
         self.stats = TurnStats {
             dijkstra_expanded: self.reachable_from(grid, goal, options),
             ..TurnStats::default()
+        };
+        if self.planning == Planning::Map {
+            return self.plan_by_map(grid, goal, options, monsters);
+        }
+        let options = match self.planning {
+            Planning::Capped(cap) => SearchOptions {
+                cap: Some(options.cap.map_or(cap, |c| c.min(cap))),
+                ..options
+            },
+            _ => options,
         };
         let threads = threads.min(monsters.len() / PARALLEL_MIN_MONSTERS).max(1);
         if threads > 1 {
@@ -115,6 +214,77 @@ impl Planner {
             // The traced monster is gone (killed, deleted): its old search no longer applies.
             None => self.trace = None,
         }
+        if let Planning::Capped(_) = self.planning {
+            self.head_for_best_nodes(grid, goal, options, monsters);
+        }
+    }
+
+    /// Every monster steps downhill on one Dijkstra map from `goal`: one search for all.
+    fn plan_by_map(
+        &mut self,
+        grid: &Grid,
+        goal: Pos,
+        options: SearchOptions,
+        monsters: &mut [Monster],
+    ) {
+        self.map.compute(grid, goal, options.neighbourhood);
+        self.stats.dijkstra_expanded = u64::from(self.map.expanded());
+        self.trace = None;
+        for m in monsters.iter_mut() {
+            m.planned = (m.pos, goal);
+            let plan = &mut m.plan;
+            plan.path.clear();
+            plan.expanded = 0;
+            plan.cost = self.map.get(m.pos);
+            match self.map.downhill(grid, m.pos, |_| true) {
+                Some(step) => {
+                    plan.status = Status::Found;
+                    plan.path.extend([m.pos, step]);
+                }
+                None => plan.status = Status::Unreachable,
+            }
+        }
+    }
+
+    /// For [`Planning::Capped`]: a monster whose search hit the cap heads for the node its
+    /// search reached nearest the player (lowest H, then reading order), by a second search
+    /// to that node, which lies inside what the first explored.
+    fn head_for_best_nodes(
+        &mut self,
+        grid: &Grid,
+        goal: Pos,
+        options: SearchOptions,
+        monsters: &mut [Monster],
+    ) {
+        for m in monsters.iter_mut() {
+            if m.plan.status != Status::CapReached {
+                continue;
+            }
+            let mut best = Nearest::new(goal, options.heuristic);
+            let q = Query::new(m.pos, goal).options(options);
+            self.pathfinder
+                .search(grid, q, &mut self.scratch, &mut best);
+            self.stats.astar_expanded += u64::from(self.scratch.expanded);
+            let Some((_, target)) = best.best else {
+                continue;
+            };
+            let to_best = Query::new(m.pos, target).options(SearchOptions {
+                cap: None,
+                ..options
+            });
+            self.pathfinder
+                .search(grid, to_best, &mut self.scratch, &mut ());
+            self.stats.astar_expanded += u64::from(self.scratch.expanded);
+            self.stats.searches += 2;
+            // The plan stays "cap reached", with the path toward the best node to walk.
+            m.plan.path.clone_from(&self.scratch.path);
+        }
+    }
+
+    /// The step a monster takes when its planned step is taken: for map planning, the best
+    /// free cell downhill; else `None` (the rules then try an A* detour).
+    pub fn map_detour(&self, grid: &Grid, at: Pos, free: impl Fn(Pos) -> bool) -> Option<Pos> {
+        self.distance_map()?.downhill(grid, at, free)
     }
 
     /// Records the searches of monster `id` from the next [`Planner::plan_all`] on.
@@ -134,12 +304,14 @@ impl Planner {
         monsters: &mut [Monster],
     ) {
         self.traced = id;
+        // Planning by the map runs no A* to show.
+        let searched = self.planning != Planning::Map;
         match id.and_then(|id| monsters.iter_mut().find(|m| m.id == id)) {
-            Some(m) => {
+            Some(m) if searched => {
                 let query = m.planned;
                 self.plan_traced(grid, query, options, m);
             }
-            None => self.trace = None,
+            _ => self.trace = None,
         }
     }
 
@@ -218,6 +390,38 @@ impl Planner {
         };
         let regions = self.pathfinder.regions(grid, options.neighbourhood);
         u64::from(regions.size(regions.label(cell)))
+    }
+}
+
+/// A tracer that keeps the expanded node nearest the goal by the search's heuristic.
+struct Nearest {
+    goal: Pos,
+    heuristic: Heuristic,
+    /// `(H, cell)` of the best so far: lowest H, then first in reading order.
+    best: Option<(u32, Pos)>,
+}
+
+impl Nearest {
+    fn new(goal: Pos, heuristic: Heuristic) -> Self {
+        Self {
+            goal,
+            heuristic,
+            best: None,
+        }
+    }
+}
+
+impl Tracer for Nearest {
+    const ENABLED: bool = true;
+    fn open(&mut self, _: Pos, _: u32, _: u32, _: u32, _: Option<Pos>) {}
+    fn close(&mut self, cell: Pos) {
+        let h = self
+            .heuristic
+            .estimate(cell.x.abs_diff(self.goal.x), cell.y.abs_diff(self.goal.y));
+        let key = (h, (cell.y, cell.x));
+        if self.best.is_none_or(|(bh, b)| key < (bh, (b.y, b.x))) {
+            self.best = Some((h, cell));
+        }
     }
 }
 

@@ -121,10 +121,13 @@ fn render_panel(app: &App, snaps: &[Option<std::rc::Rc<Snapshot>>], area: Rect, 
         );
         if let Some(Some(snap)) = snaps.get(i) {
             let (open, closed) = snap.counts();
+            let finished = if snap.step == search.trace.expansions() && lab.searches.len() > 1 {
+                "  (done)"
+            } else {
+                ""
+            };
             lines.push(Line::from(format!(
-                "step {}/{}  open {}  closed {}",
-                snap.step,
-                search.trace.expansions(),
+                "open {}  closed {}{finished}",
                 format_count(open as u64),
                 format_count(closed as u64)
             )));

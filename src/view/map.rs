@@ -47,7 +47,16 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
     draw_tiles(app.world.grid(), view, cam, buf);
     let selected = app.selected.and_then(|id| app.world.monster(id));
     let mut put = |p: Pos, ch: Option<char>, style: Style| put_cell(buf, view, cam, p, ch, style);
-    if let Some(snap) = snapshot {
+    if let Some(map) = app
+        .world
+        .planner()
+        .distance_map()
+        .filter(|_| app.overlay.on)
+    {
+        // Planning by one Dijkstra map: the overlay shows the map itself, every cell shaded
+        // by its cost to the player.
+        draw_distance_map(map, view, cam, &mut put);
+    } else if let Some(snap) = snapshot {
         draw_search(
             snap,
             app.overlay.layer,
@@ -95,6 +104,34 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
             app.cursor,
             None,
             Style::new().fg(Color::Black).bg(Color::White),
+        );
+    }
+}
+
+/// Draws a Dijkstra map over the cells of `view`: a digit and a colour for each reachable
+/// cell's tenth of the range of costs on screen.
+fn draw_distance_map(
+    map: &crate::engine::dijkstra::DistanceMap,
+    view: Rect,
+    cam: Pos,
+    put: &mut impl FnMut(Pos, Option<char>, Style),
+) {
+    let cells = (0..view.height).flat_map(|r| (0..view.width).map(move |c| (c, r)));
+    let on_screen = |(c, r): (u16, u16)| Pos::new(cam.x + i32::from(c), cam.y + i32::from(r));
+    let costs: Vec<(Pos, u32)> = cells
+        .map(on_screen)
+        .filter_map(|p| Some((p, map.get(p)?)))
+        .collect();
+    let lo = costs.iter().map(|c| c.1).min().unwrap_or(0);
+    let hi = costs.iter().map(|c| c.1).max().unwrap_or(0);
+    for (p, cost) in costs {
+        let d = decile(cost, (lo, hi));
+        let fg = if d >= 7 { Color::Black } else { Color::White };
+        let digit = char::from_digit(d as u32, 10).unwrap_or('?');
+        put(
+            p,
+            Some(digit),
+            Style::new().fg(fg).bg(Color::Indexed(RAMP[d])),
         );
     }
 }

@@ -13,7 +13,7 @@ use super::{format_count, inspector, kind_color, wrap};
 use crate::app::App;
 use crate::content::kinds::kind;
 use crate::engine::astar::{Snapshot, Status};
-use crate::game::PLAYER_HP;
+use crate::game::{PLAYER_HP, Planning};
 
 /// Rows the inspector needs for three rows of boxes and its title.
 const INSPECTOR_ROWS: u16 = 14;
@@ -24,6 +24,15 @@ enum Need {
     Optional,
     Useful,
     Essential,
+}
+
+/// How the monsters plan, in a few words.
+fn planning_name(p: Planning) -> String {
+    match p {
+        Planning::AStar => "A* each".into(),
+        Planning::Capped(n) => format!("A* cap {}", format_count(u64::from(n))),
+        Planning::Map => "one map".into(),
+    }
 }
 
 /// `1 search`, `3 searches`: a count with its noun in the right number.
@@ -72,6 +81,10 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
                 Need::Essential,
             ));
             let plan = match (m.plan.status, m.plan.cost) {
+                _ if w.planning() == Planning::Map => match m.plan.cost {
+                    Some(c) => format!("{} to you on the map", format_count(u64::from(c))),
+                    None => "the map does not reach it".into(),
+                },
                 (Status::Found, Some(c)) => {
                     let steps = m.plan.path.len().saturating_sub(1) as u64;
                     format!(
@@ -85,12 +98,14 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
             text(&mut lines, plan, Style::new(), Need::Essential);
             let expanded = plural(u64::from(m.plan.expanded), "node", "nodes");
             // The overlay's step line says the same: it can go when rows run short.
-            text(
-                &mut lines,
-                format!("its search: {expanded}"),
-                Style::new(),
-                Need::Useful,
-            );
+            if w.planning() != Planning::Map {
+                text(
+                    &mut lines,
+                    format!("its search: {expanded}"),
+                    Style::new(),
+                    Need::Useful,
+                );
+            }
             let (from, _) = m.planned;
             if from != m.pos {
                 text(
@@ -105,23 +120,33 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
     }
     // Per-monster A* against one reverse Dijkstra map from the player (Brogue's way).
     let stats = w.stats();
-    text(&mut lines, "work this turn:".into(), dim, Need::Optional);
+    let planning = w.planning();
     text(
         &mut lines,
-        format!(
-            "A* {}, {}",
-            plural(stats.astar_expanded, "node", "nodes"),
-            plural(u64::from(stats.searches), "search", "searches")
-        ),
-        Style::new(),
+        format!("work this turn, {}:", planning_name(planning)),
+        dim,
         Need::Optional,
     );
+    if planning != Planning::Map {
+        text(
+            &mut lines,
+            format!(
+                "A* {}, {}",
+                plural(stats.astar_expanded, "node", "nodes"),
+                plural(u64::from(stats.searches), "search", "searches")
+            ),
+            Style::new(),
+            Need::Optional,
+        );
+    }
+    let map = if planning == Planning::Map {
+        "the Dijkstra map"
+    } else {
+        "one Dijkstra map"
+    };
     text(
         &mut lines,
-        format!(
-            "one Dijkstra map: {}",
-            format_count(stats.dijkstra_expanded)
-        ),
+        format!("{map}: {}", format_count(stats.dijkstra_expanded)),
         Style::new(),
         Need::Optional,
     );
@@ -153,10 +178,14 @@ fn overlay_lines(
 ) {
     let dim = Style::new().fg(Color::DarkGray);
     let Some(snap) = snap else {
-        lines.push((
-            Line::styled("overlay: no search to show", dim),
-            Need::Essential,
-        ));
+        let why = if app.world.planning() == Planning::Map {
+            "the map: each cell shaded by its cost to you (0 near, 9 far)"
+        } else {
+            "overlay: no search to show"
+        };
+        for part in wrap(why, width) {
+            lines.push((Line::styled(part, dim), Need::Essential));
+        }
         return;
     };
     let total = app.world.trace().map_or(0, |t| t.expansions());

@@ -57,14 +57,19 @@ pub struct Expansion {
 impl Snapshot {
     /// The open nodes in the order the engine will pop them: the first is the node the next
     /// expansion takes. The order is the engine's tie-break: lower F, then lower weighted H
-    /// (F - G), then the cell first in reading order.
+    /// (F - G), then the cell first in reading order; greedy best-first (F = H) breaks ties
+    /// by lower G instead.
     pub fn open_list(&self) -> Vec<&NodeInfo> {
         let mut open: Vec<&NodeInfo> = self
             .nodes
             .iter()
             .filter(|n| n.state == NodeState::Open)
             .collect();
-        open.sort_by_key(|n| (n.f, n.f - n.g, n.pos.y, n.pos.x));
+        if self.options.greedy {
+            open.sort_by_key(|n| (n.f, n.g, n.pos.y, n.pos.x));
+        } else {
+            open.sort_by_key(|n| (n.f, n.f - n.g, n.pos.y, n.pos.x));
+        }
         open
     }
 }

@@ -131,6 +131,8 @@ pub struct Snapshot {
     /// frame. (The engine never reopens or closes twice, so it is `step` for its traces, but
     /// any event sequence can be fed through [`Tracer`].)
     closed: usize,
+    /// The options of the search, which decide the order of its open list.
+    pub options: SearchOptions,
 }
 
 impl Snapshot {
@@ -176,7 +178,10 @@ impl Trace {
 
     /// Replays the first `step` expansions (and the nodes they opened); `step` is clamped.
     pub fn snapshot(&self, step: u32) -> Snapshot {
-        let mut snap = Snapshot::default();
+        let mut snap = Snapshot {
+            options: self.options,
+            ..Snapshot::default()
+        };
         let mut closes = 0u32;
         for event in &self.events {
             match *event {

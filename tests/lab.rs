@@ -1,0 +1,236 @@
+//! The search lab: the same query as `path` gives the same numbers, the open list's first
+//! entry is always the node expanded next, and the mouse and keys move the ends and walls.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use astar_rogue::app::App;
+use astar_rogue::app::screen::screen_cell;
+use astar_rogue::content::level::Level;
+use astar_rogue::engine::astar::SearchOptions;
+use astar_rogue::engine::grid::{Pos, Tile};
+use astar_rogue::view::summary;
+use serde_json::Value;
+
+/// `path --json` with `args` on `level`: (status, cost, expanded).
+fn cli_path(level: &str, args: &[&str]) -> (String, Option<u64>, u64) {
+    let out = Command::new(env!("CARGO_BIN_EXE_astar-rogue"))
+        .args(["path", level, "--json"])
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run path");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    (
+        v["status"].as_str().unwrap().to_string(),
+        v["cost"].as_u64(),
+        v["expanded"].as_u64().unwrap(),
+    )
+}
+
+/// The options `path` takes for the same arguments.
+fn options(args: &[&str]) -> SearchOptions {
+    let mut o = SearchOptions::default();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match *a {
+            "--heuristic" => o.heuristic = it.next().unwrap().parse().unwrap(),
+            "--neighbours" => o.neighbourhood = it.next().unwrap().parse().unwrap(),
+            "--weight" => o.weight = it.next().unwrap().parse().unwrap(),
+            "--cap" => o.cap = Some(it.next().unwrap().parse().unwrap()),
+            "--greedy" => o.greedy = true,
+            other => panic!("no such option in this test: {other}"),
+        }
+    }
+    o
+}
+
+fn lab_app(level: &str, from: Pos, to: Pos, o: SearchOptions) -> App {
+    let mut a = common::app(Path::new(level), 1, (100, 32));
+    a.open_lab(from, to, o);
+    a
+}
+
+#[test]
+fn the_lab_and_path_agree_on_every_query() {
+    let queries: &[(&str, Option<(Pos, Pos)>, &[&str])] = &[
+        ("levels/pillar.txt", None, &[]),
+        ("levels/bracket.txt", None, &[]),
+        ("levels/bracket.txt", None, &["--heuristic", "zero"]),
+        ("levels/bracket.txt", None, &["--weight", "2"]),
+        ("levels/bracket.txt", None, &["--greedy"]),
+        (
+            "levels/default.txt",
+            None,
+            &["--neighbours", "4", "--heuristic", "manhattan"],
+        ),
+        (
+            "levels/default.txt",
+            Some((Pos::new(1, 1), Pos::new(55, 19))),
+            &[],
+        ),
+        (
+            "levels/default.txt",
+            Some((Pos::new(1, 1), Pos::new(55, 19))),
+            &["--cap", "50"],
+        ),
+        (
+            "levels/default.txt",
+            Some((Pos::new(3, 8), Pos::new(1, 1))),
+            &["--heuristic", "euclidean"],
+        ),
+    ];
+    for &(level, ends, args) in queries {
+        let mut cli_args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        let (from, to) = match ends {
+            Some((f, t)) => {
+                cli_args.extend(["--from".into(), f.to_string(), "--to".into(), t.to_string()]);
+                (f, t)
+            }
+            None => {
+                let (l, _) = Level::load(&common::repo(level)).unwrap();
+                (l.monsters[0].pos, l.player.unwrap())
+            }
+        };
+        let refs: Vec<&str> = cli_args.iter().map(String::as_str).collect();
+        let (status, cost, expanded) = cli_path(level, &refs);
+        let a = lab_app(level, from, to, options(args));
+        let lab = a.lab().expect("the lab is open");
+        let r = &lab.searches[0].result;
+        let what = format!("{level} {args:?}");
+        assert_eq!(r.status.name(), status, "{what}");
+        assert_eq!(r.cost.map(u64::from), cost, "{what}");
+        assert_eq!(u64::from(r.expanded), expanded, "{what}");
+        // The panel prints the summary `path` prints.
+        let frame = common::frame(&mut lab_app(level, from, to, options(args)), "");
+        let line = summary(r, from, to);
+        let flat: String = frame.split_whitespace().collect::<Vec<_>>().join(" ");
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert!(
+            flat.contains(&words[..4].join(" ")),
+            "{what}: {line}\n{frame}"
+        );
+        assert!(
+            flat.contains(&format!("expanded {expanded},")),
+            "{what}: {line}\n{frame}"
+        );
+    }
+}
+
+#[test]
+fn the_open_lists_first_entry_is_always_the_next_expansion() {
+    for (level, args) in [
+        ("levels/default.txt", &[][..]),
+        ("levels/default.txt", &["--heuristic", "manhattan"][..]),
+        ("levels/default.txt", &["--weight", "1.5"][..]),
+        (
+            "levels/default.txt",
+            &["--neighbours", "4", "--heuristic", "zero"][..],
+        ),
+        ("levels/bracket.txt", &["--greedy"][..]),
+        (
+            "levels/bracket.txt",
+            &["--neighbours", "8cut", "--heuristic", "chebyshev"][..],
+        ),
+    ] {
+        let (l, _) = Level::load(&common::repo(level)).unwrap();
+        let (from, to) = (l.monsters[0].pos, l.player.unwrap());
+        let a = lab_app(level, from, to, options(args));
+        let lab = a.lab().unwrap();
+        let trace = &lab.searches[0].trace;
+        assert!(trace.expansions() > 10);
+        for step in 0..trace.expansions() {
+            let next = trace.expansion(step + 1, &lab.grid).unwrap().node;
+            let snap = trace.snapshot(step);
+            assert_eq!(
+                snap.open_list().first().map(|n| n.pos),
+                Some(next),
+                "{level} {args:?} step {step}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_mouse_sets_the_ends_and_paints_walls_on_the_labs_own_map() {
+    let mut a = lab_app(
+        "levels/pillar.txt",
+        Pos::new(2, 3),
+        Pos::new(6, 3),
+        SearchOptions::default(),
+    );
+    let (c, r) = screen_cell(&a, Pos::new(0, 0)).unwrap();
+    common::frame(&mut a, &format!("click:{c},{r}"));
+    let (c, r) = screen_cell(&a, Pos::new(7, 5)).unwrap();
+    common::frame(&mut a, &format!("rclick:{c},{r}"));
+    let lab = a.lab().unwrap();
+    assert_eq!((lab.start, lab.goal), (Pos::new(0, 0), Pos::new(7, 5)));
+    assert_eq!(lab.searches[0].trace.start, Pos::new(0, 0));
+    // A drag moves the start along.
+    let (c2, r2) = screen_cell(&a, Pos::new(1, 1)).unwrap();
+    let (c0, r0) = screen_cell(&a, Pos::new(0, 0)).unwrap();
+    common::frame(
+        &mut a,
+        &format!("click:{c0},{r0} drag:{c2},{r2} release:{c2},{r2}"),
+    );
+    assert_eq!(a.lab().unwrap().start, Pos::new(1, 1));
+    // e: the mouse paints walls; the search reruns; the game's map is untouched.
+    let before = a.lab().unwrap().searches[0].result.clone();
+    let (c, r) = screen_cell(&a, Pos::new(3, 3)).unwrap();
+    let (cd, rd) = screen_cell(&a, Pos::new(3, 5)).unwrap();
+    common::frame(
+        &mut a,
+        &format!("e click:{c},{r} drag:{cd},{rd} release:{cd},{rd}"),
+    );
+    let lab = a.lab().unwrap();
+    for y in 3..=5 {
+        assert_eq!(lab.grid.get(Pos::new(3, y)), Tile::Wall);
+    }
+    assert_ne!(lab.searches[0].result, before, "the search ran again");
+    assert_eq!(
+        a.world.grid().get(Pos::new(3, 4)),
+        Tile::Floor,
+        "the game's map is its own"
+    );
+    // Leaving returns to the game as it was.
+    common::frame(&mut a, "L");
+    assert!(a.lab().is_none());
+    assert_eq!(a.mode, astar_rogue::app::Mode::Play);
+    assert_eq!(a.world.turn(), 0);
+}
+
+#[test]
+fn side_by_side_steps_in_lockstep_with_counts_of_its_own() {
+    let mut a = lab_app(
+        "levels/bracket.txt",
+        Pos::new(6, 5),
+        Pos::new(12, 7),
+        SearchOptions::default(),
+    );
+    common::frame(&mut a, "c { 10*]");
+    let lab = a.lab().unwrap();
+    assert_eq!(lab.searches.len(), 2);
+    assert_eq!(lab.searches[1].options.heuristic.name(), "zero");
+    let a_star = a.lab_snapshot(0).unwrap();
+    let dijkstra = a.lab_snapshot(1).unwrap();
+    assert_eq!((a_star.step, dijkstra.step), (10, 10));
+    assert!(lab.searches[1].result.expanded > lab.searches[0].result.expanded);
+    // Then greedy, which expands fewer than A* here.
+    common::frame(&mut a, "c c c");
+    let lab = a.lab().unwrap();
+    assert!(lab.searches[1].options.greedy);
+    assert!(lab.searches[1].result.expanded < lab.searches[0].result.expanded);
+    common::frame(&mut a, "c");
+    assert_eq!(
+        a.lab().unwrap().searches.len(),
+        1,
+        "c after greedy: back to one"
+    );
+}
