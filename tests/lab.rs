@@ -52,6 +52,9 @@ fn options(args: &[&str]) -> SearchOptions {
     o
 }
 
+/// A level, its endpoints (`None`: `path`'s defaults) and `path`'s option arguments.
+type Query = (&'static str, Option<(Pos, Pos)>, &'static [&'static str]);
+
 fn lab_app(level: &str, from: Pos, to: Pos, o: SearchOptions) -> App {
     let mut a = common::app(Path::new(level), 1, (100, 32));
     a.open_lab(from, to, o);
@@ -60,7 +63,7 @@ fn lab_app(level: &str, from: Pos, to: Pos, o: SearchOptions) -> App {
 
 #[test]
 fn the_lab_and_path_agree_on_every_query() {
-    let queries: &[(&str, Option<(Pos, Pos)>, &[&str])] = &[
+    let queries: &[Query] = &[
         ("levels/pillar.txt", None, &[]),
         ("levels/bracket.txt", None, &[]),
         ("levels/bracket.txt", None, &["--heuristic", "zero"]),
