@@ -184,6 +184,7 @@ pub fn generate(params: &GenParams) -> Result<Level, GenError> {
                     grid,
                     player: Some(player),
                     monsters: spawns,
+                    features: Vec::new(),
                 });
             }
             Err(GenError::TooManyMonsters { available, .. }) => {
