@@ -8,6 +8,9 @@
 //! most [`DETOUR_FACTOR`] times the nodes of the first search (plus [`DETOUR_SLACK`]): a
 //! monster stuck in a crowd would otherwise flood its whole region every turn looking for a
 //! way that the crowd blocks. A monster with no path waits.
+//!
+//! Kinds differ in speed: a slow monster acts on even turns only; a fast one, once every
+//! monster has acted, plans afresh from where it now stands and acts a second time.
 
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
@@ -16,7 +19,7 @@ mod plan;
 
 pub use plan::{Planner, TurnStats};
 
-use crate::content::kinds;
+use crate::content::kinds::{self, Speed};
 use crate::content::level::Level;
 use crate::engine::astar::{SearchOptions, SearchResult, Trace};
 use crate::engine::grid::{DIRECTIONS, Grid, Neighbourhood, Pos, Regions, Tile};
@@ -28,8 +31,8 @@ pub const DETOUR_SLACK: u32 = 64;
 
 /// The player's hit points at the start.
 pub const PLAYER_HP: i32 = 30;
-/// Messages kept in the log.
-const LOG_LIMIT: usize = 200;
+/// Messages kept in the log: a whole game's, for a message history.
+pub const LOG_LIMIT: usize = 2000;
 
 /// A monster in play.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -86,13 +89,26 @@ pub enum ActResult {
     Refused,
 }
 
-/// One line of the message log.
+/// One line of the message log: a message and how many times in a row it was said.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Message {
-    /// The turn it happened on.
+    /// The turn it last happened on.
     pub turn: u32,
     /// The text.
     pub text: String,
+    /// How many times in a row it was said (repeats fold into one line).
+    pub count: u32,
+}
+
+impl std::fmt::Display for Message {
+    /// The text, with `xN` when it was said N times in a row.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)?;
+        if self.count > 1 {
+            write!(f, " x{}", self.count)?;
+        }
+        Ok(())
+    }
 }
 
 /// The whole game state. Its fields are its own: creatures are added, removed and moved
@@ -372,11 +388,20 @@ impl World {
         }
     }
 
-    /// Adds a line to the log.
+    /// Adds a line to the log; a message said again right after itself folds into it.
     pub fn say(&mut self, text: impl Into<String>) {
+        let text = text.into();
+        if let Some(last) = self.log.last_mut()
+            && last.text == text
+        {
+            last.count += 1;
+            last.turn = self.turn;
+            return;
+        }
         self.log.push(Message {
             turn: self.turn,
-            text: text.into(),
+            text,
+            count: 1,
         });
         if self.log.len() > LOG_LIMIT {
             self.log.drain(..self.log.len() - LOG_LIMIT);
@@ -433,9 +458,11 @@ impl World {
             Act::Move(dx, dy) => {
                 let to = self.player.pos.offset(dx, dy);
                 if !self.player_can_step(dx, dy) {
-                    if self.grid.is_passable(to) {
-                        self.say("You cannot squeeze past the corner diagonally.");
-                    }
+                    self.say(match self.grid.get(to) {
+                        Tile::Floor => "You cannot squeeze past the corner diagonally.",
+                        Tile::Wall => "A wall blocks your way.",
+                        Tile::Void => "There is nothing that way.",
+                    });
                     return ActResult::Refused;
                 }
                 if let Some(i) = self.monster_at(to).and_then(|m| self.position(m.id)) {
@@ -464,27 +491,49 @@ impl World {
         }
     }
 
-    /// Every monster plans and acts once.
+    /// Every monster plans and acts once (slow ones on even turns only), then every fast
+    /// one plans again from where it stands and acts a second time.
     fn monsters_act(&mut self) {
         // A monster's first search ignores the other monsters and the player stands still
         // during this phase, so every plan can be made up front (in parallel) with exactly
         // the result it would have had just before that monster's move.
         self.replan();
+        let resting = self.turn % 2 == 1;
         for i in 0..self.monsters.len() {
             if self.state != GameState::Playing {
                 break;
             }
-            let m = &self.monsters[i];
-            let Some(&next) = m.plan.path.get(1) else {
+            if resting && kinds::kind(self.monsters[i].kind).speed == Speed::Slow {
                 continue;
-            };
-            if next == self.player.pos {
-                self.monster_attacks(i);
-            } else if self.monster_at(next).is_none() {
-                self.step_monster(i, next);
-            } else if let Some(step) = self.detour(i) {
-                self.step_monster(i, step);
             }
+            self.monster_acts(i);
+        }
+        // Nobody dies during the monsters' phase, so the indices still hold. The first moves
+        // changed the map of who stands where, so a fast monster's old plan may be stale.
+        for i in 0..self.monsters.len() {
+            if self.state != GameState::Playing {
+                break;
+            }
+            if kinds::kind(self.monsters[i].kind).speed == Speed::Fast {
+                let goal = self.player.pos;
+                self.planner
+                    .plan_one(&self.grid, goal, self.options, &mut self.monsters[i]);
+                self.monster_acts(i);
+            }
+        }
+    }
+
+    /// Monster `i` follows its plan: attacks the player next to it, steps, or goes round.
+    fn monster_acts(&mut self, i: usize) {
+        let Some(&next) = self.monsters[i].plan.path.get(1) else {
+            return;
+        };
+        if next == self.player.pos {
+            self.monster_attacks(i);
+        } else if self.monster_at(next).is_none() {
+            self.step_monster(i, next);
+        } else if let Some(step) = self.detour(i) {
+            self.step_monster(i, step);
         }
     }
 

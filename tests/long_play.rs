@@ -8,7 +8,7 @@ use astar_rogue::content::generate::{GenKind, GenParams, generate};
 use astar_rogue::content::level::Design;
 use astar_rogue::engine::grid::DIRECTIONS;
 use astar_rogue::frontend::script::state_line;
-use astar_rogue::game::GameState;
+use astar_rogue::game::{GameState, LOG_LIMIT};
 
 const TURNS: u64 = 10_000;
 
@@ -91,7 +91,7 @@ fn play() -> Played {
                 memory.push(rss_kib());
             }
         }
-        assert!(app.world.log().len() <= 200, "the log is bounded");
+        assert!(app.world.log().len() <= LOG_LIMIT, "the log is bounded");
         longest_game = longest_game.max(app.world.turn());
         longest_log = longest_log.max(app.world.log().len());
     }
@@ -117,7 +117,7 @@ fn ten_thousand_turns_are_deterministic_with_flat_memory() {
         "longest game {} turns",
         a.longest_game
     );
-    assert_eq!(a.longest_log, 200, "the log reached its limit");
+    assert_eq!(a.longest_log, LOG_LIMIT, "the log reached its limit");
     assert!(a.restarts >= 1, "no game was lost");
     let memory = a.memory;
     // After warm-up, resident memory may wobble but not grow with the turn count.

@@ -140,6 +140,20 @@ impl Planner {
         }
     }
 
+    /// Plans one monster again from where it stands (a fast monster before its second
+    /// move), recording the search when it is the traced one; the work joins the turn's.
+    pub fn plan_one(&mut self, grid: &Grid, goal: Pos, options: SearchOptions, m: &mut Monster) {
+        let expanded = if self.traced == Some(m.id) {
+            self.plan_traced(grid, goal, options, m)
+        } else {
+            let q = Query::new(m.pos, goal).options(options);
+            self.pathfinder.search(grid, q, &mut m.plan, &mut ());
+            m.plan.expanded
+        };
+        self.stats.astar_expanded += u64::from(expanded);
+        self.stats.searches += 1;
+    }
+
     /// Runs one monster's A* to `goal`, recording the search; returns the nodes it expanded.
     fn plan_traced(
         &mut self,

@@ -260,3 +260,76 @@ fn nearest_free_cells_gives_each_start_its_own_cell() {
     });
     assert_eq!(found, [Some(Pos::new(3, 1)), Some(Pos::new(1, 1))]);
 }
+
+#[test]
+fn a_fast_monster_moves_twice_and_plans_before_each_move() {
+    // A rat (fast) and a goblin race down two corridors toward the player.
+    let l =
+        level("##############\n#@..........r#\n#.############\n#...........g#\n##############\n");
+    let mut w = World::new(&l, 1);
+    let rat = w.monsters()[0].id;
+    let goblin = w.monsters()[1].id;
+    w.player_act(Act::Wait);
+    assert_eq!(w.monster(rat).unwrap().pos, Pos::new(10, 1), "two steps");
+    assert_eq!(w.monster(goblin).unwrap().pos, Pos::new(11, 3), "one step");
+    // Three searches: one each up front, and the rat's second plan from its new cell.
+    assert_eq!(w.stats().searches, 3);
+    let plan = &w.monster(rat).unwrap().plan;
+    assert_eq!(
+        plan.path.first(),
+        Some(&Pos::new(11, 1)),
+        "planned from the cell it left"
+    );
+    // Next to the player it attacks twice a turn: two messages, folded when alike.
+    let mut w = World::new(&level("#####\n#@r.#\n#####\n"), 4);
+    w.player_act(Act::Wait);
+    let hits: u32 = w
+        .log()
+        .iter()
+        .filter(|m| m.text.starts_with("The rat hits you"))
+        .map(|m| m.count)
+        .sum();
+    assert_eq!(hits, 2);
+}
+
+#[test]
+fn a_slow_monster_acts_on_even_turns_only() {
+    let l = level("############\n#@........t#\n############\n");
+    let mut w = World::new(&l, 1);
+    let mut xs = vec![w.monsters()[0].pos.x];
+    for _ in 0..6 {
+        w.player_act(Act::Wait);
+        xs.push(w.monsters()[0].pos.x);
+    }
+    // Turns 1, 3 and 5 it rests; 2, 4 and 6 it steps.
+    assert_eq!(xs, [10, 10, 9, 9, 8, 8, 7]);
+    // It still plans every turn (before moving), so the overlay and the panel show its path.
+    assert_eq!(w.monsters()[0].plan.cost, Some(70));
+    assert_eq!(w.stats().searches, 1);
+}
+
+#[test]
+fn repeated_messages_fold_and_walls_say_so() {
+    let l = level("####\n#@.#\n####\n");
+    let mut w = World::new(&l, 1);
+    for _ in 0..3 {
+        assert_eq!(w.player_act(Act::Move(0, -1)), ActResult::Refused);
+    }
+    assert_eq!(w.turn(), 0, "bumping costs no turn");
+    let last = w.log().last().unwrap();
+    assert_eq!(
+        (last.text.as_str(), last.count),
+        ("A wall blocks your way.", 3)
+    );
+    assert_eq!(last.to_string(), "A wall blocks your way. x3");
+    w.say("Something else.");
+    w.say("A wall blocks your way.");
+    assert_eq!(
+        w.log().last().unwrap().to_string(),
+        "A wall blocks your way."
+    );
+    let void = level("@.\n");
+    let mut w = World::new(&void, 1);
+    assert_eq!(w.player_act(Act::Move(-1, 0)), ActResult::Refused);
+    assert_eq!(w.log().last().unwrap().text, "There is nothing that way.");
+}
