@@ -11,13 +11,17 @@
 //!
 //! Kinds differ in speed: a slow monster acts on even turns only; a fast one, once every
 //! monster has acted, plans afresh from where it now stands and acts a second time.
+//!
+//! What the player sees is in [`sight`].
 
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
 mod plan;
+pub mod sight;
 
 pub use plan::{Planner, TurnStats};
+pub use sight::Sight;
 
 use crate::content::kinds::{self, Speed};
 use crate::content::level::Level;
@@ -129,6 +133,8 @@ pub struct World {
     next_id: u32,
     rng: Xoshiro256PlusPlus,
     planner: Planner,
+    /// What the player sees and has seen on this floor.
+    sight: Sight,
 }
 
 impl World {
@@ -157,11 +163,13 @@ impl World {
             next_id: 1,
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             planner: Planner::default(),
+            sight: Sight::new(&level.grid),
         };
         for s in &level.monsters {
             world.add_monster(s.pos, s.kind, Some(s.pos));
         }
         world.replan();
+        world.look();
         world
     }
 
@@ -209,6 +217,21 @@ impl World {
     /// The seed the game started from.
     pub fn seed(&self) -> u64 {
         self.seed
+    }
+
+    /// Whether the player sees a cell now.
+    pub fn is_visible(&self, p: Pos) -> bool {
+        self.sight.is_visible(&self.grid, p)
+    }
+
+    /// Whether the player has seen a cell on this floor.
+    pub fn is_seen(&self, p: Pos) -> bool {
+        self.sight.is_seen(&self.grid, p)
+    }
+
+    /// Looks around from where the player stands.
+    fn look(&mut self) {
+        self.sight.update(&self.grid, self.player.pos);
     }
 
     /// Whether a cell is free for a creature to step on: floor, nobody there.
@@ -283,6 +306,7 @@ impl World {
             self.insert_monster_near(m);
         }
         self.player.pos = to;
+        self.look();
         true
     }
 
@@ -307,7 +331,11 @@ impl World {
     /// Sets a tile; returns whether anything changed. Creatures left standing on a wall
     /// stay there until [`World::relocate_stranded`] moves them.
     pub fn set_tile(&mut self, p: Pos, tile: Tile) -> bool {
-        self.grid.set(p, tile)
+        let changed = self.grid.set(p, tile);
+        if changed {
+            self.look();
+        }
+        changed
     }
 
     /// Moves the player, then every monster, standing where nobody can (a wall was put
@@ -320,6 +348,7 @@ impl World {
             let all_floor = |c: usize| self.grid.tiles()[c].is_passable() && self.occupant[c] == 0;
             if let Some(p) = nearest_free_cells(&self.grid, &[self.player.pos], all_floor)[0] {
                 self.player.pos = p;
+                self.look();
             }
         }
         let stranded: Vec<usize> = (0..self.monsters.len())
@@ -469,6 +498,7 @@ impl World {
                     self.player_attacks(i);
                 } else {
                     self.player.pos = to;
+                    self.look();
                 }
             }
         }
