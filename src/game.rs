@@ -12,19 +12,22 @@
 //! Kinds differ in speed: a slow monster acts on even turns only; a fast one, once every
 //! monster has acted, plans afresh from where it now stands and acts a second time.
 //!
-//! What the player sees is in [`sight`].
+//! The run (descent, potions, regeneration, winning) is in [`run`]; what the player sees is
+//! in [`sight`].
 
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
 mod plan;
+pub mod run;
 pub mod sight;
 
 pub use plan::{Planner, TurnStats};
+pub use run::RunStats;
 pub use sight::Sight;
 
 use crate::content::kinds::{self, Speed};
-use crate::content::level::Level;
+use crate::content::level::{Feature, FeatureKind, Level};
 use crate::engine::astar::{SearchOptions, SearchResult, Trace};
 use crate::engine::grid::{DIRECTIONS, Grid, Neighbourhood, Pos, Regions, Tile};
 
@@ -35,7 +38,7 @@ pub const DETOUR_SLACK: u32 = 64;
 
 /// The player's hit points at the start.
 pub const PLAYER_HP: i32 = 30;
-/// Messages kept in the log: a whole game's, for a message history.
+/// Messages kept in the log: a whole run's, for the message history.
 pub const LOG_LIMIT: usize = 2000;
 
 /// A monster in play.
@@ -64,6 +67,8 @@ pub struct Player {
     pub pos: Pos,
     /// Hit points left.
     pub hp: i32,
+    /// Healing potions carried.
+    pub potions: u32,
 }
 
 /// Whether the game goes on.
@@ -73,6 +78,19 @@ pub enum GameState {
     Playing,
     /// The player died.
     Dead,
+    /// The player cleared the last floor of the run.
+    Won,
+}
+
+impl GameState {
+    /// Its name in `--state` lines.
+    pub fn name(self) -> &'static str {
+        match self {
+            GameState::Playing => "playing",
+            GameState::Dead => "dead",
+            GameState::Won => "won",
+        }
+    }
 }
 
 /// What the player wants to do this turn.
@@ -82,6 +100,8 @@ pub enum Act {
     Move(i32, i32),
     /// Let a turn pass.
     Wait,
+    /// Drink a healing potion.
+    Drink,
 }
 
 /// What came of a player's act.
@@ -133,6 +153,10 @@ pub struct World {
     next_id: u32,
     rng: Xoshiro256PlusPlus,
     planner: Planner,
+    /// Stairs and the potions still lying on this floor.
+    features: Vec<Feature>,
+    /// The run so far.
+    run: RunStats,
     /// What the player sees and has seen on this floor.
     sight: Sight,
 }
@@ -152,6 +176,7 @@ impl World {
             player: Player {
                 pos: player,
                 hp: PLAYER_HP,
+                potions: 0,
             },
             monsters: Vec::with_capacity(level.monsters.len()),
             occupant: vec![0; level.grid.len()],
@@ -163,6 +188,8 @@ impl World {
             next_id: 1,
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             planner: Planner::default(),
+            features: level.features.clone(),
+            run: RunStats::default(),
             sight: Sight::new(&level.grid),
         };
         for s in &level.monsters {
@@ -217,6 +244,21 @@ impl World {
     /// The seed the game started from.
     pub fn seed(&self) -> u64 {
         self.seed
+    }
+
+    /// The run so far: depth, kills, damage, the monsters' search work.
+    pub fn run(&self) -> &RunStats {
+        &self.run
+    }
+
+    /// The stairs and the potions still lying on this floor.
+    pub fn features(&self) -> &[Feature] {
+        &self.features
+    }
+
+    /// The feature lying on a cell.
+    pub fn feature_at(&self, p: Pos) -> Option<FeatureKind> {
+        self.features.iter().find(|f| f.pos == p).map(|f| f.kind)
     }
 
     /// Whether the player sees a cell now.
@@ -474,7 +516,9 @@ impl World {
     pub fn heal(&mut self, amount: i32) -> i32 {
         let before = self.player.hp;
         self.player.hp = (self.player.hp + amount.max(0)).min(PLAYER_HP);
-        self.player.hp - before
+        let healed = self.player.hp - before;
+        self.run.healed += healed as u32;
+        healed
     }
 
     /// The player acts; on success the monsters take their turn.
@@ -484,6 +528,11 @@ impl World {
         }
         match act {
             Act::Wait => {}
+            Act::Drink => {
+                if !self.drink() {
+                    return ActResult::Refused;
+                }
+            }
             Act::Move(dx, dy) => {
                 let to = self.player.pos.offset(dx, dy);
                 if !self.player_can_step(dx, dy) {
@@ -499,23 +548,30 @@ impl World {
                 } else {
                     self.player.pos = to;
                     self.look();
+                    self.pick_up();
                 }
             }
         }
         self.turn += 1;
         self.monsters_act();
+        self.regenerate();
         ActResult::Acted
     }
 
     fn player_attacks(&mut self, i: usize) {
         let damage = self.rng.random_range(2..=5);
         let m = &mut self.monsters[i];
+        self.run.damage_dealt += damage.min(m.hp) as u32;
         m.hp -= damage;
         let name = kinds::kind(m.kind).name;
         if m.hp <= 0 {
             let id = m.id;
             self.remove_monster(id);
+            self.run.kills += 1;
             self.say(format!("You kill the {name}."));
+            if self.monsters.is_empty() {
+                self.floor_cleared();
+            }
         } else {
             self.say(format!("You hit the {name} for {damage}."));
         }
@@ -551,6 +607,9 @@ impl World {
                 self.monster_acts(i);
             }
         }
+        let work = self.planner.stats();
+        self.run.astar_expanded += work.astar_expanded;
+        self.run.searches += u64::from(work.searches);
     }
 
     /// Monster `i` follows its plan: attacks the player next to it, steps, or goes round.
@@ -616,6 +675,7 @@ impl World {
     fn monster_attacks(&mut self, i: usize) {
         let info = kinds::kind(self.monsters[i].kind);
         let damage = self.rng.random_range(info.min_damage..=info.max_damage);
+        self.run.damage_taken += damage.min(self.player.hp) as u32;
         self.player.hp -= damage;
         if self.player.hp <= 0 {
             self.player.hp = 0;
