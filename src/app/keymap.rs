@@ -16,7 +16,19 @@ pub enum Context {
     Look,
     /// Edit mode.
     Edit,
+    /// The help screen.
+    Help,
 }
+
+/// The contexts in the order the help screen lists them.
+pub const HELP_CONTEXTS: [Context; 6] = [
+    Context::Global,
+    Context::Play,
+    Context::Overlay,
+    Context::Look,
+    Context::Edit,
+    Context::Help,
+];
 
 impl Context {
     /// The heading of this context on the help screen.
@@ -27,6 +39,7 @@ impl Context {
             Context::Overlay => "Search overlay (o)",
             Context::Look => "Look mode (x)",
             Context::Edit => "Edit mode (e)",
+            Context::Help => "Help (?)",
         }
     }
 }
@@ -102,6 +115,18 @@ pub enum Action {
     Undo,
     /// Redo the last undone edit.
     Redo,
+    /// Take the stairs down.
+    Descend,
+    /// Drink a healing potion.
+    Drink,
+    /// Show only what the player sees, or the whole map.
+    ToggleSight,
+    /// Open or close the message history (the movement keys scroll it).
+    History,
+    /// The help's previous page.
+    PrevPage,
+    /// The help's next page.
+    NextPage,
 }
 
 /// A key as written in the table: a code and whether Ctrl is held.
@@ -163,7 +188,17 @@ pub const BINDINGS: &[Binding] = &[
         A::Back,
         "leave look or edit mode"
     ),
+    bind!(
+        Global,
+        "C-p",
+        [ctrl('p')],
+        A::History,
+        "messages; ↑↓ PgUp PgDn"
+    ),
     bind!(Play, ". 5", [ch('.'), ch('5')], A::Wait, "wait a turn"),
+    bind!(Play, ">", [ch('>')], A::Descend, "take the stairs down"),
+    bind!(Play, "!", [ch('!')], A::Drink, "drink a healing potion"),
+    bind!(Play, "v", [ch('v')], A::ToggleSight, "sight / whole map"),
     bind!(
         Play,
         "Tab S-Tab",
@@ -195,7 +230,7 @@ pub const BINDINGS: &[Binding] = &[
         "save the level file"
     ),
     bind!(Play, "G", [ch('G')], A::NewLevel, "generate a new level"),
-    bind!(Play, "r", [ch('r')], A::Restart, "restart after death"),
+    bind!(Play, "r", [ch('r')], A::Restart, "restart the run"),
     bind!(Play, "q C-c", [ch('q')], A::Quit, "quit (q asks mid-game)"),
     bind!(Play, "click", [], A::Wait, "travel there / select foe"),
     bind!(
@@ -293,6 +328,13 @@ pub const BINDINGS: &[Binding] = &[
         "save the level file"
     ),
     bind!(Edit, "e", [ch('e')], A::Edit, "leave edit mode"),
+    bind!(
+        Help,
+        "PgUp PgDn",
+        [code(K::PageUp), code(K::PageDown)],
+        A::PrevPage,
+        "pages; other keys close"
+    ),
 ];
 
 /// The direction a movement key stands for.
@@ -340,6 +382,7 @@ fn pair(command: Action, index: usize) -> Action {
         (A::StepBack, 1) => A::StepForward,
         (A::StepStart, 1) => A::StepEnd,
         (A::Faster, 1) => A::Slower,
+        (A::PrevPage, 1) => A::NextPage,
         (c, _) => c,
     }
 }

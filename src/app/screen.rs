@@ -11,6 +11,34 @@ use crate::engine::grid::Pos;
 /// The smallest terminal the game draws in.
 pub const MIN_SIZE: (u16, u16) = (40, 12);
 
+/// Narrowest column of the help screen: a key label and a description in full.
+const HELP_COLUMN: u16 = 36;
+
+/// How the help screen's lines are laid out on a screen: columns of `rows` lines, as many
+/// columns side by side as fit, and pages when they do not all fit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HelpLayout {
+    /// Lines per column.
+    pub rows: usize,
+    /// Columns per page.
+    pub columns: usize,
+    /// Pages, at least 1.
+    pub pages: usize,
+}
+
+/// The help layout of `lines` lines in a bordered screen of `area`.
+pub fn help_layout(area: Rect, lines: usize) -> HelpLayout {
+    let inner = Block::bordered().inner(area);
+    let rows = usize::from(inner.height).max(1);
+    let columns = usize::from((inner.width + 1) / (HELP_COLUMN + 1)).max(1);
+    let pages = lines.div_ceil(rows * columns).max(1);
+    HelpLayout {
+        rows,
+        columns,
+        pages,
+    }
+}
+
 /// Where each part of the screen goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Layout {
@@ -32,8 +60,10 @@ pub fn layout(app: &App, area: Rect) -> Option<Layout> {
         return None;
     }
     let hint = Rect::new(area.x, area.bottom() - 1, area.width, 1);
+    // The log grows with the terminal: a sixth of the height from 30 rows on, so a fight's
+    // messages stay in view; short terminals keep their rows for the map.
     let log_h = if area.height >= 30 || area.height >= 20 && !app.overlay.on {
-        4
+        ((area.height - 6) / 6).max(4)
     } else {
         2
     };

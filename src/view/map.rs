@@ -7,6 +7,7 @@ use ratatui::widgets::{Block, Widget};
 
 use super::{Layout, kind_color};
 use crate::app::{App, Mode};
+use crate::content::level::FeatureKind;
 use crate::engine::astar::{NodeState, Snapshot};
 use crate::engine::grid::{Pos, Tile};
 
@@ -45,16 +46,27 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
     let cam = app.camera;
     let grid = &app.world.grid();
     let selected = app.selected.and_then(|id| app.world.monster(id));
+    // While playing with sight on, the map shows what the player sees, the rest of what they
+    // have seen dimmed, and nothing else; every other view shows the whole map.
+    let fog = app.sight && app.mode == Mode::Play && !app.overlay.on;
+    let shown = |p: Pos| !fog || app.world.is_visible(p);
+    let remembered = |p: Pos| fog && !app.world.is_visible(p) && app.world.is_seen(p);
+    let dimmed = Style::new().fg(Color::DarkGray).add_modifier(Modifier::DIM);
     for row in 0..view.height {
         for col in 0..view.width {
             let p = Pos::new(cam.x + i32::from(col), cam.y + i32::from(row));
             let tile = grid.get(p);
             let style = match tile {
+                _ if remembered(p) => dimmed,
                 Tile::Wall => Style::new().fg(Color::Gray),
                 Tile::Floor => Style::new().fg(Color::DarkGray),
                 Tile::Void => Style::new(),
             };
-            let ch = crate::content::level::tile_glyph(tile);
+            let ch = if shown(p) || remembered(p) {
+                crate::content::level::tile_glyph(tile)
+            } else {
+                ' '
+            };
             buf[(view.x + col, view.y + row)]
                 .set_char(ch)
                 .set_style(style);
@@ -70,6 +82,17 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
             cell.set_style(style);
         }
     };
+    for f in app.world.features() {
+        let style = match f.kind {
+            _ if remembered(f.pos) => dimmed,
+            _ if !shown(f.pos) => continue,
+            FeatureKind::Stairs => Style::new().fg(Color::White).add_modifier(Modifier::BOLD),
+            FeatureKind::Potion => Style::new()
+                .fg(Color::LightMagenta)
+                .add_modifier(Modifier::BOLD),
+        };
+        put(f.pos, Some(f.kind.glyph()), style);
+    }
     if let Some(snap) = snapshot {
         for n in &snap.nodes {
             let (ch, bg) = match n.state {
@@ -114,7 +137,7 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
             put(p, Some('@'), dim);
         }
     }
-    for m in app.world.monsters() {
+    for m in app.world.monsters().iter().filter(|m| shown(m.pos)) {
         let mut style = Style::new()
             .fg(kind_color(m.kind))
             .add_modifier(Modifier::BOLD);

@@ -27,6 +27,12 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
         Span::styled("Foes ", head),
         Span::raw(w.monsters().len().to_string()),
     ])];
+    lines.push(Line::from(vec![
+        Span::styled("Depth ", head),
+        Span::raw(format!("{}/{} ", w.run().depth, w.final_depth())),
+        Span::styled("Potions ", head),
+        Span::raw(w.player().potions.to_string()),
+    ]));
     match app.selected.and_then(|id| w.monster(id)) {
         Some(m) => {
             let info = kind(m.kind);
@@ -38,6 +44,7 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
                         .add_modifier(Modifier::BOLD),
                 ),
                 Span::raw(format!(" {} #{} HP {}/{}", info.name, m.id, m.hp, info.hp)),
+                Span::styled(format!(" {}", info.speed.name()), dim),
             ]));
             let plan = match (m.plan.status, m.plan.cost) {
                 (Status::Found, Some(c)) => {
