@@ -47,6 +47,8 @@ pub enum Mode {
     Edit,
     /// The search lab: any start and goal, the search stepped and explained.
     Lab,
+    /// Reading the message history.
+    History,
 }
 
 /// A question waiting for an answer.
@@ -74,6 +76,14 @@ pub struct Stroke {
     tile: Tile,
     /// Whether an edit happened, so the monsters replan once the stroke ends.
     replan: bool,
+}
+
+/// The first floor of a run, kept while the player is on generated floors below it.
+#[derive(Debug)]
+struct FirstFloor {
+    design: Design,
+    source: Source,
+    generated: Option<(crate::content::generate::GenKind, u64)>,
 }
 
 /// The application state.
@@ -114,6 +124,15 @@ pub struct App {
     pub generated: Option<(crate::content::generate::GenKind, u64)>,
     /// The map cell drawn at the top-left of the map view.
     pub camera: Pos,
+    /// Whether the map shows only what the player sees and remembers while playing (the
+    /// overlay, look and edit modes always show the whole map).
+    pub sight: bool,
+    /// Messages of the history hidden below its bottom line: 0 shows the newest.
+    pub history_scroll: usize,
+    /// The mode the message history returns to.
+    pub history_return: Mode,
+    /// The run's first floor while the player is deeper: restarting the run goes back to it.
+    first_floor: Option<Box<FirstFloor>>,
     /// The mouse stroke under way in the editor.
     stroke: Option<Stroke>,
     /// The search lab, while it is open.
@@ -148,6 +167,10 @@ impl App {
             running: true,
             generated: None,
             camera: Pos::default(),
+            sight: true,
+            history_scroll: 0,
+            history_return: Mode::Play,
+            first_floor: None,
             stroke: None,
             lab: None,
             lab_return: Mode::Play,
@@ -159,14 +182,10 @@ impl App {
         app
     }
 
-    /// The first log line of a game: how many hunt you and where the keys are explained.
+    /// The first log line of a run: its goal, and where the keys are explained.
     fn welcome(&mut self) {
-        let n = self.world.monsters().len();
-        self.world.say(match n {
-            0 => "No monsters here. Arrows or hjklyubn move; ? for help.".to_string(),
-            1 => "A monster hunts you. Arrows or hjklyubn move; ? for help.".to_string(),
-            _ => format!("{n} monsters hunt you. Arrows or hjklyubn move; ? for help."),
-        });
+        let goal = self.world.goal();
+        self.world.say(format!("{goal} ? for help."));
     }
 
     /// Handles one input event.
@@ -271,12 +290,17 @@ impl App {
             self.page_help(key.code);
             return;
         }
-        if self.world.state() == GameState::Dead && self.mode == Mode::Play {
-            match key.code {
-                KeyCode::Char('r') => self.restart(),
-                KeyCode::Char('q') => self.apply(Action::Quit),
-                KeyCode::Char('?') => self.open_help(),
-                _ => {}
+        if self.mode == Mode::History {
+            self.history_key(key);
+            return;
+        }
+        if self.world.state() != GameState::Playing && self.mode == Mode::Play {
+            // The run is over: a new run, quit, help, or reading back what happened.
+            if let Some(
+                action @ (Action::Restart | Action::Quit | Action::Help | Action::History),
+            ) = keymap::lookup(self.contexts(), key)
+            {
+                self.apply(action);
             }
             return;
         }
@@ -353,6 +377,27 @@ impl App {
             | KeyCode::Up => {}
             _ => self.mode = self.help_return,
         }
+    }
+
+    /// A key in the message history: the movement keys scroll it (up and down a message,
+    /// PgUp and PgDn a page, Home and End to either end); Esc and Ctrl-P close it.
+    fn history_key(&mut self, key: &KeyEvent) {
+        let page = (self.size.1 as isize - 3).max(1);
+        let by = match keymap::lookup(&[Context::Global], key) {
+            Some(Action::Move(0, -1)) => 1,
+            Some(Action::Move(0, 1)) => -1,
+            Some(Action::Move(1, -1)) => page,
+            Some(Action::Move(1, 1)) => -page,
+            Some(Action::Move(-1, -1)) => isize::MAX,
+            Some(Action::Move(-1, 1)) => isize::MIN,
+            Some(Action::Back | Action::History) => {
+                self.mode = self.history_return;
+                return;
+            }
+            _ => return,
+        };
+        let last = self.world.log().len().saturating_sub(1);
+        self.history_scroll = self.history_scroll.saturating_add_signed(by).min(last);
     }
 
     /// Carries out one action: what a key (through the key table) or a click asks for.
@@ -487,7 +532,62 @@ impl App {
             Action::MovePlayer => self.edit(EditOp::MovePlayer(self.cursor)),
             Action::Undo => self.undo(),
             Action::Redo => self.redo(),
+            Action::Descend => self.descend(),
+            Action::Drink => self.act(Act::Drink),
+            Action::ToggleSight => {
+                self.sight = !self.sight;
+                self.world.say(if self.sight {
+                    "Sight on: you see what your eyes reach and remember the rest."
+                } else {
+                    "Sight off: the whole map shows."
+                });
+            }
+            Action::History => {
+                if self.mode == Mode::History {
+                    self.mode = self.history_return;
+                } else {
+                    self.history_return = self.mode;
+                    self.history_scroll = 0;
+                    self.mode = Mode::History;
+                }
+            } // Only the help screen's own keys give these, and it handles them itself.
         }
+    }
+
+    /// Takes the stairs: the next floor becomes the design in play (a generated one, which
+    /// saves to a new file), and the first floor is kept for restarting the run.
+    fn descend(&mut self) {
+        if self.unsaved() {
+            self.world
+                .say("Save (s) or undo your edits first: the floor below replaces this design.");
+            return;
+        }
+        let Some(level) = self.world.descend() else {
+            return;
+        };
+        let depth = self.world.run().depth;
+        let (kind, seed) = crate::game::run::floor_origin(self.world.seed(), depth);
+        if self.first_floor.is_none() {
+            self.first_floor = Some(Box::new(FirstFloor {
+                design: self.design.clone(),
+                source: self.source.clone(),
+                generated: self.generated,
+            }));
+        }
+        let name = format!("depth{depth}-{kind}-seed{seed}.txt");
+        let dir = self
+            .source
+            .path
+            .as_deref()
+            .and_then(std::path::Path::parent)
+            .map(std::path::Path::to_path_buf)
+            .unwrap_or_default();
+        self.take_generated(level, dir.join(name));
+        self.generated = Some((kind, seed));
+        self.selected = self.world.monsters().first().map(|m| m.id);
+        self.travel = None;
+        self.cursor = self.world.player().pos;
+        self.after_turn();
     }
 
     /// Where look and edit cursors start: on the selected monster when it is on screen,
@@ -614,7 +714,18 @@ impl App {
         self.sync_trace();
     }
 
+    /// Starts the run again from its first floor.
     fn restart(&mut self) {
+        if let Some(first) = self.first_floor.take() {
+            let FirstFloor {
+                design,
+                source,
+                generated,
+            } = *first;
+            self.design = design;
+            self.source = source;
+            self.generated = generated;
+        }
         self.begin(self.world.seed());
         self.world.say("A new game begins.");
     }
@@ -669,6 +780,7 @@ impl App {
                     .unwrap_or_default();
                 self.take_generated(level, dir.join(&name));
                 self.generated = Some((kind, seed));
+                self.first_floor = None;
                 self.begin(seed);
                 self.world.say(format!(
                     "Generated {kind} {w}x{h} seed {seed}; G for {}, s saves it as {name}.",
@@ -727,7 +839,7 @@ impl App {
             _ => return,
         };
         let drag = matches!(mouse.kind, MouseEventKind::Drag(_));
-        if self.confirm.is_some() || self.mode == Mode::Help {
+        if self.confirm.is_some() || matches!(self.mode, Mode::Help | Mode::History) {
             return;
         }
         if self.travel.take().is_some() {

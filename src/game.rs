@@ -8,16 +8,26 @@
 //! most [`DETOUR_FACTOR`] times the nodes of the first search (plus [`DETOUR_SLACK`]): a
 //! monster stuck in a crowd would otherwise flood its whole region every turn looking for a
 //! way that the crowd blocks. A monster with no path waits.
+//!
+//! Kinds differ in speed: a slow monster acts on even turns only; a fast one, once every
+//! monster has acted, plans afresh from where it now stands and acts a second time.
+//!
+//! The run (descent, potions, regeneration, winning) is in [`run`]; what the player sees is
+//! in [`sight`].
 
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
 mod plan;
+pub mod run;
+pub mod sight;
 
 pub use plan::{Planner, Planning, TurnStats};
+pub use run::RunStats;
+pub use sight::Sight;
 
-use crate::content::kinds;
-use crate::content::level::Level;
+use crate::content::kinds::{self, Speed};
+use crate::content::level::{Feature, FeatureKind, Level};
 use crate::engine::astar::{SearchOptions, SearchResult, Trace};
 use crate::engine::grid::{DIRECTIONS, Grid, Neighbourhood, Pos, Regions, Tile};
 
@@ -28,8 +38,8 @@ pub const DETOUR_SLACK: u32 = 64;
 
 /// The player's hit points at the start.
 pub const PLAYER_HP: i32 = 30;
-/// Messages kept in the log.
-const LOG_LIMIT: usize = 200;
+/// Messages kept in the log: a whole run's, for the message history.
+pub const LOG_LIMIT: usize = 2000;
 
 /// A monster in play.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,6 +70,8 @@ pub struct Player {
     pub pos: Pos,
     /// Hit points left.
     pub hp: i32,
+    /// Healing potions carried.
+    pub potions: u32,
 }
 
 /// Whether the game goes on.
@@ -69,6 +81,19 @@ pub enum GameState {
     Playing,
     /// The player died.
     Dead,
+    /// The player cleared the last floor of the run.
+    Won,
+}
+
+impl GameState {
+    /// Its name in `--state` lines.
+    pub fn name(self) -> &'static str {
+        match self {
+            GameState::Playing => "playing",
+            GameState::Dead => "dead",
+            GameState::Won => "won",
+        }
+    }
 }
 
 /// What the player wants to do this turn.
@@ -78,6 +103,8 @@ pub enum Act {
     Move(i32, i32),
     /// Let a turn pass.
     Wait,
+    /// Drink a healing potion.
+    Drink,
 }
 
 /// What came of a player's act.
@@ -89,13 +116,26 @@ pub enum ActResult {
     Refused,
 }
 
-/// One line of the message log.
+/// One line of the message log: a message and how many times in a row it was said.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Message {
-    /// The turn it happened on.
+    /// The turn it last happened on.
     pub turn: u32,
     /// The text.
     pub text: String,
+    /// How many times in a row it was said (repeats fold into one line).
+    pub count: u32,
+}
+
+impl std::fmt::Display for Message {
+    /// The text, with `xN` when it was said N times in a row.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)?;
+        if self.count > 1 {
+            write!(f, " x{}", self.count)?;
+        }
+        Ok(())
+    }
 }
 
 /// The whole game state. Its fields are its own: creatures are added, removed and moved
@@ -116,6 +156,12 @@ pub struct World {
     next_id: u32,
     rng: Xoshiro256PlusPlus,
     planner: Planner,
+    /// Stairs and the potions still lying on this floor.
+    features: Vec<Feature>,
+    /// The run so far.
+    run: RunStats,
+    /// What the player sees and has seen on this floor.
+    sight: Sight,
 }
 
 impl World {
@@ -133,6 +179,7 @@ impl World {
             player: Player {
                 pos: player,
                 hp: PLAYER_HP,
+                potions: 0,
             },
             monsters: Vec::with_capacity(level.monsters.len()),
             occupant: vec![0; level.grid.len()],
@@ -144,11 +191,15 @@ impl World {
             next_id: 1,
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             planner: Planner::default(),
+            features: level.features.clone(),
+            run: RunStats::default(),
+            sight: Sight::new(&level.grid),
         };
         for s in &level.monsters {
             world.add_monster(s.pos, s.kind, Some(s.pos));
         }
         world.replan();
+        world.look();
         world
     }
 
@@ -196,6 +247,36 @@ impl World {
     /// The seed the game started from.
     pub fn seed(&self) -> u64 {
         self.seed
+    }
+
+    /// The run so far: depth, kills, damage, the monsters' search work.
+    pub fn run(&self) -> &RunStats {
+        &self.run
+    }
+
+    /// The stairs and the potions still lying on this floor.
+    pub fn features(&self) -> &[Feature] {
+        &self.features
+    }
+
+    /// The feature lying on a cell.
+    pub fn feature_at(&self, p: Pos) -> Option<FeatureKind> {
+        self.features.iter().find(|f| f.pos == p).map(|f| f.kind)
+    }
+
+    /// Whether the player sees a cell now.
+    pub fn is_visible(&self, p: Pos) -> bool {
+        self.sight.is_visible(&self.grid, p)
+    }
+
+    /// Whether the player has seen a cell on this floor.
+    pub fn is_seen(&self, p: Pos) -> bool {
+        self.sight.is_seen(&self.grid, p)
+    }
+
+    /// Looks around from where the player stands.
+    fn look(&mut self) {
+        self.sight.update(&self.grid, self.player.pos);
     }
 
     /// Whether a cell is free for a creature to step on: floor, nobody there.
@@ -271,6 +352,7 @@ impl World {
             self.insert_monster_near(m);
         }
         self.player.pos = to;
+        self.look();
         true
     }
 
@@ -295,7 +377,11 @@ impl World {
     /// Sets a tile; returns whether anything changed. Creatures left standing on a wall
     /// stay there until [`World::relocate_stranded`] moves them.
     pub fn set_tile(&mut self, p: Pos, tile: Tile) -> bool {
-        self.grid.set(p, tile)
+        let changed = self.grid.set(p, tile);
+        if changed {
+            self.look();
+        }
+        changed
     }
 
     /// Moves the player, then every monster, standing where nobody can (a wall was put
@@ -308,6 +394,7 @@ impl World {
             let all_floor = |c: usize| self.grid.tiles()[c].is_passable() && self.occupant[c] == 0;
             if let Some(p) = nearest_free_cells(&self.grid, &[self.player.pos], all_floor)[0] {
                 self.player.pos = p;
+                self.look();
             }
         }
         let stranded: Vec<usize> = (0..self.monsters.len())
@@ -376,11 +463,20 @@ impl World {
         }
     }
 
-    /// Adds a line to the log.
+    /// Adds a line to the log; a message said again right after itself folds into it.
     pub fn say(&mut self, text: impl Into<String>) {
+        let text = text.into();
+        if let Some(last) = self.log.last_mut()
+            && last.text == text
+        {
+            last.count += 1;
+            last.turn = self.turn;
+            return;
+        }
         self.log.push(Message {
             turn: self.turn,
-            text: text.into(),
+            text,
+            count: 1,
         });
         if self.log.len() > LOG_LIMIT {
             self.log.drain(..self.log.len() - LOG_LIMIT);
@@ -424,7 +520,9 @@ impl World {
     pub fn heal(&mut self, amount: i32) -> i32 {
         let before = self.player.hp;
         self.player.hp = (self.player.hp + amount.max(0)).min(PLAYER_HP);
-        self.player.hp - before
+        let healed = self.player.hp - before;
+        self.run.healed += healed as u32;
+        healed
     }
 
     /// The player acts; on success the monsters take their turn.
@@ -434,61 +532,101 @@ impl World {
         }
         match act {
             Act::Wait => {}
+            Act::Drink => {
+                if !self.drink() {
+                    return ActResult::Refused;
+                }
+            }
             Act::Move(dx, dy) => {
                 let to = self.player.pos.offset(dx, dy);
                 if !self.player_can_step(dx, dy) {
-                    if self.grid.is_passable(to) {
-                        self.say("You cannot squeeze past the corner diagonally.");
-                    }
+                    self.say(match self.grid.get(to) {
+                        Tile::Floor => "You cannot squeeze past the corner diagonally.",
+                        Tile::Wall => "A wall blocks your way.",
+                        Tile::Void => "There is nothing that way.",
+                    });
                     return ActResult::Refused;
                 }
                 if let Some(i) = self.monster_at(to).and_then(|m| self.position(m.id)) {
                     self.player_attacks(i);
                 } else {
                     self.player.pos = to;
+                    self.look();
+                    self.pick_up();
                 }
             }
         }
         self.turn += 1;
         self.monsters_act();
+        self.regenerate();
         ActResult::Acted
     }
 
     fn player_attacks(&mut self, i: usize) {
         let damage = self.rng.random_range(2..=5);
         let m = &mut self.monsters[i];
+        self.run.damage_dealt += damage.min(m.hp) as u32;
         m.hp -= damage;
         let name = kinds::kind(m.kind).name;
         if m.hp <= 0 {
             let id = m.id;
             self.remove_monster(id);
+            self.run.kills += 1;
             self.say(format!("You kill the {name}."));
+            if self.monsters.is_empty() {
+                self.floor_cleared();
+            }
         } else {
             self.say(format!("You hit the {name} for {damage}."));
         }
     }
 
-    /// Every monster plans and acts once.
+    /// Every monster plans and acts once (slow ones on even turns only), then every fast
+    /// one plans again from where it stands and acts a second time.
     fn monsters_act(&mut self) {
         // A monster's first search ignores the other monsters and the player stands still
         // during this phase, so every plan can be made up front (in parallel) with exactly
         // the result it would have had just before that monster's move.
         self.replan();
+        let resting = self.turn % 2 == 1;
         for i in 0..self.monsters.len() {
             if self.state != GameState::Playing {
                 break;
             }
-            let m = &self.monsters[i];
-            let Some(&next) = m.plan.path.get(1) else {
+            if resting && kinds::kind(self.monsters[i].kind).speed == Speed::Slow {
                 continue;
-            };
-            if next == self.player.pos {
-                self.monster_attacks(i);
-            } else if self.monster_at(next).is_none() {
-                self.step_monster(i, next);
-            } else if let Some(step) = self.detour(i) {
-                self.step_monster(i, step);
             }
+            self.monster_acts(i);
+        }
+        // Nobody dies during the monsters' phase, so the indices still hold. The first moves
+        // changed the map of who stands where, so a fast monster's old plan may be stale.
+        for i in 0..self.monsters.len() {
+            if self.state != GameState::Playing {
+                break;
+            }
+            if kinds::kind(self.monsters[i].kind).speed == Speed::Fast {
+                let goal = self.player.pos;
+                self.planner
+                    .plan_one(&self.grid, goal, self.options, &mut self.monsters[i]);
+                self.monster_acts(i);
+            }
+        }
+        let work = self.planner.stats();
+        self.run.astar_expanded += work.astar_expanded;
+        self.run.searches += u64::from(work.searches);
+    }
+
+    /// Monster `i` follows its plan: attacks the player next to it, steps, or goes round.
+    fn monster_acts(&mut self, i: usize) {
+        let Some(&next) = self.monsters[i].plan.path.get(1) else {
+            return;
+        };
+        if next == self.player.pos {
+            self.monster_attacks(i);
+        } else if self.monster_at(next).is_none() {
+            self.step_monster(i, next);
+        } else if let Some(step) = self.detour(i) {
+            self.step_monster(i, step);
         }
     }
 
@@ -557,6 +695,7 @@ impl World {
     fn monster_attacks(&mut self, i: usize) {
         let info = kinds::kind(self.monsters[i].kind);
         let damage = self.rng.random_range(info.min_damage..=info.max_damage);
+        self.run.damage_taken += damage.min(self.player.hp) as u32;
         self.player.hp -= damage;
         if self.player.hp <= 0 {
             self.player.hp = 0;

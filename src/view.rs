@@ -1,6 +1,7 @@
 //! Drawing: `impl Widget for &App`, one file per view. Renders from state, changes nothing.
 
 mod help;
+mod history;
 mod inspector;
 mod lab;
 mod map;
@@ -61,23 +62,46 @@ impl Widget for &App {
         render_hint(self, snap, l.hint, buf);
         if self.mode == Mode::Help {
             help::render(self.help_page, area, buf);
-        } else if self.world.state() == GameState::Dead {
-            popup(
-                area,
-                buf,
-                " You died ",
-                &[
-                    format!("Slain on turn {}.", self.world.turn()),
-                    String::new(),
-                    "r  restart    q  quit".into(),
-                ],
-            );
+        } else if self.mode == Mode::History {
+            history::render(self, area, buf);
+        } else if self.world.state() != GameState::Playing {
+            let (title, lines) = end_text(self);
+            popup(area, buf, title, &lines);
         }
         if let Some(question) = &self.confirm {
             let (title, lines) = question_text(self, question);
             popup(area, buf, title, &lines);
         }
     }
+}
+
+/// The end screen of a run: how it ended and what it took, the figures of `--state`.
+fn end_text(app: &App) -> (&'static str, Vec<String>) {
+    let w = &app.world;
+    let run = w.run();
+    let (title, how) = if w.state() == GameState::Won {
+        (" You won ", "The last floor is clear.".to_string())
+    } else {
+        (" You died ", format!("Slain at depth {}.", run.depth))
+    };
+    let lines = vec![
+        how,
+        format!(
+            "turns {}  depth {}/{}",
+            w.turn(),
+            run.depth,
+            w.final_depth()
+        ),
+        format!("kills {}  potions {}", run.kills, run.potions_drunk),
+        format!(
+            "damage dealt {} taken {}",
+            run.damage_dealt, run.damage_taken
+        ),
+        format!("monsters' A* {} nodes", run.astar_expanded),
+        String::new(),
+        "r  new run    q  quit".into(),
+    ];
+    (title, lines)
 }
 
 /// The title and lines of the popup that asks `question`.
@@ -186,7 +210,7 @@ fn render_log(app: &App, area: Rect, buf: &mut Buffer) {
             Style::new().fg(Color::DarkGray)
         };
         // A message too long for the space left shows its beginning.
-        let mut parts = wrap(&m.text, width);
+        let mut parts = wrap(&m.to_string(), width);
         parts.truncate(n - lines.len());
         for part in parts.into_iter().rev() {
             lines.insert(0, Line::styled(part, style));
@@ -248,13 +272,15 @@ fn describe_cell(app: &App, snap: Option<&Snapshot>, p: Pos) -> String {
     let tile = app.world.grid().get(p);
     let mut s = format!("LOOK {p}");
     if let Some(m) = app.world.monster_at(p) {
-        s.push_str(&format!(
-            " {} {}",
-            m.kind,
-            crate::content::kinds::kind(m.kind).name
-        ));
+        let info = crate::content::kinds::kind(m.kind);
+        s.push_str(&format!(" {} {}", m.kind, info.name));
+        if !info.speed.name().is_empty() {
+            s.push_str(&format!(" ({})", info.speed.name()));
+        }
     } else if app.world.player().pos == p {
         s.push_str(" you");
+    } else if let Some(f) = app.world.feature_at(p) {
+        s.push_str(&format!(" {}", f.name()));
     } else if !tile.is_passable() {
         s.push_str(match tile {
             crate::engine::grid::Tile::Wall => " wall",

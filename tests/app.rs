@@ -3,6 +3,7 @@
 use std::path::Path;
 use std::process::Command;
 
+use astar_rogue::app::App;
 use astar_rogue::app::help;
 use astar_rogue::app::keymap::BINDINGS;
 use astar_rogue::engine::grid::Pos;
@@ -218,4 +219,151 @@ fn autoplay_runs_at_the_speed_shown_and_the_speed_keys_change_it_live() {
         KeyModifiers::NONE,
     )));
     assert!(a.overlay.autoplay, "changing the layer does not stop it");
+}
+
+/// The text of the map view's cell for map cell `p`, and its style's modifiers.
+fn map_glyph(a: &App, p: Pos) -> (String, ratatui::style::Modifier) {
+    use ratatui::buffer::Buffer;
+    use ratatui::layout::Rect;
+    use ratatui::widgets::Widget;
+    let area = Rect::new(0, 0, a.size.0, a.size.1);
+    let mut buf = Buffer::empty(area);
+    a.render(area, &mut buf);
+    let (x, y) = astar_rogue::app::screen::screen_cell(a, p).expect("on screen");
+    let cell = &buf[(x, y)];
+    (cell.symbol().to_string(), cell.modifier)
+}
+
+#[test]
+fn sight_hides_the_unseen_dims_the_remembered_and_capital_v_shows_all() {
+    use ratatui::style::Modifier;
+    let dir = common::Scratch::new();
+    let path = dir.write(
+        "rooms.txt",
+        "###########\n#@....#...#\n#.....#...#\n#.........#\n###########\n",
+    );
+    let mut a = common::app(&path, 1, (60, 16));
+    let behind = Pos::new(8, 1);
+    assert!(!a.world.is_seen(behind));
+    assert_eq!(map_glyph(&a, behind).0, " ", "behind the wall: unseen");
+    assert_eq!(map_glyph(&a, Pos::new(3, 2)).0, ".");
+    assert!(!map_glyph(&a, Pos::new(3, 2)).1.contains(Modifier::DIM));
+    // Into the right room and back: the room is remembered, dimmed.
+    common::frame(&mut a, "3*n 4*l");
+    assert!(a.world.is_visible(behind));
+    common::frame(&mut a, "4*h 3*y");
+    assert_eq!(a.world.player().pos, Pos::new(1, 1));
+    assert!(!a.world.is_visible(behind) && a.world.is_seen(behind));
+    let (glyph, style) = map_glyph(&a, behind);
+    assert_eq!(glyph, ".");
+    assert!(style.contains(Modifier::DIM), "remembered cells are dimmed");
+    // V shows the whole map; so do the overlay and look mode, whatever sight says.
+    common::frame(&mut a, "V");
+    assert!(!map_glyph(&a, behind).1.contains(Modifier::DIM));
+    assert_eq!(map_glyph(&a, Pos::new(9, 3)).0, ".");
+    common::frame(&mut a, "V o");
+    assert!(a.sight && !map_glyph(&a, behind).1.contains(Modifier::DIM));
+    common::frame(&mut a, "o x");
+    assert!(!map_glyph(&a, behind).1.contains(Modifier::DIM));
+}
+
+#[test]
+fn the_history_scrolls_back_through_the_whole_run() {
+    let mut a = common::app(Path::new("levels/pillar.txt"), 1, (40, 12));
+    for i in 0..60 {
+        a.world.say(format!("note {i}"));
+    }
+    let frame = common::frame(&mut a, "C-p");
+    assert_eq!(a.mode, astar_rogue::app::Mode::History);
+    assert!(frame.contains("message history"), "{frame}");
+    assert!(
+        frame.contains("note 50") && !frame.contains("note 49"),
+        "{frame}"
+    );
+    // One back, a page back, to the start of the run (the welcome line), and back down.
+    let frame = common::frame(&mut a, "k");
+    assert!(
+        !frame.contains("note 59") && frame.contains("note 58"),
+        "{frame}"
+    );
+    let frame = common::frame(&mut a, "PageUp");
+    assert!(
+        frame.contains("note 49") && !frame.contains("note 58"),
+        "{frame}"
+    );
+    let frame = common::frame(&mut a, "Home");
+    assert!(frame.contains("Kill the monster to win the run"), "{frame}");
+    assert!(
+        frame.contains("note 0") && frame.contains("1-9 of 61"),
+        "{frame}"
+    );
+    let frame = common::frame(&mut a, "End");
+    assert!(frame.contains("note 59"), "{frame}");
+    // Other keys do not reach the game behind the history; Esc closes it.
+    let turn = a.world.turn();
+    common::frame(&mut a, "h l . Esc");
+    assert_eq!(a.world.turn(), turn);
+    assert_eq!(a.mode, astar_rogue::app::Mode::Play);
+}
+
+#[test]
+fn descending_makes_the_next_floor_the_design_and_restart_goes_back_up() {
+    use astar_rogue::app::SourceKind;
+    let dir = common::Scratch::new();
+    let text = "title: Stairs\n#######\n#@r.>.#\n#######\n";
+    let path = dir.write("stairs.txt", text);
+    let mut a = common::app(&path, 4, (80, 24));
+    while !a.world.monsters().is_empty() {
+        common::frame(&mut a, "l");
+        assert!(a.world.turn() < 10);
+    }
+    while a.world.player().pos != Pos::new(4, 1) {
+        common::frame(&mut a, "l");
+    }
+    // Unsaved edits would be lost with the design: the stairs wait until they are saved.
+    a.cursor = Pos::new(5, 1);
+    common::frame(&mut a, "e");
+    a.cursor = Pos::new(5, 1);
+    common::frame(&mut a, "w e >");
+    assert_eq!(a.world.run().depth, 1);
+    assert!(
+        a.world
+            .log()
+            .last()
+            .unwrap()
+            .text
+            .contains("Save (s) or undo")
+    );
+    common::frame(&mut a, "e U e");
+    assert!(!a.unsaved());
+    let frame = common::frame(&mut a, ">");
+    assert_eq!(a.world.run().depth, 2);
+    assert_eq!(a.source.kind, SourceKind::Generated);
+    assert_eq!(a.design.level().grid, *a.world.grid());
+    let title = a.design.level().title.clone().unwrap();
+    assert!(title.starts_with("Depth 2 of 3"), "{title}");
+    assert!(frame.contains("Depth 2/3"), "{frame}");
+    // Restarting the run asks (a game is in progress), then starts over on the first floor.
+    common::frame(&mut a, "r y");
+    assert_eq!(a.world.run().depth, 1);
+    assert_eq!(a.design.level().title.as_deref(), Some("Stairs"));
+    assert_eq!(a.source.kind, SourceKind::Text);
+    assert_eq!(a.world.turn(), 0);
+    assert_eq!(a.world.monsters().len(), 1);
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        text,
+        "never written"
+    );
+}
+
+#[test]
+fn look_mode_names_speeds_and_features() {
+    let dir = common::Scratch::new();
+    let path = dir.write("kinds.txt", "##########\n#@.r.t.!>#\n##########\n");
+    let a = common::app(&path, 1, (80, 24));
+    assert!(look_line(&a, Pos::new(3, 1)).contains(" r rat (fast)"));
+    assert!(look_line(&a, Pos::new(5, 1)).contains(" t troll (slow)"));
+    assert!(look_line(&a, Pos::new(7, 1)).contains(" healing potion"));
+    assert!(look_line(&a, Pos::new(8, 1)).contains(" stairs down"));
 }

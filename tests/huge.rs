@@ -41,6 +41,7 @@ fn huge() -> Level {
                 kind: 'o',
             },
         ],
+        features: Vec::new(),
     }
 }
 

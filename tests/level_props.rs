@@ -3,7 +3,7 @@
 //!
 //! Case counts default to 1000 per property (seconds in debug); set `PROPTEST_CASES` for more.
 
-use astar_rogue::content::level::{Level, ParseError, Spawn};
+use astar_rogue::content::level::{Feature, FeatureKind, Level, ParseError, Spawn};
 use astar_rogue::engine::grid::{Grid, Pos, Tile};
 use proptest::prelude::*;
 use proptest::sample::Index;
@@ -17,8 +17,9 @@ const FILE: &str = "maps/some level.txt";
 // Generators
 // ---------------------------------------------------------------------------------------------
 
-/// A level as `to_text` can describe it: any tiles, one player and some monsters on floor
-/// cells (monsters in reading order, as the parser lists them), and a one-line title.
+/// A level as `to_text` can describe it: any tiles, one player and some monsters, stairs and
+/// potions on floor cells of their own (each in reading order, as the parser lists them),
+/// and a one-line title.
 fn level_strategy(max_w: usize, max_h: usize) -> impl Strategy<Value = Level> {
     (1..=max_w, 1..=max_h)
         .prop_flat_map(|(w, h)| {
@@ -26,7 +27,7 @@ fn level_strategy(max_w: usize, max_h: usize) -> impl Strategy<Value = Level> {
                 Just((w, h)),
                 prop::collection::vec(prop_oneof![6 => Just(Tile::Floor), 3 => Just(Tile::Wall), 2 => Just(Tile::Void)], w * h),
                 any::<Index>(),
-                prop::collection::vec((any::<Index>(), prop::char::range('a', 'z')), 0..12),
+                prop::collection::vec((any::<Index>(), prop_oneof![8 => prop::char::range('a', 'z'), 1 => Just('>'), 1 => Just('!')]), 0..12),
                 prop::option::of(prop_oneof![
                     "[ -~]{0,40}",
                     "\\PC{0,20}",
@@ -41,18 +42,25 @@ fn level_strategy(max_w: usize, max_h: usize) -> impl Strategy<Value = Level> {
             let grid = Grid::from_tiles(w, h, tiles);
             let player = grid.pos(p);
             let mut monsters: Vec<Spawn> = Vec::new();
-            for (i, kind) in spawns {
+            let mut features: Vec<Feature> = Vec::new();
+            for (i, glyph) in spawns {
                 let pos = grid.pos(i.index(w * h));
-                if grid.is_passable(pos) && pos != player && monsters.iter().all(|m| m.pos != pos) {
-                    monsters.push(Spawn { pos, kind });
+                let free = monsters.iter().all(|m| m.pos != pos) && features.iter().all(|f| f.pos != pos);
+                if grid.is_passable(pos) && pos != player && free {
+                    match FeatureKind::from_glyph(glyph) {
+                        Some(kind) => features.push(Feature { pos, kind }),
+                        None => monsters.push(Spawn { pos, kind: glyph }),
+                    }
                 }
             }
             monsters.sort_by_key(|m| (m.pos.y, m.pos.x));
+            features.sort_by_key(|f| (f.pos.y, f.pos.x));
             let mut level = Level {
                 title: None,
                 grid,
                 player: Some(player),
                 monsters,
+                features,
             };
             if let Some(t) = title {
                 level.set_title(&t);
@@ -295,12 +303,14 @@ proptest! {
     fn to_text_prints_what_glyph_at_shows(
         level in level_strategy(30, 20),
         extra in prop::collection::vec((-2i32..33, -2i32..23, prop::char::range('a', 'z')), 0..12),
+        extra_features in prop::collection::vec((-2i32..33, -2i32..23, prop::sample::select(FeatureKind::ALL.to_vec())), 0..6),
         player in prop::option::of((-2i32..33, -2i32..23)),
     ) {
-        // Creatures anywhere, even stacked on each other or outside the grid: each cell
-        // prints as `glyph_at` shows it, rows trimmed of trailing void.
+        // Creatures and features anywhere, even stacked on each other or outside the grid:
+        // each cell prints as `glyph_at` shows it, rows trimmed of trailing void.
         let mut level = level;
         level.monsters.extend(extra.into_iter().map(|(x, y, kind)| Spawn { pos: Pos::new(x, y), kind }));
+        level.features.extend(extra_features.into_iter().map(|(x, y, kind)| Feature { pos: Pos::new(x, y), kind }));
         if let Some((x, y)) = player {
             level.player = Some(Pos::new(x, y));
         }
@@ -386,6 +396,7 @@ fn round_trip_keeps_leading_void_rows() {
         grid: Grid::from_tiles(3, 2, tiles),
         player: Some(Pos::new(0, 1)),
         monsters: vec![],
+        features: vec![],
     };
     let text = l.to_text();
     assert_eq!(text, "size: 3x2\nmap:\n\n@.#\n");

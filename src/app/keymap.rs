@@ -123,6 +123,14 @@ pub enum Action {
     TogglePaint,
     /// How the monsters plan: own A*, capped A*, one Dijkstra map.
     CyclePlanning,
+    /// Take the stairs down.
+    Descend,
+    /// Drink a healing potion.
+    Drink,
+    /// Show only what the player sees, or the whole map.
+    ToggleSight,
+    /// Open or close the message history (the movement keys scroll it).
+    History,
 }
 
 /// A key as written in the table: a code and whether Ctrl is held.
@@ -203,6 +211,14 @@ pub const BINDINGS: &[Binding] = &[
         "leave look, edit or lab",
         ""
     ),
+    key!(
+        Global,
+        "C-p",
+        [ctrl('p')],
+        A::History,
+        "messages; ↑↓ PgUp PgDn",
+        ""
+    ),
     info!(Play, "moves", "move or attack", "hjklyubn move"),
     key!(
         Play,
@@ -211,6 +227,16 @@ pub const BINDINGS: &[Binding] = &[
         A::Wait,
         "wait a turn",
         ". wait"
+    ),
+    key!(Play, ">", [ch('>')], A::Descend, "take the stairs down", ""),
+    key!(Play, "!", [ch('!')], A::Drink, "drink a healing potion", ""),
+    key!(
+        Play,
+        "V",
+        [ch('V')],
+        A::ToggleSight,
+        "sight / whole map",
+        ""
     ),
     key!(
         Play,
@@ -268,7 +294,7 @@ pub const BINDINGS: &[Binding] = &[
         "r",
         [ch('r')],
         A::Restart,
-        "restart (asks mid-game)",
+        "restart the run (asks)",
         ""
     ),
     key!(

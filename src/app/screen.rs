@@ -32,9 +32,11 @@ pub fn layout(app: &App, area: Rect) -> Option<Layout> {
         return None;
     }
     let hint = Rect::new(area.x, area.bottom() - 1, area.width, 1);
+    // The log grows with the terminal: a sixth of the height from 30 rows on, so a fight's
+    // messages stay in view; short terminals keep their rows for the map.
     let searching = app.overlay.on || app.mode == Mode::Lab;
     let log_h = if area.height >= 30 || area.height >= 20 && !searching {
-        4
+        ((area.height - 6) / 6).max(4)
     } else {
         2
     };

@@ -488,6 +488,7 @@ fn populate_generated(
         grid,
         player: Some(player),
         monsters,
+        features: Vec::new(),
     })
 }
 

@@ -16,6 +16,28 @@ pub enum Hue {
     Cyan,
 }
 
+/// How often a kind acts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Speed {
+    /// Every other turn (on even turns).
+    Slow,
+    /// Once a turn.
+    Normal,
+    /// Twice a turn, planning afresh before each move.
+    Fast,
+}
+
+impl Speed {
+    /// How it is named in look mode and on the panel (empty for normal speed).
+    pub fn name(self) -> &'static str {
+        match self {
+            Speed::Slow => "slow",
+            Speed::Normal => "",
+            Speed::Fast => "fast",
+        }
+    }
+}
+
 /// The fixed traits of a monster kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Kind {
@@ -29,14 +51,16 @@ pub struct Kind {
     pub min_damage: i32,
     /// Largest damage of one attack.
     pub max_damage: i32,
+    /// How often it acts.
+    pub speed: Speed,
     /// How it is drawn.
     pub hue: Hue,
     /// How often the generator draws it, relative to the others (0: never).
     pub spawn_weight: u32,
 }
 
-/// The kinds with their own traits, in the order the editor offers them; any other letter
-/// is a [`GENERIC`] creature.
+/// The kinds with their own traits, weakest first (the order the editor offers them, and the
+/// order in which deeper floors promote monsters); any other letter is a [`GENERIC`] creature.
 pub const KINDS: [Kind; 4] = [
     Kind {
         glyph: 'r',
@@ -44,6 +68,7 @@ pub const KINDS: [Kind; 4] = [
         hp: 3,
         min_damage: 1,
         max_damage: 2,
+        speed: Speed::Fast,
         hue: Hue::Yellow,
         spawn_weight: 6,
     },
@@ -53,6 +78,7 @@ pub const KINDS: [Kind; 4] = [
         hp: 6,
         min_damage: 1,
         max_damage: 3,
+        speed: Speed::Normal,
         hue: Hue::Green,
         spawn_weight: 3,
     },
@@ -62,6 +88,7 @@ pub const KINDS: [Kind; 4] = [
         hp: 10,
         min_damage: 2,
         max_damage: 4,
+        speed: Speed::Normal,
         hue: Hue::Red,
         spawn_weight: 1,
     },
@@ -71,6 +98,7 @@ pub const KINDS: [Kind; 4] = [
         hp: 16,
         min_damage: 3,
         max_damage: 6,
+        speed: Speed::Slow,
         hue: Hue::Magenta,
         spawn_weight: 0,
     },
@@ -83,6 +111,7 @@ pub const GENERIC: Kind = Kind {
     hp: 5,
     min_damage: 1,
     max_damage: 3,
+    speed: Speed::Normal,
     hue: Hue::Cyan,
     spawn_weight: 0,
 };

@@ -5,7 +5,8 @@
 //! - `title: The Pillar Room` and `size: 40x20`: optional headers, before the map; `map:`
 //!   optionally marks where the map starts, so that leading blank lines count as void rows.
 //! - the map: `#` wall, `.` floor, `@` the player's start (exactly one), `a`..`z` a monster of
-//!   that kind (standing on floor), space for void. Short rows are padded with void; a blank
+//!   that kind (standing on floor), `>` stairs down and `!` a healing potion (both on floor),
+//!   space for void. Short rows are padded with void; a blank
 //!   line inside the map is a row of void. Without `size`, the map is as wide as its longest
 //!   row and ends at its last non-blank row.
 
@@ -37,7 +38,51 @@ pub struct Spawn {
     pub kind: char,
 }
 
-/// A map with the player's start and the monsters.
+/// What lies on a floor cell besides creatures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FeatureKind {
+    /// Stairs down to the next floor of a run: `>`.
+    Stairs,
+    /// A healing potion: `!`.
+    Potion,
+}
+
+impl FeatureKind {
+    /// Every feature kind.
+    pub const ALL: [FeatureKind; 2] = [FeatureKind::Stairs, FeatureKind::Potion];
+
+    /// Its glyph in level files.
+    pub const fn glyph(self) -> char {
+        match self {
+            FeatureKind::Stairs => '>',
+            FeatureKind::Potion => '!',
+        }
+    }
+
+    /// The feature a glyph stands for.
+    pub fn from_glyph(c: char) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.glyph() == c)
+    }
+
+    /// Its name in messages.
+    pub const fn name(self) -> &'static str {
+        match self {
+            FeatureKind::Stairs => "stairs down",
+            FeatureKind::Potion => "healing potion",
+        }
+    }
+}
+
+/// A feature and its floor cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Feature {
+    /// Where it lies.
+    pub pos: Pos,
+    /// What it is.
+    pub kind: FeatureKind,
+}
+
+/// A map with the player's start, the monsters and the features.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Level {
     /// A human-readable name, from the `title:` header.
@@ -48,6 +93,8 @@ pub struct Level {
     pub player: Option<Pos>,
     /// The monsters, in reading order when parsed.
     pub monsters: Vec<Spawn>,
+    /// Stairs and potions, in reading order when parsed; never on a creature's cell.
+    pub features: Vec<Feature>,
 }
 
 /// Whether bytes are a Moving AI map: they start with its `type` header.
@@ -121,14 +168,15 @@ impl Level {
             out.push('\n');
         }
         out.push_str(&format!("size: {w}x{h}\nmap:\n"));
-        // The creatures by cell index, as `glyph_at` would pick them: the player over
-        // monsters, and the first monster listed on a cell over later ones. Sorting these
+        // The creatures and features by cell index, as `glyph_at` would pick them: the player
+        // over monsters over features, and the first listed on a cell over later ones. Sorting these
         // and walking them alongside the tiles keeps a save linear in cells plus creatures.
         let mut marks: Vec<(usize, usize, char)> = self
             .player
             .iter()
             .map(|&p| (p, '@'))
             .chain(self.monsters.iter().map(|m| (m.pos, m.kind)))
+            .chain(self.features.iter().map(|f| (f.pos, f.kind.glyph())))
             .enumerate()
             .filter_map(|(rank, (p, glyph))| Some((self.grid.index(p)?, rank, glyph)))
             .collect();
@@ -153,7 +201,7 @@ impl Level {
         out
     }
 
-    /// The glyph the text format uses for a cell: creatures over tiles.
+    /// The glyph the text format uses for a cell: creatures over features over tiles.
     pub fn glyph_at(&self, p: Pos) -> char {
         if self.player == Some(p) {
             return '@';
@@ -161,7 +209,15 @@ impl Level {
         if let Some(m) = self.monsters.iter().find(|m| m.pos == p) {
             return m.kind;
         }
+        if let Some(f) = self.feature_at(p) {
+            return f.glyph();
+        }
         tile_glyph(self.grid.get(p))
+    }
+
+    /// The feature lying on a cell.
+    pub fn feature_at(&self, p: Pos) -> Option<FeatureKind> {
+        self.features.iter().find(|f| f.pos == p).map(|f| f.kind)
     }
 
     /// Sets the title, keeping it on one line.
@@ -302,6 +358,7 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Vec<usize>), ParseErro
     let mut tiles = vec![Tile::Void; width * height];
     let mut player: Option<(Pos, usize, usize)> = None;
     let mut monsters = Vec::new();
+    let mut features = Vec::new();
     for (y, &(n, row)) in rows.iter().enumerate() {
         for (x, c) in row.chars().enumerate() {
             let p = Pos::new(x as i32, y as i32);
@@ -325,16 +382,22 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Vec<usize>), ParseErro
                     monsters.push(Spawn { pos: p, kind: c });
                     Tile::Floor
                 }
-                _ => {
-                    return Err(err(
-                        n,
-                        x + 1,
-                        format!(
-                            "unknown glyph {c:?}: use '#' wall, '.' floor, '@' player, 'a'-'z' monster, space void"
-                        ),
-                        row,
-                    ));
-                }
+                _ => match FeatureKind::from_glyph(c) {
+                    Some(kind) => {
+                        features.push(Feature { pos: p, kind });
+                        Tile::Floor
+                    }
+                    None => {
+                        return Err(err(
+                            n,
+                            x + 1,
+                            format!(
+                                "unknown glyph {c:?}: use '#' wall, '.' floor, '@' player, 'a'-'z' monster, '>' stairs, '!' potion, space void"
+                            ),
+                            row,
+                        ));
+                    }
+                },
             };
         }
     }
@@ -352,6 +415,7 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Vec<usize>), ParseErro
         grid: Grid::from_tiles(width, height, tiles),
         player: Some(player),
         monsters,
+        features,
     };
     Ok((level, rows.iter().map(|&(n, _)| n).collect()))
 }

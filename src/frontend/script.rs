@@ -362,9 +362,12 @@ pub fn buffer_text(buf: &Buffer) -> String {
 #[derive(Serialize)]
 struct StateLine {
     turn: u32,
+    state: &'static str,
+    depth: u32,
     player: PlayerState,
     monsters: Vec<MonsterState>,
     selected: Option<SelectedState>,
+    run: RunState,
 }
 
 #[derive(Serialize)]
@@ -372,6 +375,17 @@ struct PlayerState {
     x: i32,
     y: i32,
     hp: i32,
+    potions: u32,
+}
+
+/// The run's figures, as the end screen shows them.
+#[derive(Serialize)]
+struct RunState {
+    kills: u32,
+    dealt: u32,
+    taken: u32,
+    drunk: u32,
+    expanded: u64,
 }
 
 #[derive(Serialize)]
@@ -393,12 +407,16 @@ struct SelectedState {
 /// The game state as one JSON line.
 pub fn state_line(app: &App) -> String {
     let w = &app.world;
+    let run = w.run();
     let line = StateLine {
         turn: w.turn(),
+        state: w.state().name(),
+        depth: run.depth,
         player: PlayerState {
             x: w.player().pos.x,
             y: w.player().pos.y,
             hp: w.player().hp,
+            potions: w.player().potions,
         },
         monsters: w
             .monsters()
@@ -419,6 +437,13 @@ pub fn state_line(app: &App) -> String {
                 cost: m.plan.cost,
                 expanded: m.plan.expanded,
             }),
+        run: RunState {
+            kills: run.kills,
+            dealt: run.damage_dealt,
+            taken: run.damage_taken,
+            drunk: run.potions_drunk,
+            expanded: run.astar_expanded,
+        },
     };
     serde_json::to_string(&line).unwrap_or_default()
 }

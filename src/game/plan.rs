@@ -231,18 +231,23 @@ impl Planner {
         self.stats.dijkstra_expanded = u64::from(self.map.expanded());
         self.trace = None;
         for m in monsters.iter_mut() {
-            m.planned = (m.pos, goal);
-            let plan = &mut m.plan;
-            plan.path.clear();
-            plan.expanded = 0;
-            plan.cost = self.map.get(m.pos);
-            match self.map.downhill(grid, m.pos, |_| true) {
-                Some(step) => {
-                    plan.status = Status::Found;
-                    plan.path.extend([m.pos, step]);
-                }
-                None => plan.status = Status::Unreachable,
+            self.step_by_map(grid, goal, m);
+        }
+    }
+
+    /// A monster's plan by the map: one step downhill, and the map's cost from its cell.
+    fn step_by_map(&self, grid: &Grid, goal: Pos, m: &mut Monster) {
+        m.planned = (m.pos, goal);
+        let plan = &mut m.plan;
+        plan.path.clear();
+        plan.expanded = 0;
+        plan.cost = self.map.get(m.pos);
+        match self.map.downhill(grid, m.pos, |_| true) {
+            Some(step) => {
+                plan.status = Status::Found;
+                plan.path.extend([m.pos, step]);
             }
+            None => plan.status = Status::Unreachable,
         }
     }
 
@@ -313,6 +318,39 @@ impl Planner {
             }
             _ => self.trace = None,
         }
+    }
+
+    /// Plans one monster again from where it stands (a fast monster before its second
+    /// move), the way the planning mode plans, recording the search when it is the traced
+    /// one; the work joins the turn's.
+    pub fn plan_one(&mut self, grid: &Grid, goal: Pos, options: SearchOptions, m: &mut Monster) {
+        match self.planning {
+            // The map from the player still holds: the player has not moved.
+            Planning::Map => self.step_by_map(grid, goal, m),
+            Planning::Capped(cap) => {
+                let options = SearchOptions {
+                    cap: Some(options.cap.map_or(cap, |c| c.min(cap))),
+                    ..options
+                };
+                self.search_one(grid, goal, options, m);
+                self.head_for_best_nodes(grid, goal, options, std::slice::from_mut(m));
+            }
+            Planning::AStar => self.search_one(grid, goal, options, m),
+        }
+    }
+
+    /// One monster's A* from where it stands, traced when it is the traced one.
+    fn search_one(&mut self, grid: &Grid, goal: Pos, options: SearchOptions, m: &mut Monster) {
+        let expanded = if self.traced == Some(m.id) {
+            self.plan_traced(grid, (m.pos, goal), options, m)
+        } else {
+            m.planned = (m.pos, goal);
+            let q = Query::new(m.pos, goal).options(options);
+            self.pathfinder.search(grid, q, &mut m.plan, &mut ());
+            m.plan.expanded
+        };
+        self.stats.astar_expanded += u64::from(expanded);
+        self.stats.searches += 1;
     }
 
     /// Runs one monster's A* from `from` to `goal`, recording the search; returns the nodes

@@ -261,3 +261,254 @@ fn nearest_free_cells_gives_each_start_its_own_cell() {
     });
     assert_eq!(found, [Some(Pos::new(3, 1)), Some(Pos::new(1, 1))]);
 }
+
+#[test]
+fn a_fast_monster_moves_twice_and_plans_before_each_move() {
+    // A rat (fast) and a goblin race down two corridors toward the player.
+    let l =
+        level("##############\n#@..........r#\n#.############\n#...........g#\n##############\n");
+    let mut w = World::new(&l, 1);
+    let rat = w.monsters()[0].id;
+    let goblin = w.monsters()[1].id;
+    let searches_before = w.run().searches;
+    w.player_act(Act::Wait);
+    assert_eq!(w.monster(rat).unwrap().pos, Pos::new(10, 1), "two steps");
+    assert_eq!(w.monster(goblin).unwrap().pos, Pos::new(11, 3), "one step");
+    // Three searches: one each up front, and the rat's second plan from its new cell.
+    assert_eq!(w.stats().searches, 3);
+    assert_eq!(w.run().searches - searches_before, 3);
+    let plan = &w.monster(rat).unwrap().plan;
+    assert_eq!(
+        plan.path.first(),
+        Some(&Pos::new(11, 1)),
+        "planned from the cell it left"
+    );
+    // Next to the player it attacks twice a turn: two messages, folded when alike.
+    let mut w = World::new(&level("#####\n#@r.#\n#####\n"), 4);
+    w.player_act(Act::Wait);
+    let hits: u32 = w
+        .log()
+        .iter()
+        .filter(|m| m.text.starts_with("The rat hits you"))
+        .map(|m| m.count)
+        .sum();
+    assert_eq!(hits, 2);
+    assert_eq!(w.run().damage_taken, (PLAYER_HP - w.player().hp) as u32);
+}
+
+#[test]
+fn a_slow_monster_acts_on_even_turns_only() {
+    let l = level("############\n#@........t#\n############\n");
+    let mut w = World::new(&l, 1);
+    let mut xs = vec![w.monsters()[0].pos.x];
+    for _ in 0..6 {
+        w.player_act(Act::Wait);
+        xs.push(w.monsters()[0].pos.x);
+    }
+    // Turns 1, 3 and 5 it rests; 2, 4 and 6 it steps.
+    assert_eq!(xs, [10, 10, 9, 9, 8, 8, 7]);
+    // It still plans every turn (before moving), so the overlay and the panel show its path.
+    assert_eq!(w.monsters()[0].plan.cost, Some(70));
+    assert_eq!(w.stats().searches, 1);
+}
+
+#[test]
+fn repeated_messages_fold_and_walls_say_so() {
+    let l = level("####\n#@.#\n####\n");
+    let mut w = World::new(&l, 1);
+    for _ in 0..3 {
+        assert_eq!(w.player_act(Act::Move(0, -1)), ActResult::Refused);
+    }
+    assert_eq!(w.turn(), 0, "bumping costs no turn");
+    let last = w.log().last().unwrap();
+    assert_eq!(
+        (last.text.as_str(), last.count),
+        ("A wall blocks your way.", 3)
+    );
+    assert_eq!(last.to_string(), "A wall blocks your way. x3");
+    w.say("Something else.");
+    w.say("A wall blocks your way.");
+    assert_eq!(
+        w.log().last().unwrap().to_string(),
+        "A wall blocks your way."
+    );
+    let void = level("@.\n");
+    let mut w = World::new(&void, 1);
+    assert_eq!(w.player_act(Act::Move(-1, 0)), ActResult::Refused);
+    assert_eq!(w.log().last().unwrap().text, "There is nothing that way.");
+}
+
+#[test]
+fn potions_are_picked_up_and_drunk_and_wounds_close_slowly() {
+    let l = level("########\n#@!....#\n########\n");
+    let mut w = World::new(&l, 1);
+    assert_eq!(w.player_act(Act::Drink), ActResult::Refused, "none carried");
+    assert_eq!(w.player_act(Act::Move(1, 0)), ActResult::Acted);
+    assert_eq!(w.player().potions, 1);
+    assert_eq!(w.feature_at(Pos::new(2, 1)), None, "picked up");
+    assert_eq!(w.player_act(Act::Drink), ActResult::Refused, "unhurt");
+    assert_eq!(w.player().potions, 1);
+    // Wounded: the potion heals, never past the start's hit points.
+    w.player.hp = 5;
+    let turn = w.turn();
+    assert_eq!(w.player_act(Act::Drink), ActResult::Acted);
+    assert_eq!(w.turn(), turn + 1);
+    assert_eq!(w.player().hp, 5 + run::POTION_HEAL);
+    assert_eq!((w.player().potions, w.run().potions_drunk), (0, 1));
+    w.player.hp = PLAYER_HP - 3;
+    w.player.potions = 1;
+    w.player_act(Act::Drink);
+    assert_eq!(w.player().hp, PLAYER_HP);
+    // One hit point back every REGEN_TURNS turns.
+    w.player.hp = 10;
+    let start = w.turn();
+    while w.turn() < start + 3 * run::REGEN_TURNS {
+        w.player_act(Act::Wait);
+    }
+    assert_eq!(w.player().hp, 13);
+    assert_eq!(w.run().healed, run::POTION_HEAL as u32 + 3 + 3);
+}
+
+#[test]
+fn killing_the_last_monster_wins_a_floor_without_stairs() {
+    let l = level("#####\n#@r.#\n#####\n");
+    let mut w = World::new(&l, 2);
+    while w.state() == GameState::Playing {
+        w.player_act(Act::Move(1, 0));
+        assert!(w.turn() < 20);
+    }
+    assert_eq!(w.state(), GameState::Won);
+    assert!(w.monsters().is_empty());
+    assert_eq!(w.run().kills, 1);
+    assert_eq!(
+        w.run().damage_dealt,
+        3,
+        "the rat's 3 HP, overkill not counted"
+    );
+    assert!(w.log().last().unwrap().text.contains("you win the run"));
+    assert_eq!(
+        w.player_act(Act::Wait),
+        ActResult::Refused,
+        "the run is over"
+    );
+    // A floor that starts empty is not won by waiting: nobody was killed.
+    let mut w = World::new(&level("#####\n#@..#\n#####\n"), 1);
+    w.player_act(Act::Wait);
+    assert_eq!(w.state(), GameState::Playing);
+}
+
+#[test]
+fn the_stairs_open_when_the_floor_is_clear_and_lead_to_the_next_floor() {
+    let l = level("#######\n#@r.>!#\n#######\n");
+    let mut w = World::new(&l, 9);
+    assert!(w.has_stairs());
+    assert_eq!(w.final_depth(), run::FINAL_DEPTH);
+    assert!(w.goal().contains("open the stairs"));
+    assert!(w.descend().is_none());
+    assert_eq!(w.log().last().unwrap().text, "There are no stairs here.");
+    // Kill the rat, walk onto the stairs.
+    while !w.monsters().is_empty() {
+        w.player_act(Act::Move(1, 0));
+    }
+    assert_eq!(w.state(), GameState::Playing, "the stairs open, no win yet");
+    assert!(w.log().iter().any(|m| m.text.contains("stairs > are open")));
+    while w.player().pos != Pos::new(4, 1) {
+        w.player_act(Act::Move(1, 0));
+    }
+    w.player_act(Act::Move(1, 0));
+    w.player_act(Act::Move(-1, 0));
+    assert_eq!(w.player().potions, 1);
+    w.player.hp = 17;
+    let (turn, kills) = (w.turn(), w.run().kills);
+    let level2 = w.descend().expect("the stairs down");
+    assert_eq!(w.run().depth, 2);
+    assert_eq!(w.turn(), turn + 1, "taking the stairs takes a turn");
+    assert_eq!((w.player().hp, w.player().potions), (17, 1), "kept");
+    assert_eq!(w.run().kills, kills);
+    assert_eq!(
+        level2,
+        run::floor(9, 2).unwrap(),
+        "the run's seed and the depth"
+    );
+    assert_eq!(w.grid(), &level2.grid);
+    assert_eq!(Some(w.player().pos), level2.player);
+    assert_eq!(w.monsters().len(), level2.monsters.len());
+    assert_eq!(w.features(), level2.features.as_slice());
+    // Ids go on from the first floor's.
+    assert!(w.monsters().iter().all(|m| m.id > 1));
+    // The player's start sees something, and nothing of the first floor is remembered.
+    assert!(w.is_visible(w.player().pos));
+    let far = (0..w.grid().len())
+        .map(|c| w.grid().pos(c))
+        .filter(|&p| !w.is_seen(p))
+        .count();
+    assert!(far > 0);
+}
+
+#[test]
+fn the_last_floor_of_a_run_has_no_stairs_and_clearing_it_wins() {
+    let l = run::floor(3, run::FINAL_DEPTH).unwrap();
+    let mut w = World::new(&l, 3);
+    assert!(!w.has_stairs());
+    assert!(w.goal().contains("to win"));
+    // Every monster removed but one, which the player then kills.
+    let ids: Vec<u32> = w.monsters().iter().skip(1).map(|m| m.id).collect();
+    for id in ids {
+        w.remove_monster(id);
+    }
+    // The player steps in beside it (orthogonally: always a legal attack) and fights on,
+    // healed each turn so that the fight's luck does not matter.
+    let target = w.monsters()[0].pos;
+    let (dx, dy) = DIRECTIONS[..4]
+        .iter()
+        .copied()
+        .find(|&(dx, dy)| w.is_free(target.offset(-dx, -dy)))
+        .unwrap();
+    assert!(w.place_player_near(target.offset(-dx, -dy)));
+    while w.state() == GameState::Playing {
+        w.heal(PLAYER_HP);
+        assert_eq!(w.player_act(Act::Move(dx, dy)), ActResult::Acted);
+        assert!(w.turn() < 50);
+    }
+    assert_eq!(w.state(), GameState::Won);
+}
+
+#[test]
+fn the_runs_figures_add_up() {
+    let l = level(include_str!("../../levels/default.txt"));
+    let mut w = World::new(&l, 5);
+    let mut expanded = 0;
+    for i in 0..60 {
+        let (dx, dy) = DIRECTIONS[(i * 7) % 8];
+        if w.player_act(Act::Move(dx, dy)) == ActResult::Acted {
+            expanded += w.stats().astar_expanded;
+        }
+        if w.state() != GameState::Playing {
+            break;
+        }
+    }
+    let r = *w.run();
+    assert!(r.damage_taken > 0);
+    assert_eq!(
+        w.player().hp,
+        PLAYER_HP + r.healed as i32 - r.damage_taken as i32
+    );
+    assert_eq!(r.astar_expanded, expanded);
+    let alive: i32 = w
+        .monsters()
+        .iter()
+        .map(|m| crate::content::kinds::kind(m.kind).hp - m.hp)
+        .sum();
+    let dead: Vec<char> = l
+        .monsters
+        .iter()
+        .filter(|s| w.monster_from(s.pos).is_none())
+        .map(|s| s.kind)
+        .collect();
+    assert_eq!(dead.len() as u32, r.kills);
+    let dead_hp: i32 = dead
+        .iter()
+        .map(|&k| crate::content::kinds::kind(k).hp)
+        .sum();
+    assert_eq!(r.damage_dealt as i32, alive + dead_hp);
+}

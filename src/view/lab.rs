@@ -68,7 +68,7 @@ pub(super) fn render(app: &App, l: &Layout, buf: &mut Buffer) {
             );
         }
         let cam = app.camera;
-        map::draw_tiles(&lab.grid, view, cam, buf);
+        map::draw_tiles(&lab.grid, view, cam, buf, |_| map::Seen::Shown);
         let mut put =
             |p: Pos, ch: Option<char>, style: Style| map::put_cell(buf, view, cam, p, ch, style);
         map::draw_search(

@@ -9,6 +9,7 @@ use ratatui::widgets::{Block, Widget};
 
 use super::{Layout, kind_color};
 use crate::app::{App, Layer, Mode};
+use crate::content::level::FeatureKind;
 use crate::engine::astar::{NodeInfo, NodeState, Snapshot};
 use crate::engine::grid::{Grid, Pos, Tile};
 
@@ -44,9 +45,34 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
 
     let view = l.map;
     let cam = app.camera;
-    draw_tiles(app.world.grid(), view, cam, buf);
     let selected = app.selected.and_then(|id| app.world.monster(id));
+    // While playing with sight on, the map shows what the player sees, the rest of what they
+    // have seen dimmed, and nothing else; every other view shows the whole map.
+    let fog = app.sight && app.mode == Mode::Play && !app.overlay.on;
+    let shown = |p: Pos| !fog || app.world.is_visible(p);
+    let remembered = |p: Pos| fog && !app.world.is_visible(p) && app.world.is_seen(p);
+    let dimmed = Style::new().fg(Color::DarkGray).add_modifier(Modifier::DIM);
+    draw_tiles(app.world.grid(), view, cam, buf, |p| {
+        if remembered(p) {
+            Seen::Remembered
+        } else if shown(p) {
+            Seen::Shown
+        } else {
+            Seen::Hidden
+        }
+    });
     let mut put = |p: Pos, ch: Option<char>, style: Style| put_cell(buf, view, cam, p, ch, style);
+    for f in app.world.features() {
+        let style = match f.kind {
+            _ if remembered(f.pos) => dimmed,
+            _ if !shown(f.pos) => continue,
+            FeatureKind::Stairs => Style::new().fg(Color::White).add_modifier(Modifier::BOLD),
+            FeatureKind::Potion => Style::new()
+                .fg(Color::LightMagenta)
+                .add_modifier(Modifier::BOLD),
+        };
+        put(f.pos, Some(f.kind.glyph()), style);
+    }
     if let Some(map) = app
         .world
         .planner()
@@ -85,7 +111,7 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
             put(p, Some('@'), dim);
         }
     }
-    for m in app.world.monsters() {
+    for m in app.world.monsters().iter().filter(|m| shown(m.pos)) {
         let mut style = Style::new()
             .fg(kind_color(m.kind))
             .add_modifier(Modifier::BOLD);
@@ -136,18 +162,37 @@ fn draw_distance_map(
     }
 }
 
-/// Draws `grid`'s tiles in `view`, the cell `cam` at its top-left.
-pub(super) fn draw_tiles(grid: &Grid, view: Rect, cam: Pos, buf: &mut Buffer) {
+/// How much of a cell the player knows, for drawing it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Seen {
+    /// In sight (or sight is off): drawn as it is.
+    Shown,
+    /// Seen before: drawn dimmed.
+    Remembered,
+    /// Never seen: drawn blank.
+    Hidden,
+}
+
+/// Draws `grid`'s tiles in `view`, the cell `cam` at its top-left, as `seen` says.
+pub(super) fn draw_tiles(
+    grid: &Grid,
+    view: Rect,
+    cam: Pos,
+    buf: &mut Buffer,
+    seen: impl Fn(Pos) -> Seen,
+) {
+    let dimmed = Style::new().fg(Color::DarkGray).add_modifier(Modifier::DIM);
     for row in 0..view.height {
         for col in 0..view.width {
             let p = Pos::new(cam.x + i32::from(col), cam.y + i32::from(row));
             let tile = grid.get(p);
-            let style = match tile {
-                Tile::Wall => Style::new().fg(Color::Gray),
-                Tile::Floor => Style::new().fg(Color::DarkGray),
-                Tile::Void => Style::new(),
+            let (ch, style) = match (seen(p), tile) {
+                (Seen::Hidden, _) => (' ', Style::new()),
+                (Seen::Remembered, t) => (crate::content::level::tile_glyph(t), dimmed),
+                (Seen::Shown, Tile::Wall) => ('#', Style::new().fg(Color::Gray)),
+                (Seen::Shown, Tile::Floor) => ('.', Style::new().fg(Color::DarkGray)),
+                (Seen::Shown, Tile::Void) => (' ', Style::new()),
             };
-            let ch = crate::content::level::tile_glyph(tile);
             buf[(view.x + col, view.y + row)]
                 .set_char(ch)
                 .set_style(style);

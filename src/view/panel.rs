@@ -65,6 +65,15 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
         ]),
         Need::Essential,
     ));
+    lines.push((
+        Line::from(vec![
+            Span::styled("Depth ", head),
+            Span::raw(format!("{}/{} ", w.run().depth, w.final_depth())),
+            Span::styled("Potions ", head),
+            Span::raw(w.player().potions.to_string()),
+        ]),
+        Need::Essential,
+    ));
     match app.selected.and_then(|id| w.monster(id)) {
         Some(m) => {
             let info = kind(m.kind);
@@ -77,6 +86,7 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
                             .add_modifier(Modifier::BOLD),
                     ),
                     Span::raw(format!(" {} #{} HP {}/{}", info.name, m.id, m.hp, info.hp)),
+                    Span::styled(format!(" {}", info.speed.name()), dim),
                 ]),
                 Need::Essential,
             ));

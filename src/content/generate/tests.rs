@@ -302,6 +302,7 @@ fn bare(rows: &[&str]) -> Level {
         grid: Grid::from_rows(rows),
         player: None,
         monsters: Vec::new(),
+        features: Vec::new(),
     }
 }
 

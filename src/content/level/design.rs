@@ -1,7 +1,7 @@
 //! The design: a level as its file says it, with the file's own text around the map, so
 //! that writing it back changes only what was edited.
 
-use super::{Level, Spawn, parse_text, tile_glyph};
+use super::{FeatureKind, Level, Spawn, parse_text, tile_glyph};
 use crate::engine::grid::{Pos, Tile};
 use crate::text::{BOM, ParseError};
 
@@ -150,7 +150,7 @@ impl Design {
         chars.into_iter().collect()
     }
 
-    /// Creatures by cell index, sorted: the player over monsters.
+    /// Creatures and features by cell index, sorted: the player over monsters over features.
     fn marks(&self) -> Vec<(usize, char)> {
         let grid = &self.level.grid;
         let mut marks: Vec<(usize, char)> = self
@@ -160,6 +160,13 @@ impl Design {
             .filter_map(|m| Some((grid.index(m.pos)?, m.kind)))
             .collect();
         marks.sort_unstable();
+        for f in &self.level.features {
+            if let Some(c) = grid.index(f.pos)
+                && let Err(i) = marks.binary_search_by_key(&c, |m| m.0)
+            {
+                marks.insert(i, (c, f.kind.glyph()));
+            }
+        }
         if let Some(c) = self.level.player.and_then(|p| grid.index(p)) {
             match marks.binary_search_by_key(&c, |m| m.0) {
                 Ok(i) => marks[i].1 = '@',
@@ -190,18 +197,26 @@ impl Design {
             .map(|m| m.kind)
     }
 
-    /// Puts a tile; refused (false) when a creature starts on a cell that would no longer
-    /// hold it, or when nothing changes.
+    /// The feature lying on a cell.
+    pub fn feature_at(&self, p: Pos) -> Option<FeatureKind> {
+        self.level.feature_at(p)
+    }
+
+    /// Puts a tile; refused (false) when a creature starts, or a feature lies, on a cell that
+    /// would no longer hold it, or when nothing changes.
     pub fn set_tile(&mut self, p: Pos, tile: Tile) -> bool {
-        if !tile.is_passable() && self.creature_at(p).is_some() {
+        if !tile.is_passable() && (self.creature_at(p).is_some() || self.feature_at(p).is_some()) {
             return false;
         }
         self.level.grid.set(p, tile)
     }
 
-    /// Adds a monster's start on a floor cell where nothing starts; refused otherwise.
+    /// Adds a monster's start on a floor cell where nothing starts or lies; refused otherwise.
     pub fn add_spawn(&mut self, spawn: Spawn) -> bool {
-        if !self.level.grid.is_passable(spawn.pos) || self.creature_at(spawn.pos).is_some() {
+        if !self.level.grid.is_passable(spawn.pos)
+            || self.creature_at(spawn.pos).is_some()
+            || self.feature_at(spawn.pos).is_some()
+        {
             return false;
         }
         self.level.monsters.push(spawn);
@@ -214,9 +229,10 @@ impl Design {
         Some(self.level.monsters.remove(i))
     }
 
-    /// Moves the player's start to a floor cell where nothing else starts; refused otherwise.
+    /// Moves the player's start to a floor cell where nothing else starts or lies; refused
+    /// otherwise (a file has one glyph per cell).
     pub fn set_player(&mut self, p: Pos) -> bool {
-        let taken = self.creature_at(p).is_some_and(|c| c != '@');
+        let taken = self.creature_at(p).is_some_and(|c| c != '@') || self.feature_at(p).is_some();
         if !self.level.grid.is_passable(p) || taken {
             return false;
         }
@@ -273,6 +289,58 @@ mod tests {
         let out = d.to_text();
         assert_eq!(out, "size: 6x5\n######\n#@  .\n######\n\n#\n; the end\n");
         assert_eq!(Design::parse(out.as_bytes(), "t").unwrap().level, d.level);
+    }
+
+    #[test]
+    fn stairs_and_potions_write_back_byte_for_byte_and_beside_edits() {
+        let text = "; features\r\ntitle: F\r\n#######\r\n#@.!.>#\r\n#..!..#\r\n#######";
+        let d = design(text);
+        let kinds: Vec<(Pos, FeatureKind)> =
+            d.level().features.iter().map(|f| (f.pos, f.kind)).collect();
+        assert_eq!(
+            kinds,
+            [
+                (Pos::new(3, 1), FeatureKind::Potion),
+                (Pos::new(5, 1), FeatureKind::Stairs),
+                (Pos::new(3, 2), FeatureKind::Potion),
+            ]
+        );
+        assert_eq!(d.to_text(), text);
+        // Edits beside them change only the edited glyphs.
+        let mut d = design(text);
+        assert!(d.set_tile(Pos::new(4, 1), Tile::Wall));
+        assert!(d.add_spawn(Spawn {
+            pos: Pos::new(2, 2),
+            kind: 'g'
+        }));
+        let want = text
+            .replace("#@.!.>#", "#@.!#>#")
+            .replace("#..!..#", "#.g!..#");
+        assert_eq!(d.to_text(), want);
+        assert_eq!(
+            Design::parse(d.to_text().as_bytes(), "t").unwrap().level,
+            d.level
+        );
+        // Without the file's text they are written in the canonical format.
+        let canonical = Design::new(d.level.clone()).to_text();
+        assert!(canonical.contains("#@.!#>#\n#.g!..#\n"), "{canonical}");
+        assert_eq!(
+            Design::parse(canonical.as_bytes(), "t").unwrap().level,
+            d.level
+        );
+    }
+
+    #[test]
+    fn features_keep_their_cells_floor_and_to_themselves() {
+        let mut d = design("######\n#@>.!#\n######\n");
+        for p in [Pos::new(2, 1), Pos::new(4, 1)] {
+            assert!(!d.set_tile(p, Tile::Wall), "a wall over {p}");
+            assert!(!d.set_player(p), "the player onto {p}");
+            assert!(!d.add_spawn(Spawn { pos: p, kind: 'r' }), "a rat onto {p}");
+        }
+        assert_eq!(d.feature_at(Pos::new(2, 1)), Some(FeatureKind::Stairs));
+        assert_eq!(d.feature_at(Pos::new(3, 1)), None);
+        assert!(d.set_player(Pos::new(3, 1)));
     }
 
     #[test]

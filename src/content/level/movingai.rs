@@ -99,5 +99,6 @@ pub(super) fn parse(bytes: &[u8], file: &str) -> Result<Level, ParseError> {
         grid: Grid::from_tiles(width, height, tiles),
         player: None,
         monsters: Vec::new(),
+        features: Vec::new(),
     })
 }

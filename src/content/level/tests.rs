@@ -36,6 +36,36 @@ fn parses_headers_comments_ragged_rows_and_creatures() {
 }
 
 #[test]
+fn stairs_and_potions_are_features_on_floor() {
+    let l = parse("#######\n#@!.>!#\n#######\n").unwrap();
+    assert_eq!(
+        l.features,
+        [
+            Feature {
+                pos: Pos::new(2, 1),
+                kind: FeatureKind::Potion
+            },
+            Feature {
+                pos: Pos::new(4, 1),
+                kind: FeatureKind::Stairs
+            },
+            Feature {
+                pos: Pos::new(5, 1),
+                kind: FeatureKind::Potion
+            },
+        ]
+    );
+    assert!(l.monsters.is_empty());
+    for x in 2..=5 {
+        assert_eq!(l.grid.get(Pos::new(x, 1)), Tile::Floor);
+    }
+    assert_eq!(l.glyph_at(Pos::new(4, 1)), '>');
+    assert_eq!(l.feature_at(Pos::new(3, 1)), None);
+    assert_eq!(l.to_text(), "size: 7x3\nmap:\n#######\n#@!.>!#\n#######\n");
+    assert_eq!(parse(&l.to_text()).unwrap(), l);
+}
+
+#[test]
 fn crlf_and_size_header_keep_trailing_void() {
     let l = parse("size: 4x3\r\n#@\r\n").unwrap();
     assert_eq!((l.grid.width(), l.grid.height()), (4, 3));
@@ -46,7 +76,7 @@ fn crlf_and_size_header_keep_trailing_void() {
 fn unknown_glyph_points_at_its_column() {
     assert_eq!(
         error("####\n#@X#\n"),
-        "t.txt:2:3: unknown glyph 'X': use '#' wall, '.' floor, '@' player, 'a'-'z' monster, space void\n  |\n2 | #@X#\n  |   ^"
+        "t.txt:2:3: unknown glyph 'X': use '#' wall, '.' floor, '@' player, 'a'-'z' monster, '>' stairs, '!' potion, space void\n  |\n2 | #@X#\n  |   ^"
     );
 }
 

@@ -1,0 +1,462 @@
+//! The run: floors one below the other down to [`FINAL_DEPTH`], what the player did on the
+//! way, and the floors that descent generates.
+//!
+//! A floor with stairs (`>`) opens them once its last monster is killed; taking them generates
+//! the next floor from the run's seed and the new depth, so the same seed gives the same run.
+//! Killing the last monster of a floor without stairs wins the run: a hand-written level
+//! without stairs is a run of one floor, and the generated floor at the final depth has none.
+//! Generation itself is the generator's; this module only asks it for a map and furnishes it:
+//! stairs, potions, and harder monsters the deeper the floor.
+
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::{RngExt, SeedableRng};
+
+use super::{GameState, PLAYER_HP, Sight, World};
+use crate::content::generate::{GenError, GenKind, GenParams, generate};
+use crate::content::kinds::KINDS;
+use crate::content::level::{Feature, FeatureKind, Level};
+use crate::engine::grid::{DIRECTIONS, Pos};
+
+/// Steps between the player's arrival and the nearest monster on a generated floor, at least:
+/// a new floor starts with a moment to look around.
+pub const ARRIVAL_ROOM: u32 = 8;
+
+/// The deepest floor of a run: clearing it wins.
+pub const FINAL_DEPTH: u32 = 3;
+/// The player gets one hit point back every this many turns.
+pub const REGEN_TURNS: u32 = 8;
+/// Hit points a healing potion restores (never past the start's).
+pub const POTION_HEAL: i32 = 20;
+
+/// What the run has done so far: the figures of the end screen and of `--state`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RunStats {
+    /// The floor the player is on, from 1.
+    pub depth: u32,
+    /// Monsters the player killed.
+    pub kills: u32,
+    /// Hit points the player took from monsters (overkill not counted).
+    pub damage_dealt: u32,
+    /// Hit points monsters took from the player (past zero not counted).
+    pub damage_taken: u32,
+    /// Hit points given back by regeneration, potions and [`super::World::heal`].
+    pub healed: u32,
+    /// Potions drunk.
+    pub potions_drunk: u32,
+    /// Nodes the monsters' searches expanded, over every turn of the run.
+    pub astar_expanded: u64,
+    /// Searches the monsters ran, over every turn of the run.
+    pub searches: u64,
+}
+
+impl Default for RunStats {
+    fn default() -> Self {
+        Self {
+            depth: 1,
+            kills: 0,
+            damage_dealt: 0,
+            damage_taken: 0,
+            healed: 0,
+            potions_drunk: 0,
+            astar_expanded: 0,
+            searches: 0,
+        }
+    }
+}
+
+/// How a generated floor is made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct FloorPlan {
+    kind: GenKind,
+    width: usize,
+    height: usize,
+    monsters: usize,
+    potions: usize,
+    /// Chance in percent that a monster is promoted to the next kind of the table.
+    promote: u32,
+}
+
+/// The plan of generated floor `depth` (2 and deeper): more monsters, more often promoted.
+fn plan(depth: u32) -> FloorPlan {
+    let d = depth.saturating_sub(2) as usize;
+    FloorPlan {
+        kind: if d.is_multiple_of(2) {
+            GenKind::Rooms
+        } else {
+            GenKind::Caves
+        },
+        width: 48 + 4 * d,
+        height: 20 + 2 * d,
+        monsters: 8 + d,
+        potions: 2 + d,
+        promote: (25 + 20 * d as u32).min(90),
+    }
+}
+
+/// The seed of floor `depth` of the run started from `seed` (SplitMix64 of the pair), so
+/// floors of one run differ and runs of nearby seeds do not share floors.
+pub fn floor_seed(seed: u64, depth: u32) -> u64 {
+    let mut z = seed ^ u64::from(depth).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The generator and seed behind floor `depth` of the run from `seed`.
+pub fn floor_origin(seed: u64, depth: u32) -> (GenKind, u64) {
+    (plan(depth).kind, floor_seed(seed, depth))
+}
+
+/// Floor `depth` (2 and deeper) of the run started from `seed`: a generated map with stairs
+/// (unless it is the final floor), potions, and its monsters promoted by depth.
+pub fn floor(seed: u64, depth: u32) -> Result<Level, GenError> {
+    let p = plan(depth);
+    let fseed = floor_seed(seed, depth);
+    let params = GenParams::new(p.kind, p.width, p.height, fseed).with_monsters(p.monsters);
+    let mut level = generate(&params)?;
+    // The generator's title names kind, size and seed: enough to make the floor again.
+    level.title = Some(format!(
+        "Depth {depth} of {FINAL_DEPTH}: {}",
+        params.title()
+    ));
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(fseed ^ 0xf00d);
+    furnish(
+        &mut level,
+        depth < FINAL_DEPTH,
+        p.potions,
+        p.promote,
+        &mut rng,
+    );
+    Ok(level)
+}
+
+/// Moves monsters nearer than [`ARRIVAL_ROOM`] steps to the player's start farther away,
+/// puts stairs (when `stairs`) on the free cell farthest from the start, `potions` potions on
+/// random free cells of the player's region away from the start, and promotes each monster
+/// to the next kind with `promote` percent chance.
+fn furnish(
+    level: &mut Level,
+    stairs: bool,
+    potions: usize,
+    promote: u32,
+    rng: &mut Xoshiro256PlusPlus,
+) {
+    let Some(start) = level.player else { return };
+    let grid = &level.grid;
+    let taken = |p: Pos, l: &Level| {
+        l.player == Some(p)
+            || l.monsters.iter().any(|m| m.pos == p)
+            || l.features.iter().any(|f| f.pos == p)
+    };
+    // Breadth-first by king moves without cutting corners: the cells the player can walk to,
+    // nearest first.
+    let mut order = vec![start];
+    let mut dist = vec![u32::MAX; grid.len()];
+    if let Some(c) = grid.index(start) {
+        dist[c] = 0;
+    }
+    let mut i = 0;
+    while i < order.len() {
+        let p = order[i];
+        i += 1;
+        let d = grid.index(p).map_or(0, |c| dist[c]);
+        for (dx, dy) in DIRECTIONS {
+            let n = p.offset(dx, dy);
+            if let Some(c) = grid.index(n)
+                && dist[c] == u32::MAX
+                && grid.can_step(p, dx, dy, crate::engine::grid::Neighbourhood::Eight)
+            {
+                dist[c] = d + 1;
+                order.push(n);
+            }
+        }
+    }
+    let steps = |p: Pos| grid.index(p).map_or(u32::MAX, |c| dist[c]);
+    for i in 0..level.monsters.len() {
+        if steps(level.monsters[i].pos) >= ARRIVAL_ROOM {
+            continue;
+        }
+        let away: Vec<Pos> = order
+            .iter()
+            .copied()
+            .filter(|&p| steps(p) >= ARRIVAL_ROOM && !taken(p, level))
+            .collect();
+        if !away.is_empty() {
+            level.monsters[i].pos = away[rng.random_range(0..away.len())];
+        }
+    }
+    level.monsters.sort_by_key(|m| (m.pos.y, m.pos.x));
+    if stairs && let Some(&p) = order.iter().rev().find(|&&p| !taken(p, level)) {
+        level.features.push(Feature {
+            pos: p,
+            kind: FeatureKind::Stairs,
+        });
+    }
+    // Potions lie at least a few steps from the start, so that finding them is part of play.
+    let far: Vec<Pos> = order.iter().copied().filter(|&p| steps(p) >= 4).collect();
+    for _ in 0..potions {
+        let free: Vec<Pos> = far.iter().copied().filter(|&p| !taken(p, level)).collect();
+        if free.is_empty() {
+            break;
+        }
+        let p = free[rng.random_range(0..free.len())];
+        level.features.push(Feature {
+            pos: p,
+            kind: FeatureKind::Potion,
+        });
+    }
+    level.features.sort_by_key(|f| (f.pos.y, f.pos.x));
+    for m in &mut level.monsters {
+        let at = KINDS.iter().position(|k| k.glyph == m.kind);
+        if let Some(i) = at
+            && i + 1 < KINDS.len()
+            && rng.random_range(0..100) < promote
+        {
+            m.kind = KINDS[i + 1].glyph;
+        }
+    }
+}
+
+impl World {
+    /// Whether this floor has stairs down (so clearing it opens them rather than winning).
+    pub fn has_stairs(&self) -> bool {
+        self.features.iter().any(|f| f.kind == FeatureKind::Stairs)
+    }
+
+    /// The depth whose clearing wins the run: this floor's when it has no stairs.
+    pub fn final_depth(&self) -> u32 {
+        if self.has_stairs() {
+            FINAL_DEPTH.max(self.run.depth + 1)
+        } else {
+            self.run.depth
+        }
+    }
+
+    /// The goal on this floor, in one sentence, the goal first so a narrow log shows it.
+    pub fn goal(&self) -> String {
+        let at = format!("depth {} of {}", self.run.depth, self.final_depth());
+        let foes = match self.monsters.len() {
+            0 => return format!("No monsters here ({at})."),
+            1 => "the monster".to_string(),
+            n => format!("the {n} monsters"),
+        };
+        if self.has_stairs() {
+            format!("Kill {foes} to open the stairs > ({at}).")
+        } else {
+            format!("Kill {foes} to win the run ({at}).")
+        }
+    }
+
+    /// The last monster died: the stairs open, or the run is won.
+    pub(super) fn floor_cleared(&mut self) {
+        if self.has_stairs() {
+            self.say("The floor is clear: the stairs > are open.");
+        } else {
+            self.state = GameState::Won;
+            self.say(format!(
+                "The floor is clear: you win the run on turn {}!",
+                self.turn + 1
+            ));
+        }
+    }
+
+    /// Picks up a potion lying where the player stands.
+    pub(super) fn pick_up(&mut self) {
+        let here = self.player.pos;
+        let Some(i) = self
+            .features
+            .iter()
+            .position(|f| f.pos == here && f.kind == FeatureKind::Potion)
+        else {
+            return;
+        };
+        self.features.remove(i);
+        self.player.potions += 1;
+        let n = self.player.potions;
+        self.say(format!(
+            "You pick up a healing potion ({n} carried; ! drinks)."
+        ));
+    }
+
+    /// Drinks a potion; false (no turn) when there is none or nothing to heal.
+    pub(super) fn drink(&mut self) -> bool {
+        if self.player.potions == 0 {
+            self.say("You have no potion.");
+            return false;
+        }
+        if self.player.hp >= PLAYER_HP {
+            self.say("You are unhurt; you keep the potion.");
+            return false;
+        }
+        self.player.potions -= 1;
+        self.run.potions_drunk += 1;
+        let healed = self.heal(POTION_HEAL);
+        self.say(format!("You drink a healing potion: +{healed} HP."));
+        true
+    }
+
+    /// Slow regeneration: a hit point back every [`REGEN_TURNS`] turns while alive.
+    pub(super) fn regenerate(&mut self) {
+        if self.state == GameState::Playing && self.turn.is_multiple_of(REGEN_TURNS) {
+            self.heal(1);
+        }
+    }
+
+    /// Takes the stairs the player stands on, once the floor is clear: the next floor is
+    /// generated from the run's seed and depth, the player keeps hit points and potions, and a
+    /// turn passes (the new floor's monsters do not move in it). Returns the new floor's level
+    /// (the app's design from now on); `None` with a message when the stairs cannot be taken.
+    pub fn descend(&mut self) -> Option<Level> {
+        if self.state != GameState::Playing {
+            return None;
+        }
+        if self.feature_at(self.player.pos) != Some(FeatureKind::Stairs) {
+            self.say("There are no stairs here.");
+            return None;
+        }
+        match self.monsters.len() {
+            0 => {}
+            1 => {
+                self.say("The stairs are sealed while a monster lives.");
+                return None;
+            }
+            n => {
+                self.say(format!("The stairs are sealed while {n} monsters live."));
+                return None;
+            }
+        }
+        let depth = self.run.depth + 1;
+        let level = match floor(self.seed, depth) {
+            Ok(level) => level,
+            Err(e) => {
+                self.say(format!("The way down is blocked: {e}"));
+                return None;
+            }
+        };
+        self.enter_floor(&level);
+        self.run.depth = depth;
+        self.turn += 1;
+        self.regenerate();
+        self.say(format!("You go down the stairs. {}", self.goal()));
+        Some(level)
+    }
+
+    /// Replaces the floor by `level`: its tiles, monsters and features, the player at its
+    /// start. Everything about the run stays; monster ids go on from the last floor's.
+    fn enter_floor(&mut self, level: &Level) {
+        self.grid = level.grid.clone();
+        self.occupant = vec![0; self.grid.len()];
+        self.monsters.clear();
+        self.features = level.features.clone();
+        self.player.pos = level.player.unwrap_or_default();
+        for s in &level.monsters {
+            self.add_monster(s.pos, s.kind, Some(s.pos));
+        }
+        self.sight = Sight::new(&self.grid);
+        self.replan();
+        self.look();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::kinds::kind;
+
+    #[test]
+    fn floors_come_from_the_seed_and_depth_alone() {
+        let a = floor(5, 2).unwrap();
+        assert_eq!(a, floor(5, 2).unwrap());
+        assert_ne!(a.grid, floor(6, 2).unwrap().grid);
+        assert_ne!(a.grid, floor(5, 3).unwrap().grid);
+    }
+
+    #[test]
+    fn each_floor_has_stairs_but_the_last_and_potions_on_free_floor() {
+        for seed in 0..8 {
+            for depth in 2..=FINAL_DEPTH {
+                let l = floor(seed, depth).unwrap();
+                let stairs = l
+                    .features
+                    .iter()
+                    .filter(|f| f.kind == FeatureKind::Stairs)
+                    .count();
+                assert_eq!(stairs, usize::from(depth < FINAL_DEPTH), "{seed} {depth}");
+                let potions = l
+                    .features
+                    .iter()
+                    .filter(|f| f.kind == FeatureKind::Potion)
+                    .count();
+                assert_eq!(potions, plan(depth).potions);
+                for f in &l.features {
+                    assert!(l.grid.is_passable(f.pos));
+                    assert_ne!(l.player, Some(f.pos));
+                    assert!(l.monsters.iter().all(|m| m.pos != f.pos));
+                }
+                // The text format holds them: the floor saves and reads back.
+                assert_eq!(Level::parse(l.to_text().as_bytes(), "t").unwrap(), l);
+            }
+        }
+    }
+
+    #[test]
+    fn deeper_floors_hold_more_and_harder_monsters() {
+        let strength = |depth: u32| -> (usize, i32) {
+            (0..10)
+                .map(|seed| floor(seed, depth).unwrap())
+                .fold((0, 0), |(n, hp), l| {
+                    let sum: i32 = l.monsters.iter().map(|m| kind(m.kind).hp).sum();
+                    (n + l.monsters.len(), hp + sum)
+                })
+        };
+        let (n2, hp2) = strength(2);
+        let (n3, hp3) = strength(3);
+        assert!(n3 > n2, "{n3} monsters at depth 3, {n2} at depth 2");
+        assert!(
+            hp3 * n2 as i32 > hp2 * n3 as i32,
+            "mean HP {hp3}/{n3} at depth 3, {hp2}/{n2} at depth 2"
+        );
+    }
+
+    #[test]
+    fn the_stairs_are_as_far_from_the_start_as_any_cell() {
+        use crate::engine::grid::Neighbourhood;
+        for seed in 0..4 {
+            let l = floor(seed, 2).unwrap();
+            let stairs = l
+                .features
+                .iter()
+                .find(|f| f.kind == FeatureKind::Stairs)
+                .unwrap();
+            // Walking distances from the start, by king moves that cut no corner.
+            let g = &l.grid;
+            let mut dist = vec![u32::MAX; g.len()];
+            let start = l.player.unwrap();
+            dist[g.index(start).unwrap()] = 0;
+            let mut queue = std::collections::VecDeque::from([start]);
+            while let Some(p) = queue.pop_front() {
+                for (dx, dy) in DIRECTIONS {
+                    let n = p.offset(dx, dy);
+                    if g.can_step(p, dx, dy, Neighbourhood::Eight)
+                        && dist[g.index(n).unwrap()] == u32::MAX
+                    {
+                        dist[g.index(n).unwrap()] = dist[g.index(p).unwrap()] + 1;
+                        queue.push_back(n);
+                    }
+                }
+            }
+            let to_stairs = dist[g.index(stairs.pos).unwrap()];
+            // Every cell farther away holds a monster.
+            for (c, &d) in dist.iter().enumerate() {
+                if d != u32::MAX && d > to_stairs {
+                    let p = g.pos(c);
+                    assert!(l.monsters.iter().any(|m| m.pos == p), "{seed}: {p} is free");
+                }
+            }
+            assert!(
+                to_stairs >= 10,
+                "{seed}: the stairs are {to_stairs} steps away"
+            );
+        }
+    }
+}
