@@ -12,7 +12,7 @@ mod scen;
 mod script;
 
 pub use check::CheckArgs;
-pub use error::{CliError, EXIT_BAD_INPUT};
+pub use error::{CliError, EXIT_BAD_INPUT, EXIT_CLOSED_PIPE};
 pub use generate::{GenerateArgs, generate_text};
 pub use path::{PathArgs, draw_path};
 pub use play::PlayArgs;
@@ -64,10 +64,22 @@ pub fn execute(cli: Cli) -> i32 {
     };
     match result {
         Ok(code) => code,
+        // The reader went away (`| head`): it has what it wanted, so nothing to say.
+        Err(e) if e.is_closed_pipe() => EXIT_CLOSED_PIPE,
         Err(e) => {
-            use std::io::Write;
-            let _ = writeln!(std::io::stderr(), "{e}");
+            report(&e);
             e.exit_code()
         }
+    }
+}
+
+/// Prints a message on standard error, control characters escaped (a message may quote a
+/// file's content). A failed write is ignored: there is nowhere else to say it.
+pub(crate) fn report(message: &dyn std::fmt::Display) {
+    use std::io::Write;
+    let text = message.to_string();
+    let mut err = std::io::stderr().lock();
+    for line in text.lines() {
+        let _ = writeln!(err, "{}", crate::text::escape_controls(line));
     }
 }

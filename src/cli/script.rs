@@ -40,10 +40,7 @@ pub(super) fn script(args: &ScriptArgs) -> Result<i32, CliError> {
             state: args.state,
         },
     };
-    let result = script::run_file(&args.script, &options, &mut std::io::stdout().lock());
-    match result {
-        // A closed pipe (`| head`) ends the output quietly: the reader has what it wanted.
-        Err(script::ScriptError::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(0),
-        other => other.map(|()| 0).map_err(CliError::from),
-    }
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    script::run_file(&args.script, &options, &mut out)?;
+    Ok(0)
 }
