@@ -23,6 +23,8 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
         .title
         .clone()
         .unwrap_or_else(|| app.source.name());
+    // The title is the file's text: escaped, it can never drive the terminal.
+    let title = crate::text::escape_controls(&title);
     let mut block = Block::bordered().title(format!(" {title} "));
     if !app.world.options().is_default() {
         let o = &app.world.options();
