@@ -19,7 +19,8 @@ use crossterm::event::{
 };
 use ratatui::layout::Rect;
 use std::cell::RefCell;
-use std::rc::Rc;
+// Arc rather than Rc: the terminal runs a long turn on a worker thread, so the App is Send.
+use std::sync::Arc;
 
 use crate::content::level::Design;
 use crate::engine::astar::{Heuristic, SearchOptions, Snapshot, Weight};
@@ -33,7 +34,7 @@ const WEIGHTS: [u32; 5] = [1000, 1500, 2000, 3000, 5000];
 const SPEEDS: [u32; 7] = [1, 2, 4, 8, 16, 64, 256];
 
 /// A replayed snapshot with the (trace serial, step) it was replayed for.
-type SnapshotCache = ((u64, u32), Rc<Snapshot>);
+type SnapshotCache = ((u64, u32), Arc<Snapshot>);
 
 /// What the screen is showing and what keys mean.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -251,7 +252,7 @@ impl App {
 
     /// The selected monster's search as it stood at the overlay's step. Replaying a large
     /// search takes milliseconds, so the last replay is kept until the trace or step changes.
-    pub fn snapshot(&self) -> Option<Rc<Snapshot>> {
+    pub fn snapshot(&self) -> Option<Arc<Snapshot>> {
         let trace = self.world.trace()?;
         let step = self.overlay.step.unwrap_or(u32::MAX);
         let key = (self.world.planner().trace_serial(), step);
@@ -259,10 +260,10 @@ impl App {
         if let Some((k, snap)) = cache.as_ref()
             && *k == key
         {
-            return Some(Rc::clone(snap));
+            return Some(Arc::clone(snap));
         }
-        let snap = Rc::new(trace.snapshot(step));
-        *cache = Some((key, Rc::clone(&snap)));
+        let snap = Arc::new(trace.snapshot(step));
+        *cache = Some((key, Arc::clone(&snap)));
         Some(snap)
     }
 

@@ -1,5 +1,6 @@
 //! The front ends that drive one [`App`](crate::app::App): the terminal loop and the
 //! headless script runner.
 
+pub mod record;
 pub mod script;
 pub mod term;

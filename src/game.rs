@@ -14,7 +14,7 @@ use rand::{RngExt, SeedableRng};
 
 mod plan;
 
-pub use plan::{Planner, TurnStats};
+pub use plan::{Planner, TurnStats, progress as plan_progress};
 
 use crate::content::kinds;
 use crate::content::level::Level;

@@ -5,9 +5,11 @@
 //! Syntax: whitespace-separated tokens; `#` starts a comment to the end of the line. A token
 //! is a key (`h`, `.`, `?`, `Left`, `Esc`, `F1`, `C-c`, `Hash` for `#`), a mouse action
 //! (`click:COL,ROW`, `rclick:COL,ROW`, `drag:COL,ROW`, `rdrag:COL,ROW`, `release:COL,ROW`),
-//! `resize:WxH`, `snap` or `snap:NAME`,
-//! `reload`, or `N*TOKEN` for N repeats. Header lines `#! level: PATH`, `#! size: WxH` and
-//! `#! seed: N` make one file a complete reproduction (paths are relative to the script).
+//! `resize:WxH`, `snap` or `snap:NAME`, `reload`, `tick`, or `N*TOKEN` for N repeats.
+//! Header lines `#! level: PATH`, `#! size: WxH` and `#! seed: N` make one file a complete
+//! reproduction (paths are relative to the script); `#! ticks: manual` (as recordings say)
+//! advances travel and autoplay only at `tick` tokens instead of to the end after each
+//! token.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -45,6 +47,8 @@ pub enum Action {
     Resize(u16, u16),
     /// Reload the level file, as the terminal loop does when it changes on disk.
     Reload,
+    /// One tick of travel and autoplay, as the terminal loop runs every 60 ms.
+    Tick,
 }
 
 /// A token with where it stands in the script.
@@ -69,6 +73,9 @@ pub struct Header {
     pub size: Option<(u16, u16)>,
     /// The seed.
     pub seed: Option<u64>,
+    /// Whether ticks run only at `tick` tokens (`#! ticks: manual`), not to the end of
+    /// travel and autoplay after every token.
+    pub manual_ticks: bool,
 }
 
 /// A parsed script.
@@ -83,7 +90,7 @@ pub struct Script {
 /// Parses a script; `file` names it in errors and anchors relative header paths.
 pub fn parse(bytes: &[u8], file: &str) -> Result<Script, ParseError> {
     let err = |line: usize, col: usize, msg: String, text: &str| {
-        ParseError::new(file.to_string(), line, col, msg, text.to_string())
+        ParseError::new(file.to_string(), line, col, msg, text)
     };
     let base = Path::new(file).parent().unwrap_or(Path::new(""));
     let mut script = Script::default();
@@ -112,11 +119,25 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<Script, ParseError> {
                             .map_err(|_| err(n, col, format!("bad seed {value:?}"), line))?,
                     )
                 }
+                "ticks" => {
+                    script.header.manual_ticks = match value {
+                        "manual" => true,
+                        "auto" => false,
+                        _ => {
+                            return Err(err(
+                                n,
+                                col,
+                                format!("bad ticks {value:?}: use manual or auto"),
+                                line,
+                            ));
+                        }
+                    }
+                }
                 other => {
                     return Err(err(
                         n,
                         col,
-                        format!("unknown header {other:?} (known: level, size, seed)"),
+                        format!("unknown header {other:?} (known: level, size, seed, ticks)"),
                         line,
                     ));
                 }
@@ -248,6 +269,7 @@ pub fn parse_token(t: &str) -> Result<Action, String> {
     let code = match t {
         "snap" => return Ok(Action::Snap(None)),
         "reload" => return Ok(Action::Reload),
+        "tick" => return Ok(Action::Tick),
         "Hash" => KeyCode::Char('#'),
         "Space" => KeyCode::Char(' '),
         "Left" => KeyCode::Left,
@@ -271,7 +293,7 @@ pub fn parse_token(t: &str) -> Result<Action, String> {
         },
         _ => {
             return Err(format!(
-                "unknown token {t:?}: expected a key (h, Left, C-c, F1, Hash), click:C,R, rclick:C,R, drag:C,R, rdrag:C,R, release:C,R, resize:WxH, snap[:NAME], reload or N*TOKEN"
+                "unknown token {t:?}: expected a key (h, Left, C-c, F1, Hash), click:C,R, rclick:C,R, drag:C,R, rdrag:C,R, release:C,R, resize:WxH, snap[:NAME], reload, tick or N*TOKEN"
             ));
         }
     };
@@ -281,6 +303,64 @@ pub fn parse_token(t: &str) -> Result<Action, String> {
         none
     };
     Ok(key(code, m))
+}
+
+/// The token that [`parse_token`] reads back as `event`, or `None` for an event a script
+/// cannot express (mouse moves and scrolls, focus, paste, Ctrl with a named key, media
+/// keys). Keys keep what the app looks at: the key and whether Ctrl is held.
+pub fn token(event: &Event) -> Option<String> {
+    match event {
+        Event::Key(k) => key_token(k),
+        Event::Mouse(m) => {
+            let kind = match m.kind {
+                MouseEventKind::Down(MouseButton::Left) => "click",
+                // The app treats every button but the left one alike.
+                MouseEventKind::Down(_) => "rclick",
+                MouseEventKind::Drag(MouseButton::Left) => "drag",
+                MouseEventKind::Drag(_) => "rdrag",
+                MouseEventKind::Up(_) => "release",
+                _ => return None,
+            };
+            Some(format!("{kind}:{},{}", m.column, m.row))
+        }
+        Event::Resize(w, h) => Some(format!("resize:{w}x{h}")),
+        _ => None,
+    }
+}
+
+fn key_token(k: &KeyEvent) -> Option<String> {
+    if k.modifiers.contains(KeyModifiers::CONTROL) {
+        return match k.code {
+            // `#` would start a comment and whitespace would end the token.
+            KeyCode::Char(c) if c != '#' && !c.is_whitespace() && !c.is_control() => {
+                Some(format!("C-{}", c.to_ascii_lowercase()))
+            }
+            _ => None,
+        };
+    }
+    Some(match k.code {
+        KeyCode::Char(' ') => "Space".into(),
+        KeyCode::Char('#') => "Hash".into(),
+        KeyCode::Char(c) if c.is_whitespace() || c.is_control() => return None,
+        KeyCode::Char(c) => c.to_string(),
+        KeyCode::F(n @ 1..=12) => format!("F{n}"),
+        KeyCode::Left => "Left".into(),
+        KeyCode::Right => "Right".into(),
+        KeyCode::Up => "Up".into(),
+        KeyCode::Down => "Down".into(),
+        KeyCode::Enter => "Enter".into(),
+        KeyCode::Esc => "Esc".into(),
+        KeyCode::Tab => "Tab".into(),
+        KeyCode::BackTab => "BackTab".into(),
+        KeyCode::Backspace => "Backspace".into(),
+        KeyCode::Delete => "Delete".into(),
+        KeyCode::Insert => "Insert".into(),
+        KeyCode::Home => "Home".into(),
+        KeyCode::End => "End".into(),
+        KeyCode::PageUp => "PageUp".into(),
+        KeyCode::PageDown => "PageDown".into(),
+        _ => return None,
+    })
 }
 
 /// Which frames the runner prints.
@@ -455,6 +535,11 @@ pub fn play(
                     app.handle_event(&Event::Resize(*w, *h));
                 }
                 Action::Reload => app.reload(),
+                Action::Tick => {
+                    if app.is_busy() {
+                        app.tick();
+                    }
+                }
                 Action::Snap(name) => {
                     snaps += 1;
                     if output.frames != Frames::Last {
@@ -465,7 +550,7 @@ pub fn play(
             }
             note_turn(app, out, &mut turn)?;
             let mut ticks = 0;
-            while app.is_busy() && ticks < MAX_TICKS {
+            while !script.header.manual_ticks && app.is_busy() && ticks < MAX_TICKS {
                 app.tick();
                 ticks += 1;
                 note_turn(app, out, &mut turn)?;
@@ -532,26 +617,10 @@ pub fn run_file(path: &Path, options: &RunOptions, out: &mut dyn Write) -> Resul
 
 fn step_name(action: &Action) -> String {
     match action {
-        Action::Event(Event::Key(k)) => match k.code {
-            KeyCode::Char(c) if k.modifiers.contains(KeyModifiers::CONTROL) => format!("C-{c}"),
-            KeyCode::Char(' ') => "Space".into(),
-            KeyCode::Char('#') => "Hash".into(),
-            KeyCode::Char(c) => c.to_string(),
-            other => format!("{other:?}"),
-        },
-        Action::Event(Event::Mouse(m)) => {
-            let kind = match m.kind {
-                MouseEventKind::Down(MouseButton::Right) => "rclick",
-                MouseEventKind::Drag(MouseButton::Right) => "rdrag",
-                MouseEventKind::Drag(_) => "drag",
-                MouseEventKind::Up(_) => "release",
-                _ => "click",
-            };
-            format!("{kind}:{},{}", m.column, m.row)
-        }
-        Action::Event(_) => "event".into(),
+        Action::Event(e) => token(e).unwrap_or_else(|| "event".into()),
         Action::Resize(w, h) => format!("resize:{w}x{h}"),
         Action::Reload => "reload".into(),
+        Action::Tick => "tick".into(),
         Action::Snap(_) => "snap".into(),
     }
 }
@@ -592,6 +661,122 @@ mod tests {
     }
 
     #[test]
+    fn every_token_reads_back_as_the_input_it_names() {
+        use KeyCode as K;
+        let none = KeyModifiers::NONE;
+        let ctrl = KeyModifiers::CONTROL;
+        let mut events = Vec::new();
+        for c in (' '..='~').chain(['é', 'ß']) {
+            events.push(Event::Key(KeyEvent::new(K::Char(c), none)));
+            events.push(Event::Key(KeyEvent::new(K::Char(c), ctrl)));
+            events.push(Event::Key(KeyEvent::new(K::Char(c), KeyModifiers::SHIFT)));
+        }
+        for code in [
+            K::Left,
+            K::Right,
+            K::Up,
+            K::Down,
+            K::Enter,
+            K::Esc,
+            K::Tab,
+            K::BackTab,
+            K::Backspace,
+            K::Delete,
+            K::Insert,
+            K::Home,
+            K::End,
+            K::PageUp,
+            K::PageDown,
+            K::F(1),
+            K::F(12),
+            K::F(13),
+            K::Null,
+            K::CapsLock,
+        ] {
+            events.push(Event::Key(KeyEvent::new(code, none)));
+            events.push(Event::Key(KeyEvent::new(code, ctrl)));
+        }
+        for kind in [
+            MouseEventKind::Down(MouseButton::Left),
+            MouseEventKind::Down(MouseButton::Right),
+            MouseEventKind::Down(MouseButton::Middle),
+            MouseEventKind::Drag(MouseButton::Left),
+            MouseEventKind::Drag(MouseButton::Right),
+            MouseEventKind::Up(MouseButton::Left),
+            MouseEventKind::Up(MouseButton::Right),
+            MouseEventKind::Moved,
+            MouseEventKind::ScrollUp,
+        ] {
+            events.push(Event::Mouse(MouseEvent {
+                kind,
+                column: 12,
+                row: 7,
+                modifiers: none,
+            }));
+        }
+        events.push(Event::Resize(120, 40));
+        events.push(Event::FocusGained);
+        let mut recorded = 0;
+        for e in &events {
+            let Some(t) = token(e) else { continue };
+            recorded += 1;
+            // The token survives a script line: one word, no comment.
+            let s = parse(format!("{t}\n").as_bytes(), "t.keys")
+                .unwrap_or_else(|err| panic!("{t:?} from {e:?}: {err}"));
+            assert_eq!(s.steps.len(), 1, "{t:?}");
+            let back = &s.steps[0].action;
+            match (e, back) {
+                (Event::Key(k), Action::Event(Event::Key(b))) => {
+                    let ctrl_of = |k: &KeyEvent| k.modifiers.contains(KeyModifiers::CONTROL);
+                    let code = |k: &KeyEvent| match k.code {
+                        K::Char(c) if ctrl_of(k) => K::Char(c.to_ascii_lowercase()),
+                        c => c,
+                    };
+                    assert_eq!((code(k), ctrl_of(k)), (code(b), ctrl_of(b)), "{t:?}");
+                }
+                (Event::Mouse(m), Action::Event(Event::Mouse(b))) => {
+                    let left = |k: MouseEventKind| match k {
+                        MouseEventKind::Down(b) => (0, b == MouseButton::Left),
+                        MouseEventKind::Drag(b) => (1, b == MouseButton::Left),
+                        _ => (2, true),
+                    };
+                    assert_eq!(
+                        (left(m.kind), m.column, m.row),
+                        (left(b.kind), b.column, b.row),
+                        "{t:?}"
+                    );
+                }
+                (Event::Resize(w, h), Action::Resize(bw, bh)) => assert_eq!((w, h), (bw, bh)),
+                other => panic!("{t:?} read back as {other:?}"),
+            }
+        }
+        // Printable keys with and without Ctrl, named keys, clicks, drags, releases, resize.
+        assert!(recorded > 250, "{recorded}");
+        assert_eq!(token(&Event::FocusGained), None);
+        assert_eq!(
+            token(&Event::Key(KeyEvent::new(
+                KeyCode::F(13),
+                KeyModifiers::NONE
+            ))),
+            None
+        );
+    }
+
+    #[test]
+    fn manual_ticks_run_only_at_tick_tokens() {
+        let s = parse(b"#! ticks: manual\nh 3*tick\n", "s.keys").unwrap();
+        assert!(s.header.manual_ticks);
+        assert_eq!(s.steps[1].action, Action::Tick);
+        assert_eq!(s.steps[1].repeat, 3);
+        assert!(!parse(b"h", "s.keys").unwrap().header.manual_ticks);
+        let e = parse(b"#! ticks: sometimes\n", "s.keys").unwrap_err();
+        assert_eq!(
+            e.headline(),
+            "s.keys:1:3: bad ticks \"sometimes\": use manual or auto"
+        );
+    }
+
+    #[test]
     fn errors_name_line_and_column() {
         let e = parse(b"h j\n  k Bogus\n", "s.keys").unwrap_err();
         assert_eq!(
@@ -614,7 +799,7 @@ mod tests {
         let e = parse(b"#! colour: red\n", "s.keys").unwrap_err();
         assert_eq!(
             e.headline(),
-            "s.keys:1:3: unknown header \"colour\" (known: level, size, seed)"
+            "s.keys:1:3: unknown header \"colour\" (known: level, size, seed, ticks)"
         );
     }
 }
