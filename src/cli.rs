@@ -10,6 +10,7 @@ mod path;
 mod play;
 mod scen;
 mod script;
+mod test;
 
 pub use check::CheckArgs;
 pub use error::{CliError, EXIT_BAD_INPUT, EXIT_CLOSED_PIPE};
@@ -18,6 +19,7 @@ pub use path::{PathArgs, draw_path};
 pub use play::PlayArgs;
 pub use scen::ScenArgs;
 pub use script::ScriptArgs;
+pub use test::TestArgs;
 
 use clap::{Parser, Subcommand};
 
@@ -48,6 +50,8 @@ pub enum Command {
     Generate(GenerateArgs),
     /// Run a script of inputs headless and print the frames.
     Script(ScriptArgs),
+    /// Run every script found and compare its output with the expected `NAME.snap`.
+    Test(TestArgs),
 }
 
 /// Carries out the command line; returns the process exit code. Errors are printed to
@@ -61,6 +65,7 @@ pub fn execute(cli: Cli) -> i32 {
         Some(Command::Check(args)) => check::check(&args),
         Some(Command::Generate(args)) => generate::generate(&args),
         Some(Command::Script(args)) => script::script(&args),
+        Some(Command::Test(args)) => test::test(&args),
     };
     match result {
         Ok(code) => code,

@@ -3,4 +3,5 @@
 
 pub mod record;
 pub mod script;
+pub mod snapshot;
 pub mod term;

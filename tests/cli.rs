@@ -788,3 +788,98 @@ fn scen_size_mismatch_quotes_the_line() {
         )
     );
 }
+
+fn last_line(out: &Output) -> String {
+    text(&out.stdout).lines().last().unwrap_or("").to_string()
+}
+
+/// The shipped level tests and the project's own scripts pass through `astar-rogue test`.
+#[test]
+fn the_shipped_tests_pass_through_the_test_command() {
+    let out = run(&["test", "levels", "tests/scripts"]);
+    assert_exit(&out, 0);
+    let n = std::fs::read_dir(repo("tests/scripts"))
+        .unwrap()
+        .chain(std::fs::read_dir(repo("levels")).unwrap())
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "keys")
+        })
+        .count();
+    assert!(n >= 18, "{n}");
+    assert_eq!(last_line(&out), format!("{n} passed, 0 failed"));
+}
+
+/// `test` on a guarded level: it passes; a change to the level fails with a diff that names
+/// the frame and the script line; `--bless` records the new output; a script without an
+/// expected file fails until blessed.
+#[test]
+fn the_test_command_passes_fails_with_a_diff_and_blesses() {
+    let dir = tempfile::tempdir().unwrap();
+    for f in ["pillar.keys", "pillar.snap", "pillar.txt"] {
+        std::fs::copy(repo("levels").join(f), dir.path().join(f)).unwrap();
+    }
+    let d = dir.path();
+    let out = run(&[Path::new("test"), d]);
+    assert_exit(&out, 0);
+    assert_eq!(last_line(&out), "1 passed, 0 failed");
+
+    // The designer moves a wall: the goblin's route changes.
+    let level = std::fs::read_to_string(d.join("pillar.txt")).unwrap();
+    std::fs::write(
+        d.join("pillar.txt"),
+        level.replacen("....#...", "....#.#.", 1),
+    )
+    .unwrap();
+    let out = run(&[Path::new("test"), d]);
+    assert_exit(&out, 1);
+    let report = text(&out.stdout);
+    assert_eq!(last_line(&out), "0 passed, 1 failed", "{report}");
+    assert!(report.contains("FAIL "), "{report}");
+    assert!(
+        report.contains("--- frame planned (token 2, line 7) ---  (script line 7)"),
+        "{report}"
+    );
+    assert!(report.lines().any(|l| l.starts_with("  -│")), "{report}");
+    assert!(report.lines().any(|l| l.starts_with("  +│")), "{report}");
+    assert!(report.contains("  @@ -"), "{report}");
+    assert!(
+        !report.contains('\x1b'),
+        "no colour when not on a terminal: {report}"
+    );
+
+    let out = run(&[Path::new("test"), d, Path::new("--bless")]);
+    assert_exit(&out, 0);
+    assert!(
+        text(&out.stdout).contains("blessed "),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = run(&[Path::new("test"), d]);
+    assert_exit(&out, 0);
+    assert_eq!(last_line(&out), "1 passed, 0 failed");
+
+    // A new script has no expected output yet.
+    std::fs::write(
+        d.join("new.keys"),
+        "#! level: pillar.txt\n#! size: 40x12\nl\n",
+    )
+    .unwrap();
+    let out = run(&[Path::new("test"), d]);
+    assert_exit(&out, 1);
+    assert!(
+        text(&out.stdout).contains("no expected output"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert_eq!(last_line(&out), "1 passed, 1 failed");
+    let out = run(&[Path::new("test"), &d.join("new.keys"), Path::new("--bless")]);
+    assert_exit(&out, 0);
+    assert!(d.join("new.snap").is_file());
+    let out = run(&[Path::new("test"), d]);
+    assert_exit(&out, 0);
+    assert_eq!(last_line(&out), "2 passed, 0 failed");
+}

@@ -27,6 +27,10 @@ pub struct ScriptArgs {
     /// Print a JSON state line after every turn.
     #[arg(long)]
     pub state: bool,
+    /// Print every frame's colours and modifiers too, one letter per cell with a legend (as
+    /// the header `#! styles: on` does).
+    #[arg(long)]
+    pub styles: bool,
 }
 
 /// Runs the script headless and prints its frames as they come.
@@ -39,6 +43,7 @@ pub(super) fn script(args: &ScriptArgs) -> Result<i32, CliError> {
             frames: args.frames,
             state: args.state,
         },
+        styles: args.styles,
     };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     script::run_file(&args.script, &options, &mut out)?;

@@ -76,6 +76,9 @@ pub struct Header {
     /// Whether ticks run only at `tick` tokens (`#! ticks: manual`), not to the end of
     /// travel and autoplay after every token.
     pub manual_ticks: bool,
+    /// Whether every frame printed carries its styles (`#! styles: on`), see
+    /// [`styles_text`].
+    pub styles: bool,
 }
 
 /// A parsed script.
@@ -119,6 +122,20 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<Script, ParseError> {
                             .map_err(|_| err(n, col, format!("bad seed {value:?}"), line))?,
                     )
                 }
+                "styles" => {
+                    script.header.styles = match value {
+                        "on" => true,
+                        "off" => false,
+                        _ => {
+                            return Err(err(
+                                n,
+                                col,
+                                format!("bad styles {value:?}: use on or off"),
+                                line,
+                            ));
+                        }
+                    }
+                }
                 "ticks" => {
                     script.header.manual_ticks = match value {
                         "manual" => true,
@@ -137,7 +154,9 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<Script, ParseError> {
                     return Err(err(
                         n,
                         col,
-                        format!("unknown header {other:?} (known: level, size, seed, ticks)"),
+                        format!(
+                            "unknown header {other:?} (known: level, size, seed, ticks, styles)"
+                        ),
                         line,
                     ));
                 }
@@ -426,6 +445,56 @@ pub fn buffer_text(buf: &Buffer) -> String {
     out
 }
 
+/// The styles of a buffer in a compact, diffable form: one character per cell, lined up
+/// with the frame's text (a space for the default style, else a letter), then a legend line
+/// naming each letter's foreground, background and modifiers. Letters are given in order
+/// of first appearance, so the same frame always reads the same, and a cell whose shading
+/// changes shows up in a diff at its own row and column.
+pub fn styles_text(buf: &Buffer) -> String {
+    use ratatui::style::{Color, Modifier};
+    const LETTERS: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    let area = buf.area;
+    let mut seen: Vec<(Color, Color, Modifier)> = Vec::new();
+    let mut grid = String::with_capacity(usize::from(area.width + 1) * usize::from(area.height));
+    for y in area.top()..area.bottom() {
+        for x in area.left()..area.right() {
+            let cell = &buf[(x, y)];
+            let key = (cell.fg, cell.bg, cell.modifier);
+            if key == (Color::Reset, Color::Reset, Modifier::empty()) {
+                grid.push(' ');
+                continue;
+            }
+            let i = seen.iter().position(|k| *k == key).unwrap_or_else(|| {
+                seen.push(key);
+                seen.len() - 1
+            });
+            // Past 62 styles in one frame (never seen), letters repeat with a mark.
+            grid.push(LETTERS.chars().nth(i % LETTERS.len()).unwrap_or('?'));
+        }
+        grid.push('\n');
+    }
+    let legend: Vec<String> = seen
+        .iter()
+        .enumerate()
+        .map(|(i, (fg, bg, m))| {
+            let mut parts = Vec::new();
+            if *fg != Color::Reset {
+                parts.push(format!("fg:{fg}"));
+            }
+            if *bg != Color::Reset {
+                parts.push(format!("bg:{bg}"));
+            }
+            for (name, _) in m.iter_names() {
+                parts.push(name.to_ascii_lowercase());
+            }
+            let letter = LETTERS.chars().nth(i % LETTERS.len()).unwrap_or('?');
+            format!("{letter}={}", parts.join(","))
+        })
+        .collect();
+    grid.push_str(&format!("styles: {}\n", legend.join(" ")));
+    grid
+}
+
 #[derive(Serialize)]
 struct StateLine {
     turn: u32,
@@ -506,6 +575,7 @@ pub fn play(
     let mut turn = app.world.turn();
     let mut snaps = 0;
     let mut last = (0, 0);
+    let styles = script.header.styles;
     let frame = |terminal: &mut Terminal<TestBackend>,
                  app: &App,
                  name: &str,
@@ -516,7 +586,12 @@ pub fn play(
             .draw(|f| f.render_widget(app, f.area()))
             .unwrap_or_else(|e| match e {});
         writeln!(out, "--- frame {name} (token {}, line {}) ---", at.0, at.1)?;
-        out.write_all(buffer_text(terminal.backend().buffer()).as_bytes())
+        out.write_all(buffer_text(terminal.backend().buffer()).as_bytes())?;
+        if styles {
+            writeln!(out, "--- styles {name} ---")?;
+            out.write_all(styles_text(terminal.backend().buffer()).as_bytes())?;
+        }
+        Ok(())
     };
     let note_turn = |app: &App, out: &mut dyn Write, turn: &mut u32| -> std::io::Result<()> {
         if output.state && app.world.turn() != *turn {
@@ -581,6 +656,8 @@ pub struct RunOptions {
     pub seed: Option<u64>,
     /// Which frames and lines to print.
     pub output: Output,
+    /// Print every frame's styles too, as the header `#! styles: on` asks.
+    pub styles: bool,
 }
 
 /// Why a script could not run to its end.
@@ -605,7 +682,8 @@ pub fn load(path: &Path) -> Result<Script, LoadError> {
 
 /// Runs a script file as `astar-rogue script` does, writing its output to `out`.
 pub fn run_file(path: &Path, options: &RunOptions, out: &mut dyn Write) -> Result<(), ScriptError> {
-    let script = load(path)?;
+    let mut script = load(path)?;
+    script.header.styles |= options.styles;
     let size = options.size.or(script.header.size).unwrap_or((80, 24));
     let seed = options.seed.or(script.header.seed).unwrap_or(1);
     let level = options.level.clone().or(script.header.level.clone());
@@ -763,6 +841,25 @@ mod tests {
     }
 
     #[test]
+    fn styles_are_one_letter_per_cell_with_a_legend() {
+        use ratatui::layout::Rect;
+        use ratatui::style::{Color, Modifier, Style};
+        let mut buf = Buffer::empty(Rect::new(0, 0, 4, 2));
+        buf.set_string(0, 0, "ab", Style::new().fg(Color::Green));
+        buf.set_string(
+            3,
+            0,
+            "c",
+            Style::new().bg(Color::Blue).add_modifier(Modifier::BOLD),
+        );
+        buf.set_string(1, 1, "d", Style::new().fg(Color::Green));
+        assert_eq!(
+            styles_text(&buf),
+            "AA B\n A  \nstyles: A=fg:Green B=bg:Blue,bold\n"
+        );
+    }
+
+    #[test]
     fn manual_ticks_run_only_at_tick_tokens() {
         let s = parse(b"#! ticks: manual\nh 3*tick\n", "s.keys").unwrap();
         assert!(s.header.manual_ticks);
@@ -799,7 +896,7 @@ mod tests {
         let e = parse(b"#! colour: red\n", "s.keys").unwrap_err();
         assert_eq!(
             e.headline(),
-            "s.keys:1:3: unknown header \"colour\" (known: level, size, seed, ticks)"
+            "s.keys:1:3: unknown header \"colour\" (known: level, size, seed, ticks, styles)"
         );
     }
 }
