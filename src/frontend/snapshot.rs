@@ -191,12 +191,13 @@ fn unified(old: &[String], new: &[String], context: usize) -> Vec<String> {
             ops.push((' ', i, j));
             i += 1;
             j += 1;
-        } else if j < m && (i == n || lcs[i][j + 1] >= lcs[i + 1][j]) {
-            ops.push(('+', i, j));
-            j += 1;
-        } else {
+        } else if i < n && (j == m || lcs[i + 1][j] >= lcs[i][j + 1]) {
+            // Removals before additions, as diff(1) shows a changed line.
             ops.push(('-', i, j));
             i += 1;
+        } else {
+            ops.push(('+', i, j));
+            j += 1;
         }
     }
     let changed: Vec<usize> = (0..ops.len()).filter(|&k| ops[k].0 != ' ').collect();
