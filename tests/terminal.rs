@@ -1,6 +1,8 @@
-//! The real binary under a pseudo-terminal: whether it quits, is interrupted, is killed with
-//! SIGTERM or panics, it must leave the alternate screen, disable mouse capture and turn raw
-//! mode off, and exit with the right status.
+//! The real binary under a pseudo-terminal: whether it quits, is interrupted, is ended by a
+//! signal, is suspended with Ctrl-Z or SIGTSTP, or panics, it must leave the alternate screen,
+//! disable mouse capture and turn raw mode off (and take them again on SIGCONT), and exit with
+//! the right status. Also: NO_COLOR, long turns that keep answering keys, and recordings
+//! whose replay ends on the frame the screen showed (read back with the vt100 crate).
 //!
 //! Each test opens its own pty (80x24), starts `astar-rogue play` (a scratch copy of
 //! levels/pillar.txt unless it says otherwise) on it as a
