@@ -23,7 +23,8 @@ use crossterm::event::{
 };
 use ratatui::layout::Rect;
 use std::cell::RefCell;
-use std::rc::Rc;
+// Arc rather than Rc: the terminal runs a long turn on a worker thread, so the App is Send.
+use std::sync::Arc;
 
 use crate::content::level::Design;
 use crate::engine::astar::{SearchOptions, Snapshot};
@@ -32,7 +33,7 @@ use crate::game::{Act, ActResult, GameState, Planning, World};
 use keymap::{Action, Context};
 
 /// A replayed snapshot with the (trace serial, step) it was replayed for.
-type SnapshotCache = ((u64, u32), Rc<Snapshot>);
+type SnapshotCache = ((u64, u32), Arc<Snapshot>);
 
 /// What the screen is showing and what keys mean.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

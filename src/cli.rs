@@ -12,9 +12,10 @@ mod play;
 mod query;
 mod scen;
 mod script;
+mod test;
 
 pub use check::CheckArgs;
-pub use error::{CliError, EXIT_BAD_INPUT};
+pub use error::{CliError, EXIT_BAD_INPUT, EXIT_CLOSED_PIPE};
 pub use generate::{GenerateArgs, generate_text};
 pub use lab::LabArgs;
 pub use path::{PathArgs, draw_path};
@@ -22,6 +23,7 @@ pub use play::PlayArgs;
 pub use query::QueryArgs;
 pub use scen::ScenArgs;
 pub use script::ScriptArgs;
+pub use test::TestArgs;
 
 use clap::{Parser, Subcommand};
 
@@ -54,6 +56,8 @@ pub enum Command {
     Generate(GenerateArgs),
     /// Run a script of inputs headless and print the frames.
     Script(ScriptArgs),
+    /// Run every script found and compare its output with the expected `NAME.snap`.
+    Test(TestArgs),
 }
 
 /// Carries out the command line; returns the process exit code. Errors are printed to
@@ -68,13 +72,26 @@ pub fn execute(cli: Cli) -> i32 {
         Some(Command::Check(args)) => check::check(&args),
         Some(Command::Generate(args)) => generate::generate(&args),
         Some(Command::Script(args)) => script::script(&args),
+        Some(Command::Test(args)) => test::test(&args),
     };
     match result {
         Ok(code) => code,
+        // The reader went away (`| head`): it has what it wanted, so nothing to say.
+        Err(e) if e.is_closed_pipe() => EXIT_CLOSED_PIPE,
         Err(e) => {
-            use std::io::Write;
-            let _ = writeln!(std::io::stderr(), "{e}");
+            report(&e);
             e.exit_code()
         }
+    }
+}
+
+/// Prints a message on standard error, control characters escaped (a message may quote a
+/// file's content). A failed write is ignored: there is nowhere else to say it.
+pub(crate) fn report(message: &dyn std::fmt::Display) {
+    use std::io::Write;
+    let text = message.to_string();
+    let mut err = std::io::stderr().lock();
+    for line in text.lines() {
+        let _ = writeln!(err, "{}", crate::text::escape_controls(line));
     }
 }

@@ -22,7 +22,7 @@ mod plan;
 pub mod run;
 pub mod sight;
 
-pub use plan::{Planner, Planning, TurnStats};
+pub use plan::{Planner, Planning, TurnStats, progress as plan_progress};
 pub use run::RunStats;
 pub use sight::Sight;
 

@@ -4,7 +4,7 @@
 
 mod error;
 
-pub use error::{LoadError, ParseError};
+pub use error::{CONTEXT, LoadError, ParseError};
 
 use std::path::Path;
 
@@ -37,7 +37,7 @@ pub fn read_limited(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, Load
             1,
             1,
             format!("{what} is larger than the limit of {}", format_bytes(limit)),
-            String::new(),
+            "",
         )));
     }
     Ok(bytes)
@@ -122,16 +122,45 @@ pub fn lines<'a>(
             Ok(s) => Ok((number, s)),
             Err(e) => {
                 let valid = std::str::from_utf8(&line[..e.valid_up_to()]).unwrap_or("");
-                Err(ParseError::new(
+                let col = valid.chars().count() + 1;
+                // Only the window the error shows is decoded: the line may be 60 MB.
+                let before = valid
+                    .char_indices()
+                    .rev()
+                    .nth(error::CONTEXT - 1)
+                    .map_or(0, |(i, _)| i);
+                let after = (e.valid_up_to() + 4 * error::CONTEXT).min(line.len());
+                let part = String::from_utf8_lossy(&line[before..after]);
+                Err(ParseError::in_part(
                     file.to_string(),
                     number,
-                    valid.chars().count() + 1,
+                    col,
                     "invalid UTF-8".into(),
-                    String::from_utf8_lossy(line).into_owned(),
+                    &part,
+                    col - valid[before..].chars().count(),
+                    after < line.len(),
                 ))
             }
         })
     })
+}
+
+/// `s` with every control character (escape, bell, carriage return, C1 codes...) written as
+/// a visible escape such as `\u{1b}`, so text from a file can never drive the terminal it is
+/// shown on. Newlines and tabs are escaped too: callers print one line at a time.
+pub fn escape_controls(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// Parses `WxH` (as in `40x20`): two decimal numbers of at most nine digits.
@@ -170,7 +199,31 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::wrap;
+    use super::*;
+
+    #[test]
+    fn control_characters_are_escaped_and_the_rest_kept() {
+        assert_eq!(
+            escape_controls("title \x1b]0;PWNED\x07\x1b[2J é\u{9b}"),
+            "title \\u{1b}]0;PWNED\\u{7}\\u{1b}[2J é\\u{9b}"
+        );
+        assert!(matches!(
+            escape_controls("plain"),
+            std::borrow::Cow::Borrowed(_)
+        ));
+    }
+
+    #[test]
+    fn bad_utf8_in_a_long_line_is_reported_in_a_window() {
+        let mut line = vec![b'.'; 100_000];
+        line[70_000] = 0xff;
+        let e = lines(&line, "f").next().unwrap().unwrap_err();
+        assert_eq!((e.line, e.col), (1, 70_001));
+        assert_eq!(e.text_col, 70_001 - CONTEXT);
+        assert_eq!(e.text.chars().count(), 2 * CONTEXT);
+        assert_eq!(e.text.chars().nth(CONTEXT), Some('\u{fffd}'));
+        assert!(e.text_cut);
+    }
 
     #[test]
     fn wrap_breaks_at_spaces_and_splits_long_words() {

@@ -162,6 +162,20 @@ fn question_text(app: &App, question: &Confirm) -> (&'static str, Vec<String>) {
     }
 }
 
+/// A box over the frame with a front end's own message (a long turn, a level loading),
+/// drawn as the game's questions are.
+pub fn notice(area: Rect, buf: &mut Buffer, title: &str, lines: &[String]) {
+    popup(area, buf, title, lines);
+}
+
+/// Drops the colours of every cell and keeps its glyph and modifiers (reversed, bold,
+/// dim): what `NO_COLOR` asks for. Everything the view shows in colour also has a glyph.
+pub fn strip_colours(buf: &mut Buffer) {
+    for cell in &mut buf.content {
+        cell.set_fg(Color::Reset).set_bg(Color::Reset);
+    }
+}
+
 fn too_small(area: Rect, buf: &mut Buffer) {
     let text = format!("terminal too small: need {}x{}", MIN_SIZE.0, MIN_SIZE.1);
     Paragraph::new(text)

@@ -544,3 +544,342 @@ fn generate_refuses_to_write_through_dev_stdout_into_an_appended_file() {
     );
     assert_eq!(std::fs::read_to_string(&log).unwrap(), "kept\n");
 }
+
+/// Runs the binary with standard output on a pipe whose reader is already gone.
+fn run_into_closed_pipe(args: &[&std::ffi::OsStr]) -> Output {
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let child = Command::new(BIN)
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_remove("ASTAR_ROGUE_PANIC")
+        .stdin(Stdio::null())
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run astar-rogue");
+    child.wait_with_output().expect("wait")
+}
+
+/// `| head` closes the pipe early: every command that prints ends quietly (no panic, no
+/// message) with 141, what a shell shows for a process that a closed pipe killed.
+#[test]
+fn a_closed_pipe_ends_every_command_quietly_with_141() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("s.keys");
+    std::fs::write(&script, "#! size: 40x12\n3*l\n").unwrap();
+    let scen = repo("tests/data/movingai/arena.map.scen");
+    let pillar = repo("levels/pillar.txt");
+    let commands: Vec<Vec<&std::ffi::OsStr>> = vec![
+        [
+            "generate",
+            "--kind",
+            "caves",
+            "--size",
+            "1024x1024",
+            "--seed",
+            "1",
+        ]
+        .map(|s| s.as_ref())
+        .to_vec(),
+        vec!["path".as_ref(), pillar.as_os_str()],
+        vec![
+            "path".as_ref(),
+            pillar.as_os_str(),
+            "--json".as_ref(),
+            "--trace".as_ref(),
+        ],
+        vec!["scen".as_ref(), scen.as_os_str()],
+        vec!["check".as_ref(), pillar.as_os_str()],
+        vec![
+            "script".as_ref(),
+            script.as_os_str(),
+            "--frames".as_ref(),
+            "all".as_ref(),
+        ],
+    ];
+    for args in commands {
+        let out = run_into_closed_pipe(&args);
+        assert_eq!(
+            out.status.code(),
+            Some(141),
+            "{args:?}: {}; stderr {:?}",
+            out.status,
+            text(&out.stderr)
+        );
+        assert_eq!(text(&out.stderr), "", "{args:?} must end quietly");
+    }
+}
+
+/// A title is file content: `check` must not let it drive the terminal.
+#[test]
+fn check_escapes_control_characters_in_a_title() {
+    let dir = tempfile::tempdir().unwrap();
+    let level = dir.path().join("evil.txt");
+    std::fs::write(&level, "title: \x1b]0;PWNED\x07\x1b[2J\n@.g\n").unwrap();
+    let out = run(&[Path::new("check"), &level]);
+    assert_exit(&out, 0);
+    let stdout = text(&out.stdout);
+    assert!(
+        !stdout.contains('\x1b') && !stdout.contains('\x07'),
+        "{stdout:?}"
+    );
+    assert!(
+        stdout.contains("\"\\u{1b}]0;PWNED\\u{7}\\u{1b}[2J\""),
+        "{stdout:?}"
+    );
+}
+
+/// Errors quote file content too (here a script's bad token holding an escape): stderr
+/// carries no control character.
+#[test]
+fn error_messages_escape_control_characters() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("evil.keys");
+    std::fs::write(&script, "#! level: \x1b[2J.txt\n").unwrap();
+    let out = run(&[Path::new("script"), &script]);
+    assert_exit(&out, 2);
+    let err = text(&out.stderr);
+    assert!(err.contains("\\u{1b}[2J.txt"), "{err:?}");
+    assert!(!err.contains('\x1b'), "{err:?}");
+}
+
+/// A byte-order mark at the start of a level file or a script is skipped, not an error.
+#[test]
+fn a_level_and_a_script_starting_with_a_byte_order_mark_load() {
+    let dir = tempfile::tempdir().unwrap();
+    let level = dir.path().join("bom.txt");
+    std::fs::write(&level, "\u{feff}title: Bom\n@.g\n").unwrap();
+    let out = run(&[Path::new("check"), &level]);
+    assert_exit(&out, 0);
+    assert!(
+        text(&out.stdout).contains("\"Bom\""),
+        "{}",
+        text(&out.stdout)
+    );
+    let script = dir.path().join("bom.keys");
+    std::fs::write(&script, "\u{feff}#! level: bom.txt\n#! size: 40x12\nl\n").unwrap();
+    let out = run(&[Path::new("script"), &script]);
+    assert_exit(&out, 0);
+    assert!(text(&out.stdout).contains("Bom"), "{}", text(&out.stdout));
+}
+
+/// `--from -1,0` is a value, not a flag, and `--help` says so.
+#[test]
+fn negative_coordinates_are_values() {
+    for arg in [["--from", "-1,0"].as_slice(), &["--from=-1,0"]] {
+        let mut args = vec!["path", "levels/pillar.txt"];
+        args.extend_from_slice(arg);
+        let out = run(&args);
+        assert_exit(&out, 2);
+        assert_eq!(
+            text(&out.stderr),
+            "invalid start -1,0: outside the 8x6 map\n",
+            "{args:?}"
+        );
+    }
+    let help = text(&run(&["path", "--help"]).stdout);
+    assert!(help.contains("--from -1,0"), "{help}");
+}
+
+/// A Moving AI map with a single floor cell plays with the player alone.
+#[test]
+fn a_moving_ai_map_with_one_floor_cell_plays_with_no_monsters() {
+    let dir = tempfile::tempdir().unwrap();
+    let map = dir.path().join("one.map");
+    std::fs::write(&map, "type octile\nheight 3\nwidth 3\nmap\n@@@\n@.@\n@@@\n").unwrap();
+    let script = dir.path().join("s.keys");
+    std::fs::write(&script, "#! level: one.map\n#! size: 60x16\n. .\n").unwrap();
+    let out = run(&[Path::new("script"), &script]);
+    assert_exit(&out, 0);
+    let frame = text(&out.stdout);
+    assert!(frame.contains("No monsters here"), "{frame}");
+    assert!(frame.contains("Turn 2"), "{frame}");
+}
+
+/// `scen` with the shipped sample: every cost checked for equality with the `.1014` exact
+/// costs, and the output says so; the same without them uses the bounds; any `--jobs` gives
+/// the same answers.
+#[test]
+fn scen_checks_exact_costs_when_the_1014_file_is_there() {
+    let sample = repo("tests/data/movingai");
+    let files = [
+        sample.join("arena.map.scen"),
+        sample.join("den312d.map.scen"),
+    ];
+    for jobs in ["1", "3"] {
+        let mut args: Vec<&std::ffi::OsStr> =
+            vec!["scen".as_ref(), "--jobs".as_ref(), jobs.as_ref()];
+        args.extend(files.iter().map(|f| f.as_os_str()));
+        let out = run(&args);
+        assert_exit(&out, 0);
+        let stdout = text(&out.stdout);
+        let lines: Vec<&str> = stdout.lines().collect();
+        assert_eq!(lines.len(), 3, "{stdout}");
+        assert!(
+            lines[0].contains("160 scenarios, 0 failed, 160 exact, 0 by bounds"),
+            "{stdout}"
+        );
+        let exact = sample.join("arena.map.scen.1014");
+        assert!(
+            lines[0].ends_with(&format!("(checked: exact costs from {})", exact.display())),
+            "{stdout}"
+        );
+        assert!(
+            lines[2].starts_with("480 scenarios, 0 failed, 480 exact, 0 by bounds"),
+            "{stdout}"
+        );
+    }
+    // Without the exact costs: the bounds, and the output says that instead.
+    let dir = tempfile::tempdir().unwrap();
+    for f in ["arena.map", "arena.map.scen"] {
+        std::fs::copy(sample.join(f), dir.path().join(f)).unwrap();
+    }
+    let out = run(&[Path::new("scen"), &dir.path().join("arena.map.scen")]);
+    assert_exit(&out, 0);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("160 scenarios, 0 failed, 0 exact, 160 by bounds"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("(checked: bounds around optimal_length (no .1014 file))"),
+        "{stdout}"
+    );
+    // A wrong exact cost fails, naming the scenario.
+    let exact = std::fs::read_to_string(sample.join("arena.map.scen.1014")).unwrap();
+    let wrong = exact.replacen("10\n", "11\n", 1);
+    std::fs::write(dir.path().join("arena.map.scen.1014"), wrong).unwrap();
+    let out = run(&[Path::new("scen"), &dir.path().join("arena.map.scen")]);
+    assert_exit(&out, 1);
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("1 failed"), "{stdout}");
+    assert!(
+        stdout.contains("FAILED line 2: 1,11 -> 1,12 (optimal 1): cost 10, the exact cost is 11"),
+        "{stdout}"
+    );
+}
+
+/// A scenario file for a map of another size: the error quotes the line and points at the
+/// width.
+#[test]
+fn scen_size_mismatch_quotes_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        repo("tests/data/movingai/arena.map"),
+        dir.path().join("arena.map"),
+    )
+    .unwrap();
+    let scen = dir.path().join("arena.map.scen");
+    std::fs::write(
+        &scen,
+        "version 1\n0\tmaps/dao/arena.map\t50\t49\t1\t11\t1\t12\t1\n",
+    )
+    .unwrap();
+    let out = run(&[Path::new("scen"), &scen]);
+    assert_exit(&out, 2);
+    let err = text(&out.stderr);
+    assert_eq!(
+        err,
+        format!(
+            "{}:2:22: scenario expects a 50x49 map, the map is 49x49\n  |\n2 | 0 maps/dao/arena.map 50 49 1 11 1 12 1\n  | {}^\n",
+            scen.display(),
+            " ".repeat(21)
+        )
+    );
+}
+
+fn last_line(out: &Output) -> String {
+    text(&out.stdout).lines().last().unwrap_or("").to_string()
+}
+
+/// The shipped level tests and the project's own scripts pass through `astar-rogue test`.
+#[test]
+fn the_shipped_tests_pass_through_the_test_command() {
+    let out = run(&["test", "levels", "tests/scripts"]);
+    assert_exit(&out, 0);
+    let n = std::fs::read_dir(repo("tests/scripts"))
+        .unwrap()
+        .chain(std::fs::read_dir(repo("levels")).unwrap())
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "keys")
+        })
+        .count();
+    assert!(n >= 18, "{n}");
+    assert_eq!(last_line(&out), format!("{n} passed, 0 failed"));
+}
+
+/// `test` on a guarded level: it passes; a change to the level fails with a diff that names
+/// the frame and the script line; `--bless` records the new output; a script without an
+/// expected file fails until blessed.
+#[test]
+fn the_test_command_passes_fails_with_a_diff_and_blesses() {
+    let dir = tempfile::tempdir().unwrap();
+    for f in ["pillar.keys", "pillar.snap", "pillar.txt"] {
+        std::fs::copy(repo("levels").join(f), dir.path().join(f)).unwrap();
+    }
+    let d = dir.path();
+    let out = run(&[Path::new("test"), d]);
+    assert_exit(&out, 0);
+    assert_eq!(last_line(&out), "1 passed, 0 failed");
+
+    // The designer moves a wall: the goblin's route changes.
+    let level = std::fs::read_to_string(d.join("pillar.txt")).unwrap();
+    std::fs::write(
+        d.join("pillar.txt"),
+        level.replacen("....#...", "....#.#.", 1),
+    )
+    .unwrap();
+    let out = run(&[Path::new("test"), d]);
+    assert_exit(&out, 1);
+    let report = text(&out.stdout);
+    assert_eq!(last_line(&out), "0 passed, 1 failed", "{report}");
+    assert!(report.contains("FAIL "), "{report}");
+    assert!(
+        report.contains("--- frame planned (token 2, line 7) ---  (script line 7)"),
+        "{report}"
+    );
+    assert!(report.lines().any(|l| l.starts_with("  -│")), "{report}");
+    assert!(report.lines().any(|l| l.starts_with("  +│")), "{report}");
+    assert!(report.contains("  @@ -"), "{report}");
+    assert!(
+        !report.contains('\x1b'),
+        "no colour when not on a terminal: {report}"
+    );
+
+    let out = run(&[Path::new("test"), d, Path::new("--bless")]);
+    assert_exit(&out, 0);
+    assert!(
+        text(&out.stdout).contains("blessed "),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = run(&[Path::new("test"), d]);
+    assert_exit(&out, 0);
+    assert_eq!(last_line(&out), "1 passed, 0 failed");
+
+    // A new script has no expected output yet.
+    std::fs::write(
+        d.join("new.keys"),
+        "#! level: pillar.txt\n#! size: 40x12\nl\n",
+    )
+    .unwrap();
+    let out = run(&[Path::new("test"), d]);
+    assert_exit(&out, 1);
+    assert!(
+        text(&out.stdout).contains("no expected output"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert_eq!(last_line(&out), "1 passed, 1 failed");
+    let out = run(&[Path::new("test"), &d.join("new.keys"), Path::new("--bless")]);
+    assert_exit(&out, 0);
+    assert!(d.join("new.snap").is_file());
+    let out = run(&[Path::new("test"), d]);
+    assert_exit(&out, 0);
+    assert_eq!(last_line(&out), "2 passed, 0 failed");
+}

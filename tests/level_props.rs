@@ -193,20 +193,8 @@ fn apply(bytes: &mut Vec<u8>, edit: &Edit) {
 // Checks
 // ---------------------------------------------------------------------------------------------
 
-/// The lines as the parsers number them: split at `\n`, a `\r` before it dropped, no extra
-/// line after a final `\n`.
-fn split_lines(bytes: &[u8]) -> Vec<String> {
-    if bytes.is_empty() {
-        return Vec::new();
-    }
-    let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
-    body.split(|&b| b == b'\n')
-        .map(|l| String::from_utf8_lossy(l.strip_suffix(b"\r").unwrap_or(l)).into_owned())
-        .collect()
-}
-
 fn check_error(bytes: &[u8], e: &ParseError) -> Result<(), TestCaseError> {
-    let lines = split_lines(bytes);
+    let lines = common::source_lines(bytes);
     prop_assert_eq!(&e.file, FILE);
     prop_assert!(e.line >= 1, "line 0: {:?}", e);
     prop_assert!(e.col >= 1, "col 0: {:?}", e);
@@ -217,20 +205,12 @@ fn check_error(bytes: &[u8], e: &ParseError) -> Result<(), TestCaseError> {
         lines.len(),
         e
     );
+    let line = lines.get(e.line - 1).map(String::as_str);
     prop_assert!(
-        e.col <= e.text.chars().count() + 1,
-        "col {} past the end of the quoted text: {:?}",
-        e.col,
-        e
+        common::check_excerpt(e, line).is_ok(),
+        "{}",
+        common::check_excerpt(e, line).unwrap_err()
     );
-    if !e.text.is_empty() {
-        prop_assert_eq!(
-            Some(&e.text),
-            lines.get(e.line - 1),
-            "quoted text is not line {}",
-            e.line
-        );
-    }
     let shown = e.to_string();
     let head = format!("{}:{}:{}: ", e.file, e.line, e.col);
     prop_assert!(

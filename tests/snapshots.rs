@@ -1,46 +1,46 @@
-//! Every script in tests/scripts runs headless; its frames and state lines are snapshots.
-//! Each run plays a fresh copy of its level in a temporary folder, so saves touch nothing real.
+//! Every script in tests/scripts runs headless; its frames (with styles where the script asks)
+//! and state lines are compared with `NAME.snap` beside it. The comparison is the one
+//! `astar-rogue test` makes, on the same files: the output comes from
+//! `frontend::snapshot::render` and the expected files are insta's `.snap` format, read and
+//! written through insta here so that `cargo insta review` works on them.
 
 use std::path::{Path, PathBuf};
 
-use astar_rogue::frontend::script::{self, Frames, Output, RunOptions};
+use astar_rogue::frontend::snapshot;
 
-fn scratch_copy(script_path: &Path) -> (PathBuf, PathBuf) {
-    let bytes = std::fs::read(script_path).expect("script readable");
-    let parsed = script::parse(&bytes, &script_path.display().to_string()).expect("script parses");
-    let level = parsed
-        .header
-        .level
-        .unwrap_or_else(|| PathBuf::from("levels/default.txt"));
-    let name = script_path
-        .file_stem()
-        .unwrap()
-        .to_string_lossy()
-        .into_owned();
-    let dir = std::env::temp_dir().join(format!("astar-rogue-snap-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let copy = dir.join(level.file_name().unwrap());
-    std::fs::copy(&level, &copy).unwrap_or_else(|e| panic!("copy {}: {e}", level.display()));
-    (dir, copy)
+fn script_files() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scripts");
+    let mut found: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("tests/scripts")
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "keys"))
+        .collect();
+    found.sort();
+    assert!(found.len() > 10, "the scripts are there: {found:?}");
+    found
 }
 
 #[test]
 fn scripts() {
-    insta::glob!("scripts/*.keys", |path| {
-        let (dir, level) = scratch_copy(path);
-        let options = RunOptions {
-            level: Some(level),
-            output: Output {
-                frames: Frames::Snaps,
-                state: true,
-            },
-            ..RunOptions::default()
-        };
-        let mut out = Vec::new();
-        script::run_file(path, &options, &mut out).unwrap_or_else(|e| panic!("{e}"));
-        let out = String::from_utf8(out).expect("frames are UTF-8");
-        let _ = std::fs::remove_dir_all(&dir);
-        insta::assert_snapshot!(out);
-    });
+    for path in script_files() {
+        let out = snapshot::render(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let mut settings = insta::Settings::clone_current();
+        settings.set_snapshot_path(path.parent().unwrap());
+        settings.set_prepend_module_to_snapshot(false);
+        settings.set_input_file(&path);
+        settings.bind(|| insta::assert_snapshot!(name, out));
+    }
+}
+
+/// The same files pass through the reader `astar-rogue test` uses: one format, not two.
+#[test]
+fn the_test_command_reads_the_same_expected_files() {
+    for path in script_files() {
+        let stored = std::fs::read_to_string(snapshot::expected_path(&path))
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let out = snapshot::render(&path).unwrap();
+        let diffs = snapshot::diff(&snapshot::snap_body(&stored), &snapshot::normalize(&out));
+        assert!(diffs.is_empty(), "{}: {diffs:#?}", path.display());
+    }
 }

@@ -1,8 +1,11 @@
-//! The real binary under a pseudo-terminal: whether it quits, is interrupted, is killed with
-//! SIGTERM or panics, it must leave the alternate screen, disable mouse capture and turn raw
-//! mode off, and exit with the right status.
+//! The real binary under a pseudo-terminal: whether it quits, is interrupted, is ended by a
+//! signal, is suspended with Ctrl-Z or SIGTSTP, or panics, it must leave the alternate screen,
+//! disable mouse capture and turn raw mode off (and take them again on SIGCONT), and exit with
+//! the right status. Also: NO_COLOR, long turns that keep answering keys, and recordings
+//! whose replay ends on the frame the screen showed (read back with the vt100 crate).
 //!
-//! Each test opens its own pty (80x24), starts `astar-rogue play levels/pillar.txt` on it as a
+//! Each test opens its own pty (80x24), starts `astar-rogue play` (a scratch copy of
+//! levels/pillar.txt unless it says otherwise) on it as a
 //! session leader with the pty as its controlling terminal (util-linux `setsid --ctty`), reads
 //! everything the child writes from the master side, and reads the pty's termios from the
 //! slave side (which the test keeps open) before, during and after the game. Every wait has a
@@ -45,6 +48,9 @@ struct Session {
     output: Arc<Mutex<Vec<u8>>>,
     reader: Option<(JoinHandle<()>, mpsc::Receiver<()>)>,
     before: Termios,
+    /// A scratch folder holding the level, when the session made one (crash files land
+    /// beside the level, never in the repository).
+    _scratch: Option<tempfile::TempDir>,
 }
 
 /// What a finished session left behind.
@@ -57,8 +63,27 @@ struct Finished {
 }
 
 impl Session {
-    /// Starts `astar-rogue play levels/pillar.txt` with `panic` as `ASTAR_ROGUE_PANIC`.
+    /// Starts `astar-rogue play` on a scratch copy of levels/pillar.txt with `panic` as
+    /// `ASTAR_ROGUE_PANIC`.
     fn start(panic: Option<&str>) -> Session {
+        let scratch = tempfile::tempdir().expect("scratch");
+        let level = scratch.path().join("pillar.txt");
+        std::fs::copy(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/pillar.txt"),
+            &level,
+        )
+        .expect("copy the level");
+        let env: Vec<(&str, &str)> = panic
+            .map(|p| ("ASTAR_ROGUE_PANIC", p))
+            .into_iter()
+            .collect();
+        let mut s = Session::launch(&[level.as_os_str()], &env);
+        s._scratch = Some(scratch);
+        s
+    }
+
+    /// Starts `astar-rogue play ARGS...` with extra environment variables.
+    fn launch(args: &[&std::ffi::OsStr], env: &[(&str, &str)]) -> Session {
         let size = Winsize {
             ws_row: 24,
             ws_col: 80,
@@ -67,21 +92,21 @@ impl Session {
         };
         let pty = openpty(Some(&size), None).expect("openpty");
         let before = tcgetattr(&pty.slave).expect("tcgetattr before");
-        let level = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/pillar.txt");
         let io = |fd: &OwnedFd| Stdio::from(fd.try_clone().expect("dup slave"));
         let mut cmd = Command::new("setsid");
         cmd.arg("--ctty")
             .arg(BIN)
             .arg("play")
-            .arg(&level)
+            .args(args)
             .stdin(io(&pty.slave))
             .stdout(io(&pty.slave))
             .stderr(io(&pty.slave))
             .env("TERM", "xterm-256color")
             .env_remove("ASTAR_ROGUE_PANIC")
+            .env_remove("NO_COLOR")
             .env_remove("RUST_BACKTRACE");
-        if let Some(p) = panic {
-            cmd.env("ASTAR_ROGUE_PANIC", p);
+        for (k, v) in env {
+            cmd.env(k, v);
         }
         let child = cmd.spawn().expect("spawn setsid (util-linux)");
         let output = Arc::new(Mutex::new(Vec::new()));
@@ -103,6 +128,7 @@ impl Session {
             output,
             reader: Some((reader, done_rx)),
             before,
+            _scratch: None,
         }
     }
 
@@ -112,6 +138,31 @@ impl Session {
 
     fn len(&self) -> usize {
         self.output.lock().unwrap().len()
+    }
+
+    /// What the terminal shows now, row by row (ratatui moves the cursor over unchanged
+    /// cells, so visible text is not contiguous in the raw output).
+    fn screen(&self) -> String {
+        screen(&self.output.lock().unwrap(), 24, 80).join("\n")
+    }
+
+    /// Waits until the screen shows `needle`.
+    fn wait_screen(&mut self, needle: &str) {
+        let start = Instant::now();
+        while !self.screen().contains(needle) {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                panic!(
+                    "the game exited ({status}) before showing {needle:?}: {}",
+                    self.screen()
+                );
+            }
+            assert!(
+                start.elapsed() < DEADLINE,
+                "no {needle:?} on screen within {DEADLINE:?}:\n{}",
+                self.screen()
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
     }
 
     /// Waits until the output contains `needle`.
@@ -165,6 +216,49 @@ impl Session {
 
     fn signal(&mut self, sig: Signal) {
         kill(Pid::from_raw(self.child.id() as i32), sig).expect("kill");
+    }
+
+    /// The process state letter from /proc (`T` when stopped).
+    fn state(&self) -> char {
+        let stat =
+            std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).unwrap_or_default();
+        // The state follows the command name, which is in parentheses.
+        stat.rsplit_once(')')
+            .and_then(|(_, rest)| rest.trim_start().chars().next())
+            .unwrap_or('?')
+    }
+
+    /// Waits until the process is stopped (Ctrl-Z, SIGTSTP).
+    fn wait_stopped(&mut self) {
+        let start = Instant::now();
+        while self.state() != 'T' {
+            assert!(
+                start.elapsed() < DEADLINE,
+                "the game did not stop; output {:?}",
+                self.text()
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    fn termios(&self) -> Termios {
+        tcgetattr(self.slave.as_ref().unwrap()).expect("tcgetattr")
+    }
+
+    /// Waits for the child to exit; panics after `within`.
+    fn wait_exit(&mut self, within: Duration) -> ExitStatus {
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().expect("try_wait") {
+                return status;
+            }
+            assert!(
+                start.elapsed() < within,
+                "the game did not exit within {within:?}; output {:?}",
+                self.text()
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
     }
 
     /// Waits for the child to exit and collects what it left behind.
@@ -311,34 +405,303 @@ fn ctrl_c_mid_game() {
     f.assert_restored();
 }
 
+/// Every signal that ends the process: the terminal is restored first, and the exit status
+/// is 128 + the signal's number, as a shell shows for a process the signal killed.
 #[test]
-fn sigterm() {
-    let mut s = Session::start(None);
-    s.wait_ready();
-    s.signal(Signal::SIGTERM);
-    let f = s.finish();
-    f.assert_clean_exit();
-    f.assert_restored();
+fn every_ending_signal_restores_the_terminal_and_exits_128_plus_its_number() {
+    for sig in [
+        Signal::SIGTERM,
+        Signal::SIGHUP,
+        Signal::SIGINT,
+        Signal::SIGQUIT,
+        Signal::SIGUSR1,
+        Signal::SIGUSR2,
+        Signal::SIGALRM,
+    ] {
+        let mut s = Session::start(None);
+        s.wait_ready();
+        s.signal(sig);
+        let f = s.finish();
+        assert_eq!(
+            f.status.code(),
+            Some(128 + sig as i32),
+            "{sig}: {}; output {:?}",
+            f.status,
+            f.output
+        );
+        f.assert_restored();
+    }
 }
 
+/// Ctrl-Z (a key in raw mode) and SIGTSTP (from `kill`) both hand the terminal back before
+/// the process stops, and SIGCONT (`fg`) takes it again and redraws the whole screen.
 #[test]
-fn sighup() {
-    let mut s = Session::start(None);
-    s.wait_ready();
-    s.signal(Signal::SIGHUP);
-    let f = s.finish();
-    f.assert_clean_exit();
-    f.assert_restored();
+fn ctrl_z_and_sigtstp_suspend_with_the_terminal_restored_and_fg_takes_it_again() {
+    for how in ["Ctrl-Z", "SIGTSTP"] {
+        let mut s = Session::start(None);
+        s.wait_ready();
+        let seen = s.len();
+        if how == "Ctrl-Z" {
+            s.send(b"\x1a");
+        } else {
+            s.signal(Signal::SIGTSTP);
+        }
+        s.wait_stopped();
+        let stopped = s.text()[seen..].to_string();
+        assert!(
+            stopped.contains(MOUSE_OFF) && stopped.contains(LEAVE_ALT),
+            "{how}: the terminal must be handed back before stopping: {stopped:?}"
+        );
+        let cooked = s.termios();
+        assert!(
+            cooked
+                .local_flags
+                .contains(LocalFlags::ICANON | LocalFlags::ECHO | LocalFlags::ISIG),
+            "{how}: raw mode left on while stopped: {:?}",
+            cooked.local_flags
+        );
+        let seen = s.len();
+        s.signal(Signal::SIGCONT);
+        s.wait_for_more(seen);
+        let start = Instant::now();
+        loop {
+            let again = s.text()[seen..].to_string();
+            if again.contains(ENTER_ALT) && again.contains(MOUSE_ON) && again.contains(READY) {
+                break;
+            }
+            assert!(
+                start.elapsed() < DEADLINE,
+                "{how}: after SIGCONT the game must re-enter and redraw: {again:?}"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let raw = s.termios();
+        assert!(
+            !raw.local_flags.contains(LocalFlags::ICANON),
+            "{how}: raw mode must be back after fg"
+        );
+        s.send(b"q");
+        let f = s.finish();
+        f.assert_clean_exit();
+        f.assert_restored();
+    }
 }
 
+/// `NO_COLOR`: the frames carry no colour at all, and the overlay still shows its glyphs.
 #[test]
-fn sigint() {
-    let mut s = Session::start(None);
+fn no_color_draws_without_colour() {
+    let colours = ["\x1b[38;5;", "\x1b[48;5;", "\x1b[38;2;", "\x1b[48;2;"];
+    let basic = |out: &str| {
+        (30..=37)
+            .chain(40..=47)
+            .chain(90..=97)
+            .any(|n| out.contains(&format!("\x1b[{n}m")))
+    };
+    // A scratch copy: a crash file would land beside the level.
+    let (_scratch, level) = scratch_level("pillar.txt");
+    for no_color in [false, true] {
+        let env: &[(&str, &str)] = if no_color { &[("NO_COLOR", "1")] } else { &[] };
+        let mut s = Session::launch(&[level.as_os_str()], env);
+        s.wait_ready();
+        s.send(b"o");
+        s.wait_screen("+open :closed *path %now");
+        s.send(b"q");
+        let f = s.finish();
+        f.assert_clean_exit();
+        let coloured = colours.iter().any(|c| f.output.contains(c)) || basic(&f.output);
+        assert_eq!(coloured, !no_color, "NO_COLOR={no_color}: {:?}", f.output);
+    }
+}
+
+/// A scratch folder with a copy of `levels/NAME`, and the copy's path.
+fn scratch_level(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().expect("scratch");
+    let level = dir.path().join(name);
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("levels")
+            .join(name),
+        &level,
+    )
+    .expect("copy the level");
+    (dir, level)
+}
+
+/// The screen a terminal shows after `bytes`, as rows of text with trailing blanks cut.
+fn screen(bytes: &[u8], rows: u16, cols: u16) -> Vec<String> {
+    let mut p = vt100::Parser::new(
+        std::num::NonZeroU16::new(rows).unwrap(),
+        std::num::NonZeroU16::new(cols).unwrap(),
+        0,
+    );
+    p.process(bytes);
+    p.screen()
+        .rows(0, cols)
+        .map(|r| r.trim_end().to_string())
+        .collect()
+}
+
+/// The last frame the game drew: the alternate screen just before it was left.
+fn last_frame_shown(output: &str) -> Vec<String> {
+    let leave = output.rfind(LEAVE_ALT).expect("left the alternate screen");
+    screen(&output.as_bytes()[..leave], 24, 80)
+}
+
+/// The final frame `astar-rogue script` prints for a script file.
+fn replayed_last_frame(script: &Path) -> Vec<String> {
+    let out = Command::new(BIN)
+        .arg("script")
+        .arg(script)
+        .output()
+        .expect("run the script");
+    let text = String::from_utf8(out.stdout).expect("UTF-8 frames");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let frame: Vec<String> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("--- frame last"))
+        .skip(1)
+        .map(|l| l.trim_end().to_string())
+        .collect();
+    assert_eq!(frame.len(), 24, "{text}");
+    frame
+}
+
+/// A game played with `--record`: keys, a click that starts travel, a key that stops it
+/// half-way, the overlay stepped, then a quit that asks. `astar-rogue script` on the
+/// recording ends on the very frame the terminal showed last.
+#[test]
+fn a_recorded_game_replays_to_the_last_frame_shown() {
+    let dir = tempfile::tempdir().expect("scratch");
+    let level = dir.path().join("bracket.txt");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/bracket.txt"),
+        &level,
+    )
+    .unwrap();
+    let record = dir.path().join("game.keys");
+    let mut s = Session::launch(
+        &[level.as_os_str(), "--record".as_ref(), record.as_os_str()],
+        &[],
+    );
     s.wait_ready();
-    s.signal(Signal::SIGINT);
+    let step = |s: &mut Session, bytes: &[u8]| {
+        let seen = s.len();
+        s.send(bytes);
+        s.wait_for_more(seen);
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    step(&mut s, b"h");
+    step(&mut s, b"k");
+    // A left click (SGR mouse, 1-based) far along the bottom row of the map: travel.
+    step(&mut s, b"\x1b[<0;8;20M");
+    step(&mut s, b"\x1b[<0;8;20m");
+    std::thread::sleep(Duration::from_millis(150));
+    step(&mut s, b"j");
+    step(&mut s, b"o");
+    step(&mut s, b"]]]");
+    step(&mut s, b"q");
+    s.send(b"y");
     let f = s.finish();
     f.assert_clean_exit();
     f.assert_restored();
+    let recording = std::fs::read_to_string(&record).expect("the recording");
+    assert!(recording.contains("#! level: bracket.txt\n"), "{recording}");
+    assert!(
+        recording.contains("#! size: 80x24\n#! seed: 1\n#! ticks: manual\n"),
+        "{recording}"
+    );
+    assert!(recording.contains("click:7,19"), "{recording}");
+    assert!(
+        recording.contains("tick"),
+        "travel ticks are recorded: {recording}"
+    );
+    assert!(
+        recording.contains("# y "),
+        "the quitting key is a comment: {recording}"
+    );
+    let shown = last_frame_shown(&f.output);
+    assert!(shown.iter().any(|l| l.contains("Quit?")), "{shown:#?}");
+    assert_eq!(replayed_last_frame(&record), shown, "{recording}");
+}
+
+/// A panic writes the recording to a crash file beside the level and says where; the crash
+/// file replays the game up to the input that crashed it.
+#[test]
+fn a_panic_leaves_a_crash_recording_beside_the_level() {
+    let dir = tempfile::tempdir().expect("scratch");
+    let level = dir.path().join("pillar.txt");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/pillar.txt"),
+        &level,
+    )
+    .unwrap();
+    let mut s = Session::launch(&[level.as_os_str()], &[("ASTAR_ROGUE_PANIC", "turn")]);
+    s.wait_ready();
+    s.send(b"l");
+    let f = s.finish();
+    f.assert_panicked("injected panic after a turn");
+    f.assert_restored();
+    let crash = dir.path().join("pillar.crash.keys");
+    assert!(
+        f.output.contains(&format!("{}", crash.display())),
+        "the path is printed: {:?}",
+        f.output
+    );
+    let text = std::fs::read_to_string(&crash).expect("a crash file");
+    assert!(text.contains("#! level: pillar.txt\n"), "{text}");
+    assert!(
+        text.lines().any(|l| l == "l"),
+        "the crashing key is in it: {text}"
+    );
+    let frame = replayed_last_frame(&crash);
+    assert!(frame.iter().any(|l| l.contains("Turn 1")), "{frame:#?}");
+}
+
+/// A level whose every turn takes seconds: loading shows progress, and while a turn is
+/// computed the screen says so with the monsters planned so far, and `q` then `y`, or
+/// Ctrl-C, end the game at once instead of after the turn.
+#[test]
+fn long_turns_show_progress_and_quitting_answers_at_once() {
+    let dir = tempfile::tempdir().expect("scratch");
+    let level = dir.path().join("huge.txt");
+    let made = Command::new(BIN)
+        .args([
+            "generate", "--kind", "caves", "--size", "768x768", "--seed", "5",
+        ])
+        .args(["--monsters", "300", "-o"])
+        .arg(&level)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    for quit in [&b"\x03"[..], b"qy"] {
+        let mut s = Session::launch(&[level.as_os_str()], &[]);
+        s.wait_screen("Monsters planned:");
+        s.wait_ready();
+        s.wait_screen("Turn 0");
+        s.send(b"l");
+        s.wait_screen("Monsters planned:");
+        let asked = Instant::now();
+        for &b in &quit[..quit.len() - 1] {
+            s.send(&[b]);
+            s.wait_screen("Quit now?");
+        }
+        let last = Instant::now();
+        s.send(&quit[quit.len() - 1..]);
+        let status = s.wait_exit(Duration::from_secs(1));
+        let took = last.elapsed();
+        assert_eq!(status.code(), Some(0));
+        assert!(
+            took < Duration::from_millis(500),
+            "the game took {took:?} to quit (asked {:?} into the turn)",
+            asked.elapsed()
+        );
+        let f = s.finish();
+        f.assert_restored();
+    }
 }
 
 #[test]
@@ -381,7 +744,8 @@ fn a_vanished_terminal_ends_the_game() {
         nix::fcntl::FcntlArg::F_SETFD(nix::fcntl::FdFlag::FD_CLOEXEC),
     )
     .expect("close-on-exec master");
-    let level = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/pillar.txt");
+    // A scratch copy: a crash file would land beside the level.
+    let (_scratch, level) = scratch_level("pillar.txt");
     let io = |fd: &OwnedFd| Stdio::from(fd.try_clone().expect("dup slave"));
     let mut child = Command::new("setsid")
         .arg("--ctty")

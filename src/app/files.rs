@@ -63,13 +63,20 @@ impl Source {
         }
     }
 
-    /// The file name for messages (never a full path, so frames stay reproducible).
+    /// The file name for messages (never a full path, so frames stay reproducible), its
+    /// control characters escaped.
     pub fn name(&self) -> String {
         self.path
             .as_deref()
-            .and_then(Path::file_name)
-            .map_or_else(|| "(no file)".into(), |n| n.to_string_lossy().into_owned())
+            .map_or_else(|| "(no file)".into(), display_name)
     }
+}
+
+/// A path's file name for messages, control characters escaped: a name can hold anything.
+fn display_name(path: &Path) -> String {
+    path.file_name().map_or_else(String::new, |n| {
+        crate::text::escape_controls(&n.to_string_lossy()).into_owned()
+    })
 }
 
 fn stamp_of(path: &Path) -> Option<(u64, Option<SystemTime>)> {
@@ -121,14 +128,21 @@ fn populate_if_empty(design: Design, source: &Source, seed: u64) -> Result<Desig
     if source.kind != SourceKind::MovingAi {
         return Ok(design);
     }
+    use crate::content::generate::{GenError, default_monsters, populate};
     let mut level = design.into_level();
     let (w, h) = (level.grid.width(), level.grid.height());
-    crate::content::generate::populate(
-        &mut level,
-        seed,
-        crate::content::generate::default_monsters(w, h),
-    )
-    .map_err(|e| format!("{}: {e}", source.name()))?;
+    let player = level.player;
+    let result = match populate(&mut level, seed, default_monsters(w, h)) {
+        // A tiny map cannot take the usual count: play it with as many as fit, maybe none.
+        // A failed populate leaves the monsters alone; the player it may have placed is
+        // undone, so the retry places everyone from the same seed.
+        Err(GenError::TooManyMonsters { available, .. }) => {
+            level.player = player;
+            populate(&mut level, seed, available)
+        }
+        other => other,
+    };
+    result.map_err(|e| format!("{}: {e}", source.name()))?;
     Ok(Design::new(level))
 }
 
@@ -361,9 +375,7 @@ impl App {
             return;
         }
         let text = self.design.to_text();
-        let name = target
-            .file_name()
-            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        let name = display_name(&target);
         match write_atomic(&target, text.as_bytes()) {
             Ok(()) => {
                 if !self.design.has_file_text() {
@@ -392,18 +404,21 @@ impl App {
             .map_or(true, |now| &now != seen)
     }
 
-    /// Checks the file's length and time; reloads when they moved. Cheap enough to poll.
-    pub fn poll_disk(&mut self) {
+    /// Checks the file's length and time; reloads when they moved (and says so, for a
+    /// recording of the session). Cheap enough to poll.
+    pub fn poll_disk(&mut self) -> bool {
         if !matches!(self.source.kind, SourceKind::Text | SourceKind::MovingAi) {
-            return;
+            return false;
         }
         let Some(path) = &self.source.path else {
-            return;
+            return false;
         };
         let now = stamp_of(path);
-        if now.is_some() && now != self.source.stamp {
+        let moved = now.is_some() && now != self.source.stamp;
+        if moved {
             self.reload();
         }
+        moved
     }
 
     /// Reads the level file again. The file is the truth: when it changed, the game

@@ -3,7 +3,7 @@
 //! under a second set of options side by side. Leaving the lab returns to the game as it was.
 
 use std::cell::RefCell;
-use std::rc::Rc;
+use std::sync::Arc;
 
 use crate::engine::astar::{
     Heuristic, Pathfinder, Query, SearchOptions, SearchResult, Snapshot, Trace, Weight,
@@ -92,7 +92,7 @@ pub struct LabSearch {
 }
 
 /// A replayed snapshot with the (serial, step) it was replayed for.
-type Cached = ((u64, u32), Rc<Snapshot>);
+type Cached = ((u64, u32), Arc<Snapshot>);
 
 /// The lab's state.
 #[derive(Debug)]
@@ -219,7 +219,7 @@ impl Lab {
 
     /// Search `i` as it stood after `step` expansions (`u32::MAX`: finished); the last
     /// replay of each search is kept until its search or the step changes.
-    pub fn snapshot(&self, i: usize, step: u32) -> Option<Rc<Snapshot>> {
+    pub fn snapshot(&self, i: usize, step: u32) -> Option<Arc<Snapshot>> {
         let search = self.searches.get(i)?;
         let key = (search.serial, step);
         let mut cache = self.cache.borrow_mut();
@@ -229,10 +229,10 @@ impl Lab {
         if let Some((k, snap)) = &cache[i]
             && *k == key
         {
-            return Some(Rc::clone(snap));
+            return Some(Arc::clone(snap));
         }
-        let snap = Rc::new(search.trace.snapshot(step));
-        cache[i] = Some((key, Rc::clone(&snap)));
+        let snap = Arc::new(search.trace.snapshot(step));
+        cache[i] = Some((key, Arc::clone(&snap)));
         Some(snap)
     }
 }

@@ -1,7 +1,7 @@
 //! Which search the screen shows and how far: the overlay on a monster's search in the game,
 //! and the lab's searches; stepping, autoplay, layers and the replays they draw from.
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use super::lab::Lab;
 use super::{App, Mode};
@@ -151,7 +151,7 @@ impl App {
 
     /// The selected monster's search as it stood at the overlay's step. Replaying a large
     /// search takes milliseconds, so the last replay is kept until the trace or step changes.
-    pub fn snapshot(&self) -> Option<Rc<Snapshot>> {
+    pub fn snapshot(&self) -> Option<Arc<Snapshot>> {
         let trace = self.world.trace()?;
         let step = self.overlay.step.unwrap_or(u32::MAX);
         let key = (self.world.planner().trace_serial(), step);
@@ -159,15 +159,15 @@ impl App {
         if let Some((k, snap)) = cache.as_ref()
             && *k == key
         {
-            return Some(Rc::clone(snap));
+            return Some(Arc::clone(snap));
         }
-        let snap = Rc::new(trace.snapshot(step));
-        *cache = Some((key, Rc::clone(&snap)));
+        let snap = Arc::new(trace.snapshot(step));
+        *cache = Some((key, Arc::clone(&snap)));
         Some(snap)
     }
 
     /// The lab's search `i` at the overlay's step.
-    pub fn lab_snapshot(&self, i: usize) -> Option<Rc<Snapshot>> {
+    pub fn lab_snapshot(&self, i: usize) -> Option<Arc<Snapshot>> {
         self.lab
             .as_ref()?
             .snapshot(i, self.overlay.step.unwrap_or(u32::MAX))

@@ -35,16 +35,19 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, CliError> {
                 writeln!(
                     out,
                     "{}: ok, {kind} {}x{}, {floor} floor cells, {player}, {n} monster{}{}",
-                    p.display(),
+                    crate::text::escape_controls(&p.display().to_string()),
                     l.grid.width(),
                     l.grid.height(),
                     if n == 1 { "" } else { "s" },
-                    l.title.map(|t| format!(", \"{t}\"")).unwrap_or_default()
+                    // A title is the file's text: it must not drive the terminal.
+                    l.title
+                        .map(|t| format!(", \"{}\"", crate::text::escape_controls(&t)))
+                        .unwrap_or_default()
                 )?;
             }
             Err(e) => {
                 failed = true;
-                eprintln!("{e}");
+                super::report(&e);
             }
         }
     }

@@ -7,6 +7,10 @@ use crate::text::LoadError;
 /// Exit code for bad input: unreadable or invalid files, bad arguments.
 pub const EXIT_BAD_INPUT: i32 = 2;
 
+/// Exit code when the reader of standard output went away (a closed pipe, as in
+/// `| head`): 128 + SIGPIPE, what a shell shows for a process that a closed pipe killed.
+pub const EXIT_CLOSED_PIPE: i32 = 141;
+
 /// A command that could not do its job.
 #[derive(Debug, thiserror::Error)]
 pub enum CliError {
@@ -28,6 +32,11 @@ pub enum CliError {
 }
 
 impl CliError {
+    /// Whether this is a write to a pipe whose reader has gone.
+    pub fn is_closed_pipe(&self) -> bool {
+        matches!(self, CliError::Output(e) if e.kind() == std::io::ErrorKind::BrokenPipe)
+    }
+
     /// The process exit code for this error.
     pub fn exit_code(&self) -> i32 {
         match self {

@@ -1,6 +1,8 @@
 //! `astar-rogue lab LEVEL [--from X,Y] [--to X,Y] [search options]`: the search lab on
 //! exactly the query `path` runs with the same arguments.
 
+use std::sync::{Arc, Mutex};
+
 use clap::Args;
 
 use super::CliError;
@@ -8,6 +10,7 @@ use super::query::{QueryArgs, check_endpoints};
 use crate::app::{App, open_level};
 use crate::content::level::Level;
 use crate::engine::astar::{Pathfinder, Query};
+use crate::frontend::record::Recorder;
 
 /// Arguments of `lab`.
 #[derive(Debug, Args)]
@@ -31,8 +34,17 @@ pub(super) fn lab(args: &LabArgs) -> Result<i32, CliError> {
     let probe = Pathfinder::new().find(&level.grid, Query::new(from, to).options(options));
     check_endpoints(&level, from, to, probe.status)?;
     let (design, source) = open_level(Some(&q.level), args.seed)?;
-    let mut app = App::new(design, source, args.seed, (80, 24));
-    app.open_lab(from, to, options);
-    crate::frontend::term::play(&mut app).map_err(CliError::Terminal)?;
-    Ok(0)
+    let seed = args.seed;
+    // Nothing is recorded: the lab's own scripts start with `#! lab:` instead.
+    let recorder = Recorder::new(None, seed, None).map_err(CliError::Terminal)?;
+    let ending = crate::frontend::term::play(
+        move |size| {
+            let mut app = App::new(design, source, seed, size);
+            app.open_lab(from, to, options);
+            app
+        },
+        Arc::new(Mutex::new(recorder)),
+    )
+    .map_err(CliError::Terminal)?;
+    Ok(ending.exit_code())
 }

@@ -26,16 +26,7 @@ pub struct PathArgs {
     pub trace: bool,
 }
 
-#[derive(Serialize)]
-struct PathJson {
-    status: &'static str,
-    cost: Option<u32>,
-    expanded: u32,
-    path: Vec<[i32; 2]>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    nodes: Option<Vec<NodeJson>>,
-}
-
+/// One node of `--trace`, written as it is reached so the output never sits in memory.
 #[derive(Serialize)]
 struct NodeJson {
     x: i32,
@@ -56,14 +47,27 @@ pub(super) fn path(args: &PathArgs) -> Result<i32, CliError> {
     let mut pf = Pathfinder::new();
     let (result, trace) = pf.find_traced(&level.grid, Query::new(from, to).options(q.options()));
     check_endpoints(&level, from, to, result.status)?;
-    let mut out = String::new();
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
-        let nodes = args.trace.then(|| {
-            trace
-                .snapshot(u32::MAX)
-                .nodes
-                .iter()
-                .map(|n| NodeJson {
+        // The surrounding object is written by hand and each node by serde, one at a time:
+        // a trace of a large level is gigabytes of JSON, which must stream, not be built.
+        write!(out, "{{\"status\":")?;
+        json(&mut out, &result.status.name())?;
+        write!(out, ",\"cost\":")?;
+        json(&mut out, &result.cost)?;
+        write!(out, ",\"expanded\":{},\"path\":[", result.expanded)?;
+        for (i, p) in result.path.iter().enumerate() {
+            let comma = if i == 0 { "" } else { "," };
+            write!(out, "{comma}[{},{}]", p.x, p.y)?;
+        }
+        out.write_all(b"]")?;
+        if args.trace {
+            out.write_all(b",\"nodes\":[")?;
+            for (i, n) in trace.snapshot(u32::MAX).nodes.iter().enumerate() {
+                if i > 0 {
+                    out.write_all(b",")?;
+                }
+                let node = NodeJson {
                     x: n.pos.x,
                     y: n.pos.y,
                     g: n.g,
@@ -72,30 +76,24 @@ pub(super) fn path(args: &PathArgs) -> Result<i32, CliError> {
                     parent: n.parent.map(|p| [p.x, p.y]),
                     state: n.state.name(),
                     order: n.order,
-                })
-                .collect()
-        });
-        let json = PathJson {
-            status: result.status.name(),
-            cost: result.cost,
-            expanded: result.expanded,
-            path: result.path.iter().map(|p| [p.x, p.y]).collect(),
-            nodes,
-        };
-        out.push_str(&serde_json::to_string(&json).map_err(std::io::Error::other)?);
-        out.push('\n');
+                };
+                json(&mut out, &node)?;
+            }
+            out.write_all(b"]")?;
+        }
+        out.write_all(b"}\n")?;
     } else {
-        out.push_str(&draw_path(&level, &result.path, from, to));
-        let cost = result.cost.map_or("-".to_string(), |c| c.to_string());
-        out.push_str(&format!(
-            "{} from {from} to {to}: cost {cost}, expanded {}, path {} cells\n",
-            result.status.name(),
-            result.expanded,
-            result.path.len()
-        ));
+        out.write_all(draw_path(&level, &result.path, from, to).as_bytes())?;
+        // The same line the lab's panel shows for the same query.
+        writeln!(out, "{}", crate::view::summary(&result, from, to))?;
     }
-    std::io::stdout().lock().write_all(out.as_bytes())?;
+    out.flush()?;
     Ok(0)
+}
+
+/// Writes one value as JSON; a failed write stays the `io::Error` it was (a closed pipe).
+fn json<T: Serialize + ?Sized>(out: &mut impl Write, value: &T) -> std::io::Result<()> {
+    serde_json::to_writer(out, value).map_err(std::io::Error::from)
 }
 
 /// The map as text with the path drawn as `*`, the start as `S` and the goal as `G`; large

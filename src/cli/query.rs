@@ -15,11 +15,11 @@ use crate::engine::grid::{Neighbourhood, Pos};
 pub struct QueryArgs {
     /// The level file.
     pub level: PathBuf,
-    /// Start cell `X,Y` (default: the first monster in reading order). Negative values are
-    /// fine: `--from -1,0`.
+    /// Start cell `X,Y` (default: the first monster in reading order). Negative values
+    /// are read as values, not flags: `--from -1,0` and `--from=-1,0` both work.
     #[arg(long, allow_hyphen_values = true)]
     pub from: Option<Pos>,
-    /// Goal cell `X,Y` (default: the player).
+    /// Goal cell `X,Y` (default: the player); negative values work as for `--from`.
     #[arg(long, allow_hyphen_values = true)]
     pub to: Option<Pos>,
     /// Movement rule: 8, 8cut or 4.

@@ -1,5 +1,5 @@
-//! `astar-rogue scen FILE.map.scen... [--map FILE.map]`: every scenario of Moving AI
-//! scenario files through the engine, each path checked.
+//! `astar-rogue scen FILE.map.scen... [--map FILE.map] [--jobs N]`: every scenario of Moving
+//! AI scenario files through the engine, each path checked.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -12,23 +12,44 @@ use crate::content::scen::{self, Report};
 /// Arguments of `scen`.
 #[derive(Debug, Args)]
 pub struct ScenArgs {
-    /// Scenario files (`.map.scen`).
+    /// Scenario files (`.map.scen`). Where `FILE.map.scen.1014` lies beside one, every
+    /// path's cost must equal the exact cost it gives; otherwise it must lie within the
+    /// bounds around the file's `optimal_length`.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     /// The map, when it is not next to the scenario file.
     #[arg(long)]
     pub map: Option<PathBuf>,
+    /// Threads to run the scenarios on (default: every core). Each search is still timed on
+    /// its own; the results do not depend on it.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub jobs: Option<u16>,
 }
 
-/// A line per file (with its first failures), then the total as the last line. Exit code 1
-/// when any scenario failed.
+/// A line per file (with the check it ran and its first failures), then the total as the
+/// last line. Exit code 1 when any scenario failed.
 pub(super) fn scen(args: &ScenArgs) -> Result<i32, CliError> {
+    let jobs = args.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, usize::from),
+        usize::from,
+    );
     let mut total = Report::default();
     let mut out = std::io::stdout().lock();
     for file in &args.files {
-        let report = scen::run_file(file, args.map.as_deref())
+        let report = scen::run_file_on(file, args.map.as_deref(), jobs)
             .map_err(|e| CliError::BadInput(e.to_string()))?;
-        writeln!(out, "{}: {}", file.display(), scen::format_summary(&report))?;
+        let exact = scen::exact_path(file);
+        let check = if exact.is_file() {
+            format!("exact costs from {}", exact.display())
+        } else {
+            "bounds around optimal_length (no .1014 file)".to_string()
+        };
+        writeln!(
+            out,
+            "{}: {} (checked: {check})",
+            file.display(),
+            scen::format_summary(&report)
+        )?;
         for f in &report.failures {
             writeln!(out, "  FAILED {f}")?;
         }

@@ -31,6 +31,10 @@ pub struct ScriptArgs {
     /// Print a JSON state line after every turn.
     #[arg(long)]
     pub state: bool,
+    /// Print every frame's colours and modifiers too, one letter per cell with a legend (as
+    /// the header `#! styles: on` does).
+    #[arg(long)]
+    pub styles: bool,
 }
 
 /// Runs the script headless and prints its frames as they come.
@@ -44,11 +48,9 @@ pub(super) fn script(args: &ScriptArgs) -> Result<i32, CliError> {
             frames: args.frames,
             state: args.state,
         },
+        styles: args.styles,
     };
-    let result = script::run_file(&args.script, &options, &mut std::io::stdout().lock());
-    match result {
-        // A closed pipe (`| head`) ends the output quietly: the reader has what it wanted.
-        Err(script::ScriptError::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(0),
-        other => other.map(|()| 0).map_err(CliError::from),
-    }
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    script::run_file(&args.script, &options, &mut out)?;
+    Ok(0)
 }

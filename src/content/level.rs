@@ -240,7 +240,7 @@ pub fn tile_glyph(t: Tile) -> char {
 /// number (a `size:` header may add void rows past them).
 fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Vec<usize>), ParseError> {
     let err = |line: usize, col: usize, msg: String, text: &str| {
-        ParseError::new(file.to_string(), line, col, msg, text.to_string())
+        ParseError::new(file.to_string(), line, col, msg, text)
     };
     let mut title = None;
     let mut size: Option<(usize, usize, usize, String)> = None;

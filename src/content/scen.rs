@@ -77,6 +77,9 @@ pub struct Report {
     pub search_time: Duration,
     /// Nodes expanded over all searches.
     pub expanded: u64,
+    /// Scenarios whose cost was checked for equality with an exact cost (from a `.1014`
+    /// file); the others were checked against the bounds around `optimal_length`.
+    pub exact: usize,
 }
 
 impl std::ops::AddAssign<&Report> for Report {
@@ -86,6 +89,7 @@ impl std::ops::AddAssign<&Report> for Report {
         self.failed += other.failed;
         self.search_time += other.search_time;
         self.expanded += other.expanded;
+        self.exact += other.exact;
         let room = MAX_FAILURE_DETAILS.saturating_sub(self.failures.len());
         self.failures
             .extend(other.failures.iter().take(room).cloned());
@@ -118,12 +122,16 @@ impl Report {
     }
 }
 
-/// The summary line: `N scenarios, F failed, mean X us/query, Y M expansions/s`.
+/// The summary line: `N scenarios, F failed, E exact, B by bounds, mean X us/query, Y M
+/// expansions/s`, where E were checked for equality with their exact cost and B against the
+/// bounds around `optimal_length`.
 pub fn format_summary(report: &Report) -> String {
     format!(
-        "{} scenarios, {} failed, mean {:.2} us/query, {:.1} M expansions/s",
+        "{} scenarios, {} failed, {} exact, {} by bounds, mean {:.2} us/query, {:.1} M expansions/s",
         report.scenarios,
         report.failed,
+        report.exact,
+        report.scenarios - report.exact,
         report.mean_us_per_query(),
         report.mexpansions_per_sec()
     )
@@ -143,7 +151,7 @@ pub enum ScenError {
 /// Parses a scenario file; `file` names it in errors.
 pub fn parse(bytes: &[u8], file: &str) -> Result<Vec<Scenario>, ParseError> {
     let err = |line: usize, col: usize, msg: String, text: &str| {
-        ParseError::new(file.to_string(), line, col, msg, text.to_string())
+        ParseError::new(file.to_string(), line, col, msg, text)
     };
     let mut it = lines(bytes, file);
     let (n, first) = match it.next() {
@@ -296,38 +304,123 @@ pub fn map_path_for(scen_path: &Path, scenarios: &[Scenario]) -> Option<PathBuf>
 }
 
 /// Checks that every scenario fits `grid` (and, when `map_name` is given, names that map).
+/// `source` is the scenario file's bytes, for the line an error quotes.
 pub fn check_fit(
     scenarios: &[Scenario],
     grid: &Grid,
     map_name: Option<&str>,
     file: &str,
+    source: &[u8],
 ) -> Result<(), ParseError> {
     for s in scenarios {
-        let at = |msg: String| ParseError::new(file.to_string(), s.line, 1, msg, String::new());
+        // Errors quote the line and point at the field at fault: the map's name or the width.
+        let at = |field: usize, msg: String| {
+            let text = lines(source, file)
+                .nth(s.line - 1)
+                .and_then(Result::ok)
+                .map_or("", |(_, t)| t);
+            let col = fields(text).get(field).map_or(1, |f| f.0);
+            ParseError::new(file.to_string(), s.line, col, msg, text)
+        };
         if let Some(name) = map_name
             && s.map != name
         {
-            return Err(at(format!(
-                "scenario names map {:?}, but the file's scenarios are for {name:?}",
-                s.map
-            )));
+            return Err(at(
+                1,
+                format!(
+                    "scenario names map {:?}, but the file's scenarios are for {name:?}",
+                    s.map
+                ),
+            ));
         }
         if (s.width, s.height) != (grid.width(), grid.height()) {
-            return Err(at(format!(
-                "scenario expects a {}x{} map, the map is {}x{}",
-                s.width,
-                s.height,
-                grid.width(),
-                grid.height()
-            )));
+            return Err(at(
+                2,
+                format!(
+                    "scenario expects a {}x{} map, the map is {}x{}",
+                    s.width,
+                    s.height,
+                    grid.width(),
+                    grid.height()
+                ),
+            ));
         }
     }
     Ok(())
 }
 
-/// Loads a scenario file and its map (beside it, or `map_override`) and runs every scenario.
-pub fn run_file(scen_path: &Path, map_override: Option<&Path>) -> Result<Report, ScenError> {
-    let scenarios = load(scen_path)?;
+/// The file of exact costs beside a scenario file: `X.map.scen.1014`.
+pub fn exact_path(scen_path: &Path) -> PathBuf {
+    let mut name = scen_path.as_os_str().to_owned();
+    name.push(".1014");
+    PathBuf::from(name)
+}
+
+/// Parses a file of exact costs (`.1014`): line k holds the exact cost, in the engine's
+/// 10/14 units, of the scenario on line k + 1 of its scenario file. Returns one cost per
+/// scenario, in order; every scenario must have one.
+pub fn parse_exact(
+    bytes: &[u8],
+    file: &str,
+    scenarios: &[Scenario],
+) -> Result<Vec<u32>, ParseError> {
+    let mut costs: Vec<Option<u32>> = Vec::new();
+    for item in lines(bytes, file) {
+        let (n, line) = item?;
+        let value = line.trim();
+        if value.is_empty() {
+            costs.push(None);
+            continue;
+        }
+        let cost = Some(value)
+            .filter(|v| v.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|v| v.parse::<u32>().ok())
+            .ok_or_else(|| {
+                let col = line.chars().count() - line.trim_start().chars().count() + 1;
+                ParseError::new(
+                    file.to_string(),
+                    n,
+                    col,
+                    format!("bad exact cost {value:?}: expected a whole number"),
+                    line,
+                )
+            })?;
+        costs.push(Some(cost));
+    }
+    let lines_read = costs.len();
+    scenarios
+        .iter()
+        .map(|s| {
+            costs.get(s.line - 2).copied().flatten().ok_or_else(|| {
+                ParseError::new(
+                    file.to_string(),
+                    (s.line - 1).min(lines_read + 1),
+                    1,
+                    format!(
+                        "no exact cost for the scenario on line {} of its scenario file",
+                        s.line
+                    ),
+                    "",
+                )
+            })
+        })
+        .collect()
+}
+
+/// Most bytes of a file of exact costs.
+pub const MAX_EXACT_BYTES: u64 = MAX_SCEN_BYTES;
+
+/// Loads a scenario file and its map (beside it, or `map_override`) and runs every scenario
+/// on `jobs` threads. When the file's exact costs (`X.map.scen.1014`) are beside it, each
+/// cost must equal its exact cost; otherwise it must lie within the bounds.
+pub fn run_file_on(
+    scen_path: &Path,
+    map_override: Option<&Path>,
+    jobs: usize,
+) -> Result<Report, ScenError> {
+    let name = scen_path.display().to_string();
+    let bytes = read_limited(scen_path, MAX_SCEN_BYTES, "scenario file")?;
+    let scenarios = parse(&bytes, &name).map_err(LoadError::from)?;
     if scenarios.is_empty() {
         return Ok(Report::default());
     }
@@ -339,29 +432,82 @@ pub fn run_file(scen_path: &Path, map_override: Option<&Path>) -> Result<Report,
         ),
     };
     let (level, _) = Level::load(&map_path)?;
-    check_fit(
+    check_fit(&scenarios, &level.grid, expect_name, &name, &bytes).map_err(ScenError::Mismatch)?;
+    let exact_file = exact_path(scen_path);
+    let exact = if exact_file.is_file() {
+        let exact_bytes = read_limited(&exact_file, MAX_EXACT_BYTES, "exact cost file")?;
+        let exact_name = exact_file.display().to_string();
+        Some(parse_exact(&exact_bytes, &exact_name, &scenarios).map_err(LoadError::from)?)
+    } else {
+        None
+    };
+    Ok(run_scenarios_on(
         &scenarios,
+        exact.as_deref(),
         &level.grid,
-        expect_name,
-        &scen_path.display().to_string(),
-    )
-    .map_err(ScenError::Mismatch)?;
-    Ok(run_scenarios(&scenarios, &level.grid))
+        jobs,
+    ))
 }
 
-/// Runs every scenario with default [`SearchOptions`] through one reused [`Pathfinder`].
+/// [`run_file_on`] on one thread.
+pub fn run_file(scen_path: &Path, map_override: Option<&Path>) -> Result<Report, ScenError> {
+    run_file_on(scen_path, map_override, 1)
+}
+
+/// Runs the scenarios split in `jobs` runs of neighbouring scenarios, one thread each, and
+/// adds up their reports in order, so the result is the same for any `jobs`. Each search is
+/// still timed on its own.
+pub fn run_scenarios_on(
+    scenarios: &[Scenario],
+    exact: Option<&[u32]>,
+    grid: &Grid,
+    jobs: usize,
+) -> Report {
+    let per_job = scenarios.len().div_ceil(jobs.max(1)).max(1);
+    let reports: Vec<Report> = std::thread::scope(|scope| {
+        let handles: Vec<_> = scenarios
+            .chunks(per_job)
+            .enumerate()
+            .map(|(i, chunk)| {
+                let exact = exact.map(|e| &e[i * per_job..i * per_job + chunk.len()]);
+                scope.spawn(move || run_checked(chunk, exact, grid))
+            })
+            .collect();
+        handles
+            .into_iter()
+            // A job only panics on a bug; pass it on rather than hide it.
+            .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    });
+    let mut total = Report::default();
+    for r in &reports {
+        total += r;
+    }
+    total
+}
+
+/// Runs every scenario with default [`SearchOptions`] through one reused [`Pathfinder`],
+/// checking each cost against the bounds around `optimal_length`.
 pub fn run_scenarios(scenarios: &[Scenario], grid: &Grid) -> Report {
+    run_checked(scenarios, None, grid)
+}
+
+/// Runs the scenarios through one reused [`Pathfinder`]; with `exact` (one cost per
+/// scenario) each cost must equal its exact cost, else it must lie within the bounds.
+pub fn run_checked(scenarios: &[Scenario], exact: Option<&[u32]>, grid: &Grid) -> Report {
     let mut pf = Pathfinder::new();
     let mut out = SearchResult::default();
     let mut report = Report::default();
-    for s in scenarios {
+    for (i, s) in scenarios.iter().enumerate() {
         let began = Instant::now();
         pf.search(grid, Query::new(s.start, s.goal), &mut out, &mut ());
         report.search_time += began.elapsed();
         report.scenarios += 1;
         report.expanded += u64::from(out.expanded);
+        let want = exact.and_then(|e| e.get(i).copied());
+        report.exact += usize::from(want.is_some());
         let verdict = match (out.status, out.cost) {
-            (Status::Found, Some(cost)) => check(s, grid, cost, &out.path),
+            (Status::Found, Some(cost)) => check(s, want, grid, cost, &out.path),
             (status, _) => Err(format!("search ended {}", status.name())),
         };
         if let Err(reason) = verdict {
@@ -377,12 +523,25 @@ pub fn run_scenarios(scenarios: &[Scenario], grid: &Grid) -> Report {
     report
 }
 
-/// The tolerance rule and the path's legality for one found path.
-fn check(s: &Scenario, grid: &Grid, cost: u32, path: &[Pos]) -> Result<(), String> {
+/// The path's legality and, for one found path, its cost: equal to `exact` when given,
+/// else within the tolerance of `optimal_length`.
+fn check(
+    s: &Scenario,
+    exact: Option<u32>,
+    grid: &Grid,
+    cost: u32,
+    path: &[Pos],
+) -> Result<(), String> {
     let tol = s.tolerance();
-    let cost_len = f64::from(cost) / 10.0;
-    if cost_len > s.optimal + tol {
-        return Err(format!("cost {cost} is longer than optimal"));
+    match exact {
+        Some(want) if cost != want => {
+            return Err(format!("cost {cost}, the exact cost is {want}"));
+        }
+        Some(_) => {}
+        None if f64::from(cost) / 10.0 > s.optimal + tol => {
+            return Err(format!("cost {cost} is longer than optimal"));
+        }
+        None => {}
     }
     if path.first() != Some(&s.start) || path.last() != Some(&s.goal) {
         return Err("path does not run from start to goal".into());
@@ -409,7 +568,7 @@ fn check(s: &Scenario, grid: &Grid, cost: u32, path: &[Pos]) -> Result<(), Strin
         ));
     }
     let length = f64::from(straight) + f64::from(diagonal) * std::f64::consts::SQRT_2;
-    if length < s.optimal - tol {
+    if exact.is_none() && length < s.optimal - tol {
         return Err(format!("path length {length:.5} is shorter than optimal"));
     }
     Ok(())
@@ -538,14 +697,77 @@ mod tests {
     }
 
     #[test]
-    fn fit_checks_the_map_name_and_size() {
+    fn fit_checks_the_map_name_and_size_and_quotes_the_line() {
         let g = open_grid(&["....", "....", "...."]);
-        let s = [scenario(Pos::new(0, 0), Pos::new(1, 1), 1.5)];
-        assert!(check_fit(&s, &g, Some("m.map"), "f").is_ok());
-        let e = check_fit(&s, &g, Some("other.map"), "f").expect_err("wrong name");
-        assert_eq!((e.line, e.col), (2, 1));
+        let source = b"version 1\n0\tmaps/m.map\t4\t3\t0\t0\t1\t1\t1.5\n";
+        let s = parse(source, "f").unwrap();
+        assert!(check_fit(&s, &g, Some("m.map"), "f", source).is_ok());
+        let e = check_fit(&s, &g, Some("other.map"), "f", source).expect_err("wrong name");
+        assert_eq!((e.line, e.col), (2, 3));
         let small = open_grid(&["...", "..."]);
-        assert!(check_fit(&s, &small, None, "f").is_err());
+        let e = check_fit(&s, &small, None, "f", source).expect_err("wrong size");
+        assert_eq!((e.line, e.col), (2, 14));
+        assert_eq!(e.text, "0\tmaps/m.map\t4\t3\t0\t0\t1\t1\t1.5");
+        assert!(
+            e.to_string().contains("2 | 0 maps/m.map 4 3 0 0 1 1 1.5"),
+            "the excerpt shows the line: {e}"
+        );
+    }
+
+    #[test]
+    fn exact_costs_are_checked_for_equality() {
+        let g = open_grid(&["....", ".#..", "...."]);
+        let source =
+            b"version 1\n0\tm.map\t4\t3\t0\t0\t3\t2\t4.41421\n\n0\tm.map\t4\t3\t0\t0\t2\t2\t4\n";
+        let s = parse(source, "s").unwrap();
+        let exact = parse_exact(b"44\n\n40\n", "s.1014", &s).unwrap();
+        assert_eq!(exact, [44, 40]);
+        let r = run_checked(&s, Some(&exact), &g);
+        assert_eq!(
+            (r.scenarios, r.failed, r.exact),
+            (2, 0, 2),
+            "{:?}",
+            r.failures
+        );
+        // A cost one unit off the exact one fails.
+        let r = run_checked(&s, Some(&[44, 41]), &g);
+        assert_eq!((r.failed, r.exact), (1, 2));
+        assert_eq!(r.failures[0].reason, "cost 40, the exact cost is 41");
+        assert_eq!(r.failures[0].scenario.line, 4);
+        // Bounds alone accept both (the stored lengths are right).
+        let r = run_checked(&s, None, &g);
+        assert_eq!((r.failed, r.exact), (0, 0));
+    }
+
+    #[test]
+    fn exact_cost_files_must_cover_every_scenario_with_whole_numbers() {
+        let source =
+            b"version 1\n0\tm.map\t4\t3\t0\t0\t3\t2\t4.41421\n0\tm.map\t4\t3\t0\t0\t2\t2\t4\n";
+        let s = parse(source, "s").unwrap();
+        let e = parse_exact(b"44\n", "s.1014", &s).unwrap_err();
+        assert_eq!((e.line, e.col), (2, 1));
+        assert!(e.message.contains("line 3"), "{}", e.message);
+        let e = parse_exact(b"44\n 4.5\n", "s.1014", &s).unwrap_err();
+        assert_eq!((e.line, e.col, e.text.as_str()), (2, 2, " 4.5"));
+        let e = parse_exact(b"44\n-4\n", "s.1014", &s).unwrap_err();
+        assert_eq!((e.line, e.col), (2, 1));
+    }
+
+    #[test]
+    fn jobs_do_not_change_the_report() {
+        let g = open_grid(&["........", ".##..#..", "....#...", "........"]);
+        let scenarios: Vec<Scenario> = (0..23)
+            .map(|i| scenario(Pos::new(i % 8, 0), Pos::new(7 - i % 8, 3), 9.0))
+            .collect();
+        let one = run_scenarios_on(&scenarios, None, &g, 1);
+        for jobs in [2, 3, 7, 64] {
+            let many = run_scenarios_on(&scenarios, None, &g, jobs);
+            assert_eq!(
+                (many.scenarios, many.failed, many.expanded, &many.failures),
+                (one.scenarios, one.failed, one.expanded, &one.failures),
+                "{jobs} jobs"
+            );
+        }
     }
 
     #[test]
@@ -556,14 +778,15 @@ mod tests {
             failures: Vec::new(),
             search_time: Duration::from_micros(10),
             expanded: 300,
+            exact: 3,
         };
         assert_eq!(
             format_summary(&r),
-            "4 scenarios, 1 failed, mean 2.50 us/query, 30.0 M expansions/s"
+            "4 scenarios, 1 failed, 3 exact, 1 by bounds, mean 2.50 us/query, 30.0 M expansions/s"
         );
         assert_eq!(
             format_summary(&Report::default()),
-            "0 scenarios, 0 failed, mean 0.00 us/query, 0.0 M expansions/s"
+            "0 scenarios, 0 failed, 0 exact, 0 by bounds, mean 0.00 us/query, 0.0 M expansions/s"
         );
     }
 

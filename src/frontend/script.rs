@@ -5,9 +5,11 @@
 //! Syntax: whitespace-separated tokens; `#` starts a comment to the end of the line. A token
 //! is a key (`h`, `.`, `?`, `Left`, `Esc`, `F1`, `C-c`, `Hash` for `#`), a mouse action
 //! (`click:COL,ROW`, `rclick:COL,ROW`, `drag:COL,ROW`, `rdrag:COL,ROW`, `release:COL,ROW`),
-//! `resize:WxH`, `snap` or `snap:NAME`,
-//! `reload`, or `N*TOKEN` for N repeats. Header lines `#! level: PATH`, `#! size: WxH` and
-//! `#! seed: N` make one file a complete reproduction (paths are relative to the script).
+//! `resize:WxH`, `snap` or `snap:NAME`, `reload`, `tick`, or `N*TOKEN` for N repeats.
+//! Header lines `#! level: PATH`, `#! size: WxH` and `#! seed: N` make one file a complete
+//! reproduction (paths are relative to the script); `#! ticks: manual` (as recordings say)
+//! advances travel and autoplay only at `tick` tokens instead of to the end after each
+//! token.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -22,6 +24,7 @@ use serde::Serialize;
 
 use crate::app::{App, OpenError, open_level};
 use crate::engine::grid::Pos;
+use crate::game::Planning;
 use crate::text::{LoadError, ParseError, parse_size};
 
 /// Most repeats of one token, and most steps in a whole script, so no script exhausts memory.
@@ -46,6 +49,8 @@ pub enum Action {
     Resize(u16, u16),
     /// Reload the level file, as the terminal loop does when it changes on disk.
     Reload,
+    /// One tick of travel and autoplay, as the terminal loop runs every 60 ms.
+    Tick,
 }
 
 /// A token with where it stands in the script.
@@ -72,6 +77,14 @@ pub struct Header {
     pub seed: Option<u64>,
     /// Start in the lab on this query: `(start, goal)`.
     pub lab: Option<(Pos, Pos)>,
+    /// How the monsters plan (`#! planning: map`), as `play --planning` sets it.
+    pub planning: Option<Planning>,
+    /// Whether ticks run only at `tick` tokens (`#! ticks: manual`), not to the end of
+    /// travel and autoplay after every token.
+    pub manual_ticks: bool,
+    /// Whether every frame printed carries its styles (`#! styles: on`), see
+    /// [`styles_text`].
+    pub styles: bool,
 }
 
 /// A parsed script.
@@ -86,7 +99,7 @@ pub struct Script {
 /// Parses a script; `file` names it in errors and anchors relative header paths.
 pub fn parse(bytes: &[u8], file: &str) -> Result<Script, ParseError> {
     let err = |line: usize, col: usize, msg: String, text: &str| {
-        ParseError::new(file.to_string(), line, col, msg, text.to_string())
+        ParseError::new(file.to_string(), line, col, msg, text)
     };
     let base = Path::new(file).parent().unwrap_or(Path::new(""));
     let mut script = Script::default();
@@ -118,11 +131,45 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<Script, ParseError> {
                 "lab" => {
                     script.header.lab = Some(lab_query(value).map_err(|m| err(n, col, m, line))?)
                 }
+                "planning" => {
+                    script.header.planning =
+                        Some(value.parse().map_err(|m: String| err(n, col, m, line))?)
+                }
+                "styles" => {
+                    script.header.styles = match value {
+                        "on" => true,
+                        "off" => false,
+                        _ => {
+                            return Err(err(
+                                n,
+                                col,
+                                format!("bad styles {value:?}: use on or off"),
+                                line,
+                            ));
+                        }
+                    }
+                }
+                "ticks" => {
+                    script.header.manual_ticks = match value {
+                        "manual" => true,
+                        "auto" => false,
+                        _ => {
+                            return Err(err(
+                                n,
+                                col,
+                                format!("bad ticks {value:?}: use manual or auto"),
+                                line,
+                            ));
+                        }
+                    }
+                }
                 other => {
                     return Err(err(
                         n,
                         col,
-                        format!("unknown header {other:?} (known: level, size, seed, lab)"),
+                        format!(
+                            "unknown header {other:?} (known: level, size, seed, lab, planning, ticks, styles)"
+                        ),
                         line,
                     ));
                 }
@@ -261,6 +308,7 @@ pub fn parse_token(t: &str) -> Result<Action, String> {
     let code = match t {
         "snap" => return Ok(Action::Snap(None)),
         "reload" => return Ok(Action::Reload),
+        "tick" => return Ok(Action::Tick),
         "Hash" => KeyCode::Char('#'),
         "Space" => KeyCode::Char(' '),
         "Left" => KeyCode::Left,
@@ -284,7 +332,7 @@ pub fn parse_token(t: &str) -> Result<Action, String> {
         },
         _ => {
             return Err(format!(
-                "unknown token {t:?}: expected a key (h, Left, C-c, F1, Hash), click:C,R, rclick:C,R, drag:C,R, rdrag:C,R, release:C,R, resize:WxH, snap[:NAME], reload or N*TOKEN"
+                "unknown token {t:?}: expected a key (h, Left, C-c, F1, Hash), click:C,R, rclick:C,R, drag:C,R, rdrag:C,R, release:C,R, resize:WxH, snap[:NAME], reload, tick or N*TOKEN"
             ));
         }
     };
@@ -294,6 +342,64 @@ pub fn parse_token(t: &str) -> Result<Action, String> {
         none
     };
     Ok(key(code, m))
+}
+
+/// The token that [`parse_token`] reads back as `event`, or `None` for an event a script
+/// cannot express (mouse moves and scrolls, focus, paste, Ctrl with a named key, media
+/// keys). Keys keep what the app looks at: the key and whether Ctrl is held.
+pub fn token(event: &Event) -> Option<String> {
+    match event {
+        Event::Key(k) => key_token(k),
+        Event::Mouse(m) => {
+            let kind = match m.kind {
+                MouseEventKind::Down(MouseButton::Left) => "click",
+                // The app treats every button but the left one alike.
+                MouseEventKind::Down(_) => "rclick",
+                MouseEventKind::Drag(MouseButton::Left) => "drag",
+                MouseEventKind::Drag(_) => "rdrag",
+                MouseEventKind::Up(_) => "release",
+                _ => return None,
+            };
+            Some(format!("{kind}:{},{}", m.column, m.row))
+        }
+        Event::Resize(w, h) => Some(format!("resize:{w}x{h}")),
+        _ => None,
+    }
+}
+
+fn key_token(k: &KeyEvent) -> Option<String> {
+    if k.modifiers.contains(KeyModifiers::CONTROL) {
+        return match k.code {
+            // `#` would start a comment and whitespace would end the token.
+            KeyCode::Char(c) if c != '#' && !c.is_whitespace() && !c.is_control() => {
+                Some(format!("C-{}", c.to_ascii_lowercase()))
+            }
+            _ => None,
+        };
+    }
+    Some(match k.code {
+        KeyCode::Char(' ') => "Space".into(),
+        KeyCode::Char('#') => "Hash".into(),
+        KeyCode::Char(c) if c.is_whitespace() || c.is_control() => return None,
+        KeyCode::Char(c) => c.to_string(),
+        KeyCode::F(n @ 1..=12) => format!("F{n}"),
+        KeyCode::Left => "Left".into(),
+        KeyCode::Right => "Right".into(),
+        KeyCode::Up => "Up".into(),
+        KeyCode::Down => "Down".into(),
+        KeyCode::Enter => "Enter".into(),
+        KeyCode::Esc => "Esc".into(),
+        KeyCode::Tab => "Tab".into(),
+        KeyCode::BackTab => "BackTab".into(),
+        KeyCode::Backspace => "Backspace".into(),
+        KeyCode::Delete => "Delete".into(),
+        KeyCode::Insert => "Insert".into(),
+        KeyCode::Home => "Home".into(),
+        KeyCode::End => "End".into(),
+        KeyCode::PageUp => "PageUp".into(),
+        KeyCode::PageDown => "PageDown".into(),
+        _ => return None,
+    })
 }
 
 /// Which frames the runner prints.
@@ -357,6 +463,56 @@ pub fn buffer_text(buf: &Buffer) -> String {
         out.push('\n');
     }
     out
+}
+
+/// The styles of a buffer in a compact, diffable form: one character per cell, lined up
+/// with the frame's text (a space for the default style, else a letter), then a legend line
+/// naming each letter's foreground, background and modifiers. Letters are given in order
+/// of first appearance, so the same frame always reads the same, and a cell whose shading
+/// changes shows up in a diff at its own row and column.
+pub fn styles_text(buf: &Buffer) -> String {
+    use ratatui::style::{Color, Modifier};
+    const LETTERS: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    let area = buf.area;
+    let mut seen: Vec<(Color, Color, Modifier)> = Vec::new();
+    let mut grid = String::with_capacity(usize::from(area.width + 1) * usize::from(area.height));
+    for y in area.top()..area.bottom() {
+        for x in area.left()..area.right() {
+            let cell = &buf[(x, y)];
+            let key = (cell.fg, cell.bg, cell.modifier);
+            if key == (Color::Reset, Color::Reset, Modifier::empty()) {
+                grid.push(' ');
+                continue;
+            }
+            let i = seen.iter().position(|k| *k == key).unwrap_or_else(|| {
+                seen.push(key);
+                seen.len() - 1
+            });
+            // Past 62 styles in one frame (never seen), letters repeat with a mark.
+            grid.push(LETTERS.chars().nth(i % LETTERS.len()).unwrap_or('?'));
+        }
+        grid.push('\n');
+    }
+    let legend: Vec<String> = seen
+        .iter()
+        .enumerate()
+        .map(|(i, (fg, bg, m))| {
+            let mut parts = Vec::new();
+            if *fg != Color::Reset {
+                parts.push(format!("fg:{fg}"));
+            }
+            if *bg != Color::Reset {
+                parts.push(format!("bg:{bg}"));
+            }
+            for (name, _) in m.iter_names() {
+                parts.push(name.to_ascii_lowercase());
+            }
+            let letter = LETTERS.chars().nth(i % LETTERS.len()).unwrap_or('?');
+            format!("{letter}={}", parts.join(","))
+        })
+        .collect();
+    grid.push_str(&format!("styles: {}\n", legend.join(" ")));
+    grid
 }
 
 #[derive(Serialize)]
@@ -464,6 +620,7 @@ pub fn play(
     let mut turn = app.world.turn();
     let mut snaps = 0;
     let mut last = (0, 0);
+    let styles = script.header.styles;
     let frame = |terminal: &mut Terminal<TestBackend>,
                  app: &App,
                  name: &str,
@@ -474,7 +631,12 @@ pub fn play(
             .draw(|f| f.render_widget(app, f.area()))
             .unwrap_or_else(|e| match e {});
         writeln!(out, "--- frame {name} (token {}, line {}) ---", at.0, at.1)?;
-        out.write_all(buffer_text(terminal.backend().buffer()).as_bytes())
+        out.write_all(buffer_text(terminal.backend().buffer()).as_bytes())?;
+        if styles {
+            writeln!(out, "--- styles {name} ---")?;
+            out.write_all(styles_text(terminal.backend().buffer()).as_bytes())?;
+        }
+        Ok(())
     };
     let note_turn = |app: &App, out: &mut dyn Write, turn: &mut u32| -> std::io::Result<()> {
         if output.state && app.world.turn() != *turn {
@@ -493,6 +655,11 @@ pub fn play(
                     app.handle_event(&Event::Resize(*w, *h));
                 }
                 Action::Reload => app.reload(),
+                Action::Tick => {
+                    if app.is_busy() {
+                        app.tick();
+                    }
+                }
                 Action::Snap(name) => {
                     snaps += 1;
                     if output.frames != Frames::Last {
@@ -503,7 +670,7 @@ pub fn play(
             }
             note_turn(app, out, &mut turn)?;
             let mut ticks = 0;
-            while app.is_busy() && ticks < MAX_TICKS {
+            while !script.header.manual_ticks && app.is_busy() && ticks < MAX_TICKS {
                 app.tick();
                 ticks += 1;
                 note_turn(app, out, &mut turn)?;
@@ -536,6 +703,8 @@ pub struct RunOptions {
     pub lab: Option<(Pos, Pos)>,
     /// Which frames and lines to print.
     pub output: Output,
+    /// Print every frame's styles too, as the header `#! styles: on` asks.
+    pub styles: bool,
 }
 
 /// Why a script could not run to its end.
@@ -560,12 +729,16 @@ pub fn load(path: &Path) -> Result<Script, LoadError> {
 
 /// Runs a script file as `astar-rogue script` does, writing its output to `out`.
 pub fn run_file(path: &Path, options: &RunOptions, out: &mut dyn Write) -> Result<(), ScriptError> {
-    let script = load(path)?;
+    let mut script = load(path)?;
+    script.header.styles |= options.styles;
     let size = options.size.or(script.header.size).unwrap_or((80, 24));
     let seed = options.seed.or(script.header.seed).unwrap_or(1);
     let level = options.level.clone().or(script.header.level.clone());
     let (level, source) = open_level(level.as_deref(), seed)?;
     let mut app = App::new(level, source, seed, size);
+    if let Some(planning) = script.header.planning {
+        app.world.set_planning(planning);
+    }
     if let Some((start, goal)) = options.lab.or(script.header.lab) {
         let search = app.world.options();
         app.open_lab(start, goal, search);
@@ -576,26 +749,10 @@ pub fn run_file(path: &Path, options: &RunOptions, out: &mut dyn Write) -> Resul
 
 fn step_name(action: &Action) -> String {
     match action {
-        Action::Event(Event::Key(k)) => match k.code {
-            KeyCode::Char(c) if k.modifiers.contains(KeyModifiers::CONTROL) => format!("C-{c}"),
-            KeyCode::Char(' ') => "Space".into(),
-            KeyCode::Char('#') => "Hash".into(),
-            KeyCode::Char(c) => c.to_string(),
-            other => format!("{other:?}"),
-        },
-        Action::Event(Event::Mouse(m)) => {
-            let kind = match m.kind {
-                MouseEventKind::Down(MouseButton::Right) => "rclick",
-                MouseEventKind::Drag(MouseButton::Right) => "rdrag",
-                MouseEventKind::Drag(_) => "drag",
-                MouseEventKind::Up(_) => "release",
-                _ => "click",
-            };
-            format!("{kind}:{},{}", m.column, m.row)
-        }
-        Action::Event(_) => "event".into(),
+        Action::Event(e) => token(e).unwrap_or_else(|| "event".into()),
         Action::Resize(w, h) => format!("resize:{w}x{h}"),
         Action::Reload => "reload".into(),
+        Action::Tick => "tick".into(),
         Action::Snap(_) => "snap".into(),
     }
 }
@@ -636,6 +793,141 @@ mod tests {
     }
 
     #[test]
+    fn every_token_reads_back_as_the_input_it_names() {
+        use KeyCode as K;
+        let none = KeyModifiers::NONE;
+        let ctrl = KeyModifiers::CONTROL;
+        let mut events = Vec::new();
+        for c in (' '..='~').chain(['é', 'ß']) {
+            events.push(Event::Key(KeyEvent::new(K::Char(c), none)));
+            events.push(Event::Key(KeyEvent::new(K::Char(c), ctrl)));
+            events.push(Event::Key(KeyEvent::new(K::Char(c), KeyModifiers::SHIFT)));
+        }
+        for code in [
+            K::Left,
+            K::Right,
+            K::Up,
+            K::Down,
+            K::Enter,
+            K::Esc,
+            K::Tab,
+            K::BackTab,
+            K::Backspace,
+            K::Delete,
+            K::Insert,
+            K::Home,
+            K::End,
+            K::PageUp,
+            K::PageDown,
+            K::F(1),
+            K::F(12),
+            K::F(13),
+            K::Null,
+            K::CapsLock,
+        ] {
+            events.push(Event::Key(KeyEvent::new(code, none)));
+            events.push(Event::Key(KeyEvent::new(code, ctrl)));
+        }
+        for kind in [
+            MouseEventKind::Down(MouseButton::Left),
+            MouseEventKind::Down(MouseButton::Right),
+            MouseEventKind::Down(MouseButton::Middle),
+            MouseEventKind::Drag(MouseButton::Left),
+            MouseEventKind::Drag(MouseButton::Right),
+            MouseEventKind::Up(MouseButton::Left),
+            MouseEventKind::Up(MouseButton::Right),
+            MouseEventKind::Moved,
+            MouseEventKind::ScrollUp,
+        ] {
+            events.push(Event::Mouse(MouseEvent {
+                kind,
+                column: 12,
+                row: 7,
+                modifiers: none,
+            }));
+        }
+        events.push(Event::Resize(120, 40));
+        events.push(Event::FocusGained);
+        let mut recorded = 0;
+        for e in &events {
+            let Some(t) = token(e) else { continue };
+            recorded += 1;
+            // The token survives a script line: one word, no comment.
+            let s = parse(format!("{t}\n").as_bytes(), "t.keys")
+                .unwrap_or_else(|err| panic!("{t:?} from {e:?}: {err}"));
+            assert_eq!(s.steps.len(), 1, "{t:?}");
+            let back = &s.steps[0].action;
+            match (e, back) {
+                (Event::Key(k), Action::Event(Event::Key(b))) => {
+                    let ctrl_of = |k: &KeyEvent| k.modifiers.contains(KeyModifiers::CONTROL);
+                    let code = |k: &KeyEvent| match k.code {
+                        K::Char(c) if ctrl_of(k) => K::Char(c.to_ascii_lowercase()),
+                        c => c,
+                    };
+                    assert_eq!((code(k), ctrl_of(k)), (code(b), ctrl_of(b)), "{t:?}");
+                }
+                (Event::Mouse(m), Action::Event(Event::Mouse(b))) => {
+                    let left = |k: MouseEventKind| match k {
+                        MouseEventKind::Down(b) => (0, b == MouseButton::Left),
+                        MouseEventKind::Drag(b) => (1, b == MouseButton::Left),
+                        _ => (2, true),
+                    };
+                    assert_eq!(
+                        (left(m.kind), m.column, m.row),
+                        (left(b.kind), b.column, b.row),
+                        "{t:?}"
+                    );
+                }
+                (Event::Resize(w, h), Action::Resize(bw, bh)) => assert_eq!((w, h), (bw, bh)),
+                other => panic!("{t:?} read back as {other:?}"),
+            }
+        }
+        // Printable keys with and without Ctrl, named keys, clicks, drags, releases, resize.
+        assert!(recorded > 250, "{recorded}");
+        assert_eq!(token(&Event::FocusGained), None);
+        assert_eq!(
+            token(&Event::Key(KeyEvent::new(
+                KeyCode::F(13),
+                KeyModifiers::NONE
+            ))),
+            None
+        );
+    }
+
+    #[test]
+    fn styles_are_one_letter_per_cell_with_a_legend() {
+        use ratatui::layout::Rect;
+        use ratatui::style::{Color, Modifier, Style};
+        let mut buf = Buffer::empty(Rect::new(0, 0, 4, 2));
+        buf.set_string(0, 0, "ab", Style::new().fg(Color::Green));
+        buf.set_string(
+            3,
+            0,
+            "c",
+            Style::new().bg(Color::Blue).add_modifier(Modifier::BOLD),
+        );
+        buf.set_string(1, 1, "d", Style::new().fg(Color::Green));
+        assert_eq!(
+            styles_text(&buf),
+            "AA B\n A  \nstyles: A=fg:Green B=bg:Blue,bold\n"
+        );
+    }
+
+    #[test]
+    fn manual_ticks_run_only_at_tick_tokens() {
+        let s = parse(b"#! ticks: manual\nh 3*tick\n", "s.keys").unwrap();
+        assert!(s.header.manual_ticks);
+        assert_eq!(s.steps[1].action, Action::Tick);
+        assert_eq!(s.steps[1].repeat, 3);
+        assert!(!parse(b"h", "s.keys").unwrap().header.manual_ticks);
+        let e = parse(b"#! ticks: sometimes\n", "s.keys").unwrap_err();
+        assert_eq!(
+            e.headline(),
+            "s.keys:1:3: bad ticks \"sometimes\": use manual or auto"
+        );
+    }
+
+    #[test]
     fn errors_name_line_and_column() {
         let e = parse(b"h j\n  k Bogus\n", "s.keys").unwrap_err();
         assert_eq!(
@@ -658,7 +950,7 @@ mod tests {
         let e = parse(b"#! colour: red\n", "s.keys").unwrap_err();
         assert_eq!(
             e.headline(),
-            "s.keys:1:3: unknown header \"colour\" (known: level, size, seed, lab)"
+            "s.keys:1:3: unknown header \"colour\" (known: level, size, seed, lab, planning, ticks, styles)"
         );
     }
 }

@@ -2,7 +2,7 @@
 //! the detours around other monsters, and the recorded search of the one monster the
 //! overlay shows. The rules in [`World`](super::World) decide what to do with the plans.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use super::Monster;
 use crate::engine::astar::{
@@ -85,6 +85,20 @@ pub(super) const PARALLEL_MIN_MONSTERS: usize = 16;
 /// what it derived from a trace never mistakes a new game's trace for an old one.
 static NEXT_TRACE_SERIAL: AtomicU64 = AtomicU64::new(1);
 
+/// Monsters planned so far by the latest [`Planner::plan_all`], and how many it plans: for
+/// a front end to show progress while a long turn is computed on another thread. One pair
+/// for the whole process (a front end runs one game); nothing but displays reads it.
+static PLANNED: AtomicUsize = AtomicUsize::new(0);
+static PLANNING: AtomicUsize = AtomicUsize::new(0);
+
+/// (monsters planned so far, monsters to plan) of the latest plan of everyone.
+pub fn progress() -> (usize, usize) {
+    (
+        PLANNED.load(Ordering::Relaxed),
+        PLANNING.load(Ordering::Relaxed),
+    )
+}
+
 /// Search work of the latest turn, for the side panel.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct TurnStats {
@@ -164,6 +178,8 @@ impl Planner {
         monsters: &mut [Monster],
         threads: usize,
     ) {
+        PLANNED.store(0, Ordering::Relaxed);
+        PLANNING.store(monsters.len(), Ordering::Relaxed);
         self.stats = TurnStats {
             dijkstra_expanded: self.reachable_from(grid, goal, options),
             ..TurnStats::default()
@@ -208,6 +224,7 @@ impl Planner {
             Some(i) => {
                 let from = monsters[i].pos;
                 let expanded = self.plan_traced(grid, (from, goal), options, &mut monsters[i]);
+                PLANNED.fetch_add(1, Ordering::Relaxed);
                 self.stats.astar_expanded += u64::from(expanded);
                 self.stats.searches += 1;
             }
@@ -478,6 +495,7 @@ fn plan_chunk(
         let q = Query::new(m.pos, goal).options(options);
         pf.search(grid, q, &mut m.plan, &mut ());
         total = (total.0 + u64::from(m.plan.expanded), total.1 + 1);
+        PLANNED.fetch_add(1, Ordering::Relaxed);
     }
     total
 }

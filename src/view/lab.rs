@@ -92,7 +92,12 @@ pub(super) fn render(app: &App, l: &Layout, buf: &mut Buffer) {
     render_panel(app, &snaps, l.side, buf);
 }
 
-fn render_panel(app: &App, snaps: &[Option<std::rc::Rc<Snapshot>>], area: Rect, buf: &mut Buffer) {
+fn render_panel(
+    app: &App,
+    snaps: &[Option<std::sync::Arc<Snapshot>>],
+    area: Rect,
+    buf: &mut Buffer,
+) {
     let Some(lab) = app.lab() else { return };
     let block = Block::bordered().title(" lab ");
     let inner = block.inner(area);

@@ -4,7 +4,7 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
-use ratatui::text::Span;
+use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Widget};
 
 use super::{Layout, kind_color};
@@ -30,13 +30,22 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
         .title
         .clone()
         .unwrap_or_else(|| app.source.name());
+    // The title is the file's text: escaped, it can never drive the terminal.
+    let title = crate::text::escape_controls(&title);
     let mut block = Block::bordered().title(format!(" {title} "));
+    if app.overlay.on && app.world.trace().is_some() {
+        // The overlay's legend sits on the map's frame, where it costs no row of the panel.
+        block = block.title_bottom(Line::from(states_legend(app.overlay.layer)));
+    }
     let o = app.world.options();
     if !o.is_default() {
-        block = block.title_bottom(Span::styled(
-            format!(" custom search: {} ", o.describe()),
-            Style::new().fg(Color::Red).add_modifier(Modifier::BOLD),
-        ));
+        block = block.title_bottom(
+            Line::from(Span::styled(
+                format!(" custom search: {} ", o.describe()),
+                Style::new().fg(Color::Red).add_modifier(Modifier::BOLD),
+            ))
+            .right_aligned(),
+        );
     }
     if app.mode == Mode::Edit {
         block = block.border_style(Style::new().fg(Color::Yellow));
@@ -132,6 +141,25 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
             Style::new().fg(Color::Black).bg(Color::White),
         );
     }
+}
+
+/// The glyphs of the states layer, as spans for a frame's title; other layers name
+/// themselves (their ramp's legend is in the lab's panel).
+pub(super) fn states_legend(layer: Layer) -> Vec<Span<'static>> {
+    if layer != Layer::States {
+        return vec![Span::raw(format!(" layer {} (v) ", layer.name()))];
+    }
+    vec![
+        Span::raw(" "),
+        Span::styled("+", Style::new().bg(Color::Green).fg(Color::White)),
+        Span::raw("open "),
+        Span::styled(":", Style::new().bg(Color::Blue).fg(Color::White)),
+        Span::raw("closed "),
+        Span::styled("*", Style::new().bg(Color::Yellow).fg(Color::Black)),
+        Span::raw("path "),
+        Span::styled("%", Style::new().bg(Color::Magenta).fg(Color::White)),
+        Span::raw("now "),
+    ]
 }
 
 /// Draws a Dijkstra map over the cells of `view`: a digit and a colour for each reachable

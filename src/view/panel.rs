@@ -65,6 +65,12 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
         ]),
         Need::Essential,
     ));
+    // The run's depth matters less than the inspector's rows while studying a search.
+    let depth_need = if app.overlay.on {
+        Need::Useful
+    } else {
+        Need::Essential
+    };
     lines.push((
         Line::from(vec![
             Span::styled("Depth ", head),
@@ -72,7 +78,7 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
             Span::styled("Potions ", head),
             Span::raw(w.player().potions.to_string()),
         ]),
-        Need::Essential,
+        depth_need,
     ));
     match app.selected.and_then(|id| w.monster(id)) {
         Some(m) => {
@@ -228,17 +234,4 @@ fn overlay_lines(
     for part in wrap(&line, width) {
         lines.push((Line::from(part), Need::Essential));
     }
-    lines.push((
-        Line::from(vec![
-            Span::styled("+", Style::new().bg(Color::Green).fg(Color::White)),
-            Span::raw("open "),
-            Span::styled(":", Style::new().bg(Color::Blue).fg(Color::White)),
-            Span::raw("closed "),
-            Span::styled("*", Style::new().bg(Color::Yellow).fg(Color::Black)),
-            Span::raw("path "),
-            Span::styled("%", Style::new().bg(Color::Magenta).fg(Color::White)),
-            Span::raw("now"),
-        ]),
-        Need::Useful,
-    ));
 }

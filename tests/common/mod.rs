@@ -81,3 +81,65 @@ impl Scratch {
         to
     }
 }
+
+/// The lines of a file as the readers number them: a byte-order mark at the start skipped,
+/// split at `\n`, a `\r` before it dropped, no extra line after a final `\n`; each decoded
+/// lossily.
+pub fn source_lines(bytes: &[u8]) -> Vec<String> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    if bytes.is_empty() {
+        return Vec::new();
+    }
+    let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+    body.split(|&b| b == b'\n')
+        .map(|l| String::from_utf8_lossy(l.strip_suffix(b"\r").unwrap_or(l)).into_owned())
+        .collect()
+}
+
+/// Checks the excerpt an error keeps of its line: exactly the window of
+/// `astar_rogue::text::CONTEXT` characters on each side of the column, cut where the line
+/// goes on, with the column inside it or just past its end. `line` is the file's line
+/// (`None` past the end of the file, where the excerpt must be empty).
+pub fn check_excerpt(e: &astar_rogue::text::ParseError, line: Option<&str>) -> Result<(), String> {
+    use astar_rogue::text::CONTEXT;
+    let window = e.text.chars().count();
+    if e.text_col < 1 || e.text_col > e.col.max(1) {
+        return Err(format!(
+            "excerpt starts at column {} after the error's: {e:?}",
+            e.text_col
+        ));
+    }
+    if e.col > e.text_col + window {
+        return Err(format!(
+            "col {} past the end of the quoted text: {e:?}",
+            e.col
+        ));
+    }
+    if e.text.is_empty() {
+        return Ok(());
+    }
+    let Some(line) = line else {
+        return Err(format!(
+            "an excerpt of a line past the end of the file: {e:?}"
+        ));
+    };
+    let want: String = line.chars().skip(e.text_col - 1).take(window).collect();
+    if e.text != want {
+        return Err(format!(
+            "excerpt {:?} is not the line's {want:?} at column {}",
+            e.text, e.text_col
+        ));
+    }
+    let len = line.chars().count();
+    let from = (e.col - 1).saturating_sub(CONTEXT);
+    let to = (e.col - 1 + CONTEXT).min(len);
+    if (e.text_col - 1, e.text_col - 1 + window, e.text_cut) != (from, to, to < len) {
+        return Err(format!(
+            "excerpt covers {}..{} (cut: {}), expected {from}..{to} of a {len}-character line: {e:?}",
+            e.text_col - 1,
+            e.text_col - 1 + window,
+            e.text_cut
+        ));
+    }
+    Ok(())
+}

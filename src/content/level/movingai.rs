@@ -6,7 +6,7 @@ use crate::engine::grid::{Grid, Tile};
 /// Parses a `.map` file: `type octile`, `height H`, `width W`, `map`, then H rows of W cells.
 pub(super) fn parse(bytes: &[u8], file: &str) -> Result<Level, ParseError> {
     let err = |line: usize, col: usize, msg: String, text: &str| {
-        ParseError::new(file.to_string(), line, col, msg, text.to_string())
+        ParseError::new(file.to_string(), line, col, msg, text)
     };
     let mut it = lines(bytes, file);
     let mut next = |what: &str, last: usize| -> Result<(usize, &str), ParseError> {

@@ -1,0 +1,143 @@
+//! `astar-rogue test [PATH...] [--bless]`: every script found (`NAME.keys`) is run and its
+//! output compared with `NAME.snap` beside it.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+
+use super::CliError;
+use crate::frontend::snapshot;
+
+/// Arguments of `test`.
+#[derive(Debug, Args)]
+pub struct TestArgs {
+    /// Scripts (`NAME.keys`) or folders searched for them (default: the current folder;
+    /// hidden folders and `target` are skipped).
+    pub paths: Vec<PathBuf>,
+    /// Write or update each script's expected output (`NAME.snap`) instead of comparing.
+    #[arg(long)]
+    pub bless: bool,
+}
+
+/// Runs every script; exit code 1 when any failed. The last line is `N passed, F failed`.
+pub(super) fn test(args: &TestArgs) -> Result<i32, CliError> {
+    let roots = if args.paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        args.paths.clone()
+    };
+    let mut scripts = Vec::new();
+    for root in &roots {
+        if root.is_dir() {
+            find_scripts(root, &mut scripts)?;
+        } else if root.is_file() {
+            scripts.push(root.clone());
+        } else {
+            return Err(CliError::BadInput(format!(
+                "{}: no such script or folder",
+                crate::text::escape_controls(&root.display().to_string())
+            )));
+        }
+    }
+    scripts.sort();
+    let colour = std::io::stdout().is_terminal() && !crate::frontend::term::no_color();
+    let mut out = std::io::stdout().lock();
+    let (mut passed, mut failed) = (0usize, 0usize);
+    for script in &scripts {
+        let name = crate::text::escape_controls(&script.display().to_string()).into_owned();
+        let expected_path = snapshot::expected_path(script);
+        let actual = match snapshot::render(script) {
+            Ok(text) => text,
+            Err(e) => {
+                failed += 1;
+                writeln!(out, "FAIL {name}: cannot run:")?;
+                for line in e.to_string().lines() {
+                    writeln!(out, "  {}", crate::text::escape_controls(line))?;
+                }
+                continue;
+            }
+        };
+        let stored = std::fs::read_to_string(&expected_path).ok();
+        let expected = stored.as_deref().map(snapshot::snap_body);
+        if args.bless {
+            if expected.as_deref() != Some(snapshot::normalize(&actual).as_str()) {
+                let file_name = script
+                    .file_name()
+                    .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+                crate::app::write_atomic(
+                    &expected_path,
+                    snapshot::snap_file(&actual, &file_name).as_bytes(),
+                )
+                .map_err(|e| CliError::BadInput(format!("{}: {e}", expected_path.display())))?;
+                writeln!(out, "blessed {name} -> {}", expected_path.display())?;
+            }
+            passed += 1;
+            continue;
+        }
+        let Some(expected) = expected else {
+            failed += 1;
+            writeln!(
+                out,
+                "FAIL {name}: no expected output {} (write it with --bless)",
+                expected_path.display()
+            )?;
+            continue;
+        };
+        let diffs = snapshot::diff(&expected, &snapshot::normalize(&actual));
+        if diffs.is_empty() {
+            passed += 1;
+            writeln!(out, "ok   {name}")?;
+            continue;
+        }
+        failed += 1;
+        writeln!(out, "FAIL {name}: {} frame(s) differ", diffs.len())?;
+        for d in &diffs {
+            writeln!(out, "  {}  (script {})", d.frame, script_line(&d.frame))?;
+            writeln!(out, "  --- expected {}", expected_path.display())?;
+            writeln!(out, "  +++ actual")?;
+            for line in &d.lines {
+                let paint = match line.chars().next() {
+                    Some('-') if colour => "\x1b[31m",
+                    Some('+') if colour => "\x1b[32m",
+                    Some('@') if colour => "\x1b[36m",
+                    _ => "",
+                };
+                let reset = if paint.is_empty() { "" } else { "\x1b[0m" };
+                writeln!(out, "  {paint}{line}{reset}")?;
+            }
+        }
+    }
+    writeln!(out, "{passed} passed, {failed} failed")?;
+    Ok(if failed > 0 { 1 } else { 0 })
+}
+
+/// "line L" from a frame header `--- frame NAME (token K, line L) ---`.
+fn script_line(header: &str) -> String {
+    header
+        .rsplit_once("line ")
+        .and_then(|(_, rest)| rest.split(')').next())
+        .map_or_else(|| "line ?".into(), |l| format!("line {l}"))
+}
+
+/// Every `*.keys` below `dir`, skipping hidden folders and `target`.
+fn find_scripts(dir: &Path, found: &mut Vec<PathBuf>) -> Result<(), CliError> {
+    let entries = std::fs::read_dir(dir)
+        .map_err(|e| CliError::BadInput(format!("{}: {e}", dir.display())))?;
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        if kind.is_dir() {
+            if !name.starts_with('.') && name != "target" {
+                find_scripts(&path, found)?;
+            }
+        } else if kind.is_file() && name.ends_with(".keys") {
+            found.push(path);
+        }
+    }
+    Ok(())
+}

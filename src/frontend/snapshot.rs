@@ -1,0 +1,268 @@
+//! Scripts as tests: a script `NAME.keys` and its expected output `NAME.snap` beside it.
+//!
+//! The expected file is in insta's `.snap` format (a `---` header of `key: value` lines, a
+//! `---` line, then the output), so `astar-rogue test` and the project's own insta tests
+//! (`tests/snapshots.rs`) read and write the very same files, and `cargo insta review`
+//! works on them. The output is what [`render`] prints: every `snap` and the final frame
+//! (with their styles when the script says `#! styles: on`) and a JSON state line after
+//! every turn, the level played from a scratch copy so that saves touch nothing real.
+
+use std::path::{Path, PathBuf};
+
+use super::script::{self, Frames, Output, RunOptions, ScriptError};
+use crate::app::OpenError;
+use crate::text::LoadError;
+
+/// The expected output of a script: `NAME.snap` beside `NAME.keys`.
+pub fn expected_path(script: &Path) -> PathBuf {
+    script.with_extension("snap")
+}
+
+/// What a script prints as a test, played on a scratch copy of its level.
+pub fn render(script_path: &Path) -> Result<String, ScriptError> {
+    let parsed = script::load(script_path)?;
+    let scratch = Scratch::new().map_err(ScriptError::Output)?;
+    // The level as the header names it (or the default level), copied so that the
+    // script's saves and edits land in the scratch folder.
+    let level = match &parsed.header.level {
+        Some(level) => {
+            let name = level.file_name().unwrap_or(level.as_os_str());
+            let copy = scratch.0.join(name);
+            std::fs::copy(level, &copy).map_err(|e| {
+                OpenError::Load(LoadError::Io {
+                    file: level.display().to_string(),
+                    message: e.to_string(),
+                })
+            })?;
+            copy
+        }
+        // The built-in default level, not whatever levels/default.txt the current folder
+        // has: a test must give the same frames wherever it runs.
+        None => {
+            let copy = scratch.0.join("default.txt");
+            std::fs::write(&copy, crate::app::DEFAULT_LEVEL).map_err(ScriptError::Output)?;
+            copy
+        }
+    };
+    let options = RunOptions {
+        level: Some(level),
+        output: Output {
+            frames: Frames::Snaps,
+            state: true,
+        },
+        ..RunOptions::default()
+    };
+    let mut out = Vec::new();
+    script::run_file(script_path, &options, &mut out)?;
+    Ok(String::from_utf8_lossy(&out).into_owned())
+}
+
+/// A temporary folder of ours, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new() -> std::io::Result<Self> {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        loop {
+            let n = NEXT.fetch_add(1, Ordering::Relaxed);
+            let dir = std::env::temp_dir().join(format!(
+                "astar-rogue-test-{}-{n}-{}",
+                std::process::id(),
+                rand::random::<u32>()
+            ));
+            match std::fs::create_dir(&dir) {
+                Ok(()) => return Ok(Self(dir)),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(e),
+            }
+        }
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The output stored in a `.snap` file (its body after the header), as insta reads it.
+pub fn snap_body(file: &str) -> String {
+    let mut lines = file.lines();
+    let body: Vec<&str> = if file.lines().next().map(str::trim_end) == Some("---") {
+        lines.next();
+        lines.by_ref().find(|l| l.trim_end() == "---");
+        lines.collect()
+    } else {
+        lines.collect()
+    };
+    normalize(&body.join("\n"))
+}
+
+/// Output as insta compares it: trailing whitespace at the end cut, CRLF read as LF.
+pub fn normalize(output: &str) -> String {
+    output.trim_end().replace("\r\n", "\n")
+}
+
+/// The text of a `.snap` file holding `output` for the script named `script_name`.
+pub fn snap_file(output: &str, script_name: &str) -> String {
+    format!(
+        "---\nsource: tests/snapshots.rs\nexpression: out\ninput_file: {script_name}\n---\n{}\n",
+        normalize(output)
+    )
+}
+
+/// One difference between the expected and the actual output.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FrameDiff {
+    /// The frame's header line (`--- frame NAME (token K, line L) ---`), or a note when the
+    /// outputs have different frames.
+    pub frame: String,
+    /// The unified diff of that frame's lines: `@@` hunks and ` `, `-`, `+` lines.
+    pub lines: Vec<String>,
+}
+
+/// The frames (with their styles and state lines) that differ, each with a unified diff.
+pub fn diff(expected: &str, actual: &str) -> Vec<FrameDiff> {
+    let (e, a) = (split_frames(expected), split_frames(actual));
+    let mut out = Vec::new();
+    for i in 0..e.len().max(a.len()) {
+        let empty = (String::new(), Vec::new());
+        let (eh, el) = e.get(i).unwrap_or(&empty);
+        let (ah, al) = a.get(i).unwrap_or(&empty);
+        if eh == ah && el == al {
+            continue;
+        }
+        let frame = match (e.get(i), a.get(i)) {
+            (Some(_), None) => format!("{eh} (expected, missing from the output)"),
+            (None, Some(_)) => format!("{ah} (not expected)"),
+            _ if eh != ah => format!("{ah} (expected {eh})"),
+            _ => ah.clone(),
+        };
+        out.push(FrameDiff {
+            frame,
+            lines: unified(el, al, 3),
+        });
+    }
+    out
+}
+
+/// The output cut at each frame header: (header, the lines under it until the next one).
+fn split_frames(output: &str) -> Vec<(String, Vec<String>)> {
+    let mut out: Vec<(String, Vec<String>)> = Vec::new();
+    for line in output.lines() {
+        if line.starts_with("--- frame ") || out.is_empty() {
+            let head = if line.starts_with("--- frame ") {
+                line.to_string()
+            } else {
+                "(before the first frame)".to_string()
+            };
+            out.push((head, Vec::new()));
+            if line.starts_with("--- frame ") {
+                continue;
+            }
+        }
+        if let Some(last) = out.last_mut() {
+            last.1.push(line.to_string());
+        }
+    }
+    out
+}
+
+/// A unified diff of two line lists with `context` lines around each change.
+fn unified(old: &[String], new: &[String], context: usize) -> Vec<String> {
+    // Longest common subsequence by dynamic programming: frames are tens of lines.
+    let (n, m) = (old.len(), new.len());
+    let mut lcs = vec![vec![0u32; m + 1]; n + 1];
+    for i in (0..n).rev() {
+        for j in (0..m).rev() {
+            lcs[i][j] = if old[i] == new[j] {
+                lcs[i + 1][j + 1] + 1
+            } else {
+                lcs[i + 1][j].max(lcs[i][j + 1])
+            };
+        }
+    }
+    // The edit script: (kind, old index, new index).
+    let mut ops = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    while i < n || j < m {
+        if i < n && j < m && old[i] == new[j] {
+            ops.push((' ', i, j));
+            i += 1;
+            j += 1;
+        } else if i < n && (j == m || lcs[i + 1][j] >= lcs[i][j + 1]) {
+            // Removals before additions, as diff(1) shows a changed line.
+            ops.push(('-', i, j));
+            i += 1;
+        } else {
+            ops.push(('+', i, j));
+            j += 1;
+        }
+    }
+    let changed: Vec<usize> = (0..ops.len()).filter(|&k| ops[k].0 != ' ').collect();
+    let mut out = Vec::new();
+    let mut k = 0;
+    while k < changed.len() {
+        let start = changed[k].saturating_sub(context);
+        let mut end = changed[k];
+        while k < changed.len() && changed[k] <= end + 2 * context + 1 {
+            end = changed[k];
+            k += 1;
+        }
+        let end = (end + context + 1).min(ops.len());
+        let hunk = &ops[start..end];
+        let old_count = hunk.iter().filter(|o| o.0 != '+').count();
+        let new_count = hunk.iter().filter(|o| o.0 != '-').count();
+        out.push(format!(
+            "@@ -{},{old_count} +{},{new_count} @@",
+            hunk[0].1 + 1,
+            hunk[0].2 + 1
+        ));
+        for &(kind, oi, nj) in hunk {
+            let text = if kind == '+' { &new[nj] } else { &old[oi] };
+            out.push(format!("{kind}{text}"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_snap_file_reads_back_its_output() {
+        let out = "--- frame last (token 1, line 2) ---\nab\ncd  \n\n";
+        let file = snap_file(out, "x.keys");
+        assert!(file.starts_with("---\nsource: "));
+        assert_eq!(snap_body(&file), normalize(out));
+        assert_eq!(snap_body("legacy\nbody\n"), "legacy\nbody");
+    }
+
+    #[test]
+    fn diffs_name_the_frame_and_show_changed_lines_in_context() {
+        let e = "--- frame a (token 1, line 1) ---\n1\n2\n3\n--- frame last (token 2, line 3) ---\nx\ny\nz\n";
+        let a = "--- frame a (token 1, line 1) ---\n1\n2\n3\n--- frame last (token 2, line 3) ---\nx\nY\nz\n";
+        let d = diff(e, a);
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].frame, "--- frame last (token 2, line 3) ---");
+        assert_eq!(d[0].lines, ["@@ -1,3 +1,3 @@", " x", "-y", "+Y", " z"]);
+        assert!(diff(e, e).is_empty());
+        let shorter = "--- frame a (token 1, line 1) ---\n1\n2\n3\n";
+        let d = diff(e, shorter);
+        assert_eq!(d.len(), 1);
+        assert!(d[0].frame.ends_with("(expected, missing from the output)"));
+    }
+
+    #[test]
+    fn far_apart_changes_make_separate_hunks() {
+        let old: Vec<String> = (0..20).map(|i| i.to_string()).collect();
+        let mut new = old.clone();
+        new[2] = "two".into();
+        new[17] = "seventeen".into();
+        let d = unified(&old, &new, 1);
+        let hunks: Vec<&String> = d.iter().filter(|l| l.starts_with("@@")).collect();
+        assert_eq!(hunks, ["@@ -2,3 +2,3 @@", "@@ -17,3 +17,3 @@"]);
+    }
+}
