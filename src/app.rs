@@ -576,14 +576,7 @@ impl App {
             }));
         }
         let name = format!("depth{depth}-{kind}-seed{seed}.txt");
-        let dir = self
-            .source
-            .path
-            .as_deref()
-            .and_then(std::path::Path::parent)
-            .map(std::path::Path::to_path_buf)
-            .unwrap_or_default();
-        self.take_generated(level, dir.join(name));
+        self.take_generated(level, self.source.folder().join(name));
         self.generated = Some((kind, seed));
         self.selected = self.world.monsters().first().map(|m| m.id);
         self.travel = None;
@@ -772,14 +765,7 @@ impl App {
         match generate::generate(&GenParams::new(kind, w, h, seed)) {
             Ok(level) => {
                 let name = format!("{kind}-{w}x{h}-seed{seed}.txt");
-                let dir = self
-                    .source
-                    .path
-                    .as_deref()
-                    .and_then(std::path::Path::parent)
-                    .map(std::path::Path::to_path_buf)
-                    .unwrap_or_default();
-                self.take_generated(level, dir.join(&name));
+                self.take_generated(level, self.source.folder().join(&name));
                 self.generated = Some((kind, seed));
                 self.first_floor = None;
                 self.begin(seed);

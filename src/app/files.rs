@@ -63,6 +63,15 @@ impl Source {
         }
     }
 
+    /// The folder the level's file is in (where files made from it go), `""` for none.
+    pub fn folder(&self) -> PathBuf {
+        self.path
+            .as_deref()
+            .and_then(Path::parent)
+            .map(Path::to_path_buf)
+            .unwrap_or_default()
+    }
+
     /// The file name for messages (never a full path, so frames stay reproducible), its
     /// control characters escaped.
     pub fn name(&self) -> String {

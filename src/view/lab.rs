@@ -204,17 +204,11 @@ fn render_panel(
 /// The legend of the layer shown: the states' glyphs, or the ramp with its range.
 fn layer_legend(layer: Layer, snap: &Snapshot, lines: &mut Vec<Line<'static>>) {
     match (layer, map::layer_range(snap, layer)) {
-        (Layer::States, _) => lines.push(Line::from(vec![
-            Span::raw("layer states "),
-            Span::styled("+", Style::new().bg(Color::Green).fg(Color::White)),
-            Span::raw("open "),
-            Span::styled(":", Style::new().bg(Color::Blue).fg(Color::White)),
-            Span::raw("closed "),
-            Span::styled("*", Style::new().bg(Color::Yellow).fg(Color::Black)),
-            Span::raw("path "),
-            Span::styled("%", Style::new().bg(Color::Magenta).fg(Color::White)),
-            Span::raw("now"),
-        ])),
+        (Layer::States, _) => {
+            let mut spans = vec![Span::raw("layer states")];
+            spans.extend(map::states_legend(layer));
+            lines.push(Line::from(spans));
+        }
         (Layer::Parents, _) => lines.push(Line::from("layer parents: arrows to each parent")),
         (layer, Some((lo, hi))) => {
             let mut spans = vec![Span::raw(format!("layer {} {lo} ", layer.name()))];
