@@ -1,0 +1,83 @@
+//! Crowds: one game turn on an open map filled with goblins (4,095, 16,383 and 65,535 of
+//! them, every cell but the player's) and on a 1024x1024 cave with 10,000 monsters. The
+//! figure that matters is the time per monster: flat as the crowd grows, because who stands
+//! where is answered by cell, never by scanning the crowd.
+//!
+//! Prints a markdown row per crowd (turn time, time per monster) before the criterion runs.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+
+use astar_rogue::content::generate::{GenKind, GenParams, generate};
+use astar_rogue::content::level::{Level, Spawn};
+use astar_rogue::engine::grid::{Grid, Pos, Tile};
+use astar_rogue::game::{Act, World};
+
+/// An open `side`x`side` map with the player in the middle and a goblin on every other cell.
+fn full(side: usize) -> Level {
+    let player = Pos::new(side as i32 / 2, side as i32 / 2);
+    let monsters = (0..side * side)
+        .map(|i| Pos::new((i % side) as i32, (i / side) as i32))
+        .filter(|&p| p != player)
+        .map(|pos| Spawn { pos, kind: 'g' })
+        .collect();
+    Level {
+        title: None,
+        grid: Grid::new(side, side, Tile::Floor),
+        player: Some(player),
+        monsters,
+        features: Vec::new(),
+    }
+}
+
+/// The 1024x1024 cave with 10,000 monsters (seed 5).
+fn big_cave() -> Level {
+    let params = GenParams::new(GenKind::Caves, 1024, 1024, 5).with_monsters(10_000);
+    generate(&params).expect("the cave generates")
+}
+
+fn bench(c: &mut Criterion) {
+    let crowds: Vec<(String, World)> = vec![
+        ("full 64x64".into(), World::new(&full(64), 1)),
+        ("full 128x128".into(), World::new(&full(128), 1)),
+        ("full 256x256".into(), World::new(&full(256), 1)),
+        ("cave 1024x1024".into(), World::new(&big_cave(), 1)),
+    ];
+    println!("| crowd | monsters | one turn | per monster |");
+    println!("| --- | ---: | ---: | ---: |");
+    for (name, world) in &crowds {
+        // A short timed loop of its own for the README's table: three turns, best kept.
+        let best = (0..3)
+            .map(|_| {
+                let mut w = world.clone();
+                let began = Instant::now();
+                w.player_act(Act::Wait);
+                began.elapsed()
+            })
+            .min()
+            .unwrap_or_default();
+        let n = world.monsters().len();
+        println!(
+            "| {name} | {n} | {:.1} ms | {:.2} µs |",
+            best.as_secs_f64() * 1e3,
+            best.as_secs_f64() * 1e6 / n as f64
+        );
+    }
+    let mut g = c.benchmark_group("crowd_turn");
+    g.sample_size(10);
+    for (name, world) in &crowds {
+        g.bench_function(name.as_str(), |b| {
+            b.iter_batched_ref(
+                || world.clone(),
+                |w| black_box(w.player_act(Act::Wait)),
+                BatchSize::LargeInput,
+            )
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
