@@ -151,6 +151,57 @@ fn travel_survives_a_resize_and_any_key_stops_it() {
 }
 
 #[test]
+fn travel_stops_where_a_level_message_shows_so_that_it_is_read() {
+    use astar_rogue::engine::grid::Pos;
+    let scratch = common::Scratch::new();
+    let level = scratch.write(
+        "notes.txt",
+        "message: Walk east.\nmessage at 4,1: Stop and read this.\n#########\n#@......#\n#########\n",
+    );
+    let mut a = common::app(&level, 1, (80, 24));
+    let log: Vec<String> = a.world.log().iter().map(|m| m.text.clone()).collect();
+    assert_eq!(log.len(), 2, "{log:?}");
+    assert!(
+        log[0].ends_with("? for help."),
+        "no monster: no word on o: {log:?}"
+    );
+    assert_eq!(log[1], "Walk east.");
+    a.start_travel(Pos::new(7, 1));
+    while a.is_busy() {
+        a.tick();
+    }
+    assert_eq!(a.world.player().pos, Pos::new(4, 1));
+    assert_eq!(a.world.log().last().unwrap().text, "Stop and read this.");
+    // Travel on goes to the end: the message shows once.
+    a.start_travel(Pos::new(7, 1));
+    while a.is_busy() {
+        a.tick();
+    }
+    assert_eq!(a.world.player().pos, Pos::new(7, 1));
+    assert_eq!(a.world.log().len(), 3);
+}
+
+#[test]
+fn the_first_screen_says_the_goal_where_help_is_and_how_to_see_a_search() {
+    let mut a = common::app(Path::new("levels/default.txt"), 1, (80, 24));
+    let frame = common::frame(&mut a, "");
+    let lines: Vec<&str> = frame.lines().map(str::trim_end).collect();
+    // At 80 columns the welcome takes two lines of the log, the goal first.
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with(" log ─"))
+        .expect("the log");
+    assert_eq!(
+        lines[at + 1..at + 3],
+        [
+            "Kill the 7 monsters to open the stairs > (depth 1 of 3). ? for help, o shows a",
+            "monster's A* search."
+        ],
+        "{frame}"
+    );
+}
+
+#[test]
 fn the_overlay_replays_the_newest_search_after_each_turn() {
     let size = (100, 30);
     let mut a = common::app(Path::new("levels/pillar.txt"), 1, size);
@@ -294,7 +345,8 @@ fn the_history_scrolls_back_through_the_whole_run() {
     let frame = common::frame(&mut a, "Home");
     assert!(frame.contains("Kill the monster to win the run"), "{frame}");
     assert!(
-        frame.contains("note 0") && frame.contains("1-9 of 61"),
+        // The welcome takes three of the box's nine rows at 40 columns.
+        frame.contains("note 0") && frame.contains("1-8 of 61"),
         "{frame}"
     );
     let frame = common::frame(&mut a, "End");

@@ -38,7 +38,7 @@ impl Design {
 
     /// Parses a level in the text format, keeping the file's text to write it back.
     pub fn parse(bytes: &[u8], file: &str) -> Result<Self, ParseError> {
-        let (level, rows) = parse_text(bytes, file)?;
+        let (level, source) = parse_text(bytes, file)?;
         let bom = bytes.starts_with(BOM);
         let body = if bom { &bytes[BOM.len()..] } else { bytes };
         // The parser has checked every line as UTF-8.
@@ -63,7 +63,7 @@ impl Design {
             bom,
             lines,
             endings,
-            rows: rows.into_iter().map(|n| n - 1).collect(),
+            rows: source.rows.into_iter().map(|n| n - 1).collect(),
             newline,
         };
         Ok(Self {
@@ -256,9 +256,34 @@ mod tests {
             "title: crlf\r\n#####\r\n#@..#\r\n#####\r\n",
             "\u{feff}size: 6x4\n; inside\n#####\n#@..#\n  \n#####",
             "map:\n\n..@..\n   ..\n",
+            "message:  Hello \r\n; between\r\nmessage at 3,1:Go\r\n#####\r\n#@..#\r\n#####\r\n",
         ] {
             assert_eq!(design(text).to_text(), text);
         }
+    }
+
+    #[test]
+    fn messages_write_back_as_written_beside_edits() {
+        let text = "title: T\nmessage:   Walk east. \n; why\nmessage   at 3,1 :  Here.\n\
+                    #####\n#@..#\n#####\n";
+        let mut d = design(text);
+        assert_eq!(d.level().notes.len(), 2);
+        assert!(d.set_tile(Pos::new(2, 1), Tile::Wall));
+        // The note's cell may become a wall: the file still reads back.
+        assert!(d.set_tile(Pos::new(3, 1), Tile::Wall));
+        let out = d.to_text();
+        assert_eq!(out, text.replace("#@..#", "#@###"));
+        assert_eq!(Design::parse(out.as_bytes(), "t").unwrap().level, d.level);
+        // Without the file's text they are written as headers before the map.
+        let canonical = Design::new(d.level.clone()).to_text();
+        assert!(
+            canonical.starts_with("title: T\nmessage: Walk east.\nmessage at 3,1: Here.\nsize:"),
+            "{canonical}"
+        );
+        assert_eq!(
+            Design::parse(canonical.as_bytes(), "t").unwrap().level,
+            d.level
+        );
     }
 
     #[test]
