@@ -15,6 +15,7 @@
 //!   row and ends at its last non-blank row.
 
 mod design;
+pub mod lint;
 mod movingai;
 
 pub use design::Design;
@@ -277,9 +278,11 @@ struct Lines {
     /// For each map row written in the file, its line (a `size:` header may add void rows
     /// past them).
     rows: Vec<usize>,
+    /// For each note, the line of its header.
+    notes: Vec<usize>,
 }
 
-/// Parses the text format; also returns where its rows are in the file.
+/// Parses the text format; also returns where its rows and notes are in the file.
 fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Lines), ParseError> {
     let err = |line: usize, col: usize, msg: String, text: &str| {
         ParseError::new(file.to_string(), line, col, msg, text)
@@ -481,6 +484,7 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Lines), ParseError> {
     };
     let lines = Lines {
         rows: rows.iter().map(|&(n, _)| n).collect(),
+        notes: notes.iter().map(|&(_, n, ..)| n).collect(),
     };
     Ok((level, lines))
 }

@@ -26,6 +26,8 @@ struct FileText {
     endings: Vec<&'static str>,
     /// For each map row written in the file, the index of its line.
     rows: Vec<usize>,
+    /// For each note of the parsed level, the number of its header's line, from 1.
+    note_lines: Vec<usize>,
     /// The ending for lines added to the file: the one it uses most.
     newline: &'static str,
 }
@@ -64,6 +66,7 @@ impl Design {
             lines,
             endings,
             rows: source.rows.into_iter().map(|n| n - 1).collect(),
+            note_lines: source.notes,
             newline,
         };
         Ok(Self {
@@ -80,6 +83,20 @@ impl Design {
     /// The level as designed, without the file's text.
     pub fn into_level(self) -> Level {
         self.level
+    }
+
+    /// Where cell `p`'s glyph is in the file: line and column, from 1 (`None` without a
+    /// file's text, or for a row the file does not write).
+    pub fn cell_source(&self, p: Pos) -> Option<(usize, usize)> {
+        let t = self.text.as_ref()?;
+        let line = *t.rows.get(usize::try_from(p.y).ok()?)?;
+        Some((line + 1, usize::try_from(p.x).ok()? + 1))
+    }
+
+    /// The line, from 1, of the header that wrote the level's `notes[i]` (`None` without a
+    /// file's text).
+    pub fn note_line(&self, i: usize) -> Option<usize> {
+        self.text.as_ref()?.note_lines.get(i).copied()
     }
 
     /// Whether the design keeps a file's text (it came from a text level file).
