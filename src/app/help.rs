@@ -18,7 +18,8 @@ const CONTEXTS: [Context; 6] = [
 /// What the game is and how a run is won, above the keys.
 pub const ABOUT: &str = "A roguelike whose monsters each plan with A* every turn: o shows a \
 monster's search, with the F, G and H of every cell. Clear a floor to open its stairs (>), \
-clear the last to win; ! drinks a potion. L opens the search lab, e the level editor.";
+clear the last to win; ! drinks a potion. L opens the search lab, e the level editor. New? \
+Play levels/tutorial.txt.";
 
 /// Width of the key column.
 pub const KEYS_W: usize = 12;

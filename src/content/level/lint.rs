@@ -99,7 +99,7 @@ mod tests {
     #[test]
     fn a_playable_level_has_no_warnings() {
         assert!(warnings("#######\n#@.#.g#\n#..#..#\n#.....#\n#######\n").is_empty());
-        for file in ["default", "pillar", "bracket"] {
+        for file in ["default", "pillar", "bracket", "tutorial"] {
             let text = std::fs::read(format!("levels/{file}.txt")).unwrap();
             let level = Level::parse(&text, file).unwrap();
             assert_eq!(lint(&level), [], "{file}");
