@@ -20,7 +20,20 @@ fn the_help_screen_lists_every_binding_on_its_pages_at_every_size() {
         common::frame(&mut a, "?");
         for page in 0..pages {
             assert_eq!(a.help_page, page);
-            seen.push_str(&common::frame(&mut a, ""));
+            let frame = common::frame(&mut a, "");
+            // What the game is and how a run is won, above the first page's keys.
+            let about = frame.find("A roguelike whose monsters plan with");
+            let win = frame.find("Win: kill a floor's monsters to open");
+            let keys = frame.find("Everywhere");
+            if page == 0 {
+                assert!(
+                    about < win && win < keys && about.is_some(),
+                    "{size:?}\n{frame}"
+                );
+            }
+            let top = frame.lines().find(|l| l.starts_with('┌')).expect("the box");
+            assert!(top.ends_with("─┐"), "{size:?}: the title fits: {top:?}");
+            seen.push_str(&frame);
             common::frame(&mut a, "PageDown");
         }
         assert_eq!(a.help_page, pages - 1, "PageDown stops at the last page");
