@@ -183,10 +183,17 @@ impl App {
         app
     }
 
-    /// The first log line of a run: its goal, and where the keys are explained.
+    /// The first log lines of a run: its goal, where the keys are explained and how to
+    /// see a search (the goal first, so a narrow log shows it), then the level's own words.
     fn welcome(&mut self) {
         let goal = self.world.goal();
-        self.world.say(format!("{goal} ? for help."));
+        let see = if self.world.monsters().is_empty() {
+            ""
+        } else {
+            ", o shows a monster's A* search"
+        };
+        self.world.say(format!("{goal} ? for help{see}."));
+        self.world.say_intro();
     }
 
     /// Handles one input event.
@@ -808,8 +815,10 @@ impl App {
         }
         match self.world.player_step_toward(target) {
             Some((dx, dy)) => {
+                let notes = self.world.notes_left();
                 self.act(Act::Move(dx, dy));
-                if self.world.player().pos == target {
+                // A level's message on the way stops travel, so that it is read.
+                if self.world.player().pos == target || self.world.notes_left() < notes {
                     self.travel = None;
                 }
             }

@@ -27,7 +27,7 @@ pub use run::RunStats;
 pub use sight::Sight;
 
 use crate::content::kinds::{self, Speed};
-use crate::content::level::{Feature, FeatureKind, Level};
+use crate::content::level::{Feature, FeatureKind, Level, Note};
 use crate::engine::astar::{SearchOptions, SearchResult, Trace};
 use crate::engine::grid::{DIRECTIONS, Grid, Neighbourhood, Pos, Regions, Tile};
 
@@ -162,6 +162,9 @@ pub struct World {
     run: RunStats,
     /// What the player sees and has seen on this floor.
     sight: Sight,
+    /// The floor's messages not shown yet: the start's until [`World::say_intro`], a cell's
+    /// until the player first stands on it.
+    notes: Vec<Note>,
 }
 
 impl World {
@@ -194,6 +197,7 @@ impl World {
             features: level.features.clone(),
             run: RunStats::default(),
             sight: Sight::new(&level.grid),
+            notes: level.notes.clone(),
         };
         for s in &level.monsters {
             world.add_monster(s.pos, s.kind, Some(s.pos));
@@ -553,6 +557,7 @@ impl World {
                     self.player.pos = to;
                     self.look();
                     self.pick_up();
+                    self.read_notes();
                 }
             }
         }

@@ -97,7 +97,10 @@ fn end_text(app: &App) -> (&'static str, Vec<String>) {
             "damage dealt {} taken {}",
             run.damage_dealt, run.damage_taken
         ),
-        format!("monsters' A* {} nodes", run.astar_expanded),
+        format!(
+            "monsters' A* {}",
+            panel::plural(run.astar_expanded, "node", "nodes")
+        ),
         String::new(),
         "r  new run    q  quit".into(),
     ];
@@ -344,6 +347,66 @@ fn describe_node(snap: &Snapshot, p: Pos) -> String {
     s
 }
 
+/// Units of text (a figure with its word, such as `closed 99`) in lines of at most `width`
+/// characters, joined by `sep` where they share a line: a figure never parts from its
+/// word. A unit wider than a line is wrapped at its spaces.
+pub fn pack<S: AsRef<str>>(units: &[S], sep: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut out: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for unit in units {
+        let unit = unit.as_ref();
+        let len = unit.chars().count();
+        if len == 0 {
+            continue;
+        }
+        let joined = line.chars().count() + sep.chars().count() + len;
+        if !line.is_empty() && joined <= width {
+            line.push_str(sep);
+            line.push_str(unit);
+            continue;
+        }
+        if !line.is_empty() {
+            out.push(std::mem::take(&mut line));
+        }
+        if len <= width {
+            line.push_str(unit);
+        } else {
+            out.extend(wrap(unit, width));
+        }
+    }
+    if !line.is_empty() || out.is_empty() {
+        out.push(line);
+    }
+    out
+}
+
+/// [`pack`] for styled units: each unit is spans, joined by one space.
+fn pack_spans(units: Vec<Vec<Span<'static>>>, width: usize) -> Vec<Line<'static>> {
+    let width = width.max(1);
+    let mut out = Vec::new();
+    let mut line: Vec<Span<'static>> = Vec::new();
+    let mut used = 0;
+    for unit in units {
+        let len: usize = unit.iter().map(|s| s.content.chars().count()).sum();
+        if len == 0 {
+            continue;
+        }
+        if !line.is_empty() && used + 1 + len <= width {
+            line.push(Span::raw(" "));
+            used += 1 + len;
+        } else {
+            if !line.is_empty() {
+                out.push(Line::from(std::mem::take(&mut line)));
+            }
+            used = len;
+        }
+        line.extend(unit);
+    }
+    out.push(Line::from(line));
+    out
+}
+
 /// A count in at most about five characters: `953`, `12345`, `123k`, `79.1M`, `4.2G`.
 pub fn format_count(n: u64) -> String {
     let short = |v: f64, suffix: char| {
@@ -366,6 +429,26 @@ pub fn format_count(n: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::format_count;
+
+    #[test]
+    fn packed_figures_stay_with_their_words() {
+        use super::pack;
+        let units = ["step 98/100", "open 19", "closed 98"];
+        assert_eq!(
+            pack(&units, "  ", 30),
+            ["step 98/100  open 19", "closed 98"]
+        );
+        assert_eq!(pack(&units, "  ", 40), ["step 98/100  open 19  closed 98"]);
+        assert_eq!(
+            pack(&units, "  ", 9),
+            ["step", "98/100", "open 19", "closed 98"]
+        );
+        assert_eq!(
+            pack(&["A* 10.8M nodes,", "1200 searches"], " ", 26),
+            ["A* 10.8M nodes,", "1200 searches"]
+        );
+        assert_eq!(pack::<&str>(&[], " ", 10), [""]);
+    }
 
     #[test]
     fn counts_shorten_to_about_five_characters() {

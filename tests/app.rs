@@ -20,7 +20,20 @@ fn the_help_screen_lists_every_binding_on_its_pages_at_every_size() {
         common::frame(&mut a, "?");
         for page in 0..pages {
             assert_eq!(a.help_page, page);
-            seen.push_str(&common::frame(&mut a, ""));
+            let frame = common::frame(&mut a, "");
+            // What the game is and how a run is won, above the first page's keys.
+            let about = frame.find("A roguelike whose monsters plan with");
+            let win = frame.find("Win: kill a floor's monsters to open");
+            let keys = frame.find("Everywhere");
+            if page == 0 {
+                assert!(
+                    about < win && win < keys && about.is_some(),
+                    "{size:?}\n{frame}"
+                );
+            }
+            let top = frame.lines().find(|l| l.starts_with('┌')).expect("the box");
+            assert!(top.ends_with("─┐"), "{size:?}: the title fits: {top:?}");
+            seen.push_str(&frame);
             common::frame(&mut a, "PageDown");
         }
         assert_eq!(a.help_page, pages - 1, "PageDown stops at the last page");
@@ -148,6 +161,57 @@ fn travel_survives_a_resize_and_any_key_stops_it() {
     a.handle_event(&Event::Key(KeyEvent::from(KeyCode::Char('x'))));
     assert!(!a.is_busy(), "a key stops travel");
     assert_eq!(a.world.log().last().unwrap().text, "You stop.");
+}
+
+#[test]
+fn travel_stops_where_a_level_message_shows_so_that_it_is_read() {
+    use astar_rogue::engine::grid::Pos;
+    let scratch = common::Scratch::new();
+    let level = scratch.write(
+        "notes.txt",
+        "message: Walk east.\nmessage at 4,1: Stop and read this.\n#########\n#@......#\n#########\n",
+    );
+    let mut a = common::app(&level, 1, (80, 24));
+    let log: Vec<String> = a.world.log().iter().map(|m| m.text.clone()).collect();
+    assert_eq!(log.len(), 2, "{log:?}");
+    assert!(
+        log[0].ends_with("? for help."),
+        "no monster: no word on o: {log:?}"
+    );
+    assert_eq!(log[1], "Walk east.");
+    a.start_travel(Pos::new(7, 1));
+    while a.is_busy() {
+        a.tick();
+    }
+    assert_eq!(a.world.player().pos, Pos::new(4, 1));
+    assert_eq!(a.world.log().last().unwrap().text, "Stop and read this.");
+    // Travel on goes to the end: the message shows once.
+    a.start_travel(Pos::new(7, 1));
+    while a.is_busy() {
+        a.tick();
+    }
+    assert_eq!(a.world.player().pos, Pos::new(7, 1));
+    assert_eq!(a.world.log().len(), 3);
+}
+
+#[test]
+fn the_first_screen_says_the_goal_where_help_is_and_how_to_see_a_search() {
+    let mut a = common::app(Path::new("levels/default.txt"), 1, (80, 24));
+    let frame = common::frame(&mut a, "");
+    let lines: Vec<&str> = frame.lines().map(str::trim_end).collect();
+    // At 80 columns the welcome takes two lines of the log, the goal first.
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with(" log ─"))
+        .expect("the log");
+    assert_eq!(
+        lines[at + 1..at + 3],
+        [
+            "Kill the 7 monsters to open the stairs > (depth 1 of 3). ? for help, o shows a",
+            "monster's A* search."
+        ],
+        "{frame}"
+    );
 }
 
 #[test]
@@ -294,7 +358,8 @@ fn the_history_scrolls_back_through_the_whole_run() {
     let frame = common::frame(&mut a, "Home");
     assert!(frame.contains("Kill the monster to win the run"), "{frame}");
     assert!(
-        frame.contains("note 0") && frame.contains("1-9 of 61"),
+        // The welcome takes three of the box's nine rows at 40 columns.
+        frame.contains("note 0") && frame.contains("1-8 of 61"),
         "{frame}"
     );
     let frame = common::frame(&mut a, "End");

@@ -611,6 +611,83 @@ fn a_closed_pipe_ends_every_command_quietly_with_141() {
     }
 }
 
+/// A level that parses but cannot be played as designed: a walled-off rat, stairs and a
+/// potion out of reach, a message on a cell nobody reaches.
+const WALLED: &str = "; every warning but the boxed-in player\ntitle: Walled\n\
+                      message at 7,1: never shown\n#########\n#@.#r>!.#\n#########\n";
+
+#[test]
+fn check_warns_about_what_the_player_can_never_reach_naming_each_cell() {
+    let dir = tempfile::tempdir().unwrap();
+    let level = dir.path().join("walled.txt");
+    std::fs::write(&level, WALLED).unwrap();
+    let out = run(&[Path::new("check"), &level]);
+    assert_exit(&out, 0);
+    let f = level.display();
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "{f}:5:5: warning: the rat 'r' at 4,1 can never reach the player: walls part them\n\
+             {f}:5:6: warning: the stairs '>' at 5,1 are out of the player's reach\n\
+             {f}:5:7: warning: the potion '!' at 6,1 is out of the player's reach\n\
+             {f}:3:1: warning: the message at 7,1 never shows: the player cannot reach that cell\n"
+        )
+    );
+    assert_eq!(
+        text(&out.stdout),
+        format!(
+            "{f}: ok, level 9x3, 6 floor cells, player at 1,1, 1 monster, \"Walled\", 4 warnings\n"
+        )
+    );
+}
+
+#[test]
+fn check_warns_about_a_boxed_in_player_and_strict_makes_warnings_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let boxed = dir.path().join("boxed.txt");
+    // CRLF and a byte-order mark: the column still counts characters of the row.
+    std::fs::write(&boxed, "\u{feff}; a cell\r\n#####\r\n##@##\r\n#####\r\n").unwrap();
+    let good = repo("levels/pillar.txt");
+    let out = run(&[Path::new("check"), &boxed, &good]);
+    assert_exit(&out, 0);
+    let f = boxed.display();
+    assert_eq!(
+        text(&out.stderr),
+        format!("{f}:3:3: warning: the player at 2,1 is boxed in: no legal move from the start\n")
+    );
+    assert_eq!(
+        text(&out.stdout).lines().next(),
+        Some(
+            format!("{f}: ok, level 5x3, 1 floor cell, player at 2,1, 0 monsters, 1 warning")
+                .as_str()
+        )
+    );
+    // --strict: the same findings are errors, the file is not ok, and the exit code says so;
+    // a clean file beside it is still reported ok.
+    let out = run(&[Path::new("check"), Path::new("--strict"), &boxed, &good]);
+    assert_exit(&out, 2);
+    assert_eq!(
+        text(&out.stderr),
+        format!("{f}:3:3: error: the player at 2,1 is boxed in: no legal move from the start\n")
+    );
+    let stdout = text(&out.stdout);
+    assert_eq!(stdout.lines().count(), 1, "{stdout}");
+    assert!(
+        stdout.starts_with(&format!("{}: ok, ", good.display())),
+        "{stdout}"
+    );
+    // The shipped levels pass even under --strict.
+    let out = run(&[
+        "check",
+        "--strict",
+        "levels/default.txt",
+        "levels/pillar.txt",
+        "levels/bracket.txt",
+    ]);
+    assert_exit(&out, 0);
+    assert_eq!(text(&out.stderr), "");
+}
+
 /// A title is file content: `check` must not let it drive the terminal.
 #[test]
 fn check_escapes_control_characters_in_a_title() {

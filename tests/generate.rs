@@ -398,9 +398,56 @@ fn the_command_line_takes_a_density_and_refuses_bad_ones() {
     assert_eq!(unknown.status.code(), Some(2));
     let err = String::from_utf8(unknown.stderr).unwrap();
     assert!(
-        err.contains("caves, cells, rooms, maze, scatter or arena"),
+        err.contains(
+            "invalid value 'dungeon' for '--kind <KIND>'\n  \
+             [possible values: caves, cells, rooms, maze, scatter, arena]"
+        ),
         "{err}"
     );
+}
+
+#[test]
+fn generate_needs_no_arguments_and_its_usage_shows_them_optional() {
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_astar-rogue"))
+            .args(args)
+            .output()
+            .expect("run astar-rogue")
+    };
+    // The defaults: caves, 80x40, seed 1, the size's default monster count.
+    let bare = run(&["generate"]);
+    assert_eq!(bare.status.code(), Some(0), "{bare:?}");
+    let explicit = run(&[
+        "generate", "--kind", "caves", "--size", "80x40", "--seed", "1",
+    ]);
+    assert_eq!(bare.stdout, explicit.stdout);
+    assert!(bare.stdout.starts_with(b"title: caves 80x40 seed 1\n"));
+    // Any one of them alone changes only itself.
+    let seeded = run(&["generate", "--seed", "2"]);
+    assert!(seeded.stdout.starts_with(b"title: caves 80x40 seed 2\n"));
+    let usage = "Usage: astar-rogue generate [--kind KIND] [--size WxH] [--seed N] \
+                 [--monsters M] [--density DENSITY] [-o FILE]";
+    let help = String::from_utf8(run(&["generate", "--help"]).stdout).unwrap();
+    assert!(help.contains(usage), "{help}");
+    for default in ["[default: caves]", "[default: 80x40]", "[default: 1]"] {
+        assert!(help.contains(default), "{default} in {help}");
+    }
+    // A flag without its value says which, and what it takes.
+    let out = run(&["generate", "--kind"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.starts_with("error: a value is required for '--kind <KIND>' but none was supplied\n"),
+        "{err}"
+    );
+    assert!(
+        err.contains("[possible values: caves, cells, rooms, maze, scatter, arena]"),
+        "{err}"
+    );
+    // A wrong flag shows the usage line.
+    let err = String::from_utf8(run(&["generate", "--sed", "3"]).stderr).unwrap();
+    assert!(err.contains("a similar argument exists: '--seed'"), "{err}");
+    assert!(err.contains(usage), "{err}");
 }
 
 #[test]

@@ -42,6 +42,7 @@ fn huge() -> Level {
             },
         ],
         features: Vec::new(),
+        notes: Vec::new(),
     }
 }
 

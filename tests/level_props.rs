@@ -3,7 +3,7 @@
 //!
 //! Case counts default to 1000 per property (seconds in debug); set `PROPTEST_CASES` for more.
 
-use astar_rogue::content::level::{Feature, FeatureKind, Level, ParseError, Spawn};
+use astar_rogue::content::level::{Feature, FeatureKind, Level, Note, ParseError, Spawn};
 use astar_rogue::engine::grid::{Grid, Pos, Tile};
 use proptest::prelude::*;
 use proptest::sample::Index;
@@ -19,7 +19,7 @@ const FILE: &str = "maps/some level.txt";
 
 /// A level as `to_text` can describe it: any tiles, one player and some monsters, stairs and
 /// potions on floor cells of their own (each in reading order, as the parser lists them),
-/// and a one-line title.
+/// a one-line title, and messages (at the start or at any cell of the map, in any order).
 fn level_strategy(max_w: usize, max_h: usize) -> impl Strategy<Value = Level> {
     (1..=max_w, 1..=max_h)
         .prop_flat_map(|(w, h)| {
@@ -34,9 +34,10 @@ fn level_strategy(max_w: usize, max_h: usize) -> impl Strategy<Value = Level> {
                     any::<String>(),
                     " *title: [a-z:]{0,5}\r?\n? ",
                 ]),
+                prop::collection::vec((prop::option::of(any::<Index>()), prop_oneof!["[ -~]{0,30}", "\\PC{0,10}", " *message at 1,2: [a-z:]{0,5}\r?\n? "]), 0..4),
             )
         })
-        .prop_map(|((w, h), mut tiles, player, spawns, title)| {
+        .prop_map(|((w, h), mut tiles, player, spawns, title, notes)| {
             let p = player.index(w * h);
             tiles[p] = Tile::Floor;
             let grid = Grid::from_tiles(w, h, tiles);
@@ -55,12 +56,17 @@ fn level_strategy(max_w: usize, max_h: usize) -> impl Strategy<Value = Level> {
             }
             monsters.sort_by_key(|m| (m.pos.y, m.pos.x));
             features.sort_by_key(|f| (f.pos.y, f.pos.x));
+            let notes = notes
+                .into_iter()
+                .filter_map(|(at, text)| Note::new(at.map(|i| grid.pos(i.index(w * h))), &text))
+                .collect();
             let mut level = Level {
                 title: None,
                 grid,
                 player: Some(player),
                 monsters,
                 features,
+                notes,
             };
             if let Some(t) = title {
                 level.set_title(&t);
@@ -112,6 +118,8 @@ fn maplike_bytes() -> impl Strategy<Value = Vec<u8>> {
             b"size:\n", b"SIZE: 1x1\n", b"type octile\n", b"height 3\n", b"width 4\n",
             b"map\n", b"height 99999999999999999999\n", b"\xff", b"\xc3", b"\xe2\x82",
             b"\xf0\x9f\x98\x80", b"\xc3\xa9", b"\r\n", b"; comment\n",
+            b"message: hi\n", b"message:\n", b"message at 1,1: x\n", b"message at ",
+            b"message at 99,0: far\n", b"message at -1,2: a\n", b"message 1,1: y\n",
         ]).prop_map(|s| s.to_vec()),
     ];
     prop::collection::vec(token, 0..400).prop_map(|ts| ts.concat())
@@ -141,6 +149,7 @@ fn edit_strategy() -> impl Strategy<Value = Edit> {
         b";",
         b"size: 3x3\n",
         b"title: x\n",
+        b"message at 0,0: m\n",
         b"\n\n\n",
         b"\0",
     ])
@@ -299,6 +308,12 @@ proptest! {
         if let Some(t) = &level.title {
             want.push_str(&format!("title: {t}\n"));
         }
+        for n in &level.notes {
+            match n.at {
+                Some(p) => want.push_str(&format!("message at {p}: {}\n", n.text)),
+                None => want.push_str(&format!("message: {}\n", n.text)),
+            }
+        }
         want.push_str(&format!("size: {w}x{h}\nmap:\n"));
         for y in 0..h {
             let row: String = (0..w).map(|x| level.glyph_at(Pos::new(x as i32, y as i32))).collect();
@@ -377,6 +392,7 @@ fn round_trip_keeps_leading_void_rows() {
         player: Some(Pos::new(0, 1)),
         monsters: vec![],
         features: vec![],
+        notes: vec![],
     };
     let text = l.to_text();
     assert_eq!(text, "size: 3x2\nmap:\n\n@.#\n");

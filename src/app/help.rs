@@ -15,10 +15,12 @@ const CONTEXTS: [Context; 6] = [
     Context::Lab,
 ];
 
-/// What the game is and how a run is won, above the keys.
-pub const ABOUT: &str = "A roguelike whose monsters each plan with A* every turn: o shows a \
-monster's search, with the F, G and H of every cell. Clear a floor to open its stairs (>), \
-clear the last to win; ! drinks a potion. L opens the search lab, e the level editor.";
+/// What the game is and how a run is won, two lines above the keys of the first page
+/// (each fits 78 columns, one line of an 80-column help; narrower, they wrap).
+pub const ABOUT: [&str; 2] = [
+    "A roguelike whose monsters plan with A* every turn. Learn: levels/tutorial.txt",
+    "Win: kill a floor's monsters to open its stairs >; clearing the last wins.",
+];
 
 /// Width of the key column.
 pub const KEYS_W: usize = 12;
@@ -46,13 +48,13 @@ fn rows() -> Vec<Row> {
     out
 }
 
-/// The help's columns for a page area: each a list of lines, headed by its context.
-fn columns(height: usize) -> Vec<Vec<Row>> {
-    let height = height.max(2);
+/// The help's columns, column `i` at most `height(i)` rows, each headed by its context.
+fn columns(height: impl Fn(usize) -> usize) -> Vec<Vec<Row>> {
     let mut cols: Vec<Vec<Row>> = Vec::new();
     let mut current: Vec<Row> = Vec::new();
     let mut context = None;
     for row in rows() {
+        let height = height(cols.len()).max(2);
         if let Row::Heading(c) = row {
             context = Some(c);
             // A heading never sits alone at the bottom of a column.
@@ -62,7 +64,7 @@ fn columns(height: usize) -> Vec<Vec<Row>> {
             current.push(row);
             continue;
         }
-        if current.len() == height {
+        if current.len() >= height {
             cols.push(std::mem::take(&mut current));
             if let Some(c) = context {
                 current.push(Row::Heading(c));
@@ -80,13 +82,13 @@ fn columns(height: usize) -> Vec<Vec<Row>> {
 /// How the help lays out in an area.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HelpLayout {
-    /// The about text's lines (none when the area is too short for them).
+    /// The about text's lines, shown above the keys of the first page.
     pub about: Vec<String>,
     /// Width of a column.
     pub col_w: usize,
     /// Columns on a page.
     pub per_page: usize,
-    /// Every column, in order.
+    /// Every column, in order; the first page's are shorter by the about text.
     pub cols: Vec<Vec<Row>>,
 }
 
@@ -97,26 +99,42 @@ impl HelpLayout {
     }
 }
 
-/// How the help lays out in `area` (the whole screen).
+/// How the help lays out in `area` (the whole screen): the about text and a blank line
+/// above the first page's columns, then pages of columns as tall as the box.
 pub fn layout(area: Rect) -> HelpLayout {
     let inner_w = usize::from(area.width.saturating_sub(2)).max(1);
-    let about = crate::text::wrap(ABOUT, inner_w);
-    let about_h = if area.height >= 16 {
-        about.len() + 1
-    } else {
-        0
-    };
-    let body_h = usize::from(area.height.saturating_sub(3)).saturating_sub(about_h);
-    let cols = columns(body_h);
+    let about: Vec<String> = ABOUT
+        .iter()
+        .flat_map(|line| crate::text::wrap(line, inner_w))
+        .collect();
+    let body_h = usize::from(area.height.saturating_sub(2));
+    let first_h = body_h.saturating_sub(about.len() + 1);
     // Rows are at most 38 characters (a test holds them to it).
     let col_w = 38.min(inner_w);
     let per_page = ((inner_w + 1) / (col_w + 1)).max(1);
+    let cols = columns(|i| if i < per_page { first_h } else { body_h });
     HelpLayout {
-        about: if about_h > 0 { about } else { Vec::new() },
+        about,
         col_w,
         per_page,
         cols,
     }
+}
+
+/// The help's title for a box `width` columns wide: the longest that fits.
+pub fn title(page: usize, pages: usize, width: usize) -> String {
+    if pages <= 1 {
+        return " help: any key closes ".into();
+    }
+    let n = format!("{}/{pages}", page + 1);
+    [
+        format!(" help {n}: Space or PgDn next, PgUp back, other keys close "),
+        format!(" help {n}: PgDn next, PgUp back "),
+        format!(" help {n} "),
+    ]
+    .into_iter()
+    .find(|t| t.chars().count() + 2 <= width)
+    .unwrap_or_else(|| format!(" help {n} "))
 }
 
 /// `" (cont.)"` when column `i` continues the context of the column before it.
@@ -147,9 +165,28 @@ mod tests {
     }
 
     #[test]
+    fn the_about_text_is_two_lines_at_80_columns() {
+        for line in ABOUT {
+            assert!(line.chars().count() <= 78, "{line:?}");
+        }
+        let l = layout(Rect::new(0, 0, 80, 24));
+        assert_eq!(l.about, ABOUT);
+    }
+
+    #[test]
+    fn titles_fit_their_box() {
+        for width in 12..120 {
+            let t = title(3, 12, width);
+            assert!(t.chars().count() + 2 <= width.max(13), "{width}: {t:?}");
+            assert!(t.contains("4/12"), "{width}: {t:?}");
+        }
+        assert_eq!(title(0, 1, 40), " help: any key closes ");
+    }
+
+    #[test]
     fn columns_keep_their_headings() {
         for height in 2..30 {
-            for col in columns(height) {
+            for col in columns(|_| height) {
                 assert!(matches!(col[0], Row::Heading(_)), "height {height}");
                 assert!(col.len() <= height.max(2));
                 assert!(

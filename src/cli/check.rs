@@ -1,12 +1,16 @@
-//! `astar-rogue check LEVEL...`: validates level files and prints a summary of each.
+//! `astar-rogue check [--strict] LEVEL...`: validates level files, prints a summary of each,
+//! and warns about what makes a level unplayable as designed (see
+//! [`crate::content::level::lint`]). Only reads: a level file is the user's work.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 
 use super::{CliError, EXIT_BAD_INPUT};
-use crate::content::level::{Format, Level};
+use crate::content::level::lint::{Subject, lint};
+use crate::content::level::{Design, Format, MAX_LEVEL_BYTES};
+use crate::text::{LoadError, escape_controls};
 
 /// Arguments of `check`.
 #[derive(Debug, Args)]
@@ -14,42 +18,76 @@ pub struct CheckArgs {
     /// Level files.
     #[arg(required = true)]
     pub levels: Vec<PathBuf>,
+    /// Treat warnings as errors (exit 2), to guard levels in CI.
+    #[arg(long)]
+    pub strict: bool,
 }
 
-/// Checks every file; exit code 2 when any of them is invalid.
+/// Checks every file; exit code 2 when any of them is invalid, or has warnings under
+/// `--strict`.
 pub(super) fn check(args: &CheckArgs) -> Result<i32, CliError> {
     let mut failed = false;
     let mut out = std::io::stdout().lock();
     for p in &args.levels {
-        match Level::load(p) {
-            Ok((l, format)) => {
-                let kind = match format {
-                    Format::Text => "level",
-                    Format::MovingAi => "Moving AI map",
-                };
-                let floor = l.grid.tiles().iter().filter(|t| t.is_passable()).count();
-                let player = l
-                    .player
-                    .map_or("no player".to_string(), |p| format!("player at {p}"));
-                let n = l.monsters.len();
-                writeln!(
-                    out,
-                    "{}: ok, {kind} {}x{}, {floor} floor cells, {player}, {n} monster{}{}",
-                    crate::text::escape_controls(&p.display().to_string()),
-                    l.grid.width(),
-                    l.grid.height(),
-                    if n == 1 { "" } else { "s" },
-                    // A title is the file's text: it must not drive the terminal.
-                    l.title
-                        .map(|t| format!(", \"{}\"", crate::text::escape_controls(&t)))
-                        .unwrap_or_default()
-                )?;
-            }
+        let name = p.display().to_string();
+        let (design, format) = match load(p, &name) {
+            Ok(x) => x,
             Err(e) => {
                 failed = true;
                 super::report(&e);
+                continue;
             }
+        };
+        let l = design.level();
+        let severity = if args.strict { "error" } else { "warning" };
+        let warnings = lint(l);
+        for w in &warnings {
+            // A warning names the glyph, or the message header, it is about.
+            let (line, col) = match w.subject {
+                Subject::Cell(c) => design.cell_source(c),
+                Subject::Note(i) => design.note_line(i).map(|n| (n, 1)),
+            }
+            .unwrap_or((1, 1));
+            super::report(&format!("{name}:{line}:{col}: {severity}: {}", w.message));
         }
+        if args.strict && !warnings.is_empty() {
+            failed = true;
+            continue;
+        }
+        let kind = match format {
+            Format::Text => "level",
+            Format::MovingAi => "Moving AI map",
+        };
+        let floor = l.grid.tiles().iter().filter(|t| t.is_passable()).count();
+        let player = l
+            .player
+            .map_or("no player".to_string(), |p| format!("player at {p}"));
+        let n = l.monsters.len();
+        writeln!(
+            out,
+            "{}: ok, {kind} {}x{}, {floor} floor cell{}, {player}, {n} monster{}{}{}",
+            escape_controls(&name),
+            l.grid.width(),
+            l.grid.height(),
+            if floor == 1 { "" } else { "s" },
+            if n == 1 { "" } else { "s" },
+            // A title is the file's text: it must not drive the terminal.
+            l.title
+                .as_ref()
+                .map(|t| format!(", \"{}\"", escape_controls(t)))
+                .unwrap_or_default(),
+            match warnings.len() {
+                0 => String::new(),
+                1 => ", 1 warning".to_string(),
+                w => format!(", {w} warnings"),
+            }
+        )?;
     }
     Ok(if failed { EXIT_BAD_INPUT } else { 0 })
+}
+
+/// Reads and parses a level file of either format, keeping its text for positions.
+fn load(path: &Path, name: &str) -> Result<(Design, Format), LoadError> {
+    let bytes = crate::text::read_limited(path, MAX_LEVEL_BYTES, "level file")?;
+    Ok(Design::parse_any(&bytes, name)?)
 }

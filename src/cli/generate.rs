@@ -1,4 +1,5 @@
-//! `astar-rogue generate --kind K --size WxH --seed N [--monsters M] [-o FILE]`.
+//! `astar-rogue generate [--kind K] [--size WxH] [--seed N] [--monsters M] [--density D]
+//! [-o FILE]`: every argument has a default, so a bare `generate` prints a level.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -10,26 +11,36 @@ use crate::content::generate::{self, Density, GenKind, GenParams};
 
 /// Arguments of `generate`.
 #[derive(Debug, Args)]
+#[command(
+    override_usage = "astar-rogue generate [--kind KIND] [--size WxH] [--seed N] [--monsters M] [--density DENSITY] [-o FILE]"
+)]
 pub struct GenerateArgs {
-    /// Which generator: caves, cells, rooms, maze, scatter or arena.
-    #[arg(long)]
+    /// Which generator.
+    #[arg(long, value_name = "KIND", default_value = "caves", value_parser = kinds())]
     pub kind: GenKind,
     /// Size `WxH`, from 10x5 to 1024x1024.
-    #[arg(long)]
+    #[arg(long, value_name = "WxH", default_value = "80x40")]
     pub size: String,
-    /// Seed.
-    #[arg(long)]
+    /// Seed: the same seed (with the same kind and size) makes the same level.
+    #[arg(long, value_name = "N", default_value_t = 1)]
     pub seed: u64,
     /// Number of monsters (default: about one per 400 cells).
-    #[arg(long)]
+    #[arg(long, value_name = "M")]
     pub monsters: Option<usize>,
     /// Share of the interior that starts as wall, as a fraction (0.3) or a percentage
     /// (30%); caves, cells, scatter and arena take one (default: the kind's own).
     #[arg(long)]
     pub density: Option<Density>,
     /// Output file (standard output when omitted).
-    #[arg(short, long)]
+    #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+}
+
+/// The generators' names, listed in `--help` and in the error for an unknown one.
+fn kinds() -> impl clap::builder::TypedValueParser<Value = GenKind> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(GenKind::ALL.map(GenKind::name))
+        .try_map(|s| s.parse::<GenKind>())
 }
 
 /// Generates a level and writes it to the output file or standard output.

@@ -489,6 +489,7 @@ fn populate_generated(
         player: Some(player),
         monsters,
         features: Vec::new(),
+        notes: Vec::new(),
     })
 }
 

@@ -4,6 +4,10 @@
 //! - `; anything`: a comment (a line whose first character is `;`), allowed anywhere.
 //! - `title: The Pillar Room` and `size: 40x20`: optional headers, before the map; `map:`
 //!   optionally marks where the map starts, so that leading blank lines count as void rows.
+//! - `message: Welcome!` and `message at 12,3: Press o.`: messages for the log, any number,
+//!   before the map like every header. A plain one shows when the level starts; one `at X,Y`
+//!   (the column and row of a cell, from 0) shows the first time the player steps there.
+//!   Their text is the rest of the line; the map never holds them.
 //! - the map: `#` wall, `.` floor, `@` the player's start (exactly one), `a`..`z` a monster of
 //!   that kind (standing on floor), `>` stairs down and `!` a healing potion (both on floor),
 //!   space for void. Short rows are padded with void; a blank
@@ -11,6 +15,7 @@
 //!   row and ends at its last non-blank row.
 
 mod design;
+pub mod lint;
 mod movingai;
 
 pub use design::Design;
@@ -82,6 +87,32 @@ pub struct Feature {
     pub kind: FeatureKind,
 }
 
+/// A message a level shows in the log: when it starts, or the first time the player steps
+/// on a cell (a `message:` or `message at X,Y:` header).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Note {
+    /// The cell that shows it, or `None` for a message shown when the level starts.
+    pub at: Option<Pos>,
+    /// The text: one line, trimmed, never empty.
+    pub text: String,
+}
+
+impl Note {
+    /// A note with its text kept to one trimmed line; `None` when nothing is left of it.
+    pub fn new(at: Option<Pos>, text: &str) -> Option<Self> {
+        let text = text.replace(['\n', '\r'], " ").trim().to_string();
+        (!text.is_empty()).then_some(Self { at, text })
+    }
+
+    /// The header line that writes it, without a line ending.
+    pub fn header(&self) -> String {
+        match self.at {
+            Some(p) => format!("message at {p}: {}", self.text),
+            None => format!("message: {}", self.text),
+        }
+    }
+}
+
 /// A map with the player's start, the monsters and the features.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Level {
@@ -95,6 +126,8 @@ pub struct Level {
     pub monsters: Vec<Spawn>,
     /// Stairs and potions, in reading order when parsed; never on a creature's cell.
     pub features: Vec<Feature>,
+    /// The messages it shows, in the order of the file (cells inside the map).
+    pub notes: Vec<Note>,
 }
 
 /// Whether bytes are a Moving AI map: they start with its `type` header.
@@ -167,6 +200,10 @@ impl Level {
             out.push_str(title);
             out.push('\n');
         }
+        for note in &self.notes {
+            out.push_str(&note.header());
+            out.push('\n');
+        }
         out.push_str(&format!("size: {w}x{h}\nmap:\n"));
         // The creatures and features by cell index, as `glyph_at` would pick them: the player
         // over monsters over features, and the first listed on a cell over later ones. Sorting these
@@ -236,14 +273,25 @@ pub fn tile_glyph(t: Tile) -> char {
     }
 }
 
-/// Parses the text format; also returns, for each map row written in the file, its line
-/// number (a `size:` header may add void rows past them).
-fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Vec<usize>), ParseError> {
+/// Where a parsed level's parts are in its file: line numbers, from 1.
+struct Lines {
+    /// For each map row written in the file, its line (a `size:` header may add void rows
+    /// past them).
+    rows: Vec<usize>,
+    /// For each note, the line of its header.
+    notes: Vec<usize>,
+}
+
+/// Parses the text format; also returns where its rows and notes are in the file.
+fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Lines), ParseError> {
     let err = |line: usize, col: usize, msg: String, text: &str| {
         ParseError::new(file.to_string(), line, col, msg, text)
     };
     let mut title = None;
     let mut size: Option<(usize, usize, usize, String)> = None;
+    // Each note with its line, the column of its cell and the line's text, to check the
+    // cell once the map's size is known.
+    let mut notes: Vec<(Note, usize, usize, &str)> = Vec::new();
     let mut rows: Vec<(usize, &str)> = Vec::new();
     let (mut last_line, mut last_text) = (0, "");
     let mut map_marked = false;
@@ -261,6 +309,11 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Vec<usize>), ParseErro
                 match key {
                     "map" if value.trim().is_empty() => map_marked = true,
                     "title" => title = Some(value.trim().to_string()).filter(|t| !t.is_empty()),
+                    _ if key == "message" || key.starts_with("message ") => {
+                        let (note, col) =
+                            parse_note(key, value).map_err(|(col, msg)| err(n, col, msg, line))?;
+                        notes.push((note, n, col, line));
+                    }
                     "size" => {
                         // The value's first character, past the key, the colon and spaces.
                         let col = key.chars().count()
@@ -284,7 +337,7 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Vec<usize>), ParseErro
                         return Err(err(
                             n,
                             1,
-                            format!("unknown header {key:?} (known: title, size, map)"),
+                            format!("unknown header {key:?} (known: title, size, map, message)"),
                             line,
                         ));
                     }
@@ -410,20 +463,75 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Vec<usize>), ParseErro
             row,
         ));
     };
+    let grid = Grid::from_tiles(width, height, tiles);
+    for (note, n, col, line) in &notes {
+        if let Some(p) = note.at.filter(|&p| !grid.contains(p)) {
+            return Err(err(
+                *n,
+                *col,
+                format!("message cell {p} is outside the {width}x{height} map"),
+                line,
+            ));
+        }
+    }
     let level = Level {
         title,
-        grid: Grid::from_tiles(width, height, tiles),
+        grid,
         player: Some(player),
         monsters,
         features,
+        notes: notes.iter().map(|(note, ..)| note.clone()).collect(),
     };
-    Ok((level, rows.iter().map(|&(n, _)| n).collect()))
+    let lines = Lines {
+        rows: rows.iter().map(|&(n, _)| n).collect(),
+        notes: notes.iter().map(|&(_, n, ..)| n).collect(),
+    };
+    Ok((level, lines))
 }
 
-/// `key: value` where key is lowercase letters; map rows never contain ':'.
+/// `key: value` where key is lowercase letters, or `message at X,Y: value` (whose key is
+/// checked by [`parse_note`]); map rows never contain ':'.
 fn header(line: &str) -> Option<(&str, &str)> {
     let (key, value) = line.split_once(':')?;
-    (!key.is_empty() && key.bytes().all(|b| b.is_ascii_lowercase())).then_some((key, value))
+    let word = key.split_once(' ').map_or(key, |(w, _)| w);
+    let plain = !key.is_empty() && key.bytes().all(|b| b.is_ascii_lowercase());
+    (plain || word == "message").then_some((key, value))
+}
+
+/// A `message` header's note and the column of its cell (or of its text), or the column and
+/// the reason it is malformed. `key` is `message` or `message at X,Y`.
+fn parse_note(key: &str, value: &str) -> Result<(Note, usize), (usize, String)> {
+    const FORMS: &str = "`message: TEXT` or `message at X,Y: TEXT`";
+    let at = match key.strip_prefix("message").map(str::trim_start) {
+        Some("") => None,
+        Some(rest) => {
+            // The column of the cell's first character, past `message` and spaces.
+            let col = key.chars().count() - rest.chars().count() + 1;
+            let Some(cell) = rest.strip_prefix("at ") else {
+                return Err((col, format!("expected {FORMS}")));
+            };
+            let col = col + 3 + (cell.chars().count() - cell.trim_start().chars().count());
+            let p: Pos = cell.parse().map_err(|_| {
+                (
+                    col,
+                    format!("bad cell {:?}: expected X,Y, e.g. 12,3", cell.trim()),
+                )
+            })?;
+            if p.x < 0 || p.y < 0 {
+                return Err((col, format!("message cell {p} is outside the map")));
+            }
+            Some((p, col))
+        }
+        None => return Err((1, format!("expected {FORMS}"))),
+    };
+    let text_col = key.chars().count() + 2;
+    let note = Note::new(at.map(|(p, _)| p), value).ok_or_else(|| {
+        (
+            text_col,
+            "empty message: write its text after the colon".to_string(),
+        )
+    })?;
+    Ok((note, at.map_or(text_col, |(_, c)| c)))
 }
 
 /// Checks a map size against the limits.

@@ -14,7 +14,7 @@ use rand::{RngExt, SeedableRng};
 use super::{GameState, PLAYER_HP, Sight, World};
 use crate::content::generate::{GenError, GenKind, GenParams, generate};
 use crate::content::kinds::KINDS;
-use crate::content::level::{Feature, FeatureKind, Level};
+use crate::content::level::{Feature, FeatureKind, Level, Note};
 use crate::engine::grid::{DIRECTIONS, Pos};
 
 /// Steps between the player's arrival and the nearest monster on a generated floor, at least:
@@ -247,6 +247,39 @@ impl World {
         }
     }
 
+    /// Says the floor's messages for its start, then those of the player's cell: the
+    /// level's words after the game's own welcome.
+    pub fn say_intro(&mut self) {
+        let (start, rest): (Vec<Note>, Vec<Note>) = std::mem::take(&mut self.notes)
+            .into_iter()
+            .partition(|n| n.at.is_none());
+        self.notes = rest;
+        for n in start {
+            self.say(crate::text::escape_controls(&n.text).into_owned());
+        }
+        self.read_notes();
+    }
+
+    /// The floor's messages not shown yet.
+    pub fn notes_left(&self) -> usize {
+        self.notes.len()
+    }
+
+    /// Says, once, the messages of the cell the player stands on.
+    pub(super) fn read_notes(&mut self) {
+        let here = Some(self.player.pos);
+        if !self.notes.iter().any(|n| n.at == here) {
+            return;
+        }
+        let (now, rest): (Vec<Note>, Vec<Note>) = std::mem::take(&mut self.notes)
+            .into_iter()
+            .partition(|n| n.at == here);
+        self.notes = rest;
+        for n in now {
+            self.say(crate::text::escape_controls(&n.text).into_owned());
+        }
+    }
+
     /// The last monster died: the stairs open, or the run is won.
     pub(super) fn floor_cleared(&mut self) {
         if self.has_stairs() {
@@ -338,6 +371,7 @@ impl World {
         self.turn += 1;
         self.regenerate();
         self.say(format!("You go down the stairs. {}", self.goal()));
+        self.say_intro();
         Some(level)
     }
 
@@ -348,6 +382,7 @@ impl World {
         self.occupant = vec![0; self.grid.len()];
         self.monsters.clear();
         self.features = level.features.clone();
+        self.notes = level.notes.clone();
         self.player.pos = level.player.unwrap_or_default();
         for s in &level.monsters {
             self.add_monster(s.pos, s.kind, Some(s.pos));

@@ -512,3 +512,42 @@ fn the_runs_figures_add_up() {
         .sum();
     assert_eq!(r.damage_dealt as i32, alive + dead_hp);
 }
+
+#[test]
+fn level_messages_show_at_the_start_and_once_on_their_cell() {
+    let l = level(
+        "message: Go east.\nmessage at 3,1: Halfway.\nmessage at 3,1: Still halfway.\n\
+         message at 1,1: Back home.\n#######\n#@....#\n#######\n",
+    );
+    let mut w = World::new(&l, 1);
+    let texts = |w: &World| -> Vec<String> { w.log().iter().map(|m| m.text.clone()).collect() };
+    assert!(w.log().is_empty(), "nothing is said before the intro");
+    assert_eq!(w.notes_left(), 4);
+    w.say_intro();
+    // The player starts on 1,1: that cell's message shows with the start's.
+    assert_eq!(texts(&w), ["Go east.", "Back home."]);
+    w.player_act(Act::Move(1, 0));
+    assert_eq!(w.log().len(), 2, "no message on 2,1");
+    w.player_act(Act::Move(1, 0));
+    assert_eq!(
+        texts(&w)[2..],
+        ["Halfway.".to_string(), "Still halfway.".to_string()]
+    );
+    assert_eq!(w.notes_left(), 0);
+    // Once read, a cell is quiet: back and forth says nothing more.
+    w.player_act(Act::Move(-1, 0));
+    w.player_act(Act::Move(1, 0));
+    w.player_act(Act::Move(-1, 0));
+    w.player_act(Act::Move(-1, 0));
+    assert_eq!(w.player().pos, Pos::new(1, 1));
+    assert_eq!(w.log().len(), 4);
+}
+
+#[test]
+fn a_message_with_control_characters_is_escaped_in_the_log() {
+    let mut l = level("###\n#@#\n###\n");
+    l.notes = vec![crate::content::level::Note::new(None, "a\u{1b}[2Jb").unwrap()];
+    let mut w = World::new(&l, 1);
+    w.say_intro();
+    assert_eq!(w.log()[0].text, "a\\u{1b}[2Jb");
+}

@@ -6,7 +6,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget};
 
-use crate::app::help::{KEYS_W, Row, continued, layout};
+use crate::app::help::{KEYS_W, Row, continued, layout, title};
 
 pub(super) fn render(page: usize, area: Rect, buf: &mut Buffer) {
     Clear.render(area, buf);
@@ -14,20 +14,12 @@ pub(super) fn render(page: usize, area: Rect, buf: &mut Buffer) {
     let (about, col_w, per_page, cols) = (&help.about, help.col_w, help.per_page, &help.cols);
     let total = help.pages();
     let page = page.min(total - 1);
-    let title = if total > 1 {
-        format!(
-            " help {}/{}: Space or PgDn next, PgUp back, other keys close ",
-            page + 1,
-            total
-        )
-    } else {
-        " help: any key closes ".to_string()
-    };
+    let title = title(page, total, usize::from(area.width));
     let block = Block::bordered().title(title);
     let inner = block.inner(area);
     block.render(area, buf);
     let mut y = inner.y;
-    if !about.is_empty() {
+    if page == 0 {
         let h = about.len() as u16;
         let lines: Vec<Line> = about.iter().map(|l| Line::from(l.as_str())).collect();
         Paragraph::new(lines)

@@ -9,7 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget};
 
 use super::map::{self, RAMP};
-use super::{format_count, wrap};
+use super::{format_count, pack};
 use crate::app::screen::{Layout, map_views};
 use crate::app::{App, Layer};
 use crate::engine::astar::{Fate, SearchResult, Snapshot};
@@ -106,11 +106,6 @@ fn render_panel(
     let head = Style::new().add_modifier(Modifier::BOLD);
     let dim = Style::new().fg(Color::DarkGray);
     let mut lines: Vec<Line> = Vec::new();
-    let text = |lines: &mut Vec<Line>, s: &str, style: Style| {
-        for part in wrap(s, width) {
-            lines.push(Line::styled(part, style));
-        }
-    };
     let total = app.shown_expansions();
     let step = app.current_step();
     for (i, search) in lab.searches.iter().enumerate() {
@@ -119,35 +114,39 @@ fn render_panel(
             Span::styled(if i == 0 { "search " } else { "beside " }, head),
             Span::raw(format!("{}  {}", o.describe(), o.formula())),
         ]));
-        text(
-            &mut lines,
-            &summary(&search.result, lab.start, lab.goal),
-            Style::new(),
-        );
+        // The summary reads as `path` prints it; each figure stays with its word.
+        let sum = summary(&search.result, lab.start, lab.goal);
+        let marked = sum.replace(": ", ":\n").replace(", ", ",\n");
+        let units: Vec<&str> = marked.lines().collect();
+        for part in pack(&units, " ", width) {
+            lines.push(Line::from(part));
+        }
         if let Some(Some(snap)) = snaps.get(i) {
             let (open, closed) = snap.counts();
-            let finished = if snap.step == search.trace.expansions() && lab.searches.len() > 1 {
-                "  (done)"
-            } else {
-                ""
-            };
-            lines.push(Line::from(format!(
-                "open {}  closed {}{finished}",
-                format_count(open as u64),
-                format_count(closed as u64)
-            )));
+            let mut units = vec![
+                format!("open {}", format_count(open as u64)),
+                format!("closed {}", format_count(closed as u64)),
+            ];
+            if snap.step == search.trace.expansions() && lab.searches.len() > 1 {
+                units.push("(done)".into());
+            }
+            for part in pack(&units, "  ", width) {
+                lines.push(Line::from(part));
+            }
         }
     }
-    let mut play = format!("step {step}/{total}");
+    let mut play = vec![format!("step {step}/{total}")];
     if app.overlay.autoplay {
-        play.push_str(&format!("  ▶ {}/s", app.overlay.speed()));
+        play.push(format!("▶ {}/s", app.overlay.speed()));
     } else {
-        play.push_str(&format!("  a plays at {}/s", app.overlay.speed()));
+        play.push(format!("a plays at {}/s", app.overlay.speed()));
     }
     if let Some(c) = lab.compare {
-        play.push_str(&format!("  {}", c.name()));
+        play.push(c.name().to_string());
     }
-    text(&mut lines, &play, dim);
+    for part in pack(&play, "  ", width) {
+        lines.push(Line::styled(part, dim));
+    }
     if let Some(Some(snap)) = snaps.first() {
         layer_legend(app.overlay.layer, snap, &mut lines);
         lines.push(Line::styled("open list, next first:", head));

@@ -1,7 +1,7 @@
 //! The side panel: the player, the turn, the selected monster and its plan, the turn's
-//! search work, the overlay's totals and the inspector. Lines that do not fit wrap, figures
-//! too long are shortened, and when rows run short the least needed lines go first so the
-//! inspector keeps its full 3x3.
+//! search work, the overlay's totals and the inspector. Lines that do not fit wrap between
+//! units (a figure stays with its word), figures too long are shortened, and when rows run
+//! short the least needed lines go first so the inspector keeps its full 3x3.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -9,7 +9,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget};
 
-use super::{format_count, inspector, kind_color, wrap};
+use super::{format_count, inspector, kind_color, pack, pack_spans, wrap};
 use crate::app::App;
 use crate::content::kinds::kind;
 use crate::engine::astar::{Snapshot, Status};
@@ -49,75 +49,86 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
     let dim = Style::new().fg(Color::DarkGray);
     let head = Style::new().add_modifier(Modifier::BOLD);
     let mut lines: Vec<(Line<'static>, Need)> = Vec::new();
-    let text = |lines: &mut Vec<(Line<'static>, Need)>, s: String, style: Style, need| {
-        for part in wrap(&s, width) {
+    // Units that share a line while they fit, with `sep` between them.
+    let text = |lines: &mut Vec<(Line<'static>, Need)>, units: &[String], style: Style, need| {
+        for part in pack(units, " ", width) {
             lines.push((Line::styled(part, style), need));
         }
     };
-    lines.push((
-        Line::from(vec![
-            Span::styled("HP ", head),
-            Span::raw(format!("{}/{} ", w.player().hp, PLAYER_HP)),
-            Span::styled("Turn ", head),
-            Span::raw(format!("{} ", format_count(u64::from(w.turn())))),
-            Span::styled("Foes ", head),
-            Span::raw(format_count(w.monsters().len() as u64)),
-        ]),
+    let spans = |lines: &mut Vec<(Line<'static>, Need)>, units, need| {
+        for line in pack_spans(units, width) {
+            lines.push((line, need));
+        }
+    };
+    let field =
+        |name: &'static str, value: String| vec![Span::styled(name, head), Span::raw(value)];
+    spans(
+        &mut lines,
+        vec![
+            field("HP ", format!("{}/{}", w.player().hp, PLAYER_HP)),
+            field("Turn ", format_count(u64::from(w.turn()))),
+            field("Foes ", format_count(w.monsters().len() as u64)),
+        ],
         Need::Essential,
-    ));
+    );
     // The run's depth matters less than the inspector's rows while studying a search.
     let depth_need = if app.overlay.on {
         Need::Useful
     } else {
         Need::Essential
     };
-    lines.push((
-        Line::from(vec![
-            Span::styled("Depth ", head),
-            Span::raw(format!("{}/{} ", w.run().depth, w.final_depth())),
-            Span::styled("Potions ", head),
-            Span::raw(w.player().potions.to_string()),
-        ]),
+    spans(
+        &mut lines,
+        vec![
+            field("Depth ", format!("{}/{}", w.run().depth, w.final_depth())),
+            field("Potions ", w.player().potions.to_string()),
+        ],
         depth_need,
-    ));
+    );
     match app.selected.and_then(|id| w.monster(id)) {
         Some(m) => {
             let info = kind(m.kind);
-            lines.push((
-                Line::from(vec![
-                    Span::styled(
-                        m.kind.to_string(),
-                        Style::new()
-                            .fg(kind_color(m.kind))
-                            .add_modifier(Modifier::BOLD),
-                    ),
-                    Span::raw(format!(" {} #{} HP {}/{}", info.name, m.id, m.hp, info.hp)),
-                    Span::styled(format!(" {}", info.speed.name()), dim),
-                ]),
+            spans(
+                &mut lines,
+                vec![
+                    vec![
+                        Span::styled(
+                            m.kind.to_string(),
+                            Style::new()
+                                .fg(kind_color(m.kind))
+                                .add_modifier(Modifier::BOLD),
+                        ),
+                        Span::raw(format!(" {} #{}", info.name, m.id)),
+                    ],
+                    vec![Span::raw(format!("HP {}/{}", m.hp, info.hp))],
+                    vec![Span::styled(info.speed.name(), dim)],
+                ],
                 Need::Essential,
-            ));
-            let plan = match (m.plan.status, m.plan.cost) {
+            );
+            let plan: Vec<String> = match (m.plan.status, m.plan.cost) {
                 _ if w.planning() == Planning::Map => match m.plan.cost {
-                    Some(c) => format!("{} to you on the map", format_count(u64::from(c))),
-                    None => "the map does not reach it".into(),
+                    Some(c) => vec![
+                        format!("{} to you", format_count(u64::from(c))),
+                        "on the map".into(),
+                    ],
+                    None => vec!["the map does not reach it".into()],
                 },
                 (Status::Found, Some(c)) => {
                     let steps = m.plan.path.len().saturating_sub(1) as u64;
-                    format!(
-                        "path cost {}, {}",
-                        format_count(u64::from(c)),
-                        plural(steps, "step", "steps")
-                    )
+                    vec![
+                        format!("path cost {},", format_count(u64::from(c))),
+                        plural(steps, "step", "steps"),
+                    ]
                 }
-                (s, _) => format!("path: {}", s.name()),
+                (s, _) => vec![format!("path: {}", s.name())],
             };
-            text(&mut lines, plan, Style::new(), Need::Essential);
+            text(&mut lines, &plan, Style::new(), Need::Essential);
             let expanded = plural(u64::from(m.plan.expanded), "node", "nodes");
             // The overlay's step line says the same: it can go when rows run short.
             if w.planning() != Planning::Map {
                 text(
                     &mut lines,
-                    format!("its search: {expanded}"),
+                    &["its search:".into(), expanded],
                     Style::new(),
                     Need::Useful,
                 );
@@ -126,7 +137,7 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
             if from != m.pos {
                 text(
                     &mut lines,
-                    format!("planned from {from}"),
+                    &["planned from".into(), from.to_string()],
                     dim,
                     Need::Useful,
                 );
@@ -139,30 +150,35 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
     let planning = w.planning();
     text(
         &mut lines,
-        format!("work this turn, {}:", planning_name(planning)),
+        &[
+            "work this turn,".into(),
+            format!("{}:", planning_name(planning)),
+        ],
         dim,
         Need::Optional,
     );
     if planning != Planning::Map {
         text(
             &mut lines,
-            format!(
-                "A* {}, {}",
-                plural(stats.astar_expanded, "node", "nodes"),
-                plural(u64::from(stats.searches), "search", "searches")
-            ),
+            &[
+                format!("A* {},", plural(stats.astar_expanded, "node", "nodes")),
+                plural(u64::from(stats.searches), "search", "searches"),
+            ],
             Style::new(),
             Need::Optional,
         );
     }
     let map = if planning == Planning::Map {
-        "the Dijkstra map"
+        "the Dijkstra"
     } else {
-        "one Dijkstra map"
+        "one Dijkstra"
     };
     text(
         &mut lines,
-        format!("{map}: {}", format_count(stats.dijkstra_expanded)),
+        &[
+            map.into(),
+            format!("map: {}", format_count(stats.dijkstra_expanded)),
+        ],
         Style::new(),
         Need::Optional,
     );
@@ -222,16 +238,13 @@ fn overlay_lines(
         ]),
         Need::Essential,
     ));
-    let mut step = format!("step {}/{total}", snap.step);
+    let mut units = vec![format!("step {}/{total}", snap.step)];
     if app.overlay.autoplay {
-        step.push_str(&format!(" ▶ {}/s", app.overlay.speed()));
+        units.push(format!("▶ {}/s", app.overlay.speed()));
     }
-    let line = format!(
-        "{step}  open {}  closed {}",
-        format_count(open as u64),
-        format_count(closed as u64)
-    );
-    for part in wrap(&line, width) {
+    units.push(format!("open {}", format_count(open as u64)));
+    units.push(format!("closed {}", format_count(closed as u64)));
+    for part in pack(&units, "  ", width) {
         lines.push((Line::from(part), Need::Essential));
     }
 }

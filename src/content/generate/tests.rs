@@ -303,6 +303,7 @@ fn bare(rows: &[&str]) -> Level {
         player: None,
         monsters: Vec::new(),
         features: Vec::new(),
+        notes: Vec::new(),
     }
 }
 

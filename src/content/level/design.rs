@@ -26,6 +26,8 @@ struct FileText {
     endings: Vec<&'static str>,
     /// For each map row written in the file, the index of its line.
     rows: Vec<usize>,
+    /// For each note of the parsed level, the number of its header's line, from 1.
+    note_lines: Vec<usize>,
     /// The ending for lines added to the file: the one it uses most.
     newline: &'static str,
 }
@@ -38,7 +40,7 @@ impl Design {
 
     /// Parses a level in the text format, keeping the file's text to write it back.
     pub fn parse(bytes: &[u8], file: &str) -> Result<Self, ParseError> {
-        let (level, rows) = parse_text(bytes, file)?;
+        let (level, source) = parse_text(bytes, file)?;
         let bom = bytes.starts_with(BOM);
         let body = if bom { &bytes[BOM.len()..] } else { bytes };
         // The parser has checked every line as UTF-8.
@@ -63,7 +65,8 @@ impl Design {
             bom,
             lines,
             endings,
-            rows: rows.into_iter().map(|n| n - 1).collect(),
+            rows: source.rows.into_iter().map(|n| n - 1).collect(),
+            note_lines: source.notes,
             newline,
         };
         Ok(Self {
@@ -80,6 +83,20 @@ impl Design {
     /// The level as designed, without the file's text.
     pub fn into_level(self) -> Level {
         self.level
+    }
+
+    /// Where cell `p`'s glyph is in the file: line and column, from 1 (`None` without a
+    /// file's text, or for a row the file does not write).
+    pub fn cell_source(&self, p: Pos) -> Option<(usize, usize)> {
+        let t = self.text.as_ref()?;
+        let line = *t.rows.get(usize::try_from(p.y).ok()?)?;
+        Some((line + 1, usize::try_from(p.x).ok()? + 1))
+    }
+
+    /// The line, from 1, of the header that wrote the level's `notes[i]` (`None` without a
+    /// file's text).
+    pub fn note_line(&self, i: usize) -> Option<usize> {
+        self.text.as_ref()?.note_lines.get(i).copied()
     }
 
     /// Whether the design keeps a file's text (it came from a text level file).
@@ -256,9 +273,34 @@ mod tests {
             "title: crlf\r\n#####\r\n#@..#\r\n#####\r\n",
             "\u{feff}size: 6x4\n; inside\n#####\n#@..#\n  \n#####",
             "map:\n\n..@..\n   ..\n",
+            "message:  Hello \r\n; between\r\nmessage at 3,1:Go\r\n#####\r\n#@..#\r\n#####\r\n",
         ] {
             assert_eq!(design(text).to_text(), text);
         }
+    }
+
+    #[test]
+    fn messages_write_back_as_written_beside_edits() {
+        let text = "title: T\nmessage:   Walk east. \n; why\nmessage   at 3,1 :  Here.\n\
+                    #####\n#@..#\n#####\n";
+        let mut d = design(text);
+        assert_eq!(d.level().notes.len(), 2);
+        assert!(d.set_tile(Pos::new(2, 1), Tile::Wall));
+        // The note's cell may become a wall: the file still reads back.
+        assert!(d.set_tile(Pos::new(3, 1), Tile::Wall));
+        let out = d.to_text();
+        assert_eq!(out, text.replace("#@..#", "#@###"));
+        assert_eq!(Design::parse(out.as_bytes(), "t").unwrap().level, d.level);
+        // Without the file's text they are written as headers before the map.
+        let canonical = Design::new(d.level.clone()).to_text();
+        assert!(
+            canonical.starts_with("title: T\nmessage: Walk east.\nmessage at 3,1: Here.\nsize:"),
+            "{canonical}"
+        );
+        assert_eq!(
+            Design::parse(canonical.as_bytes(), "t").unwrap().level,
+            d.level
+        );
     }
 
     #[test]

@@ -100,5 +100,6 @@ pub(super) fn parse(bytes: &[u8], file: &str) -> Result<Level, ParseError> {
         player: None,
         monsters: Vec::new(),
         features: Vec::new(),
+        notes: Vec::new(),
     })
 }

@@ -188,8 +188,65 @@ fn headers_must_come_first_and_be_known() {
     );
     assert_eq!(
         parse("colour: red\n@").unwrap_err().headline(),
-        "t.txt:1:1: unknown header \"colour\" (known: title, size, map)"
+        "t.txt:1:1: unknown header \"colour\" (known: title, size, map, message)"
     );
+}
+
+#[test]
+fn messages_show_at_the_start_or_on_a_cell_and_stay_out_of_the_map() {
+    let src = "title: M\nmessage: Welcome:  read on. \nmessage at 3,1: A goblin!\n\
+               message  at  1,1 :first cell\n#####\n#@.g#\n#####\n";
+    let l = parse(src).unwrap();
+    let notes: Vec<(Option<Pos>, &str)> = l.notes.iter().map(|n| (n.at, n.text.as_str())).collect();
+    assert_eq!(
+        notes,
+        [
+            (None, "Welcome:  read on."),
+            (Some(Pos::new(3, 1)), "A goblin!"),
+            (Some(Pos::new(1, 1)), "first cell"),
+        ]
+    );
+    assert_eq!((l.grid.width(), l.grid.height()), (5, 3));
+    assert_eq!(
+        l.to_text(),
+        "title: M\nmessage: Welcome:  read on.\nmessage at 3,1: A goblin!\n\
+         message at 1,1: first cell\nsize: 5x3\nmap:\n#####\n#@.g#\n#####\n"
+    );
+    assert_eq!(parse(&l.to_text()).unwrap(), l);
+    // A note may sit on a wall (an edit can put one there); `check` warns about it.
+    assert!(parse("message at 0,0: on the wall\n###\n#@#\n").is_ok());
+}
+
+#[test]
+fn malformed_messages_are_positioned_errors() {
+    for (src, want) in [
+        (
+            "message at 7,1: far\n###\n#@#\n",
+            "t.txt:1:12: message cell 7,1 is outside the 3x2 map",
+        ),
+        (
+            "message at 1,-1: up\n#@#\n",
+            "t.txt:1:12: message cell 1,-1 is outside the map",
+        ),
+        (
+            "message at x,1: what\n#@#\n",
+            "t.txt:1:12: bad cell \"x,1\": expected X,Y, e.g. 12,3",
+        ),
+        (
+            "message 2,1: where\n#@#\n",
+            "t.txt:1:9: expected `message: TEXT` or `message at X,Y: TEXT`",
+        ),
+        (
+            "message:   \n#@#\n",
+            "t.txt:1:9: empty message: write its text after the colon",
+        ),
+        (
+            "#@#\nmessage: late\n",
+            "t.txt:2:1: header after the map has started",
+        ),
+    ] {
+        assert_eq!(parse(src).unwrap_err().headline(), want, "{src:?}");
+    }
 }
 
 #[test]
