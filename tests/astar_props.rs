@@ -683,6 +683,43 @@ proptest! {
             prop_assert_eq!((after.status, after.cost), expected(grid, *start, *goal, nb, &none));
         }
     }
+
+    /// An occupancy grid blocks exactly what the same cells listed as blockers do, whether
+    /// the searcher's own cell and the goal are marked in it or not, and split between the
+    /// two ways at once; greedy and capped searches included.
+    #[test]
+    fn an_occupancy_grid_blocks_what_a_list_blocks(case in case_strategy(), mark_ends in any::<bool>(), split in any::<bool>()) {
+        let Case { grid, start, goal, blockers } = &case;
+        let mut occupancy = vec![0u32; grid.len()];
+        let mut listed = Vec::new();
+        for (i, &p) in blockers.iter().enumerate() {
+            // A blocker off the map has no cell to mark, only a place on the list.
+            match grid.index(p) {
+                Some(c) if !(split && i % 2 == 0) => occupancy[c] = i as u32 + 1,
+                _ => listed.push(p),
+            }
+        }
+        if mark_ends {
+            // The endpoints may lie off the map (the engine must refuse those).
+            for (end, who) in [(*start, u32::MAX), (*goal, 7)] {
+                if let Some(c) = grid.index(end) {
+                    occupancy[c] = who;
+                }
+            }
+        }
+        let mut pf = Pathfinder::new();
+        for nb in Neighbourhood::ALL {
+            for &h in consistent(nb) {
+                for (weight, cap, greedy) in [(1000, None, false), (2000, None, false), (1000, Some(5), false), (1000, None, true)] {
+                    let o = SearchOptions { greedy, ..opts(nb, h, weight, cap) };
+                    let by_list = pf.find(grid, Query::new(*start, *goal).options(o).blockers(blockers));
+                    let q = Query::new(*start, *goal).options(o).blockers(&listed).occupied(&occupancy);
+                    let by_grid = pf.find(grid, q);
+                    prop_assert_eq!(&by_grid, &by_list, "{:?} {:?} w{} {:?} greedy {}", nb, h, weight, cap, greedy);
+                }
+            }
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -287,6 +287,10 @@ pub struct Query<'a> {
     pub options: SearchOptions,
     /// Cells nobody may enter during this search (other monsters); corners stay free.
     pub blockers: &'a [Pos],
+    /// Who stands where, one entry per cell of the grid in row order (or empty for nobody):
+    /// a nonzero cell may not be entered, the goal excepted. Unlike [`Query::blockers`] it
+    /// costs nothing per occupant, so a crowd of any size is free to pass.
+    pub occupied: &'a [u32],
 }
 
 impl Query<'static> {
@@ -303,6 +307,7 @@ impl Query<'static> {
                 greedy: false,
             },
             blockers: &[],
+            occupied: &[],
         }
     }
 }
@@ -314,13 +319,53 @@ impl<'a> Query<'a> {
     }
 
     /// The same query with `blockers` as extra impassable cells.
-    pub const fn blockers<'b>(self, blockers: &'b [Pos]) -> Query<'b> {
+    pub const fn blockers<'b>(self, blockers: &'b [Pos]) -> Query<'b>
+    where
+        'a: 'b,
+    {
         Query {
             start: self.start,
             goal: self.goal,
             options: self.options,
             blockers,
+            occupied: self.occupied,
         }
+    }
+
+    /// The same query with the cells of `occupied` (one per grid cell, nonzero when
+    /// someone stands there) impassable but for the goal.
+    ///
+    /// ```
+    /// use astar_rogue::engine::astar::{Pathfinder, Query};
+    /// use astar_rogue::engine::grid::{Grid, Pos};
+    ///
+    /// let grid = Grid::from_rows(&["...", "...", "..."]);
+    /// // Monster 7 stands in the centre.
+    /// let occupied = [0, 0, 0, 0, 7, 0, 0, 0, 0];
+    /// let q = Query::new(Pos::new(0, 1), Pos::new(2, 1)).occupied(&occupied);
+    /// assert_eq!(Pathfinder::new().find(&grid, q).cost, Some(28));
+    /// ```
+    pub const fn occupied<'b>(self, occupied: &'b [u32]) -> Query<'b>
+    where
+        'a: 'b,
+    {
+        Query {
+            start: self.start,
+            goal: self.goal,
+            options: self.options,
+            blockers: self.blockers,
+            occupied,
+        }
+    }
+
+    /// Whether the search may not enter `p`, a cell of `grid`, for someone standing there.
+    pub fn is_taken(&self, grid: &Grid, p: Pos) -> bool {
+        p != self.goal
+            && (self.blockers.contains(&p)
+                || grid
+                    .index(p)
+                    .and_then(|c| self.occupied.get(c))
+                    .is_some_and(|&who| who != 0))
     }
 }
 
@@ -429,6 +474,11 @@ impl Node {
 const WALKABLE: u8 = 1;
 /// No wall and no blocker on the cell.
 const ENTERABLE: u8 = 2;
+
+/// A search's listed blockers are marked on the board (see [`Board::search_loop`]).
+const LISTED: u8 = 1;
+/// A search reads its query's occupancy (see [`Board::search_loop`]).
+const OCCUPIED: u8 = 2;
 
 /// A reusable A* engine. Keep one and call it for many searches: its buffers are sized once
 /// per map and reused, so a search allocates nothing after the first (but the returned path).
@@ -548,7 +598,8 @@ impl Pathfinder {
     ///
     /// # Panics
     ///
-    /// On a grid of more than [`MAX_SEARCH_CELLS`] cells (level files are limited to that).
+    /// On a grid of more than [`MAX_SEARCH_CELLS`] cells (level files are limited to that),
+    /// and when [`Query::occupied`] is neither empty nor one entry per cell of the grid.
     pub fn search<T: Tracer>(
         &mut self,
         grid: &Grid,
@@ -561,7 +612,14 @@ impl Pathfinder {
             goal,
             options: opts,
             blockers,
+            occupied,
         } = query;
+        assert!(
+            occupied.is_empty() || occupied.len() == grid.len(),
+            "an occupancy of {} cells for a grid of {}",
+            occupied.len(),
+            grid.len()
+        );
         result.path.clear();
         let invalid = |p: Pos| {
             if !grid.contains(p) {
@@ -609,10 +667,12 @@ impl Pathfinder {
                 }
             }
         }
-        if self.blocked.is_empty() {
-            self.dispatch::<T, false>(&query, result, tracer);
+        if !occupied.is_empty() {
+            self.dispatch::<T, { LISTED | OCCUPIED }>(&query, result, tracer);
+        } else if !self.blocked.is_empty() {
+            self.dispatch::<T, LISTED>(&query, result, tracer);
         } else {
-            self.dispatch::<T, true>(&query, result, tracer);
+            self.dispatch::<T, 0>(&query, result, tracer);
         }
         for &c in &self.blocked {
             self.board.flags[c] |= ENTERABLE;
@@ -620,7 +680,7 @@ impl Pathfinder {
     }
 
     /// Picks the open list and the loop copy for the options.
-    fn dispatch<T: Tracer, const BLOCKERS: bool>(
+    fn dispatch<T: Tracer, const BLOCKERS: u8>(
         &mut self,
         q: &Query<'_>,
         result: &mut SearchResult,
@@ -727,13 +787,14 @@ impl Board {
 
     /// The search proper; `estimate(x, y)` gives H and the weighted H of a cell.
     ///
-    /// `BLOCKERS` says whether any cell is marked not enterable; `EIGHT` promises that the
+    /// `BLOCKERS` says whether any cell is marked not enterable ([`LISTED`]) and whether the
+    /// query's occupancy is to be read ([`OCCUPIED`]); `EIGHT` promises that the
     /// neighbourhood is [`Neighbourhood::Eight`], so the move masks are fixed at compile time.
     fn search_loop<
         T: Tracer,
         Q: OpenList,
         E: Fn(i32, i32) -> (u32, u32),
-        const BLOCKERS: bool,
+        const BLOCKERS: u8,
         const EIGHT: bool,
     >(
         &mut self,
@@ -755,6 +816,9 @@ impl Board {
         let closed = open | 1;
 
         let offsets = direction_offsets(self.stride);
+        // The occupancy is unpadded: the same directions at the map's own width.
+        let width = self.stride - 2;
+        let occupied_offsets = direction_offsets(width);
         let rule = if EIGHT {
             0
         } else {
@@ -802,6 +866,11 @@ impl Board {
                 self.write_path(c, start, &mut result.path);
                 return result.set(Status::Found, Some(gc), expanded);
             }
+            let here = if BLOCKERS & OCCUPIED != 0 {
+                p.y as usize * width + p.x as usize
+            } else {
+                0
+            };
             let mut moves = node.moves() >> shift & keep;
             let from = node.dir() as usize;
             if from != NO_PARENT as usize {
@@ -819,7 +888,10 @@ impl Board {
                 // Blockers only stop entering a cell: corners are walls only.
                 let old = self.nodes[n];
                 if old.state() >= Node::improves(open, ng)
-                    || BLOCKERS && self.flags[n] & ENTERABLE == 0
+                    || BLOCKERS & LISTED != 0 && self.flags[n] & ENTERABLE == 0
+                    || BLOCKERS & OCCUPIED != 0
+                        && q.occupied[here.wrapping_add(occupied_offsets[d])] != 0
+                        && n != t
                 {
                     continue;
                 }

@@ -46,7 +46,7 @@ impl Greedy {
         let opts = &q.options;
         let heuristic = opts.heuristic;
         let h = |p: Pos| heuristic.estimate(p.x.abs_diff(q.goal.x), p.y.abs_diff(q.goal.y));
-        let blocked = |p: Pos| p != q.goal && q.blockers.contains(&p);
+        let blocked = |p: Pos| q.is_taken(grid, p);
         let dirs: &[(i32, i32)] = if opts.neighbourhood == Neighbourhood::Four {
             &DIRECTIONS[..4]
         } else {
