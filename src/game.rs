@@ -22,7 +22,7 @@ mod plan;
 pub mod run;
 pub mod sight;
 
-pub use plan::{Planner, Planning, TurnStats, progress as plan_progress};
+pub use plan::{Planner, Planning, TurnStats, boxed_in, progress as plan_progress};
 pub use run::RunStats;
 pub use sight::Sight;
 
@@ -61,6 +61,9 @@ pub struct Monster {
     /// Where that search ran from and to: the monster may have stepped since, and the
     /// overlay shows the search that decided its step.
     pub planned: (Pos, Pos),
+    /// Other monsters held every cell it could step to when the plans were made, so it ran
+    /// no search (its plan is empty); it plans at its turn if a way has opened by then.
+    pub boxed: bool,
 }
 
 /// The player.
@@ -303,12 +306,17 @@ impl World {
             origin,
             plan: SearchResult::default(),
             planned: (pos, pos),
+            boxed: false,
         });
         Some(id)
     }
 
-    /// Puts a monster back as it was (undo keeps ids); refused when its cell is not free.
+    /// Puts a monster back as it was (undo keeps ids); refused when its cell is not free,
+    /// its id is 0 (the mark of an empty cell) or its id is already in play.
     pub fn insert_monster(&mut self, m: Monster) -> bool {
+        if m.id == 0 || self.position(m.id).is_some() {
+            return false;
+        }
         let Some(cell) = self.grid.index(m.pos).filter(|_| self.is_free(m.pos)) else {
             return false;
         };
@@ -496,12 +504,9 @@ impl World {
     /// The first step of the player's A* path to `target` around the monsters, if any.
     pub fn player_step_toward(&mut self, target: Pos) -> Option<(i32, i32)> {
         let from = self.player.pos;
-        let next = self.planner.first_step(
-            &self.grid,
-            from,
-            target,
-            self.monsters.iter().map(|m| m.pos),
-        )?;
+        let next = self
+            .planner
+            .first_step(&self.grid, from, target, &self.occupant)?;
         Some((next.x - from.x, next.y - from.y))
     }
 
@@ -623,6 +628,19 @@ impl World {
 
     /// Monster `i` follows its plan: attacks the player next to it, steps, or goes round.
     fn monster_acts(&mut self, i: usize) {
+        if self.monsters[i].boxed {
+            let (at, goal, rule) = (
+                self.monsters[i].pos,
+                self.player.pos,
+                self.options.neighbourhood,
+            );
+            if boxed_in(&self.grid, &self.occupant, goal, at, rule) {
+                return;
+            }
+            // A neighbour moved off: the plan it would have made up front, made now.
+            self.planner
+                .plan_one(&self.grid, goal, self.options, &mut self.monsters[i]);
+        }
         let Some(&next) = self.monsters[i].plan.path.get(1) else {
             return;
         };
@@ -648,8 +666,14 @@ impl World {
     /// [`World::replan`] on at most `threads` threads (benchmarks compare 1 with all).
     pub fn replan_on(&mut self, threads: usize) {
         let goal = self.player.pos;
-        self.planner
-            .plan_all(&self.grid, goal, self.options, &mut self.monsters, threads);
+        self.planner.plan_all(
+            &self.grid,
+            goal,
+            self.options,
+            &mut self.monsters,
+            &self.occupant,
+            threads,
+        );
     }
 
     /// Records the searches of monster `id` from now on (or of nobody), and records its
@@ -686,14 +710,10 @@ impl World {
         }
         let budget = self.monsters[i].plan.expanded.saturating_mul(DETOUR_FACTOR) + DETOUR_SLACK;
         let goal = self.player.pos;
-        let next = self.planner.detour(
-            &self.grid,
-            goal,
-            self.options,
-            &mut self.monsters,
-            i,
-            budget,
-        )?;
+        let from = self.monsters[i].pos;
+        let next =
+            self.planner
+                .detour(&self.grid, goal, self.options, &self.occupant, from, budget)?;
         (next != self.player.pos && self.monster_at(next).is_none()).then_some(next)
     }
 

@@ -9,7 +9,7 @@ use crate::engine::astar::{
     Heuristic, Pathfinder, Query, SearchOptions, SearchResult, Status, Trace, Tracer,
 };
 use crate::engine::dijkstra::DistanceMap;
-use crate::engine::grid::{Grid, Pos};
+use crate::engine::grid::{DIRECTIONS, Grid, Neighbourhood, Pos};
 
 /// How the monsters decide their moves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -116,7 +116,6 @@ pub struct Planner {
     pathfinder: Pathfinder,
     /// Extra engines for planning on more cores, one per extra thread.
     workers: Vec<Pathfinder>,
-    blockers: Vec<Pos>,
     scratch: SearchResult,
     /// The monster whose searches are recorded, if any.
     traced: Option<u32>,
@@ -170,12 +169,18 @@ impl Planner {
 
     /// Plans every monster's path to `goal` under `options` on at most `threads` threads,
     /// and records the traced monster's search. The results do not depend on `threads`.
+    ///
+    /// A monster [`boxed_in`] by the others (`occupied`: one entry per cell, nonzero where a
+    /// monster stands) runs no search: it could not take a step anyway, and in a packed
+    /// crowd its search is most of the turn's work. It is marked [`Monster::boxed`] and
+    /// plans when its turn comes if a way has opened by then.
     pub fn plan_all(
         &mut self,
         grid: &Grid,
         goal: Pos,
         options: SearchOptions,
         monsters: &mut [Monster],
+        occupied: &[u32],
         threads: usize,
     ) {
         PLANNED.store(0, Ordering::Relaxed);
@@ -207,10 +212,22 @@ impl Planner {
             let handles: Vec<_> = chunks
                 .zip(self.workers.iter_mut())
                 .map(|(chunk, pf)| {
-                    scope.spawn(move || plan_chunk(pf, grid, goal, options, chunk, traced))
+                    let at = Plans {
+                        goal,
+                        options,
+                        occupied,
+                        traced,
+                    };
+                    scope.spawn(move || plan_chunk(pf, grid, at, chunk))
                 })
                 .collect();
-            let mut total = plan_chunk(&mut self.pathfinder, grid, goal, options, mine, traced);
+            let at = Plans {
+                goal,
+                options,
+                occupied,
+                traced,
+            };
+            let mut total = plan_chunk(&mut self.pathfinder, grid, at, mine);
             for h in handles {
                 // A planning thread only panics on a bug; pass it on rather than hide it.
                 let (e, n) = h.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
@@ -255,6 +272,7 @@ impl Planner {
     /// A monster's plan by the map: one step downhill, and the map's cost from its cell.
     fn step_by_map(&self, grid: &Grid, goal: Pos, m: &mut Monster) {
         m.planned = (m.pos, goal);
+        m.boxed = false;
         let plan = &mut m.plan;
         plan.path.clear();
         plan.expanded = 0;
@@ -338,7 +356,7 @@ impl Planner {
     }
 
     /// Plans one monster again from where it stands (a fast monster before its second
-    /// move), the way the planning mode plans, recording the search when it is the traced
+    /// move, a boxed-in one whose way has opened), the way the planning mode plans, recording the search when it is the traced
     /// one; the work joins the turn's.
     pub fn plan_one(&mut self, grid: &Grid, goal: Pos, options: SearchOptions, m: &mut Monster) {
         match self.planning {
@@ -366,6 +384,7 @@ impl Planner {
             self.pathfinder.search(grid, q, &mut m.plan, &mut ());
             m.plan.expanded
         };
+        m.boxed = false;
         self.stats.astar_expanded += u64::from(expanded);
         self.stats.searches += 1;
     }
@@ -383,35 +402,31 @@ impl Planner {
         trace.restart(from, goal, options);
         let q = Query::new(from, goal).options(options);
         m.planned = (from, goal);
+        m.boxed = false;
         self.pathfinder.search(grid, q, &mut m.plan, &mut trace);
         self.trace = Some(trace);
         self.trace_serial = NEXT_TRACE_SERIAL.fetch_add(1, Ordering::Relaxed);
         m.plan.expanded
     }
 
-    /// The first step of monster `i`'s route to `goal` around every other monster, if
-    /// there is one within `budget` expansions; the search's work counts in the turn's
+    /// The first step of a route from `from` to `goal` around whoever `occupied` puts in
+    /// the way (the monster's own cell is its start, never entered), if there is one within
+    /// `budget` expansions; the search's work counts in the turn's
     /// figures (the plan keeps describing the search the overlay shows).
     pub fn detour(
         &mut self,
         grid: &Grid,
         goal: Pos,
         options: SearchOptions,
-        monsters: &mut [Monster],
-        i: usize,
+        occupied: &[u32],
+        from: Pos,
         budget: u32,
     ) -> Option<Pos> {
-        let me = monsters[i].id;
-        self.blockers.clear();
-        self.blockers
-            .extend(monsters.iter().filter(|m| m.id != me).map(|m| m.pos));
         let options = SearchOptions {
             cap: Some(options.cap.map_or(budget, |c| c.min(budget))),
             ..options
         };
-        let q = Query::new(monsters[i].pos, goal)
-            .options(options)
-            .blockers(&self.blockers);
+        let q = Query::new(from, goal).options(options).occupied(occupied);
         self.pathfinder.search(grid, q, &mut self.scratch, &mut ());
         let expanded = self.scratch.expanded;
         self.stats.astar_expanded += u64::from(expanded);
@@ -421,17 +436,16 @@ impl Planner {
             .flatten()
     }
 
-    /// The first step of an A* path from `from` to `target` around `blockers`, if any.
+    /// The first step of an A* path from `from` to `target` around whoever `occupied` (one
+    /// entry per cell, nonzero where someone stands) puts in the way, if any.
     pub fn first_step(
         &mut self,
         grid: &Grid,
         from: Pos,
         target: Pos,
-        blockers: impl IntoIterator<Item = Pos>,
+        occupied: &[u32],
     ) -> Option<Pos> {
-        self.blockers.clear();
-        self.blockers.extend(blockers);
-        let q = Query::new(from, target).blockers(&self.blockers);
+        let q = Query::new(from, target).occupied(occupied);
         self.pathfinder.search(grid, q, &mut self.scratch, &mut ());
         (self.scratch.status == Status::Found)
             .then(|| self.scratch.path.get(1).copied())
@@ -481,21 +495,62 @@ impl Tracer for Nearest {
 }
 
 /// Plans each monster of `chunk` but the traced one with `pf`; returns (expanded, searches).
+/// What every planning thread plans toward, and around.
+#[derive(Clone, Copy)]
+struct Plans<'a> {
+    goal: Pos,
+    options: SearchOptions,
+    occupied: &'a [u32],
+    traced: Option<u32>,
+}
+
 fn plan_chunk(
     pf: &mut Pathfinder,
     grid: &Grid,
-    goal: Pos,
-    options: SearchOptions,
+    at: Plans<'_>,
     chunk: &mut [Monster],
-    traced: Option<u32>,
 ) -> (u64, u32) {
+    let Plans {
+        goal,
+        options,
+        occupied,
+        traced,
+    } = at;
     let mut total = (0u64, 0u32);
     for m in chunk.iter_mut().filter(|m| Some(m.id) != traced) {
         m.planned = (m.pos, goal);
-        let q = Query::new(m.pos, goal).options(options);
-        pf.search(grid, q, &mut m.plan, &mut ());
-        total = (total.0 + u64::from(m.plan.expanded), total.1 + 1);
+        m.boxed = boxed_in(grid, occupied, goal, m.pos, options.neighbourhood);
+        if m.boxed {
+            // No search, so nothing found: the flag says why.
+            m.plan.path.clear();
+            (m.plan.status, m.plan.cost, m.plan.expanded) = (Status::Unreachable, None, 0);
+        } else {
+            let q = Query::new(m.pos, goal).options(options);
+            pf.search(grid, q, &mut m.plan, &mut ());
+            total = (total.0 + u64::from(m.plan.expanded), total.1 + 1);
+        }
         PLANNED.fetch_add(1, Ordering::Relaxed);
     }
     total
+}
+
+/// Whether every step `rule` allows from `at` leads onto a cell someone holds in
+/// `occupied` (and there is such a step): nowhere to go but the `goal` is not next to it.
+pub fn boxed_in(grid: &Grid, occupied: &[u32], goal: Pos, at: Pos, rule: Neighbourhood) -> bool {
+    let mut held = false;
+    for (dx, dy) in DIRECTIONS {
+        if !grid.can_step(at, dx, dy, rule) {
+            continue;
+        }
+        let to = at.offset(dx, dy);
+        let taken = grid
+            .index(to)
+            .and_then(|c| occupied.get(c))
+            .is_some_and(|&who| who != 0);
+        if to == goal || !taken {
+            return false;
+        }
+        held = true;
+    }
+    held
 }

@@ -551,3 +551,45 @@ fn a_message_with_control_characters_is_escaped_in_the_log() {
     w.say_intro();
     assert_eq!(w.log()[0].text, "a\\u{1b}[2Jb");
 }
+
+#[test]
+fn a_monster_boxed_in_runs_no_search_and_moves_once_its_way_opens() {
+    // A 3x3 block of goblins: the four with no free cell to step on are boxed in.
+    let l = level("#########\n#@......#\n#....ggg#\n#....ggg#\n#....ggg#\n#########\n");
+    let w = World::new(&l, 1);
+    let boxed: Vec<Pos> = w
+        .monsters()
+        .iter()
+        .filter(|m| m.boxed)
+        .map(|m| m.pos)
+        .collect();
+    let expect = [(6, 3), (7, 3), (6, 4), (7, 4)].map(|(x, y)| Pos::new(x, y));
+    assert_eq!(boxed, expect);
+    assert_eq!(w.stats().searches, 5, "one search per monster not boxed in");
+    assert!(
+        w.monsters()
+            .iter()
+            .filter(|m| m.boxed)
+            .all(|m| { m.plan.path.is_empty() && m.plan.expanded == 0 && m.plan.cost.is_none() })
+    );
+
+    // In a corridor the second goblin is boxed in by the first, which moves first: the
+    // second follows in the same turn, by the path its search would have found up front.
+    let l = level("########\n#@...gg#\n########\n");
+    let mut w = World::new(&l, 1);
+    assert_eq!(
+        w.monsters().iter().map(|m| m.boxed).collect::<Vec<_>>(),
+        [false, true]
+    );
+    w.player_act(Act::Wait);
+    let cells: Vec<Pos> = w.monsters().iter().map(|m| m.pos).collect();
+    assert_eq!(cells, [Pos::new(4, 1), Pos::new(5, 1)]);
+    // The second's plan is the search it made once the first had moved, and it took its
+    // first step; neither is boxed in now.
+    let second = &w.monsters()[1];
+    assert!(!second.boxed);
+    assert_eq!(second.planned, (Pos::new(6, 1), w.player().pos));
+    let alone = Pathfinder::new().find(w.grid(), Query::new(Pos::new(6, 1), w.player().pos));
+    assert_eq!(second.plan.path, alone.path);
+    assert_eq!(second.plan.path[1], second.pos);
+}

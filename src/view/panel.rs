@@ -106,6 +106,8 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
                 Need::Essential,
             );
             let plan: Vec<String> = match (m.plan.status, m.plan.cost) {
+                // Its planner skipped the search: every step it could take was held.
+                _ if m.boxed => vec!["boxed in,".into(), "no search".into()],
                 _ if w.planning() == Planning::Map => match m.plan.cost {
                     Some(c) => vec![
                         format!("{} to you", format_count(u64::from(c))),
@@ -125,7 +127,7 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
             text(&mut lines, &plan, Style::new(), Need::Essential);
             let expanded = plural(u64::from(m.plan.expanded), "node", "nodes");
             // The overlay's step line says the same: it can go when rows run short.
-            if w.planning() != Planning::Map {
+            if w.planning() != Planning::Map && !m.boxed {
                 text(
                     &mut lines,
                     &["its search:".into(), expanded],
