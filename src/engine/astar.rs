@@ -79,7 +79,7 @@ impl Heuristic {
         match self {
             Heuristic::Octile => {
                 let (lo, hi) = if dx < dy { (dx, dy) } else { (dy, dx) };
-                DIAGONAL * lo + STRAIGHT * (hi - lo)
+                STRAIGHT * hi + (DIAGONAL - STRAIGHT) * lo
             }
             Heuristic::Manhattan => STRAIGHT * (dx + dy),
             Heuristic::Chebyshev => STRAIGHT * dx.max(dy),
@@ -407,13 +407,13 @@ pub const MAX_SEARCH_CELLS: usize = 4096 * 4096;
 /// The direction field of a node without a parent (the start).
 const NO_PARENT: u32 = 15;
 
-/// The search state of one cell and its legal moves in 8 bytes, so that a neighbour costs
-/// one cache line: `stamp << 48 | moves << 32 | !(g << 4 | d)`.
+/// The search state of one cell and its walls in 8 bytes, so that a neighbour costs one
+/// cache line: `stamp << 48 | open << 32 | !(g << 4 | d)`.
 ///
 /// `stamp` is `generation << 1 | closed` when touched by the current search (older stamps
-/// are smaller); `moves` the legal moves by wall alone, bit `d` for direction `d` of
-/// [`DIRECTIONS`]: the low byte without corner cutting, the high byte with it (whose low
-/// nibble is also the 4-way rule), set once per grid revision; `g` the best known cost from
+/// are smaller); `open` which of its eight neighbours have no wall, bit `d` for direction
+/// `d` of [`DIRECTIONS`], set once per grid revision (with the direction that reached the
+/// node, it picks the moves to try from [`NEXT_MOVES`]); `g` the best known cost from
 /// the start and `d` the direction of the step that reached it (the parent is one step back)
 /// or [`NO_PARENT`]. Costs fit in 28 bits: a path has fewer steps than the 2^24 cells of the
 /// largest map, each at most 14 < 2^4. Storing G inverted below the stamp makes "is `ng` an
@@ -421,22 +421,23 @@ const NO_PARENT: u32 = 15;
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 struct Node(u64);
 
-/// The bits of [`Node`] holding the legal moves.
-const MOVES: u64 = 0xFFFF << 32;
+/// The bits of [`Node`] holding the walls around it.
+const OPEN: u64 = 0xFF << 32;
 
 /// The last generation whose stamps fit in a [`Node`]'s 16 bits.
 const MAX_GENERATION: u32 = (1 << 15) - 1;
 
 impl Node {
-    /// This node's moves with a new search state.
+    /// This node's walls with a new search state.
     #[inline(always)]
     fn with(self, stamp: u32, g: u32, dir: u32) -> Self {
-        Node(self.0 & MOVES | u64::from(stamp) << 48 | u64::from(!(g << 4 | dir)))
+        Node(self.0 & OPEN | u64::from(stamp) << 48 | u64::from(!(g << 4 | dir)))
     }
 
+    /// Which neighbours have no wall, bit `d` for direction `d`.
     #[inline(always)]
-    fn moves(self) -> u32 {
-        (self.0 >> 32) as u32 & 0xFFFF
+    fn open(self) -> usize {
+        (self.0 >> 32) as usize & 0xFF
     }
 
     #[inline(always)]
@@ -449,24 +450,13 @@ impl Node {
         !(self.0 as u32) & 15
     }
 
-    /// Whether the node is open in the search stamped `open` with cost `g`, in one comparison.
-    #[inline(always)]
-    fn holds(self, open: u32, g: u32) -> bool {
-        (self.state() >> 4) == (u64::from(open) << 44 | u64::from(!g & 0x0FFF_FFFF))
-    }
-
-    /// The search state alone, to compare with [`Node::improves`].
+    /// The search state alone: below `open << 48 | (!(ng << 4) & !15)` exactly when the
+    /// node is untouched by the search stamped `open` (older stamp) or open there with a G
+    /// above `ng`; closed nodes (`open | 1`) never are. So "does `ng` improve it" is one
+    /// comparison.
     #[inline(always)]
     fn state(self) -> u64 {
-        self.0 & !MOVES
-    }
-
-    /// The bound below which a node's [`state`](Node::state) is improved by cost `ng` in the
-    /// search stamped `open`: exactly when the node is untouched by this search (older
-    /// stamp), or open with a G above `ng`. Closed nodes (`open | 1`) are never below it.
-    #[inline(always)]
-    fn improves(open: u32, ng: u32) -> u64 {
-        u64::from(open) << 48 | u64::from(!(ng << 4 | 15))
+        self.0 & !OPEN
     }
 }
 
@@ -687,7 +677,6 @@ impl Pathfinder {
         tracer: &mut T,
     ) {
         let opts = &q.options;
-        let (gx, gy) = (q.goal.x, q.goal.y);
         let weight = opts.weight;
         let board = &mut self.board;
         let (ring, queue) = (&mut self.ring, &mut self.queue);
@@ -696,8 +685,8 @@ impl Pathfinder {
         // rules; Chebyshev or zero, matched inside the estimate; and everything else. The
         // first three are at weight exactly 1, whose consistent heuristics keep every F within
         // 28 of the minimum: they use the fixed ring, the last the bucket queue.
-        let octile = |x: i32, y: i32| {
-            let h = Heuristic::Octile.estimate(x.abs_diff(gx), y.abs_diff(gy));
+        let octile = |dx, dy| {
+            let h = Heuristic::Octile.estimate(dx, dy);
             (h, h)
         };
         match opts.heuristic {
@@ -711,14 +700,14 @@ impl Pathfinder {
                 board.search_loop::<T, _, _, BLOCKERS, false>(q, result, tracer, ring, octile)
             }
             heuristic @ (Heuristic::Chebyshev | Heuristic::Zero) if weight == Weight::ONE => {
-                board.search_loop::<T, _, _, BLOCKERS, false>(q, result, tracer, ring, |x, y| {
-                    let h = heuristic.estimate(x.abs_diff(gx), y.abs_diff(gy));
+                board.search_loop::<T, _, _, BLOCKERS, false>(q, result, tracer, ring, |dx, dy| {
+                    let h = heuristic.estimate(dx, dy);
                     (h, h)
                 })
             }
             heuristic => {
-                board.search_loop::<T, _, _, BLOCKERS, false>(q, result, tracer, queue, |x, y| {
-                    let h = heuristic.estimate(x.abs_diff(gx), y.abs_diff(gy));
+                board.search_loop::<T, _, _, BLOCKERS, false>(q, result, tracer, queue, |dx, dy| {
+                    let h = heuristic.estimate(dx, dy);
                     (h, weight.apply(h))
                 })
             }
@@ -761,14 +750,13 @@ impl Board {
         }
         let offsets = direction_offsets(stride);
         for c in stride..cells - stride {
-            let mut open = 0usize;
+            let mut open = 0u64;
             if self.flags[c] & WALKABLE != 0 {
                 for (d, &off) in offsets.iter().enumerate() {
-                    open |= usize::from(self.flags[c.wrapping_add(off)] & WALKABLE) << d;
+                    open |= u64::from(self.flags[c.wrapping_add(off)] & WALKABLE) << d;
                 }
             }
-            let moves = u64::from(CORNER_RULE[open]) | (open as u64) << 8;
-            self.nodes[c] = Node(self.nodes[c].0 & !MOVES | moves << 32);
+            self.nodes[c] = Node(self.nodes[c].0 & !OPEN | open << 32);
         }
         self.revision = grid.revision();
     }
@@ -780,20 +768,19 @@ impl Board {
 
     #[inline]
     fn pos(&self, c: usize) -> Pos {
-        let row = ((u128::from(self.stride_magic) * c as u128) >> 64) as usize;
-        let col = c - row * self.stride;
-        Pos::new(col as i32 - 1, row as i32 - 1)
+        pos_of(c, self.stride, self.stride_magic)
     }
 
-    /// The search proper; `estimate(x, y)` gives H and the weighted H of a cell.
+    /// The search proper; `estimate(dx, dy)` gives H and the weighted H of a cell `dx`
+    /// columns and `dy` rows from the goal.
     ///
     /// `BLOCKERS` says whether any cell is marked not enterable ([`LISTED`]) and whether the
     /// query's occupancy is to be read ([`OCCUPIED`]); `EIGHT` promises that the
-    /// neighbourhood is [`Neighbourhood::Eight`], so the move masks are fixed at compile time.
+    /// neighbourhood is [`Neighbourhood::Eight`], so the move table is fixed at compile time.
     fn search_loop<
         T: Tracer,
         Q: OpenList,
-        E: Fn(i32, i32) -> (u32, u32),
+        E: Fn(u32, u32) -> (u32, u32),
         const BLOCKERS: u8,
         const EIGHT: bool,
     >(
@@ -813,95 +800,90 @@ impl Board {
         }
         self.generation += 1;
         let open = self.generation << 1;
-        let closed = open | 1;
+        let stamp = u64::from(open) << 48;
 
         let offsets = direction_offsets(self.stride);
         // The occupancy is unpadded: the same directions at the map's own width.
         let width = self.stride - 2;
         let occupied_offsets = direction_offsets(width);
-        let rule = if EIGHT {
+        let next_moves = &NEXT_MOVES[if EIGHT {
             0
         } else {
             rule_index(opts.neighbourhood)
-        };
-        let (shift, keep) = match opts.neighbourhood {
-            _ if EIGHT => (0, 0xFF),
-            Neighbourhood::Eight => (0, 0xFF),
-            Neighbourhood::EightCutCorners => (8, 0xFF),
-            Neighbourhood::Four => (8, 0x0F),
-        };
+        }];
         let cap = opts.cap.unwrap_or(u32::MAX);
-
+        let (stride, stride_magic) = (self.stride, self.stride_magic);
         let s = self.cell(start);
         let t = self.cell(goal);
-        let (h0, hw0) = estimate(start.x, start.y);
-        self.nodes[s] = self.nodes[s].with(open, 0, NO_PARENT);
+        let nodes = &mut self.nodes[..];
+        let flags = &self.flags[..];
+
+        let (h0, hw0) = estimate(start.x.abs_diff(goal.x), start.y.abs_diff(goal.y));
+        nodes[s] = nodes[s].with(open, 0, NO_PARENT);
         queue.start(hw0, (u64::from(hw0) << 32) | s as u64);
         if T::ENABLED {
             tracer.open(start, 0, h0, hw0, None);
         }
 
+        // A node's H is fixed, so a better G is a lower F, and the entry with the node's
+        // best G pops first: every other entry of a node finds it closed. So an entry is live
+        // exactly when its node is not closed, whose stamp is above every other.
+        let closed = stamp | 1 << 48;
         let mut expanded = 0u32;
-        while let Some((f, key)) = queue.pop(|f, key| {
-            let node = self.nodes[(key & 0xFFFF_FFFF) as usize];
-            node.holds(open, f - (key >> 32) as u32)
-        }) {
-            let c = (key & 0xFFFF_FFFF) as usize;
-            let hw = (key >> 32) as u32;
-            let node = self.nodes[c];
-            if !node.holds(open, f - hw) {
+        while let Some((_, key)) = queue.pop(|_, key| nodes[key as u32 as usize].0 < closed) {
+            let c = key as u32 as usize;
+            let node = nodes[c];
+            if node.0 >= closed {
                 continue;
             }
             if expanded >= cap {
                 return result.set(Status::CapReached, None, expanded);
             }
-            let gc = node.g();
-            self.nodes[c] = node.with(closed, gc, node.dir());
+            // Open and closed stamps differ in the lowest bit of the stamp alone.
+            nodes[c] = Node(node.0 | closed);
             expanded += 1;
-            let p = self.pos(c);
+            let p = pos_of(c, stride, stride_magic);
             if T::ENABLED {
                 tracer.close(p);
             }
             if c == t {
                 self.write_path(c, start, &mut result.path);
-                return result.set(Status::Found, Some(gc), expanded);
+                return result.set(Status::Found, Some(node.g()), expanded);
             }
             let here = if BLOCKERS & OCCUPIED != 0 {
                 p.y as usize * width + p.x as usize
             } else {
                 0
             };
-            let mut moves = node.moves() >> shift & keep;
-            let from = node.dir() as usize;
-            if from != NO_PARENT as usize {
-                // Neighbours the parent could step to directly already have a G at least as
-                // good as any through here (king moves obey the triangle inequality), so
-                // they are skipped unlooked-at: the outcome is the same, the work is not.
-                let open = (node.moves() >> 8) as usize & 0xFF;
-                moves &= !u32::from(PARENT_COVERS[rule][from & 7][open]);
-            }
+            let (ax, ay) = (p.x - goal.x, p.y - goal.y);
+            // `!(g << 4)`: less `cost << 4 | d` it is the G field of the step in direction d.
+            let base = node.0 as u32 | 15;
+            // Without the moves to cells the parent could step to directly, which already
+            // have a G at least as good as any through here (see PARENT_COVERS).
+            let mut moves = u32::from(next_moves[node.dir() as usize][node.open()]);
             while moves != 0 {
                 let d = moves.trailing_zeros() as usize & 7;
                 moves &= moves - 1;
                 let n = c.wrapping_add(offsets[d]);
-                let ng = gc + COSTS[d];
+                // `!(ng << 4 | d)`, and the bound `!(ng << 4) & !15` of Node::state.
+                let low = base.wrapping_sub(STEPS[d]);
+                let old = nodes[n];
                 // Blockers only stop entering a cell: corners are walls only.
-                let old = self.nodes[n];
-                if old.state() >= Node::improves(open, ng)
-                    || BLOCKERS & LISTED != 0 && self.flags[n] & ENTERABLE == 0
+                if old.state() >= stamp | u64::from(low & !15)
+                    || BLOCKERS & LISTED != 0 && flags[n] & ENTERABLE == 0
                     || BLOCKERS & OCCUPIED != 0
                         && q.occupied[here.wrapping_add(occupied_offsets[d])] != 0
                         && n != t
                 {
                     continue;
                 }
-                self.nodes[n] = old.with(open, ng, d as u32);
+                nodes[n] = Node(old.0 & OPEN | stamp | u64::from(low));
+                let ng = node.g() + COSTS[d];
                 let (dx, dy) = DIRECTIONS[d];
-                let (nx, ny) = (p.x + dx, p.y + dy);
-                let (h, hw) = estimate(nx, ny);
+                let (h, hw) = estimate((ax + dx).unsigned_abs(), (ay + dy).unsigned_abs());
                 queue.push(ng + hw, (u64::from(hw) << 32) | n as u64);
                 if T::ENABLED {
-                    tracer.open(Pos::new(nx, ny), ng, h, ng + hw, Some(p));
+                    tracer.open(Pos::new(p.x + dx, p.y + dy), ng, h, ng + hw, Some(p));
                 }
             }
         }
@@ -937,6 +919,27 @@ const COSTS: [u32; 8] = [
     STRAIGHT, STRAIGHT, STRAIGHT, STRAIGHT, DIAGONAL, DIAGONAL, DIAGONAL, DIAGONAL,
 ];
 
+/// `cost << 4 | d` for each direction `d`: added to `g << 4` it gives the [`Node`] fields of
+/// the step's end.
+const STEPS: [u32; 8] = {
+    let mut steps = [0; 8];
+    let mut d = 0;
+    while d < 8 {
+        steps[d] = COSTS[d] << 4 | d as u32;
+        d += 1;
+    }
+    steps
+};
+
+/// The position of padded cell `c` on a board of row stride `stride` (see
+/// [`Board::stride_magic`]).
+#[inline(always)]
+fn pos_of(c: usize, stride: usize, stride_magic: u64) -> Pos {
+    let row = ((u128::from(stride_magic) * c as u128) >> 64) as usize;
+    let col = c - row * stride;
+    Pos::new(col as i32 - 1, row as i32 - 1)
+}
+
 /// The padded-index offset of each direction of [`DIRECTIONS`], as wrapping `usize` adds.
 fn direction_offsets(stride: usize) -> [usize; 8] {
     DIRECTIONS.map(|(dx, dy)| (dx as isize + dy as isize * stride as isize) as usize)
@@ -949,7 +952,7 @@ fn direction_offsets(stride: usize) -> [usize; 8] {
 /// costs no more than two through it. Every cell involved, including the sides of a
 /// diagonal parent move, is the node or one of its neighbours, so the node's own `open`
 /// decides, and the parent need not be looked at.
-static PARENT_COVERS: [[[u8; 256]; 8]; 3] = {
+const PARENT_COVERS: [[[u8; 256]; 8]; 3] = {
     let mut table = [[[0u8; 256]; 8]; 3];
     let mut rule = 0;
     while rule < 3 {
@@ -967,7 +970,38 @@ static PARENT_COVERS: [[[u8; 256]; 8]; 3] = {
     table
 };
 
-/// The index of a rule in [`PARENT_COVERS`].
+/// For each rule (as in [`rule_index`]), the direction a node was reached by (or
+/// [`NO_PARENT`], and the other values above 7: none) and the walls around it (as in
+/// [`Node`]'s `open`): the moves worth trying from it, the rule's legal moves less
+/// those [`PARENT_COVERS`] rules out. One load per expansion picks them.
+static NEXT_MOVES: [[[u8; 256]; 16]; 3] = {
+    let mut table = [[[0u8; 256]; 16]; 3];
+    let mut rule = 0;
+    while rule < 3 {
+        let mut from = 0;
+        while from < 16 {
+            let mut open = 0;
+            while open < 256 {
+                let legal = match rule {
+                    0 => CORNER_RULE[open],
+                    1 => open as u8,
+                    _ => open as u8 & 0x0F,
+                };
+                table[rule][from][open] = if from < 8 {
+                    legal & !PARENT_COVERS[rule][from][open]
+                } else {
+                    legal
+                };
+                open += 1;
+            }
+            from += 1;
+        }
+        rule += 1;
+    }
+    table
+};
+
+/// The index of a rule in [`PARENT_COVERS`] and [`NEXT_MOVES`].
 const fn rule_index(rule: Neighbourhood) -> usize {
     match rule {
         Neighbourhood::Eight => 0,

@@ -165,138 +165,101 @@ impl BucketQueue {
     }
 }
 
-/// Buckets in a [`RingQueue`]: more than the widest span of F a consistent search queues.
-const RING: usize = 32;
+/// Buckets in a [`RingQueue`]: one per even F, more than the widest span of F a consistent
+/// search queues.
+const RING: usize = 16;
 
 /// Octile, Chebyshev or zero at weight exactly 1 use the ring; everything else the
-/// [`BucketQueue`]. Those heuristics are consistent, so every F pushed lies within 28 of the
-/// F being expanded (a step costs at most 14 and changes H by at most as much), and a fixed
-/// ring of 32 buckets holds them all.
+/// [`BucketQueue`]. Those heuristics are consistent and even (as are the step costs), so
+/// every F pushed is even and lies within 28 of the F being expanded (a step costs at most 14
+/// and changes H by at most as much): a fixed ring of 16 buckets, one per even F, holds them
+/// all.
 ///
-/// Each bucket keeps a sentinel `u64::MAX` at index 0 and its keys at `1..=len`; the `Vec`'s
-/// own length is the capacity, always at least two past `len`. That lets [`push`] write
-/// the key even when it is not kept (when it went to `hot`, leaving `u64::MAX`) and advance
-/// `len` by whether it is, without a branch. The minimum bucket is sorted descending (minimum last) when it becomes the
-/// minimum; later keys of the same F are children of the node just popped, with a larger G
-/// and so a smaller H than anything left in the bucket. The smallest of them is the next to
-/// pop and waits in `hot`; the others go on top of the bucket, in order but for a rare fix-up.
-/// So a push hardly ever searches, and the only sorting is of buckets that were filled
-/// before they became the minimum.
-///
-/// [`push`]: OpenList::push
-#[derive(Debug, Clone)]
+/// A bucket is sorted descending (minimum last) when it becomes the minimum, and popped from
+/// its end. Keys pushed into it afterwards are children of the node just popped with its F,
+/// so a larger G and a smaller H than anything left in the bucket: they go on the end in
+/// order, and pushes never search. With these heuristics a node has at most two such
+/// children, a straight step and then a diagonal one whose H is 4 lower, so even they arrive
+/// in order.
+#[derive(Debug, Clone, Default)]
 pub(crate) struct RingQueue {
-    store: [Vec<u64>; RING],
-    lens: [usize; RING],
-    /// The smallest F that may still be queued.
+    buckets: [Bucket; RING],
+    /// The smallest F that may still be queued; its bucket is sorted.
     lo: u32,
-    /// The F whose bucket is sorted, or [`NONE`].
-    sorted: u32,
-    /// The smallest key pushed into the sorted bucket since the last pop, or `u64::MAX`: it
-    /// is the next to pop, so it waits here instead of going through the bucket.
-    hot: u64,
     scratch: Vec<u64>,
     counts: Vec<u32>,
 }
 
-impl Default for RingQueue {
-    fn default() -> Self {
-        Self {
-            store: std::array::from_fn(|_| Vec::new()),
-            lens: [0; RING],
-            lo: 0,
-            sorted: NONE,
-            hot: u64::MAX,
-            scratch: Vec::new(),
-            counts: Vec::new(),
-        }
-    }
+/// The keys of one F: `slots[..len]`. Every slot is initialized, so that the bounds check of
+/// a push is also its test for room.
+#[derive(Debug, Clone, Default)]
+struct Bucket {
+    slots: Box<[u64]>,
+    len: usize,
 }
 
 impl OpenList for RingQueue {
     fn start(&mut self, f: u32, key: u64) {
-        if self.store[0].is_empty() {
-            for bucket in &mut self.store {
-                *bucket = vec![u64::MAX; 64];
-            }
+        for bucket in &mut self.buckets {
+            bucket.len = 0;
         }
-        self.lens = [0; RING];
         self.lo = f;
-        self.sorted = NONE;
-        self.hot = u64::MAX;
         self.push(f, key);
     }
 
     #[inline(always)]
     fn push(&mut self, f: u32, key: u64) {
         debug_assert!(
-            f >= self.lo && f - self.lo < RING as u32,
+            f.is_multiple_of(2) && f >= self.lo && f - self.lo < 2 * RING as u32,
             "F outside the ring"
         );
-        // A key for the sorted bucket is below everything in it (a child with the parent's F
-        // has a larger G, so a smaller H), so the smaller of it and `hot` pops next and the
-        // larger goes on top of the bucket. All of it without branches: whether a child
-        // keeps its parent's F is a coin toss.
-        let sorted = f == self.sorted;
-        let hot = self.hot;
-        self.hot = std::hint::select_unpredictable(sorted, hot.min(key), hot);
-        let key = std::hint::select_unpredictable(sorted, hot.max(key), key);
-        // `u64::MAX` is what is left of a key handed over to an empty `hot`: written, not kept.
-        let keep = key != u64::MAX;
-        let b = f as usize % RING;
-        let n = self.lens[b];
-        let bucket = &mut self.store[b];
-        let top = bucket[n];
-        bucket[n + 1] = key;
-        self.lens[b] = n + usize::from(keep);
-        // Siblings with the same F, larger than the one in `hot`, arrive in direction order;
-        // with the game's heuristics a node has at most two such children, so this never
-        // happens, but one comparison keeps the order right for any consistent heuristic.
-        let top = std::hint::select_unpredictable(keep & sorted, top, u64::MAX);
-        if top < key {
-            insert_descending(&mut bucket[1..=n + 1]);
+        let bucket = &mut self.buckets[(f as usize >> 1) % RING];
+        let n = bucket.len;
+        debug_assert!(
+            f != self.lo || n == 0 || bucket.slots[n - 1] > key,
+            "a child keeping its parent's F is pushed in order"
+        );
+        match bucket.slots.get_mut(n) {
+            Some(slot) => *slot = key,
+            None => bucket.grow(key),
         }
-        if n + 2 >= bucket.len() {
-            bucket.resize(bucket.len() * 2, 0);
-        }
+        bucket.len = n + 1;
     }
 
     #[inline(always)]
     fn pop(&mut self, live: impl Fn(u32, u64) -> bool) -> Option<(u32, u64)> {
-        if self.hot != u64::MAX {
-            let key = std::mem::replace(&mut self.hot, u64::MAX);
-            return Some((self.lo, key));
+        let bucket = &mut self.buckets[(self.lo as usize >> 1) % RING];
+        if bucket.len > 0 {
+            bucket.len -= 1;
+            return Some((self.lo, bucket.slots[bucket.len]));
         }
-        // Every queued F lies below `lo + RING`: a whole ring of empty buckets means no more.
-        for _ in 0..RING {
-            let b = self.lo as usize % RING;
-            let mut n = self.lens[b];
-            if n > 0 && self.sorted != self.lo {
-                let keys = &mut self.store[b][1..=n];
-                n = filter_and_sort(keys, self.lo, &live, &mut self.scratch, &mut self.counts);
-                self.lens[b] = n;
-                self.sorted = self.lo;
+        // Every queued F lies below `lo + 2 * RING`: a whole ring of empty buckets means no more.
+        for _ in 1..RING {
+            self.lo += 2;
+            let bucket = &mut self.buckets[(self.lo as usize >> 1) % RING];
+            if bucket.len > 0 {
+                let keys = &mut bucket.slots[..bucket.len];
+                bucket.len =
+                    filter_and_sort(keys, self.lo, &live, &mut self.scratch, &mut self.counts);
+                if bucket.len > 0 {
+                    bucket.len -= 1;
+                    return Some((self.lo, bucket.slots[bucket.len]));
+                }
             }
-            if n > 0 {
-                self.lens[b] = n - 1;
-                return Some((self.lo, self.store[b][n]));
-            }
-            self.lo += 1;
         }
         None
     }
 }
 
-/// Moves the last key of `keys`, sorted descending but for it, to its place.
-#[cold]
-fn insert_descending(keys: &mut [u64]) {
-    let mut i = keys.len() - 1;
-    let key = keys[i];
-    while i > 0 && keys[i - 1] < key {
-        keys[i] = keys[i - 1];
-        i -= 1;
+impl Bucket {
+    /// Doubles the room, then adds `key`.
+    #[cold]
+    fn grow(&mut self, key: u64) {
+        let mut slots = vec![0; (2 * self.slots.len()).max(64)];
+        slots[..self.len].copy_from_slice(&self.slots[..self.len]);
+        slots[self.len] = key;
+        self.slots = slots.into_boxed_slice();
     }
-    keys[i] = key;
 }
 
 /// Buckets shorter than this are sorted with their dead entries, which the pops then skip:
@@ -341,7 +304,18 @@ const SPREAD_MIN: usize = 64;
 fn sort_descending(keys: &mut [u64], scratch: &mut Vec<u64>, counts: &mut Vec<u32>) {
     let n = keys.len();
     if n < SPREAD_MIN {
-        keys.sort_unstable_by(|a, b| b.cmp(a));
+        // A bucket fills in a few ascending runs (its keys come from nodes expanded in order of
+        // H), so reversed it is nearly sorted, and an insertion sort moves little.
+        keys.reverse();
+        for i in 1..n {
+            let k = keys[i];
+            let mut j = i;
+            while j > 0 && keys[j - 1] < k {
+                keys[j] = keys[j - 1];
+                j -= 1;
+            }
+            keys[j] = k;
+        }
         return;
     }
     let (lo, hi) = keys.iter().fold((u32::MAX, 0), |(lo, hi), &k| {
@@ -445,13 +419,18 @@ mod tests {
     }
 
     /// Checks `Q` against a reference heap under pushes as a consistent search makes them,
-    /// which both queues accept.
-    fn pops_like_a_reference_heap_under_a_consistent_searchs_pushes<Q: OpenList>() {
+    /// which both queues accept. With `siblings_in_order`, the children keeping their
+    /// parent's F come in descending order, as the ring's heuristics make them (a straight
+    /// step, then a diagonal one whose H is lower); without, in any order.
+    fn pops_like_a_reference_heap_under_a_consistent_searchs_pushes<Q: OpenList>(
+        siblings_in_order: bool,
+    ) {
         use std::cmp::Reverse;
         use std::collections::BinaryHeap;
         let mut next = xorshift(0x2545_F491_4F6C_DD1Du64);
         let live = |_: u32, key: u64| !key.is_multiple_of(7);
         let mut serial = 0u64;
+        let mut siblings = Vec::new();
         for _ in 0..20 {
             let mut q = Q::default();
             let mut reference = BinaryHeap::new();
@@ -463,6 +442,7 @@ mod tests {
                 };
                 // Children as a consistent search makes them: F from f to f + 28, and those
                 // keeping f below the popped key (a larger G, so a smaller H).
+                siblings.clear();
                 for _ in 0..next() % 5 {
                     let r = next();
                     let df = [0, 0, 0, 4, 8, 14, 20, 28][(r % 8) as usize];
@@ -474,8 +454,17 @@ mod tests {
                     };
                     serial += 1;
                     let child = h << 24 | serial;
+                    if df == 0 && siblings_in_order {
+                        siblings.push(child);
+                        continue;
+                    }
                     q.push(f + df, child);
                     reference.push(Reverse((f + df, child)));
+                }
+                siblings.sort_unstable_by(|a, b| b.cmp(a));
+                for &child in &siblings {
+                    q.push(f, child);
+                    reference.push(Reverse((f, child)));
                 }
             }
         }
@@ -483,12 +472,12 @@ mod tests {
 
     #[test]
     fn ring_pops_like_a_reference_heap_under_a_consistent_searchs_pushes() {
-        pops_like_a_reference_heap_under_a_consistent_searchs_pushes::<RingQueue>();
+        pops_like_a_reference_heap_under_a_consistent_searchs_pushes::<RingQueue>(true);
     }
 
     #[test]
     fn bucket_queue_pops_like_a_reference_heap_under_a_consistent_searchs_pushes() {
-        pops_like_a_reference_heap_under_a_consistent_searchs_pushes::<BucketQueue>();
+        pops_like_a_reference_heap_under_a_consistent_searchs_pushes::<BucketQueue>(false);
     }
 
     /// Checks that a bucket of at least [`FILTER_MIN`] entries, filled before it becomes the

@@ -264,6 +264,39 @@ fn parent_covers_matches_the_grids_own_move_rule() {
 }
 
 #[test]
+fn next_moves_are_the_grids_legal_moves_less_those_the_parent_covers() {
+    let c = Pos::new(1, 1);
+    for rule in Neighbourhood::ALL {
+        let table = &NEXT_MOVES[rule_index(rule)];
+        for open in 0..256usize {
+            let mut g = Grid::new(3, 3, Tile::Floor);
+            for (e, &(dx, dy)) in DIRECTIONS.iter().enumerate() {
+                if open & (1 << e) == 0 {
+                    g.set(Pos::new(c.x + dx, c.y + dy), Tile::Wall);
+                }
+            }
+            let mut legal = 0u8;
+            for (d, &(dx, dy)) in DIRECTIONS.iter().enumerate() {
+                if g.can_step(c, dx, dy, rule) {
+                    legal |= 1 << d;
+                }
+            }
+            for from in 0..16 {
+                let want = if from < 8 {
+                    legal & !PARENT_COVERS[rule_index(rule)][from][open]
+                } else {
+                    legal
+                };
+                assert_eq!(
+                    table[from][open], want,
+                    "{rule:?} from {from} open {open:08b}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn a_reshaped_grid_of_the_same_padded_size_is_searched_afresh() {
     // 3x5 and 5x3 both pad to 35 cells, with different strides: the buffers must be rebuilt,
     // or cells inside the old shape would be walkable border cells of the new one.
