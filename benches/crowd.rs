@@ -2,12 +2,13 @@
 //! them, every cell but the player's) and on a 1024x1024 cave with 1,000 and 10,000 monsters. The
 //! figure that matters is the time per monster: flat as the crowd grows, because who stands
 //! where is answered by cell, never by scanning the crowd. A last row plays the cave with 500
-//! monsters planning by the shared Dijkstra map, the lab's way to keep a huge map playable.
+//! monsters planning by one shared Dijkstra map (`P`), the way to keep a huge map playable.
 //!
-//! Prints a markdown row per crowd (turn time, time per monster) before the criterion runs.
+//! Prints a markdown row per crowd (turn time, time per monster) before the criterion runs,
+//! which leave out the 10,000-monster cave (a minute per turn; the row times one turn).
 
 use std::hint::black_box;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 
@@ -59,16 +60,20 @@ fn bench(c: &mut Criterion) {
     println!("| crowd | monsters | one turn | per monster |");
     println!("| --- | ---: | ---: | ---: |");
     for (name, world) in &crowds {
-        // A short timed loop of its own for the README's table: three turns, best kept.
-        let best = (0..3)
-            .map(|_| {
-                let mut w = world.clone();
-                let began = Instant::now();
-                w.player_act(Act::Wait);
-                began.elapsed()
-            })
-            .min()
-            .unwrap_or_default();
+        // A short timed loop of its own for the README's table: three turns, best kept, or
+        // one when a turn takes seconds.
+        let turn = || {
+            let mut w = world.clone();
+            let began = Instant::now();
+            w.player_act(Act::Wait);
+            began.elapsed()
+        };
+        let first = turn();
+        let best = if first.as_secs() >= 5 {
+            first
+        } else {
+            (0..2).map(|_| turn()).fold(first, Duration::min)
+        };
         let n = world.monsters().len();
         println!(
             "| {name} | {n} | {:.1} ms | {:.2} µs |",
@@ -78,7 +83,8 @@ fn bench(c: &mut Criterion) {
     }
     let mut g = c.benchmark_group("crowd_turn");
     g.sample_size(10);
-    for (name, world) in &crowds {
+    // The 10,000-monster cave takes about a minute a turn: the table above times it once.
+    for (name, world) in crowds.iter().filter(|(name, _)| !name.ends_with("10k")) {
         g.bench_function(name.as_str(), |b| {
             b.iter_batched_ref(
                 || world.clone(),
