@@ -237,3 +237,19 @@ fn side_by_side_steps_in_lockstep_with_counts_of_its_own() {
         "c after greedy: back to one"
     );
 }
+
+/// The lab's border shows the level's title as the map's does: control characters escaped,
+/// so a title from a file can never drive the terminal.
+#[test]
+fn the_labs_title_escapes_control_characters() {
+    let dir = common::Scratch::new();
+    let level = dir.write("evil.txt", "title: \x1b[2JEvil\x07\n@.g\n");
+    let mut app = common::app(&level, 1, (60, 12));
+    let play = common::frame(&mut app, "snap");
+    let lab = common::frame(&mut app, "L snap");
+    for frame in [&play, &lab] {
+        assert!(!frame.contains(['\x1b', '\x07']), "{frame}");
+    }
+    assert!(play.contains(r"\u{1b}[2JEvil\u{7}"), "{play}");
+    assert!(lab.contains(r"Lab: \u{1b}[2JEvil\u{7}"), "{lab}");
+}

@@ -29,12 +29,7 @@ pub fn summary(result: &SearchResult, from: Pos, to: Pos) -> String {
 
 pub(super) fn render(app: &App, l: &Layout, buf: &mut Buffer) {
     let Some(lab) = app.lab() else { return };
-    let title = app
-        .design
-        .level()
-        .title
-        .clone()
-        .unwrap_or_else(|| app.source.name());
+    let title = super::map::level_title(app);
     let mode = if lab.paint {
         " mouse paints walls (e) "
     } else {
