@@ -407,23 +407,29 @@ fn pack_spans(units: Vec<Vec<Span<'static>>>, width: usize) -> Vec<Line<'static>
     out
 }
 
-/// A count in at most about five characters: `953`, `12345`, `123k`, `79.1M`, `4.2G`.
+/// A count in at most five characters below 1000G: `953`, `12345`, `123k`, `79.1M`, `4.20G`.
 pub fn format_count(n: u64) -> String {
-    let short = |v: f64, suffix: char| {
-        if v < 10.0 {
-            format!("{v:.2}{suffix}")
-        } else if v < 100.0 {
-            format!("{v:.1}{suffix}")
-        } else {
-            format!("{v:.0}{suffix}")
-        }
-    };
-    match n {
-        0..100_000 => n.to_string(),
-        100_000..1_000_000 => short(n as f64 / 1e3, 'k'),
-        1_000_000..1_000_000_000 => short(n as f64 / 1e6, 'M'),
-        _ => short(n as f64 / 1e9, 'G'),
+    if n < 100_000 {
+        return n.to_string();
     }
+    let mut v = n as f64 / 1e3;
+    for suffix in ['k', 'M'] {
+        // Rounded before the unit is chosen, so that 999,999 is 1.00M and not 1000k.
+        if let Some(text) = three_figures(v) {
+            return format!("{text}{suffix}");
+        }
+        v /= 1e3;
+    }
+    format!("{}G", three_figures(v).unwrap_or_else(|| format!("{v:.0}")))
+}
+
+/// `v` (at least 1) to three significant figures, or `None` once it rounds to 1000 or more.
+fn three_figures(v: f64) -> Option<String> {
+    [(2, 10.0), (1, 100.0), (0, 1000.0)]
+        .into_iter()
+        .map(|(decimals, below)| (format!("{v:.decimals$}"), below))
+        .find(|(text, below)| text.parse::<f64>().is_ok_and(|r| r < *below))
+        .map(|(text, _)| text)
 }
 
 #[cfg(test)]
@@ -457,6 +463,13 @@ mod tests {
         assert_eq!(format_count(123_456), "123k");
         assert_eq!(format_count(79_132_813), "79.1M");
         assert_eq!(format_count(4_200_000_000), "4.20G");
+        // Rounding that reaches the next decade or unit takes its form.
+        assert_eq!(format_count(999_999), "1.00M");
+        assert_eq!(format_count(999_499), "999k");
+        assert_eq!(format_count(9_999_999), "10.0M");
+        assert_eq!(format_count(99_960_000), "100M");
+        assert_eq!(format_count(999_999_999), "1.00G");
+        assert_eq!(format_count(u64::MAX), "18446744074G");
     }
 
     #[test]
