@@ -475,9 +475,14 @@ impl World {
         }
     }
 
-    /// Adds a line to the log; a message said again right after itself folds into it.
+    /// Adds a line to the log, its control characters escaped (text from files can never
+    /// drive a terminal it is shown on); a message said again right after itself folds into it.
     pub fn say(&mut self, text: impl Into<String>) {
         let text = text.into();
+        let text = match crate::text::escape_controls(&text) {
+            std::borrow::Cow::Borrowed(_) => text,
+            escaped => escaped.into_owned(),
+        };
         if let Some(last) = self.log.last_mut()
             && last.text == text
         {

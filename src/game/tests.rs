@@ -550,6 +550,11 @@ fn a_message_with_control_characters_is_escaped_in_the_log() {
     let mut w = World::new(&l, 1);
     w.say_intro();
     assert_eq!(w.log()[0].text, "a\\u{1b}[2Jb");
+    // Any line the log takes, whoever says it, and a repeat still folds.
+    w.say("c\u{7}d\r");
+    w.say("c\u{7}d\r");
+    let last = w.log().last().unwrap();
+    assert_eq!((last.text.as_str(), last.count), ("c\\u{7}d\\r", 2));
 }
 
 #[test]
