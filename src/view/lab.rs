@@ -105,10 +105,16 @@ fn render_panel(
     let step = app.current_step();
     for (i, search) in lab.searches.iter().enumerate() {
         let o = &search.options;
-        lines.push(Line::from(vec![
-            Span::styled(if i == 0 { "search " } else { "beside " }, head),
-            Span::raw(format!("{}  {}", o.describe(), o.formula())),
-        ]));
+        let label = if i == 0 { "search" } else { "beside" };
+        let units = [format!("{label} {}", o.describe()), o.formula()];
+        for (j, part) in pack(&units, "  ", width).into_iter().enumerate() {
+            lines.push(match part.strip_prefix(label) {
+                Some(rest) if j == 0 => {
+                    Line::from(vec![Span::styled(label, head), Span::raw(rest.to_string())])
+                }
+                _ => Line::from(part),
+            });
+        }
         // The summary reads as `path` prints it; each figure stays with its word.
         let sum = summary(&search.result, lab.start, lab.goal);
         let marked = sum.replace(": ", ":\n").replace(", ", ",\n");
@@ -150,17 +156,26 @@ fn render_panel(
             .saturating_sub(lines.len())
             .saturating_sub(11)
             .max(3);
-        for n in open.iter().take(room) {
-            lines.push(Line::from(format!(
-                " {:<7} F{} G{} H{}",
-                n.pos.to_string(),
-                n.f,
-                n.g,
-                n.h
-            )));
+        // An entry too wide for the panel (a huge map's cells and figures) wraps between its
+        // figures and counts as the lines it takes.
+        let (mut used, mut shown) = (0, 0);
+        for n in &open {
+            let units = [
+                format!("{:<7}", n.pos.to_string()),
+                format!("F{}", n.f),
+                format!("G{}", n.g),
+                format!("H{}", n.h),
+            ];
+            let rows = pack(&units, " ", width.saturating_sub(1));
+            if used + rows.len() > room {
+                break;
+            }
+            used += rows.len();
+            shown += 1;
+            lines.extend(rows.into_iter().map(|row| Line::from(format!(" {row}"))));
         }
-        if open.len() > room {
-            lines.push(Line::styled(format!(" … {} more", open.len() - room), dim));
+        if open.len() > shown {
+            lines.push(Line::styled(format!(" … {} more", open.len() - shown), dim));
         }
         if open.is_empty() {
             lines.push(Line::styled(" (empty)", dim));
@@ -168,25 +183,24 @@ fn render_panel(
         let search = &lab.searches[0];
         match search.trace.expansion(snap.step, &lab.grid) {
             Some(e) => {
-                lines.push(Line::styled(
-                    format!("expansion #{} took {}:", e.step, e.node),
-                    head,
-                ));
+                let units = [
+                    format!("expansion #{}", e.step),
+                    format!("took {}:", e.node),
+                ];
+                for part in pack(&units, " ", width) {
+                    lines.push(Line::styled(part, head));
+                }
                 for (p, fate) in e.neighbours {
                     let style = match fate {
                         Fate::New { .. } => Style::new().fg(Color::Green),
                         Fate::Improved { .. } => Style::new().fg(Color::Yellow),
                         _ => dim,
                     };
-                    lines.push(Line::styled(
-                        format!(
-                            " {} {:<7} {}",
-                            super::inspector::arrow(e.node, p),
-                            p.to_string(),
-                            fate.describe()
-                        ),
-                        style,
-                    ));
+                    let arrow = super::inspector::arrow(e.node, p);
+                    let units = [format!("{arrow} {:<7}", p.to_string()), fate.describe()];
+                    for part in pack(&units, " ", width.saturating_sub(1)) {
+                        lines.push(Line::styled(format!(" {part}"), style));
+                    }
                 }
             }
             None => lines.push(Line::styled("no expansion yet: ] steps", dim)),
