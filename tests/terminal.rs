@@ -447,11 +447,20 @@ fn ctrl_z_and_sigtstp_suspend_with_the_terminal_restored_and_fg_takes_it_again()
             s.signal(Signal::SIGTSTP);
         }
         s.wait_stopped();
-        let stopped = s.text()[seen..].to_string();
-        assert!(
-            stopped.contains(MOUSE_OFF) && stopped.contains(LEAVE_ALT),
-            "{how}: the terminal must be handed back before stopping: {stopped:?}"
-        );
+        // Written before the stop, but the reader thread may not have taken it from the pty
+        // yet on a loaded machine.
+        let start = Instant::now();
+        loop {
+            let stopped = s.text()[seen..].to_string();
+            if stopped.contains(MOUSE_OFF) && stopped.contains(LEAVE_ALT) {
+                break;
+            }
+            assert!(
+                start.elapsed() < DEADLINE,
+                "{how}: the terminal must be handed back before stopping: {stopped:?}"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
         let cooked = s.termios();
         assert!(
             cooked
