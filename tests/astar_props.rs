@@ -10,8 +10,8 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, HashSet};
 
 use astar_rogue::engine::astar::{
-    Heuristic, Invalid, NodeState, Pathfinder, Query, SearchOptions, SearchResult, Status, Trace,
-    TraceEvent, Weight, path_cost,
+    Heuristic, Invalid, NodeState, Pathfinder, Query, SearchOptions, SearchResult, Status, Ties,
+    Trace, TraceEvent, Weight, path_cost,
 };
 use astar_rogue::engine::grid::{Grid, Neighbourhood, Pos, Tile};
 use proptest::prelude::*;
@@ -163,6 +163,7 @@ fn opts(nb: Neighbourhood, h: Heuristic, millis: u32, cap: Option<u32>) -> Searc
         weight: Weight::from_millis(millis),
         cap,
         greedy: false,
+        ties: Ties::LowerH,
     }
 }
 
@@ -508,6 +509,30 @@ proptest! {
                 let r = pf.find(grid, Query::new(*start, *goal).options(opts(nb, h, 1000, None)));
                 prop_assert_eq!((r.status, r.cost), want, "{:?} {:?}", nb, h);
                 check_path(grid, *start, *goal, nb, &none, &r)?;
+            }
+        }
+    }
+
+    /// Last-in-first-out ties change which of the shortest paths is found, never its cost,
+    /// and searches that do not use them still break ties by lower H.
+    #[test]
+    fn lifo_ties_match_the_dijkstra_oracle(case in case_strategy()) {
+        let Case { grid, start, goal, .. } = &case;
+        let none = HashSet::new();
+        let mut pf = Pathfinder::new();
+        for nb in Neighbourhood::ALL {
+            let want = expected(grid, *start, *goal, nb, &none);
+            for h in Heuristic::ALL {
+                let lower_h = opts(nb, h, 1000, None);
+                let lifo = SearchOptions { ties: Ties::Lifo, ..lower_h };
+                let r = pf.find(grid, Query::new(*start, *goal).options(lifo));
+                if consistent(nb).contains(&h) {
+                    prop_assert_eq!((r.status, r.cost), want, "{:?} {:?}", nb, h);
+                    check_path(grid, *start, *goal, nb, &none, &r)?;
+                } else {
+                    let plain = pf.find(grid, Query::new(*start, *goal).options(lower_h));
+                    prop_assert_eq!(r, plain, "{:?} {:?}", nb, h);
+                }
             }
         }
     }

@@ -7,7 +7,7 @@ use clap::Args;
 
 use super::CliError;
 use crate::content::level::Level;
-use crate::engine::astar::{Heuristic, Invalid, SearchOptions, Status, Weight};
+use crate::engine::astar::{Heuristic, Invalid, SearchOptions, Status, Ties, Weight};
 use crate::engine::grid::{Neighbourhood, Pos};
 
 /// A level and one search on it.
@@ -48,6 +48,7 @@ impl QueryArgs {
             weight: self.weight,
             cap: self.cap,
             greedy: self.greedy,
+            ties: Ties::LowerH,
         }
     }
 

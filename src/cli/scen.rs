@@ -1,5 +1,5 @@
-//! `astar-rogue scen FILE.map.scen... [--map FILE.map] [--jobs N]`: every scenario of Moving
-//! AI scenario files through the engine, each path checked.
+//! `astar-rogue scen FILE.map.scen... [--map FILE.map] [--jobs N] [--ties RULE]`: every
+//! scenario of Moving AI scenario files through the engine, each path checked.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -8,6 +8,7 @@ use clap::Args;
 
 use super::CliError;
 use crate::content::scen::{self, Report};
+use crate::engine::astar::Ties;
 
 /// Arguments of `scen`.
 #[derive(Debug, Args)]
@@ -24,6 +25,9 @@ pub struct ScenArgs {
     /// its own; the results do not depend on it.
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub jobs: Option<u16>,
+    /// Which node of equal F goes first: lower-h (the game's rule) or lifo (the last queued).
+    #[arg(long, default_value_t = Ties::LowerH)]
+    pub ties: Ties,
 }
 
 /// A line per file (with the check it ran and its first failures), then the total as the
@@ -36,7 +40,7 @@ pub(super) fn scen(args: &ScenArgs) -> Result<i32, CliError> {
     let mut total = Report::default();
     let mut out = std::io::stdout().lock();
     for file in &args.files {
-        let report = scen::run_file_on(file, args.map.as_deref(), jobs)
+        let report = scen::run_file_on(file, args.map.as_deref(), jobs, args.ties)
             .map_err(|e| CliError::BadInput(e.to_string()))?;
         let exact = scen::exact_path(file);
         let check = if exact.is_file() {

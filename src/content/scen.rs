@@ -9,7 +9,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::content::level::Level;
-use crate::engine::astar::{Pathfinder, Query, SearchResult, Status, path_cost};
+use crate::engine::astar::{
+    Pathfinder, Query, SearchOptions, SearchResult, Status, Ties, path_cost,
+};
 use crate::engine::grid::{Grid, Neighbourhood, Pos};
 use crate::text::{LoadError, ParseError, lines, read_limited};
 
@@ -417,6 +419,7 @@ pub fn run_file_on(
     scen_path: &Path,
     map_override: Option<&Path>,
     jobs: usize,
+    ties: Ties,
 ) -> Result<Report, ScenError> {
     let name = scen_path.display().to_string();
     let bytes = read_limited(scen_path, MAX_SCEN_BYTES, "scenario file")?;
@@ -446,12 +449,13 @@ pub fn run_file_on(
         exact.as_deref(),
         &level.grid,
         jobs,
+        ties,
     ))
 }
 
 /// [`run_file_on`] on one thread.
 pub fn run_file(scen_path: &Path, map_override: Option<&Path>) -> Result<Report, ScenError> {
-    run_file_on(scen_path, map_override, 1)
+    run_file_on(scen_path, map_override, 1, Ties::LowerH)
 }
 
 /// Runs the scenarios split in `jobs` runs of neighbouring scenarios, one thread each, and
@@ -462,6 +466,7 @@ pub fn run_scenarios_on(
     exact: Option<&[u32]>,
     grid: &Grid,
     jobs: usize,
+    ties: Ties,
 ) -> Report {
     let per_job = scenarios.len().div_ceil(jobs.max(1)).max(1);
     let reports: Vec<Report> = std::thread::scope(|scope| {
@@ -470,7 +475,7 @@ pub fn run_scenarios_on(
             .enumerate()
             .map(|(i, chunk)| {
                 let exact = exact.map(|e| &e[i * per_job..i * per_job + chunk.len()]);
-                scope.spawn(move || run_checked(chunk, exact, grid))
+                scope.spawn(move || run_checked(chunk, exact, grid, ties))
             })
             .collect();
         handles
@@ -489,18 +494,33 @@ pub fn run_scenarios_on(
 /// Runs every scenario with default [`SearchOptions`] through one reused [`Pathfinder`],
 /// checking each cost against the bounds around `optimal_length`.
 pub fn run_scenarios(scenarios: &[Scenario], grid: &Grid) -> Report {
-    run_checked(scenarios, None, grid)
+    run_checked(scenarios, None, grid, Ties::LowerH)
 }
 
-/// Runs the scenarios through one reused [`Pathfinder`]; with `exact` (one cost per
-/// scenario) each cost must equal its exact cost, else it must lie within the bounds.
-pub fn run_checked(scenarios: &[Scenario], exact: Option<&[u32]>, grid: &Grid) -> Report {
+/// Runs the scenarios through one reused [`Pathfinder`], breaking ties by `ties`; with
+/// `exact` (one cost per scenario) each cost must equal its exact cost, else it must lie
+/// within the bounds.
+pub fn run_checked(
+    scenarios: &[Scenario],
+    exact: Option<&[u32]>,
+    grid: &Grid,
+    ties: Ties,
+) -> Report {
+    let options = SearchOptions {
+        ties,
+        ..SearchOptions::default()
+    };
     let mut pf = Pathfinder::new();
     let mut out = SearchResult::default();
     let mut report = Report::default();
     for (i, s) in scenarios.iter().enumerate() {
         let began = Instant::now();
-        pf.search(grid, Query::new(s.start, s.goal), &mut out, &mut ());
+        pf.search(
+            grid,
+            Query::new(s.start, s.goal).options(options),
+            &mut out,
+            &mut (),
+        );
         report.search_time += began.elapsed();
         report.scenarios += 1;
         report.expanded += u64::from(out.expanded);
@@ -722,7 +742,7 @@ mod tests {
         let s = parse(source, "s").unwrap();
         let exact = parse_exact(b"44\n\n40\n", "s.1014", &s).unwrap();
         assert_eq!(exact, [44, 40]);
-        let r = run_checked(&s, Some(&exact), &g);
+        let r = run_checked(&s, Some(&exact), &g, Ties::LowerH);
         assert_eq!(
             (r.scenarios, r.failed, r.exact),
             (2, 0, 2),
@@ -730,13 +750,16 @@ mod tests {
             r.failures
         );
         // A cost one unit off the exact one fails.
-        let r = run_checked(&s, Some(&[44, 41]), &g);
+        let r = run_checked(&s, Some(&[44, 41]), &g, Ties::LowerH);
         assert_eq!((r.failed, r.exact), (1, 2));
         assert_eq!(r.failures[0].reason, "cost 40, the exact cost is 41");
         assert_eq!(r.failures[0].scenario.line, 4);
         // Bounds alone accept both (the stored lengths are right).
-        let r = run_checked(&s, None, &g);
+        let r = run_checked(&s, None, &g, Ties::LowerH);
         assert_eq!((r.failed, r.exact), (0, 0));
+        // Another tie rule finds other paths of the same costs.
+        let r = run_checked(&s, Some(&exact), &g, Ties::Lifo);
+        assert_eq!((r.failed, r.exact), (0, 2), "{:?}", r.failures);
     }
 
     #[test]
@@ -759,9 +782,9 @@ mod tests {
         let scenarios: Vec<Scenario> = (0..23)
             .map(|i| scenario(Pos::new(i % 8, 0), Pos::new(7 - i % 8, 3), 9.0))
             .collect();
-        let one = run_scenarios_on(&scenarios, None, &g, 1);
+        let one = run_scenarios_on(&scenarios, None, &g, 1, Ties::LowerH);
         for jobs in [2, 3, 7, 64] {
-            let many = run_scenarios_on(&scenarios, None, &g, jobs);
+            let many = run_scenarios_on(&scenarios, None, &g, jobs, Ties::LowerH);
             assert_eq!(
                 (many.scenarios, many.failed, many.expanded, &many.failures),
                 (one.scenarios, one.failed, one.expanded, &one.failures),

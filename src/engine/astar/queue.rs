@@ -188,6 +188,8 @@ pub(crate) struct RingQueue {
     lo: u32,
     scratch: Vec<u64>,
     counts: Vec<u32>,
+    /// Pop the last key queued of the minimum F rather than the smallest (see `Ties::Lifo`).
+    lifo: bool,
 }
 
 /// The keys of one F: `slots[..len]`. Every slot is initialized, so that the bounds check of
@@ -216,7 +218,7 @@ impl OpenList for RingQueue {
         let bucket = &mut self.buckets[(f as usize >> 1) % RING];
         let n = bucket.len;
         debug_assert!(
-            f != self.lo || n == 0 || bucket.slots[n - 1] > key,
+            self.lifo || f != self.lo || n == 0 || bucket.slots[n - 1] > key,
             "a child keeping its parent's F is pushed in order"
         );
         match bucket.slots.get_mut(n) {
@@ -238,9 +240,11 @@ impl OpenList for RingQueue {
             self.lo += 2;
             let bucket = &mut self.buckets[(self.lo as usize >> 1) % RING];
             if bucket.len > 0 {
-                let keys = &mut bucket.slots[..bucket.len];
-                bucket.len =
-                    filter_and_sort(keys, self.lo, &live, &mut self.scratch, &mut self.counts);
+                if !self.lifo {
+                    let keys = &mut bucket.slots[..bucket.len];
+                    bucket.len =
+                        filter_and_sort(keys, self.lo, &live, &mut self.scratch, &mut self.counts);
+                }
                 if bucket.len > 0 {
                     bucket.len -= 1;
                     return Some((self.lo, bucket.slots[bucket.len]));
@@ -248,6 +252,14 @@ impl OpenList for RingQueue {
             }
         }
         None
+    }
+}
+
+impl RingQueue {
+    /// With `lifo`, keys of equal F pop last in, first out, unsorted, for the searches that
+    /// follow; without, smallest first.
+    pub(crate) fn set_lifo(&mut self, lifo: bool) {
+        self.lifo = lifo;
     }
 }
 

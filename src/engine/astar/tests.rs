@@ -190,6 +190,42 @@ fn trace_replays_to_the_result() {
 }
 
 #[test]
+fn tie_rules_parse_and_print() {
+    for t in Ties::ALL {
+        assert_eq!(t.to_string().parse::<Ties>(), Ok(t));
+    }
+    assert_eq!(Ties::default(), Ties::LowerH);
+    assert!("fifo".parse::<Ties>().is_err());
+    let lifo = SearchOptions {
+        ties: Ties::Lifo,
+        ..SearchOptions::default()
+    };
+    assert_eq!(lifo.describe(), "8 octile w1 ties lifo");
+    assert_eq!(SearchOptions::default().describe(), "8 octile w1");
+}
+
+#[test]
+fn lifo_ties_keep_the_cost_and_last_one_search() {
+    // An open room: under lower H the search dives straight along the diagonal; last in,
+    // first out it also finds an optimal path, of the same cost.
+    let g = grid(&["......", "......", "......", "......"]);
+    let q = Query::new(Pos::new(0, 0), Pos::new(5, 3));
+    let mut pf = Pathfinder::new();
+    let lower_h = pf.find(&g, q);
+    let lifo = pf.find(
+        &g,
+        q.options(SearchOptions {
+            ties: Ties::Lifo,
+            ..SearchOptions::default()
+        }),
+    );
+    assert_eq!(lifo.cost, lower_h.cost);
+    assert_eq!(path_cost(&lifo.path), lifo.cost);
+    // The ring keeps its rule per search: lower H again after a LIFO search.
+    assert_eq!(pf.find(&g, q), lower_h);
+}
+
+#[test]
 fn weights_parse_and_print() {
     assert_eq!(Weight::parse("1.5"), Some(Weight::from_millis(1500)));
     assert_eq!(Weight::parse("2"), Some(Weight::from_millis(2000)));
