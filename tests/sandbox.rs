@@ -645,8 +645,8 @@ fn a_failed_save_leaves_the_old_file_byte_identical() {
     assert_eq!(e.kind(), std::io::ErrorKind::NotFound);
 }
 
-/// A small Moving AI map (the format `../shared/movingai` holds), written here so the test
-/// needs nothing outside the repository.
+/// A small Moving AI map (the format of the benchmark set CI keeps beside the clone), written
+/// here so the test needs nothing outside the repository.
 const ROOM_MAP: &str = "type octile\nheight 6\nwidth 12\nmap\n............\n............\n............\n............\n............\n............\n";
 
 #[test]
