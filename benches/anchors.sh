@@ -24,14 +24,17 @@ cargo build --quiet --release
 anchors="$target/anchors/release/anchors"
 ours="$target/release/astar-rogue"
 
-# Mean µs per query from one `scen` summary line; fails loudly unless every cost was exact.
+# Mean µs per query and M expansions/s from one `scen` summary line; fails unless every
+# scenario was checked against its exact cost and none failed. (Called in a command
+# substitution, which `set -e` does not reach: callers test its status.)
 scen_mean() {
-    local line
+    local line n
     line=$("$ours" scen --jobs 1 "$@" | tail -1)
-    case "$line" in
-    *" 0 failed"*) ;;
-    *) echo "scen failed: $line" >&2 && exit 1 ;;
-    esac
+    n=$(sed -n 's/^\([0-9]*\) scenarios, 0 failed, \1 exact,.*/\1/p' <<<"$line")
+    if [ -z "$n" ]; then
+        echo "scen was not exact on every scenario: $line" >&2
+        return 1
+    fi
     sed -n 's/.*mean \([0-9.]*\) us\/query, \([0-9.]*\) M.*/\1 \2/p' <<<"$line"
 }
 
@@ -45,8 +48,11 @@ for map in "${maps[@]}"; do
     for _ in $(seq "$rounds"); do
         tuned=$("$anchors" all --maps "$map" --only tuned_bucket --scen-max 0 --cap 60 |
             awk -v m="mai:$map" '/^== / { cur = ($2 == m) } cur && $1 == "tuned_bucket" { print $4 }')
-        read -r low low_rate <<<"$(scen_mean "$scen")"
-        read -r lifo _ <<<"$(scen_mean --ties lifo "$scen")"
+        [ -n "$tuned" ] || { echo "no tuned_bucket figure for $map" >&2 && exit 1; }
+        out=$(scen_mean "$scen") || exit 1
+        read -r low low_rate <<<"$out"
+        out=$(scen_mean --ties lifo "$scen") || exit 1
+        read -r lifo _ <<<"$out"
         best_tuned=$(min "$tuned" "$best_tuned")
         best_lifo=$(min "$lifo" "$best_lifo")
         if [ "$(min "$low" "$best_low")" = "$low" ]; then
