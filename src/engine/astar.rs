@@ -249,6 +249,17 @@ pub struct SearchOptions {
 }
 
 impl SearchOptions {
+    /// Whether the search runs on the fixed ring of F buckets (A* at weight 1 with the octile,
+    /// Chebyshev or zero estimate), the only one that follows [`Ties::Lifo`].
+    pub fn uses_ring(&self) -> bool {
+        !self.greedy
+            && self.weight == Weight::ONE
+            && matches!(
+                self.heuristic,
+                Heuristic::Octile | Heuristic::Chebyshev | Heuristic::Zero
+            )
+    }
+
     /// A short description: `8 octile w1`, `4 zero w1 cap 500`, `8 octile greedy`.
     pub fn describe(&self) -> String {
         let mut s = format!("{} {}", self.neighbourhood, self.heuristic);
@@ -260,7 +271,7 @@ impl SearchOptions {
         if let Some(cap) = self.cap {
             s.push_str(&format!(" cap {cap}"));
         }
-        if self.ties != Ties::LowerH {
+        if self.ties != Ties::LowerH && self.uses_ring() {
             s.push_str(&format!(" ties {}", self.ties));
         }
         s

@@ -494,7 +494,6 @@ impl Tracer for Nearest {
     }
 }
 
-/// Plans each monster of `chunk` but the traced one with `pf`; returns (expanded, searches).
 /// What every planning thread plans toward, and around.
 #[derive(Clone, Copy)]
 struct Plans<'a> {
@@ -504,6 +503,7 @@ struct Plans<'a> {
     traced: Option<u32>,
 }
 
+/// Plans each monster of `chunk` but the traced one with `pf`; returns (expanded, searches).
 fn plan_chunk(
     pf: &mut Pathfinder,
     grid: &Grid,

@@ -255,7 +255,7 @@ impl World {
             .partition(|n| n.at.is_none());
         self.notes = rest;
         for n in start {
-            self.say(crate::text::escape_controls(&n.text).into_owned());
+            self.say(n.text.as_str());
         }
         self.read_notes();
     }
@@ -276,7 +276,7 @@ impl World {
             .partition(|n| n.at == here);
         self.notes = rest;
         for n in now {
-            self.say(crate::text::escape_controls(&n.text).into_owned());
+            self.say(n.text.as_str());
         }
     }
 

@@ -58,7 +58,8 @@ impl Snapshot {
     /// The open nodes in the order the engine will pop them: the first is the node the next
     /// expansion takes. The order is the engine's tie-break: lower F, then lower weighted H
     /// (F - G), then the cell first in reading order; greedy best-first (F = H) breaks ties
-    /// by lower G instead.
+    /// by lower G instead. A trace of a [`Ties::Lifo`](super::Ties::Lifo) search is listed by
+    /// the same rule, which is not its pop order among equal F.
     pub fn open_list(&self) -> Vec<&NodeInfo> {
         let mut open: Vec<&NodeInfo> = self
             .nodes

@@ -201,28 +201,47 @@ fn tie_rules_parse_and_print() {
         ..SearchOptions::default()
     };
     assert_eq!(lifo.describe(), "8 octile w1 ties lifo");
+    // Searches off the ring keep lower H, and say nothing of a rule they do not follow.
+    let manhattan = SearchOptions {
+        heuristic: Heuristic::Manhattan,
+        ..lifo
+    };
+    assert_eq!(manhattan.describe(), "8 manhattan w1");
     assert_eq!(SearchOptions::default().describe(), "8 octile w1");
 }
 
 #[test]
-fn lifo_ties_keep_the_cost_and_last_one_search() {
-    // An open room: under lower H the search dives straight along the diagonal; last in,
-    // first out it also finds an optimal path, of the same cost.
-    let g = grid(&["......", "......", "......", "......"]);
-    let q = Query::new(Pos::new(0, 0), Pos::new(5, 3));
+fn lifo_ties_keep_the_cost_change_the_order_and_last_one_search() {
+    // A room with a wall in it, every goal from one corner: both rules find optimal paths,
+    // but not always the same ones nor with the same expansions (else LIFO would be a no-op),
+    // and after a LIFO search the same engine searches by lower H again, exactly as a fresh one.
+    let g = grid(&[
+        "..........",
+        "..........",
+        "....###...",
+        "......#...",
+        "......#...",
+        "..........",
+    ]);
+    let lifo = SearchOptions {
+        ties: Ties::Lifo,
+        ..SearchOptions::default()
+    };
     let mut pf = Pathfinder::new();
-    let lower_h = pf.find(&g, q);
-    let lifo = pf.find(
-        &g,
-        q.options(SearchOptions {
-            ties: Ties::Lifo,
-            ..SearchOptions::default()
-        }),
-    );
-    assert_eq!(lifo.cost, lower_h.cost);
-    assert_eq!(path_cost(&lifo.path), lifo.cost);
-    // The ring keeps its rule per search: lower H again after a LIFO search.
-    assert_eq!(pf.find(&g, q), lower_h);
+    let mut differ = 0;
+    for goal in (0..60)
+        .map(|i| Pos::new(i % 10, i / 10))
+        .filter(|&p| g.is_passable(p))
+    {
+        let q = Query::new(Pos::new(0, 0), goal);
+        let by_h = Pathfinder::new().find(&g, q);
+        let last_in = pf.find(&g, q.options(lifo));
+        assert_eq!(last_in.cost, by_h.cost, "to {goal}");
+        assert_eq!(path_cost(&last_in.path), last_in.cost, "to {goal}");
+        differ += usize::from(last_in.path != by_h.path || last_in.expanded != by_h.expanded);
+        assert_eq!(pf.find(&g, q), by_h, "lower H again after LIFO, to {goal}");
+    }
+    assert!(differ > 0, "LIFO searched exactly as lower H on every goal");
 }
 
 #[test]
