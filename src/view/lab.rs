@@ -151,10 +151,39 @@ fn render_panel(
     if let Some(Some(snap)) = snaps.first() {
         layer_legend(app.overlay.layer, snap, &mut lines);
         lines.push(Line::styled("open list, next first:", head));
+        // What the last expansion did goes below the open list; built first, so that the
+        // open list gets exactly the rows it leaves (its lines wrap on narrow panels).
+        let mut below: Vec<Line> = Vec::new();
+        let search = &lab.searches[0];
+        match search.trace.expansion(snap.step, &lab.grid) {
+            Some(e) => {
+                let units = [
+                    format!("expansion #{}", e.step),
+                    format!("took {}:", e.node),
+                ];
+                for part in pack(&units, " ", width) {
+                    below.push(Line::styled(part, head));
+                }
+                for (p, fate) in e.neighbours {
+                    let style = match fate {
+                        Fate::New { .. } => Style::new().fg(Color::Green),
+                        Fate::Improved { .. } => Style::new().fg(Color::Yellow),
+                        _ => dim,
+                    };
+                    let arrow = super::inspector::arrow(e.node, p);
+                    let units = [format!("{arrow} {:<7}", p.to_string()), fate.describe()];
+                    for part in pack(&units, " ", width.saturating_sub(1)) {
+                        below.push(Line::styled(format!(" {part}"), style));
+                    }
+                }
+            }
+            None => below.push(Line::styled("no expansion yet: ] steps", dim)),
+        }
         let open = snap.open_list();
+        // One row for "… N more"; on a short panel the open list keeps three rows and what
+        // is below is cut instead.
         let room = usize::from(inner.height)
-            .saturating_sub(lines.len())
-            .saturating_sub(11)
+            .saturating_sub(lines.len() + below.len() + 1)
             .max(3);
         // An entry too wide for the panel (a huge map's cells and figures) wraps between its
         // figures and counts as the lines it takes.
@@ -180,31 +209,7 @@ fn render_panel(
         if open.is_empty() {
             lines.push(Line::styled(" (empty)", dim));
         }
-        let search = &lab.searches[0];
-        match search.trace.expansion(snap.step, &lab.grid) {
-            Some(e) => {
-                let units = [
-                    format!("expansion #{}", e.step),
-                    format!("took {}:", e.node),
-                ];
-                for part in pack(&units, " ", width) {
-                    lines.push(Line::styled(part, head));
-                }
-                for (p, fate) in e.neighbours {
-                    let style = match fate {
-                        Fate::New { .. } => Style::new().fg(Color::Green),
-                        Fate::Improved { .. } => Style::new().fg(Color::Yellow),
-                        _ => dim,
-                    };
-                    let arrow = super::inspector::arrow(e.node, p);
-                    let units = [format!("{arrow} {:<7}", p.to_string()), fate.describe()];
-                    for part in pack(&units, " ", width.saturating_sub(1)) {
-                        lines.push(Line::styled(format!(" {part}"), style));
-                    }
-                }
-            }
-            None => lines.push(Line::styled("no expansion yet: ] steps", dim)),
-        }
+        lines.extend(below);
     }
     Paragraph::new(lines).render(inner, buf);
 }
