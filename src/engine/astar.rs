@@ -17,7 +17,7 @@ pub use explain::{Expansion, Fate};
 pub use trace::{NodeInfo, NodeState, Snapshot, Trace, TraceEvent, Tracer};
 
 use crate::engine::grid::{DIAGONAL, DIRECTIONS, Grid, Neighbourhood, Pos, Regions, STRAIGHT};
-use queue::{BucketQueue, OpenList, RingQueue};
+use queue::{BucketQueue, LifoRing, OpenList, RingQueue};
 
 /// The estimate of the remaining cost to the goal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -543,6 +543,8 @@ pub struct Pathfinder {
     board: Board,
     /// The open list of octile, Chebyshev and zero searches at weight exactly 1.
     ring: RingQueue,
+    /// The same for [`Ties::Lifo`].
+    lifo: LifoRing,
     /// The open list of every other search, whose F can spread arbitrarily far.
     queue: BucketQueue,
     regions: Option<(u64, Regions)>,
@@ -567,6 +569,8 @@ struct Board {
     /// Per padded cell, stamp, legal moves, G and parent together.
     nodes: Vec<Node>,
     generation: u32,
+    /// The found path, goal first, as [`Board::write_path`] walks it back.
+    trail: Vec<Pos>,
 }
 
 impl Pathfinder {
@@ -743,41 +747,29 @@ impl Pathfinder {
         tracer: &mut T,
     ) {
         let opts = &q.options;
-        let weight = opts.weight;
         let board = &mut self.board;
-        let (ring, queue) = (&mut self.ring, &mut self.queue);
-        ring.set_lifo(opts.ties == Ties::Lifo);
-        // Four copies of the loop (each also per tracer and per BLOCKERS): the game's rule,
-        // with the octile estimate inlined and the move masks fixed; octile under the other
-        // rules; Chebyshev or zero, matched inside the estimate; and everything else. The
-        // first three are at weight exactly 1, whose consistent heuristics keep every F within
-        // 28 of the minimum: they use the fixed ring, the last the bucket queue.
-        let octile = |dx, dy| {
-            let h = Heuristic::Octile.estimate(dx, dy);
-            (h, h)
-        };
-        match opts.heuristic {
-            // The game's rule gets a copy of its own, with the move masks fixed.
-            Heuristic::Octile
-                if weight == Weight::ONE && opts.neighbourhood == Neighbourhood::Eight =>
-            {
-                board.search_loop::<T, _, _, BLOCKERS, true>(q, result, tracer, ring, octile)
-            }
-            Heuristic::Octile if weight == Weight::ONE => {
-                board.search_loop::<T, _, _, BLOCKERS, false>(q, result, tracer, ring, octile)
-            }
-            heuristic @ (Heuristic::Chebyshev | Heuristic::Zero) if weight == Weight::ONE => {
-                board.search_loop::<T, _, _, BLOCKERS, false>(q, result, tracer, ring, |dx, dy| {
-                    let h = heuristic.estimate(dx, dy);
-                    (h, h)
-                })
-            }
-            heuristic => {
-                board.search_loop::<T, _, _, BLOCKERS, false>(q, result, tracer, queue, |dx, dy| {
+        if opts.weight != Weight::ONE
+            || !matches!(
+                opts.heuristic,
+                Heuristic::Octile | Heuristic::Chebyshev | Heuristic::Zero
+            )
+        {
+            // Inconsistent or weighted: F may spread anywhere, so the growable queue.
+            let (heuristic, weight) = (opts.heuristic, opts.weight);
+            return board.search_loop::<T, _, _, BLOCKERS, false>(
+                q,
+                result,
+                tracer,
+                &mut self.queue,
+                |dx, dy| {
                     let h = heuristic.estimate(dx, dy);
                     (h, weight.apply(h))
-                })
-            }
+                },
+            );
+        }
+        match opts.ties {
+            Ties::LowerH => board.ring_search::<T, _, BLOCKERS>(q, result, tracer, &mut self.ring),
+            Ties::Lifo => board.ring_search::<T, _, BLOCKERS>(q, result, tracer, &mut self.lifo),
         }
     }
 }
@@ -833,9 +825,35 @@ impl Board {
         (p.y as usize + 1) * self.stride + p.x as usize + 1
     }
 
-    #[inline]
-    fn pos(&self, c: usize) -> Pos {
-        pos_of(c, self.stride, self.stride_magic)
+    /// A search at weight exactly 1 with a consistent estimate, on a fixed ring `Q`: the
+    /// game's rule gets a copy of the loop of its own, with the octile estimate inlined and
+    /// the move masks fixed; octile under the other rules another; Chebyshev and zero, matched
+    /// inside the estimate, a third.
+    fn ring_search<T: Tracer, Q: OpenList, const BLOCKERS: u8>(
+        &mut self,
+        q: &Query<'_>,
+        result: &mut SearchResult,
+        tracer: &mut T,
+        ring: &mut Q,
+    ) {
+        let octile = |dx, dy| {
+            let h = Heuristic::Octile.estimate(dx, dy);
+            (h, h)
+        };
+        match q.options.heuristic {
+            Heuristic::Octile if q.options.neighbourhood == Neighbourhood::Eight => {
+                self.search_loop::<T, _, _, BLOCKERS, true>(q, result, tracer, ring, octile)
+            }
+            Heuristic::Octile => {
+                self.search_loop::<T, _, _, BLOCKERS, false>(q, result, tracer, ring, octile)
+            }
+            heuristic => {
+                self.search_loop::<T, _, _, BLOCKERS, false>(q, result, tracer, ring, |dx, dy| {
+                    let h = heuristic.estimate(dx, dy);
+                    (h, h)
+                })
+            }
+        }
     }
 
     /// The search proper; `estimate(dx, dy)` gives H and the weighted H of a cell `dx`
@@ -914,7 +932,7 @@ impl Board {
                 tracer.close(p);
             }
             if c == t {
-                self.write_path(c, start, &mut result.path);
+                self.write_path(c, p, &mut result.path);
                 return result.set(Status::Found, Some(node.g()), expanded);
             }
             let here = if BLOCKERS & OCCUPIED != 0 {
@@ -957,27 +975,26 @@ impl Board {
         result.set(Status::Unreachable, None, expanded);
     }
 
-    /// Writes the path that ends at `c` into `path`, counted first so that `find` allocates
-    /// it exactly once.
-    fn write_path(&self, c: usize, start: Pos, path: &mut Vec<Pos>) {
+    /// Writes the path that ends at `c` (at `end`) into `path`: one walk back along the
+    /// parents into the reused trail, whose length then sizes `path`, so that `find`
+    /// allocates it exactly once.
+    fn write_path(&mut self, c: usize, end: Pos, path: &mut Vec<Pos>) {
         let offsets = direction_offsets(self.stride);
-        let back = |at: usize| {
+        let trail = &mut self.trail;
+        trail.clear();
+        let (mut at, mut p) = (c, end);
+        loop {
+            trail.push(p);
             let d = self.nodes[at].dir();
-            (d != NO_PARENT).then(|| at.wrapping_sub(offsets[d as usize]))
-        };
-        let mut len = 1;
-        let mut at = c;
-        while let Some(parent) = back(at) {
-            len += 1;
-            at = parent;
+            if d == NO_PARENT {
+                break;
+            }
+            // Positions by step rather than from the index: no division on the way back.
+            let (dx, dy) = DIRECTIONS[d as usize & 7];
+            at = at.wrapping_sub(offsets[d as usize & 7]);
+            p = Pos::new(p.x - dx, p.y - dy);
         }
-        path.reserve_exact(len);
-        path.resize(len, start);
-        let mut at = c;
-        for slot in path.iter_mut().rev() {
-            *slot = self.pos(at);
-            at = back(at).unwrap_or(at);
-        }
+        path.extend(trail.iter().rev());
     }
 }
 

@@ -183,20 +183,18 @@ const RING: usize = 16;
 /// in order.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct RingQueue {
-    buckets: [Bucket; RING],
+    buckets: [Bucket<u64>; RING],
     /// The smallest F that may still be queued; its bucket is sorted.
     lo: u32,
     scratch: Vec<u64>,
     counts: Vec<u32>,
-    /// Pop the last key queued of the minimum F rather than the smallest (see `Ties::Lifo`).
-    lifo: bool,
 }
 
 /// The keys of one F: `slots[..len]`. Every slot is initialized, so that the bounds check of
 /// a push is also its test for room.
 #[derive(Debug, Clone, Default)]
-struct Bucket {
-    slots: Box<[u64]>,
+struct Bucket<K> {
+    slots: Box<[K]>,
     len: usize,
 }
 
@@ -216,16 +214,11 @@ impl OpenList for RingQueue {
             "F outside the ring"
         );
         let bucket = &mut self.buckets[(f as usize >> 1) % RING];
-        let n = bucket.len;
         debug_assert!(
-            self.lifo || f != self.lo || n == 0 || bucket.slots[n - 1] > key,
+            f != self.lo || bucket.len == 0 || bucket.slots[bucket.len - 1] > key,
             "a child keeping its parent's F is pushed in order"
         );
-        match bucket.slots.get_mut(n) {
-            Some(slot) => *slot = key,
-            None => bucket.grow(key),
-        }
-        bucket.len = n + 1;
+        bucket.push(key);
     }
 
     #[inline(always)]
@@ -240,11 +233,9 @@ impl OpenList for RingQueue {
             self.lo += 2;
             let bucket = &mut self.buckets[(self.lo as usize >> 1) % RING];
             if bucket.len > 0 {
-                if !self.lifo {
-                    let keys = &mut bucket.slots[..bucket.len];
-                    bucket.len =
-                        filter_and_sort(keys, self.lo, &live, &mut self.scratch, &mut self.counts);
-                }
+                let keys = &mut bucket.slots[..bucket.len];
+                bucket.len =
+                    filter_and_sort(keys, self.lo, &live, &mut self.scratch, &mut self.counts);
                 if bucket.len > 0 {
                     bucket.len -= 1;
                     return Some((self.lo, bucket.slots[bucket.len]));
@@ -255,19 +246,65 @@ impl OpenList for RingQueue {
     }
 }
 
-impl RingQueue {
-    /// With `lifo`, keys of equal F pop last in, first out, unsorted, for the searches that
-    /// follow; without, smallest first.
-    pub(crate) fn set_lifo(&mut self, lifo: bool) {
-        self.lifo = lifo;
+/// The ring of [`RingQueue`] for `Ties::Lifo`: keys of equal F pop last in, first out,
+/// never sorted, so a bucket holds only the cell (the low half of a key), at half the
+/// memory traffic of a full key.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct LifoRing {
+    buckets: [Bucket<u32>; RING],
+    /// The smallest F that may still be queued.
+    lo: u32,
+}
+
+impl OpenList for LifoRing {
+    fn start(&mut self, f: u32, key: u64) {
+        for bucket in &mut self.buckets {
+            bucket.len = 0;
+        }
+        self.lo = f;
+        self.push(f, key);
+    }
+
+    #[inline(always)]
+    fn push(&mut self, f: u32, key: u64) {
+        debug_assert!(
+            f.is_multiple_of(2) && f >= self.lo && f - self.lo < 2 * RING as u32,
+            "F outside the ring"
+        );
+        self.buckets[(f as usize >> 1) % RING].push(key as u32);
+    }
+
+    /// Dead entries are popped like live ones, for the search loop to skip.
+    #[inline(always)]
+    fn pop(&mut self, _live: impl Fn(u32, u64) -> bool) -> Option<(u32, u64)> {
+        for _ in 0..RING {
+            let bucket = &mut self.buckets[(self.lo as usize >> 1) % RING];
+            if bucket.len > 0 {
+                bucket.len -= 1;
+                return Some((self.lo, u64::from(bucket.slots[bucket.len])));
+            }
+            self.lo += 2;
+        }
+        None
     }
 }
 
-impl Bucket {
+impl<K: Copy + Default> Bucket<K> {
+    /// Adds `key`.
+    #[inline(always)]
+    fn push(&mut self, key: K) {
+        let n = self.len;
+        match self.slots.get_mut(n) {
+            Some(slot) => *slot = key,
+            None => self.grow(key),
+        }
+        self.len = n + 1;
+    }
+
     /// Doubles the room, then adds `key`.
     #[cold]
-    fn grow(&mut self, key: u64) {
-        let mut slots = vec![0; (2 * self.slots.len()).max(64)];
+    fn grow(&mut self, key: K) {
+        let mut slots = vec![K::default(); (2 * self.slots.len()).max(64)];
         slots[..self.len].copy_from_slice(&self.slots[..self.len]);
         slots[self.len] = key;
         self.slots = slots.into_boxed_slice();
@@ -415,6 +452,44 @@ mod tests {
         q.push(40, 7);
         assert_eq!(q.len(), 1);
         assert_eq!(q.pop(all), Some((40, 7)));
+    }
+
+    #[test]
+    fn lifo_ring_pops_by_f_then_last_in_first_out() {
+        use std::collections::BTreeMap;
+        let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
+        let mut q = LifoRing::default();
+        for round in 0..3 {
+            // Per F, the keys in push order: the reference pops the smallest F's last key.
+            let mut reference: BTreeMap<u32, Vec<u64>> = BTreeMap::new();
+            let base = 100 + 50 * round;
+            q.start(base, 1);
+            reference.entry(base).or_default().push(1);
+            let mut popped = 0;
+            while let Some((f, key)) = q.pop(all) {
+                let mut first = reference
+                    .first_entry()
+                    .expect("the reference holds entries");
+                let want_f = *first.key();
+                let want = first.get_mut().pop().expect("no empty F is kept");
+                if first.get().is_empty() {
+                    first.remove();
+                }
+                assert_eq!((f, key), (want_f, want));
+                popped += 1;
+                // Enough children to outgrow a bucket's first 64 slots, F within the ring.
+                if popped < 3000 {
+                    for _ in 0..1 + next() % 3 {
+                        let child_f = f + 2 * (next() % 15) as u32;
+                        let child = next() % (1 << 32);
+                        q.push(child_f, child);
+                        reference.entry(child_f).or_default().push(child);
+                    }
+                }
+            }
+            assert!(reference.is_empty(), "round {round}: the ring lost entries");
+            assert!(popped > 1000, "round {round}: only {popped} pops");
+        }
     }
 
     /// Pops `q` and `reference` past their dead entries, which `q` may drop unseen or hand out
