@@ -192,13 +192,7 @@ impl Planner {
         if self.planning == Planning::Map {
             return self.plan_by_map(grid, goal, options, monsters);
         }
-        let options = match self.planning {
-            Planning::Capped(cap) => SearchOptions {
-                cap: Some(options.cap.map_or(cap, |c| c.min(cap))),
-                ..options
-            },
-            _ => options,
-        };
+        let options = self.searched_with(options);
         let threads = threads.min(monsters.len() / PARALLEL_MIN_MONSTERS).max(1);
         if threads > 1 {
             self.workers.resize_with(threads - 1, Pathfinder::new);
@@ -300,15 +294,17 @@ impl Planner {
             if m.plan.status != Status::CapReached {
                 continue;
             }
+            // From where it planned, which is where it stands while the turn plans.
+            let from = m.planned.0;
             let mut best = Nearest::new(goal, options.heuristic);
-            let q = Query::new(m.pos, goal).options(options);
+            let q = Query::new(from, goal).options(options);
             self.pathfinder
                 .search(grid, q, &mut self.scratch, &mut best);
             self.stats.astar_expanded += u64::from(self.scratch.expanded);
             let Some((_, target)) = best.best else {
                 continue;
             };
-            let to_best = Query::new(m.pos, target).options(SearchOptions {
+            let to_best = Query::new(from, target).options(SearchOptions {
                 cap: None,
                 ..options
             });
@@ -348,10 +344,30 @@ impl Planner {
         let searched = self.planning != Planning::Map;
         match id.and_then(|id| monsters.iter_mut().find(|m| m.id == id)) {
             Some(m) if searched => {
-                let query = m.planned;
-                self.plan_traced(grid, query, options, m);
+                // The search the plan came from, under the same options, so the plan it
+                // writes is the one the monster had: showing a monster never changes it.
+                let options = self.searched_with(options);
+                let (from, goal) = m.planned;
+                self.plan_traced(grid, (from, goal), options, m);
+                if let Planning::Capped(_) = self.planning {
+                    let before = self.stats;
+                    self.head_for_best_nodes(grid, goal, options, std::slice::from_mut(m));
+                    self.stats = before;
+                }
             }
             _ => self.trace = None,
+        }
+    }
+
+    /// The options of the monsters' A* under the planning mode: the world's, capped by
+    /// [`Planning::Capped`]'s cap.
+    fn searched_with(&self, options: SearchOptions) -> SearchOptions {
+        match self.planning {
+            Planning::Capped(cap) => SearchOptions {
+                cap: Some(options.cap.map_or(cap, |c| c.min(cap))),
+                ..options
+            },
+            _ => options,
         }
     }
 
@@ -362,11 +378,8 @@ impl Planner {
         match self.planning {
             // The map from the player still holds: the player has not moved.
             Planning::Map => self.step_by_map(grid, goal, m),
-            Planning::Capped(cap) => {
-                let options = SearchOptions {
-                    cap: Some(options.cap.map_or(cap, |c| c.min(cap))),
-                    ..options
-                };
+            Planning::Capped(_) => {
+                let options = self.searched_with(options);
                 self.search_one(grid, goal, options, m);
                 self.head_for_best_nodes(grid, goal, options, std::slice::from_mut(m));
             }

@@ -1,7 +1,7 @@
 use super::plan::PARALLEL_MIN_MONSTERS;
 use super::*;
 use crate::engine::astar::path_cost;
-use crate::engine::astar::{Pathfinder, Query};
+use crate::engine::astar::{Pathfinder, Query, Status};
 
 fn level(src: &str) -> Level {
     Level::parse(src.as_bytes(), "test").expect("valid level")
@@ -597,4 +597,39 @@ fn a_monster_boxed_in_runs_no_search_and_moves_once_its_way_opens() {
     let alone = Pathfinder::new().find(w.grid(), Query::new(Pos::new(6, 1), w.player().pos));
     assert_eq!(second.plan.path, alone.path);
     assert_eq!(second.plan.path[1], second.pos);
+}
+
+#[test]
+fn showing_a_monsters_search_never_changes_its_plan() {
+    // The goblin's way round the wall is longer than a cap of 20 expansions allows: it heads
+    // for the node nearest the player its capped search reached.
+    let l = level(concat!(
+        "############\n",
+        "#@.........#\n",
+        "#########..#\n",
+        "#..........#\n",
+        "#.##########\n",
+        "#.........g#\n",
+        "############\n",
+    ));
+    for planning in [Planning::Capped(20), Planning::AStar] {
+        let mut w = World::new(&l, 1);
+        w.set_planning(planning);
+        let id = w.monsters()[0].id;
+        let plan = w.monsters()[0].plan.clone();
+        w.set_traced(Some(id));
+        assert_eq!(w.monsters()[0].plan, plan, "{planning}");
+        let trace = w.trace().expect("the traced monster's search");
+        assert_eq!(trace.expansions(), plan.expanded, "{planning}");
+        if planning == Planning::Capped(20) {
+            assert_eq!(plan.status, Status::CapReached);
+            assert_eq!(plan.expanded, 20);
+        }
+        // The same after a turn, when the monster stands a step beyond where it planned.
+        w.player_act(Act::Wait);
+        let plan = w.monsters()[0].plan.clone();
+        w.set_traced(None);
+        w.set_traced(Some(id));
+        assert_eq!(w.monsters()[0].plan, plan, "{planning} after a turn");
+    }
 }
