@@ -271,6 +271,15 @@ impl World {
         self.features.iter().find(|f| f.pos == p).map(|f| f.kind)
     }
 
+    /// Lays a feature on a cell in place of whatever lay there, or (`None`) clears it: the
+    /// editor's changes to the design, followed in play.
+    pub fn set_feature(&mut self, p: Pos, kind: Option<FeatureKind>) {
+        self.features.retain(|f| f.pos != p);
+        if let Some(kind) = kind {
+            self.features.push(Feature { pos: p, kind });
+        }
+    }
+
     /// Whether the player sees a cell now.
     pub fn is_visible(&self, p: Pos) -> bool {
         self.sight.is_visible(&self.grid, p)

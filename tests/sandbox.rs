@@ -713,3 +713,76 @@ fn a_save_writes_through_a_symbolic_link_and_keeps_permissions() {
     let mode = std::fs::metadata(&real).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o640);
 }
+
+#[test]
+fn stairs_and_potions_are_laid_deleted_undone_and_saved_as_glyphs() {
+    use astar_rogue::content::level::FeatureKind::{Potion, Stairs};
+    let dir = Scratch::new();
+    let path = dir.copy("levels/pillar.txt");
+    let before = read(&path);
+    let mut a = app(&path);
+    let (stairs, potion, goblin) = (Pos::new(7, 0), Pos::new(0, 5), Pos::new(2, 3));
+    common::frame(&mut a, "e");
+    a.cursor = stairs;
+    common::frame(&mut a, ">");
+    a.cursor = potion;
+    common::frame(&mut a, "!");
+    assert_eq!(a.world.feature_at(stairs), Some(Stairs));
+    assert_eq!(a.world.feature_at(potion), Some(Potion));
+    // On a monster's start, or on a wall, nothing is laid.
+    a.cursor = goblin;
+    common::frame(&mut a, ">");
+    assert_eq!(last_log(&a), "That cell is taken: a goblin starts there.");
+    a.cursor = Pos::new(4, 2);
+    common::frame(&mut a, "!");
+    assert_eq!(
+        last_log(&a),
+        "Stairs and potions lie on floor: put floor first."
+    );
+    assert_eq!(a.world.feature_at(Pos::new(4, 2)), None);
+    // A wall over the stairs is refused in the design and in play alike.
+    a.cursor = stairs;
+    common::frame(&mut a, "w");
+    assert_eq!(
+        last_log(&a),
+        "The stairs down lie here; delete them (d) first."
+    );
+    assert_eq!(a.world.grid().get(stairs), Tile::Floor);
+    assert_eq!(a.design.level().grid.get(stairs), Tile::Floor);
+    common::frame(&mut a, "s");
+    let after = read(&path);
+    let mut want: Vec<String> = before.lines().map(String::from).collect();
+    // The map starts on the file's fifth line.
+    want[4].replace_range(7..8, ">");
+    want[9].replace_range(0..1, "!");
+    assert_eq!(after.lines().collect::<Vec<_>>(), want);
+
+    // `d` takes the potion; undo brings it back, in play too; redo takes it again.
+    a.cursor = potion;
+    common::frame(&mut a, "d");
+    assert_eq!(a.world.feature_at(potion), None);
+    assert_eq!(a.design.feature_at(potion), None);
+    common::frame(&mut a, "U");
+    assert_eq!(a.world.feature_at(potion), Some(Potion));
+    assert_eq!(a.design.feature_at(potion), Some(Potion));
+    common::frame(&mut a, "R");
+    assert_eq!(a.world.feature_at(potion), None);
+    // Potions swap for stairs in one step, and `d` on an empty cell says so.
+    a.cursor = stairs;
+    common::frame(&mut a, "!");
+    assert_eq!(a.design.feature_at(stairs), Some(Potion));
+    common::frame(&mut a, "U");
+    assert_eq!(a.design.feature_at(stairs), Some(Stairs));
+    a.cursor = Pos::new(1, 1);
+    common::frame(&mut a, "d");
+    assert_eq!(last_log(&a), "Nothing here to delete.");
+    // `d` on the goblin still deletes the goblin, not a feature.
+    a.cursor = goblin;
+    common::frame(&mut a, "d");
+    assert!(a.world.monsters().is_empty());
+    common::frame(&mut a, "s");
+    let saved = read(&path);
+    assert_eq!(saved.lines().nth(4), Some(".......>"));
+    assert_eq!(saved.lines().nth(7), Some("....#.@."));
+    assert_eq!(saved.lines().nth(9), Some("........"));
+}

@@ -3,7 +3,7 @@
 
 use super::App;
 use crate::content::kinds::{KINDS, kind};
-use crate::content::level::Spawn;
+use crate::content::level::{FeatureKind, Spawn};
 use crate::engine::grid::{Pos, Tile};
 use crate::game::Monster;
 
@@ -18,6 +18,10 @@ pub enum EditOp {
     RemoveMonster(Pos),
     /// Move the player's start (and the player) to a cell.
     MovePlayer(Pos),
+    /// Lay stairs or a potion on a cell, in place of what lay there.
+    PlaceFeature(Pos, FeatureKind),
+    /// Take away the stairs or potion lying on a cell.
+    RemoveFeature(Pos),
 }
 
 /// A change that happened to the design, with what it replaced, so it can be undone exactly.
@@ -39,6 +43,12 @@ enum Change {
     Player {
         from: Pos,
         to: Pos,
+    },
+    /// What lay on a cell, and what lies there now.
+    Feature {
+        pos: Pos,
+        before: Option<FeatureKind>,
+        after: Option<FeatureKind>,
     },
 }
 
@@ -138,6 +148,21 @@ impl App {
         self.apply_edit(EditOp::SetTile(self.cursor, tile), false);
     }
 
+    /// Deletes what is under the cursor: the monster that starts or stands there, else the
+    /// stairs or potion lying there.
+    pub(super) fn delete_here(&mut self) {
+        let at = self.cursor;
+        let monster = self.design.creature_at(at).is_some_and(|c| c != '@')
+            || self.world.monster_at(at).is_some();
+        if monster {
+            self.edit(EditOp::RemoveMonster(at));
+        } else if self.design.feature_at(at).is_some() {
+            self.edit(EditOp::RemoveFeature(at));
+        } else {
+            self.world.say("Nothing here to delete.");
+        }
+    }
+
     /// Carries out an edit as a single undoable step.
     pub fn edit(&mut self, op: EditOp) {
         self.apply_edit(op, false);
@@ -181,6 +206,17 @@ impl App {
                     }
                     if self.world.player().pos == pos {
                         return Err("You stand there; step aside first.".into());
+                    }
+                    if let Some(f) = design.feature_at(pos) {
+                        return Err(match f {
+                            FeatureKind::Stairs => {
+                                "The stairs down lie here; delete them (d) first."
+                            }
+                            FeatureKind::Potion => {
+                                "A healing potion lies here; delete it (d) first."
+                            }
+                        }
+                        .into());
                     }
                 }
                 Ok(Some(Change::Tile { pos, before, after }))
@@ -233,6 +269,28 @@ impl App {
                 let moves = to != from || to != self.world.player().pos;
                 Ok(moves.then_some(Change::Player { from, to }))
             }
+            EditOp::PlaceFeature(pos, kind) => {
+                if !grid.is_passable(pos) {
+                    return Err("Stairs and potions lie on floor: put floor first.".into());
+                }
+                if let Some(c) = design.creature_at(pos) {
+                    return Err(format!("That cell is taken: {} starts there.", who(c)));
+                }
+                let before = design.feature_at(pos);
+                Ok((before != Some(kind)).then_some(Change::Feature {
+                    pos,
+                    before,
+                    after: Some(kind),
+                }))
+            }
+            EditOp::RemoveFeature(pos) => match design.feature_at(pos) {
+                Some(before) => Ok(Some(Change::Feature {
+                    pos,
+                    before: Some(before),
+                    after: None,
+                })),
+                None => Err("Nothing lies here.".into()),
+            },
         }
     }
 
@@ -293,6 +351,16 @@ impl App {
             (Change::Player { to, .. }, false) | (Change::Player { from: to, .. }, true) => {
                 design.set_player(*to);
                 world.place_player_near(*to);
+            }
+            (Change::Feature { pos, after, .. }, false)
+            | (
+                Change::Feature {
+                    pos, before: after, ..
+                },
+                true,
+            ) => {
+                design.set_feature(*pos, *after);
+                world.set_feature(*pos, *after);
             }
         }
     }

@@ -3,6 +3,8 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
+use crate::content::level::FeatureKind;
+
 /// Where a binding applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Context {
@@ -97,8 +99,10 @@ pub enum Action {
     PlaceMonster,
     /// Choose the next monster kind.
     CycleKind,
-    /// Delete the monster under the cursor.
-    DeleteMonster,
+    /// Delete the monster, or else the stairs or potion, under the cursor.
+    Delete,
+    /// Lay stairs or a potion under the cursor.
+    PlaceFeature(FeatureKind),
     /// Move the player here.
     MovePlayer,
     /// Undo the last edit.
@@ -436,9 +440,25 @@ pub const BINDINGS: &[Binding] = &[
         Edit,
         "d Delete",
         [ch('d'), code(K::Delete)],
-        A::DeleteMonster,
-        "delete the monster here",
+        A::Delete,
+        "delete a monster or item",
         "d del"
+    ),
+    key!(
+        Edit,
+        ">",
+        [ch('>')],
+        A::PlaceFeature(FeatureKind::Stairs),
+        "lay stairs down here",
+        ""
+    ),
+    key!(
+        Edit,
+        "!",
+        [ch('!')],
+        A::PlaceFeature(FeatureKind::Potion),
+        "lay a healing potion here",
+        ""
     ),
     key!(
         Edit,

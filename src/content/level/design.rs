@@ -1,7 +1,7 @@
 //! The design: a level as its file says it, with the file's own text around the map, so
 //! that writing it back changes only what was edited.
 
-use super::{FeatureKind, Level, Spawn, parse_text, tile_glyph};
+use super::{Feature, FeatureKind, Level, Spawn, parse_text, tile_glyph};
 use crate::engine::grid::{Pos, Tile};
 use crate::text::{BOM, ParseError};
 
@@ -244,6 +244,29 @@ impl Design {
     pub fn remove_spawn(&mut self, p: Pos) -> Option<Spawn> {
         let i = self.level.monsters.iter().position(|m| m.pos == p)?;
         Some(self.level.monsters.remove(i))
+    }
+
+    /// Lays a feature on a floor cell where no creature starts, in place of whatever lay
+    /// there, or (`None`) clears the cell; refused (false) otherwise, or when nothing
+    /// changes.
+    pub fn set_feature(&mut self, p: Pos, kind: Option<FeatureKind>) -> bool {
+        let at = self.level.features.iter().position(|f| f.pos == p);
+        if kind.is_some() && (!self.level.grid.is_passable(p) || self.creature_at(p).is_some()) {
+            return false;
+        }
+        let features = &mut self.level.features;
+        match (kind, at) {
+            (None, None) => false,
+            (None, Some(i)) => {
+                features.remove(i);
+                true
+            }
+            (Some(kind), Some(i)) => std::mem::replace(&mut features[i].kind, kind) != kind,
+            (Some(kind), None) => {
+                features.push(Feature { pos: p, kind });
+                true
+            }
+        }
     }
 
     /// Moves the player's start to a floor cell where nothing else starts or lies; refused
