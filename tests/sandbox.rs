@@ -725,6 +725,10 @@ fn stairs_and_potions_are_laid_deleted_undone_and_saved_as_glyphs() {
     common::frame(&mut a, "e");
     a.cursor = stairs;
     common::frame(&mut a, ">");
+    assert_eq!(
+        last_log(&a),
+        "Kill the monster to open the stairs > (depth 1 of 3)."
+    );
     a.cursor = potion;
     common::frame(&mut a, "!");
     assert_eq!(a.world.feature_at(stairs), Some(Stairs));
@@ -771,6 +775,10 @@ fn stairs_and_potions_are_laid_deleted_undone_and_saved_as_glyphs() {
     a.cursor = stairs;
     common::frame(&mut a, "!");
     assert_eq!(a.design.feature_at(stairs), Some(Potion));
+    assert_eq!(
+        last_log(&a),
+        "Kill the monster to win the run (depth 1 of 1)."
+    );
     common::frame(&mut a, "U");
     assert_eq!(a.design.feature_at(stairs), Some(Stairs));
     a.cursor = Pos::new(1, 1);

@@ -360,7 +360,13 @@ impl App {
                 true,
             ) => {
                 design.set_feature(*pos, *after);
+                let had_stairs = world.has_stairs();
                 world.set_feature(*pos, *after);
+                // Stairs decide whether clearing the floor wins or opens the way down.
+                if world.has_stairs() != had_stairs {
+                    let goal = world.goal();
+                    world.say(goal);
+                }
             }
         }
     }
