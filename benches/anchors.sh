@@ -4,11 +4,11 @@
 # `scen --jobs 1` (lower H, the default) and `scen --jobs 1 --ties lifo`, best of each kept,
 # so a busy moment of a shared machine hits all three alike. Prints the README's table.
 #
-# usage: benches/anchors.sh [ROUNDS] [MAP...]     (default: 3 rounds, all eleven maps)
+# usage: benches/anchors.sh [ROUNDS] [MAP...]     (default: 5 rounds, all eleven maps)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-rounds=${1:-3}
+rounds=${1:-5}
 shift || true
 maps=("$@")
 if [ ${#maps[@]} -eq 0 ]; then

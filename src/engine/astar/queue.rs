@@ -246,9 +246,9 @@ impl OpenList for RingQueue {
     }
 }
 
-/// The ring of [`RingQueue`] for `Ties::Lifo`: keys of equal F pop last in, first out,
-/// never sorted, so a bucket holds only the cell (the low half of a key), at half the
-/// memory traffic of a full key.
+/// [`RingQueue`]'s ring for `Ties::Lifo`: keys of equal F pop last in, first out and are
+/// never sorted, so a bucket holds only the cell (the low half of a key), half the memory
+/// traffic of a full key.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct LifoRing {
     buckets: [Bucket<u32>; RING],
