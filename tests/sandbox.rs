@@ -794,3 +794,34 @@ fn stairs_and_potions_are_laid_deleted_undone_and_saved_as_glyphs() {
     assert_eq!(saved.lines().nth(7), Some("....#.@."));
     assert_eq!(saved.lines().nth(9), Some("........"));
 }
+
+#[test]
+fn nothing_else_goes_where_stairs_or_a_potion_lie() {
+    let dir = Scratch::new();
+    let path = dir.write("f.txt", "########\n#@.>.!.#\n#.....g#\n########\n");
+    let mut a = app(&path);
+    // One step east: the player stands beside their start.
+    common::frame(&mut a, "l e");
+    let (stairs, potion) = (Pos::new(3, 1), Pos::new(5, 1));
+    a.cursor = stairs;
+    common::frame(&mut a, "m");
+    assert_eq!(
+        last_log(&a),
+        "The stairs down lie here; delete them (d) first."
+    );
+    a.cursor = potion;
+    common::frame(&mut a, "@");
+    assert_eq!(
+        last_log(&a),
+        "A healing potion lies here; delete it (d) first."
+    );
+    assert_eq!(a.world.monsters().len(), 1);
+    assert_eq!(a.world.player().pos, Pos::new(2, 1));
+    // Nor is anything laid under the player.
+    a.cursor = Pos::new(2, 1);
+    common::frame(&mut a, "!");
+    assert_eq!(last_log(&a), "You stand there; step aside first.");
+    assert_eq!(a.world.feature_at(Pos::new(2, 1)), None);
+    common::frame(&mut a, "s");
+    assert_eq!(read(&path), "########\n#@.>.!.#\n#.....g#\n########\n");
+}

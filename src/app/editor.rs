@@ -208,15 +208,7 @@ impl App {
                         return Err("You stand there; step aside first.".into());
                     }
                     if let Some(f) = design.feature_at(pos) {
-                        return Err(match f {
-                            FeatureKind::Stairs => {
-                                "The stairs down lie here; delete them (d) first."
-                            }
-                            FeatureKind::Potion => {
-                                "A healing potion lies here; delete it (d) first."
-                            }
-                        }
-                        .into());
+                        return Err(lies_here(f));
                     }
                 }
                 Ok(Some(Change::Tile { pos, before, after }))
@@ -227,6 +219,10 @@ impl App {
                 }
                 if let Some(c) = design.creature_at(pos) {
                     return Err(format!("That cell is taken: {} starts there.", who(c)));
+                }
+                // A file has one glyph per cell.
+                if let Some(f) = design.feature_at(pos) {
+                    return Err(lies_here(f));
                 }
                 Ok(Some(Change::Added(Spawn { pos, kind })))
             }
@@ -266,6 +262,9 @@ impl App {
                 if design.creature_at(to).is_some_and(|c| c != '@') {
                     return Err("A monster starts there.".into());
                 }
+                if let Some(f) = design.feature_at(to) {
+                    return Err(lies_here(f));
+                }
                 let moves = to != from || to != self.world.player().pos;
                 Ok(moves.then_some(Change::Player { from, to }))
             }
@@ -275,6 +274,10 @@ impl App {
                 }
                 if let Some(c) = design.creature_at(pos) {
                     return Err(format!("That cell is taken: {} starts there.", who(c)));
+                }
+                // It would lie unnoticed under the player until they stepped off and back.
+                if self.world.player().pos == pos {
+                    return Err("You stand there; step aside first.".into());
                 }
                 let before = design.feature_at(pos);
                 Ok((before != Some(kind)).then_some(Change::Feature {
@@ -411,6 +414,15 @@ impl App {
         // One replan for everyone, the traced monster included.
         self.world.replan_tracing(self.wanted_trace());
     }
+}
+
+/// Why nothing else can go on a cell where a feature lies.
+fn lies_here(f: FeatureKind) -> String {
+    match f {
+        FeatureKind::Stairs => "The stairs down lie here; delete them (d) first.",
+        FeatureKind::Potion => "A healing potion lies here; delete it (d) first.",
+    }
+    .into()
 }
 
 /// The text with its first letter in upper case.

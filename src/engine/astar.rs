@@ -541,9 +541,9 @@ const OCCUPIED: u8 = 2;
 #[derive(Debug, Clone, Default)]
 pub struct Pathfinder {
     board: Board,
-    /// The open list of octile, Chebyshev and zero searches at weight exactly 1.
+    /// The open list of octile, Chebyshev and zero searches at weight exactly 1, lower H first.
     ring: RingQueue,
-    /// The same for [`Ties::Lifo`].
+    /// The same searches under [`Ties::Lifo`].
     lifo: LifoRing,
     /// The open list of every other search, whose F can spread arbitrarily far.
     queue: BucketQueue,

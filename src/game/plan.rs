@@ -345,7 +345,8 @@ impl Planner {
         match id.and_then(|id| monsters.iter_mut().find(|m| m.id == id)) {
             Some(m) if searched => {
                 // The search the plan came from, under the same options, so the plan it
-                // writes is the one the monster had: showing a monster never changes it.
+                // writes is the one the monster had. (A monster boxed in made none; it gets
+                // the search it would have made, as the traced monster always does.)
                 let options = self.searched_with(options);
                 let (from, goal) = m.planned;
                 self.plan_traced(grid, (from, goal), options, m);

@@ -627,6 +627,7 @@ fn showing_a_monsters_search_never_changes_its_plan() {
         }
         // The same after a turn, when the monster stands a step beyond where it planned.
         w.player_act(Act::Wait);
+        assert_ne!(w.monsters()[0].pos, w.monsters()[0].planned.0, "{planning}");
         let plan = w.monsters()[0].plan.clone();
         w.set_traced(None);
         w.set_traced(Some(id));

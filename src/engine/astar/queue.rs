@@ -6,7 +6,8 @@ pub(crate) trait OpenList: Default {
     fn start(&mut self, f: u32, key: u64);
     /// Queues an entry.
     fn push(&mut self, f: u32, key: u64);
-    /// Removes the entry with the smallest `f`, and among those the smallest key.
+    /// Removes an entry with the smallest `f`: among those the smallest key, except in
+    /// [`LifoRing`], which hands out the last one queued.
     ///
     /// `live(f, key)` tells whether an entry still matters; entries that are not may be
     /// dropped unseen (they are when a bucket of at least [`FILTER_MIN`] is sorted, so that
@@ -25,7 +26,8 @@ pub(crate) trait OpenList: Default {
 /// buckets are sorted by a bucket sort on H (see [`sort_descending`]), short ones by
 /// comparisons.
 ///
-/// Octile, Chebyshev or zero at weight exactly 1 use the leaner [`RingQueue`]; everything
+/// Octile, Chebyshev or zero at weight exactly 1 use the leaner [`RingQueue`] (or, under
+/// `Ties::Lifo`, [`LifoRing`]); everything
 /// else this queue: Manhattan and Euclidean (not consistent on 8-way grids) and any other
 /// weight, whose F can spread far and, above weight 1 or with those heuristics, even fall
 /// below the minimum, so the ring grows to fit (and keeps its capacity for later searches).
