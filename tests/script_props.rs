@@ -46,9 +46,17 @@ fn check_error(bytes: &[u8], e: &ParseError) -> Result<(), TestCaseError> {
     let excerpt = common::check_excerpt(e, line);
     prop_assert!(excerpt.is_ok(), "{}", excerpt.unwrap_err());
     // On a header line every error but bad UTF-8 is about the header, and its column points
-    // just past the `#!` (in characters, as the caret is drawn).
+    // just past the `#!` (in characters, as the caret is drawn). A line is a header only
+    // before the first step: later, `#!` starts a comment like any `#`.
     let line = line.unwrap_or("");
-    if line.trim_start().starts_with("#!") && e.message != "invalid UTF-8" {
+    let before_line: Vec<u8> = bytes
+        .split_inclusive(|&b| b == b'\n')
+        .take(e.line - 1)
+        .flatten()
+        .copied()
+        .collect();
+    let no_step_yet = script::parse(&before_line, FILE).is_ok_and(|s| s.steps.is_empty());
+    if line.trim_start().starts_with("#!") && no_step_yet && e.message != "invalid UTF-8" {
         let before: String = line.chars().take(e.col - 1).collect();
         prop_assert!(
             before.ends_with("#!"),
@@ -487,4 +495,14 @@ proptest! {
         prop_assert!(a == b, "two runs of {body:?} differ:\n{a}\n---\n{b}");
         prop_assert!(a.contains("--- frame "), "no frame printed for {body:?}: {a}");
     }
+}
+
+/// Found by `parse_token_like_noise`: after a step, a line of ideographic spaces and `#!` is
+/// no header but a token and a comment, and its error points at the token.
+#[test]
+fn a_header_after_a_step_is_a_comment() {
+    let bytes = ":#\n\u{3000}\u{3000}#!".as_bytes();
+    let e = script::parse(bytes, FILE).expect_err("the spaces are no key");
+    assert_eq!((e.line, e.col), (2, 1));
+    check_error(bytes, &e).expect("the error is well placed");
 }
