@@ -202,20 +202,13 @@ struct Bucket<K> {
 
 impl OpenList for RingQueue {
     fn start(&mut self, f: u32, key: u64) {
-        for bucket in &mut self.buckets {
-            bucket.len = 0;
-        }
-        self.lo = f;
+        self.lo = restart(&mut self.buckets, f);
         self.push(f, key);
     }
 
     #[inline(always)]
     fn push(&mut self, f: u32, key: u64) {
-        debug_assert!(
-            f.is_multiple_of(2) && f >= self.lo && f - self.lo < 2 * RING as u32,
-            "F outside the ring"
-        );
-        let bucket = &mut self.buckets[(f as usize >> 1) % RING];
+        let bucket = &mut self.buckets[ring_slot(self.lo, f)];
         debug_assert!(
             f != self.lo || bucket.len == 0 || bucket.slots[bucket.len - 1] > key,
             "a child keeping its parent's F is pushed in order"
@@ -260,20 +253,13 @@ pub(crate) struct LifoRing {
 
 impl OpenList for LifoRing {
     fn start(&mut self, f: u32, key: u64) {
-        for bucket in &mut self.buckets {
-            bucket.len = 0;
-        }
-        self.lo = f;
+        self.lo = restart(&mut self.buckets, f);
         self.push(f, key);
     }
 
     #[inline(always)]
     fn push(&mut self, f: u32, key: u64) {
-        debug_assert!(
-            f.is_multiple_of(2) && f >= self.lo && f - self.lo < 2 * RING as u32,
-            "F outside the ring"
-        );
-        self.buckets[(f as usize >> 1) % RING].push(key as u32);
+        self.buckets[ring_slot(self.lo, f)].push(key as u32);
     }
 
     /// Dead entries are popped like live ones, for the search loop to skip.
@@ -289,6 +275,24 @@ impl OpenList for LifoRing {
         }
         None
     }
+}
+
+/// Empties a ring's buckets for a search starting at F `f`; returns `f`, the new minimum.
+fn restart<K>(buckets: &mut [Bucket<K>; RING], f: u32) -> u32 {
+    for bucket in buckets {
+        bucket.len = 0;
+    }
+    f
+}
+
+/// The bucket of F `f` in a ring whose minimum is `lo`.
+#[inline(always)]
+fn ring_slot(lo: u32, f: u32) -> usize {
+    debug_assert!(
+        f.is_multiple_of(2) && f >= lo && f - lo < 2 * RING as u32,
+        "F outside the ring"
+    );
+    (f as usize >> 1) % RING
 }
 
 impl<K: Copy + Default> Bucket<K> {
