@@ -308,7 +308,8 @@ impl App {
                 },
                 true,
             ) => {
-                design.set_tile(*pos, *after);
+                let taken = design.set_tile(*pos, *after);
+                debug_assert!(taken, "{}", REFUSED);
                 world.set_tile(*pos, *after);
                 for (id, _, to) in world.relocate_stranded() {
                     if to.is_none() {
@@ -317,7 +318,8 @@ impl App {
                 }
             }
             (Change::Added(spawn), false) => {
-                design.add_spawn(*spawn);
+                let taken = design.add_spawn(*spawn);
+                debug_assert!(taken, "{}", REFUSED);
                 world.place_monster_near(spawn.pos, spawn.kind, Some(spawn.pos));
             }
             (Change::Added(spawn), true) => {
@@ -340,7 +342,8 @@ impl App {
             }
             (Change::Removed { spawn, monster }, true) => {
                 if let Some(s) = spawn {
-                    design.add_spawn(*s);
+                    let taken = design.add_spawn(*s);
+                    debug_assert!(taken, "{}", REFUSED);
                 }
                 match monster {
                     Some(m) => world.insert_monster_near(m.clone()),
@@ -352,7 +355,8 @@ impl App {
                 }
             }
             (Change::Player { to, .. }, false) | (Change::Player { from: to, .. }, true) => {
-                design.set_player(*to);
+                let taken = design.set_player(*to);
+                debug_assert!(taken, "{}", REFUSED);
                 world.place_player_near(*to);
             }
             (Change::Feature { pos, after, .. }, false)
@@ -362,7 +366,8 @@ impl App {
                 },
                 true,
             ) => {
-                design.set_feature(*pos, *after);
+                let taken = design.set_feature(*pos, *after);
+                debug_assert!(taken, "{}", REFUSED);
                 let had_stairs = world.has_stairs();
                 world.set_feature(*pos, *after);
                 // Stairs decide whether clearing the floor wins or opens the way down.
@@ -415,6 +420,10 @@ impl App {
         self.world.replan_tracing(self.wanted_trace());
     }
 }
+
+/// A change the design refused would leave the game in play apart from the file: `edit_change`
+/// must turn such an edit down first, with its reason.
+const REFUSED: &str = "the design refused a change the editor allowed";
 
 /// Why nothing else can go on a cell where a feature lies.
 fn lies_here(f: FeatureKind) -> String {
