@@ -1,9 +1,9 @@
 //! astar-rogue: a terminal roguelike sandbox whose monsters hunt with grid A*.
 //!
 //! The crate is layered; each layer uses only the layers listed before it (a test,
-//! `tests/layers.rs`, reads every `use` line and holds this):
+//! `tests/suite/layers.rs`, reads every `use` line and holds this):
 //!
-//! 1. [`engine`]: the grid and the A* engine with its trace. [`text`]: reading text input
+//! 1. [`engine`] (the workspace's `astar-grid` crate): the grid and the A* engine with its trace. [`text`]: reading text input
 //!    with positioned errors. The two know nothing of each other.
 //! 2. [`content`]: level files, Moving AI maps and scenarios, level generation.
 //! 3. [`game`]: the rules, creature kinds and the monsters' planning.
@@ -14,7 +14,8 @@
 //!
 //! Only `view` and `frontend` (and the `app`'s input types) touch ratatui or crossterm.
 
-pub mod engine;
+/// The engine: the `astar-grid` crate of this workspace, which depends on nothing of ours.
+pub use astar_grid as engine;
 pub mod text;
 
 pub mod content;

@@ -2,7 +2,7 @@
 //!
 //! The expected file is in insta's `.snap` format (a `---` header of `key: value` lines, a
 //! `---` line, then the output), so `astar-rogue test` and the project's own insta tests
-//! (`tests/snapshots.rs`) read and write the very same files, and `cargo insta review`
+//! (`tests/suite/snapshots.rs`) read and write the very same files, and `cargo insta review`
 //! works on them. The output is what [`render`] prints: every `snap` and the final frame
 //! (with their styles when the script says `#! styles: on`) and a JSON state line after
 //! every turn, the level played from a scratch copy so that saves touch nothing real.

@@ -17,7 +17,7 @@ use astar_rogue::engine::grid::{Grid, Neighbourhood, Pos, Tile};
 use proptest::prelude::*;
 use proptest::sample::Index;
 
-mod common;
+use crate::common;
 use common::config;
 
 // ---------------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 //! it, and what each expansion did to each neighbour.
 
 use super::{NodeInfo, NodeState, Snapshot, Trace, TraceEvent};
-use crate::engine::grid::{DIRECTIONS, Grid, Neighbourhood, Pos};
+use crate::grid::{DIRECTIONS, Grid, Neighbourhood, Pos};
 
 /// What an expansion did with one neighbour of the node it expanded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -140,7 +140,7 @@ impl Trace {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::astar::{Pathfinder, Query};
+    use crate::astar::{Pathfinder, Query};
 
     fn pillar() -> Grid {
         Grid::from_rows(&[
@@ -194,8 +194,8 @@ mod tests {
         // A search whose heuristic misleads it (Manhattan on an 8-way grid, round a wall)
         // reaches some nodes again more cheaply.
         let g = Grid::from_rows(&["........", "..####..", "......#.", "........"]);
-        let opts = crate::engine::astar::SearchOptions {
-            heuristic: crate::engine::astar::Heuristic::Manhattan,
+        let opts = crate::astar::SearchOptions {
+            heuristic: crate::astar::Heuristic::Manhattan,
             ..Default::default()
         };
         let q = Query::new(Pos::new(0, 3), Pos::new(7, 1)).options(opts);

@@ -15,7 +15,7 @@ use astar_rogue::frontend::script::{self, Frames, MAX_REPEAT, MAX_STEPS, Output}
 use proptest::prelude::*;
 use proptest::sample::{Index, select};
 
-mod common;
+use crate::common;
 use common::config;
 
 const FILE: &str = "scripts/some script.keys";
@@ -298,12 +298,12 @@ fn valid_script(max_tokens: usize) -> impl Strategy<Value = String> {
 
 /// The repository's scripts, as seeds for mutation.
 const SAMPLES: &[&str] = &[
-    include_str!("scripts/overlay.keys"),
-    include_str!("scripts/editor.keys"),
-    include_str!("scripts/travel.keys"),
-    include_str!("scripts/help.keys"),
-    include_str!("scripts/resize.keys"),
-    include_str!("scripts/combat.keys"),
+    include_str!("../scripts/overlay.keys"),
+    include_str!("../scripts/editor.keys"),
+    include_str!("../scripts/travel.keys"),
+    include_str!("../scripts/help.keys"),
+    include_str!("../scripts/resize.keys"),
+    include_str!("../scripts/combat.keys"),
 ];
 
 #[derive(Debug, Clone)]

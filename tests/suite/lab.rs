@@ -1,7 +1,7 @@
 //! The search lab: the same query as `path` gives the same numbers, the open list's first
 //! entry is always the node expanded next, and the mouse and keys move the ends and walls.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

@@ -1,5 +1,5 @@
 use super::*;
-use crate::engine::grid::Tile;
+use crate::grid::Tile;
 
 fn grid(rows: &[&str]) -> Grid {
     Grid::from_rows(rows)

@@ -9,7 +9,7 @@ use astar_rogue::app::keymap::BINDINGS;
 use astar_rogue::engine::grid::Pos;
 use astar_rogue::view::look_line;
 
-mod common;
+use crate::common;
 
 #[test]
 fn the_help_screen_lists_every_binding_on_its_pages_at_every_size() {

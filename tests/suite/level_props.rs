@@ -8,7 +8,7 @@ use astar_rogue::engine::grid::{Grid, Pos, Tile};
 use proptest::prelude::*;
 use proptest::sample::Index;
 
-mod common;
+use crate::common;
 use common::config;
 
 const FILE: &str = "maps/some level.txt";

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 
 use super::SearchOptions;
-use crate::engine::grid::Pos;
+use crate::grid::Pos;
 
 /// Receives the events of a search; the no-op `()` tracer compiles away entirely.
 pub trait Tracer {

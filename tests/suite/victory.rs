@@ -8,7 +8,7 @@
 //! monster instead of holding a choke point. Balance changes that make the careful run
 //! impossible, or the reckless one safe, fail here.
 
-mod common;
+use crate::common;
 
 use std::collections::VecDeque;
 use std::path::Path;

@@ -1,7 +1,7 @@
 //! Dijkstra maps: the cost from one cell to every cell it can reach, computed once and read by
 //! many (Brogue's way of letting a crowd of monsters chase the player with one search).
 
-use crate::engine::grid::{DIAGONAL, DIRECTIONS, Grid, Neighbourhood, Pos, STRAIGHT};
+use crate::grid::{DIAGONAL, DIRECTIONS, Grid, Neighbourhood, Pos, STRAIGHT};
 
 /// No path: the cell is a wall or cut off.
 pub const UNREACHED: u32 = u32::MAX;
@@ -30,8 +30,8 @@ impl DistanceMap {
     /// not a floor cell reaches nothing.
     ///
     /// ```
-    /// use astar_rogue::engine::dijkstra::DistanceMap;
-    /// use astar_rogue::engine::grid::{Grid, Neighbourhood, Pos};
+    /// use astar_grid::dijkstra::DistanceMap;
+    /// use astar_grid::grid::{Grid, Neighbourhood, Pos};
     ///
     /// let grid = Grid::from_rows(&["....", ".##.", "...."]);
     /// let mut map = DistanceMap::new();
@@ -138,7 +138,7 @@ impl DistanceMap {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::astar::{Pathfinder, Query, SearchOptions};
+    use crate::astar::{Pathfinder, Query, SearchOptions};
 
     #[test]
     fn costs_equal_a_star_from_every_cell() {
@@ -157,7 +157,7 @@ mod tests {
             let mut pf = Pathfinder::new();
             let opts = SearchOptions {
                 neighbourhood: rule,
-                heuristic: crate::engine::astar::Heuristic::Zero,
+                heuristic: crate::astar::Heuristic::Zero,
                 ..SearchOptions::default()
             };
             for i in 0..grid.len() {

@@ -6,7 +6,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use super::{Query, SearchResult, Status, Tracer};
-use crate::engine::grid::{DIAGONAL, DIRECTIONS, Grid, Neighbourhood, Pos, STRAIGHT};
+use crate::grid::{DIAGONAL, DIRECTIONS, Grid, Neighbourhood, Pos, STRAIGHT};
 
 /// The buffers of greedy searches, kept between them.
 #[derive(Debug, Clone, Default)]

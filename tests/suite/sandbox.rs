@@ -2,7 +2,7 @@
 //! write the design and nothing else, outside edits, unsaved edits, and careful writes.
 //! Each numbered repro of the level-model issue has a test here.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

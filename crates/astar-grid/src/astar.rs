@@ -16,7 +16,7 @@ mod trace;
 pub use explain::{Expansion, Fate};
 pub use trace::{NodeInfo, NodeState, Snapshot, Trace, TraceEvent, Tracer};
 
-use crate::engine::grid::{DIAGONAL, DIRECTIONS, Grid, Neighbourhood, Pos, Regions, STRAIGHT};
+use crate::grid::{DIAGONAL, DIRECTIONS, Grid, Neighbourhood, Pos, Regions, STRAIGHT};
 use queue::{BucketQueue, LifoRing, OpenList, RingQueue};
 
 /// The estimate of the remaining cost to the goal.
@@ -334,8 +334,8 @@ impl Status {
 /// One search: from where, to where, how, and which extra cells are blocked for it alone.
 ///
 /// ```
-/// use astar_rogue::engine::astar::{Heuristic, Query, SearchOptions};
-/// use astar_rogue::engine::grid::Pos;
+/// use astar_grid::astar::{Heuristic, Query, SearchOptions};
+/// use astar_grid::grid::Pos;
 ///
 /// let dijkstra = SearchOptions { heuristic: Heuristic::Zero, ..SearchOptions::default() };
 /// let others = [Pos::new(2, 1)];
@@ -402,8 +402,8 @@ impl<'a> Query<'a> {
     /// someone stands there) impassable but for the goal.
     ///
     /// ```
-    /// use astar_rogue::engine::astar::{Pathfinder, Query};
-    /// use astar_rogue::engine::grid::{Grid, Pos};
+    /// use astar_grid::astar::{Pathfinder, Query};
+    /// use astar_grid::grid::{Grid, Pos};
     ///
     /// let grid = Grid::from_rows(&["...", "...", "..."]);
     /// // Monster 7 stands in the centre.
@@ -595,8 +595,8 @@ impl Pathfinder {
     /// Finds a path.
     ///
     /// ```
-    /// use astar_rogue::engine::astar::{Pathfinder, Query, Status};
-    /// use astar_rogue::engine::grid::{Grid, Pos};
+    /// use astar_grid::astar::{Pathfinder, Query, Status};
+    /// use astar_grid::grid::{Grid, Pos};
     ///
     /// // The classic pillar: the wall forces the route over its top.
     /// let grid = Grid::from_rows(&[
@@ -622,8 +622,8 @@ impl Pathfinder {
     /// Finds a path and records every event of the search, for replay at any expansion.
     ///
     /// ```
-    /// use astar_rogue::engine::astar::{NodeState, Pathfinder, Query};
-    /// use astar_rogue::engine::grid::{Grid, Pos};
+    /// use astar_grid::astar::{NodeState, Pathfinder, Query};
+    /// use astar_grid::grid::{Grid, Pos};
     ///
     /// let grid = Grid::from_rows(&["....", ".##.", "...."]);
     /// let (r, trace) = Pathfinder::new().find_traced(&grid, Query::new(Pos::new(0, 1), Pos::new(3, 1)));
@@ -644,8 +644,8 @@ impl Pathfinder {
     /// (`&mut ()` records nothing and costs nothing).
     ///
     /// ```
-    /// use astar_rogue::engine::astar::{Pathfinder, Query, SearchResult};
-    /// use astar_rogue::engine::grid::{Grid, Pos};
+    /// use astar_grid::astar::{Pathfinder, Query, SearchResult};
+    /// use astar_grid::grid::{Grid, Pos};
     ///
     /// let grid = Grid::from_rows(&["...", "...", "..."]);
     /// let (mut pf, mut result) = (Pathfinder::new(), SearchResult::default());

@@ -1,0 +1,105 @@
+//! Every script in tests/scripts runs headless; its frames (with styles where the script asks)
+//! and state lines are compared with `NAME.snap` beside it. The comparison is the one
+//! `astar-rogue test` makes, on the same files: the output comes from
+//! `frontend::snapshot::render` and the expected files are insta's `.snap` format, read and
+//! written through insta here so that `cargo insta review` works on them.
+
+use std::path::{Path, PathBuf};
+
+use astar_rogue::frontend::snapshot;
+
+fn script_files() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scripts");
+    let mut found: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("tests/scripts")
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "keys"))
+        .collect();
+    found.sort();
+    assert!(found.len() > 10, "the scripts are there: {found:?}");
+    found
+}
+
+/// Runs one script and compares its output with the `.snap` beside it.
+fn check(name: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/scripts")
+        .join(format!("{name}.keys"));
+    let out = snapshot::render(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(path.parent().unwrap());
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_input_file(&path);
+    settings.bind(|| insta::assert_snapshot!(name, out));
+}
+
+/// One test case per script, so a failing script names itself and the others still run.
+macro_rules! scripts {
+    ($($name:ident),* $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                check(stringify!($name));
+            }
+        )*
+
+        /// The scripts that have a test case, for the check that none is left out.
+        const LISTED: &[&str] = &[$(stringify!($name)),*];
+    };
+}
+
+scripts!(
+    autoplay,
+    chase_bracket,
+    chase_pillar,
+    combat,
+    corner,
+    corridor,
+    descent,
+    editor,
+    first_frame,
+    generate,
+    generate_kinds,
+    help,
+    history,
+    lab_compare,
+    lab_layers,
+    lab_mouse,
+    lab_wide,
+    moves,
+    overlay,
+    panel_figures,
+    planning,
+    potion,
+    resize,
+    resize_modes,
+    sight,
+    speed,
+    travel,
+    victory,
+);
+
+/// A script added to tests/scripts without a line above would never run: it fails here.
+#[test]
+fn every_script_has_its_test_case() {
+    let found: Vec<String> = script_files()
+        .iter()
+        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        found, LISTED,
+        "add each script to `scripts!` in tests/suite/snapshots.rs"
+    );
+}
+
+/// The same files pass through the reader `astar-rogue test` uses: one format, not two.
+#[test]
+fn the_test_command_reads_the_same_expected_files() {
+    for path in script_files() {
+        let stored = std::fs::read_to_string(snapshot::expected_path(&path))
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let out = snapshot::render(&path).unwrap();
+        let diffs = snapshot::diff(&snapshot::snap_body(&stored), &snapshot::normalize(&out));
+        assert!(diffs.is_empty(), "{}: {diffs:#?}", path.display());
+    }
+}
