@@ -18,9 +18,7 @@ pub use files::{
 };
 pub use search::{Layer, Overlay, SPEEDS, TICK_MS};
 
-use crossterm::event::{
-    Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
-};
+use crossterm::event::{Event, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::Rect;
 use std::cell::RefCell;
 // Arc rather than Rc: the terminal runs a long turn on a worker thread, so the App is Send.
@@ -35,7 +33,7 @@ use keymap::{Action, Context};
 /// A replayed snapshot with the (trace serial, step) it was replayed for.
 type SnapshotCache = ((u64, u32), Arc<Snapshot>);
 
-/// What the screen is showing and what keys mean.
+/// Which kind of screen is up, without its state: what the view draws under any question.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
     /// Playing.
@@ -50,6 +48,116 @@ pub enum Mode {
     Lab,
     /// Reading the message history.
     History,
+}
+
+/// The screen up now, carrying the state only it needs and, for the screens that are
+/// opened over another, the screen it returns to.
+#[derive(Debug)]
+pub enum Screen {
+    /// Playing.
+    Play,
+    /// Look mode, with its cursor.
+    Look {
+        /// The cell looked at.
+        cursor: Pos,
+    },
+    /// Edit mode, with its cursor and the mouse stroke under way.
+    Edit {
+        /// The cell edited.
+        cursor: Pos,
+        /// The mouse stroke under way.
+        stroke: Option<Stroke>,
+    },
+    /// The search lab on its own copy of the map.
+    Lab {
+        /// The lab's searches and map.
+        lab: Box<lab::Lab>,
+        /// The lab's cursor.
+        cursor: Pos,
+        /// The mouse stroke under way (painting).
+        stroke: Option<Stroke>,
+        /// Where leaving the lab returns.
+        back: Box<Screen>,
+    },
+    /// The help, on a page.
+    Help {
+        /// The page shown.
+        page: usize,
+        /// Where closing the help returns.
+        back: Box<Screen>,
+    },
+    /// The message history.
+    History {
+        /// Messages hidden below its bottom line: 0 shows the newest.
+        scroll: usize,
+        /// Where closing the history returns.
+        back: Box<Screen>,
+    },
+    /// A question over another screen, waiting for its answer.
+    Confirm {
+        /// What is asked.
+        question: Confirm,
+        /// The screen the question is asked over, and returns to.
+        back: Box<Screen>,
+    },
+}
+
+impl Screen {
+    /// The screen under any question.
+    fn base(&self) -> &Screen {
+        match self {
+            Screen::Confirm { back, .. } => back.base(),
+            s => s,
+        }
+    }
+
+    fn base_mut(&mut self) -> &mut Screen {
+        match self {
+            Screen::Confirm { back, .. } => back.base_mut(),
+            s => s,
+        }
+    }
+
+    /// The kind of screen under any question.
+    fn mode(&self) -> Mode {
+        match self.base() {
+            Screen::Play | Screen::Confirm { .. } => Mode::Play,
+            Screen::Look { .. } => Mode::Look,
+            Screen::Edit { .. } => Mode::Edit,
+            Screen::Lab { .. } => Mode::Lab,
+            Screen::Help { .. } => Mode::Help,
+            Screen::History { .. } => Mode::History,
+        }
+    }
+
+    /// The screen's cursor, for the screens that have one.
+    fn cursor_mut(&mut self) -> Option<&mut Pos> {
+        match self.base_mut() {
+            Screen::Look { cursor } | Screen::Edit { cursor, .. } | Screen::Lab { cursor, .. } => {
+                Some(cursor)
+            }
+            _ => None,
+        }
+    }
+
+    /// The mouse stroke slot of the screens that paint.
+    fn stroke_mut(&mut self) -> Option<&mut Option<Stroke>> {
+        match self.base_mut() {
+            Screen::Edit { stroke, .. } | Screen::Lab { stroke, .. } => Some(stroke),
+            _ => None,
+        }
+    }
+}
+
+/// What the front end should do after an event, beyond drawing the app again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    /// Nothing more.
+    None,
+    /// The player quit: restore the terminal and leave.
+    Quit,
+    /// Hand the terminal back to the shell until `fg`.
+    Suspend,
 }
 
 /// A question waiting for an answer.
@@ -68,7 +176,7 @@ pub enum Confirm {
     Reload(Box<PendingReload>),
 }
 
-/// A mouse stroke in the editor: cells painted while a button is held.
+/// A mouse stroke in the editor or the lab: cells painted while a button is held.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Stroke {
     /// The last cell painted.
@@ -97,22 +205,14 @@ pub struct App {
     pub design: Design,
     /// Where the level came from and where it saves.
     pub source: Source,
-    /// The current mode.
-    pub mode: Mode,
-    /// The mode the help screen returns to.
-    pub help_return: Mode,
-    /// The help page shown.
-    pub help_page: usize,
-    /// A pending question.
-    pub confirm: Option<Confirm>,
+    /// The screen up now, with its state.
+    screen: Screen,
     /// The selected monster's id.
     pub selected: Option<u32>,
     /// Whether the selected monster's path is drawn.
     pub show_path: bool,
     /// The search overlay.
     pub overlay: Overlay,
-    /// The look/edit cursor.
-    pub cursor: Pos,
     /// The editor's brush and history.
     pub editor: Editor,
     /// Where the player is travelling to.
@@ -120,7 +220,7 @@ pub struct App {
     /// The terminal size the app last saw.
     pub size: (u16, u16),
     /// False once the player quit.
-    pub running: bool,
+    running: bool,
     /// The generator kind and seed of the level in play, when it was generated.
     pub generated: Option<(crate::content::generate::GenKind, u64)>,
     /// The map cell drawn at the top-left of the map view.
@@ -128,18 +228,8 @@ pub struct App {
     /// Whether the map shows only what the player sees and remembers while playing (the
     /// overlay, look and edit modes always show the whole map).
     pub sight: bool,
-    /// Messages of the history hidden below its bottom line: 0 shows the newest.
-    pub history_scroll: usize,
-    /// The mode the message history returns to.
-    pub history_return: Mode,
     /// The run's first floor while the player is deeper: restarting the run goes back to it.
     first_floor: Option<Box<FirstFloor>>,
-    /// The mouse stroke under way in the editor.
-    stroke: Option<Stroke>,
-    /// The search lab, while it is open.
-    lab: Option<lab::Lab>,
-    /// The mode leaving the lab returns to.
-    lab_return: Mode,
     /// The last replayed snapshot, keyed by trace serial and step.
     snapshot_cache: RefCell<Option<SnapshotCache>>,
 }
@@ -149,19 +239,14 @@ impl App {
     pub fn new(design: Design, source: Source, seed: u64, size: (u16, u16)) -> Self {
         let world = World::new(design.level(), seed);
         let selected = world.monsters().first().map(|m| m.id);
-        let cursor = world.player().pos;
         let mut app = Self {
             world,
             design,
             source,
-            mode: Mode::Play,
-            help_return: Mode::Play,
-            help_page: 0,
-            confirm: None,
+            screen: Screen::Play,
             selected,
             show_path: false,
             overlay: Overlay::default(),
-            cursor,
             editor: Editor::default(),
             travel: None,
             size,
@@ -169,12 +254,7 @@ impl App {
             generated: None,
             camera: Pos::default(),
             sight: true,
-            history_scroll: 0,
-            history_return: Mode::Play,
             first_floor: None,
-            stroke: None,
-            lab: None,
-            lab_return: Mode::Play,
             snapshot_cache: RefCell::new(None),
         };
         app.welcome();
@@ -196,8 +276,8 @@ impl App {
         self.world.say_intro();
     }
 
-    /// Handles one input event.
-    pub fn handle_event(&mut self, event: &Event) {
+    /// Handles one input event and says what the front end should do next.
+    pub fn handle_event(&mut self, event: &Event) -> Effect {
         let in_stroke = matches!(
             event,
             Event::Mouse(MouseEvent {
@@ -208,8 +288,13 @@ impl App {
         if !in_stroke {
             self.end_stroke();
         }
+        let mut effect = Effect::None;
         match event {
-            Event::Key(key) if key.kind != KeyEventKind::Release => self.handle_key(key),
+            Event::Key(key) => {
+                if let Some(action) = keymap::lookup(self.contexts(), key) {
+                    effect = self.handle_action(action);
+                }
+            }
             Event::Mouse(mouse) => self.handle_mouse(mouse),
             Event::Resize(w, h) => self.size = (*w, *h),
             _ => {}
@@ -218,6 +303,93 @@ impl App {
         // a drag.
         if !matches!(event, Event::Mouse(_)) {
             self.settle_camera();
+        }
+        if !self.running {
+            effect = Effect::Quit;
+        }
+        effect
+    }
+
+    /// Whether the player is still in the game (false once they quit).
+    pub fn is_running(&self) -> bool {
+        self.running
+    }
+
+    /// The screen up now.
+    pub fn screen(&self) -> &Screen {
+        &self.screen
+    }
+
+    /// The kind of screen up now, under any question.
+    pub fn mode(&self) -> Mode {
+        self.screen.mode()
+    }
+
+    /// The question waiting for an answer, if any.
+    pub fn question(&self) -> Option<&Confirm> {
+        match &self.screen {
+            Screen::Confirm { question, .. } => Some(question),
+            _ => None,
+        }
+    }
+
+    /// The cursor of look, edit or the lab; elsewhere the player's cell.
+    pub fn cursor(&self) -> Pos {
+        match self.screen.base() {
+            Screen::Look { cursor } | Screen::Edit { cursor, .. } | Screen::Lab { cursor, .. } => {
+                *cursor
+            }
+            _ => self.world.player().pos,
+        }
+    }
+
+    /// The help page shown (0 when the help is closed).
+    pub fn help_page(&self) -> usize {
+        match self.screen.base() {
+            Screen::Help { page, .. } => *page,
+            _ => 0,
+        }
+    }
+
+    /// Messages of the history hidden below its bottom line (0 shows the newest).
+    pub fn history_scroll(&self) -> usize {
+        match self.screen.base() {
+            Screen::History { scroll, .. } => *scroll,
+            _ => 0,
+        }
+    }
+
+    /// Moves the cursor of look, edit or the lab to a cell, as a click there does; the
+    /// other screens have no cursor.
+    pub fn set_cursor(&mut self, p: Pos) {
+        if let Some(c) = self.screen.cursor_mut() {
+            *c = p;
+        }
+    }
+
+    /// Opens `screen` over the current one; it returns there when closed.
+    fn open_over(&mut self, make: impl FnOnce(Box<Screen>) -> Screen) {
+        let back = std::mem::replace(&mut self.screen, Screen::Play);
+        self.screen = make(Box::new(back));
+    }
+
+    /// Closes the help, the history or a question: back to the screen under it.
+    fn close(&mut self) {
+        let screen = std::mem::replace(&mut self.screen, Screen::Play);
+        self.screen = match screen {
+            Screen::Help { back, .. }
+            | Screen::History { back, .. }
+            | Screen::Confirm { back, .. } => *back,
+            other => other,
+        };
+    }
+
+    /// Asks `question` over the current screen (in place of a question already asked).
+    fn ask(&mut self, question: Confirm) {
+        if let Screen::Confirm { question: q, .. } = &mut self.screen {
+            *q = question;
+        } else {
+            self.open_over(|back| Screen::Confirm { question, back });
         }
     }
 
@@ -228,7 +400,8 @@ impl App {
 
     /// Ends the mouse stroke under way; the monsters replan once for all it painted.
     fn end_stroke(&mut self) {
-        if self.stroke.take().is_some_and(|s| s.replan) {
+        let stroke = self.screen.stroke_mut().and_then(Option::take);
+        if stroke.is_some_and(|s| s.replan) {
             self.after_edit();
         }
     }
@@ -260,91 +433,99 @@ impl App {
         self.settle_camera();
     }
 
-    /// Contexts whose bindings apply now, most specific first.
+    /// Contexts whose bindings apply now, most specific first: a key none of them binds
+    /// does nothing.
     pub fn contexts(&self) -> &'static [Context] {
-        match (self.mode, self.overlay.on) {
-            (Mode::Edit, _) => &[Context::Edit, Context::Global],
-            (Mode::Lab, _) => &[Context::Lab, Context::Overlay, Context::Global],
-            (Mode::Look, true) => &[Context::Look, Context::Overlay, Context::Global],
-            (Mode::Look, false) => &[Context::Look, Context::Global],
-            (_, true) => &[Context::Overlay, Context::Play, Context::Global],
-            (_, false) => &[Context::Play, Context::Global],
+        contexts_of(&self.screen, self.overlay.on)
+    }
+
+    /// Contexts whose hints the hint bar shows: a question's are in its box, so the bar
+    /// keeps the hints of the screen it is asked over.
+    pub fn hint_contexts(&self) -> &'static [Context] {
+        match &self.screen {
+            Screen::Confirm { back, .. } => contexts_of(back, self.overlay.on),
+            s => contexts_of(s, self.overlay.on),
         }
     }
 
-    fn handle_key(&mut self, key: &KeyEvent) {
+    /// One bound key's action, by screen.
+    fn handle_action(&mut self, action: Action) -> Effect {
+        match action {
+            Action::Suspend => return Effect::Suspend,
+            Action::Interrupt => {
+                // Ctrl-C quits at once, unless that would drop unsaved edits: then it
+                // asks, and a second Ctrl-C quits anyway.
+                let asked = matches!(self.question(), Some(Confirm::Quit));
+                if self.unsaved() && !asked {
+                    self.ask(Confirm::Quit);
+                } else {
+                    self.running = false;
+                }
+                return Effect::None;
+            }
+            _ => {}
+        }
         // Any key stops travel, as players expect of an interrupted run. Autoplay goes on
         // until `a` pauses it or a step key takes over, so its speed can be changed live.
         if self.travel.take().is_some() {
             self.world.say("You stop.");
-            return;
+            return Effect::None;
         }
-        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-        if ctrl && key.code == KeyCode::Char('c') {
-            // Ctrl-C quits at once, unless that would drop unsaved edits: then it asks,
-            // and a second Ctrl-C quits anyway.
-            if self.unsaved() && self.confirm != Some(Confirm::Quit) {
-                self.ask_quit();
-            } else {
-                self.running = false;
+        match &mut self.screen {
+            Screen::Confirm { .. } => self.answer(action),
+            Screen::Help { .. } => self.page_help(action),
+            Screen::History { .. } => self.scroll_history(action),
+            Screen::Play if self.world.state() != GameState::Playing => {
+                // The run is over: a new run, quit, help, or reading back what happened.
+                if matches!(
+                    action,
+                    Action::Restart | Action::Quit | Action::Help | Action::History
+                ) {
+                    self.apply(action);
+                }
             }
-            return;
+            _ => self.apply(action),
         }
-        if let Some(question) = self.confirm.take() {
-            self.answer(question, key);
-            return;
-        }
-        if self.mode == Mode::Help {
-            self.page_help(key.code);
-            return;
-        }
-        if self.mode == Mode::History {
-            self.history_key(key);
-            return;
-        }
-        if self.world.state() != GameState::Playing && self.mode == Mode::Play {
-            // The run is over: a new run, quit, help, or reading back what happened.
-            if let Some(
-                action @ (Action::Restart | Action::Quit | Action::Help | Action::History),
-            ) = keymap::lookup(self.contexts(), key)
-            {
-                self.apply(action);
-            }
-            return;
-        }
-        if let Some(action) = keymap::lookup(self.contexts(), key) {
-            self.apply(action);
-        }
+        Effect::None
     }
 
-    fn answer(&mut self, question: Confirm, key: &KeyEvent) {
-        let KeyCode::Char(c) = key.code else {
-            return self.declined(question);
+    /// An answer to the question asked; a key that does not answer this question leaves it
+    /// waiting.
+    fn answer(&mut self, action: Action) {
+        let Some(question) = self.question().cloned() else {
+            return;
         };
-        match (question, c.to_ascii_lowercase()) {
-            (Confirm::Quit, 'y') => self.running = false,
-            (Confirm::Quit, 's') if self.unsaved() => {
+        let unsaved = self.unsaved();
+        let answered = matches!(
+            (&question, action),
+            (Confirm::Reload(_), Action::TakeFile | Action::KeepMine)
+                | (Confirm::Quit, Action::SaveAndQuit)
+                | (
+                    Confirm::Quit | Confirm::Overwrite | Confirm::Restart | Confirm::NewLevel,
+                    Action::Yes | Action::No
+                )
+        );
+        // The file's version or the game's: dropping either silently is what the question
+        // is there to prevent, so it has no "no".
+        if !answered || (action == Action::SaveAndQuit && !unsaved) {
+            return;
+        }
+        self.close();
+        match (question, action) {
+            (Confirm::Quit, Action::Yes) => self.running = false,
+            (Confirm::Quit, Action::SaveAndQuit) => {
                 self.save(false);
                 // Quit once the design is safely written; a save that asks or fails stays.
                 if !self.unsaved() {
                     self.running = false;
                 }
             }
-            (Confirm::Overwrite, 'y') => self.save(true),
-            (Confirm::Restart, 'y') => self.restart(),
-            (Confirm::NewLevel, 'y') => self.new_level(),
-            (Confirm::Reload(pending), 'f') => self.take_reload(*pending),
-            (Confirm::Reload(_), 'k') => self.keep_own_design(),
-            (question, _) => self.declined(question),
-        }
-    }
-
-    /// Any other answer: nothing happens, and the question that needs one asks again.
-    fn declined(&mut self, question: Confirm) {
-        match question {
-            Confirm::Overwrite => self.world.say("Not saved."),
-            // Dropping either version silently is what the question is there to prevent.
-            Confirm::Reload(_) => self.confirm = Some(question),
+            (Confirm::Overwrite, Action::Yes) => self.save(true),
+            (Confirm::Overwrite, _) => self.world.say("Not saved."),
+            (Confirm::Restart, Action::Yes) => self.restart(),
+            (Confirm::NewLevel, Action::Yes) => self.new_level(),
+            (Confirm::Reload(pending), Action::TakeFile) => self.take_reload(*pending),
+            (Confirm::Reload(_), _) => self.keep_own_design(),
             _ => {}
         }
     }
@@ -354,81 +535,60 @@ impl App {
         self.world.state() == GameState::Playing && self.world.turn() > 0
     }
 
-    fn ask_quit(&mut self) {
-        self.confirm = Some(Confirm::Quit);
-    }
-
-    fn open_help(&mut self) {
-        self.help_return = self.mode;
-        self.help_page = 0;
-        self.mode = Mode::Help;
-    }
-
-    /// Pages through the help; any key but the paging ones closes it.
-    fn page_help(&mut self, code: KeyCode) {
+    /// Pages through the help.
+    fn page_help(&mut self, action: Action) {
         let pages = help::layout(Rect::new(0, 0, self.size.0, self.size.1)).pages();
-        match code {
-            KeyCode::PageDown | KeyCode::Char(' ') | KeyCode::Right | KeyCode::Down
-                if self.help_page + 1 < pages =>
-            {
-                self.help_page += 1
+        if action == Action::Close {
+            return self.close();
+        }
+        if let Screen::Help { page, .. } = &mut self.screen {
+            match action {
+                Action::NextPage if *page + 1 < pages => *page += 1,
+                Action::PrevPage => *page = page.saturating_sub(1),
+                _ => {}
             }
-            KeyCode::PageUp | KeyCode::Left | KeyCode::Up if self.help_page > 0 => {
-                self.help_page -= 1
-            }
-            KeyCode::PageDown
-            | KeyCode::PageUp
-            | KeyCode::Char(' ')
-            | KeyCode::Right
-            | KeyCode::Down
-            | KeyCode::Left
-            | KeyCode::Up => {}
-            _ => self.mode = self.help_return,
         }
     }
 
-    /// A key in the message history: the movement keys scroll it (up and down a message,
-    /// PgUp and PgDn a page, Home and End to either end); Esc and Ctrl-P close it.
-    fn history_key(&mut self, key: &KeyEvent) {
+    /// Scrolls the message history: by messages, by pages, or to either end.
+    fn scroll_history(&mut self, action: Action) {
         let page = (self.size.1 as isize - 3).max(1);
-        let by = match keymap::lookup(&[Context::Global], key) {
-            Some(Action::Move(0, -1)) => 1,
-            Some(Action::Move(0, 1)) => -1,
-            Some(Action::Move(1, -1)) => page,
-            Some(Action::Move(1, 1)) => -page,
-            Some(Action::Move(-1, -1)) => isize::MAX,
-            Some(Action::Move(-1, 1)) => isize::MIN,
-            Some(Action::Back | Action::History) => {
-                self.mode = self.history_return;
-                return;
-            }
+        let by = match action {
+            Action::Scroll(n) => isize::from(n),
+            Action::ScrollPage(n) => isize::from(n) * page,
+            Action::ScrollEnd(true) => isize::MAX,
+            Action::ScrollEnd(false) => isize::MIN,
+            Action::Close => return self.close(),
             _ => return,
         };
         let last = self.world.log().len().saturating_sub(1);
-        self.history_scroll = self.history_scroll.saturating_add_signed(by).min(last);
+        if let Screen::History { scroll, .. } = &mut self.screen {
+            *scroll = scroll.saturating_add_signed(by).min(last);
+        }
     }
 
-    /// Carries out one action: what a key (through the key table) or a click asks for.
+    /// Carries out one action on the play, look, edit or lab screen: what a key (through
+    /// the key table) or a click asks for.
     pub fn apply(&mut self, action: Action) {
         match action {
-            Action::Move(dx, dy) => match self.mode {
+            Action::Move(dx, dy) => match self.mode() {
                 Mode::Look | Mode::Edit | Mode::Lab => self.move_cursor(dx, dy),
                 _ => self.act(Act::Move(dx, dy)),
             },
             Action::Wait => self.act(Act::Wait),
-            Action::Help => self.open_help(),
+            Action::Help => self.open_over(|back| Screen::Help { page: 0, back }),
             Action::NextMonster => self.cycle_selection(1),
             Action::PrevMonster => self.cycle_selection(-1),
             Action::Quit => {
                 if self.unsaved() || self.in_progress() {
-                    self.ask_quit();
+                    self.ask(Confirm::Quit);
                 } else {
                     self.running = false;
                 }
             }
             Action::Restart => {
                 if self.in_progress() {
-                    self.confirm = Some(Confirm::Restart);
+                    self.ask(Confirm::Restart);
                 } else {
                     self.restart();
                 }
@@ -440,30 +600,33 @@ impl App {
             }
             Action::TogglePath => self.show_path = !self.show_path,
             Action::Look => {
-                self.mode = if self.mode == Mode::Look {
-                    Mode::Play
+                self.screen = if self.mode() == Mode::Look {
+                    Screen::Play
                 } else {
-                    self.cursor = self.focus_default();
-                    Mode::Look
+                    Screen::Look {
+                        cursor: self.focus_default(),
+                    }
                 };
             }
             Action::Edit => {
-                self.mode = if self.mode == Mode::Edit {
-                    Mode::Play
+                self.screen = if self.mode() == Mode::Edit {
+                    Screen::Play
                 } else {
-                    self.cursor = self.focus_default();
-                    Mode::Edit
+                    Screen::Edit {
+                        cursor: self.focus_default(),
+                        stroke: None,
+                    }
                 };
             }
-            Action::Back => match self.mode {
-                Mode::Look | Mode::Edit => self.mode = Mode::Play,
+            Action::Back => match self.mode() {
+                Mode::Look | Mode::Edit => self.screen = Screen::Play,
                 Mode::Lab => self.leave_lab(),
                 _ => {}
             },
             Action::Save => self.save(false),
             Action::NewLevel => {
                 if self.unsaved() || self.in_progress() {
-                    self.confirm = Some(Confirm::NewLevel);
+                    self.ask(Confirm::NewLevel);
                 } else {
                     self.new_level();
                 }
@@ -512,7 +675,7 @@ impl App {
             }
             Action::ToggleFollow => self.overlay.follow = !self.overlay.follow,
             Action::Lab => {
-                if self.mode == Mode::Lab {
+                if self.mode() == Mode::Lab {
                     self.leave_lab();
                 } else {
                     self.enter_lab();
@@ -521,24 +684,26 @@ impl App {
             Action::SetStart => self.lab_endpoint(true),
             Action::SetGoal => self.lab_endpoint(false),
             Action::CycleCompare => {
-                if let Some(lab) = &mut self.lab {
+                if let Some(lab) = self.lab_mut() {
                     lab.cycle_compare();
                     self.overlay.step = None;
                 }
             }
             Action::TogglePaint => {
-                if let Some(lab) = &mut self.lab {
+                if let Some(lab) = self.lab_mut() {
                     lab.paint = !lab.paint;
                 }
             }
             Action::PutWall => self.put_tile(Some(Tile::Wall)),
             Action::PutFloor => self.put_tile(Some(Tile::Floor)),
             Action::ToggleTile => self.put_tile(None),
-            Action::PlaceMonster => self.edit(EditOp::AddMonster(self.cursor, self.editor.kind())),
+            Action::PlaceMonster => {
+                self.edit(EditOp::AddMonster(self.cursor(), self.editor.kind()))
+            }
             Action::CycleKind => self.editor.cycle_kind(),
             Action::Delete => self.delete_here(),
-            Action::PlaceFeature(kind) => self.edit(EditOp::PlaceFeature(self.cursor, kind)),
-            Action::MovePlayer => self.edit(EditOp::MovePlayer(self.cursor)),
+            Action::PlaceFeature(kind) => self.edit(EditOp::PlaceFeature(self.cursor(), kind)),
+            Action::MovePlayer => self.edit(EditOp::MovePlayer(self.cursor())),
             Action::Undo => self.undo(),
             Action::Redo => self.redo(),
             Action::Descend => self.descend(),
@@ -551,15 +716,21 @@ impl App {
                     "Sight off: the whole map shows."
                 });
             }
-            Action::History => {
-                if self.mode == Mode::History {
-                    self.mode = self.history_return;
-                } else {
-                    self.history_return = self.mode;
-                    self.history_scroll = 0;
-                    self.mode = Mode::History;
-                }
-            } // Only the help screen's own keys give these, and it handles them itself.
+            Action::History => self.open_over(|back| Screen::History { scroll: 0, back }),
+            // The other screens' own keys: the help, the history and questions handle them.
+            Action::Interrupt
+            | Action::Suspend
+            | Action::NextPage
+            | Action::PrevPage
+            | Action::Close
+            | Action::Scroll(_)
+            | Action::ScrollPage(_)
+            | Action::ScrollEnd(_)
+            | Action::Yes
+            | Action::No
+            | Action::SaveAndQuit
+            | Action::TakeFile
+            | Action::KeepMine => {}
         }
     }
 
@@ -588,7 +759,7 @@ impl App {
         self.generated = Some((kind, seed));
         self.selected = self.world.monsters().first().map(|m| m.id);
         self.travel = None;
-        self.cursor = self.world.player().pos;
+        self.set_cursor(self.world.player().pos);
         self.after_turn();
     }
 
@@ -604,8 +775,8 @@ impl App {
 
     /// The cursor in look mode, else the selected monster, else the player.
     fn cursor_or_selected(&self) -> Pos {
-        if self.mode == Mode::Look {
-            return self.cursor;
+        if self.mode() == Mode::Look {
+            return self.cursor();
         }
         self.selected
             .and_then(|id| self.world.monster(id))
@@ -615,8 +786,8 @@ impl App {
     /// Puts a tile at the cursor (`None`: swaps wall and floor): on the lab's own map in
     /// the lab, else on the design.
     fn put_tile(&mut self, tile: Option<Tile>) {
-        let cursor = self.cursor;
-        if let Some(lab) = self.lab.as_mut().filter(|_| self.mode == Mode::Lab) {
+        let cursor = self.cursor();
+        if let Some(lab) = self.lab_mut() {
             let t = tile.unwrap_or(if lab.grid.get(cursor) == Tile::Wall {
                 Tile::Floor
             } else {
@@ -638,8 +809,8 @@ impl App {
 
     /// Sets the lab's start (or goal) at the cursor.
     fn lab_endpoint(&mut self, start: bool) {
-        let cursor = self.cursor;
-        let Some(lab) = &mut self.lab else { return };
+        let cursor = self.cursor();
+        let Some(lab) = self.lab_mut() else { return };
         let done = if start {
             lab.set_start(cursor)
         } else {
@@ -653,9 +824,9 @@ impl App {
     }
 
     fn move_cursor(&mut self, dx: i32, dy: i32) {
-        let p = self.cursor.offset(dx, dy);
+        let p = self.cursor().offset(dx, dy);
         if self.world.grid().contains(p) {
-            self.cursor = p;
+            self.set_cursor(p);
         }
     }
 
@@ -739,10 +910,8 @@ impl App {
         self.welcome();
         self.selected = self.world.monsters().first().map(|m| m.id);
         self.overlay.step = None;
-        self.mode = Mode::Play;
+        self.screen = Screen::Play;
         self.travel = None;
-        self.stroke = None;
-        self.cursor = self.world.player().pos;
         self.sync_trace();
     }
 
@@ -836,7 +1005,10 @@ impl App {
             _ => return,
         };
         let drag = matches!(mouse.kind, MouseEventKind::Drag(_));
-        if self.confirm.is_some() || matches!(self.mode, Mode::Help | Mode::History) {
+        if matches!(
+            self.screen,
+            Screen::Confirm { .. } | Screen::Help { .. } | Screen::History { .. }
+        ) {
             return;
         }
         if self.travel.take().is_some() {
@@ -845,46 +1017,13 @@ impl App {
         let Some(cell) = screen::map_cell(self, mouse.column, mouse.row) else {
             return;
         };
-        match self.mode {
-            Mode::Edit => {
-                self.cursor = cell;
-                let stroke = match self.stroke {
-                    Some(s) if drag => s,
-                    _ => {
-                        self.editor.begin_stroke();
-                        let tile = if button == MouseButton::Left {
-                            Tile::Wall
-                        } else {
-                            Tile::Floor
-                        };
-                        Stroke {
-                            last: cell,
-                            tile,
-                            replan: false,
-                        }
-                    }
-                };
-                self.stroke = Some(stroke);
-                // A fast drag skips cells between two reports: paint the line between them.
-                let mut from = Some(stroke.last).filter(|_| drag);
-                for p in screen::line(stroke.last, cell) {
-                    if from.take() == Some(p) {
-                        continue;
-                    }
-                    self.apply_edit(EditOp::SetTile(p, stroke.tile), true);
-                }
-                if let Some(s) = &mut self.stroke {
-                    s.last = cell;
-                }
-            }
-            Mode::Look => self.cursor = cell,
+        match self.mode() {
+            Mode::Edit => self.edit_mouse(cell, button, drag),
+            Mode::Look => self.set_cursor(cell),
             Mode::Lab => self.lab_mouse(cell, button, drag),
             _ if drag || button != MouseButton::Left => {}
             // With the overlay on, a click studies the cell instead of playing turns.
-            _ if self.overlay.on => {
-                self.cursor = cell;
-                self.mode = Mode::Look;
-            }
+            _ if self.overlay.on => self.screen = Screen::Look { cursor: cell },
             _ => {
                 if let Some(id) = self.world.monster_at(cell).map(|m| m.id) {
                     self.select(Some(id));
@@ -895,25 +1034,63 @@ impl App {
         }
     }
 
+    /// The mouse in edit mode: the left button paints walls, the right one floor.
+    fn edit_mouse(&mut self, cell: Pos, button: MouseButton, drag: bool) {
+        self.set_cursor(cell);
+        let current = self.screen.stroke_mut().and_then(|s| *s);
+        let stroke = match current {
+            Some(s) if drag => s,
+            _ => {
+                self.editor.begin_stroke();
+                let tile = if button == MouseButton::Left {
+                    Tile::Wall
+                } else {
+                    Tile::Floor
+                };
+                Stroke {
+                    last: cell,
+                    tile,
+                    replan: false,
+                }
+            }
+        };
+        if let Some(slot) = self.screen.stroke_mut() {
+            *slot = Some(stroke);
+        }
+        // A fast drag skips cells between two reports: paint the line between them.
+        let mut from = Some(stroke.last).filter(|_| drag);
+        for p in screen::line(stroke.last, cell) {
+            if from.take() == Some(p) {
+                continue;
+            }
+            self.apply_edit(EditOp::SetTile(p, stroke.tile), true);
+        }
+        if let Some(Some(s)) = self.screen.stroke_mut() {
+            s.last = cell;
+        }
+    }
+
     /// The mouse in the lab: the left button sets or drags the start, the right one the
     /// goal; in paint mode (`e`) they paint walls and floor as in the editor.
     fn lab_mouse(&mut self, cell: Pos, button: MouseButton, drag: bool) {
-        self.cursor = cell;
-        let Some(lab) = &mut self.lab else { return };
+        self.set_cursor(cell);
+        let Screen::Lab { lab, stroke, .. } = self.screen.base_mut() else {
+            return;
+        };
         if lab.paint {
             let tile = if button == MouseButton::Left {
                 Tile::Wall
             } else {
                 Tile::Floor
             };
-            let from = match self.stroke {
+            let from = match *stroke {
                 Some(s) if drag => s.last,
                 _ => cell,
             };
             for p in screen::line(from, cell) {
                 lab.set_tile(p, tile);
             }
-            self.stroke = Some(Stroke {
+            *stroke = Some(Stroke {
                 last: cell,
                 tile,
                 replan: false,
@@ -924,5 +1101,21 @@ impl App {
             lab.set_goal(cell);
         }
         self.overlay.step = None;
+    }
+}
+
+/// The contexts a screen consults, most specific first.
+fn contexts_of(screen: &Screen, overlay: bool) -> &'static [Context] {
+    use Context as C;
+    match (screen, overlay) {
+        (Screen::Help { .. }, _) => &[C::Help, C::Always],
+        (Screen::History { .. }, _) => &[C::History, C::Always],
+        (Screen::Confirm { .. }, _) => &[C::Confirm, C::Always],
+        (Screen::Edit { .. }, _) => &[C::Edit, C::Global, C::Always],
+        (Screen::Lab { .. }, _) => &[C::Lab, C::Overlay, C::Global, C::Always],
+        (Screen::Look { .. }, true) => &[C::Look, C::Overlay, C::Global, C::Always],
+        (Screen::Look { .. }, false) => &[C::Look, C::Global, C::Always],
+        (Screen::Play, true) => &[C::Overlay, C::Play, C::Global, C::Always],
+        (Screen::Play, false) => &[C::Play, C::Global, C::Always],
     }
 }

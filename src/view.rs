@@ -42,7 +42,7 @@ impl Widget for &App {
             too_small(area, buf);
             return;
         };
-        if self.mode == Mode::Lab {
+        if self.mode() == Mode::Lab {
             lab::render(self, &l, buf);
             render_log(self, l.log, buf);
             let snap = self.lab_snapshot(0);
@@ -60,15 +60,15 @@ impl Widget for &App {
         panel::render(self, snap, l.side, buf);
         render_log(self, l.log, buf);
         render_hint(self, snap, l.hint, buf);
-        if self.mode == Mode::Help {
-            help::render(self.help_page, area, buf);
-        } else if self.mode == Mode::History {
+        if self.mode() == Mode::Help {
+            help::render(self.help_page(), area, buf);
+        } else if self.mode() == Mode::History {
             history::render(self, area, buf);
         } else if self.world.state() != GameState::Playing {
             let (title, lines) = end_text(self);
             popup(area, buf, title, &lines);
         }
-        if let Some(question) = &self.confirm {
+        if let Some(question) = self.question() {
             let (title, lines) = question_text(self, question);
             popup(area, buf, title, &lines);
         }
@@ -237,11 +237,11 @@ fn render_log(app: &App, area: Rect, buf: &mut Buffer) {
 }
 
 fn render_hint(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut Buffer) {
-    let keys = crate::app::keymap::hints(app.contexts());
-    let text = match app.mode {
-        Mode::Look => describe_cell(app, snap, app.cursor),
-        Mode::Lab => describe_lab_cell(app, snap, app.cursor),
-        Mode::Edit => format!("EDIT {} brush {}  {keys}", app.cursor, app.editor.kind()),
+    let keys = crate::app::keymap::hints(app.hint_contexts());
+    let text = match app.mode() {
+        Mode::Look => describe_cell(app, snap, app.cursor()),
+        Mode::Lab => describe_lab_cell(app, snap, app.cursor()),
+        Mode::Edit => format!("EDIT {} brush {}  {keys}", app.cursor(), app.editor.kind()),
         _ if app.overlay.on => {
             let total = app.world.trace().map_or(0, |t| t.expansions());
             let step = app.overlay.step.unwrap_or(total);

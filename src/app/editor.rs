@@ -145,13 +145,13 @@ impl Editor {
 impl App {
     /// Puts a tile under the cursor as a single undoable edit.
     pub(super) fn edit_tile(&mut self, tile: Tile) {
-        self.apply_edit(EditOp::SetTile(self.cursor, tile), false);
+        self.apply_edit(EditOp::SetTile(self.cursor(), tile), false);
     }
 
     /// Deletes what is under the cursor: the monster that starts or stands there, else the
     /// stairs or potion lying there.
     pub(super) fn delete_here(&mut self) {
-        let at = self.cursor;
+        let at = self.cursor();
         let monster = self.design.creature_at(at).is_some_and(|c| c != '@')
             || self.world.monster_at(at).is_some();
         if monster {
@@ -412,7 +412,7 @@ impl App {
     pub(super) fn after_edit(&mut self) {
         self.keep_selection();
         self.overlay.step = None;
-        if let Some(stroke) = &mut self.stroke {
+        if let Some(Some(stroke)) = self.screen.stroke_mut() {
             stroke.replan = true;
             return;
         }

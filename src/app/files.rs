@@ -376,7 +376,7 @@ impl App {
             SourceKind::MovingAi | SourceKind::Generated => fresh_path(&path),
         };
         if self.source.kind == SourceKind::Text && !force && self.changed_on_disk() {
-            self.confirm = Some(Confirm::Overwrite);
+            self.ask(Confirm::Overwrite);
             self.world.say(format!(
                 "{} changed on disk since it was loaded. Overwrite it? (y/n)",
                 self.source.name()
@@ -472,7 +472,7 @@ impl App {
             self.world.say(format!(
                 "{name} changed on disk, and the game has unsaved edits: f takes the file's, k keeps yours."
             ));
-            self.confirm = Some(Confirm::Reload(Box::new(pending)));
+            self.ask(Confirm::Reload(Box::new(pending)));
         } else {
             self.take_reload(pending);
         }

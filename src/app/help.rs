@@ -6,15 +6,6 @@ use ratatui::layout::Rect;
 
 use super::keymap::{BINDINGS, Context};
 
-const CONTEXTS: [Context; 6] = [
-    Context::Global,
-    Context::Play,
-    Context::Overlay,
-    Context::Look,
-    Context::Edit,
-    Context::Lab,
-];
-
 /// What the game is and how a run is won, two lines above the keys of the first page
 /// (each fits 78 columns, one line of an 80-column help; narrower, they wrap).
 pub const ABOUT: [&str; 2] = [
@@ -36,7 +27,7 @@ pub enum Row {
 
 fn rows() -> Vec<Row> {
     let mut out = Vec::new();
-    for ctx in CONTEXTS {
+    for ctx in Context::ALL {
         out.push(Row::Heading(ctx));
         out.extend(
             BINDINGS
@@ -124,11 +115,11 @@ pub fn layout(area: Rect) -> HelpLayout {
 /// The help's title for a box `width` columns wide: the longest that fits.
 pub fn title(page: usize, pages: usize, width: usize) -> String {
     if pages <= 1 {
-        return " help: any key closes ".into();
+        return " help: Esc closes ".into();
     }
     let n = format!("{}/{pages}", page + 1);
     [
-        format!(" help {n}: Space or PgDn next, PgUp back, other keys close "),
+        format!(" help {n}: Space or PgDn next, PgUp back, Esc closes "),
         format!(" help {n}: PgDn next, PgUp back "),
         format!(" help {n} "),
     ]
@@ -180,7 +171,7 @@ mod tests {
             assert!(t.chars().count() + 2 <= width.max(13), "{width}: {t:?}");
             assert!(t.contains("4/12"), "{width}: {t:?}");
         }
-        assert_eq!(title(0, 1, 40), " help: any key closes ");
+        assert_eq!(title(0, 1, 40), " help: Esc closes ");
     }
 
     #[test]

@@ -1,14 +1,18 @@
 //! Every key binding in one table: key dispatch and the help screen both read it, so the
 //! help can never miss a binding.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use crate::content::level::FeatureKind;
 
-/// Where a binding applies.
+/// Where a binding applies. Each screen consults a few contexts, most specific first
+/// ([`crate::app::App::contexts`]), and nothing else: a key that none of them binds does
+/// nothing there.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Context {
-    /// Playing, looking and editing alike.
+    /// Every screen (interrupt and suspend).
+    Always,
+    /// Playing, looking, editing and the lab alike.
     Global,
     /// Playing.
     Play,
@@ -20,18 +24,46 @@ pub enum Context {
     Edit,
     /// The search lab.
     Lab,
+    /// The help screen.
+    Help,
+    /// The message history.
+    History,
+    /// A question waiting for an answer.
+    Confirm,
+    /// While a long turn is being worked out (the terminal's busy box).
+    Busy,
 }
 
 impl Context {
+    /// Every context, in help-screen order.
+    pub const ALL: [Context; 11] = [
+        Context::Always,
+        Context::Global,
+        Context::Play,
+        Context::Overlay,
+        Context::Look,
+        Context::Edit,
+        Context::Lab,
+        Context::Help,
+        Context::History,
+        Context::Confirm,
+        Context::Busy,
+    ];
+
     /// The heading of this context on the help screen.
     pub fn title(self) -> &'static str {
         match self {
-            Context::Global => "Everywhere",
+            Context::Always => "Anywhere",
+            Context::Global => "Everywhere but help",
             Context::Play => "Playing",
             Context::Overlay => "Search overlay (o)",
             Context::Look => "Look mode (x)",
             Context::Edit => "Edit mode (e)",
             Context::Lab => "Search lab (L)",
+            Context::Help => "This help (?)",
+            Context::History => "Messages (C-p)",
+            Context::Confirm => "Questions",
+            Context::Busy => "While a turn works",
         }
     }
 }
@@ -133,65 +165,155 @@ pub enum Action {
     Drink,
     /// Show only what the player sees, or the whole map.
     ToggleSight,
-    /// Open or close the message history (the movement keys scroll it).
+    /// Open or close the message history.
     History,
+    /// Quit at once; asks first only when that would drop unsaved edits.
+    Interrupt,
+    /// Hand the terminal back to the shell (`fg` resumes).
+    Suspend,
+    /// The next help page.
+    NextPage,
+    /// The previous help page.
+    PrevPage,
+    /// Close the help or the message history.
+    Close,
+    /// Scroll the message history by messages: positive is older.
+    Scroll(i8),
+    /// Scroll the message history by pages: positive is older.
+    ScrollPage(i8),
+    /// To the oldest message (`true`) or the newest.
+    ScrollEnd(bool),
+    /// Answer yes.
+    Yes,
+    /// Answer no.
+    No,
+    /// Save the level file, then quit.
+    SaveAndQuit,
+    /// Take the file's version of a level changed on disk.
+    TakeFile,
+    /// Keep the game's version of a level changed on disk.
+    KeepMine,
 }
 
-/// A key as written in the table: a code and whether Ctrl is held.
+/// A key as written in the table: a code and whether Ctrl is held. Shift is part of the
+/// character (`G`, `?`); Alt and the other modifiers never match, so Alt+x does not do x.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Key(pub KeyCode, pub bool);
+pub struct Key {
+    /// The key.
+    pub code: KeyCode,
+    /// Whether Ctrl is held.
+    pub ctrl: bool,
+}
+
+impl Key {
+    /// The key an input event names, `None` for what no binding can name (Alt held, Shift
+    /// on a key whose character does not show it).
+    pub fn of(event: &KeyEvent) -> Option<Key> {
+        let mods = event.modifiers;
+        let shift_shown = matches!(event.code, KeyCode::Char(_) | KeyCode::BackTab);
+        let allowed = KeyModifiers::CONTROL
+            | if shift_shown {
+                KeyModifiers::SHIFT
+            } else {
+                KeyModifiers::NONE
+            };
+        if !allowed.contains(mods) {
+            return None;
+        }
+        Some(Key {
+            code: event.code,
+            ctrl: mods.contains(KeyModifiers::CONTROL),
+        })
+    }
+
+    /// The key as the help and the scripts write it: `q`, `C-c`, `Esc`, `PgUp`, `←`.
+    pub fn name(self) -> String {
+        let base = match self.code {
+            KeyCode::Char(' ') => "Space".to_string(),
+            KeyCode::Char(c) => c.to_string(),
+            KeyCode::Left => "←".into(),
+            KeyCode::Right => "→".into(),
+            KeyCode::Up => "↑".into(),
+            KeyCode::Down => "↓".into(),
+            KeyCode::PageUp => "PgUp".into(),
+            KeyCode::PageDown => "PgDn".into(),
+            KeyCode::BackTab => "S-Tab".into(),
+            KeyCode::Esc => "Esc".into(),
+            other => other.to_string(),
+        };
+        if self.ctrl { format!("C-{base}") } else { base }
+    }
+}
 
 const fn ch(c: char) -> Key {
-    Key(KeyCode::Char(c), false)
+    Key {
+        code: KeyCode::Char(c),
+        ctrl: false,
+    }
 }
 
 const fn ctrl(c: char) -> Key {
-    Key(KeyCode::Char(c), true)
+    Key {
+        code: KeyCode::Char(c),
+        ctrl: true,
+    }
 }
 
 const fn code(c: KeyCode) -> Key {
-    Key(c, false)
+    Key {
+        code: c,
+        ctrl: false,
+    }
 }
 
-/// One line of the help screen: keys and what they do, and the bit the hint bar shows.
+/// One row of the help screen: keys and what each does, and the bit the hint bar shows.
 pub struct Binding {
     /// Where it applies.
     pub context: Context,
-    /// The keys as shown on the help screen.
+    /// The keys as shown on the help screen (a test holds it to name every key of the row).
     pub label: &'static str,
-    /// The keys, none for rows that [`direction`] or the mouse handler serve.
-    pub keys: &'static [Key],
-    /// What the keys do (the first key; a second key of a pair does the opposite), `None`
-    /// for rows that only describe the movement keys or the mouse.
-    pub action: Option<Action>,
+    /// Each key with what it does; empty for rows that describe the mouse.
+    pub keys: &'static [(Key, Action)],
     /// The description on the help screen.
     pub help: &'static str,
     /// What the hint bar shows for it, if anything (`o search`).
     pub hint: &'static str,
 }
 
-/// A row of keys: `key!(Context, "label", [keys], Action, "help", "hint")`.
+/// A row whose keys all do one thing: `key!(Context, "label", [keys], Action, "help", "hint")`.
 macro_rules! key {
     ($ctx:ident, $label:expr, [$($k:expr),*], $action:expr, $help:expr, $hint:expr) => {
         Binding {
             context: Context::$ctx,
             label: $label,
-            keys: &[$($k),*],
-            action: Some($action),
+            keys: &[$(($k, $action)),*],
             help: $help,
             hint: $hint,
         }
     };
 }
 
-/// A row that describes keys served elsewhere (movement, the mouse).
-macro_rules! info {
+/// A row whose keys do different things (a pair of opposites, the movement keys):
+/// `keys!(Context, "label", [key => action, ...], "help", "hint")`.
+macro_rules! keys {
+    ($ctx:ident, $label:expr, [$($k:expr => $action:expr),*], $help:expr, $hint:expr) => {
+        Binding {
+            context: Context::$ctx,
+            label: $label,
+            keys: &[$(($k, $action)),*],
+            help: $help,
+            hint: $hint,
+        }
+    };
+}
+
+/// A row that describes keys bound in another row (the movement keys) or the mouse.
+macro_rules! note {
     ($ctx:ident, $label:expr, $help:expr, $hint:expr) => {
         Binding {
             context: Context::$ctx,
             label: $label,
             keys: &[],
-            action: None,
             help: $help,
             hint: $hint,
         }
@@ -203,9 +325,70 @@ use KeyCode as K;
 
 /// Every binding, in help-screen order.
 pub const BINDINGS: &[Binding] = &[
-    info!(Global, "←↓↑→ hjkl", "move W S N E", ""),
-    info!(Global, "y u b n", "move NW NE SW SE", ""),
-    info!(Global, "numpad 1-9", "move; Home PgUp End PgDn", ""),
+    key!(
+        Always,
+        "C-c",
+        [ctrl('c')],
+        A::Interrupt,
+        "quit; asks if unsaved",
+        ""
+    ),
+    key!(
+        Always,
+        "C-z",
+        [ctrl('z')],
+        A::Suspend,
+        "suspend; fg resumes",
+        ""
+    ),
+    keys!(
+        Global,
+        "←↓↑→ hjkl",
+        [
+            code(K::Left) => A::Move(-1, 0),
+            code(K::Down) => A::Move(0, 1),
+            code(K::Up) => A::Move(0, -1),
+            code(K::Right) => A::Move(1, 0),
+            ch('h') => A::Move(-1, 0),
+            ch('j') => A::Move(0, 1),
+            ch('k') => A::Move(0, -1),
+            ch('l') => A::Move(1, 0)
+        ],
+        "move W S N E",
+        ""
+    ),
+    keys!(
+        Global,
+        "y u b n",
+        [
+            ch('y') => A::Move(-1, -1),
+            ch('u') => A::Move(1, -1),
+            ch('b') => A::Move(-1, 1),
+            ch('n') => A::Move(1, 1)
+        ],
+        "move NW NE SW SE",
+        ""
+    ),
+    keys!(
+        Global,
+        "numpad 1-9",
+        [
+            ch('4') => A::Move(-1, 0),
+            ch('2') => A::Move(0, 1),
+            ch('8') => A::Move(0, -1),
+            ch('6') => A::Move(1, 0),
+            ch('7') => A::Move(-1, -1),
+            ch('9') => A::Move(1, -1),
+            ch('1') => A::Move(-1, 1),
+            ch('3') => A::Move(1, 1),
+            code(K::Home) => A::Move(-1, -1),
+            code(K::PageUp) => A::Move(1, -1),
+            code(K::End) => A::Move(-1, 1),
+            code(K::PageDown) => A::Move(1, 1)
+        ],
+        "move; Home PgUp End PgDn",
+        ""
+    ),
     key!(Global, "?", [ch('?')], A::Help, "this help", "? help"),
     key!(
         Global,
@@ -220,10 +403,10 @@ pub const BINDINGS: &[Binding] = &[
         "C-p",
         [ctrl('p')],
         A::History,
-        "messages; ↑↓ PgUp PgDn",
+        "message history",
         ""
     ),
-    info!(Play, "moves", "move or attack", "hjklyubn move"),
+    note!(Play, "moves", "move or attack", "hjklyubn move"),
     key!(
         Play,
         ". 5",
@@ -242,11 +425,10 @@ pub const BINDINGS: &[Binding] = &[
         "sight / whole map",
         ""
     ),
-    key!(
+    keys!(
         Play,
         "Tab S-Tab",
-        [code(K::Tab), code(K::BackTab)],
-        A::NextMonster,
+        [code(K::Tab) => A::NextMonster, code(K::BackTab) => A::PrevMonster],
         "select next / prev foe",
         "Tab select"
     ),
@@ -303,26 +485,24 @@ pub const BINDINGS: &[Binding] = &[
     ),
     key!(
         Play,
-        "q C-c",
+        "q",
         [ch('q')],
         A::Quit,
         "quit (asks mid-game)",
         "q quit"
     ),
-    info!(Play, "click", "travel there / select foe", ""),
-    key!(
+    note!(Play, "click", "travel there / select foe", ""),
+    keys!(
         Overlay,
         "[ ]",
-        [ch('['), ch(']')],
-        A::StepBack,
+        [ch('[') => A::StepBack, ch(']') => A::StepForward],
         "one expansion back / on",
         "[ ] step"
     ),
-    key!(
+    keys!(
         Overlay,
         "{ }",
-        [ch('{'), ch('}')],
-        A::StepStart,
+        [ch('{') => A::StepStart, ch('}') => A::StepEnd],
         "first / last expansion",
         "{ } ends"
     ),
@@ -334,11 +514,10 @@ pub const BINDINGS: &[Binding] = &[
         "autoplay: play / pause",
         "a play"
     ),
-    key!(
+    keys!(
         Overlay,
         "+ -",
-        [ch('+'), ch('-')],
-        A::Faster,
+        [ch('+') => A::Faster, ch('-') => A::Slower],
         "autoplay faster / slower",
         "+- speed"
     ),
@@ -398,11 +577,11 @@ pub const BINDINGS: &[Binding] = &[
         "inspector follows steps",
         ""
     ),
-    info!(Overlay, "click", "look at the cell", ""),
-    info!(Look, "moves click", "move the cursor", ""),
+    note!(Overlay, "click", "look at the cell", ""),
+    note!(Look, "moves click", "move the cursor", ""),
     key!(Look, "x", [ch('x')], A::Look, "leave look mode", ""),
-    info!(Edit, "moves", "move the cursor", ""),
-    info!(Edit, "click drag", "walls; right button floor", ""),
+    note!(Edit, "moves", "move the cursor", ""),
+    note!(Edit, "click drag", "walls; right button floor", ""),
     key!(Edit, "w", [ch('w')], A::PutWall, "put a wall", "w wall"),
     key!(
         Edit,
@@ -486,8 +665,8 @@ pub const BINDINGS: &[Binding] = &[
         "s save"
     ),
     key!(Edit, "e", [ch('e')], A::Edit, "leave edit mode", "e done"),
-    info!(Lab, "moves", "move the cursor", ""),
-    info!(Lab, "click drag", "start; right button goal", ""),
+    note!(Lab, "moves", "move the cursor", ""),
+    note!(Lab, "click drag", "start; right button goal", ""),
     key!(
         Lab,
         "s",
@@ -530,7 +709,112 @@ pub const BINDINGS: &[Binding] = &[
         "compare side by side",
         "c compare"
     ),
-    key!(Lab, "L Esc", [ch('L')], A::Lab, "leave the lab", "L leave"),
+    key!(
+        Lab,
+        "L Esc",
+        [ch('L'), code(K::Esc)],
+        A::Lab,
+        "leave the lab",
+        "L leave"
+    ),
+    key!(
+        Help,
+        "PgDn Space",
+        [
+            code(K::PageDown),
+            code(K::Char(' ')),
+            code(K::Down),
+            code(K::Right)
+        ],
+        A::NextPage,
+        "next page (also ↓ →)",
+        "PgDn next"
+    ),
+    key!(
+        Help,
+        "PgUp",
+        [code(K::PageUp), code(K::Up), code(K::Left)],
+        A::PrevPage,
+        "previous page (also ↑ ←)",
+        ""
+    ),
+    key!(
+        Help,
+        "Esc ? q",
+        [code(K::Esc), ch('?'), ch('q'), code(K::Enter)],
+        A::Close,
+        "close (also Enter)",
+        "Esc close"
+    ),
+    keys!(
+        History,
+        "↑↓ k j",
+        [
+            code(K::Up) => A::Scroll(1),
+            code(K::Down) => A::Scroll(-1),
+            ch('k') => A::Scroll(1),
+            ch('j') => A::Scroll(-1)
+        ],
+        "older / newer message",
+        "↑↓ PgUp PgDn scroll"
+    ),
+    keys!(
+        History,
+        "PgUp PgDn",
+        [code(K::PageUp) => A::ScrollPage(1), code(K::PageDown) => A::ScrollPage(-1)],
+        "older / newer page",
+        ""
+    ),
+    keys!(
+        History,
+        "Home End",
+        [code(K::Home) => A::ScrollEnd(true), code(K::End) => A::ScrollEnd(false)],
+        "oldest / newest",
+        ""
+    ),
+    key!(
+        History,
+        "Esc C-p q",
+        [code(K::Esc), ctrl('p'), ch('q')],
+        A::Close,
+        "close the messages",
+        "Esc close"
+    ),
+    key!(Confirm, "y", [ch('y'), ch('Y')], A::Yes, "yes", ""),
+    key!(
+        Confirm,
+        "n Esc",
+        [ch('n'), ch('N'), code(K::Esc)],
+        A::No,
+        "no",
+        ""
+    ),
+    key!(
+        Confirm,
+        "s",
+        [ch('s'), ch('S')],
+        A::SaveAndQuit,
+        "save the level, then quit",
+        ""
+    ),
+    key!(
+        Confirm,
+        "f",
+        [ch('f'), ch('F')],
+        A::TakeFile,
+        "take the file's version",
+        ""
+    ),
+    key!(
+        Confirm,
+        "k",
+        [ch('k'), ch('K')],
+        A::KeepMine,
+        "keep the game's version",
+        ""
+    ),
+    key!(Busy, "q", [ch('q')], A::Quit, "quit (asks)", ""),
+    key!(Busy, "y", [ch('y')], A::Yes, "yes, quit", ""),
 ];
 
 /// The hint bar's text for the contexts that apply (most specific first): the help key
@@ -550,51 +834,109 @@ pub fn hints(contexts: &[Context]) -> String {
     parts.join("  ")
 }
 
-/// The direction a movement key stands for.
-pub fn direction(key: &KeyEvent) -> Option<(i32, i32)> {
-    if key.modifiers.contains(KeyModifiers::CONTROL) {
+/// The command a key gives in the active contexts, most specific first; `None` when none
+/// of them binds it.
+pub fn lookup(contexts: &[Context], event: &KeyEvent) -> Option<Action> {
+    if event.kind == KeyEventKind::Release {
         return None;
     }
-    Some(match key.code {
-        K::Left | K::Char('h') | K::Char('4') => (-1, 0),
-        K::Right | K::Char('l') | K::Char('6') => (1, 0),
-        K::Up | K::Char('k') | K::Char('8') => (0, -1),
-        K::Down | K::Char('j') | K::Char('2') => (0, 1),
-        K::Char('y') | K::Char('7') | K::Home => (-1, -1),
-        K::Char('u') | K::Char('9') | K::PageUp => (1, -1),
-        K::Char('b') | K::Char('1') | K::End => (-1, 1),
-        K::Char('n') | K::Char('3') | K::PageDown => (1, 1),
-        _ => return None,
+    let key = Key::of(event)?;
+    contexts.iter().find_map(|&ctx| {
+        BINDINGS
+            .iter()
+            .filter(|b| b.context == ctx)
+            .find_map(|b| b.keys.iter().find(|(k, _)| *k == key).map(|&(_, a)| a))
     })
 }
 
-/// The command a key gives in the active contexts, most specific first.
-pub fn lookup(contexts: &[Context], key: &KeyEvent) -> Option<Action> {
-    let ctrl_held = key.modifiers.contains(KeyModifiers::CONTROL);
-    for &ctx in contexts {
-        for b in BINDINGS.iter().filter(|b| b.context == ctx) {
-            if let Some(i) = b
-                .keys
-                .iter()
-                .position(|k| k.0 == key.code && k.1 == ctrl_held)
-            {
-                return b.action.map(|a| pair(a, i));
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether a row's label or help names a key: its name appears, or for the digits the
+    /// label's `1-9`.
+    fn names(b: &Binding, key: Key) -> bool {
+        let name = key.name();
+        let digit = matches!(key.code, KeyCode::Char('1'..='9')) && !key.ctrl;
+        b.label.contains(&name) || b.help.contains(&name) || digit && b.label.contains("1-9")
+    }
+
+    #[test]
+    fn every_row_names_each_of_its_keys() {
+        for b in BINDINGS {
+            for &(key, _) in b.keys {
+                // Upper-case answers to a question are the lower-case ones with Shift.
+                let shown = match key.code {
+                    KeyCode::Char(c) if b.context == Context::Confirm || c == 'N' => Key {
+                        code: KeyCode::Char(c.to_ascii_lowercase()),
+                        ..key
+                    },
+                    _ => key,
+                };
+                assert!(
+                    names(b, key) || names(b, shown),
+                    "{:?} row {:?} does not name {}",
+                    b.context,
+                    b.label,
+                    key.name()
+                );
             }
         }
     }
-    if !ctrl_held && let Some((dx, dy)) = direction(key) {
-        return Some(Action::Move(dx, dy));
-    }
-    None
-}
 
-/// The second key of a pair binding does the opposite of the first.
-fn pair(command: Action, index: usize) -> Action {
-    match (command, index) {
-        (A::NextMonster, 1) => A::PrevMonster,
-        (A::StepBack, 1) => A::StepForward,
-        (A::StepStart, 1) => A::StepEnd,
-        (A::Faster, 1) => A::Slower,
-        (c, _) => c,
+    #[test]
+    fn a_label_names_no_key_its_row_does_not_bind() {
+        // The row that said `q C-c` while binding only `q` is the case this catches.
+        for b in BINDINGS.iter().filter(|b| !b.keys.is_empty()) {
+            for word in b.label.split(' ').filter(|w| w.starts_with("C-")) {
+                assert!(
+                    b.keys.iter().any(|(k, _)| k.name() == word),
+                    "{:?} row {:?} names {word} but does not bind it",
+                    b.context,
+                    b.label
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn no_key_is_bound_twice_in_one_context() {
+        for ctx in Context::ALL {
+            let mut seen: Vec<Key> = Vec::new();
+            for b in BINDINGS.iter().filter(|b| b.context == ctx) {
+                for &(k, _) in b.keys {
+                    assert!(!seen.contains(&k), "{ctx:?} binds {} twice", k.name());
+                    seen.push(k);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn ctrl_z_suspends_except_in_the_editor_where_it_undoes() {
+        let c_z = KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL);
+        let play = [Context::Play, Context::Global, Context::Always];
+        let edit = [Context::Edit, Context::Global, Context::Always];
+        assert_eq!(lookup(&play, &c_z), Some(Action::Suspend));
+        assert_eq!(lookup(&edit, &c_z), Some(Action::Undo));
+    }
+
+    #[test]
+    fn alt_never_matches_and_shift_only_where_the_character_shows_it() {
+        let play = [Context::Play, Context::Global, Context::Always];
+        let k = |c, m| KeyEvent::new(c, m);
+        assert_eq!(
+            lookup(&play, &k(KeyCode::Char('G'), KeyModifiers::SHIFT)),
+            Some(Action::NewLevel)
+        );
+        assert_eq!(
+            lookup(&play, &k(KeyCode::Char('x'), KeyModifiers::ALT)),
+            None
+        );
+        assert_eq!(lookup(&play, &k(KeyCode::Left, KeyModifiers::SHIFT)), None);
+        assert_eq!(
+            lookup(&play, &k(KeyCode::BackTab, KeyModifiers::SHIFT)),
+            Some(Action::PrevMonster)
+        );
     }
 }

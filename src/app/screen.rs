@@ -34,7 +34,7 @@ pub fn layout(app: &App, area: Rect) -> Option<Layout> {
     let hint = Rect::new(area.x, area.bottom() - 1, area.width, 1);
     // The log grows with the terminal: a sixth of the height from 30 rows on, so a fight's
     // messages stay in view; short terminals keep their rows for the map.
-    let searching = app.overlay.on || app.mode == Mode::Lab;
+    let searching = app.overlay.on || app.mode() == Mode::Lab;
     let log_h = if area.height >= 30 || area.height >= 20 && !searching {
         ((area.height - 6) / 6).max(4)
     } else {
@@ -68,10 +68,10 @@ pub fn layout(app: &App, area: Rect) -> Option<Layout> {
 pub fn camera(app: &App, view: Rect) -> Pos {
     let grid = app.world.grid();
     let (w, h) = (grid.width(), grid.height());
-    match app.mode {
+    match app.mode() {
         Mode::Look | Mode::Edit | Mode::Lab => Pos::new(
-            scroll(app.camera.x, app.cursor.x, w, view.width),
-            scroll(app.camera.y, app.cursor.y, h, view.height),
+            scroll(app.camera.x, app.cursor().x, w, view.width),
+            scroll(app.camera.y, app.cursor().y, h, view.height),
         ),
         _ => {
             let p = app.world.player().pos;
@@ -110,7 +110,7 @@ fn scroll(cam: i32, focus: i32, len: usize, view: u16) -> i32 {
 /// (side by side when wide enough, else one above the other). All show the same cells.
 pub fn map_views(app: &App, layout: &Layout) -> Vec<Rect> {
     let map = layout.map;
-    let comparing = app.mode == Mode::Lab && app.lab().is_some_and(|l| l.searches.len() > 1);
+    let comparing = app.mode() == Mode::Lab && app.lab().is_some_and(|l| l.searches.len() > 1);
     if !comparing {
         return vec![map];
     }

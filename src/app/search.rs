@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use super::lab::Lab;
-use super::{App, Mode};
+use super::{App, Screen};
 use crate::engine::astar::{SearchOptions, Snapshot, Trace, Weight};
 use crate::engine::grid::Pos;
 
@@ -98,14 +98,25 @@ impl Overlay {
 impl App {
     /// The lab, while it is open.
     pub fn lab(&self) -> Option<&Lab> {
-        self.lab.as_ref()
+        match self.screen.base() {
+            Screen::Lab { lab, .. } => Some(lab),
+            _ => None,
+        }
+    }
+
+    /// The lab, while it is open, to change.
+    pub(super) fn lab_mut(&mut self) -> Option<&mut Lab> {
+        match self.screen.base_mut() {
+            Screen::Lab { lab, .. } => Some(lab),
+            _ => None,
+        }
     }
 
     /// Expansions of the search shown (in the lab, the longest of its searches).
     pub fn shown_expansions(&self) -> u32 {
-        match &self.lab {
-            Some(lab) if self.mode == Mode::Lab => lab.expansions(),
-            _ => self.world.trace().map_or(0, Trace::expansions),
+        match self.lab() {
+            Some(lab) => lab.expansions(),
+            None => self.world.trace().map_or(0, Trace::expansions),
         }
     }
 
@@ -168,8 +179,7 @@ impl App {
 
     /// The lab's search `i` at the overlay's step.
     pub fn lab_snapshot(&self, i: usize) -> Option<Arc<Snapshot>> {
-        self.lab
-            .as_ref()?
+        self.lab()?
             .snapshot(i, self.overlay.step.unwrap_or(u32::MAX))
     }
 
@@ -183,14 +193,18 @@ impl App {
     /// from `start` to `goal` with `options`.
     pub fn open_lab(&mut self, start: Pos, goal: Pos, options: SearchOptions) {
         let grid = self.world.grid().clone();
-        self.lab = Some(Lab::new(grid, start, goal, options));
-        self.lab_return = if self.mode == Mode::Lab {
-            self.lab_return
-        } else {
-            self.mode
+        let lab = Box::new(Lab::new(grid, start, goal, options));
+        // A lab opened from the lab replaces it and returns where the first one would.
+        let back = match std::mem::replace(&mut self.screen, Screen::Play) {
+            Screen::Lab { back, .. } => back,
+            other => Box::new(other),
         };
-        self.mode = Mode::Lab;
-        self.cursor = start;
+        self.screen = Screen::Lab {
+            lab,
+            cursor: start,
+            stroke: None,
+            back,
+        };
         self.overlay.step = None;
         self.overlay.autoplay = false;
         self.settle_camera();
@@ -210,8 +224,9 @@ impl App {
 
     /// Leaves the lab: the game is as it was.
     pub(super) fn leave_lab(&mut self) {
-        self.lab = None;
-        self.mode = self.lab_return;
+        if let Screen::Lab { back, .. } = std::mem::replace(&mut self.screen, Screen::Play) {
+            self.screen = *back;
+        }
         self.overlay.step = None;
         self.overlay.autoplay = false;
         self.settle_camera();
@@ -219,7 +234,7 @@ impl App {
 
     /// The options the option keys change: the lab's in the lab, else the monsters'.
     pub(super) fn change_options(&mut self, change: impl FnOnce(&mut SearchOptions)) {
-        if let Some(lab) = self.lab.as_mut().filter(|_| self.mode == Mode::Lab) {
+        if let Some(lab) = self.lab_mut() {
             let mut o = lab.options;
             change(&mut o);
             lab.set_options(o);

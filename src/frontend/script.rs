@@ -649,7 +649,10 @@ pub fn play(
         last = (step.token, step.line);
         for _ in 0..step.repeat {
             match &step.action {
-                Action::Event(e) => app.handle_event(e),
+                Action::Event(e) => {
+                    // Headless, a suspend or a quit has no terminal to act on.
+                    app.handle_event(e);
+                }
                 Action::Resize(w, h) => {
                     terminal.backend_mut().resize(*w, *h);
                     app.handle_event(&Event::Resize(*w, *h));
@@ -679,7 +682,7 @@ pub fn play(
                 let name = step_name(&step.action);
                 frame(&mut terminal, app, &name, last, out)?;
             }
-            if !app.running {
+            if !app.is_running() {
                 break 'steps;
             }
         }

@@ -20,16 +20,14 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crossterm::cursor::Show;
-use crossterm::event::{
-    self, DisableMouseCapture, EnableMouseCapture, Event, KeyCode, KeyEvent, KeyEventKind,
-    KeyModifiers,
-};
+use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
 use crossterm::execute;
 use crossterm::terminal::{self, EnterAlternateScreen, LeaveAlternateScreen};
 use ratatui::buffer::Buffer;
 
 use super::record::Recorder;
-use crate::app::{App, Mode};
+use crate::app::keymap::{self, Action, Context};
+use crate::app::{App, Effect};
 
 /// How often travel and autoplay advance.
 const TICK: Duration = Duration::from_millis(60);
@@ -238,26 +236,17 @@ enum FrontKey {
     Other,
 }
 
-fn front_key(ev: &Event, mode: Mode) -> FrontKey {
-    let Event::Key(KeyEvent {
-        code: KeyCode::Char(c),
-        modifiers,
-        kind,
-        ..
-    }) = ev
-    else {
+/// What a key means while the app is busy on the worker, read from the key table's
+/// busy context (the app itself is not at hand then).
+fn front_key(ev: &Event) -> FrontKey {
+    let Event::Key(key) = ev else {
         return FrontKey::Other;
     };
-    if *kind == KeyEventKind::Release {
-        return FrontKey::Other;
-    }
-    let ctrl = modifiers.contains(KeyModifiers::CONTROL);
-    match (ctrl, c.to_ascii_lowercase()) {
-        (true, 'c') => FrontKey::CtrlC,
-        // In raw mode Ctrl-Z is a key, not SIGTSTP. The editor keeps it as undo.
-        (true, 'z') if mode != Mode::Edit => FrontKey::Suspend,
-        (false, 'q') => FrontKey::Quit,
-        (false, 'y') => FrontKey::Yes,
+    match keymap::lookup(&[Context::Busy, Context::Always], key) {
+        Some(Action::Interrupt) => FrontKey::CtrlC,
+        Some(Action::Suspend) => FrontKey::Suspend,
+        Some(Action::Quit) => FrontKey::Quit,
+        Some(Action::Yes) => FrontKey::Yes,
         _ => FrontKey::Other,
     }
 }
@@ -418,7 +407,7 @@ impl Ui {
                     let ev = event::read()?;
                     let shown = drawn.is_some();
                     match (
-                        front_key(&ev, Mode::Play),
+                        front_key(&ev),
                         asking.as_ref().map(|a: &(FrontKey, Event)| a.0),
                     ) {
                         (FrontKey::Suspend, _) => {
@@ -486,7 +475,7 @@ impl Ui {
                 self.record(|r| r.finish());
                 return Ok(self.ending());
             }
-            if !app.running {
+            if !app.is_running() {
                 self.record(|r| r.finish());
                 return Ok(Ending::Quit);
             }
@@ -510,16 +499,13 @@ impl Ui {
                 None => None,
             };
             if let Some(ev) = input {
-                if front_key(&ev, app.mode) == FrontKey::Suspend {
-                    self.suspend()?;
-                    dirty = true;
-                    continue;
-                }
                 self.record(|r| r.event(&ev));
                 let guard = self.guard(app);
-                self.wait(guard, || app.handle_event(&ev))?;
+                if self.wait(guard, || app.handle_event(&ev))? == Some(Effect::Suspend) {
+                    self.suspend()?;
+                }
                 self.record(|r| {
-                    if app.running {
+                    if app.is_running() {
                         r.commit()
                     } else {
                         r.commit_as_quit()
@@ -571,10 +557,17 @@ mod tests {
     }
 
     #[test]
-    fn ctrl_z_suspends_except_in_the_editor_where_it_undoes() {
-        let key = Event::Key(KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL));
-        assert_eq!(front_key(&key, Mode::Play), FrontKey::Suspend);
-        assert_eq!(front_key(&key, Mode::Look), FrontKey::Suspend);
-        assert_eq!(front_key(&key, Mode::Edit), FrontKey::Other);
+    fn while_busy_the_key_table_gives_quit_interrupt_suspend_and_yes() {
+        use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+        let key = |c, m| Event::Key(KeyEvent::new(KeyCode::Char(c), m));
+        assert_eq!(
+            front_key(&key('z', KeyModifiers::CONTROL)),
+            FrontKey::Suspend
+        );
+        assert_eq!(front_key(&key('c', KeyModifiers::CONTROL)), FrontKey::CtrlC);
+        assert_eq!(front_key(&key('q', KeyModifiers::NONE)), FrontKey::Quit);
+        assert_eq!(front_key(&key('y', KeyModifiers::NONE)), FrontKey::Yes);
+        assert_eq!(front_key(&key('q', KeyModifiers::ALT)), FrontKey::Other);
+        assert_eq!(front_key(&key('h', KeyModifiers::NONE)), FrontKey::Other);
     }
 }

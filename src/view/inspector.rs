@@ -69,9 +69,9 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
     let following = snap
         .and_then(|s| s.current)
         .filter(|_| app.overlay.follow && stepping);
-    let focus = match (following, app.mode) {
+    let focus = match (following, app.mode()) {
         (Some(now), _) => now,
-        (None, Mode::Look) => app.cursor,
+        (None, Mode::Look) => app.cursor(),
         _ => app
             .selected
             .and_then(|id| app.world.monster(id))

@@ -79,7 +79,7 @@ pub(super) fn render(app: &App, l: &Layout, buf: &mut Buffer) {
         put(lab.start, Some('S'), mark);
         put(lab.goal, Some('G'), mark);
         put(
-            app.cursor,
+            app.cursor(),
             None,
             Style::new().add_modifier(Modifier::REVERSED),
         );

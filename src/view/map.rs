@@ -48,7 +48,7 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
             .right_aligned(),
         );
     }
-    if app.mode == Mode::Edit {
+    if app.mode() == Mode::Edit {
         block = block.border_style(Style::new().fg(Color::Yellow));
     }
     block.render(l.map_block, buf);
@@ -58,7 +58,7 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
     let selected = app.selected.and_then(|id| app.world.monster(id));
     // While playing with sight on, the map shows what the player sees, the rest of what they
     // have seen dimmed, and nothing else; every other view shows the whole map.
-    let fog = app.sight && app.mode == Mode::Play && !app.overlay.on;
+    let fog = app.sight && app.mode() == Mode::Play && !app.overlay.on;
     let shown = |p: Pos| !fog || app.world.is_visible(p);
     let remembered = |p: Pos| fog && !app.world.is_visible(p) && app.world.is_seen(p);
     let dimmed = Style::new().fg(Color::DarkGray).add_modifier(Modifier::DIM);
@@ -106,7 +106,7 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
             put(p, Some(PATH), Style::new().fg(Color::Yellow));
         }
     }
-    if app.mode == Mode::Edit {
+    if app.mode() == Mode::Edit {
         // The design's starts whose creature has moved away, dimmed: what a save writes.
         let design = app.design.level();
         let dim = Style::new()
@@ -135,9 +135,9 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
         Some('@'),
         Style::new().fg(Color::White).add_modifier(Modifier::BOLD),
     );
-    if matches!(app.mode, Mode::Look | Mode::Edit) {
+    if matches!(app.mode(), Mode::Look | Mode::Edit) {
         put(
-            app.cursor,
+            app.cursor(),
             None,
             Style::new().fg(Color::Black).bg(Color::White),
         );

@@ -60,9 +60,9 @@ fn edits_at_turn_n_change_exactly_the_edited_glyphs() {
     // Five turns: the goblin walks; then a wall at 1,0 and a rat at 0,5.
     common::frame(&mut a, "5*. e");
     let (wall, rat) = (Pos::new(1, 0), Pos::new(0, 5));
-    a.cursor = wall;
+    a.set_cursor(wall);
     common::frame(&mut a, "w");
-    a.cursor = rat;
+    a.set_cursor(rat);
     common::frame(&mut a, "m e s");
     assert_eq!(last_log(&a), "Saved pillar.txt.");
     let after = read(&path);
@@ -97,10 +97,13 @@ fn repro_1_walls_painted_then_an_outside_comment_asks_which_to_keep() {
     let painted = a.design.level().clone();
     std::fs::write(&path, read(&path) + "; a note from outside\n").unwrap();
     common::frame(&mut a, "reload");
-    assert!(matches!(a.confirm, Some(Confirm::Reload(_))), "asks");
+    assert!(
+        matches!(a.question().cloned(), Some(Confirm::Reload(_))),
+        "asks"
+    );
     // Any other key does not answer the question: neither version is dropped silently.
     common::frame(&mut a, "x");
-    assert!(matches!(a.confirm, Some(Confirm::Reload(_))));
+    assert!(matches!(a.question().cloned(), Some(Confirm::Reload(_))));
     common::frame(&mut a, "k");
     assert_eq!(a.design.level(), &painted, "the walls stay");
     common::frame(&mut a, "e U");
@@ -108,7 +111,7 @@ fn repro_1_walls_painted_then_an_outside_comment_asks_which_to_keep() {
     common::frame(&mut a, "R e");
     // The file is newer than what the game saw: saving asks first.
     common::frame(&mut a, "s");
-    assert_eq!(a.confirm, Some(Confirm::Overwrite));
+    assert_eq!(a.question().cloned(), Some(Confirm::Overwrite));
     common::frame(&mut a, "n");
     assert!(read(&path).contains("a note from outside"));
 
@@ -118,7 +121,7 @@ fn repro_1_walls_painted_then_an_outside_comment_asks_which_to_keep() {
     assert!(b.unsaved());
     std::fs::write(b.source.path.as_ref().unwrap(), PILLAR_EDITED_OUTSIDE).unwrap();
     common::frame(&mut b, "reload f");
-    assert!(b.confirm.is_none());
+    assert!(b.question().cloned().is_none());
     assert_eq!(
         b.design.level().title.as_deref(),
         Some("Pillar, edited outside")
@@ -147,7 +150,7 @@ fn repro_2_a_broken_outside_edit_changes_nothing_and_the_next_save_asks() {
     assert_eq!(a.design, design);
     common::frame(&mut a, "s");
     assert_eq!(
-        a.confirm,
+        a.question().cloned(),
         Some(Confirm::Overwrite),
         "the newer file is not overwritten silently"
     );
@@ -176,30 +179,33 @@ fn repro_4_quit_new_level_and_restart_ask_before_dropping_anything() {
     let path = dir.copy("levels/pillar.txt");
     let mut a = app(&path);
     common::frame(&mut a, "e k w e q");
-    assert!(a.running, "an unsaved edit at turn 0 is not dropped by q");
-    assert_eq!(a.confirm, Some(Confirm::Quit));
+    assert!(
+        a.is_running(),
+        "an unsaved edit at turn 0 is not dropped by q"
+    );
+    assert_eq!(a.question().cloned(), Some(Confirm::Quit));
     let frame = common::frame(&mut a, "");
     assert!(frame.contains("s  save and quit"), "{frame}");
     common::frame(&mut a, "n");
-    assert!(a.running);
+    assert!(a.is_running());
     // Ctrl-C asks too; a second one quits.
     common::frame(&mut a, "C-c");
-    assert!(a.running && a.confirm == Some(Confirm::Quit));
+    assert!(a.is_running() && a.question().cloned() == Some(Confirm::Quit));
     common::frame(&mut a, "C-c");
-    assert!(!a.running);
+    assert!(!a.is_running());
 
     // s saves and quits.
     let mut b = app(&path);
     common::frame(&mut b, "e k w e q s");
-    assert!(!b.running);
+    assert!(!b.is_running());
     assert_eq!(last_log(&b), "Saved pillar.txt.");
 
     // G and r mid-game ask; n keeps the game.
     let mut c = app(&dir.copy("levels/bracket.txt"));
     common::frame(&mut c, ". G");
-    assert_eq!(c.confirm, Some(Confirm::NewLevel));
+    assert_eq!(c.question().cloned(), Some(Confirm::NewLevel));
     common::frame(&mut c, "n r");
-    assert_eq!(c.confirm, Some(Confirm::Restart));
+    assert_eq!(c.question().cloned(), Some(Confirm::Restart));
     common::frame(&mut c, "y");
     assert_eq!(c.world.turn(), 0, "restarted");
 }
@@ -235,9 +241,9 @@ fn repro_6_a_different_level_copied_over_shows_exactly_that_level() {
     assert_eq!(a.world.player().pos, Pos::new(6, 3));
     let monsters: Vec<(char, Pos)> = a.world.monsters().iter().map(|m| (m.kind, m.pos)).collect();
     assert_eq!(monsters, [('g', Pos::new(2, 3))]);
-    assert_eq!(a.mode, Mode::Play);
+    assert_eq!(a.mode(), Mode::Play);
     assert!(
-        a.world.grid().contains(a.cursor),
+        a.world.grid().contains(a.cursor()),
         "the cursor is inside the new map"
     );
 }
@@ -343,7 +349,7 @@ fn the_camera_stays_put_when_edit_mode_starts_and_scrolls_near_the_edge() {
     }
     let view_left = a.camera.x;
     assert!(moved_at.is_some_and(|i| i > 0), "{moved_at:?}");
-    assert!(a.cursor.x - view_left < 24, "the cursor stays in view");
+    assert!(a.cursor().x - view_left < 24, "the cursor stays in view");
 }
 
 #[cfg(unix)]
@@ -382,7 +388,7 @@ fn repro_10_a_link_to_a_device_is_neither_read_whole_nor_written() {
     std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
     common::frame(&mut a, "e k w e s");
     assert_eq!(
-        a.confirm,
+        a.question().cloned(),
         Some(Confirm::Overwrite),
         "a device is not the file we saw"
     );
@@ -526,7 +532,7 @@ fn undo_survives_a_save_and_undoing_to_the_save_is_clean_again() {
     common::frame(&mut a, "U");
     assert!(a.unsaved());
     assert_eq!(
-        a.design.level().grid.get(a.cursor.offset(-1, 0)),
+        a.design.level().grid.get(a.cursor().offset(-1, 0)),
         Tile::Floor
     );
 }
@@ -542,22 +548,22 @@ fn editing_changes_the_design_and_the_game_follows() {
     assert_ne!(goblin, Pos::new(2, 3));
     common::frame(&mut a, "e");
     // A wall on the goblin's start is refused: the design has it there.
-    a.cursor = Pos::new(2, 3);
+    a.set_cursor(Pos::new(2, 3));
     common::frame(&mut a, "w");
     assert_eq!(last_log(&a), "A goblin starts here; delete it (d) first.");
     // A wall under the goblin where it stands now moves it to the nearest free cell.
-    a.cursor = goblin;
+    a.set_cursor(goblin);
     common::frame(&mut a, "w");
     let moved = a.world.monsters()[0].pos;
     assert!(a.world.grid().is_passable(moved) && moved.chebyshev(goblin) == 1);
     // d on its start removes it from the design and from play.
-    a.cursor = Pos::new(2, 3);
+    a.set_cursor(Pos::new(2, 3));
     common::frame(&mut a, "d");
     assert!(a.world.monsters().is_empty() && a.design.level().monsters.is_empty());
     common::frame(&mut a, "U");
     assert_eq!(a.world.monsters().len(), 1, "undo brings it back");
     // @ moves the player's start and the player.
-    a.cursor = Pos::new(0, 0);
+    a.set_cursor(Pos::new(0, 0));
     common::frame(&mut a, "@");
     assert_eq!(a.world.player().pos, Pos::new(0, 0));
     assert_eq!(a.design.level().player, Some(Pos::new(0, 0)));
@@ -576,7 +582,7 @@ fn a_file_changed_on_disk_is_not_overwritten_without_asking() {
     // Not reloaded yet (the poll has not run): a save notices the change itself.
     std::fs::write(&path, PILLAR_EDITED_OUTSIDE).unwrap();
     common::frame(&mut a, "s");
-    assert_eq!(a.confirm, Some(Confirm::Overwrite));
+    assert_eq!(a.question().cloned(), Some(Confirm::Overwrite));
     common::frame(&mut a, "n");
     assert_eq!(read(&path), PILLAR_EDITED_OUTSIDE);
     common::frame(&mut a, "s y");
@@ -723,21 +729,21 @@ fn stairs_and_potions_are_laid_deleted_undone_and_saved_as_glyphs() {
     let mut a = app(&path);
     let (stairs, potion, goblin) = (Pos::new(7, 0), Pos::new(0, 5), Pos::new(2, 3));
     common::frame(&mut a, "e");
-    a.cursor = stairs;
+    a.set_cursor(stairs);
     common::frame(&mut a, ">");
     assert_eq!(
         last_log(&a),
         "Kill the monster to open the stairs > (depth 1 of 3)."
     );
-    a.cursor = potion;
+    a.set_cursor(potion);
     common::frame(&mut a, "!");
     assert_eq!(a.world.feature_at(stairs), Some(Stairs));
     assert_eq!(a.world.feature_at(potion), Some(Potion));
     // On a monster's start, or on a wall, nothing is laid.
-    a.cursor = goblin;
+    a.set_cursor(goblin);
     common::frame(&mut a, ">");
     assert_eq!(last_log(&a), "That cell is taken: a goblin starts there.");
-    a.cursor = Pos::new(4, 2);
+    a.set_cursor(Pos::new(4, 2));
     common::frame(&mut a, "!");
     assert_eq!(
         last_log(&a),
@@ -745,7 +751,7 @@ fn stairs_and_potions_are_laid_deleted_undone_and_saved_as_glyphs() {
     );
     assert_eq!(a.world.feature_at(Pos::new(4, 2)), None);
     // A wall over the stairs is refused in the design and in play alike.
-    a.cursor = stairs;
+    a.set_cursor(stairs);
     common::frame(&mut a, "w");
     assert_eq!(
         last_log(&a),
@@ -762,7 +768,7 @@ fn stairs_and_potions_are_laid_deleted_undone_and_saved_as_glyphs() {
     assert_eq!(after.lines().collect::<Vec<_>>(), want);
 
     // `d` takes the potion; undo brings it back, in play too; redo takes it again.
-    a.cursor = potion;
+    a.set_cursor(potion);
     common::frame(&mut a, "d");
     assert_eq!(a.world.feature_at(potion), None);
     assert_eq!(a.design.feature_at(potion), None);
@@ -772,7 +778,7 @@ fn stairs_and_potions_are_laid_deleted_undone_and_saved_as_glyphs() {
     common::frame(&mut a, "R");
     assert_eq!(a.world.feature_at(potion), None);
     // Potions swap for stairs in one step, and `d` on an empty cell says so.
-    a.cursor = stairs;
+    a.set_cursor(stairs);
     common::frame(&mut a, "!");
     assert_eq!(a.design.feature_at(stairs), Some(Potion));
     assert_eq!(
@@ -781,11 +787,11 @@ fn stairs_and_potions_are_laid_deleted_undone_and_saved_as_glyphs() {
     );
     common::frame(&mut a, "U");
     assert_eq!(a.design.feature_at(stairs), Some(Stairs));
-    a.cursor = Pos::new(1, 1);
+    a.set_cursor(Pos::new(1, 1));
     common::frame(&mut a, "d");
     assert_eq!(last_log(&a), "Nothing here to delete.");
     // `d` on the goblin still deletes the goblin, not a feature.
-    a.cursor = goblin;
+    a.set_cursor(goblin);
     common::frame(&mut a, "d");
     assert!(a.world.monsters().is_empty());
     common::frame(&mut a, "s");
@@ -803,13 +809,13 @@ fn nothing_else_goes_where_stairs_or_a_potion_lie() {
     // One step east: the player stands beside their start.
     common::frame(&mut a, "l e");
     let (stairs, potion) = (Pos::new(3, 1), Pos::new(5, 1));
-    a.cursor = stairs;
+    a.set_cursor(stairs);
     common::frame(&mut a, "m");
     assert_eq!(
         last_log(&a),
         "The stairs down lie here; delete them (d) first."
     );
-    a.cursor = potion;
+    a.set_cursor(potion);
     common::frame(&mut a, "@");
     assert_eq!(
         last_log(&a),
@@ -818,7 +824,7 @@ fn nothing_else_goes_where_stairs_or_a_potion_lie() {
     assert_eq!(a.world.monsters().len(), 1);
     assert_eq!(a.world.player().pos, Pos::new(2, 1));
     // Nor is anything laid under the player.
-    a.cursor = Pos::new(2, 1);
+    a.set_cursor(Pos::new(2, 1));
     common::frame(&mut a, "!");
     assert_eq!(last_log(&a), "You stand there; step aside first.");
     assert_eq!(a.world.feature_at(Pos::new(2, 1)), None);
