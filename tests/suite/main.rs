@@ -8,6 +8,7 @@ mod cli;
 mod common;
 mod generate;
 mod huge;
+mod keys;
 mod lab;
 mod layers;
 mod level_props;
