@@ -33,7 +33,7 @@ fn bench(c: &mut Criterion) {
         })
     });
     app.apply(Action::ToggleOverlay);
-    let expanded = app.world.trace().map_or(0, |t| t.expansions());
+    let expanded = app.world().trace().map_or(0, |t| t.expansions());
     println!("frame: overlay shows a search of {expanded} expansions");
     let mut overlay = Terminal::new(TestBackend::new(size.0, size.1)).expect("test terminal");
     // The replayed search is cached between frames until it or the step changes, so this

@@ -4,15 +4,14 @@
 //! events, call [`App::tick`] while it is busy (travel, autoplay), and draw it.
 
 mod editor;
-mod files;
 pub mod help;
 pub mod keymap;
 pub mod lab;
 pub mod screen;
 mod search;
 
-pub use editor::{EditOp, Editor};
-pub use files::{
+pub use crate::content::level::EditOp;
+pub use crate::session::{
     DEFAULT_LEVEL, DEFAULT_LEVEL_PATH, OpenError, PendingReload, Source, SourceKind, open_level,
     write_atomic,
 };
@@ -28,6 +27,7 @@ use crate::content::level::Design;
 use crate::engine::astar::{SearchOptions, Snapshot};
 use crate::engine::grid::{Pos, Tile};
 use crate::game::{Act, ActResult, GameState, Planning, World};
+use crate::session::{Descended, Reloaded, Saved, Session};
 use keymap::{Action, Context};
 
 /// A replayed snapshot with the (trace serial, step) it was replayed for.
@@ -187,49 +187,32 @@ pub struct Stroke {
     replan: bool,
 }
 
-/// The first floor of a run, kept while the player is on generated floors below it.
-#[derive(Debug)]
-struct FirstFloor {
-    design: Design,
-    source: Source,
-    generated: Option<(crate::content::generate::GenKind, u64)>,
-}
-
 /// The application state.
 #[derive(Debug)]
 pub struct App {
-    /// The game.
-    pub world: World,
-    /// The level as designed: what its file says, with the editor's changes. The game in
-    /// play is built from it (restart starts from it) and a save writes it.
-    pub design: Design,
-    /// Where the level came from and where it saves.
-    pub source: Source,
+    /// The run: the design, its file, its edits and the game.
+    session: Session,
     /// The screen up now, with its state.
     screen: Screen,
     /// The selected monster's id.
-    pub selected: Option<u32>,
+    selected: Option<u32>,
     /// Whether the selected monster's path is drawn.
-    pub show_path: bool,
+    show_path: bool,
     /// The search overlay.
-    pub overlay: Overlay,
-    /// The editor's brush and history.
-    pub editor: Editor,
+    overlay: Overlay,
+    /// The monster kind the editor places.
+    brush: char,
     /// Where the player is travelling to.
-    pub travel: Option<Pos>,
+    travel: Option<Pos>,
     /// The terminal size the app last saw.
-    pub size: (u16, u16),
+    size: (u16, u16),
     /// False once the player quit.
     running: bool,
-    /// The generator kind and seed of the level in play, when it was generated.
-    pub generated: Option<(crate::content::generate::GenKind, u64)>,
     /// The map cell drawn at the top-left of the map view.
-    pub camera: Pos,
+    camera: Pos,
     /// Whether the map shows only what the player sees and remembers while playing (the
     /// overlay, look and edit modes always show the whole map).
-    pub sight: bool,
-    /// The run's first floor while the player is deeper: restarting the run goes back to it.
-    first_floor: Option<Box<FirstFloor>>,
+    sight: bool,
     /// The last replayed snapshot, keyed by trace serial and step.
     snapshot_cache: RefCell<Option<SnapshotCache>>,
 }
@@ -237,24 +220,20 @@ pub struct App {
 impl App {
     /// An app playing `design` from `seed`, loaded from `source`.
     pub fn new(design: Design, source: Source, seed: u64, size: (u16, u16)) -> Self {
-        let world = World::new(design.level(), seed);
-        let selected = world.monsters().first().map(|m| m.id);
+        let session = Session::new(design, source, seed);
+        let selected = session.world().monsters().first().map(|m| m.id);
         let mut app = Self {
-            world,
-            design,
-            source,
+            session,
             screen: Screen::Play,
             selected,
             show_path: false,
             overlay: Overlay::default(),
-            editor: Editor::default(),
+            brush: crate::content::kinds::KINDS[0].glyph,
             travel: None,
             size,
             running: true,
-            generated: None,
             camera: Pos::default(),
             sight: true,
-            first_floor: None,
             snapshot_cache: RefCell::new(None),
         };
         app.welcome();
@@ -266,14 +245,14 @@ impl App {
     /// The first log lines of a run: its goal, where the keys are explained and how to
     /// see a search (the goal first, so a narrow log shows it), then the level's own words.
     fn welcome(&mut self) {
-        let goal = self.world.goal();
-        let see = if self.world.monsters().is_empty() {
+        let goal = self.world().goal();
+        let see = if self.world().monsters().is_empty() {
             ""
         } else {
             ", o shows a monster's A* search"
         };
-        self.world.say(format!("{goal} ? for help{see}."));
-        self.world.say_intro();
+        self.say(format!("{goal} ? for help{see}."));
+        self.session.world_mut().say_intro();
     }
 
     /// Handles one input event and says what the front end should do next.
@@ -310,6 +289,84 @@ impl App {
         effect
     }
 
+    /// The run: the design, its file, its edits and the game.
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// The game.
+    pub fn world(&self) -> &World {
+        self.session.world()
+    }
+
+    /// The game, to change by hand (tests and tools that script a situation); the screen
+    /// does not follow until the next event.
+    pub fn world_mut(&mut self) -> &mut World {
+        self.session.world_mut()
+    }
+
+    /// The design of the floor being played.
+    pub fn design(&self) -> &Design {
+        self.session.design()
+    }
+
+    /// Where the floor being played came from and where it saves.
+    pub fn source(&self) -> &Source {
+        self.session.source()
+    }
+
+    /// The selected monster's id.
+    pub fn selected(&self) -> Option<u32> {
+        self.selected
+    }
+
+    /// Whether the selected monster's planned path is drawn.
+    pub fn show_path(&self) -> bool {
+        self.show_path
+    }
+
+    /// The search overlay's state.
+    pub fn overlay(&self) -> &Overlay {
+        &self.overlay
+    }
+
+    /// The monster kind the editor places.
+    pub fn brush(&self) -> char {
+        self.brush
+    }
+
+    /// Where the player is travelling to.
+    pub fn travel(&self) -> Option<Pos> {
+        self.travel
+    }
+
+    /// The terminal size the app last saw.
+    pub fn size(&self) -> (u16, u16) {
+        self.size
+    }
+
+    /// The map cell drawn at the top-left of the map view.
+    pub fn camera(&self) -> Pos {
+        self.camera
+    }
+
+    /// Whether the map shows only what the player sees and remembers while playing.
+    pub fn sight(&self) -> bool {
+        self.sight
+    }
+
+    /// Sets how the monsters plan (the command line's and scripts' `--planning`).
+    pub fn set_planning(&mut self, planning: Planning) {
+        self.session.world_mut().set_planning(planning);
+        self.sync_trace();
+    }
+
+    /// Takes the terminal size as it is before the first frame (a resize event also
+    /// moves the camera).
+    pub fn set_size(&mut self, size: (u16, u16)) {
+        self.size = size;
+    }
+
     /// Whether the player is still in the game (false once they quit).
     pub fn is_running(&self) -> bool {
         self.running
@@ -339,7 +396,7 @@ impl App {
             Screen::Look { cursor } | Screen::Edit { cursor, .. } | Screen::Lab { cursor, .. } => {
                 *cursor
             }
-            _ => self.world.player().pos,
+            _ => self.world().player().pos,
         }
     }
 
@@ -395,7 +452,7 @@ impl App {
 
     /// Whether the design has edits that are not saved in its file.
     pub fn unsaved(&self) -> bool {
-        self.editor.unsaved()
+        self.session.unsaved()
     }
 
     /// Ends the mouse stroke under way; the monsters replan once for all it painted.
@@ -468,14 +525,14 @@ impl App {
         // Any key stops travel, as players expect of an interrupted run. Autoplay goes on
         // until `a` pauses it or a step key takes over, so its speed can be changed live.
         if self.travel.take().is_some() {
-            self.world.say("You stop.");
+            self.say("You stop.");
             return Effect::None;
         }
-        match &mut self.screen {
+        match &self.screen {
             Screen::Confirm { .. } => self.answer(action),
             Screen::Help { .. } => self.page_help(action),
             Screen::History { .. } => self.scroll_history(action),
-            Screen::Play if self.world.state() != GameState::Playing => {
+            Screen::Play if self.world().state() != GameState::Playing => {
                 // The run is over: a new run, quit, help, or reading back what happened.
                 if matches!(
                     action,
@@ -521,10 +578,13 @@ impl App {
                 }
             }
             (Confirm::Overwrite, Action::Yes) => self.save(true),
-            (Confirm::Overwrite, _) => self.world.say("Not saved."),
+            (Confirm::Overwrite, _) => self.say("Not saved."),
             (Confirm::Restart, Action::Yes) => self.restart(),
             (Confirm::NewLevel, Action::Yes) => self.new_level(),
-            (Confirm::Reload(pending), Action::TakeFile) => self.take_reload(*pending),
+            (Confirm::Reload(pending), Action::TakeFile) => {
+                let outcome = self.session.take_reload(*pending);
+                self.reloaded(outcome);
+            }
             (Confirm::Reload(_), _) => self.keep_own_design(),
             _ => {}
         }
@@ -532,7 +592,7 @@ impl App {
 
     /// Whether a game is under way: playing, with turns played.
     fn in_progress(&self) -> bool {
-        self.world.state() == GameState::Playing && self.world.turn() > 0
+        self.world().state() == GameState::Playing && self.world().turn() > 0
     }
 
     /// Pages through the help.
@@ -561,7 +621,7 @@ impl App {
             Action::Close => return self.close(),
             _ => return,
         };
-        let last = self.world.log().len().saturating_sub(1);
+        let last = self.world().log().len().saturating_sub(1);
         if let Screen::History { scroll, .. } = &mut self.screen {
             *scroll = scroll.saturating_add_signed(by).min(last);
         }
@@ -659,9 +719,9 @@ impl App {
             Action::ResetOptions => self.change_options(|o| *o = SearchOptions::default()),
             Action::CycleLayer => self.overlay.layer = self.overlay.layer.next(),
             Action::CyclePlanning => {
-                let next = self.world.planning().next();
-                self.world.set_planning(next);
-                self.world.say(match next {
+                let next = self.world().planning().next();
+                self.session.world_mut().set_planning(next);
+                self.say(match next {
                     Planning::AStar => "Monsters plan: each its own A*, every turn.".to_string(),
                     Planning::Capped(n) => format!(
                         "Monsters plan: A* capped at {n} expansions; a capped one heads for the nearest node it reached."
@@ -697,10 +757,8 @@ impl App {
             Action::PutWall => self.put_tile(Some(Tile::Wall)),
             Action::PutFloor => self.put_tile(Some(Tile::Floor)),
             Action::ToggleTile => self.put_tile(None),
-            Action::PlaceMonster => {
-                self.edit(EditOp::AddMonster(self.cursor(), self.editor.kind()))
-            }
-            Action::CycleKind => self.editor.cycle_kind(),
+            Action::PlaceMonster => self.edit(EditOp::AddMonster(self.cursor(), self.brush)),
+            Action::CycleKind => self.brush = editor::next_kind(self.brush),
             Action::Delete => self.delete_here(),
             Action::PlaceFeature(kind) => self.edit(EditOp::PlaceFeature(self.cursor(), kind)),
             Action::MovePlayer => self.edit(EditOp::MovePlayer(self.cursor())),
@@ -710,7 +768,7 @@ impl App {
             Action::Drink => self.act(Act::Drink),
             Action::ToggleSight => {
                 self.sight = !self.sight;
-                self.world.say(if self.sight {
+                self.say(if self.sight {
                     "Sight on: you see what your eyes reach and remember the rest."
                 } else {
                     "Sight off: the whole map shows."
@@ -734,43 +792,30 @@ impl App {
         }
     }
 
-    /// Takes the stairs: the next floor becomes the design in play (a generated one, which
-    /// saves to a new file), and the first floor is kept for restarting the run.
+    /// Takes the stairs: the session puts the floor below in play.
     fn descend(&mut self) {
-        if self.unsaved() {
-            self.world
-                .say("Save (s) or undo your edits first: the floor below replaces this design.");
-            return;
+        match self.session.descend() {
+            Descended::Unsaved => {
+                self.say("Save (s) or undo your edits first: the floor below replaces this design.")
+            }
+            Descended::Refused => {}
+            Descended::Down => {
+                self.selected = self.world().monsters().first().map(|m| m.id);
+                self.travel = None;
+                self.set_cursor(self.world().player().pos);
+                self.after_turn();
+            }
         }
-        let Some(level) = self.world.descend() else {
-            return;
-        };
-        let depth = self.world.run().depth;
-        let (kind, seed) = crate::game::run::floor_origin(self.world.seed(), depth);
-        if self.first_floor.is_none() {
-            self.first_floor = Some(Box::new(FirstFloor {
-                design: self.design.clone(),
-                source: self.source.clone(),
-                generated: self.generated,
-            }));
-        }
-        let name = format!("depth{depth}-{kind}-seed{seed}.txt");
-        self.take_generated(level, self.source.folder().join(name));
-        self.generated = Some((kind, seed));
-        self.selected = self.world.monsters().first().map(|m| m.id);
-        self.travel = None;
-        self.set_cursor(self.world.player().pos);
-        self.after_turn();
     }
 
     /// Where look and edit cursors start: on the selected monster when it is on screen,
     /// else on the player (always on screen while playing), so the camera need not move.
     fn focus_default(&self) -> Pos {
         self.selected
-            .and_then(|id| self.world.monster(id))
+            .and_then(|id| self.world().monster(id))
             .map(|m| m.pos)
             .filter(|&p| screen::screen_cell(self, p).is_some())
-            .unwrap_or(self.world.player().pos)
+            .unwrap_or(self.world().player().pos)
     }
 
     /// The cursor in look mode, else the selected monster, else the player.
@@ -779,8 +824,8 @@ impl App {
             return self.cursor();
         }
         self.selected
-            .and_then(|id| self.world.monster(id))
-            .map_or(self.world.player().pos, |m| m.pos)
+            .and_then(|id| self.world().monster(id))
+            .map_or(self.world().player().pos, |m| m.pos)
     }
 
     /// Puts a tile at the cursor (`None`: swaps wall and floor): on the lab's own map in
@@ -794,16 +839,18 @@ impl App {
                 Tile::Wall
             });
             if !lab.set_tile(cursor, t) && !t.is_passable() {
-                self.world.say("The start and the goal stay on floor.");
+                self.say("The start and the goal stay on floor.");
             }
             self.overlay.step = None;
             return;
         }
-        let t = tile.unwrap_or(if self.design.level().grid.get(cursor) == Tile::Wall {
-            Tile::Floor
-        } else {
-            Tile::Wall
-        });
+        let t = tile.unwrap_or(
+            if self.session.design().level().grid.get(cursor) == Tile::Wall {
+                Tile::Floor
+            } else {
+                Tile::Wall
+            },
+        );
         self.edit_tile(t);
     }
 
@@ -819,19 +866,19 @@ impl App {
         if done {
             self.overlay.step = None;
         } else {
-            self.world.say("The start and the goal stand on floor.");
+            self.say("The start and the goal stand on floor.");
         }
     }
 
     fn move_cursor(&mut self, dx: i32, dy: i32) {
         let p = self.cursor().offset(dx, dy);
-        if self.world.grid().contains(p) {
+        if self.world().grid().contains(p) {
             self.set_cursor(p);
         }
     }
 
     fn act(&mut self, act: Act) {
-        if self.world.player_act(act) == ActResult::Acted {
+        if self.session.world_mut().player_act(act) == ActResult::Acted {
             self.after_turn();
         }
     }
@@ -846,11 +893,11 @@ impl App {
     /// Selects the first monster when the selected one is gone.
     fn keep_selection(&mut self) {
         if self
-            .selected
-            .and_then(|id| self.world.monster(id))
+            .selected()
+            .and_then(|id| self.world().monster(id))
             .is_none()
         {
-            self.selected = self.world.monsters().first().map(|m| m.id);
+            self.selected = self.world().monsters().first().map(|m| m.id);
         }
     }
 
@@ -862,13 +909,13 @@ impl App {
     /// Points tracing at [`App::wanted_trace`], searching again for that monster alone.
     fn sync_trace(&mut self) {
         let want = self.wanted_trace();
-        if self.world.planner().traced() != want {
-            self.world.set_traced(want);
+        if self.world().planner().traced() != want {
+            self.session.world_mut().set_traced(want);
         }
     }
 
     fn cycle_selection(&mut self, by: i32) {
-        let ids: Vec<u32> = self.world.monsters().iter().map(|m| m.id).collect();
+        let ids: Vec<u32> = self.world().monsters().iter().map(|m| m.id).collect();
         if ids.is_empty() {
             self.selected = None;
             return;
@@ -889,78 +936,127 @@ impl App {
 
     /// Starts the run again from its first floor.
     fn restart(&mut self) {
-        if let Some(first) = self.first_floor.take() {
-            let FirstFloor {
-                design,
-                source,
-                generated,
-            } = *first;
-            self.design = design;
-            self.source = source;
-            self.generated = generated;
-        }
-        self.begin(self.world.seed());
-        self.world.say("A new game begins.");
+        self.session.restart();
+        self.began();
+        self.say("A new game begins.");
     }
 
-    /// Starts a new game on the design, keeping the search options (and the editor's
-    /// history: the design is the same).
-    fn begin(&mut self, seed: u64) {
-        self.world = World::with_options(self.design.level(), seed, self.world.options());
+    /// A new game began in the session: the screen starts over on it.
+    fn began(&mut self) {
         self.welcome();
-        self.selected = self.world.monsters().first().map(|m| m.id);
+        self.selected = self.world().monsters().first().map(|m| m.id);
         self.overlay.step = None;
         self.screen = Screen::Play;
         self.travel = None;
         self.sync_trace();
     }
 
-    /// Generates a level with the next seed: caves as large as the map view (at least
-    /// 40x20), or, when a generated level is in play, the next kind in [`GenKind::ALL`] at
-    /// that level's size, so that pressing `G` again and again shows every kind.
-    ///
-    /// [`GenKind::ALL`]: crate::content::generate::GenKind::ALL
+    /// Generates a level with the next seed: caves as large as the map view, or, when a
+    /// generated level is in play, the next kind at its size (pressing `G` again and again
+    /// shows every kind).
     fn new_level(&mut self) {
-        use crate::content::generate::{self, GenKind, GenParams};
-        const MIN_GENERATED: (usize, usize) = (40, 20);
-        let (kind, seed) = match self.generated {
-            Some((kind, seed)) => (kind.next(), seed.wrapping_add(1)),
-            None => (GenKind::Caves, self.world.seed().wrapping_add(1)),
-        };
-        // A generated level keeps its size; otherwise the new one fills the map view.
-        let (w, h) = match self.generated {
-            Some(_) => (self.world.grid().width(), self.world.grid().height()),
-            None => screen::layout(self, Rect::new(0, 0, self.size.0, self.size.1))
-                .map_or((MIN_GENERATED.0, MIN_GENERATED.1), |l| {
-                    (usize::from(l.map.width), usize::from(l.map.height))
-                }),
-        };
-        let (w, h) = (
-            w.clamp(MIN_GENERATED.0, generate::MAX_GENERATED_SIDE),
-            h.clamp(MIN_GENERATED.1, generate::MAX_GENERATED_SIDE),
-        );
-        match generate::generate(&GenParams::new(kind, w, h, seed)) {
-            Ok(level) => {
-                let name = format!("{kind}-{w}x{h}-seed{seed}.txt");
-                self.take_generated(level, self.source.folder().join(&name));
-                self.generated = Some((kind, seed));
-                self.first_floor = None;
-                self.begin(seed);
-                self.world.say(format!(
+        let view = screen::layout(self, Rect::new(0, 0, self.size.0, self.size.1))
+            .map_or((0, 0), |l| {
+                (usize::from(l.map.width), usize::from(l.map.height))
+            });
+        match self.session.new_level(view) {
+            Ok(made) => {
+                self.began();
+                let (kind, (w, h), seed, name) = (made.kind, made.size, made.seed, made.name);
+                self.say(format!(
                     "Generated {kind} {w}x{h} seed {seed}; G for {}, s saves it as {name}.",
                     kind.next()
                 ));
-                self.world.say(format!(
+                self.say(format!(
                     "Again: astar-rogue generate --kind {kind} --size {w}x{h} --seed {seed}"
                 ));
             }
-            Err(e) => self.world.say(format!("Cannot generate: {e}")),
+            Err(e) => self.say(format!("Cannot generate: {e}")),
         }
+    }
+
+    /// Saves the design, saying how it went; a file changed on disk is overwritten only
+    /// when the player says so.
+    fn save(&mut self, force: bool) {
+        match self.session.save(force) {
+            Saved::Written(name) => self.say(format!("Saved {name}.")),
+            Saved::NoFile => self.say("This level has no file to save to."),
+            Saved::ChangedOnDisk(name) => {
+                self.ask(Confirm::Overwrite);
+                self.say(format!(
+                    "{name} changed on disk since it was loaded. Overwrite it? (y/n)"
+                ));
+            }
+            Saved::Failed { name, error } => self.say(format!(
+                "Could not save {name}: {error}. The file on disk is unchanged."
+            )),
+        }
+    }
+
+    /// Checks the level file's length and time and reads it again when they moved; whether
+    /// they did (for a recording of the session).
+    pub fn poll_disk(&mut self) -> bool {
+        match self.session.poll_disk() {
+            Some(outcome) => {
+                self.reloaded(outcome);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Reads the level file again: the file is the truth, and with unsaved edits in the
+    /// game the player is asked which to keep.
+    pub fn reload(&mut self) {
+        let outcome = self.session.reload();
+        self.reloaded(outcome);
+    }
+
+    /// What a reload did, for the player.
+    fn reloaded(&mut self, outcome: Reloaded) {
+        match outcome {
+            Reloaded::NoFile => self.say("This level has no file to reload."),
+            Reloaded::Unchanged => {}
+            Reloaded::Failed(why) => self.say(format!("Reload failed, level kept: {why}")),
+            Reloaded::Conflict(pending) => {
+                let name = self.session.source().name();
+                self.say(format!(
+                    "{name} changed on disk, and the game has unsaved edits: f takes the file's, k keeps yours."
+                ));
+                self.ask(Confirm::Reload(pending));
+            }
+            Reloaded::Restarted {
+                name,
+                history_cleared,
+            } => {
+                self.began();
+                self.say(format!(
+                    "{name} changed on disk: the game restarts from the file."
+                ));
+                if history_cleared {
+                    self.say("Undo history cleared: it belonged to the level before.");
+                }
+            }
+        }
+    }
+
+    /// Keeps the game's design over the file's newer one; the file is not taken as seen,
+    /// so the next save asks before overwriting it.
+    fn keep_own_design(&mut self) {
+        let name = self.session.source().name();
+        self.say(format!(
+            "Kept your edits; {name} on disk is newer (s asks before overwriting it)."
+        ));
+    }
+
+    /// The app's own words in the message log (the game's come from the game).
+    fn say(&mut self, text: impl Into<String>) {
+        self.session.world_mut().say(text);
     }
 
     /// Starts travel toward a cell, one step per tick.
     pub fn start_travel(&mut self, to: Pos) {
-        if to == self.world.player().pos || !self.world.grid().is_passable(to) {
+        if to == self.world().player().pos || !self.world().grid().is_passable(to) {
             return;
         }
         self.travel = Some(to);
@@ -968,33 +1064,33 @@ impl App {
 
     fn travel_step(&mut self) {
         let Some(target) = self.travel else { return };
-        if self.world.state() != GameState::Playing {
+        if self.world().state() != GameState::Playing {
             self.travel = None;
             return;
         }
-        let player = self.world.player().pos;
+        let player = self.world().player().pos;
         if self
-            .world
+            .world()
             .monsters()
             .iter()
             .any(|m| m.pos.chebyshev(player) <= 1)
         {
             self.travel = None;
-            self.world.say("A monster is next to you; you stop.");
+            self.say("A monster is next to you; you stop.");
             return;
         }
-        match self.world.player_step_toward(target) {
+        match self.session.world_mut().player_step_toward(target) {
             Some((dx, dy)) => {
-                let notes = self.world.notes_left();
+                let notes = self.world().notes_left();
                 self.act(Act::Move(dx, dy));
                 // A level's message on the way stops travel, so that it is read.
-                if self.world.player().pos == target || self.world.notes_left() < notes {
+                if self.world().player().pos == target || self.world().notes_left() < notes {
                     self.travel = None;
                 }
             }
             None => {
                 self.travel = None;
-                self.world.say("There is no way there.");
+                self.say("There is no way there.");
             }
         }
     }
@@ -1025,9 +1121,9 @@ impl App {
             // With the overlay on, a click studies the cell instead of playing turns.
             _ if self.overlay.on => self.screen = Screen::Look { cursor: cell },
             _ => {
-                if let Some(id) = self.world.monster_at(cell).map(|m| m.id) {
+                if let Some(id) = self.world().monster_at(cell).map(|m| m.id) {
                     self.select(Some(id));
-                } else if self.world.state() == GameState::Playing {
+                } else if self.world().state() == GameState::Playing {
                     self.start_travel(cell);
                 }
             }
@@ -1041,7 +1137,7 @@ impl App {
         let stroke = match current {
             Some(s) if drag => s,
             _ => {
-                self.editor.begin_stroke();
+                self.session.begin_stroke();
                 let tile = if button == MouseButton::Left {
                     Tile::Wall
                 } else {

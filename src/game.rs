@@ -18,6 +18,7 @@
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
+mod edit;
 mod plan;
 pub mod run;
 pub mod sight;

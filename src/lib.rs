@@ -7,10 +7,12 @@
 //!    with positioned errors. The two know nothing of each other.
 //! 2. [`content`]: level files, Moving AI maps and scenarios, level generation.
 //! 3. [`game`]: the rules, creature kinds and the monsters' planning.
-//! 4. [`app`]: the application state: modes, keys, the editor, files.
-//! 5. [`view`]: drawing the app with ratatui.
-//! 6. [`frontend`]: the terminal loop and the headless script runner, which drive one `App`.
-//! 7. [`cli`]: the command line that the thin binary runs.
+//! 4. [`session`]: one run: the design and its file, the undo history, the game; saves,
+//!    reloads, descents, restarts, new levels and edits.
+//! 5. [`app`]: the application state: screens, keys, the editor's brush.
+//! 6. [`view`]: drawing the app with ratatui.
+//! 7. [`frontend`]: the terminal loop and the headless script runner, which drive one `App`.
+//! 8. [`cli`]: the command line that the thin binary runs.
 //!
 //! Only `view` and `frontend` (and the `app`'s input types) touch ratatui or crossterm.
 
@@ -21,6 +23,8 @@ pub mod text;
 pub mod content;
 
 pub mod game;
+
+pub mod session;
 
 pub mod app;
 

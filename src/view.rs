@@ -50,7 +50,7 @@ impl Widget for &App {
             return;
         }
         // One replay of the trace per frame, shared by every view.
-        let snap = if self.overlay.on {
+        let snap = if self.overlay().on {
             self.snapshot()
         } else {
             None
@@ -64,7 +64,7 @@ impl Widget for &App {
             help::render(self.help_page(), area, buf);
         } else if self.mode() == Mode::History {
             history::render(self, area, buf);
-        } else if self.world.state() != GameState::Playing {
+        } else if self.world().state() != GameState::Playing {
             let (title, lines) = end_text(self);
             popup(area, buf, title, &lines);
         }
@@ -77,7 +77,7 @@ impl Widget for &App {
 
 /// The end screen of a run: how it ended and what it took, the figures of `--state`.
 fn end_text(app: &App) -> (&'static str, Vec<String>) {
-    let w = &app.world;
+    let w = &app.world();
     let run = w.run();
     let (title, how) = if w.state() == GameState::Won {
         (" You won ", "The last floor is clear.".to_string())
@@ -109,7 +109,7 @@ fn end_text(app: &App) -> (&'static str, Vec<String>) {
 
 /// The title and lines of the popup that asks `question`.
 fn question_text(app: &App, question: &Confirm) -> (&'static str, Vec<String>) {
-    let file = app.source.name();
+    let file = app.source().name();
     let unsaved = format!("{file} has unsaved edits.");
     match question {
         Confirm::Quit if app.unsaved() => (
@@ -217,11 +217,11 @@ fn render_log(app: &App, area: Rect, buf: &mut Buffer) {
     let width = usize::from(inner.width).max(1);
     // Newest last; long messages wrap so file errors stay readable in full.
     let mut lines: Vec<Line> = Vec::new();
-    for m in app.world.log().iter().rev() {
+    for m in app.world().log().iter().rev() {
         if lines.len() >= n {
             break;
         }
-        let style = if m.turn == app.world.turn() {
+        let style = if m.turn == app.world().turn() {
             Style::new()
         } else {
             Style::new().fg(Color::DarkGray)
@@ -241,10 +241,10 @@ fn render_hint(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut Buffer)
     let text = match app.mode() {
         Mode::Look => describe_cell(app, snap, app.cursor()),
         Mode::Lab => describe_lab_cell(app, snap, app.cursor()),
-        Mode::Edit => format!("EDIT {} brush {}  {keys}", app.cursor(), app.editor.kind()),
-        _ if app.overlay.on => {
-            let total = app.world.trace().map_or(0, |t| t.expansions());
-            let step = app.overlay.step.unwrap_or(total);
+        Mode::Edit => format!("EDIT {} brush {}  {keys}", app.cursor(), app.brush()),
+        _ if app.overlay().on => {
+            let total = app.world().trace().map_or(0, |t| t.expansions());
+            let step = app.overlay().step.unwrap_or(total);
             format!("step {step}/{total}  {keys}")
         }
         _ => keys,
@@ -281,22 +281,26 @@ fn cut_at_separator(text: &str, width: usize) -> String {
 
 /// The look-mode description of a cell: its F, G, H, parent, state and order.
 pub fn look_line(app: &App, p: Pos) -> String {
-    let snap = if app.overlay.on { app.snapshot() } else { None };
+    let snap = if app.overlay().on {
+        app.snapshot()
+    } else {
+        None
+    };
     describe_cell(app, snap.as_deref(), p)
 }
 
 fn describe_cell(app: &App, snap: Option<&Snapshot>, p: Pos) -> String {
-    let tile = app.world.grid().get(p);
+    let tile = app.world().grid().get(p);
     let mut s = format!("LOOK {p}");
-    if let Some(m) = app.world.monster_at(p) {
+    if let Some(m) = app.world().monster_at(p) {
         let info = crate::content::kinds::kind(m.kind);
         s.push_str(&format!(" {} {}", m.kind, info.name));
         if !info.speed.name().is_empty() {
             s.push_str(&format!(" ({})", info.speed.name()));
         }
-    } else if app.world.player().pos == p {
+    } else if app.world().player().pos == p {
         s.push_str(" you");
-    } else if let Some(f) = app.world.feature_at(p) {
+    } else if let Some(f) = app.world().feature_at(p) {
         s.push_str(&format!(" {}", f.name()));
     } else if !tile.is_passable() {
         s.push_str(match tile {

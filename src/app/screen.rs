@@ -66,7 +66,7 @@ pub fn layout(app: &App, area: Rect) -> Option<Layout> {
 /// stays put and scrolls only when the cursor comes within a margin of the view's edge.
 /// Either way it is clamped to the map, and a map smaller than the view is centred.
 pub fn camera(app: &App, view: Rect) -> Pos {
-    let grid = app.world.grid();
+    let grid = app.world().grid();
     let (w, h) = (grid.width(), grid.height());
     match app.mode() {
         Mode::Look | Mode::Edit | Mode::Lab => Pos::new(
@@ -74,7 +74,7 @@ pub fn camera(app: &App, view: Rect) -> Pos {
             scroll(app.camera.y, app.cursor().y, h, view.height),
         ),
         _ => {
-            let p = app.world.player().pos;
+            let p = app.world().player().pos;
             Pos::new(centre(p.x, w, view.width), centre(p.y, h, view.height))
         }
     }
@@ -148,7 +148,7 @@ pub fn map_cell(app: &App, col: u16, row: u16) -> Option<Pos> {
             app.camera.x + i32::from(col - view.x),
             app.camera.y + i32::from(row - view.y),
         );
-        app.world.grid().contains(p).then_some(p)
+        app.world().grid().contains(p).then_some(p)
     })
 }
 
@@ -157,7 +157,7 @@ pub fn map_cell(app: &App, col: u16, row: u16) -> Option<Pos> {
 pub fn screen_cell(app: &App, p: Pos) -> Option<(u16, u16)> {
     let view = camera_view(app, Rect::new(0, 0, app.size.0, app.size.1))?;
     let (dx, dy) = (p.x - app.camera.x, p.y - app.camera.y);
-    let inside = app.world.grid().contains(p)
+    let inside = app.world().grid().contains(p)
         && (0..i32::from(view.width)).contains(&dx)
         && (0..i32::from(view.height)).contains(&dy);
     inside.then(|| (view.x + dx as u16, view.y + dy as u16))

@@ -116,7 +116,7 @@ impl App {
     pub fn shown_expansions(&self) -> u32 {
         match self.lab() {
             Some(lab) => lab.expansions(),
-            None => self.world.trace().map_or(0, Trace::expansions),
+            None => self.world().trace().map_or(0, Trace::expansions),
         }
     }
 
@@ -163,9 +163,9 @@ impl App {
     /// The selected monster's search as it stood at the overlay's step. Replaying a large
     /// search takes milliseconds, so the last replay is kept until the trace or step changes.
     pub fn snapshot(&self) -> Option<Arc<Snapshot>> {
-        let trace = self.world.trace()?;
+        let trace = self.world().trace()?;
         let step = self.overlay.step.unwrap_or(u32::MAX);
-        let key = (self.world.planner().trace_serial(), step);
+        let key = (self.world().planner().trace_serial(), step);
         let mut cache = self.snapshot_cache.borrow_mut();
         if let Some((k, snap)) = cache.as_ref()
             && *k == key
@@ -192,7 +192,7 @@ impl App {
     /// Opens the lab on the level's map (with the game's walls as they are now), searching
     /// from `start` to `goal` with `options`.
     pub fn open_lab(&mut self, start: Pos, goal: Pos, options: SearchOptions) {
-        let grid = self.world.grid().clone();
+        let grid = self.world().grid().clone();
         let lab = Box::new(Lab::new(grid, start, goal, options));
         // A lab opened from the lab replaces it and returns where the first one would.
         let back = match std::mem::replace(&mut self.screen, Screen::Play) {
@@ -208,18 +208,18 @@ impl App {
         self.overlay.step = None;
         self.overlay.autoplay = false;
         self.settle_camera();
-        self.world.say(
+        self.say(
             "The lab: s and g (or the mouse) set start and goal, [ ] step, v layers, c compares, L leaves.",
         );
     }
 
     /// Opens the lab on the search the overlay shows (or from the cursor to the player).
     pub(super) fn enter_lab(&mut self) {
-        let (start, goal) = match self.world.trace() {
+        let (start, goal) = match self.world().trace() {
             Some(t) if self.overlay.on => (t.start, t.goal),
-            _ => (self.cursor_or_selected(), self.world.player().pos),
+            _ => (self.cursor_or_selected(), self.world().player().pos),
         };
-        self.open_lab(start, goal, self.world.options());
+        self.open_lab(start, goal, self.world().options());
     }
 
     /// Leaves the lab: the game is as it was.
@@ -241,11 +241,11 @@ impl App {
             self.overlay.step = None;
             return;
         }
-        let mut o = self.world.options();
+        let mut o = self.world().options();
         change(&mut o);
-        self.world.say(format!("Search: {}.", describe_for_log(&o)));
+        self.say(format!("Search: {}.", describe_for_log(&o)));
         self.overlay.step = None;
-        self.world.set_options(o);
+        self.session.world_mut().set_options(o);
     }
 
     /// The next weight of the cycle 1, 1.5, 2, 3, 5.

@@ -56,7 +56,7 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
         move |size| {
             let mut app = App::new(level, source, seed, size);
             if planning != Planning::AStar {
-                app.world.set_planning(planning);
+                app.set_planning(planning);
             }
             app
         },

@@ -18,7 +18,7 @@ mod design;
 pub mod lint;
 mod movingai;
 
-pub use design::Design;
+pub use design::{Change, Design, EditOp, Needs, Occupants, Refusal};
 
 pub use crate::text::{LoadError, ParseError};
 use crate::text::{lines, parse_size};

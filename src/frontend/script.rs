@@ -562,7 +562,7 @@ struct SelectedState {
 
 /// The game state as one JSON line.
 pub fn state_line(app: &App) -> String {
-    let w = &app.world;
+    let w = &app.world();
     let run = w.run();
     let line = StateLine {
         turn: w.turn(),
@@ -586,7 +586,7 @@ pub fn state_line(app: &App) -> String {
             })
             .collect(),
         selected: app
-            .selected
+            .selected()
             .and_then(|id| w.monster(id))
             .map(|m| SelectedState {
                 id: m.id,
@@ -616,8 +616,8 @@ pub fn play(
     // A test backend cannot fail: its error type is uninhabited.
     let mut terminal =
         Terminal::new(TestBackend::new(size.0, size.1)).unwrap_or_else(|e| match e {});
-    app.size = size;
-    let mut turn = app.world.turn();
+    app.set_size(size);
+    let mut turn = app.world().turn();
     let mut snaps = 0;
     let mut last = (0, 0);
     let styles = script.header.styles;
@@ -639,10 +639,10 @@ pub fn play(
         Ok(())
     };
     let note_turn = |app: &App, out: &mut dyn Write, turn: &mut u32| -> std::io::Result<()> {
-        if output.state && app.world.turn() != *turn {
+        if output.state && app.world().turn() != *turn {
             writeln!(out, "{}", state_line(app))?;
         }
-        *turn = app.world.turn();
+        *turn = app.world().turn();
         Ok(())
     };
     'steps: for step in &script.steps {
@@ -740,10 +740,10 @@ pub fn run_file(path: &Path, options: &RunOptions, out: &mut dyn Write) -> Resul
     let (level, source) = open_level(level.as_deref(), seed)?;
     let mut app = App::new(level, source, seed, size);
     if let Some(planning) = script.header.planning {
-        app.world.set_planning(planning);
+        app.set_planning(planning);
     }
     if let Some((start, goal)) = options.lab.or(script.header.lab) {
-        let search = app.world.options();
+        let search = app.world().options();
         app.open_lab(start, goal, search);
     }
     play(&script, &mut app, size, options.output, out)?;

@@ -513,7 +513,7 @@ impl Ui {
                 });
                 dirty = true;
                 assert!(
-                    !(panic_after_turn && app.world.turn() > 0),
+                    !(panic_after_turn && app.world().turn() > 0),
                     "injected panic after a turn ({PANIC_ENV}=turn)"
                 );
             }

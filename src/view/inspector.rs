@@ -65,19 +65,19 @@ fn fit(area: Rect) -> Option<(u16, u16, u16)> {
 }
 
 pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut Buffer) {
-    let stepping = app.overlay.step.is_some();
+    let stepping = app.overlay().step.is_some();
     let following = snap
         .and_then(|s| s.current)
-        .filter(|_| app.overlay.follow && stepping);
+        .filter(|_| app.overlay().follow && stepping);
     let focus = match (following, app.mode()) {
         (Some(now), _) => now,
         (None, Mode::Look) => app.cursor(),
         _ => app
-            .selected
-            .and_then(|id| app.world.monster(id))
-            .map_or(app.world.player().pos, |m| m.pos),
+            .selected()
+            .and_then(|id| app.world().monster(id))
+            .map_or(app.world().player().pos, |m| m.pos),
     };
-    let formula = app.world.options().formula();
+    let formula = app.world().options().formula();
     let follows = if following.is_some() { " follows" } else { "" };
     let title = Block::new()
         .borders(Borders::TOP)
@@ -138,7 +138,7 @@ fn junction(i: u16, j: u16, across: u16, down: u16) -> char {
 
 fn draw_box(app: &App, snap: &Snapshot, p: Pos, focused: bool, r: Rect, buf: &mut Buffer) {
     let w = r.width as usize;
-    let tile = app.world.grid().get(p);
+    let tile = app.world().grid().get(p);
     if !tile.is_passable() {
         let (ch, style) = match tile {
             Tile::Wall => ('█', Style::new().fg(Color::Gray)),
@@ -151,7 +151,7 @@ fn draw_box(app: &App, snap: &Snapshot, p: Pos, focused: bool, r: Rect, buf: &mu
         }
         return;
     }
-    let trace = app.world.trace();
+    let trace = app.world().trace();
     let on_path = snap.path.contains(&p);
     let mut style = match snap.get(p).map(|n| n.state) {
         _ if on_path => Style::new().fg(Color::Black).bg(Color::Yellow),
@@ -162,10 +162,10 @@ fn draw_box(app: &App, snap: &Snapshot, p: Pos, focused: bool, r: Rect, buf: &mu
     if focused {
         style = style.add_modifier(Modifier::BOLD | Modifier::UNDERLINED);
     }
-    let who = if app.world.player().pos == p {
+    let who = if app.world().player().pos == p {
         Some('@')
     } else {
-        app.world.monster_at(p).map(|m| m.kind)
+        app.world().monster_at(p).map(|m| m.kind)
     };
     let Some(n) = snap.get(p) else {
         let label = who.map(String::from).unwrap_or_default();
@@ -176,7 +176,7 @@ fn draw_box(app: &App, snap: &Snapshot, p: Pos, focused: bool, r: Rect, buf: &mu
         "start"
     } else if trace.is_some_and(|t| t.goal == p) {
         "goal"
-    } else if snap.current == Some(p) && app.overlay.step.is_some() {
+    } else if snap.current == Some(p) && app.overlay().step.is_some() {
         "now"
     } else if on_path {
         "path"

@@ -62,14 +62,14 @@ pub(super) fn render(app: &App, l: &Layout, buf: &mut Buffer) {
                 view.height.saturating_sub(1),
             );
         }
-        let cam = app.camera;
+        let cam = app.camera();
         map::draw_tiles(&lab.grid, view, cam, buf, |_| map::Seen::Shown);
         let mut put =
             |p: Pos, ch: Option<char>, style: Style| map::put_cell(buf, view, cam, p, ch, style);
         map::draw_search(
             snap,
-            app.overlay.layer,
-            app.overlay.step.is_some(),
+            app.overlay().layer,
+            app.overlay().step.is_some(),
             &mut put,
         );
         let mark = Style::new()
@@ -137,10 +137,10 @@ fn render_panel(
         }
     }
     let mut play = vec![format!("step {step}/{total}")];
-    if app.overlay.autoplay {
-        play.push(format!("▶ {}/s", app.overlay.speed()));
+    if app.overlay().autoplay {
+        play.push(format!("▶ {}/s", app.overlay().speed()));
     } else {
-        play.push(format!("a plays at {}/s", app.overlay.speed()));
+        play.push(format!("a plays at {}/s", app.overlay().speed()));
     }
     if let Some(c) = lab.compare {
         play.push(c.name().to_string());
@@ -149,7 +149,7 @@ fn render_panel(
         lines.push(Line::styled(part, dim));
     }
     if let Some(Some(snap)) = snaps.first() {
-        layer_legend(app.overlay.layer, snap, &mut lines);
+        layer_legend(app.overlay().layer, snap, &mut lines);
         lines.push(Line::styled("open list, next first:", head));
         // What the last expansion did goes below the open list; built first, so that the
         // open list gets exactly the rows it leaves (its lines wrap on narrow panels).

@@ -26,19 +26,19 @@ pub(super) const RAMP: [u8; 10] = [17, 19, 25, 31, 37, 43, 77, 113, 184, 220];
 /// The level's title, or the file's name without one, for a map's border. The title is the
 /// file's text: escaped, it can never drive the terminal.
 pub(super) fn level_title(app: &App) -> String {
-    let title = app.design.level().title.as_deref();
-    let title = title.map_or_else(|| app.source.name(), str::to_owned);
+    let title = app.design().level().title.as_deref();
+    let title = title.map_or_else(|| app.source().name(), str::to_owned);
     crate::text::escape_controls(&title).into_owned()
 }
 
 pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &mut Buffer) {
     let title = level_title(app);
     let mut block = Block::bordered().title(format!(" {title} "));
-    if app.overlay.on && app.world.trace().is_some() {
+    if app.overlay().on && app.world().trace().is_some() {
         // The overlay's legend sits on the map's frame, where it costs no row of the panel.
-        block = block.title_bottom(Line::from(states_legend(app.overlay.layer)));
+        block = block.title_bottom(Line::from(states_legend(app.overlay().layer)));
     }
-    let o = app.world.options();
+    let o = app.world().options();
     if !o.is_default() {
         block = block.title_bottom(
             Line::from(Span::styled(
@@ -54,15 +54,15 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
     block.render(l.map_block, buf);
 
     let view = l.map;
-    let cam = app.camera;
-    let selected = app.selected.and_then(|id| app.world.monster(id));
+    let cam = app.camera();
+    let selected = app.selected().and_then(|id| app.world().monster(id));
     // While playing with sight on, the map shows what the player sees, the rest of what they
     // have seen dimmed, and nothing else; every other view shows the whole map.
-    let fog = app.sight && app.mode() == Mode::Play && !app.overlay.on;
-    let shown = |p: Pos| !fog || app.world.is_visible(p);
-    let remembered = |p: Pos| fog && !app.world.is_visible(p) && app.world.is_seen(p);
+    let fog = app.sight() && app.mode() == Mode::Play && !app.overlay().on;
+    let shown = |p: Pos| !fog || app.world().is_visible(p);
+    let remembered = |p: Pos| fog && !app.world().is_visible(p) && app.world().is_seen(p);
     let dimmed = Style::new().fg(Color::DarkGray).add_modifier(Modifier::DIM);
-    draw_tiles(app.world.grid(), view, cam, buf, |p| {
+    draw_tiles(app.world().grid(), view, cam, buf, |p| {
         if remembered(p) {
             Seen::Remembered
         } else if shown(p) {
@@ -72,7 +72,7 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
         }
     });
     let mut put = |p: Pos, ch: Option<char>, style: Style| put_cell(buf, view, cam, p, ch, style);
-    for f in app.world.features() {
+    for f in app.world().features() {
         let style = match f.kind {
             _ if remembered(f.pos) => dimmed,
             _ if !shown(f.pos) => continue,
@@ -84,10 +84,10 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
         put(f.pos, Some(f.kind.glyph()), style);
     }
     if let Some(map) = app
-        .world
+        .world()
         .planner()
         .distance_map()
-        .filter(|_| app.overlay.on)
+        .filter(|_| app.overlay().on)
     {
         // Planning by one Dijkstra map: the overlay shows the map itself, every cell shaded
         // by its cost to the player.
@@ -95,11 +95,11 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
     } else if let Some(snap) = snapshot {
         draw_search(
             snap,
-            app.overlay.layer,
-            app.overlay.step.is_some(),
+            app.overlay().layer,
+            app.overlay().step.is_some(),
             &mut put,
         );
-    } else if app.show_path
+    } else if app.show_path()
         && let Some(m) = selected
     {
         for &p in m.plan.path.iter().skip(1) {
@@ -108,30 +108,30 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
     }
     if app.mode() == Mode::Edit {
         // The design's starts whose creature has moved away, dimmed: what a save writes.
-        let design = app.design.level();
+        let design = app.design().level();
         let dim = Style::new()
             .fg(Color::DarkGray)
             .add_modifier(Modifier::ITALIC);
         for s in &design.monsters {
-            if app.world.monster_from(s.pos).map(|m| m.pos) != Some(s.pos) {
+            if app.world().monster_from(s.pos).map(|m| m.pos) != Some(s.pos) {
                 put(s.pos, Some(s.kind), dim);
             }
         }
-        if let Some(p) = design.player.filter(|&p| p != app.world.player().pos) {
+        if let Some(p) = design.player.filter(|&p| p != app.world().player().pos) {
             put(p, Some('@'), dim);
         }
     }
-    for m in app.world.monsters().iter().filter(|m| shown(m.pos)) {
+    for m in app.world().monsters().iter().filter(|m| shown(m.pos)) {
         let mut style = Style::new()
             .fg(kind_color(m.kind))
             .add_modifier(Modifier::BOLD);
-        if Some(m.id) == app.selected {
+        if Some(m.id) == app.selected() {
             style = style.add_modifier(Modifier::UNDERLINED | Modifier::REVERSED);
         }
         put(m.pos, Some(m.kind), style);
     }
     put(
-        app.world.player().pos,
+        app.world().player().pos,
         Some('@'),
         Style::new().fg(Color::White).add_modifier(Modifier::BOLD),
     );

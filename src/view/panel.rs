@@ -45,7 +45,7 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
     let inner = block.inner(area);
     block.render(area, buf);
     let width = usize::from(inner.width).max(1);
-    let w = &app.world;
+    let w = &app.world();
     let dim = Style::new().fg(Color::DarkGray);
     let head = Style::new().add_modifier(Modifier::BOLD);
     let mut lines: Vec<(Line<'static>, Need)> = Vec::new();
@@ -72,7 +72,7 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
         Need::Essential,
     );
     // The run's depth matters less than the inspector's rows while studying a search.
-    let depth_need = if app.overlay.on {
+    let depth_need = if app.overlay().on {
         Need::Useful
     } else {
         Need::Essential
@@ -85,7 +85,7 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
         ],
         depth_need,
     );
-    match app.selected.and_then(|id| w.monster(id)) {
+    match app.selected().and_then(|id| w.monster(id)) {
         Some(m) => {
             let info = kind(m.kind);
             spans(
@@ -184,12 +184,12 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
         Style::new(),
         Need::Optional,
     );
-    if app.overlay.on {
+    if app.overlay().on {
         overlay_lines(app, snap, width, &mut lines);
     }
     // Drop the least needed lines until the inspector has its rows (or nothing is left
     // to drop).
-    let wanted = if app.overlay.on { INSPECTOR_ROWS } else { 0 };
+    let wanted = if app.overlay().on { INSPECTOR_ROWS } else { 0 };
     for need in [Need::Optional, Need::Useful] {
         if lines.len() as u16 + wanted <= inner.height {
             break;
@@ -198,7 +198,7 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
     }
     let used = lines.len() as u16;
     Paragraph::new(lines.into_iter().map(|(l, _)| l).collect::<Vec<_>>()).render(inner, buf);
-    if app.overlay.on && inner.height > used + 5 {
+    if app.overlay().on && inner.height > used + 5 {
         let rest = Rect::new(inner.x, inner.y + used, inner.width, inner.height - used);
         inspector::render(app, snap, rest, buf);
     }
@@ -212,7 +212,7 @@ fn overlay_lines(
 ) {
     let dim = Style::new().fg(Color::DarkGray);
     let Some(snap) = snap else {
-        let why = if app.world.planning() == Planning::Map {
+        let why = if app.world().planning() == Planning::Map {
             "the map: each cell shaded by its cost to you (0 near, 9 far)"
         } else {
             "overlay: no search to show"
@@ -222,9 +222,9 @@ fn overlay_lines(
         }
         return;
     };
-    let total = app.world.trace().map_or(0, |t| t.expansions());
+    let total = app.world().trace().map_or(0, |t| t.expansions());
     let (open, closed) = snap.counts();
-    let o = app.world.options();
+    let o = app.world().options();
     lines.push((
         Line::from(vec![
             Span::styled("search ", Style::new().add_modifier(Modifier::BOLD)),
@@ -241,8 +241,8 @@ fn overlay_lines(
         Need::Essential,
     ));
     let mut units = vec![format!("step {}/{total}", snap.step)];
-    if app.overlay.autoplay {
-        units.push(format!("▶ {}/s", app.overlay.speed()));
+    if app.overlay().autoplay {
+        units.push(format!("▶ {}/s", app.overlay().speed()));
     }
     units.push(format!("open {}", format_count(open as u64)));
     units.push(format!("closed {}", format_count(closed as u64)));

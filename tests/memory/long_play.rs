@@ -58,34 +58,35 @@ fn play() -> Played {
     let mut digest = 0xcbf2_9ce4_8422_2325u64;
     let mut rng = 0x2545_f491_4f6c_dd1du64;
     let mut memory = Vec::new();
-    let mut last = app.world.turn();
+    let mut last = app.world().turn();
     let (mut restarts, mut longest_game, mut longest_log) = (0, 0, 0);
     while turns < TURNS {
         // A game ends in death, or in victory should the wandering kill every monster.
-        if app.world.state() != GameState::Playing {
-            restarts += u32::from(app.world.state() == GameState::Dead);
+        if app.world().state() != GameState::Playing {
+            restarts += u32::from(app.world().state() == GameState::Dead);
             app.apply(Action::Restart);
             last = 0;
             continue;
         }
-        if app.world.turn() < HEALED_TURNS {
-            app.world.heal(20 - app.world.player().hp);
+        if app.world().turn() < HEALED_TURNS {
+            let hp = app.world().player().hp;
+            app.world_mut().heal(20 - hp);
         }
         rng ^= rng << 13;
         rng ^= rng >> 7;
         rng ^= rng << 17;
         let (dx, dy) = DIRECTIONS[(rng % 8) as usize];
         // While healed the player never attacks, so the monsters stay to chase it.
-        let target = app.world.player().pos.offset(dx, dy);
-        let spares = app.world.turn() < HEALED_TURNS && app.world.monster_at(target).is_some();
+        let target = app.world().player().pos.offset(dx, dy);
+        let spares = app.world().turn() < HEALED_TURNS && app.world().monster_at(target).is_some();
         if rng.is_multiple_of(5) || spares {
             app.apply(Action::Wait);
         } else {
             app.apply(Action::Move(dx, dy));
         }
-        if app.world.turn() != last {
-            turns += u64::from(app.world.turn() - last);
-            last = app.world.turn();
+        if app.world().turn() != last {
+            turns += u64::from(app.world().turn() - last);
+            last = app.world().turn();
             for b in state_line(&app).bytes() {
                 digest = (digest ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
             }
@@ -93,9 +94,9 @@ fn play() -> Played {
                 memory.push(rss_kib());
             }
         }
-        assert!(app.world.log().len() <= LOG_LIMIT, "the log is bounded");
-        longest_game = longest_game.max(app.world.turn());
-        longest_log = longest_log.max(app.world.log().len());
+        assert!(app.world().log().len() <= LOG_LIMIT, "the log is bounded");
+        longest_game = longest_game.max(app.world().turn());
+        longest_log = longest_log.max(app.world().log().len());
     }
     Played {
         digest,

@@ -89,8 +89,8 @@ fn check_overlay_matches(level: &str, keys: &str, extra: &[&str]) {
     let frame = common::frame(&mut a, keys);
     let traced = cli_trace(level, extra);
     let selected = a
-        .selected
-        .and_then(|id| a.world.monster(id))
+        .selected()
+        .and_then(|id| a.world().monster(id))
         .expect("a monster");
     assert_eq!(selected.plan.cost, traced.cost);
     for n in &traced.nodes {
@@ -153,16 +153,16 @@ fn travel_survives_a_resize_and_any_key_stops_it() {
     a.handle_event(&Event::Resize(20, 5));
     assert!(a.is_busy(), "a resize does not stop travel");
     a.tick();
-    assert_eq!(a.world.turn(), 2);
+    assert_eq!(a.world().turn(), 2);
     a.handle_event(&Event::Resize(120, 40));
     a.tick();
-    assert_eq!(a.world.player().pos, Pos::new(5, 5));
+    assert_eq!(a.world().player().pos, Pos::new(5, 5));
     assert!(!a.is_busy(), "travel ends on arrival");
     a.start_travel(Pos::new(1, 1));
     a.tick();
     a.handle_event(&Event::Key(KeyEvent::from(KeyCode::Char('x'))));
     assert!(!a.is_busy(), "a key stops travel");
-    assert_eq!(a.world.log().last().unwrap().text, "You stop.");
+    assert_eq!(a.world().log().last().unwrap().text, "You stop.");
 }
 
 #[test]
@@ -174,7 +174,7 @@ fn travel_stops_where_a_level_message_shows_so_that_it_is_read() {
         "message: Walk east.\nmessage at 4,1: Stop and read this.\n#########\n#@......#\n#########\n",
     );
     let mut a = common::app(&level, 1, (80, 24));
-    let log: Vec<String> = a.world.log().iter().map(|m| m.text.clone()).collect();
+    let log: Vec<String> = a.world().log().iter().map(|m| m.text.clone()).collect();
     assert_eq!(log.len(), 2, "{log:?}");
     assert!(
         log[0].ends_with("? for help."),
@@ -185,15 +185,15 @@ fn travel_stops_where_a_level_message_shows_so_that_it_is_read() {
     while a.is_busy() {
         a.tick();
     }
-    assert_eq!(a.world.player().pos, Pos::new(4, 1));
-    assert_eq!(a.world.log().last().unwrap().text, "Stop and read this.");
+    assert_eq!(a.world().player().pos, Pos::new(4, 1));
+    assert_eq!(a.world().log().last().unwrap().text, "Stop and read this.");
     // Travel on goes to the end: the message shows once.
     a.start_travel(Pos::new(7, 1));
     while a.is_busy() {
         a.tick();
     }
-    assert_eq!(a.world.player().pos, Pos::new(7, 1));
-    assert_eq!(a.world.log().len(), 3);
+    assert_eq!(a.world().player().pos, Pos::new(7, 1));
+    assert_eq!(a.world().log().len(), 3);
 }
 
 #[test]
@@ -224,7 +224,7 @@ fn the_overlay_replays_the_newest_search_after_each_turn() {
     let before = a.snapshot().expect("a search to show");
     common::frame(&mut a, ". . {");
     let after = a.snapshot().expect("a search to show");
-    let fresh = a.world.trace().unwrap().snapshot(0);
+    let fresh = a.world().trace().unwrap().snapshot(0);
     assert_eq!(after.nodes, fresh.nodes);
     assert_ne!(
         before.nodes, after.nodes,
@@ -241,50 +241,50 @@ fn autoplay_runs_at_the_speed_shown_and_the_speed_keys_change_it_live() {
     a.apply(Action::ToggleOverlay);
     a.apply(Action::StepStart);
     a.apply(Action::Autoplay);
-    let per_second = a.overlay.speed();
+    let per_second = a.overlay().speed();
     // A second of ticks plays that many expansions (the bracket search has 82).
     let ticks = 1000u32.div_ceil(TICK_MS);
     for _ in 0..ticks {
         a.tick();
     }
-    let played = a.overlay.step.expect("still playing");
+    let played = a.overlay().step.expect("still playing");
     let want = per_second * ticks * TICK_MS / 1000;
     assert!(want > 1);
     assert_eq!(played, want, "{per_second}/s for {ticks} ticks");
     // Faster while it plays: it keeps playing, at the next speed.
     a.apply(Action::Faster);
-    assert!(a.overlay.autoplay);
+    assert!(a.overlay().autoplay);
     assert_eq!(
-        a.overlay.speed(),
+        a.overlay().speed(),
         SPEEDS[SPEEDS.iter().position(|&s| s == per_second).unwrap() + 1]
     );
     // Slowest: one expansion a second.
     for _ in 0..SPEEDS.len() {
         a.apply(Action::Slower);
     }
-    assert_eq!(a.overlay.speed(), 1);
+    assert_eq!(a.overlay().speed(), 1);
     // Pausing and resuming starts the count afresh.
     a.apply(Action::Autoplay);
     a.apply(Action::Autoplay);
-    let before = a.overlay.step.unwrap();
+    let before = a.overlay().step.unwrap();
     for _ in 0..ticks {
         a.tick();
     }
-    assert_eq!(a.overlay.step, Some(before + 1), "one a second");
+    assert_eq!(a.overlay().step, Some(before + 1), "one a second");
     // `a` pauses; other keys leave it paused or playing as it was.
     a.apply(Action::Autoplay);
-    assert!(!a.overlay.autoplay);
+    assert!(!a.overlay().autoplay);
     a.tick();
-    assert_eq!(a.overlay.step, Some(before + 1));
+    assert_eq!(a.overlay().step, Some(before + 1));
     a.apply(Action::Autoplay);
-    assert!(a.overlay.autoplay, "a resumes");
+    assert!(a.overlay().autoplay, "a resumes");
     // A key press (not a script, which would tick until the search ends).
     use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
     a.handle_event(&Event::Key(KeyEvent::new(
         KeyCode::Char('v'),
         KeyModifiers::NONE,
     )));
-    assert!(a.overlay.autoplay, "changing the layer does not stop it");
+    assert!(a.overlay().autoplay, "changing the layer does not stop it");
 }
 
 /// The text of the map view's cell for map cell `p`, and its style's modifiers.
@@ -292,7 +292,7 @@ fn map_glyph(a: &App, p: Pos) -> (String, ratatui::style::Modifier) {
     use ratatui::buffer::Buffer;
     use ratatui::layout::Rect;
     use ratatui::widgets::Widget;
-    let area = Rect::new(0, 0, a.size.0, a.size.1);
+    let area = Rect::new(0, 0, a.size().0, a.size().1);
     let mut buf = Buffer::empty(area);
     a.render(area, &mut buf);
     let (x, y) = astar_rogue::app::screen::screen_cell(a, p).expect("on screen");
@@ -310,16 +310,16 @@ fn sight_hides_the_unseen_dims_the_remembered_and_capital_v_shows_all() {
     );
     let mut a = common::app(&path, 1, (60, 16));
     let behind = Pos::new(8, 1);
-    assert!(!a.world.is_seen(behind));
+    assert!(!a.world().is_seen(behind));
     assert_eq!(map_glyph(&a, behind).0, " ", "behind the wall: unseen");
     assert_eq!(map_glyph(&a, Pos::new(3, 2)).0, ".");
     assert!(!map_glyph(&a, Pos::new(3, 2)).1.contains(Modifier::DIM));
     // Into the right room and back: the room is remembered, dimmed.
     common::frame(&mut a, "3*n 4*l");
-    assert!(a.world.is_visible(behind));
+    assert!(a.world().is_visible(behind));
     common::frame(&mut a, "4*h 3*y");
-    assert_eq!(a.world.player().pos, Pos::new(1, 1));
-    assert!(!a.world.is_visible(behind) && a.world.is_seen(behind));
+    assert_eq!(a.world().player().pos, Pos::new(1, 1));
+    assert!(!a.world().is_visible(behind) && a.world().is_seen(behind));
     let (glyph, style) = map_glyph(&a, behind);
     assert_eq!(glyph, ".");
     assert!(style.contains(Modifier::DIM), "remembered cells are dimmed");
@@ -328,7 +328,7 @@ fn sight_hides_the_unseen_dims_the_remembered_and_capital_v_shows_all() {
     assert!(!map_glyph(&a, behind).1.contains(Modifier::DIM));
     assert_eq!(map_glyph(&a, Pos::new(9, 3)).0, ".");
     common::frame(&mut a, "V o");
-    assert!(a.sight && !map_glyph(&a, behind).1.contains(Modifier::DIM));
+    assert!(a.sight() && !map_glyph(&a, behind).1.contains(Modifier::DIM));
     common::frame(&mut a, "o x");
     assert!(!map_glyph(&a, behind).1.contains(Modifier::DIM));
 }
@@ -337,7 +337,7 @@ fn sight_hides_the_unseen_dims_the_remembered_and_capital_v_shows_all() {
 fn the_history_scrolls_back_through_the_whole_run() {
     let mut a = common::app(Path::new("levels/pillar.txt"), 1, (40, 12));
     for i in 0..60 {
-        a.world.say(format!("note {i}"));
+        a.world_mut().say(format!("note {i}"));
     }
     let frame = common::frame(&mut a, "C-p");
     assert_eq!(a.mode(), astar_rogue::app::Mode::History);
@@ -367,9 +367,9 @@ fn the_history_scrolls_back_through_the_whole_run() {
     let frame = common::frame(&mut a, "End");
     assert!(frame.contains("note 59"), "{frame}");
     // Other keys do not reach the game behind the history; Esc closes it.
-    let turn = a.world.turn();
+    let turn = a.world().turn();
     common::frame(&mut a, "h l . Esc");
-    assert_eq!(a.world.turn(), turn);
+    assert_eq!(a.world().turn(), turn);
     assert_eq!(a.mode(), astar_rogue::app::Mode::Play);
 }
 
@@ -380,11 +380,11 @@ fn descending_makes_the_next_floor_the_design_and_restart_goes_back_up() {
     let text = "title: Stairs\n#######\n#@r.>.#\n#######\n";
     let path = dir.write("stairs.txt", text);
     let mut a = common::app(&path, 4, (80, 24));
-    while !a.world.monsters().is_empty() {
+    while !a.world().monsters().is_empty() {
         common::frame(&mut a, "l");
-        assert!(a.world.turn() < 10);
+        assert!(a.world().turn() < 10);
     }
-    while a.world.player().pos != Pos::new(4, 1) {
+    while a.world().player().pos != Pos::new(4, 1) {
         common::frame(&mut a, "l");
     }
     // Unsaved edits would be lost with the design: the stairs wait until they are saved.
@@ -392,9 +392,9 @@ fn descending_makes_the_next_floor_the_design_and_restart_goes_back_up() {
     common::frame(&mut a, "e");
     a.set_cursor(Pos::new(5, 1));
     common::frame(&mut a, "w e >");
-    assert_eq!(a.world.run().depth, 1);
+    assert_eq!(a.world().run().depth, 1);
     assert!(
-        a.world
+        a.world()
             .log()
             .last()
             .unwrap()
@@ -404,19 +404,19 @@ fn descending_makes_the_next_floor_the_design_and_restart_goes_back_up() {
     common::frame(&mut a, "e U e");
     assert!(!a.unsaved());
     let frame = common::frame(&mut a, ">");
-    assert_eq!(a.world.run().depth, 2);
-    assert_eq!(a.source.kind, SourceKind::Generated);
-    assert_eq!(a.design.level().grid, *a.world.grid());
-    let title = a.design.level().title.clone().unwrap();
+    assert_eq!(a.world().run().depth, 2);
+    assert_eq!(a.source().kind, SourceKind::Generated);
+    assert_eq!(a.design().level().grid, *a.world().grid());
+    let title = a.design().level().title.clone().unwrap();
     assert!(title.starts_with("Depth 2 of 3"), "{title}");
     assert!(frame.contains("Depth 2/3"), "{frame}");
     // Restarting the run asks (a game is in progress), then starts over on the first floor.
     common::frame(&mut a, "r y");
-    assert_eq!(a.world.run().depth, 1);
-    assert_eq!(a.design.level().title.as_deref(), Some("Stairs"));
-    assert_eq!(a.source.kind, SourceKind::Text);
-    assert_eq!(a.world.turn(), 0);
-    assert_eq!(a.world.monsters().len(), 1);
+    assert_eq!(a.world().run().depth, 1);
+    assert_eq!(a.design().level().title.as_deref(), Some("Stairs"));
+    assert_eq!(a.source().kind, SourceKind::Text);
+    assert_eq!(a.world().turn(), 0);
+    assert_eq!(a.world().monsters().len(), 1);
     assert_eq!(
         std::fs::read_to_string(&path).unwrap(),
         text,

@@ -67,15 +67,15 @@ fn the_largest_level_loads_plays_and_saves() {
     for _ in 0..5 {
         app.apply(Action::Wait);
     }
-    assert_eq!(app.world.turn(), 5);
+    assert_eq!(app.world().turn(), 5);
     assert!(
-        app.world
+        app.world()
             .monsters()
             .iter()
             .any(|m| m.pos.chebyshev(Pos::new(10, 10)) <= 1)
     );
     app.apply(Action::Save);
-    assert_eq!(app.world.log().last().unwrap().text, "Saved huge.txt.");
+    assert_eq!(app.world().log().last().unwrap().text, "Saved huge.txt.");
     let (saved, _) = Level::load(&path).unwrap();
     assert_eq!(saved.grid, level.grid);
     let _ = std::fs::remove_dir_all(&dir);

@@ -198,7 +198,7 @@ fn the_mouse_sets_the_ends_and_paints_walls_on_the_labs_own_map() {
     }
     assert_ne!(lab.searches[0].result, before, "the search ran again");
     assert_eq!(
-        a.world.grid().get(Pos::new(3, 4)),
+        a.world().grid().get(Pos::new(3, 4)),
         Tile::Floor,
         "the game's map is its own"
     );
@@ -206,7 +206,7 @@ fn the_mouse_sets_the_ends_and_paints_walls_on_the_labs_own_map() {
     common::frame(&mut a, "L");
     assert!(a.lab().is_none());
     assert_eq!(a.mode(), astar_rogue::app::Mode::Play);
-    assert_eq!(a.world.turn(), 0);
+    assert_eq!(a.world().turn(), 0);
 }
 
 #[test]

@@ -16,7 +16,7 @@ fn app(path: &Path) -> App {
 }
 
 fn last_log(a: &App) -> String {
-    a.world
+    a.world()
         .log()
         .last()
         .map(|m| m.text.clone())
@@ -40,9 +40,9 @@ fn play_and_save_without_editing_writes_the_file_back_byte_for_byte() {
     let path = dir.write("corridor.txt", text);
     let mut a = app(&path);
     common::frame(&mut a, "10*.");
-    assert_eq!(a.world.turn(), 10);
+    assert_eq!(a.world().turn(), 10);
     assert_ne!(
-        a.world.monsters()[0].pos,
+        a.world().monsters()[0].pos,
         Pos::new(7, 1),
         "the goblin moved"
     );
@@ -94,7 +94,7 @@ fn repro_1_walls_painted_then_an_outside_comment_asks_which_to_keep() {
     let mut a = app(&path);
     common::frame(&mut a, "e k w l w e");
     assert!(a.unsaved());
-    let painted = a.design.level().clone();
+    let painted = a.design().level().clone();
     std::fs::write(&path, read(&path) + "; a note from outside\n").unwrap();
     common::frame(&mut a, "reload");
     assert!(
@@ -105,9 +105,9 @@ fn repro_1_walls_painted_then_an_outside_comment_asks_which_to_keep() {
     common::frame(&mut a, "x");
     assert!(matches!(a.question().cloned(), Some(Confirm::Reload(_))));
     common::frame(&mut a, "k");
-    assert_eq!(a.design.level(), &painted, "the walls stay");
+    assert_eq!(a.design().level(), &painted, "the walls stay");
     common::frame(&mut a, "e U");
-    assert_ne!(a.design.level(), &painted, "and undo still has them");
+    assert_ne!(a.design().level(), &painted, "and undo still has them");
     common::frame(&mut a, "R e");
     // The file is newer than what the game saw: saving asks first.
     common::frame(&mut a, "s");
@@ -119,15 +119,15 @@ fn repro_1_walls_painted_then_an_outside_comment_asks_which_to_keep() {
     let mut b = app(&dir.copy("levels/pillar.txt"));
     common::frame(&mut b, "e k w e");
     assert!(b.unsaved());
-    std::fs::write(b.source.path.as_ref().unwrap(), PILLAR_EDITED_OUTSIDE).unwrap();
+    std::fs::write(b.source().path.as_ref().unwrap(), PILLAR_EDITED_OUTSIDE).unwrap();
     common::frame(&mut b, "reload f");
     assert!(b.question().cloned().is_none());
     assert_eq!(
-        b.design.level().title.as_deref(),
+        b.design().level().title.as_deref(),
         Some("Pillar, edited outside")
     );
     assert!(!b.unsaved());
-    let log: Vec<&str> = b.world.log().iter().map(|m| m.text.as_str()).collect();
+    let log: Vec<&str> = b.world().log().iter().map(|m| m.text.as_str()).collect();
     assert!(log.contains(&"pillar.txt changed on disk: the game restarts from the file."));
     assert!(log.contains(&"Undo history cleared: it belonged to the level before."));
     common::frame(&mut b, "e U");
@@ -139,7 +139,7 @@ fn repro_2_a_broken_outside_edit_changes_nothing_and_the_next_save_asks() {
     let dir = Scratch::new();
     let path = dir.copy("levels/pillar.txt");
     let mut a = app(&path);
-    let design = a.design.clone();
+    let design = a.design().clone();
     std::fs::write(&path, "title: half written\n..X..\n").unwrap();
     common::frame(&mut a, "reload");
     assert!(
@@ -147,7 +147,7 @@ fn repro_2_a_broken_outside_edit_changes_nothing_and_the_next_save_asks() {
         "{}",
         last_log(&a)
     );
-    assert_eq!(a.design, design);
+    assert_eq!(a.design(), &design);
     common::frame(&mut a, "s");
     assert_eq!(
         a.question().cloned(),
@@ -165,7 +165,7 @@ fn repro_3_saving_after_turns_writes_the_design_not_where_monsters_stand() {
     let original = std::fs::read(&path).unwrap();
     let mut a = app(&path);
     common::frame(&mut a, ". . s");
-    assert_ne!(a.world.monsters()[0].pos, Pos::new(2, 3));
+    assert_ne!(a.world().monsters()[0].pos, Pos::new(2, 3));
     assert_eq!(
         std::fs::read(&path).unwrap(),
         original,
@@ -207,7 +207,7 @@ fn repro_4_quit_new_level_and_restart_ask_before_dropping_anything() {
     common::frame(&mut c, "n r");
     assert_eq!(c.question().cloned(), Some(Confirm::Restart));
     common::frame(&mut c, "y");
-    assert_eq!(c.world.turn(), 0, "restarted");
+    assert_eq!(c.world().turn(), 0, "restarted");
 }
 
 #[test]
@@ -219,7 +219,7 @@ fn repro_5_an_outside_edit_moving_a_goblin_shows_the_files_goblin_only() {
     let mut a = app(&path);
     std::fs::write(&path, b_txt).unwrap();
     common::frame(&mut a, "reload");
-    let goblins: Vec<Pos> = a.world.monsters().iter().map(|m| m.pos).collect();
+    let goblins: Vec<Pos> = a.world().monsters().iter().map(|m| m.pos).collect();
     assert_eq!(goblins, [Pos::new(2, 4)]);
     assert_eq!(
         last_log(&a),
@@ -237,13 +237,18 @@ fn repro_6_a_different_level_copied_over_shows_exactly_that_level() {
     common::frame(&mut a, "e 30*l");
     std::fs::copy(common::repo("levels/pillar.txt"), &path).unwrap();
     common::frame(&mut a, "reload");
-    assert_eq!(a.world.grid().width(), 8);
-    assert_eq!(a.world.player().pos, Pos::new(6, 3));
-    let monsters: Vec<(char, Pos)> = a.world.monsters().iter().map(|m| (m.kind, m.pos)).collect();
+    assert_eq!(a.world().grid().width(), 8);
+    assert_eq!(a.world().player().pos, Pos::new(6, 3));
+    let monsters: Vec<(char, Pos)> = a
+        .world()
+        .monsters()
+        .iter()
+        .map(|m| (m.kind, m.pos))
+        .collect();
     assert_eq!(monsters, [('g', Pos::new(2, 3))]);
     assert_eq!(a.mode(), Mode::Play);
     assert!(
-        a.world.grid().contains(a.cursor()),
+        a.world().grid().contains(a.cursor()),
         "the cursor is inside the new map"
     );
 }
@@ -259,10 +264,10 @@ fn repro_7_a_smaller_level_copied_over_a_wide_one_loads() {
     );
     let path = dir.write("wide.txt", &wide);
     let mut a = app(&path);
-    assert_eq!(a.world.player().pos, Pos::new(55, 1));
+    assert_eq!(a.world().player().pos, Pos::new(55, 1));
     std::fs::copy(common::repo("levels/pillar.txt"), &path).unwrap();
     common::frame(&mut a, "reload");
-    assert_eq!(a.world.player().pos, Pos::new(6, 3));
+    assert_eq!(a.world().player().pos, Pos::new(6, 3));
 }
 
 #[test]
@@ -271,17 +276,17 @@ fn repro_8_a_mouse_stroke_paints_the_cells_under_the_pointer() {
     let path = dir.copy("levels/default.txt");
     let mut a = common::app(&path, 1, (80, 24));
     common::frame(&mut a, "e");
-    let camera = a.camera;
+    let camera = a.camera();
     let under: Vec<Pos> = (10..=13).map(|c| map_cell(&a, c, 12).unwrap()).collect();
-    let before = a.world.grid().clone();
+    let before = a.world().grid().clone();
     common::frame(
         &mut a,
         "click:10,12 drag:11,12 drag:12,12 drag:13,12 release:13,12",
     );
-    assert_eq!(a.camera, camera, "the camera did not move");
+    assert_eq!(a.camera(), camera, "the camera did not move");
     // Exactly the four cells under the pointer became walls, nothing else changed.
     let changed: Vec<Pos> = (0..before.len())
-        .filter(|&i| before.tiles()[i] != a.world.grid().tiles()[i])
+        .filter(|&i| before.tiles()[i] != a.world().grid().tiles()[i])
         .map(|i| before.pos(i))
         .collect();
     let want: Vec<Pos> = under
@@ -292,7 +297,7 @@ fn repro_8_a_mouse_stroke_paints_the_cells_under_the_pointer() {
     assert!(!want.is_empty());
     assert_eq!(changed, want);
     for p in &under {
-        assert_eq!(a.design.level().grid.get(*p), Tile::Wall, "{p}");
+        assert_eq!(a.design().level().grid.get(*p), Tile::Wall, "{p}");
     }
 }
 
@@ -308,27 +313,27 @@ fn a_fast_drag_paints_the_line_between_two_pointer_cells_and_replans_once() {
     let (from, to) = (Pos::new(1, 0), Pos::new(6, 2));
     let (c0, r0) = screen_cell(&a, from).unwrap();
     let (c1, r1) = screen_cell(&a, to).unwrap();
-    let serial = a.world.planner().trace_serial();
+    let serial = a.world().planner().trace_serial();
     common::frame(&mut a, &format!("click:{c0},{r0} drag:{c1},{r1}"));
     assert_eq!(
-        a.world.planner().trace_serial(),
+        a.world().planner().trace_serial(),
         serial,
         "no replan during the stroke"
     );
     common::frame(&mut a, &format!("release:{c1},{r1}"));
     assert_ne!(
-        a.world.planner().trace_serial(),
+        a.world().planner().trace_serial(),
         serial,
         "one replan when it ends"
     );
     let line = astar_rogue::app::screen::line(from, to);
     assert_eq!(line.len(), 6);
     for p in line {
-        assert_eq!(a.world.grid().get(p), Tile::Wall, "{p}");
+        assert_eq!(a.world().grid().get(p), Tile::Wall, "{p}");
     }
     // The whole stroke undoes in one step.
     common::frame(&mut a, "U");
-    assert!(a.world.grid().tiles().iter().all(|t| *t == Tile::Floor));
+    assert!(a.world().grid().tiles().iter().all(|t| *t == Tile::Floor));
 }
 
 #[test]
@@ -336,18 +341,18 @@ fn the_camera_stays_put_when_edit_mode_starts_and_scrolls_near_the_edge() {
     let dir = Scratch::new();
     let path = dir.copy("levels/default.txt");
     let mut a = common::app(&path, 1, (50, 16));
-    let playing = a.camera;
+    let playing = a.camera();
     common::frame(&mut a, "e");
-    assert_eq!(a.camera, playing);
+    assert_eq!(a.camera(), playing);
     // Walking the cursor right: the camera follows only once the cursor nears the edge.
     let mut moved_at = None;
     for i in 0..40 {
         common::frame(&mut a, "l");
-        if a.camera != playing && moved_at.is_none() {
+        if a.camera() != playing && moved_at.is_none() {
             moved_at = Some(i);
         }
     }
-    let view_left = a.camera.x;
+    let view_left = a.camera().x;
     assert!(moved_at.is_some_and(|i| i > 0), "{moved_at:?}");
     assert!(a.cursor().x - view_left < 24, "the cursor stays in view");
 }
@@ -465,7 +470,7 @@ fn repro_12_reloading_a_huge_level_with_many_monsters_is_quick() {
     let open = rows.join("\n") + "\n";
     let path = dir.write("huge.txt", &open);
     let mut a = common::app(&path, 1, (100, 30));
-    assert_eq!(a.world.monsters().len(), 201);
+    assert_eq!(a.world().monsters().len(), 201);
     // Walls everywhere but the creatures' own cells.
     let walled: String = open
         .chars()
@@ -475,7 +480,7 @@ fn repro_12_reloading_a_huge_level_with_many_monsters_is_quick() {
     let began = std::time::Instant::now();
     common::frame(&mut a, "reload");
     let took = began.elapsed();
-    assert_eq!(a.world.monsters().len(), 201);
+    assert_eq!(a.world().monsters().len(), 201);
     assert!(
         took < std::time::Duration::from_secs(20),
         "reload took {took:?}"
@@ -532,7 +537,7 @@ fn undo_survives_a_save_and_undoing_to_the_save_is_clean_again() {
     common::frame(&mut a, "U");
     assert!(a.unsaved());
     assert_eq!(
-        a.design.level().grid.get(a.cursor().offset(-1, 0)),
+        a.design().level().grid.get(a.cursor().offset(-1, 0)),
         Tile::Floor
     );
 }
@@ -544,7 +549,7 @@ fn editing_changes_the_design_and_the_game_follows() {
     let mut a = app(&path);
     // Two turns: the goblin leaves its start at 2,3.
     common::frame(&mut a, ". .");
-    let goblin = a.world.monsters()[0].pos;
+    let goblin = a.world().monsters()[0].pos;
     assert_ne!(goblin, Pos::new(2, 3));
     common::frame(&mut a, "e");
     // A wall on the goblin's start is refused: the design has it there.
@@ -554,24 +559,24 @@ fn editing_changes_the_design_and_the_game_follows() {
     // A wall under the goblin where it stands now moves it to the nearest free cell.
     a.set_cursor(goblin);
     common::frame(&mut a, "w");
-    let moved = a.world.monsters()[0].pos;
-    assert!(a.world.grid().is_passable(moved) && moved.chebyshev(goblin) == 1);
+    let moved = a.world().monsters()[0].pos;
+    assert!(a.world().grid().is_passable(moved) && moved.chebyshev(goblin) == 1);
     // d on its start removes it from the design and from play.
     a.set_cursor(Pos::new(2, 3));
     common::frame(&mut a, "d");
-    assert!(a.world.monsters().is_empty() && a.design.level().monsters.is_empty());
+    assert!(a.world().monsters().is_empty() && a.design().level().monsters.is_empty());
     common::frame(&mut a, "U");
-    assert_eq!(a.world.monsters().len(), 1, "undo brings it back");
+    assert_eq!(a.world().monsters().len(), 1, "undo brings it back");
     // @ moves the player's start and the player.
     a.set_cursor(Pos::new(0, 0));
     common::frame(&mut a, "@");
-    assert_eq!(a.world.player().pos, Pos::new(0, 0));
-    assert_eq!(a.design.level().player, Some(Pos::new(0, 0)));
+    assert_eq!(a.world().player().pos, Pos::new(0, 0));
+    assert_eq!(a.design().level().player, Some(Pos::new(0, 0)));
     // A restart plays the design.
     common::frame(&mut a, "e r y");
-    assert_eq!(a.world.turn(), 0);
-    assert_eq!(a.world.monsters()[0].pos, Pos::new(2, 3));
-    assert_eq!(a.world.grid(), &a.design.level().grid);
+    assert_eq!(a.world().turn(), 0);
+    assert_eq!(a.world().monsters()[0].pos, Pos::new(2, 3));
+    assert_eq!(a.world().grid(), &a.design().level().grid);
 }
 
 #[test]
@@ -597,14 +602,14 @@ fn outside_edits_are_noticed_by_polling() {
     let mut a = app(&path);
     a.poll_disk();
     assert_eq!(
-        a.design.level().title.as_deref(),
+        a.design().level().title.as_deref(),
         Some("Pillar (8x6)"),
         "nothing changed yet"
     );
     std::fs::write(&path, PILLAR_EDITED_OUTSIDE).unwrap();
     a.poll_disk();
     assert_eq!(
-        a.design.level().title.as_deref(),
+        a.design().level().title.as_deref(),
         Some("Pillar, edited outside")
     );
 }
@@ -660,9 +665,9 @@ fn a_moving_ai_map_saves_beside_itself_and_never_over_the_source() {
     let dir = Scratch::new();
     let map = dir.write("room.map", ROOM_MAP);
     let mut a = app(&map);
-    assert!(a.world.grid().is_passable(a.world.player().pos));
+    assert!(a.world().grid().is_passable(a.world().player().pos));
     assert!(
-        !a.world.monsters().is_empty(),
+        !a.world().monsters().is_empty(),
         "creatures are placed from the seed"
     );
     common::frame(&mut a, "s");
@@ -671,7 +676,7 @@ fn a_moving_ai_map_saves_beside_itself_and_never_over_the_source() {
     let (saved, format) =
         astar_rogue::content::level::Level::load(&dir.path().join("room.txt")).unwrap();
     assert_eq!(format, astar_rogue::content::level::Format::Text);
-    assert_eq!(&saved, a.design.level());
+    assert_eq!(&saved, a.design().level());
     // The text copy is the level's file from now on: the next save goes into it.
     common::frame(&mut a, "e k w e s");
     assert_eq!(last_log(&a), "Saved room.txt.");
@@ -683,7 +688,7 @@ fn a_moving_ai_map_that_loses_all_floor_is_refused_and_the_game_stays() {
     let dir = Scratch::new();
     let map = dir.write("room.map", ROOM_MAP);
     let mut a = app(&map);
-    let design = a.design.clone();
+    let design = a.design().clone();
     std::fs::write(&map, ROOM_MAP.replace('.', "T")).unwrap();
     common::frame(&mut a, "reload");
     assert!(
@@ -691,12 +696,12 @@ fn a_moving_ai_map_that_loses_all_floor_is_refused_and_the_game_stays() {
         "{}",
         last_log(&a)
     );
-    assert_eq!(a.design, design);
+    assert_eq!(a.design(), &design);
     // A map that keeps floor reloads with creatures placed again.
     std::fs::write(&map, ROOM_MAP.replacen("............", "....TTTT....", 1)).unwrap();
     common::frame(&mut a, "reload");
-    assert!(!a.design.level().monsters.is_empty());
-    assert_eq!(a.world.grid().get(Pos::new(4, 0)), Tile::Wall);
+    assert!(!a.design().level().monsters.is_empty());
+    assert_eq!(a.world().grid().get(Pos::new(4, 0)), Tile::Wall);
 }
 
 #[cfg(unix)]
@@ -737,8 +742,8 @@ fn stairs_and_potions_are_laid_deleted_undone_and_saved_as_glyphs() {
     );
     a.set_cursor(potion);
     common::frame(&mut a, "!");
-    assert_eq!(a.world.feature_at(stairs), Some(Stairs));
-    assert_eq!(a.world.feature_at(potion), Some(Potion));
+    assert_eq!(a.world().feature_at(stairs), Some(Stairs));
+    assert_eq!(a.world().feature_at(potion), Some(Potion));
     // On a monster's start, or on a wall, nothing is laid.
     a.set_cursor(goblin);
     common::frame(&mut a, ">");
@@ -749,7 +754,7 @@ fn stairs_and_potions_are_laid_deleted_undone_and_saved_as_glyphs() {
         last_log(&a),
         "Stairs and potions lie on floor: put floor first."
     );
-    assert_eq!(a.world.feature_at(Pos::new(4, 2)), None);
+    assert_eq!(a.world().feature_at(Pos::new(4, 2)), None);
     // A wall over the stairs is refused in the design and in play alike.
     a.set_cursor(stairs);
     common::frame(&mut a, "w");
@@ -757,8 +762,8 @@ fn stairs_and_potions_are_laid_deleted_undone_and_saved_as_glyphs() {
         last_log(&a),
         "The stairs down lie here; delete them (d) first."
     );
-    assert_eq!(a.world.grid().get(stairs), Tile::Floor);
-    assert_eq!(a.design.level().grid.get(stairs), Tile::Floor);
+    assert_eq!(a.world().grid().get(stairs), Tile::Floor);
+    assert_eq!(a.design().level().grid.get(stairs), Tile::Floor);
     common::frame(&mut a, "s");
     let after = read(&path);
     let mut want: Vec<String> = before.lines().map(String::from).collect();
@@ -770,30 +775,30 @@ fn stairs_and_potions_are_laid_deleted_undone_and_saved_as_glyphs() {
     // `d` takes the potion; undo brings it back, in play too; redo takes it again.
     a.set_cursor(potion);
     common::frame(&mut a, "d");
-    assert_eq!(a.world.feature_at(potion), None);
-    assert_eq!(a.design.feature_at(potion), None);
+    assert_eq!(a.world().feature_at(potion), None);
+    assert_eq!(a.design().feature_at(potion), None);
     common::frame(&mut a, "U");
-    assert_eq!(a.world.feature_at(potion), Some(Potion));
-    assert_eq!(a.design.feature_at(potion), Some(Potion));
+    assert_eq!(a.world().feature_at(potion), Some(Potion));
+    assert_eq!(a.design().feature_at(potion), Some(Potion));
     common::frame(&mut a, "R");
-    assert_eq!(a.world.feature_at(potion), None);
+    assert_eq!(a.world().feature_at(potion), None);
     // Potions swap for stairs in one step, and `d` on an empty cell says so.
     a.set_cursor(stairs);
     common::frame(&mut a, "!");
-    assert_eq!(a.design.feature_at(stairs), Some(Potion));
+    assert_eq!(a.design().feature_at(stairs), Some(Potion));
     assert_eq!(
         last_log(&a),
         "Kill the monster to win the run (depth 1 of 1)."
     );
     common::frame(&mut a, "U");
-    assert_eq!(a.design.feature_at(stairs), Some(Stairs));
+    assert_eq!(a.design().feature_at(stairs), Some(Stairs));
     a.set_cursor(Pos::new(1, 1));
     common::frame(&mut a, "d");
     assert_eq!(last_log(&a), "Nothing here to delete.");
     // `d` on the goblin still deletes the goblin, not a feature.
     a.set_cursor(goblin);
     common::frame(&mut a, "d");
-    assert!(a.world.monsters().is_empty());
+    assert!(a.world().monsters().is_empty());
     common::frame(&mut a, "s");
     let saved = read(&path);
     assert_eq!(saved.lines().nth(4), Some(".......>"));
@@ -821,13 +826,13 @@ fn nothing_else_goes_where_stairs_or_a_potion_lie() {
         last_log(&a),
         "A healing potion lies here; delete it (d) first."
     );
-    assert_eq!(a.world.monsters().len(), 1);
-    assert_eq!(a.world.player().pos, Pos::new(2, 1));
+    assert_eq!(a.world().monsters().len(), 1);
+    assert_eq!(a.world().player().pos, Pos::new(2, 1));
     // Nor is anything laid under the player.
     a.set_cursor(Pos::new(2, 1));
     common::frame(&mut a, "!");
     assert_eq!(last_log(&a), "You stand there; step aside first.");
-    assert_eq!(a.world.feature_at(Pos::new(2, 1)), None);
+    assert_eq!(a.world().feature_at(Pos::new(2, 1)), None);
     common::frame(&mut a, "s");
     assert_eq!(read(&path), "########\n#@.>.!.#\n#.....g#\n########\n");
 }

@@ -119,10 +119,10 @@ fn next_action(w: &World, careful: bool) -> Action {
 fn play(seed: u64, careful: bool) -> App {
     let mut app = common::app(Path::new("levels/default.txt"), seed, (80, 24));
     for _ in 0..5_000 {
-        if app.world.state() != GameState::Playing {
+        if app.world().state() != GameState::Playing {
             break;
         }
-        let action = next_action(&app.world, careful);
+        let action = next_action(app.world(), careful);
         app.apply(action);
     }
     app
@@ -131,8 +131,8 @@ fn play(seed: u64, careful: bool) -> App {
 #[test]
 fn a_careful_player_wins_the_default_run_and_the_end_screen_tells_it() {
     let mut app = play(SEED, true);
-    assert_eq!(app.world.state(), GameState::Won);
-    let run = *app.world.run();
+    assert_eq!(app.world().state(), GameState::Won);
+    let run = *app.world().run();
     assert_eq!(run.depth, FINAL_DEPTH);
     assert!(
         run.kills >= 7 + 8,
@@ -165,7 +165,7 @@ fn a_careful_player_wins_the_default_run_and_the_end_screen_tells_it() {
     // The same seed played recklessly ends on the first floor.
     let reckless = play(SEED, false);
     assert_eq!(
-        (reckless.world.state(), reckless.world.run().depth),
+        (reckless.world().state(), reckless.world().run().depth),
         (GameState::Dead, 1)
     );
 }
@@ -178,18 +178,18 @@ fn careful_play_wins_often_and_charging_in_loses_often() {
         let app = play(seed, true);
         // The hand-written first floor never stops careful play.
         assert!(
-            app.world.run().depth >= 2,
+            app.world().run().depth >= 2,
             "seed {seed}: died on the first floor"
         );
-        careful_wins += u32::from(app.world.state() == GameState::Won);
+        careful_wins += u32::from(app.world().state() == GameState::Won);
         let app = play(seed, false);
         assert_ne!(
-            app.world.state(),
+            app.world().state(),
             GameState::Playing,
             "seed {seed}: unfinished"
         );
-        reckless_wins += u32::from(app.world.state() == GameState::Won);
-        reckless_first_floor_deaths += u32::from(app.world.run().depth == 1);
+        reckless_wins += u32::from(app.world().state() == GameState::Won);
+        reckless_first_floor_deaths += u32::from(app.world().run().depth == 1);
     }
     // Winnable by care, yet a challenge: the deep floors still kill a careful player at
     // times, and charging in dies on the first floor in a good share of runs.

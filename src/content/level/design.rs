@@ -3,6 +3,7 @@
 
 use super::{Feature, FeatureKind, Level, Spawn, parse_text, tile_glyph};
 use crate::engine::grid::{Pos, Tile};
+
 use crate::text::{BOM, ParseError};
 
 /// A level as designed: tiles, the player's and each creature's starting cell, the title,
@@ -219,66 +220,251 @@ impl Design {
         self.level.feature_at(p)
     }
 
-    /// Puts a tile; refused (false) when a creature starts, or a feature lies, on a cell that
-    /// would no longer hold it, or when nothing changes.
-    pub fn set_tile(&mut self, p: Pos, tile: Tile) -> bool {
-        if !tile.is_passable() && (self.creature_at(p).is_some() || self.feature_at(p).is_some()) {
-            return false;
-        }
-        self.level.grid.set(p, tile)
-    }
-
-    /// Adds a monster's start on a floor cell where nothing starts or lies; refused otherwise.
-    pub fn add_spawn(&mut self, spawn: Spawn) -> bool {
-        if !self.level.grid.is_passable(spawn.pos)
-            || self.creature_at(spawn.pos).is_some()
-            || self.feature_at(spawn.pos).is_some()
-        {
-            return false;
-        }
-        self.level.monsters.push(spawn);
-        true
-    }
-
-    /// Removes the monster that starts on a cell; returns it.
-    pub fn remove_spawn(&mut self, p: Pos) -> Option<Spawn> {
-        let i = self.level.monsters.iter().position(|m| m.pos == p)?;
-        Some(self.level.monsters.remove(i))
-    }
-
-    /// Lays a feature on a floor cell where no creature starts, in place of whatever lay
-    /// there, or (`None`) clears the cell; refused (false) otherwise, or when nothing
-    /// changes.
-    pub fn set_feature(&mut self, p: Pos, kind: Option<FeatureKind>) -> bool {
-        let at = self.level.features.iter().position(|f| f.pos == p);
-        if kind.is_some() && (!self.level.grid.is_passable(p) || self.creature_at(p).is_some()) {
-            return false;
-        }
-        let features = &mut self.level.features;
-        match (kind, at) {
-            (None, None) => false,
-            (None, Some(i)) => {
-                features.remove(i);
-                true
+    /// Whether `op` may be done, and what it would change: the one validator of edits. The
+    /// design's own rules (a file has one glyph per cell, creatures and features stand on
+    /// floor) and the game in play (`live`: nothing is laid under the player) are checked
+    /// here, so applying the change can never be refused, in the design or in play.
+    /// `Ok(None)` when the edit changes nothing.
+    pub fn check(&self, op: EditOp, live: &dyn Occupants) -> Result<Option<Change>, Refusal> {
+        let grid = &self.level.grid;
+        let outside = |p: Pos| !grid.contains(p);
+        match op {
+            EditOp::SetTile(pos, after) => {
+                let before = grid.get(pos);
+                if outside(pos) || before == after {
+                    return Ok(None);
+                }
+                if !after.is_passable() {
+                    if let Some(c) = self.creature_at(pos) {
+                        return Err(Refusal::StartsHere(c));
+                    }
+                    if live.player() == pos {
+                        return Err(Refusal::PlayerStandsThere);
+                    }
+                    if let Some(f) = self.feature_at(pos) {
+                        return Err(Refusal::LiesHere(f));
+                    }
+                }
+                Ok(Some(Change::Tile { pos, before, after }))
             }
-            (Some(kind), Some(i)) => std::mem::replace(&mut features[i].kind, kind) != kind,
-            (Some(kind), None) => {
-                features.push(Feature { pos: p, kind });
-                true
+            EditOp::AddMonster(pos, kind) => {
+                if !grid.is_passable(pos) {
+                    return Err(Refusal::NeedsFloor(Needs::Monster));
+                }
+                if let Some(c) = self.creature_at(pos) {
+                    return Err(Refusal::Taken(c));
+                }
+                if let Some(f) = self.feature_at(pos) {
+                    return Err(Refusal::LiesHere(f));
+                }
+                Ok(Some(Change::Added(Spawn { pos, kind })))
             }
+            EditOp::RemoveMonster(pos) => {
+                // The start on this cell, else the start of the monster standing here.
+                let start = self.level.monsters.iter().find(|m| m.pos == pos).copied();
+                let standing = live.monster_origin(pos);
+                let spawn = start.or_else(|| {
+                    let origin = standing??;
+                    self.level
+                        .monsters
+                        .iter()
+                        .find(|m| m.pos == origin)
+                        .copied()
+                });
+                if spawn.is_none() && standing.is_none() {
+                    return Err(Refusal::NoMonster);
+                }
+                Ok(Some(Change::Removed { spawn, at: pos }))
+            }
+            EditOp::MovePlayer(to) => {
+                let from = self.level.player.unwrap_or(to);
+                if !grid.is_passable(to) {
+                    return Err(Refusal::NeedsFloor(Needs::Player));
+                }
+                if self.creature_at(to).is_some_and(|c| c != '@') {
+                    return Err(Refusal::MonsterStartsThere);
+                }
+                if let Some(f) = self.feature_at(to) {
+                    return Err(Refusal::LiesHere(f));
+                }
+                let moves = to != from || to != live.player();
+                Ok(moves.then_some(Change::Player { from, to }))
+            }
+            EditOp::PlaceFeature(pos, kind) => {
+                if !grid.is_passable(pos) {
+                    return Err(Refusal::NeedsFloor(Needs::Feature));
+                }
+                if let Some(c) = self.creature_at(pos) {
+                    return Err(Refusal::Taken(c));
+                }
+                // It would lie unnoticed under the player until they stepped off and back.
+                if live.player() == pos {
+                    return Err(Refusal::PlayerStandsThere);
+                }
+                let before = self.feature_at(pos);
+                Ok((before != Some(kind)).then_some(Change::Feature {
+                    pos,
+                    before,
+                    after: Some(kind),
+                }))
+            }
+            EditOp::RemoveFeature(pos) => match self.feature_at(pos) {
+                Some(before) => Ok(Some(Change::Feature {
+                    pos,
+                    before: Some(before),
+                    after: None,
+                })),
+                None => Err(Refusal::NothingLies),
+            },
         }
     }
 
-    /// Moves the player's start to a floor cell where nothing else starts or lies; refused
-    /// otherwise (a file has one glyph per cell).
-    pub fn set_player(&mut self, p: Pos) -> bool {
-        let taken = self.creature_at(p).is_some_and(|c| c != '@') || self.feature_at(p).is_some();
-        if !self.level.grid.is_passable(p) || taken {
-            return false;
+    /// Makes a change that [`Design::check`] returned (or undoes it, `forward` false).
+    pub fn apply(&mut self, change: &Change, forward: bool) {
+        let level = &mut self.level;
+        match (change, forward) {
+            (Change::Tile { pos, after, .. }, true)
+            | (
+                Change::Tile {
+                    pos, before: after, ..
+                },
+                false,
+            ) => {
+                level.grid.set(*pos, *after);
+            }
+            (Change::Added(spawn), true)
+            | (
+                Change::Removed {
+                    spawn: Some(spawn), ..
+                },
+                false,
+            ) => level.monsters.push(*spawn),
+            (Change::Added(spawn), false)
+            | (
+                Change::Removed {
+                    spawn: Some(spawn), ..
+                },
+                true,
+            ) => level.monsters.retain(|m| m.pos != spawn.pos),
+            (Change::Removed { spawn: None, .. }, _) => {}
+            (Change::Player { to, .. }, true) | (Change::Player { from: to, .. }, false) => {
+                level.player = Some(*to);
+            }
+            (Change::Feature { pos, after, .. }, true)
+            | (
+                Change::Feature {
+                    pos, before: after, ..
+                },
+                false,
+            ) => {
+                level.features.retain(|f| f.pos != *pos);
+                if let Some(kind) = after {
+                    level.features.push(Feature {
+                        pos: *pos,
+                        kind: *kind,
+                    });
+                }
+            }
         }
-        self.level.player = Some(p);
-        true
     }
+}
+
+/// One edit asked of a design.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EditOp {
+    /// Put a tile.
+    SetTile(Pos, Tile),
+    /// Place a monster's start of a kind.
+    AddMonster(Pos, char),
+    /// Remove the monster that starts on, or stands on, a cell.
+    RemoveMonster(Pos),
+    /// Move the player's start (and the player) to a cell.
+    MovePlayer(Pos),
+    /// Lay stairs or a potion on a cell, in place of what lay there.
+    PlaceFeature(Pos, FeatureKind),
+    /// Take away the stairs or potion lying on a cell.
+    RemoveFeature(Pos),
+}
+
+/// A change [`Design::check`] allowed, with what it replaced, so it can be undone exactly.
+/// The game in play follows the same value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Change {
+    /// A tile changed.
+    Tile {
+        /// The cell.
+        pos: Pos,
+        /// The tile before.
+        before: Tile,
+        /// The tile after.
+        after: Tile,
+    },
+    /// A monster's start was added.
+    Added(Spawn),
+    /// A monster was removed: its start, if the design had one, and the cell where the
+    /// monster in play stood when asked (for a monster with no start of its own).
+    Removed {
+        /// The start taken out of the design.
+        spawn: Option<Spawn>,
+        /// The cell named by the edit.
+        at: Pos,
+    },
+    /// The player's start moved.
+    Player {
+        /// The start before.
+        from: Pos,
+        /// The start after.
+        to: Pos,
+    },
+    /// What lay on a cell, and what lies there now.
+    Feature {
+        /// The cell.
+        pos: Pos,
+        /// What lay there.
+        before: Option<FeatureKind>,
+        /// What lies there now.
+        after: Option<FeatureKind>,
+    },
+}
+
+/// What stands where in the game in play, as far as an edit must know.
+pub trait Occupants {
+    /// Where the player stands.
+    fn player(&self) -> Pos;
+    /// For a monster standing on `p`: `Some(its start in the design, if any)`.
+    fn monster_origin(&self, p: Pos) -> Option<Option<Pos>>;
+}
+
+/// What needs a floor cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Needs {
+    /// A monster.
+    Monster,
+    /// The player.
+    Player,
+    /// Stairs or a potion.
+    Feature,
+}
+
+/// Why an edit was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// A creature starts on the cell (`'@'` for the player).
+    StartsHere(char),
+    /// The player stands on the cell in play.
+    PlayerStandsThere,
+    /// Stairs or a potion lie on the cell.
+    LiesHere(FeatureKind),
+    /// It needs floor.
+    NeedsFloor(Needs),
+    /// Another creature starts on the cell.
+    Taken(char),
+    /// No monster starts or stands on the cell.
+    NoMonster,
+    /// A monster starts where the player would.
+    MonsterStartsThere,
+    /// Nothing lies on the cell.
+    NothingLies,
 }
 
 #[cfg(test)]
@@ -287,6 +473,29 @@ mod tests {
 
     fn design(text: &str) -> Design {
         Design::parse(text.as_bytes(), "t.txt").expect("valid level")
+    }
+
+    /// A game in play with nobody on the map: only the design's own rules apply.
+    struct Nobody;
+
+    impl Occupants for Nobody {
+        fn player(&self) -> Pos {
+            Pos::new(-1, -1)
+        }
+        fn monster_origin(&self, _: Pos) -> Option<Option<Pos>> {
+            None
+        }
+    }
+
+    /// Checks and applies an edit; whether it changed the design.
+    fn edit(d: &mut Design, op: EditOp) -> bool {
+        match d.check(op, &Nobody) {
+            Ok(Some(change)) => {
+                d.apply(&change, true);
+                true
+            }
+            _ => false,
+        }
     }
 
     #[test]
@@ -308,9 +517,9 @@ mod tests {
                     #####\n#@..#\n#####\n";
         let mut d = design(text);
         assert_eq!(d.level().notes.len(), 2);
-        assert!(d.set_tile(Pos::new(2, 1), Tile::Wall));
+        assert!(edit(&mut d, EditOp::SetTile(Pos::new(2, 1), Tile::Wall)));
         // The note's cell may become a wall: the file still reads back.
-        assert!(d.set_tile(Pos::new(3, 1), Tile::Wall));
+        assert!(edit(&mut d, EditOp::SetTile(Pos::new(3, 1), Tile::Wall)));
         let out = d.to_text();
         assert_eq!(out, text.replace("#@..#", "#@###"));
         assert_eq!(Design::parse(out.as_bytes(), "t").unwrap().level, d.level);
@@ -330,13 +539,10 @@ mod tests {
     fn one_edited_cell_changes_one_glyph() {
         let text = "; keep me\r\ntitle: T\r\n#####\r\n#@..#\r\n#####\r\n";
         let mut d = design(text);
-        assert!(d.set_tile(Pos::new(3, 1), Tile::Wall));
+        assert!(edit(&mut d, EditOp::SetTile(Pos::new(3, 1), Tile::Wall)));
         assert_eq!(d.to_text(), text.replace("#@..#", "#@.##"));
-        assert!(d.add_spawn(Spawn {
-            pos: Pos::new(2, 1),
-            kind: 'o'
-        }));
-        assert!(d.set_player(Pos::new(1, 1)));
+        assert!(edit(&mut d, EditOp::AddMonster(Pos::new(2, 1), 'o')));
+        assert!(edit(&mut d, EditOp::MovePlayer(Pos::new(1, 1))));
         assert_eq!(d.to_text(), text.replace("#@..#", "#@o##"));
         assert_eq!(
             Design::parse(d.to_text().as_bytes(), "t").unwrap().level,
@@ -349,8 +555,8 @@ mod tests {
         // A ragged map under a size header: row 1 is short, rows 3 and 4 are not written.
         let text = "size: 6x5\n######\n#@\n######\n; the end\n";
         let mut d = design(text);
-        assert!(d.set_tile(Pos::new(4, 1), Tile::Floor));
-        assert!(d.set_tile(Pos::new(0, 4), Tile::Wall));
+        assert!(edit(&mut d, EditOp::SetTile(Pos::new(4, 1), Tile::Floor)));
+        assert!(edit(&mut d, EditOp::SetTile(Pos::new(0, 4), Tile::Wall)));
         let out = d.to_text();
         assert_eq!(out, "size: 6x5\n######\n#@  .\n######\n\n#\n; the end\n");
         assert_eq!(Design::parse(out.as_bytes(), "t").unwrap().level, d.level);
@@ -373,11 +579,8 @@ mod tests {
         assert_eq!(d.to_text(), text);
         // Edits beside them change only the edited glyphs.
         let mut d = design(text);
-        assert!(d.set_tile(Pos::new(4, 1), Tile::Wall));
-        assert!(d.add_spawn(Spawn {
-            pos: Pos::new(2, 2),
-            kind: 'g'
-        }));
+        assert!(edit(&mut d, EditOp::SetTile(Pos::new(4, 1), Tile::Wall)));
+        assert!(edit(&mut d, EditOp::AddMonster(Pos::new(2, 2), 'g')));
         let want = text
             .replace("#@.!.>#", "#@.!#>#")
             .replace("#..!..#", "#.g!..#");
@@ -399,32 +602,34 @@ mod tests {
     fn features_keep_their_cells_floor_and_to_themselves() {
         let mut d = design("######\n#@>.!#\n######\n");
         for p in [Pos::new(2, 1), Pos::new(4, 1)] {
-            assert!(!d.set_tile(p, Tile::Wall), "a wall over {p}");
-            assert!(!d.set_player(p), "the player onto {p}");
-            assert!(!d.add_spawn(Spawn { pos: p, kind: 'r' }), "a rat onto {p}");
+            assert!(
+                !edit(&mut d, EditOp::SetTile(p, Tile::Wall)),
+                "a wall over {p}"
+            );
+            assert!(!edit(&mut d, EditOp::MovePlayer(p)), "the player onto {p}");
+            assert!(!edit(&mut d, EditOp::AddMonster(p, 'r')), "a rat onto {p}");
         }
         assert_eq!(d.feature_at(Pos::new(2, 1)), Some(FeatureKind::Stairs));
         assert_eq!(d.feature_at(Pos::new(3, 1)), None);
-        assert!(d.set_player(Pos::new(3, 1)));
+        assert!(edit(&mut d, EditOp::MovePlayer(Pos::new(3, 1))));
     }
 
     #[test]
     fn creatures_keep_their_cells_free() {
         let mut d = design("#####\n#@.g#\n#####\n");
         assert!(
-            !d.set_tile(Pos::new(3, 1), Tile::Wall),
+            !edit(&mut d, EditOp::SetTile(Pos::new(3, 1), Tile::Wall)),
             "a goblin starts there"
         );
         assert!(
-            !d.set_tile(Pos::new(1, 1), Tile::Wall),
+            !edit(&mut d, EditOp::SetTile(Pos::new(1, 1), Tile::Wall)),
             "the player starts there"
         );
-        assert!(!d.set_player(Pos::new(3, 1)));
-        assert!(!d.add_spawn(Spawn {
-            pos: Pos::new(0, 0),
-            kind: 'r'
-        }));
-        assert_eq!(d.remove_spawn(Pos::new(3, 1)).map(|s| s.kind), Some('g'));
-        assert!(d.set_tile(Pos::new(3, 1), Tile::Wall));
+        assert!(!edit(&mut d, EditOp::MovePlayer(Pos::new(3, 1))));
+        assert!(!edit(&mut d, EditOp::AddMonster(Pos::new(0, 0), 'r')));
+        assert_eq!(d.creature_at(Pos::new(3, 1)), Some('g'));
+        assert!(edit(&mut d, EditOp::RemoveMonster(Pos::new(3, 1))));
+        assert_eq!(d.creature_at(Pos::new(3, 1)), None);
+        assert!(edit(&mut d, EditOp::SetTile(Pos::new(3, 1), Tile::Wall)));
     }
 }

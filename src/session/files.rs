@@ -11,8 +11,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use super::{App, Confirm};
-use crate::content::level::{Design, Format, Level, LoadError, MAX_LEVEL_BYTES};
+use super::Session;
+use crate::content::level::{Design, Format, LoadError, MAX_LEVEL_BYTES};
 
 /// What kind of thing the level came from, which decides where it saves.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -364,165 +364,165 @@ fn keep_owner(_: &std::fs::File, _: &std::fs::Metadata) -> std::io::Result<()> {
     Ok(())
 }
 
-impl App {
+/// How a save went.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Saved {
+    /// Written to the file named.
+    Written(String),
+    /// The level has no file to save to.
+    NoFile,
+    /// The file changed on disk since it was read: overwrite it only when asked.
+    ChangedOnDisk(String),
+    /// Writing failed; the file on disk is unchanged.
+    Failed {
+        /// The file.
+        name: String,
+        /// Why.
+        error: String,
+    },
+}
+
+/// How reading the level file again went.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reloaded {
+    /// The level has no file to reload.
+    NoFile,
+    /// The file is as the game last saw it.
+    Unchanged,
+    /// The file could not be read or parsed; the level in play stays.
+    Failed(String),
+    /// The file changed and the game has unsaved edits: which to keep is the player's call.
+    Conflict(Box<PendingReload>),
+    /// The game restarted from the file; `history_cleared` when undo steps were dropped.
+    Restarted {
+        /// The file.
+        name: String,
+        /// Whether the undo history, which belonged to the level before, was dropped.
+        history_cleared: bool,
+    },
+}
+
+impl Session {
     /// Saves the design: into its text file, or a new `.txt` for maps and generated levels.
-    pub(super) fn save(&mut self, force: bool) {
-        let Some(path) = self.source.path.clone() else {
-            self.world.say("This level has no file to save to.");
-            return;
+    /// A text file that changed on disk since it was read is only overwritten with `force`.
+    pub fn save(&mut self, force: bool) -> Saved {
+        let Some(path) = self.floor.source.path.clone() else {
+            return Saved::NoFile;
         };
-        let target = match self.source.kind {
+        let source = &self.floor.source;
+        let target = match source.kind {
             SourceKind::Text => path,
             SourceKind::MovingAi | SourceKind::Generated => fresh_path(&path),
         };
-        if self.source.kind == SourceKind::Text && !force && self.changed_on_disk() {
-            self.ask(Confirm::Overwrite);
-            self.world.say(format!(
-                "{} changed on disk since it was loaded. Overwrite it? (y/n)",
-                self.source.name()
-            ));
-            return;
+        if source.kind == SourceKind::Text && !force && self.changed_on_disk() {
+            return Saved::ChangedOnDisk(source.name());
         }
-        let text = self.design.to_text();
+        let text = self.floor.design.to_text();
         let name = display_name(&target);
         match write_atomic(&target, text.as_bytes()) {
             Ok(()) => {
-                if !self.design.has_file_text() {
+                if !self.floor.design.has_file_text() {
                     // From now on the file's own text is kept, as for any text level.
                     if let Ok(d) = Design::parse(text.as_bytes(), &name) {
-                        self.design = d;
+                        self.floor.design = d;
                     }
                 }
-                self.source = Source::file(target, Format::Text, text.into_bytes());
-                self.editor.mark_saved();
-                self.world.say(format!("Saved {name}."));
+                self.floor.source = Source::file(target, Format::Text, text.into_bytes());
+                self.history.mark_saved();
+                Saved::Written(name)
             }
-            Err(e) => self.world.say(format!(
-                "Could not save {name}: {e}. The file on disk is unchanged."
-            )),
+            Err(e) => Saved::Failed {
+                name,
+                error: e.to_string(),
+            },
         }
     }
 
     /// Whether the file differs from what the game last read or wrote (a file that cannot
     /// be read, or is no longer a regular file, counts as changed).
     fn changed_on_disk(&self) -> bool {
-        let (Some(path), Some(seen)) = (&self.source.path, &self.source.content) else {
+        let source = &self.floor.source;
+        let (Some(path), Some(seen)) = (&source.path, &source.content) else {
             return false;
         };
         crate::text::read_limited(path, MAX_LEVEL_BYTES, "level file")
             .map_or(true, |now| &now != seen)
     }
 
-    /// Checks the file's length and time; reloads when they moved (and says so, for a
-    /// recording of the session). Cheap enough to poll.
-    pub fn poll_disk(&mut self) -> bool {
-        if !matches!(self.source.kind, SourceKind::Text | SourceKind::MovingAi) {
-            return false;
+    /// Checks the file's length and time; reads it again when they moved. Cheap enough to
+    /// poll. `None` when nothing moved.
+    pub fn poll_disk(&mut self) -> Option<Reloaded> {
+        let source = &self.floor.source;
+        if !matches!(source.kind, SourceKind::Text | SourceKind::MovingAi) {
+            return None;
         }
-        let Some(path) = &self.source.path else {
-            return false;
-        };
+        let path = source.path.as_ref()?;
         let now = stamp_of(path);
-        let moved = now.is_some() && now != self.source.stamp;
-        if moved {
-            self.reload();
-        }
-        moved
+        let moved = now.is_some() && now != source.stamp;
+        moved.then(|| self.reload())
     }
 
     /// Reads the level file again. The file is the truth: when it changed, the game
     /// restarts from it; with unsaved edits in the game, the player is asked which to keep.
     /// A file that cannot be read or parsed changes nothing and is not taken as seen, so a
     /// later save asks before overwriting it.
-    pub fn reload(&mut self) {
-        let Some(path) = self.source.path.clone() else {
-            self.world.say("This level has no file to reload.");
-            return;
+    pub fn reload(&mut self) -> Reloaded {
+        let Some(path) = self.floor.source.path.clone() else {
+            return Reloaded::NoFile;
         };
-        self.source.stamp = stamp_of(&path);
-        let name = self.source.name();
+        self.floor.source.stamp = stamp_of(&path);
+        let name = self.floor.source.name();
         let bytes = match crate::text::read_limited(&path, MAX_LEVEL_BYTES, "level file") {
             Ok(b) => b,
             Err(e) => {
-                let why = match e {
+                return Reloaded::Failed(match e {
                     LoadError::Io { message, .. } => format!("{name}: {message}"),
                     LoadError::Parse(p) => p.headline(),
-                };
-                self.world.say(format!("Reload failed, level kept: {why}"));
-                return;
+                });
             }
         };
-        if self.source.content.as_deref() == Some(&bytes[..]) {
-            return;
+        if self.floor.source.content.as_deref() == Some(&bytes[..]) {
+            return Reloaded::Unchanged;
         }
         let (design, format) = match Design::parse_any(&bytes, &name) {
             Ok(x) => x,
-            Err(e) => {
-                self.world
-                    .say(format!("Reload failed, level kept: {}", e.headline()));
-                return;
-            }
+            Err(e) => return Reloaded::Failed(e.headline()),
         };
         let pending = PendingReload {
             design,
             format,
             bytes,
         };
-        if self.editor.unsaved() {
-            self.world.say(format!(
-                "{name} changed on disk, and the game has unsaved edits: f takes the file's, k keeps yours."
-            ));
-            self.ask(Confirm::Reload(Box::new(pending)));
+        if self.unsaved() {
+            Reloaded::Conflict(Box::new(pending))
         } else {
-            self.take_reload(pending);
+            self.take_reload(*Box::new(pending))
         }
     }
 
     /// Replaces the design by the file's and restarts the play from it.
-    pub(super) fn take_reload(&mut self, pending: PendingReload) {
+    pub fn take_reload(&mut self, pending: PendingReload) -> Reloaded {
         let PendingReload {
             design,
             format,
             bytes,
         } = pending;
-        let Some(path) = self.source.path.clone() else {
-            return;
+        let Some(path) = self.floor.source.path.clone() else {
+            return Reloaded::NoFile;
         };
         let source = Source::file(path, format, bytes);
         let name = source.name();
         let design = match populate_if_empty(design, &source, self.world.seed()) {
             Ok(d) => d,
-            Err(why) => {
-                self.world.say(format!("Reload failed, level kept: {why}"));
-                return;
-            }
+            Err(why) => return Reloaded::Failed(why),
         };
-        self.source = source;
-        self.design = design;
-        let had_history = self.editor.forget_history();
+        self.floor.source = source;
+        self.floor.design = design;
+        let history_cleared = self.history.forget();
         self.begin(self.world.seed());
-        self.world.say(format!(
-            "{name} changed on disk: the game restarts from the file."
-        ));
-        if had_history {
-            self.world
-                .say("Undo history cleared: it belonged to the level before.");
+        Reloaded::Restarted {
+            name,
+            history_cleared,
         }
-    }
-
-    /// Keeps the game's design over the file's newer one; the file is not taken as seen,
-    /// so the next save asks before overwriting it.
-    pub(super) fn keep_own_design(&mut self) {
-        self.world.say(format!(
-            "Kept your edits; {} on disk is newer (s asks before overwriting it).",
-            self.source.name()
-        ));
-    }
-
-    /// Replaces the level by a generated one (no file yet).
-    pub(super) fn take_generated(&mut self, level: Level, suggested: PathBuf) {
-        self.source = Source::generated(suggested);
-        self.design = Design::new(level);
-        self.editor.forget_history();
     }
 }
