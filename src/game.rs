@@ -87,6 +87,8 @@ pub enum GameState {
     Dead,
     /// The player cleared the last floor of the run.
     Won,
+    /// The player gave the run up (an asked-for action): it ends as a loss.
+    Abandoned,
 }
 
 impl GameState {
@@ -96,6 +98,7 @@ impl GameState {
             GameState::Playing => "playing",
             GameState::Dead => "dead",
             GameState::Won => "won",
+            GameState::Abandoned => "abandoned",
         }
     }
 }
@@ -740,6 +743,7 @@ impl World {
         if self.player.hp <= 0 {
             self.player.hp = 0;
             self.state = GameState::Dead;
+            self.run.killed_by = Some(self.monsters[i].kind);
             self.say(format!(
                 "The {} hits you for {damage}. You die on turn {}.",
                 info.name, self.turn

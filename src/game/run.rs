@@ -47,6 +47,8 @@ pub struct RunStats {
     pub astar_expanded: u64,
     /// Searches the monsters ran, over every turn of the run.
     pub searches: u64,
+    /// The kind of the monster whose blow killed the player, once one has.
+    pub killed_by: Option<char>,
 }
 
 impl Default for RunStats {
@@ -60,6 +62,7 @@ impl Default for RunStats {
             potions_drunk: 0,
             astar_expanded: 0,
             searches: 0,
+            killed_by: None,
         }
     }
 }
@@ -100,6 +103,13 @@ pub fn floor_seed(seed: u64, depth: u32) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
+}
+
+/// The seed of the run that follows the run of `seed` when a player asks for a new one
+/// (SplitMix64 of it, kept below a billion so that it reads and types easily): fresh for
+/// each run, yet a recording of several runs replays them all from its first seed.
+pub fn next_run_seed(seed: u64) -> u64 {
+    floor_seed(seed ^ 0x6e65_775f_7275_6e00, 0) % 1_000_000_000
 }
 
 /// The generator and seed behind floor `depth` of the run from `seed`.
@@ -280,6 +290,16 @@ impl World {
         }
     }
 
+    /// Gives the run up: it ends here, as a loss; false when it was over already.
+    pub fn abandon(&mut self) -> bool {
+        if self.state != GameState::Playing {
+            return false;
+        }
+        self.state = GameState::Abandoned;
+        self.say(format!("You abandon the run on turn {}.", self.turn));
+        true
+    }
+
     /// The last monster died: the stairs open, or the run is won.
     pub(super) fn floor_cleared(&mut self) {
         if self.has_stairs() {
@@ -397,6 +417,18 @@ impl World {
 mod tests {
     use super::*;
     use crate::content::kinds::kind;
+
+    #[test]
+    fn each_new_run_gets_another_short_seed() {
+        let mut seen = std::collections::HashSet::new();
+        let mut seed = 1;
+        for _ in 0..1000 {
+            seed = next_run_seed(seed);
+            assert!(seed < 1_000_000_000);
+            assert!(seen.insert(seed), "seed {seed} came twice");
+        }
+        assert_eq!(next_run_seed(7), next_run_seed(7));
+    }
 
     #[test]
     fn floors_come_from_the_seed_and_depth_alone() {

@@ -108,6 +108,24 @@ fn combat_kills_monsters_and_the_player_can_die() {
     assert_eq!(w.player().hp, 0);
     assert_eq!(w.player_act(Act::Wait), ActResult::Refused);
     assert!(w.log().last().unwrap().text.contains("You die on turn"));
+    assert_eq!(w.run().killed_by, Some('t'));
+    assert!(!w.abandon(), "a run that ended cannot be abandoned");
+}
+
+#[test]
+fn an_abandoned_run_is_over() {
+    let l = level("#####\n#@t.#\n#####\n");
+    let mut w = World::new(&l, 2);
+    w.player_act(Act::Wait);
+    assert!(w.abandon());
+    assert_eq!(w.state(), GameState::Abandoned);
+    assert_eq!(w.state().name(), "abandoned");
+    assert_eq!(w.player_act(Act::Wait), ActResult::Refused);
+    assert_eq!(w.run().killed_by, None);
+    assert_eq!(
+        w.log().last().unwrap().text,
+        "You abandon the run on turn 1."
+    );
 }
 
 #[test]
