@@ -5,6 +5,7 @@
 //! turns what it returns into messages and screens.
 
 pub mod files;
+pub mod journal;
 
 use std::path::PathBuf;
 
@@ -15,6 +16,7 @@ pub use files::{
     DEFAULT_LEVEL, DEFAULT_LEVEL_PATH, OpenError, PendingReload, Reloaded, Saved, Source,
     SourceKind, open_level, write_atomic,
 };
+pub use journal::{Io, Journal};
 
 /// A floor's design and where it came from, said once.
 #[derive(Debug, Clone)]
@@ -130,13 +132,15 @@ pub struct NewLevel {
 }
 
 /// One run on a level: the design, its file, its edits and the game.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Session {
     world: World,
     floor: Floor,
     /// The run's first floor while the player is deeper: restarting goes back to it.
     first: Option<Box<Floor>>,
     history: History,
+    /// What the disk answered the saves and reloads, for rebuilding the run.
+    io: Journal,
 }
 
 impl Session {
@@ -151,6 +155,7 @@ impl Session {
             },
             first: None,
             history: History::default(),
+            io: Journal::Off,
         }
     }
 
@@ -256,10 +261,59 @@ impl Session {
 
     /// Starts the run again from its first floor, with the run's seed.
     pub fn restart(&mut self) {
+        self.new_run(self.world.seed());
+    }
+
+    /// Starts a new run from the first floor with `seed`.
+    pub fn new_run(&mut self, seed: u64) {
         if let Some(first) = self.first.take() {
             self.floor = *first;
         }
-        self.begin(self.world.seed());
+        self.begin(seed);
+    }
+
+    /// The run's first floor: the one in play until the player goes down.
+    pub fn first_floor(&self) -> &Floor {
+        self.first.as_deref().unwrap_or(&self.floor)
+    }
+
+    /// Starts keeping the disk's answers to saves and reloads (see [`Journal`]), for a run
+    /// that is to be saved and rebuilt.
+    pub fn keep_io(&mut self) {
+        self.io = Journal::Live(Vec::new());
+    }
+
+    /// The disk's answers kept since the last call (none unless they are kept).
+    pub fn take_io(&mut self) -> Vec<Io> {
+        match &mut self.io {
+            Journal::Live(kept) => std::mem::take(kept),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Answers saves and reloads with `answers`, in order, instead of the disk: a run
+    /// rebuilt from its inputs neither writes its level nor reads it again.
+    pub fn replay_io(&mut self, answers: Vec<Io>) {
+        self.io = Journal::Replay {
+            queue: answers.into(),
+            diverged: false,
+        };
+    }
+
+    /// Ends a replay of the disk's answers and keeps new ones from now on; an error when
+    /// the replay asked for answers the recording did not have, or left some unasked.
+    pub fn end_replay(&mut self) -> Result<(), String> {
+        let was = std::mem::replace(&mut self.io, Journal::Live(Vec::new()));
+        match was {
+            Journal::Replay { diverged: true, .. } => {
+                Err("the replay asked the disk what the run never asked".into())
+            }
+            Journal::Replay { queue, .. } if !queue.is_empty() => Err(format!(
+                "the replay left {} of the disk's answers unasked",
+                queue.len()
+            )),
+            _ => Ok(()),
+        }
     }
 
     /// Takes the stairs: the next floor becomes the design in play (a generated one, which

@@ -72,6 +72,11 @@ impl Source {
             .unwrap_or_default()
     }
 
+    /// The bytes of the file the game last read or wrote: what it has seen of it.
+    pub fn seen(&self) -> Option<&[u8]> {
+        self.content.as_deref()
+    }
+
     /// The file name for messages (never a full path, so frames stay reproducible), its
     /// control characters escaped.
     pub fn name(&self) -> String {
@@ -410,16 +415,21 @@ impl Session {
             return Saved::NoFile;
         };
         let source = &self.floor.source;
-        let target = match source.kind {
+        let kind = source.kind.clone();
+        // The disk's answers go through the journal, so a replayed run answers alike.
+        let target = match kind {
             SourceKind::Text => path,
-            SourceKind::MovingAi | SourceKind::Generated => fresh_path(&path),
+            SourceKind::MovingAi | SourceKind::Generated => self.io.fresh(|| fresh_path(&path)),
         };
-        if source.kind == SourceKind::Text && !force && self.changed_on_disk() {
-            return Saved::ChangedOnDisk(source.name());
+        if kind == SourceKind::Text && !force && self.changed_on_disk() {
+            return Saved::ChangedOnDisk(self.floor.source.name());
         }
         let text = self.floor.design.to_text();
         let name = display_name(&target);
-        match write_atomic(&target, text.as_bytes()) {
+        let written = self
+            .io
+            .write(|| write_atomic(&target, text.as_bytes()).map_err(|e| e.to_string()));
+        match written {
             Ok(()) => {
                 if !self.floor.design.has_file_text() {
                     // From now on the file's own text is kept, as for any text level.
@@ -431,22 +441,21 @@ impl Session {
                 self.history.mark_saved();
                 Saved::Written(name)
             }
-            Err(e) => Saved::Failed {
-                name,
-                error: e.to_string(),
-            },
+            Err(error) => Saved::Failed { name, error },
         }
     }
 
     /// Whether the file differs from what the game last read or wrote (a file that cannot
     /// be read, or is no longer a regular file, counts as changed).
-    fn changed_on_disk(&self) -> bool {
+    fn changed_on_disk(&mut self) -> bool {
         let source = &self.floor.source;
         let (Some(path), Some(seen)) = (&source.path, &source.content) else {
             return false;
         };
-        crate::text::read_limited(path, MAX_LEVEL_BYTES, "level file")
-            .map_or(true, |now| &now != seen)
+        self.io.changed(|| {
+            crate::text::read_limited(path, MAX_LEVEL_BYTES, "level file")
+                .map_or(true, |now| &now != seen)
+        })
     }
 
     /// Checks the file's length and time; reads it again when they moved. Cheap enough to
@@ -472,14 +481,15 @@ impl Session {
         };
         self.floor.source.stamp = stamp_of(&path);
         let name = self.floor.source.name();
-        let bytes = match crate::text::read_limited(&path, MAX_LEVEL_BYTES, "level file") {
+        let read = self.io.read(|| {
+            crate::text::read_limited(&path, MAX_LEVEL_BYTES, "level file").map_err(|e| match e {
+                LoadError::Io { message, .. } => format!("{name}: {message}"),
+                LoadError::Parse(p) => p.headline(),
+            })
+        });
+        let bytes = match read {
             Ok(b) => b,
-            Err(e) => {
-                return Reloaded::Failed(match e {
-                    LoadError::Io { message, .. } => format!("{name}: {message}"),
-                    LoadError::Parse(p) => p.headline(),
-                });
-            }
+            Err(why) => return Reloaded::Failed(why),
         };
         if self.floor.source.content.as_deref() == Some(&bytes[..]) {
             return Reloaded::Unchanged;

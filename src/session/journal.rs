@@ -1,0 +1,242 @@
+//! What the session asked of the disk, kept in order so that a replay of the run gets the
+//! same answers without touching the disk again.
+//!
+//! A run is rebuilt by replaying its inputs, and almost all of a run follows from its inputs
+//! alone. The exceptions are the level file's: a save chooses a file name by what exists, and
+//! can fail or find the file changed; a reload reads whatever the file holds then. Each such
+//! answer goes through the [`Journal`]: while it records, it notes the answer; while it
+//! replays, it gives back the noted answer instead of asking the disk, so a replay neither
+//! writes the level nor depends on what the file holds now.
+
+use std::collections::VecDeque;
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+/// One answer the disk gave the session.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Io {
+    /// The level file was read again: its bytes, or why they could not be read.
+    Read {
+        /// The bytes read.
+        #[serde(with = "bytes_text", default, skip_serializing_if = "Option::is_none")]
+        bytes: Option<Vec<u8>>,
+        /// Why the read failed.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        error: Option<String>,
+    },
+    /// Whether the file differed from what the game had seen, before a save.
+    Changed(bool),
+    /// The file name a save of a map or a generated level chose.
+    Fresh(PathBuf),
+    /// A save's write: `None` when it was done, else why it failed.
+    Write(Option<String>),
+}
+
+/// The session's dealings with the disk: not kept, recorded, or replayed.
+#[derive(Debug, Clone, Default)]
+pub enum Journal {
+    /// Nothing is kept (scripts, tests): the disk answers and is forgotten.
+    #[default]
+    Off,
+    /// Every answer is kept, in order.
+    Live(Vec<Io>),
+    /// Answers come from these, in order; `diverged` once one was missing or of the wrong
+    /// kind (the disk answered instead).
+    Replay {
+        /// The answers not given yet.
+        queue: VecDeque<Io>,
+        /// Whether the replay asked for an answer the journal did not have.
+        diverged: bool,
+    },
+}
+
+impl Journal {
+    /// Asks the disk through the journal: `ask` runs unless a replay has the answer;
+    /// `note` turns the answer into its record and `back` reads a record back.
+    pub(super) fn pass<T: Clone>(
+        &mut self,
+        ask: impl FnOnce() -> T,
+        note: impl FnOnce(T) -> Io,
+        back: impl FnOnce(Io) -> Option<T>,
+    ) -> T {
+        if let Journal::Replay { queue, diverged } = self {
+            match queue.pop_front().and_then(back) {
+                Some(answer) => return answer,
+                None => *diverged = true,
+            }
+        }
+        let answer = ask();
+        if let Journal::Live(kept) = self {
+            kept.push(note(answer.clone()));
+        }
+        answer
+    }
+
+    /// A read of the level file.
+    pub(super) fn read(
+        &mut self,
+        ask: impl FnOnce() -> Result<Vec<u8>, String>,
+    ) -> Result<Vec<u8>, String> {
+        self.pass(
+            ask,
+            |r| match r {
+                Ok(b) => Io::Read {
+                    bytes: Some(b),
+                    error: None,
+                },
+                Err(e) => Io::Read {
+                    bytes: None,
+                    error: Some(e),
+                },
+            },
+            |io| match io {
+                Io::Read {
+                    bytes: Some(b),
+                    error: None,
+                } => Some(Ok(b)),
+                Io::Read {
+                    bytes: None,
+                    error: Some(e),
+                } => Some(Err(e)),
+                _ => None,
+            },
+        )
+    }
+
+    /// Whether the file changed on disk, before a save.
+    pub(super) fn changed(&mut self, ask: impl FnOnce() -> bool) -> bool {
+        self.pass(ask, Io::Changed, |io| match io {
+            Io::Changed(b) => Some(b),
+            _ => None,
+        })
+    }
+
+    /// The new file name a save chose.
+    pub(super) fn fresh(&mut self, ask: impl FnOnce() -> PathBuf) -> PathBuf {
+        self.pass(ask, Io::Fresh, |io| match io {
+            Io::Fresh(p) => Some(p),
+            _ => None,
+        })
+    }
+
+    /// A save's write: replayed, it writes nothing and answers as it did.
+    pub(super) fn write(&mut self, ask: impl FnOnce() -> Result<(), String>) -> Result<(), String> {
+        self.pass(
+            ask,
+            |r| Io::Write(r.err()),
+            |io| match io {
+                Io::Write(e) => Some(e.map_or(Ok(()), Err)),
+                _ => None,
+            },
+        )
+    }
+}
+
+/// Bytes in JSON as text when they are UTF-8 (`t:` then the text), else as hexadecimal
+/// (`x:` then two digits a byte): a level file stays readable in a save.
+pub mod bytes_text {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    /// The bytes as `t:TEXT` or `x:HEX`.
+    pub fn encode(bytes: &[u8]) -> String {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => format!("t:{text}"),
+            Err(_) => {
+                let mut out = String::with_capacity(2 + 2 * bytes.len());
+                out.push_str("x:");
+                for b in bytes {
+                    out.push_str(&format!("{b:02x}"));
+                }
+                out
+            }
+        }
+    }
+
+    /// The bytes of `t:TEXT` or `x:HEX`.
+    pub fn decode(s: &str) -> Result<Vec<u8>, String> {
+        if let Some(text) = s.strip_prefix("t:") {
+            return Ok(text.as_bytes().to_vec());
+        }
+        let hex = s
+            .strip_prefix("x:")
+            .ok_or_else(|| "bytes must start with t: or x:".to_string())?;
+        if !hex.len().is_multiple_of(2) {
+            return Err("odd number of hexadecimal digits".into());
+        }
+        (0..hex.len())
+            .step_by(2)
+            .map(|i| {
+                hex.get(i..i + 2)
+                    .and_then(|d| u8::from_str_radix(d, 16).ok())
+                    .ok_or_else(|| format!("bad hexadecimal digits at {i}"))
+            })
+            .collect()
+    }
+
+    /// For `#[serde(with)]` on an `Option<Vec<u8>>`.
+    pub fn serialize<S: Serializer>(bytes: &Option<Vec<u8>>, s: S) -> Result<S::Ok, S::Error> {
+        match bytes {
+            Some(b) => s.serialize_some(&encode(b)),
+            None => s.serialize_none(),
+        }
+    }
+
+    /// For `#[serde(with)]` on an `Option<Vec<u8>>`.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<u8>>, D::Error> {
+        let text: Option<String> = Option::deserialize(d)?;
+        text.map(|t| decode(&t).map_err(serde::de::Error::custom))
+            .transpose()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_replay_answers_as_the_disk_did_and_asks_it_nothing() {
+        let mut live = Journal::Live(Vec::new());
+        assert_eq!(live.read(|| Ok(b"ab".to_vec())), Ok(b"ab".to_vec()));
+        assert!(live.changed(|| true));
+        assert_eq!(live.fresh(|| "x-1.txt".into()), PathBuf::from("x-1.txt"));
+        assert_eq!(
+            live.write(|| Err("disk full".into())),
+            Err("disk full".into())
+        );
+        assert_eq!(live.read(|| Err("gone".into())), Err("gone".into()));
+        let Journal::Live(kept) = live else {
+            unreachable!()
+        };
+        let json = serde_json::to_string(&kept).unwrap();
+        let back: Vec<Io> = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, kept);
+        let mut replay = Journal::Replay {
+            queue: back.into(),
+            diverged: false,
+        };
+        let never = || -> Result<Vec<u8>, String> { panic!("the disk was asked") };
+        assert_eq!(replay.read(never), Ok(b"ab".to_vec()));
+        assert!(replay.changed(|| panic!("asked")));
+        assert_eq!(replay.fresh(|| panic!("asked")), PathBuf::from("x-1.txt"));
+        assert_eq!(replay.write(|| panic!("asked")), Err("disk full".into()));
+        assert_eq!(replay.read(never), Err("gone".into()));
+        // Out of answers: the disk answers, and the replay knows it went its own way.
+        assert!(!replay.changed(|| false));
+        assert!(matches!(replay, Journal::Replay { diverged: true, .. }));
+    }
+
+    #[test]
+    fn bytes_read_as_text_or_hexadecimal() {
+        for bytes in [&b"a level\n"[..], b"", b"\xff\x00ok"] {
+            assert_eq!(
+                bytes_text::decode(&bytes_text::encode(bytes)).unwrap(),
+                bytes
+            );
+        }
+        assert_eq!(bytes_text::encode(b"\xff\x01"), "x:ff01");
+        assert!(bytes_text::decode("x:f").is_err());
+        assert!(bytes_text::decode("plain").is_err());
+    }
+}
