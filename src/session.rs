@@ -4,8 +4,12 @@
 //! restarts, new levels and edits, and says what happened. No terminal code: the app
 //! turns what it returns into messages and screens.
 
+pub mod data;
 pub mod files;
 pub mod journal;
+pub mod morgue;
+pub mod save;
+pub mod scores;
 
 use std::path::PathBuf;
 

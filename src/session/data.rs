@@ -1,0 +1,172 @@
+//! The user's data folder, where runs are kept: saved runs, the scores, morgue files. Also
+//! what the files there share: locks between games, dates, and a stable hash.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+/// The environment variable naming the data folder, over the usual one.
+pub const DATA_ENV: &str = "ASTAR_ROGUE_DATA";
+
+/// The data folder: `$ASTAR_ROGUE_DATA` when set and not empty, else the system's data
+/// folder for the user (`$XDG_DATA_HOME/astar-rogue`, else `~/.local/share/astar-rogue` on
+/// Linux), which need not exist yet.
+pub fn data_dir() -> Result<PathBuf, String> {
+    if let Some(dir) = std::env::var_os(DATA_ENV).filter(|v| !v.is_empty()) {
+        return Ok(PathBuf::from(dir));
+    }
+    directories::BaseDirs::new()
+        .map(|b| b.data_dir().join("astar-rogue"))
+        .ok_or_else(|| format!("no home folder to keep runs in: set {DATA_ENV} to a folder"))
+}
+
+/// Creates `dir` (and its parents) unless it exists; an error names it.
+pub fn ensure(dir: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir).map_err(|e| {
+        std::io::Error::new(
+            e.kind(),
+            format!("cannot create the folder {}: {e}", dir.display()),
+        )
+    })
+}
+
+/// An exclusive lock on a file, held until dropped (or the process ends, however it ends:
+/// the system drops it then).
+#[derive(Debug)]
+pub struct Lock {
+    _file: File,
+}
+
+/// Takes the exclusive lock on `path` (created empty when missing; its content is never
+/// read or written): at once when `wait` is `None`, else retrying until `wait` has passed.
+/// `Ok(None)` when another process holds it.
+pub fn lock(path: &Path, wait: Option<Duration>) -> std::io::Result<Option<Lock>> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true).write(true).create(true).truncate(false);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // A FIFO put in its place must not hang the game.
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(std::io::Error::other(format!(
+            "{} is {}, not a lock file",
+            path.display(),
+            crate::text::file_kind(&meta)
+        )));
+    }
+    let began = Instant::now();
+    loop {
+        if try_lock(&file)? {
+            return Ok(Some(Lock { _file: file }));
+        }
+        match wait {
+            Some(w) if began.elapsed() < w => std::thread::sleep(Duration::from_millis(5)),
+            _ => return Ok(None),
+        }
+    }
+}
+
+/// `flock` through the standard library (`File::try_lock`, Rust 1.89): the crate forbids
+/// the `unsafe` a call to libc would take.
+fn try_lock(file: &File) -> std::io::Result<bool> {
+    match file.try_lock() {
+        Ok(()) => Ok(true),
+        Err(std::fs::TryLockError::WouldBlock) => Ok(false),
+        Err(std::fs::TryLockError::Error(e)) => Err(e),
+    }
+}
+
+/// Seconds since 1970 (UTC) now.
+pub fn now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// A time as `YYYY-MM-DD HH:MM` in UTC.
+pub fn date(secs: u64) -> String {
+    let (y, m, d) = civil(secs / 86_400);
+    let rest = secs % 86_400;
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02}",
+        rest / 3600,
+        rest / 60 % 60
+    )
+}
+
+/// A time as `YYYYMMDD-HHMMSS` in UTC, for file names.
+pub fn stamp(secs: u64) -> String {
+    let (y, m, d) = civil(secs / 86_400);
+    let rest = secs % 86_400;
+    format!(
+        "{y:04}{m:02}{d:02}-{:02}{:02}{:02}",
+        rest / 3600,
+        rest / 60 % 60,
+        rest % 60
+    )
+}
+
+/// The civil date of a day counted from 1970-01-01 (Howard Hinnant's `civil_from_days`).
+fn civil(days: u64) -> (i64, u32, u32) {
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+/// FNV-1a, 64 bits: a hash that is the same on every machine and in every version, for
+/// file names and for noticing changed or damaged files (not against tampering).
+pub fn fnv64(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_are_civil_utc() {
+        assert_eq!(date(0), "1970-01-01 00:00");
+        assert_eq!(date(951_782_400), "2000-02-29 00:00");
+        assert_eq!(date(1_796_083_199), "2026-11-30 23:59");
+        assert_eq!(stamp(1_796_083_199), "20261130-235959");
+        assert_eq!(date(4_107_542_400), "2100-03-01 00:00");
+    }
+
+    #[test]
+    fn fnv_is_the_published_one() {
+        assert_eq!(fnv64(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv64(b"a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(fnv64(b"foobar"), 0x8594_4171_f739_67e8);
+    }
+
+    #[test]
+    fn a_lock_is_exclusive_until_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.lock");
+        let held = lock(&path, None).unwrap().expect("free");
+        assert!(lock(&path, None).unwrap().is_none(), "taken twice");
+        assert!(
+            lock(&path, Some(Duration::from_millis(30)))
+                .unwrap()
+                .is_none()
+        );
+        drop(held);
+        assert!(lock(&path, None).unwrap().is_some());
+        let fifo_dir = dir.path().join("d");
+        std::fs::create_dir(&fifo_dir).unwrap();
+        assert!(lock(&fifo_dir, None).is_err());
+    }
+}
