@@ -27,7 +27,8 @@ use crate::content::level::Design;
 use crate::engine::astar::{SearchOptions, Snapshot};
 use crate::engine::grid::{Pos, Tile};
 use crate::game::{Act, ActResult, GameState, Planning, World};
-use crate::session::{Descended, Reloaded, Saved, Session};
+use crate::session::morgue::{Outcome, RunEnd};
+use crate::session::{Descended, Io, Reloaded, Saved, Session};
 use keymap::{Action, Context};
 
 /// A replayed snapshot with the (trace serial, step) it was replayed for.
@@ -52,7 +53,7 @@ pub enum Mode {
 
 /// The screen up now, carrying the state only it needs and, for the screens that are
 /// opened over another, the screen it returns to.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum Screen {
     /// Playing.
     Play,
@@ -169,6 +170,8 @@ pub enum Confirm {
     Overwrite,
     /// Restart during a game?
     Restart,
+    /// Give the run up?
+    Abandon,
     /// Replace the level by a generated one, during a game or with unsaved edits?
     NewLevel,
     /// The file changed on disk while the game has unsaved edits: take the file's, or
@@ -187,8 +190,9 @@ pub struct Stroke {
     replan: bool,
 }
 
-/// The application state.
-#[derive(Debug)]
+/// The application state. A clone is the same game, to look into without changing it
+/// (the replay viewer's inspection while paused).
+#[derive(Debug, Clone)]
 pub struct App {
     /// The run: the design, its file, its edits and the game.
     session: Session,
@@ -215,6 +219,17 @@ pub struct App {
     sight: bool,
     /// The last replayed snapshot, keyed by trace serial and step.
     snapshot_cache: RefCell<Option<SnapshotCache>>,
+    /// Whether runs are kept (the terminal's `play`): saved when left, scored when they
+    /// end, and each new run drawn with a fresh seed. Recordings say so (`#! runs: kept`),
+    /// so their replays ask and answer alike.
+    keeping: bool,
+    /// The run that ended with the last input, for the front end to score.
+    ended: Option<RunEnd>,
+    /// A front end's line shown below the log until the next input (the run was resumed);
+    /// never part of the game's log, so a resumed run's log stays the run's own.
+    notice: Option<String>,
+    /// A front end's line on the end screen (the run's place in the scores).
+    end_note: Option<String>,
 }
 
 impl App {
@@ -235,6 +250,10 @@ impl App {
             camera: Pos::default(),
             sight: true,
             snapshot_cache: RefCell::new(None),
+            keeping: false,
+            ended: None,
+            notice: None,
+            end_note: None,
         };
         app.welcome();
         app.sync_trace();
@@ -257,6 +276,23 @@ impl App {
 
     /// Handles one input event and says what the front end should do next.
     pub fn handle_event(&mut self, event: &Event) -> Effect {
+        self.notice = None;
+        let was = self.world().state();
+        let effect = self.handle_event_inner(event);
+        self.note_end(was);
+        effect
+    }
+
+    /// Notes the run that ended since the game was in state `was`.
+    fn note_end(&mut self, was: GameState) {
+        if was == GameState::Playing
+            && let Some(outcome) = Outcome::of(self.world().state())
+        {
+            self.ended = Some(RunEnd::of(&self.session, outcome));
+        }
+    }
+
+    fn handle_event_inner(&mut self, event: &Event) -> Effect {
         let in_stroke = matches!(
             event,
             Event::Mouse(MouseEvent {
@@ -359,6 +395,68 @@ impl App {
     pub fn set_planning(&mut self, planning: Planning) {
         self.session.world_mut().set_planning(planning);
         self.sync_trace();
+    }
+
+    /// Keeps runs (the terminal's `play`): they are saved when left and scored when they
+    /// end, the questions say so, and each new run (`r`) draws a fresh seed from the last.
+    pub fn set_keeping(&mut self, keeping: bool) {
+        self.keeping = keeping;
+    }
+
+    /// Whether runs are kept (see [`App::set_keeping`]).
+    pub fn keeping(&self) -> bool {
+        self.keeping
+    }
+
+    /// The run that ended since the last call (died, won or abandoned), with what the
+    /// score table and the morgue file say of it.
+    pub fn take_ended(&mut self) -> Option<RunEnd> {
+        self.ended.take()
+    }
+
+    /// A line below the log until the next input, from the front end (not the game's).
+    pub fn set_notice(&mut self, text: Option<String>) {
+        self.notice = text;
+    }
+
+    /// The front end's line below the log, if any.
+    pub fn notice(&self) -> Option<&str> {
+        self.notice.as_deref()
+    }
+
+    /// A line on the end screen from the front end: the run's place in the scores.
+    pub fn set_end_note(&mut self, text: Option<String>) {
+        self.end_note = text;
+    }
+
+    /// The front end's line on the end screen, if any.
+    pub fn end_note(&self) -> Option<&str> {
+        self.end_note.as_deref()
+    }
+
+    /// Whether a run is under way: playing, with turns played. Leaving it keeps it.
+    pub fn in_progress(&self) -> bool {
+        self.world().state() == GameState::Playing && self.world().turn() > 0
+    }
+
+    /// Starts keeping the disk's answers to saves and reloads, for a run that is kept.
+    pub fn keep_io(&mut self) {
+        self.session.keep_io();
+    }
+
+    /// The disk's answers kept since the last call.
+    pub fn take_io(&mut self) -> Vec<Io> {
+        self.session.take_io()
+    }
+
+    /// Answers saves and reloads from a recording instead of the disk (a run rebuilt).
+    pub fn replay_io(&mut self, answers: Vec<Io>) {
+        self.session.replay_io(answers);
+    }
+
+    /// Ends the replay of the disk's answers (see [`Session::end_replay`]).
+    pub fn end_replay(&mut self) -> Result<(), String> {
+        self.session.end_replay()
     }
 
     /// Takes the terminal size as it is before the first frame (a resize event also
@@ -480,6 +578,13 @@ impl App {
 
     /// Advances travel by one step and autoplay by one frame.
     pub fn tick(&mut self) {
+        self.notice = None;
+        let was = self.world().state();
+        self.tick_inner();
+        self.note_end(was);
+    }
+
+    fn tick_inner(&mut self) {
         self.end_stroke();
         if self.travel.is_some() {
             self.travel_step();
@@ -558,7 +663,11 @@ impl App {
             (Confirm::Reload(_), Action::TakeFile | Action::KeepMine)
                 | (Confirm::Quit, Action::SaveAndQuit)
                 | (
-                    Confirm::Quit | Confirm::Overwrite | Confirm::Restart | Confirm::NewLevel,
+                    Confirm::Quit
+                        | Confirm::Overwrite
+                        | Confirm::Restart
+                        | Confirm::NewLevel
+                        | Confirm::Abandon,
                     Action::Yes | Action::No
                 )
         );
@@ -580,6 +689,10 @@ impl App {
             (Confirm::Overwrite, Action::Yes) => self.save(true),
             (Confirm::Overwrite, _) => self.say("Not saved."),
             (Confirm::Restart, Action::Yes) => self.restart(),
+            (Confirm::Abandon, Action::Yes) => {
+                self.travel = None;
+                self.session.world_mut().abandon();
+            }
             (Confirm::NewLevel, Action::Yes) => self.new_level(),
             (Confirm::Reload(pending), Action::TakeFile) => {
                 let outcome = self.session.take_reload(*pending);
@@ -588,11 +701,6 @@ impl App {
             (Confirm::Reload(_), _) => self.keep_own_design(),
             _ => {}
         }
-    }
-
-    /// Whether a game is under way: playing, with turns played.
-    fn in_progress(&self) -> bool {
-        self.world().state() == GameState::Playing && self.world().turn() > 0
     }
 
     /// Pages through the help.
@@ -644,6 +752,11 @@ impl App {
                     self.ask(Confirm::Quit);
                 } else {
                     self.running = false;
+                }
+            }
+            Action::Abandon => {
+                if self.world().state() == GameState::Playing {
+                    self.ask(Confirm::Abandon);
                 }
             }
             Action::Restart => {
@@ -934,11 +1047,27 @@ impl App {
         self.sync_trace();
     }
 
-    /// Starts the run again from its first floor.
+    /// Starts the run again from its first floor: with the same seed, or, when runs are
+    /// kept, as a new run with the next seed (a run in progress is abandoned).
     fn restart(&mut self) {
-        self.session.restart();
-        self.began();
-        self.say("A new game begins.");
+        self.abandon_in_progress();
+        if self.keeping {
+            let seed = crate::game::run::next_run_seed(self.world().seed());
+            self.session.new_run(seed);
+            self.began();
+            self.say(format!("A new run begins, seed {seed}."));
+        } else {
+            self.session.restart();
+            self.began();
+            self.say("A new game begins.");
+        }
+    }
+
+    /// A run in progress that a new game replaces ends, abandoned.
+    fn abandon_in_progress(&mut self) {
+        if self.in_progress() {
+            self.ended = Some(RunEnd::of(&self.session, Outcome::Abandoned));
+        }
     }
 
     /// A new game began in the session: the screen starts over on it.
@@ -959,8 +1088,14 @@ impl App {
             .map_or((0, 0), |l| {
                 (usize::from(l.map.width), usize::from(l.map.height))
             });
+        let was = self
+            .in_progress()
+            .then(|| RunEnd::of(&self.session, Outcome::Abandoned));
         match self.session.new_level(view) {
             Ok(made) => {
+                if was.is_some() {
+                    self.ended = was;
+                }
                 self.began();
                 let (kind, (w, h), seed, name) = (made.kind, made.size, made.seed, made.name);
                 self.say(format!(
@@ -979,6 +1114,9 @@ impl App {
     /// when the player says so.
     fn save(&mut self, force: bool) {
         match self.session.save(force) {
+            Saved::Written(name) if self.keeping => self.say(format!(
+                "Saved the level design to {name}; your run is kept apart, when you leave."
+            )),
             Saved::Written(name) => self.say(format!("Saved {name}.")),
             Saved::NoFile => self.say("This level has no file to save to."),
             Saved::ChangedOnDisk(name) => {

@@ -61,7 +61,7 @@ impl Widget for &App {
         render_log(self, l.log, buf);
         render_hint(self, snap, l.hint, buf);
         if self.mode() == Mode::Help {
-            help::render(self.help_page(), area, buf);
+            help::render(self.help_page(), self.world().seed(), area, buf);
         } else if self.mode() == Mode::History {
             history::render(self, area, buf);
         } else if self.world().state() != GameState::Playing {
@@ -75,22 +75,37 @@ impl Widget for &App {
     }
 }
 
-/// The end screen of a run: how it ended and what it took, the figures of `--state`.
+/// The end screen of a run: how it ended and what it took, the figures of `--state`, the
+/// seed that plays it again, and the front end's note (its place in the scores).
 fn end_text(app: &App) -> (&'static str, Vec<String>) {
     let w = &app.world();
     let run = w.run();
-    let (title, how) = if w.state() == GameState::Won {
-        (" You won ", "The last floor is clear.".to_string())
-    } else {
-        (" You died ", format!("Slain at depth {}.", run.depth))
+    let (title, how) = match w.state() {
+        GameState::Won => (" You won ", "The last floor is clear.".to_string()),
+        GameState::Abandoned => (
+            " Run abandoned ",
+            format!("Given up at depth {}.", run.depth),
+        ),
+        _ => (
+            " You died ",
+            match run.killed_by {
+                Some(k) => format!(
+                    "Slain at depth {} by {}.",
+                    run.depth,
+                    crate::session::scores::with_article(crate::content::kinds::kind(k).name)
+                ),
+                None => format!("Slain at depth {}.", run.depth),
+            },
+        ),
     };
-    let lines = vec![
+    let mut lines = vec![
         how,
         format!(
-            "turns {}  depth {}/{}",
+            "turns {}  depth {}/{}  seed {}",
             w.turn(),
             run.depth,
-            w.final_depth()
+            w.final_depth(),
+            w.seed()
         ),
         format!("kills {}  potions {}", run.kills, run.potions_drunk),
         format!(
@@ -101,9 +116,12 @@ fn end_text(app: &App) -> (&'static str, Vec<String>) {
             "monsters' A* {}",
             panel::plural(run.astar_expanded, "node", "nodes")
         ),
-        String::new(),
-        "r  new run    q  quit".into(),
     ];
+    if let Some(note) = app.end_note() {
+        lines.extend(wrap(note, 40));
+    }
+    lines.push(String::new());
+    lines.push("r  new run    q  quit".into());
     (title, lines)
 }
 
@@ -111,14 +129,36 @@ fn end_text(app: &App) -> (&'static str, Vec<String>) {
 fn question_text(app: &App, question: &Confirm) -> (&'static str, Vec<String>) {
     let file = app.source().name();
     let unsaved = format!("{file} has unsaved edits.");
+    let kept = app.keeping();
     match question {
-        Confirm::Quit if app.unsaved() => (
+        Confirm::Quit if app.unsaved() => {
+            let mut lines = if kept {
+                vec![
+                    format!("{file} has unsaved edits"),
+                    "to its design (the level file).".into(),
+                    "s  save the level, then quit".into(),
+                    "y  quit without saving the level".into(),
+                    "n  keep playing".into(),
+                ]
+            } else {
+                vec![
+                    unsaved,
+                    "s  save and quit".into(),
+                    "y  quit without saving".into(),
+                    "n  keep playing".into(),
+                ]
+            };
+            if kept && app.in_progress() {
+                lines.push("Your run is kept either way.".into());
+            }
+            (" Quit? ", lines)
+        }
+        Confirm::Quit if kept => (
             " Quit? ",
             vec![
-                unsaved,
-                "s  save and quit".into(),
-                "y  quit without saving".into(),
-                "n  keep playing".into(),
+                "Your run is kept: play again to go on.".into(),
+                "(Q gives it up instead.)".into(),
+                "y  quit    n  keep playing".into(),
             ],
         ),
         Confirm::Quit => (
@@ -135,6 +175,14 @@ fn question_text(app: &App, question: &Confirm) -> (&'static str, Vec<String>) {
                 "y  overwrite    n  keep it".into(),
             ],
         ),
+        Confirm::Restart if kept => (
+            " New run? ",
+            vec![
+                "The run in progress ends, abandoned,".into(),
+                "and goes into the scores.".into(),
+                "y  new run    n  keep playing".into(),
+            ],
+        ),
         Confirm::Restart => (
             " Restart? ",
             vec![
@@ -142,11 +190,22 @@ fn question_text(app: &App, question: &Confirm) -> (&'static str, Vec<String>) {
                 "y  restart    n  keep playing".into(),
             ],
         ),
+        Confirm::Abandon => {
+            let mut lines = vec!["The run ends here, as a loss.".to_string()];
+            if kept {
+                lines.push("It goes into the scores and the".into());
+                lines.push("morgue, and its save is deleted.".into());
+            }
+            lines.push("y  abandon    n  keep playing".into());
+            (" Abandon the run? ", lines)
+        }
         Confirm::NewLevel => (
             " New level? ",
             vec![
                 if app.unsaved() {
                     format!("{unsaved} A new level drops them.")
+                } else if kept {
+                    "The run in progress ends, abandoned.".into()
                 } else {
                     "The game in progress ends.".into()
                 },
@@ -217,6 +276,14 @@ fn render_log(app: &App, area: Rect, buf: &mut Buffer) {
     let width = usize::from(inner.width).max(1);
     // Newest last; long messages wrap so file errors stay readable in full.
     let mut lines: Vec<Line> = Vec::new();
+    // The front end's notice (a resumed run) is the newest line, in its own colour.
+    if let Some(notice) = app.notice() {
+        let mut parts = wrap(notice, width);
+        parts.truncate(n);
+        for part in parts.into_iter().rev() {
+            lines.insert(0, Line::styled(part, Style::new().fg(Color::Yellow)));
+        }
+    }
     for m in app.world().log().iter().rev() {
         if lines.len() >= n {
             break;

@@ -85,6 +85,8 @@ pub enum Action {
     Quit,
     /// Start the level again.
     Restart,
+    /// Give the run up (asks).
+    Abandon,
     /// Show or hide the search overlay.
     ToggleOverlay,
     /// Show or hide the selected monster's planned path.
@@ -481,6 +483,14 @@ pub const BINDINGS: &[Binding] = &[
         [ch('r')],
         A::Restart,
         "restart the run (asks)",
+        ""
+    ),
+    key!(
+        Play,
+        "Q",
+        [ch('Q')],
+        A::Abandon,
+        "abandon the run (asks)",
         ""
     ),
     key!(

@@ -95,7 +95,7 @@ pub struct LabSearch {
 type Cached = ((u64, u32), Arc<Snapshot>);
 
 /// The lab's state.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Lab {
     /// The lab's own copy of the map: walls painted here change nothing else.
     pub grid: Grid,

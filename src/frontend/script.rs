@@ -85,6 +85,9 @@ pub struct Header {
     /// Whether every frame printed carries its styles (`#! styles: on`), see
     /// [`styles_text`].
     pub styles: bool,
+    /// Whether the game kept its runs (`#! runs: kept`, as `play` records): its questions
+    /// said so and each new run drew the next seed ([`App::set_keeping`]).
+    pub kept_runs: bool,
 }
 
 /// A parsed script.
@@ -163,12 +166,26 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<Script, ParseError> {
                         }
                     }
                 }
+                "runs" => {
+                    script.header.kept_runs = match value {
+                        "kept" => true,
+                        "plain" => false,
+                        _ => {
+                            return Err(err(
+                                n,
+                                col,
+                                format!("bad runs {value:?}: use kept or plain"),
+                                line,
+                            ));
+                        }
+                    }
+                }
                 other => {
                     return Err(err(
                         n,
                         col,
                         format!(
-                            "unknown header {other:?} (known: level, size, seed, lab, planning, ticks, styles)"
+                            "unknown header {other:?} (known: level, size, seed, lab, planning, ticks, styles, runs)"
                         ),
                         line,
                     ));
@@ -742,6 +759,7 @@ pub fn run_file(path: &Path, options: &RunOptions, out: &mut dyn Write) -> Resul
     if let Some(planning) = script.header.planning {
         app.set_planning(planning);
     }
+    app.set_keeping(script.header.kept_runs);
     if let Some((start, goal)) = options.lab.or(script.header.lab) {
         let search = app.world().options();
         app.open_lab(start, goal, search);
@@ -953,7 +971,7 @@ mod tests {
         let e = parse(b"#! colour: red\n", "s.keys").unwrap_err();
         assert_eq!(
             e.headline(),
-            "s.keys:1:3: unknown header \"colour\" (known: level, size, seed, lab, planning, ticks, styles)"
+            "s.keys:1:3: unknown header \"colour\" (known: level, size, seed, lab, planning, ticks, styles, runs)"
         );
     }
 }

@@ -8,14 +8,18 @@ use ratatui::widgets::{Block, Clear, Paragraph, Widget};
 
 use crate::app::help::{KEYS_W, Row, continued, layout, title};
 
-pub(super) fn render(page: usize, area: Rect, buf: &mut Buffer) {
+/// Draws help page `page`; its bottom border names the run's seed, which plays the run
+/// again (`--seed`).
+pub(super) fn render(page: usize, seed: u64, area: Rect, buf: &mut Buffer) {
     Clear.render(area, buf);
     let help = layout(area);
     let (about, col_w, per_page, cols) = (&help.about, help.col_w, help.per_page, &help.cols);
     let total = help.pages();
     let page = page.min(total - 1);
     let title = title(page, total, usize::from(area.width));
-    let block = Block::bordered().title(title);
+    let block = Block::bordered()
+        .title(title)
+        .title_bottom(Line::from(format!(" run seed {seed} ")).right_aligned());
     let inner = block.inner(area);
     block.render(area, buf);
     let mut y = inner.y;
