@@ -18,7 +18,7 @@ use crate::content::level::{Change, Design, EditOp, Level, Refusal};
 use crate::game::{Monster, World};
 pub use files::{
     DEFAULT_LEVEL, DEFAULT_LEVEL_PATH, OpenError, PendingReload, Reloaded, Saved, Source,
-    SourceKind, open_level, write_atomic,
+    SourceKind, open_level, open_level_bytes, write_atomic,
 };
 pub use journal::{Io, Journal};
 

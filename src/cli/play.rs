@@ -1,67 +1,310 @@
-//! `astar-rogue play [LEVEL] [--seed N] [--record FILE.keys]` (also the default without a
-//! subcommand).
+//! `astar-rogue play [LEVEL] [--seed N] [--planning P] [--record FILE.keys]` (also the
+//! default without a subcommand).
+//!
+//! Runs are kept: each new run draws a fresh seed (unless `--seed` names one), leaving the
+//! game saves the run in the data folder, and the next `play` of the same level (or a
+//! plain `astar-rogue`, for the run saved last) resumes it exactly where it was.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use clap::Args;
 
 use super::CliError;
-use crate::app::{App, SourceKind, open_level};
+use crate::app::App;
+use crate::frontend::keep::{self, Keeper, Start};
 use crate::frontend::record::Recorder;
 use crate::game::Planning;
+use crate::session::data::{self, Lock};
+use crate::session::save::{RunSave, Slot, seen_hash};
+use crate::session::{DEFAULT_LEVEL, DEFAULT_LEVEL_PATH, open_level_bytes};
 
 /// Arguments of `play`.
 #[derive(Debug, Args, Default)]
 pub struct PlayArgs {
-    /// A level file (text or Moving AI `.map`); the default level when omitted.
+    /// A level file (text or Moving AI `.map`); without it, the run saved last, else the
+    /// default level.
     pub level: Option<PathBuf>,
-    /// Seed for combat rolls and for placing creatures on maps that have none.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    /// Seed for combat rolls and for placing creatures on maps that have none: plays that
+    /// exact run. Without it, each run draws a fresh seed.
+    #[arg(long)]
+    pub seed: Option<u64>,
     /// How the monsters plan: astar (each its own, every turn), capped[:N] (A* capped at N
     /// expansions, 5000 by default) or map (one Dijkstra map from the player for all).
-    #[arg(long, default_value_t = Planning::AStar)]
-    pub planning: Planning,
+    #[arg(long)]
+    pub planning: Option<Planning>,
     /// Record every input into this script file as it happens; `astar-rogue script FILE`
     /// replays the game to the last frame shown.
     #[arg(long, value_name = "FILE.keys")]
     pub record: Option<PathBuf>,
 }
 
+/// A seed for a new run: from the system's randomness, below a billion so it reads and
+/// types easily.
+fn fresh_seed() -> u64 {
+    use std::hash::{BuildHasher, RandomState};
+    let r = RandomState::new().hash_one((std::process::id(), std::time::SystemTime::now()));
+    r % 1_000_000_000
+}
+
+/// The level a game is about: its file, absolute (links kept as given), or `None` for the
+/// built-in level, and the key of its save slot (the file with links resolved).
+struct LevelRef {
+    path: Option<PathBuf>,
+    key: Option<PathBuf>,
+}
+
+impl LevelRef {
+    fn of(path: Option<&Path>) -> LevelRef {
+        let path = path.map(|p| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()));
+        let key = path
+            .as_ref()
+            .map(|p| p.canonicalize().unwrap_or_else(|_| p.clone()));
+        LevelRef { path, key }
+    }
+
+    /// The level played when none is named: `levels/default.txt` here, else the built-in.
+    fn default_level() -> LevelRef {
+        let here = Path::new(DEFAULT_LEVEL_PATH);
+        LevelRef::of(here.is_file().then_some(here))
+    }
+}
+
 /// Plays in the terminal until the player quits; a signal that ends the game gives
 /// 128 + its number.
 pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
-    // Read and check the level before touching the terminal, so bad input is reported on
-    // the plain screen; planning its monsters (seconds on a huge level) comes later, with
-    // progress on screen.
-    let (level, source) = open_level(args.level.as_deref(), args.seed)?;
-    let file = match source.kind {
-        SourceKind::Text | SourceKind::MovingAi => source.path.clone(),
-        SourceKind::Generated => None,
+    let data = match data::data_dir() {
+        Ok(dir) => Some(dir),
+        Err(e) => {
+            crate::cli::report(&format!("Runs are not kept: {e}"));
+            None
+        }
     };
-    let mut recorder =
-        Recorder::new(file.as_deref(), args.seed, args.record.as_deref()).map_err(|e| {
-            let name = args.record.as_deref().unwrap_or(std::path::Path::new(""));
+    // The level (read now, so that a bad one is reported before anything else), and the
+    // slot where its run is kept.
+    let (level, bytes, slot) = match (&args.level, &data) {
+        (Some(p), dir) => {
+            let bytes = read_level(p)?;
+            // A level that does not parse is reported before the data folder is touched.
+            crate::content::level::Design::parse_any(&bytes, &p.display().to_string())
+                .map_err(crate::text::LoadError::from)?;
+            let level = LevelRef::of(Some(p));
+            let slot = dir.as_ref().map(|d| Slot::of(d, level.key.as_deref()));
+            (level, Some(bytes), slot)
+        }
+        (None, Some(dir)) => match Slot::latest(dir) {
+            Some(slot) => {
+                let save = read_save(&slot, None)?;
+                (LevelRef::of(save.level.as_deref()), None, Some(slot))
+            }
+            None => {
+                let level = LevelRef::default_level();
+                let slot = Slot::of(dir, level.key.as_deref());
+                (level, None, Some(slot))
+            }
+        },
+        (None, None) => (LevelRef::default_level(), None, None),
+    };
+    let kept = match (&data, slot) {
+        (Some(dir), Some(slot)) => Some((dir.clone(), take_lock(dir, &slot)?, slot)),
+        _ => None,
+    };
+    let saved = match &kept {
+        Some((_, _, slot)) if slot.save.exists() => Some(read_save(slot, level.path.as_deref())?),
+        _ => None,
+    };
+    let keeping = kept.is_some();
+    let (resumed, fresh, start, tape, io) = match saved {
+        Some(save) => {
+            let slot = &kept.as_ref().expect("a save has a slot").2;
+            if let Some(seed) = args.seed.filter(|&s| s != save.run_seed) {
+                return Err(CliError::BadInput(format!(
+                    "{} has a run in progress (seed {}, turn {}): `{}` resumes it, and Q in the game abandons it; then --seed {seed} starts that run.",
+                    save.name,
+                    save.run_seed,
+                    save.turn,
+                    command(level.path.as_deref())
+                )));
+            }
+            check_level(&save, slot)?;
+            let (app, start) = resume(&save, slot)?;
+            let tape = Some((save.size, save.tape.clone()));
+            (Some(app), None, start, tape, save.io)
+        }
+        None => {
+            let seed = args.seed.unwrap_or_else(fresh_seed);
+            let bytes = match (bytes, &level.path) {
+                (Some(b), _) => b,
+                (None, Some(p)) => read_level(p)?,
+                (None, None) => DEFAULT_LEVEL.as_bytes().to_vec(),
+            };
+            // Checked before the terminal is touched, so bad input is reported on the
+            // plain screen; planning its monsters (seconds on a huge level) comes later,
+            // with progress on screen.
+            let opened = open_level_bytes(level.path.as_deref(), &bytes, seed)?;
+            let start = Start {
+                level: level.path.clone(),
+                bytes,
+                seed,
+                planning: args.planning.unwrap_or(Planning::AStar),
+            };
+            (None, Some(opened), start, None, Vec::new())
+        }
+    };
+    let mut recorder = Recorder::new(start.level.as_deref(), start.seed, args.record.as_deref())
+        .map_err(|e| {
+            let name = args.record.as_deref().unwrap_or(Path::new(""));
             CliError::BadInput(format!("{}: cannot record: {e}", name.display()))
         })?;
-    let planning = args.planning;
-    if planning != Planning::AStar {
-        // The replay must plan as the game did.
-        recorder = recorder.with_header("planning", planning);
+    for (k, v) in keep::extra_headers(start.planning) {
+        if keeping || k != "runs" {
+            recorder = recorder.with_header(k, v);
+        }
     }
-    let seed = args.seed;
+    if let Some((size, lines)) = tape {
+        recorder = recorder.continuing(size, lines);
+    }
     let recorder = Arc::new(Mutex::new(recorder));
-    let ending = crate::frontend::term::play(
-        move |size| {
-            let mut app = App::new(level, source, seed, size);
-            if planning != Planning::AStar {
-                app.set_planning(planning);
+    let keeper = kept.map(|(dir, lock, slot)| {
+        Arc::new(Keeper::new(
+            dir,
+            slot,
+            lock,
+            start.clone(),
+            Arc::clone(&recorder),
+            io,
+        ))
+    });
+    let mut resumed = resumed;
+    if let (Some(app), Some(k)) = (&mut resumed, &keeper) {
+        // Where the resumed run stands before any input: what leaving at once keeps.
+        k.note(app);
+    }
+    let (planning, seed) = (start.planning, start.seed);
+    let hooks = keeper
+        .clone()
+        .map(|k| k as Arc<dyn crate::frontend::term::Hooks>);
+    let ending = crate::frontend::term::play_kept(
+        move |size| match resumed {
+            Some(mut app) => {
+                // The recording says so too (the recorder's start).
+                if app.size() != size {
+                    app.handle_event(&crossterm::event::Event::Resize(size.0, size.1));
+                }
+                app
             }
-            app
+            None => {
+                let (design, source) = fresh.expect("a new run has its level");
+                let mut app = App::new(design, source, seed, size);
+                if planning != Planning::AStar {
+                    app.set_planning(planning);
+                }
+                app.set_keeping(keeping);
+                app.keep_io();
+                app
+            }
         },
         Arc::clone(&recorder),
+        hooks,
     )
     .map_err(CliError::Terminal)?;
+    if let Some(k) = &keeper {
+        let said = k.finish();
+        if !said.is_empty() {
+            println!("{said}");
+        }
+    }
     Ok(ending.exit_code())
+}
+
+/// Reads a level file (bounded, regular files only).
+fn read_level(path: &Path) -> Result<Vec<u8>, CliError> {
+    Ok(crate::text::read_limited(
+        path,
+        crate::content::level::MAX_LEVEL_BYTES,
+        "level file",
+    )?)
+}
+
+/// The command that plays `level` again.
+fn command(level: Option<&Path>) -> String {
+    match level {
+        Some(p) => format!("astar-rogue play {}", p.display()),
+        None => "astar-rogue".into(),
+    }
+}
+
+/// Takes the lock of a save slot: one game at a time plays a level's run.
+fn take_lock(dir: &Path, slot: &Slot) -> Result<Lock, CliError> {
+    let failed =
+        |e: String| CliError::BadInput(format!("{}: cannot keep runs there: {e}", dir.display()));
+    if let Some(parent) = slot.lock.parent() {
+        data::ensure(parent).map_err(|e| failed(e.to_string()))?;
+    }
+    data::lock(&slot.lock, None)
+        .map_err(|e| failed(e.to_string()))?
+        .ok_or_else(|| {
+            CliError::BadInput(
+                "This level's run is being played in another terminal: one game at a time plays a run.".into(),
+            )
+        })
+}
+
+/// Reads a kept run, or says why it cannot be resumed and that it is kept.
+fn read_save(slot: &Slot, level: Option<&Path>) -> Result<RunSave, CliError> {
+    RunSave::read(&slot.save).map_err(|e| {
+        let what = match level {
+            Some(p) => format!("a new run on {}", p.display()),
+            None => "a new run".into(),
+        };
+        CliError::BadInput(format!(
+            "{}: the run saved here cannot be resumed: {e}.\nThe save is kept as it is; to start {what}, move it away or delete it.",
+            slot.save.display()
+        ))
+    })
+}
+
+/// Refuses a save whose level file changed or went away since the run saw it.
+fn check_level(save: &RunSave, slot: &Slot) -> Result<(), CliError> {
+    let (Some(path), Some(seen)) = (&save.level, &save.seen) else {
+        return Ok(());
+    };
+    let kept = format!(
+        "The save is kept ({}); put the level back as it was to resume the run, or move the save away to start a new one.",
+        slot.save.display()
+    );
+    let now = crate::text::read_limited(path, crate::content::level::MAX_LEVEL_BYTES, "level file")
+        .map_err(|e| {
+            CliError::BadInput(format!(
+                "{}: the saved run's level cannot be read: {e}.\n{kept}",
+                path.display()
+            ))
+        })?;
+    if &seen_hash(&now) != seen {
+        return Err(CliError::BadInput(format!(
+            "{}: the level file changed since the run was saved (turn {}), so the run cannot go on as it was.\n{kept}",
+            path.display(),
+            save.turn
+        )));
+    }
+    Ok(())
+}
+
+/// Rebuilds a kept run, with the notice that says so.
+fn resume(save: &RunSave, slot: &Slot) -> Result<(App, Start), CliError> {
+    let mut app = keep::rebuild(save).map_err(|e| {
+        CliError::BadInput(format!(
+            "{}: the run saved here cannot be resumed: {e}.\nThe save is kept as it is.",
+            slot.save.display()
+        ))
+    })?;
+    app.set_notice(Some(keep::resumed_notice(save)));
+    let planning = save.planning.parse().unwrap_or(Planning::AStar);
+    let start = Start {
+        level: save.level.clone(),
+        bytes: save.level_bytes.clone().unwrap_or_default(),
+        seed: save.seed,
+        planning,
+    };
+    Ok((app, start))
 }

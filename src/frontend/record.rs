@@ -39,6 +39,9 @@ pub struct Recorder {
     /// Further header lines (`planning: map`), for games started with options the
     /// replay needs.
     extra: Vec<String>,
+    /// Whether this recording continues an earlier one (a resumed run), whose lines it
+    /// starts with.
+    continued: bool,
 }
 
 impl Recorder {
@@ -74,7 +77,30 @@ impl Recorder {
             file,
             in_stroke: false,
             extra: Vec::new(),
+            continued: false,
         })
+    }
+
+    /// Continues an earlier recording (a resumed run): its `lines`, recorded in a terminal
+    /// of `size`, come first, and the header says that size; [`Recorder::start`] then
+    /// records the terminal's own size as a resize when it differs, so the whole recording
+    /// replays the run from its very start.
+    pub fn continuing(mut self, size: (u16, u16), lines: Vec<String>) -> Self {
+        self.size = size;
+        self.lines = lines;
+        self.continued = true;
+        self
+    }
+
+    /// The lines recorded so far (after the header) and the ticks run since the last of
+    /// them: the input handled so far, without the one being handled.
+    pub fn tape(&self) -> (&[String], u32) {
+        (&self.lines, self.ticks)
+    }
+
+    /// The terminal size the header gives: where the replay starts.
+    pub fn start_size(&self) -> (u16, u16) {
+        self.size
     }
 
     /// Adds a header line `#! KEY: VALUE` (before the recording starts).
@@ -85,10 +111,18 @@ impl Recorder {
 
     /// The game starts in a terminal of `size`: writes the header.
     pub fn start(&mut self, size: (u16, u16)) {
-        self.size = size;
+        let first = if self.continued { self.size } else { size };
+        self.size = first;
         if let Some((path, out, _)) = &mut self.file {
-            let header = header(self.level.as_deref(), self.seed, size, path, &self.extra);
+            let header = header(self.level.as_deref(), self.seed, first, path, &self.extra);
             let _ = out.write_all(header.as_bytes()).and_then(|()| out.flush());
+        }
+        if self.continued {
+            self.flush();
+            if size != first {
+                self.event(&Event::Resize(size.0, size.1));
+                self.commit();
+            }
         }
     }
 

@@ -98,6 +98,17 @@ pub fn no_color() -> bool {
     std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
 }
 
+/// What a front end above this loop does with the game as it goes (the kept runs of
+/// `play`). Nothing in the loop depends on it.
+pub trait Hooks: Send + Sync {
+    /// The app has handled an input, a tick or a reload, and the recorder has it.
+    fn handled(&self, app: &mut App);
+    /// The process is about to end without returning from [`play_kept`] (a quit while
+    /// the app works, a signal the loop could not answer, a vanished terminal), with the
+    /// terminal restored: keep what must be kept, quickly.
+    fn ending(&self);
+}
+
 /// Plays in the terminal until the player quits or a signal ends the game. `make_app` builds
 /// the app for the terminal's size (planning a huge level's monsters takes seconds, so it
 /// runs with the busy box on screen). Every input the app gets goes to `recorder`; after a
@@ -106,9 +117,18 @@ pub fn play(
     make_app: impl FnOnce((u16, u16)) -> App + Send,
     recorder: Arc<Mutex<Recorder>>,
 ) -> io::Result<Ending> {
+    play_kept(make_app, recorder, None)
+}
+
+/// [`play`], telling `hooks` of every input handled and of an ending that does not return.
+pub fn play_kept(
+    make_app: impl FnOnce((u16, u16)) -> App + Send,
+    recorder: Arc<Mutex<Recorder>>,
+    hooks: Option<Arc<dyn Hooks>>,
+) -> io::Result<Ending> {
     let inject = std::env::var(PANIC_ENV).unwrap_or_default();
     let flags = Arc::new(Flags::default());
-    watch_signals(Arc::clone(&flags))?;
+    watch_signals(Arc::clone(&flags), hooks.clone())?;
     // Our own panic hook rather than ratatui's: its restore prints with `eprintln!`, which
     // panics again (and aborts) when the terminal is gone.
     let previous = std::panic::take_hook();
@@ -127,6 +147,7 @@ pub fn play(
             last_frame: Buffer::empty(ratatui::layout::Rect::default()),
             queue: VecDeque::new(),
             recorder,
+            hooks,
         };
         let size = ui.terminal.size()?;
         let size = (size.width, size.height);
@@ -190,7 +211,7 @@ const SIGNAL_GRACE: Duration = Duration::from_millis(1500);
 /// crossterm 0.29's event reader spins forever on a tty that reads EOF and `event::poll`
 /// never returns (crossterm-rs/crossterm#793), which left an orphaned game burning a core.
 /// SIGTSTP and SIGCONT are passed on to the main loop, which owns the terminal.
-fn watch_signals(flags: Arc<Flags>) -> io::Result<()> {
+fn watch_signals(flags: Arc<Flags>, hooks: Option<Arc<dyn Hooks>>) -> io::Result<()> {
     let wanted = ENDING_SIGNALS
         .iter()
         .copied()
@@ -207,6 +228,9 @@ fn watch_signals(flags: Arc<Flags>) -> io::Result<()> {
                         flags.stop.store(n, Ordering::SeqCst);
                         std::thread::sleep(SIGNAL_GRACE);
                         restore_terminal();
+                        if let Some(h) = &hooks {
+                            h.ending();
+                        }
                         std::process::exit(128 + n);
                     }
                 }
@@ -261,9 +285,16 @@ struct Ui {
     /// Inputs that arrived during short work, handled next.
     queue: VecDeque<Event>,
     recorder: Arc<Mutex<Recorder>>,
+    hooks: Option<Arc<dyn Hooks>>,
 }
 
 impl Ui {
+    fn handled(&self, app: &mut App) {
+        if let Some(h) = &self.hooks {
+            h.handled(app);
+        }
+    }
+
     fn record(&self, f: impl FnOnce(&mut Recorder)) {
         if let Ok(mut r) = self.recorder.lock() {
             f(&mut r);
@@ -283,6 +314,9 @@ impl Ui {
     fn exit_now(&self, ending: Ending) -> ! {
         self.record(|r| r.finish());
         restore_terminal();
+        if let Some(h) = &self.hooks {
+            h.ending();
+        }
         std::process::exit(ending.exit_code())
     }
 
@@ -511,6 +545,7 @@ impl Ui {
                         r.commit_as_quit()
                     }
                 });
+                self.handled(app);
                 dirty = true;
                 assert!(
                     !(panic_after_turn && app.world().turn() > 0),
@@ -521,6 +556,7 @@ impl Ui {
                 self.record(|r| r.tick());
                 let guard = self.guard(app);
                 self.wait(guard, || app.tick())?;
+                self.handled(app);
                 last_tick = Instant::now();
                 dirty = true;
             }
@@ -528,6 +564,7 @@ impl Ui {
                 let guard = self.guard(app);
                 if self.wait(guard, || app.poll_disk())? == Some(true) {
                     self.record(|r| r.reload());
+                    self.handled(app);
                     dirty = true;
                 }
                 last_poll = Instant::now();

@@ -137,6 +137,32 @@ pub fn open_level(path: Option<&Path>, seed: u64) -> Result<(Design, Source), Op
     Ok((design, source))
 }
 
+/// Opens a level for play from bytes read before (a saved run's), as [`open_level`] opens
+/// the file at `path` (`None`: the built-in level): the same design and source, without
+/// reading the disk.
+pub fn open_level_bytes(
+    path: Option<&Path>,
+    bytes: &[u8],
+    seed: u64,
+) -> Result<(Design, Source), OpenError> {
+    let (design, source) = match path {
+        Some(p) => {
+            let (design, format) =
+                Design::parse_any(bytes, &p.display().to_string()).map_err(LoadError::from)?;
+            (
+                design,
+                Source::file(p.to_path_buf(), format, bytes.to_vec()),
+            )
+        }
+        None => {
+            let design = Design::parse(bytes, DEFAULT_LEVEL_PATH).map_err(LoadError::from)?;
+            (design, Source::generated(PathBuf::from("default.txt")))
+        }
+    };
+    let design = populate_if_empty(design, &source, seed).map_err(OpenError::Populate)?;
+    Ok((design, source))
+}
+
 /// Gives a Moving AI map, which has no creatures, its player and monsters from `seed`.
 fn populate_if_empty(design: Design, source: &Source, seed: u64) -> Result<Design, String> {
     if source.kind != SourceKind::MovingAi {

@@ -1,0 +1,411 @@
+//! Keeping the terminal's runs: the run is saved when the game is left (a quit, a signal,
+//! a vanished terminal) and rebuilt exactly on the next start; a run that ends (death,
+//! victory, abandoning it) goes into the score table and gets a morgue file with its key
+//! tape beside it, and its save is deleted.
+//!
+//! A save is the run's recording (the [`Recorder`]'s lines, which a resumed run continues)
+//! with the level's bytes, the seed and the disk's answers ([`Io`]); [`rebuild`] replays it
+//! headless exactly as `astar-rogue script` would and checks that it comes back to the
+//! state line written with the save. The [`Keeper`] follows the game through the terminal
+//! loop's [`Hooks`]: after every input it notes where the recording and the game are, so
+//! that whoever ends the process (the main loop, the quit while a turn works, the signal
+//! watcher when the terminal is gone) saves a recording and a state that belong together.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use super::record::Recorder;
+use super::script::{self, Frames, Output};
+use super::term::Hooks;
+use crate::app::App;
+use crate::game::Planning;
+use crate::session::data::{self, Lock};
+use crate::session::morgue;
+use crate::session::save::{GAME, RunSave, Slot, seen_hash};
+use crate::session::{Io, SourceKind, scores};
+
+/// How often a run in progress is saved while it is played, so that a crash or a kill
+/// that no signal announces loses at most this much.
+const AUTOSAVE: Duration = Duration::from_secs(30);
+
+/// What a kept game started from: the same for the whole game.
+#[derive(Debug, Clone)]
+pub struct Start {
+    /// The level file, absolute (links not resolved, so that names show as given); `None`
+    /// for the built-in level.
+    pub level: Option<PathBuf>,
+    /// The level's bytes when the recording began.
+    pub bytes: Vec<u8>,
+    /// The seed the recording began with.
+    pub seed: u64,
+    /// How the monsters planned at the start.
+    pub planning: Planning,
+}
+
+impl Start {
+    /// The level's file name, for messages.
+    pub fn name(&self) -> String {
+        self.level.as_deref().and_then(Path::file_name).map_or_else(
+            || "the default level".into(),
+            |n| crate::text::escape_controls(&n.to_string_lossy()).into_owned(),
+        )
+    }
+
+    /// The command that resumes the run.
+    pub fn command(&self) -> String {
+        match &self.level {
+            Some(p) => format!("astar-rogue play {}", p.display()),
+            None => "astar-rogue".into(),
+        }
+    }
+}
+
+/// The header lines beyond level, size, seed and ticks that a kept game's recording
+/// carries: its planning (when not the default) and that its runs are kept.
+pub fn extra_headers(planning: Planning) -> Vec<(&'static str, String)> {
+    let mut out = Vec::new();
+    if planning != Planning::AStar {
+        out.push(("planning", planning.to_string()));
+    }
+    out.push(("runs", "kept".to_string()));
+    out
+}
+
+/// What the game's state must come back to after a replay: the `--state` line, the
+/// length of the log and its last message.
+pub fn check_line(app: &App) -> String {
+    let log = app.world().log();
+    format!(
+        "{} log {} {}",
+        script::state_line(app),
+        log.len(),
+        log.last().map_or(String::new(), |m| m.to_string())
+    )
+}
+
+/// Why a save could not be rebuilt into its run.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RebuildError {
+    /// The save holds no level to start from, or its level does not open.
+    #[error("its level does not open: {0}")]
+    Level(String),
+    /// Its recording does not read.
+    #[error("its recording does not read: {0}")]
+    Tape(String),
+    /// The replay did not come back to where the run was saved.
+    #[error("replayed, it does not come back to where it was saved ({0})")]
+    Diverged(String),
+}
+
+/// Rebuilds the run of `save`: the game from the level's saved bytes and seed, then every
+/// input of its recording replayed headless (ticks where they ran, the disk's answers from
+/// the save), then checked against the state it was saved in.
+pub fn rebuild(save: &RunSave) -> Result<App, RebuildError> {
+    let bytes = save
+        .level_bytes
+        .as_deref()
+        .ok_or_else(|| RebuildError::Level("the save has no level".into()))?;
+    let (design, source) =
+        crate::session::open_level_bytes(save.level.as_deref(), bytes, save.seed)
+            .map_err(|e| RebuildError::Level(e.to_string()))?;
+    let mut app = App::new(design, source, save.seed, save.size);
+    let planning: Planning = save.planning.parse().map_err(RebuildError::Level)?;
+    if planning != Planning::AStar {
+        app.set_planning(planning);
+    }
+    app.set_keeping(save.fresh_runs);
+    app.replay_io(save.io.clone());
+    let mut text = String::from("#! ticks: manual\n");
+    for line in &save.tape {
+        text.push_str(line);
+        text.push('\n');
+    }
+    let tape = script::parse(text.as_bytes(), "the saved run")
+        .map_err(|e| RebuildError::Tape(e.headline()))?;
+    let output = Output {
+        frames: Frames::Last,
+        state: false,
+    };
+    script::play(&tape, &mut app, save.size, output, &mut std::io::sink())
+        .map_err(|e| RebuildError::Tape(e.to_string()))?;
+    app.end_replay().map_err(RebuildError::Diverged)?;
+    let now = check_line(&app);
+    if now != save.check {
+        return Err(RebuildError::Diverged(format!(
+            "the game's rules or the recording changed: saved at turn {}, the replay is at turn {}",
+            save.turn,
+            app.world().turn()
+        )));
+    }
+    // What the replay left for the front end was already dealt with when it happened.
+    app.take_ended();
+    let _ = app.take_io();
+    Ok(app)
+}
+
+/// The line a resumed run shows below its log until the first input: not the game's own
+/// (its log stays the run's), but the terminal's.
+pub fn resumed_notice(save: &RunSave) -> String {
+    format!(
+        "Resumed your run on {}: turn {}, depth {}, seed {}. Q gives it up.",
+        save.name, save.turn, save.depth, save.run_seed
+    )
+}
+
+/// Where the recording and the game stood after the last input, together.
+#[derive(Debug, Clone, Default)]
+struct Checkpoint {
+    /// Lines of the recording and ticks after them.
+    lines: usize,
+    ticks: u32,
+    /// The disk's answers given by then.
+    io: usize,
+    /// The game's check line then.
+    check: String,
+    /// Whether a run was in progress (a save is kept) or not (any save is removed).
+    in_progress: bool,
+    turn: u32,
+    depth: u32,
+    run_seed: u64,
+    /// The hash of what the run had seen its level file hold, while it plays from it.
+    seen: Option<String>,
+}
+
+/// The keeper's state, behind one lock.
+#[derive(Debug)]
+struct Kept {
+    /// Every disk answer since the recording began (a resumed run's first).
+    io: Vec<Io>,
+    at: Checkpoint,
+    /// When the save was last written.
+    written: Instant,
+    /// Set once the game ends: what was said to the player, so it is done once.
+    finished: Option<String>,
+}
+
+/// Keeps a terminal game's runs: its save slot (locked while the game runs), what it
+/// started from, the recording, and where they stood after the last input.
+pub struct Keeper {
+    data: PathBuf,
+    slot: Slot,
+    _lock: Lock,
+    start: Start,
+    recorder: Arc<Mutex<Recorder>>,
+    kept: Mutex<Kept>,
+}
+
+impl Keeper {
+    /// A keeper for the game recorded by `recorder`, with the save slot `slot` of the data
+    /// folder `data` (its `lock` held); `io` are the disk's answers of the run resumed, if
+    /// one was.
+    pub fn new(
+        data: PathBuf,
+        slot: Slot,
+        lock: Lock,
+        start: Start,
+        recorder: Arc<Mutex<Recorder>>,
+        io: Vec<Io>,
+    ) -> Self {
+        Self {
+            data,
+            slot,
+            _lock: lock,
+            start,
+            recorder,
+            kept: Mutex::new(Kept {
+                io,
+                at: Checkpoint::default(),
+                written: Instant::now(),
+                finished: None,
+            }),
+        }
+    }
+
+    fn kept(&self) -> MutexGuard<'_, Kept> {
+        self.kept.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn recorder(&self) -> MutexGuard<'_, Recorder> {
+        self.recorder.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Notes where the recording and the game stand now (after an input was handled and
+    /// recorded); scores a run that ended; saves now and then.
+    pub fn note(&self, app: &mut App) {
+        let mut kept = self.kept();
+        if kept.finished.is_some() {
+            return;
+        }
+        let io = app.take_io();
+        let disk_moved = !io.is_empty() || kept.at.check.is_empty();
+        kept.io.extend(io);
+        if let Some(end) = app.take_ended() {
+            let note = self.score(&end);
+            // The note goes on the end screen; a run abandoned for a new one has none.
+            if !app.world().state().eq(&crate::game::GameState::Playing) {
+                app.set_end_note(Some(note));
+            }
+            // Permadeath: the run is over, so is its save.
+            let _ = std::fs::remove_file(&self.slot.save);
+        }
+        // Leaving the game through a question (`q` asks, `y` quits) must not bring the
+        // question back on resuming: while a question is open, and once the game is left,
+        // the run is kept as it stood before.
+        if app.question().is_some() || !app.is_running() {
+            return;
+        }
+        let (lines, ticks) = {
+            let r = self.recorder();
+            let (l, t) = r.tape();
+            (l.len(), t)
+        };
+        let seen = if disk_moved {
+            self.seen_of(app)
+        } else {
+            kept.at.seen.clone()
+        };
+        let w = app.world();
+        kept.at = Checkpoint {
+            lines,
+            ticks,
+            io: kept.io.len(),
+            check: check_line(app),
+            in_progress: app.in_progress(),
+            turn: w.turn(),
+            depth: w.run().depth,
+            run_seed: w.seed(),
+            seen,
+        };
+        if kept.at.in_progress && kept.written.elapsed() >= AUTOSAVE {
+            // A failed autosave is said when the game ends, which tries again.
+            let _ = self.write(&kept);
+            kept.written = Instant::now();
+        }
+    }
+
+    /// The hash of what the game has seen its level file hold, while its first floor
+    /// still plays from that file.
+    fn seen_of(&self, app: &App) -> Option<String> {
+        let level = self.start.level.as_deref()?;
+        let source = &app.session().first_floor().source;
+        if !matches!(source.kind, SourceKind::Text | SourceKind::MovingAi) {
+            return None;
+        }
+        let path = std::path::absolute(source.path.as_deref()?).ok()?;
+        (path == level).then(|| source.seen().map(seen_hash))?
+    }
+
+    /// Puts an ended run in the score table and the morgue; the line for the end screen.
+    fn score(&self, end: &morgue::RunEnd) -> String {
+        let date = data::now();
+        let dir = self.data.join("morgue");
+        let recorder = &self.recorder;
+        let written = morgue::write(&dir, end, date, |keys| {
+            let dir = keys.parent().unwrap_or(Path::new("."));
+            recorder
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .script_in(dir)
+        });
+        let (morgue_file, morgue_note) = match written {
+            Ok((text, _)) => {
+                let name = text
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                (Some(text), format!("morgue: {name}"))
+            }
+            Err(e) => (None, format!("no morgue file: {e}")),
+        };
+        let place = match scores::add(&self.data, &end.score(date, morgue_file)) {
+            Ok((place, total)) => format!(
+                "{} of {total} in the scores (astar-rogue scores)",
+                scores::ordinal(place)
+            ),
+            Err(e) => format!("not scored: {e}"),
+        };
+        format!("{place}; {morgue_note}")
+    }
+
+    /// The save of the run as it stood after the last input.
+    fn save_of(&self, kept: &Kept) -> RunSave {
+        let r = self.recorder();
+        let (lines, _) = r.tape();
+        let at = &kept.at;
+        let mut tape: Vec<String> = lines[..at.lines.min(lines.len())].to_vec();
+        match at.ticks {
+            0 => {}
+            1 => tape.push("tick".into()),
+            n => tape.push(format!("{n}*tick")),
+        }
+        RunSave {
+            game: GAME.into(),
+            level: self.start.level.clone(),
+            level_bytes: Some(self.start.bytes.clone()),
+            seen: at.seen.clone(),
+            seed: self.start.seed,
+            run_seed: at.run_seed,
+            planning: self.start.planning.to_string(),
+            fresh_runs: true,
+            size: r.start_size(),
+            tape,
+            io: kept.io[..at.io.min(kept.io.len())].to_vec(),
+            check: at.check.clone(),
+            turn: at.turn,
+            depth: at.depth,
+            name: self.start.name(),
+            saved: data::now(),
+        }
+    }
+
+    fn write(&self, kept: &Kept) -> std::io::Result<()> {
+        self.save_of(kept).write(&self.slot.save)
+    }
+
+    /// The game ends (however it ends): saves the run in progress, or removes a save left
+    /// of a run that is over. Returns what to tell the player; a second call does nothing
+    /// more and says the same.
+    pub fn finish(&self) -> String {
+        let mut kept = self.kept();
+        if let Some(said) = &kept.finished {
+            return said.clone();
+        }
+        let at = kept.at.clone();
+        let said = if at.in_progress {
+            match self.write(&kept) {
+                Ok(()) => format!(
+                    "Your run on {} is kept (turn {}, depth {}, seed {}): `{}` resumes it.",
+                    self.start.name(),
+                    at.turn,
+                    at.depth,
+                    at.run_seed,
+                    self.start.command()
+                ),
+                Err(e) => format!(
+                    "Could not keep your run: {}: {e}. A save written before, if any, is unchanged.",
+                    self.slot.save.display()
+                ),
+            }
+        } else {
+            let _ = std::fs::remove_file(&self.slot.save);
+            String::new()
+        };
+        kept.finished = Some(said.clone());
+        said
+    }
+}
+
+impl Hooks for Keeper {
+    fn handled(&self, app: &mut App) {
+        self.note(app);
+    }
+
+    fn ending(&self) {
+        let said = self.finish();
+        if !said.is_empty() {
+            use std::io::Write;
+            let _ = writeln!(std::io::stdout(), "{said}");
+        }
+    }
+}

@@ -1,0 +1,699 @@
+//! Kept runs: a run played, left, saved and resumed goes on exactly as the same inputs
+//! without the break (frames with their styles, the game's whole state), whatever the
+//! level, the seed and the break point (mid-travel, on a later floor, after a level save
+//! and a reload of outside edits, through the quit question); a save that cannot be used
+//! is refused with a reason and left in place; two runs ending at once are both scored.
+//!
+//! The game here is driven as the terminal loop drives it: every input goes to the
+//! recorder, the app handles it, the recorder commits it and the keeper notes it; the save
+//! is what the keeper writes when the game ends, and the resumed game is what `play`
+//! rebuilds from it.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use astar_rogue::app::App;
+use astar_rogue::frontend::keep::{self, Keeper, Start};
+use astar_rogue::frontend::record::Recorder;
+use astar_rogue::frontend::script::{self, Action, state_line};
+use astar_rogue::game::Planning;
+use astar_rogue::session::data;
+use astar_rogue::session::save::{RunSave, SaveError, Slot};
+use crossterm::event::Event;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+
+use crate::common::{Scratch, repo};
+
+/// A game as the terminal plays it, with its recorder and keeper.
+struct Live {
+    app: App,
+    recorder: Arc<Mutex<Recorder>>,
+    keeper: Keeper,
+    slot: Slot,
+}
+
+fn start_of(level: &Path, seed: u64) -> Start {
+    Start {
+        level: Some(level.to_path_buf()),
+        bytes: std::fs::read(level).unwrap(),
+        seed,
+        planning: Planning::AStar,
+    }
+}
+
+impl Live {
+    /// A new kept game on `level` (absolute) with `seed`, its data folder `data`.
+    fn new(data: &Path, level: &Path, seed: u64, size: (u16, u16)) -> Live {
+        let start = start_of(level, seed);
+        let (design, source) =
+            astar_rogue::session::open_level_bytes(Some(level), &start.bytes, seed).unwrap();
+        let mut app = App::new(design, source, seed, size);
+        app.set_keeping(true);
+        app.keep_io();
+        let mut recorder = Recorder::new(Some(level), seed, None).unwrap();
+        for (k, v) in keep::extra_headers(Planning::AStar) {
+            recorder = recorder.with_header(k, v);
+        }
+        recorder.start(size);
+        Self::keep(data, level, app, recorder, start, Vec::new())
+    }
+
+    fn keep(
+        data: &Path,
+        level: &Path,
+        mut app: App,
+        recorder: Recorder,
+        start: Start,
+        io: Vec<astar_rogue::session::Io>,
+    ) -> Live {
+        let slot = Slot::of(data, Some(&level.canonicalize().unwrap()));
+        std::fs::create_dir_all(slot.save.parent().unwrap()).unwrap();
+        let lock = data::lock(&slot.lock, None)
+            .unwrap()
+            .expect("the slot is free");
+        let recorder = Arc::new(Mutex::new(recorder));
+        let keeper = Keeper::new(
+            data.to_path_buf(),
+            slot.clone(),
+            lock,
+            start,
+            Arc::clone(&recorder),
+            io,
+        );
+        keeper.note(&mut app);
+        Live {
+            app,
+            recorder,
+            keeper,
+            slot,
+        }
+    }
+
+    /// Resumes the run saved in `data` for `level` at terminal size `size`, as `play`
+    /// does.
+    fn resume(data: &Path, level: &Path, size: (u16, u16)) -> Live {
+        let slot = Slot::of(data, Some(&level.canonicalize().unwrap()));
+        let save = RunSave::read(&slot.save).expect("a save");
+        let mut app = keep::rebuild(&save).unwrap_or_else(|e| panic!("rebuild: {e}"));
+        app.set_notice(Some(keep::resumed_notice(&save)));
+        let start = Start {
+            level: save.level.clone(),
+            bytes: save.level_bytes.clone().unwrap(),
+            seed: save.seed,
+            planning: Planning::AStar,
+        };
+        let mut recorder = Recorder::new(Some(level), save.seed, None).unwrap();
+        for (k, v) in keep::extra_headers(Planning::AStar) {
+            recorder = recorder.with_header(k, v);
+        }
+        let mut recorder = recorder.continuing(save.size, save.tape.clone());
+        recorder.start(size);
+        if app.size() != size {
+            app.handle_event(&Event::Resize(size.0, size.1));
+        }
+        Self::keep(data, level, app, recorder, start, save.io)
+    }
+
+    /// Plays script tokens as the terminal would.
+    fn play(&mut self, tokens: &str) {
+        for word in tokens.split_whitespace() {
+            let (n, body) = match word.split_once('*') {
+                Some((n, b)) if n.bytes().all(|c| c.is_ascii_digit()) => (n.parse().unwrap(), b),
+                _ => (1, word),
+            };
+            for _ in 0..n {
+                self.input(body);
+            }
+        }
+    }
+
+    fn input(&mut self, token: &str) {
+        let rec = |f: &mut dyn FnMut(&mut Recorder)| f(&mut self.recorder.lock().unwrap());
+        match script::parse_token(token).unwrap() {
+            Action::Event(ev) => {
+                rec(&mut |r| r.event(&ev));
+                self.app.handle_event(&ev);
+                let running = self.app.is_running();
+                rec(&mut |r| {
+                    if running {
+                        r.commit()
+                    } else {
+                        r.commit_as_quit()
+                    }
+                });
+            }
+            Action::Resize(w, h) => {
+                let ev = Event::Resize(w, h);
+                rec(&mut |r| r.event(&ev));
+                self.app.handle_event(&ev);
+                rec(&mut |r| r.commit());
+            }
+            Action::Tick => {
+                // The terminal ticks only while the app is busy.
+                if self.app.is_busy() {
+                    rec(&mut |r| r.tick());
+                    self.app.tick();
+                }
+            }
+            Action::Reload => {
+                if self.app.poll_disk() {
+                    rec(&mut |r| r.reload());
+                }
+            }
+            Action::Snap(_) => return,
+        }
+        self.keeper.note(&mut self.app);
+    }
+
+    /// Leaves the game: the keeper saves the run.
+    fn leave(self) -> String {
+        self.keeper.finish()
+    }
+}
+
+/// The frame the app shows, with its styles.
+fn frame(app: &App) -> Buffer {
+    let (w, h) = app.size();
+    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+    t.draw(|f| f.render_widget(app, f.area())).unwrap();
+    t.backend().buffer().clone()
+}
+
+/// Everything of the game that the player could ever see again, and more: the frame and
+/// its styles, the state line, and the whole session (the game with its plans, sight and
+/// rolls to come, the designs, the undo history), the screen, the selection and travel.
+/// The level file's folder and the times it was last seen changed are left out: two games
+/// played side by side on two copies differ only in those.
+fn everything(app: &App) -> String {
+    let mut text = everything_raw(app);
+    if let Some(dir) = app.source().path.as_deref().and_then(Path::parent) {
+        text = text.replace(&dir.display().to_string(), "<dir>");
+    }
+    without_stamps(&text)
+}
+
+/// `text` with every `stamp: ...` value (a file's length and time), every grid's
+/// `revision: N`, the revision that keys a cache of region labels and the planner's trace
+/// serial cut out: those are numbers from counters of the process, for caches (the grid's
+/// own equality leaves its revision out too).
+fn without_stamps(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    const CUT: [&str; 4] = ["stamp: ", "revision: ", "regions: Some((", "trace_serial: "];
+    while let Some(at) = CUT.iter().filter_map(|c| rest.find(c)).min() {
+        let len = CUT
+            .iter()
+            .find(|c| rest[at..].starts_with(*c))
+            .map_or(0, |c| c.len());
+        out.push_str(&rest[..at + len]);
+        rest = &rest[at + len..];
+        let mut depth = 0i32;
+        let end = rest
+            .char_indices()
+            .find(|&(_, c)| {
+                match c {
+                    '(' | '{' => depth += 1,
+                    ')' | '}' => depth -= 1,
+                    _ => {}
+                }
+                depth == 0 && (c == ',' || c == ')' || c == '}')
+            })
+            .map_or(rest.len(), |(i, c)| if c == ',' { i } else { i + 1 });
+        out.push('_');
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Asserts two `everything` texts are equal, showing where they first part.
+#[track_caller]
+fn same(a: &str, b: &str, what: &str) {
+    if a == b {
+        return;
+    }
+    let at = a
+        .char_indices()
+        .zip(b.chars())
+        .find(|((_, x), y)| x != y)
+        .map_or(a.len().min(b.len()), |((i, _), _)| i);
+    let window = |t: &str| {
+        let mut from = at.saturating_sub(300).min(t.len());
+        while !t.is_char_boundary(from) {
+            from -= 1;
+        }
+        let mut to = (at + 300).min(t.len());
+        while !t.is_char_boundary(to) {
+            to += 1;
+        }
+        t[from..to].to_string()
+    };
+    panic!(
+        "{what}: they part at byte {at}:\n--- resumed or broken\n{}\n--- without the break\n{}",
+        window(a),
+        window(b)
+    );
+}
+
+fn everything_raw(app: &App) -> String {
+    format!(
+        "{}\n{}\n{:?}\n{:?}\n{:?} {:?} {:?} {:?} {} {}",
+        script::buffer_text(&frame(app)) + &script::styles_text(&frame(app)),
+        state_line(app),
+        app.session(),
+        app.screen(),
+        app.selected(),
+        app.travel(),
+        app.overlay(),
+        app.camera(),
+        app.sight(),
+        app.show_path(),
+    )
+}
+
+/// Plays `before`, leaves (saving), resumes and plays `after`; the same inputs in one go
+/// must give the very same game after every input of `after`.
+fn break_and_resume(level: &str, seed: u64, before: &str, after: &str) -> (String, String) {
+    let scratch = Scratch::new();
+    let level = scratch.copy(level);
+    let data = scratch.path().join("data");
+    let size = (80, 24);
+    let mut once = Live::new(&scratch.path().join("other"), &level, seed, size);
+    once.play(before);
+    let mut broken = Live::new(&data, &level, seed, size);
+    broken.play(before);
+    same(&everything(&broken.app), &everything(&once.app), before);
+    let said = broken.leave();
+    assert!(said.contains("is kept"), "{said}");
+    let mut resumed = Live::resume(&data, &level, size);
+    // The first frame says the run was resumed; from the first input on, nothing differs.
+    assert!(
+        resumed
+            .app
+            .notice()
+            .unwrap()
+            .starts_with("Resumed your run")
+    );
+    resumed.app.set_notice(None);
+    same(
+        &everything(&resumed.app),
+        &everything(&once.app),
+        "right after resuming",
+    );
+    for word in after.split_whitespace() {
+        once.play(word);
+        resumed.play(word);
+        same(
+            &everything(&resumed.app),
+            &everything(&once.app),
+            &format!("after {before} | ... {word}"),
+        );
+    }
+    (state_line(&once.app), said)
+}
+
+#[test]
+fn a_resumed_run_goes_on_as_if_never_left() {
+    // Several levels and seeds, each broken at a few points.
+    for (level, seed, inputs) in [
+        ("levels/default.txt", 1, "l l k k . . h j 3*. l"),
+        ("levels/default.txt", 77, "l Tab o ] ] x l Esc 4*. h"),
+        ("levels/pillar.txt", 5, "h h h . . . h h"),
+        ("levels/bracket.txt", 123_456, "h k 2*. o Tab j j"),
+        ("tests/levels/troll.txt", 3, "l l 6*. 5*."),
+    ] {
+        let words: Vec<&str> = inputs.split_whitespace().collect();
+        for cut in [1, words.len() / 2, words.len() - 1] {
+            let (before, after) = words.split_at(cut);
+            break_and_resume(level, seed, &before.join(" "), &after.join(" "));
+        }
+    }
+}
+
+#[test]
+fn a_run_left_mid_travel_travels_on() {
+    // A click starts travel; the terminal runs its steps as ticks; the break falls after
+    // three of them, and the resumed game takes the rest from where it stopped.
+    let (state, _) = break_and_resume(
+        "levels/default.txt",
+        4,
+        "click:21,9 3*tick",
+        "tick tick tick tick tick tick l",
+    );
+    assert!(state.contains("\"turn\":"), "{state}");
+}
+
+#[test]
+fn a_run_left_on_a_later_floor_resumes_there() {
+    let (state, _) = break_and_resume("tests/levels/stairs.txt", 3, "l > . . l l > h", "j j k 4*.");
+    assert!(state.contains("\"depth\":2"), "{state}");
+}
+
+#[test]
+fn a_run_left_after_saving_its_level_and_taking_outside_edits_resumes_without_the_disk() {
+    // Edits saved to the level file mid-run, then an outside edit reloaded: the resumed
+    // run replays both from the save's answers, writes nothing and reads nothing.
+    // Two copies of the level in two folders: each game saves into its own.
+    let scratch = Scratch::new();
+    let copy = |dir: &str| {
+        let d = scratch.path().join(dir);
+        std::fs::create_dir(&d).unwrap();
+        let to = d.join("pillar.txt");
+        std::fs::copy(repo("levels/pillar.txt"), &to).unwrap();
+        to
+    };
+    let (level_once, level) = (copy("a"), copy("b"));
+    let data = scratch.path().join("data");
+    let size = (80, 24);
+    let mut once = Live::new(&scratch.path().join("other"), &level_once, 5, size);
+    let mut broken = Live::new(&data, &level, 5, size);
+    for live in [&mut once, &mut broken] {
+        live.play("h . e k w e s h");
+    }
+    same(&everything(&broken.app), &everything(&once.app), "");
+    let text = std::fs::read_to_string(&level).unwrap();
+    assert_ne!(
+        text,
+        std::fs::read_to_string(repo("levels/pillar.txt")).unwrap()
+    );
+    // An outside edit, which both games take (the file is the truth).
+    let text = text.replacen("........\n", "...#....\n", 1);
+    for (live, file) in [(&mut once, &level_once), (&mut broken, &level)] {
+        std::fs::write(file, &text).unwrap();
+        // The stamp check needs the time or the length to move; the length does not.
+        let f = std::fs::File::options().append(true).open(file).unwrap();
+        f.set_modified(std::time::SystemTime::now() + std::time::Duration::from_secs(5))
+            .unwrap();
+        live.play("reload l .");
+    }
+    assert!(once.app.world().turn() > 0);
+    same(&everything(&broken.app), &everything(&once.app), "");
+    broken.leave();
+    let before = std::fs::metadata(&level).unwrap().modified().unwrap();
+    let mut resumed = Live::resume(&data, &level, size);
+    resumed.app.set_notice(None);
+    same(&everything(&resumed.app), &everything(&once.app), "");
+    assert_eq!(
+        std::fs::read_to_string(&level).unwrap(),
+        text,
+        "nothing was written"
+    );
+    assert_eq!(
+        std::fs::metadata(&level).unwrap().modified().unwrap(),
+        before
+    );
+    for word in ["h", "j", "s", "."] {
+        once.play(word);
+        resumed.play(word);
+        same(&everything(&resumed.app), &everything(&once.app), word);
+    }
+}
+
+#[test]
+fn leaving_through_the_quit_question_resumes_without_it() {
+    let scratch = Scratch::new();
+    let level = scratch.copy("levels/default.txt");
+    let data = scratch.path().join("data");
+    let size = (80, 24);
+    let mut reference = Live::new(&scratch.path().join("other"), &level, 9, size);
+    reference.play("l l .");
+    let mut live = Live::new(&data, &level, 9, size);
+    live.play("l l . q y");
+    assert!(!live.app.is_running());
+    live.leave();
+    let mut resumed = Live::resume(&data, &level, size);
+    resumed.app.set_notice(None);
+    assert_eq!(resumed.app.question(), None);
+    same(&everything(&resumed.app), &everything(&reference.app), "");
+    // And in a terminal of another size: the resize is an input like any other.
+    drop(resumed);
+    let mut wide = Live::resume(&data, &level, (100, 30));
+    reference.play("resize:100x30");
+    wide.app.set_notice(None);
+    same(&everything(&wide.app), &everything(&reference.app), "");
+}
+
+#[test]
+fn a_run_that_ends_is_scored_with_a_morgue_and_its_save_is_gone() {
+    let scratch = Scratch::new();
+    let level = scratch.copy("tests/levels/troll.txt");
+    let data = scratch.path().join("data");
+    let mut live = Live::new(&data, &level, 3, (60, 16));
+    live.play("l l 3*.");
+    // An autosave would be here now; a save left by a quit, to see death remove it.
+    let save = live.keeper.finish();
+    assert!(save.contains("is kept"), "{save}");
+    assert!(live.slot.save.exists());
+    drop(live);
+    let mut live = Live::resume(&data, &level, (60, 16));
+    live.play("20*.");
+    assert_eq!(live.app.world().state().name(), "dead");
+    assert!(!live.slot.save.exists(), "death removes the save");
+    let note = live
+        .app
+        .end_note()
+        .expect("the end screen's note")
+        .to_string();
+    assert!(note.starts_with("1st of 1 in the scores"), "{note}");
+    assert!(script::buffer_text(&frame(&live.app)).contains("1st of 1 in the scores"));
+    let table = astar_rogue::session::scores::load(&data).unwrap();
+    assert_eq!(table.scores.len(), 1);
+    let s = &table.scores[0];
+    assert_eq!(
+        (s.outcome.as_str(), s.killer.as_deref(), s.seed),
+        ("dead", Some("troll"), 3)
+    );
+    let morgue = s.morgue.clone().expect("a morgue file");
+    let text = std::fs::read_to_string(&morgue).unwrap();
+    assert!(text.contains("Killed by a troll on depth 1 of 1"), "{text}");
+    assert!(text.contains("Seed:    3"), "{text}");
+    let keys = morgue.with_extension("keys");
+    // The tape beside it replays the whole run, across the break, to the frame the
+    // terminal showed at the death but for the note that only the terminal knows.
+    let mut out = Vec::new();
+    script::run_file(&keys, &script::RunOptions::default(), &mut out).unwrap();
+    let replayed = String::from_utf8(out).unwrap();
+    let mut shown = live.app.clone();
+    shown.set_end_note(None);
+    let shown = script::buffer_text(&frame(&shown));
+    assert_eq!(replayed.split_once('\n').unwrap().1, shown);
+    // Leaving now keeps nothing: the run is over.
+    let save = live.slot.save.clone();
+    assert_eq!(live.leave(), "");
+    assert!(!save.exists());
+}
+
+#[test]
+fn abandoning_ends_the_run_as_a_loss() {
+    let scratch = Scratch::new();
+    let level = scratch.copy("levels/default.txt");
+    let data = scratch.path().join("data");
+    let mut live = Live::new(&data, &level, 2, (80, 24));
+    live.play("l . Q");
+    assert!(
+        script::buffer_text(&frame(&live.app)).contains("Abandon the run?"),
+        "Q asks"
+    );
+    live.play("y");
+    assert_eq!(live.app.world().state().name(), "abandoned");
+    // r after that is a new run with the next seed, in progress once it has a turn.
+    live.play("r l");
+    assert_eq!(
+        live.app.world().seed(),
+        astar_rogue::game::run::next_run_seed(2)
+    );
+    // r in the middle of it abandons it too: two abandoned runs in the table.
+    live.play("r y");
+    let table = astar_rogue::session::scores::load(&data).unwrap();
+    let outcomes: Vec<&str> = table.scores.iter().map(|s| s.outcome.as_str()).collect();
+    assert_eq!(outcomes, ["abandoned", "abandoned"]);
+}
+
+/// A save on disk for the refusal tests: a real one, of a run on the pillar.
+fn saved_run(scratch: &Scratch) -> (PathBuf, PathBuf, Slot) {
+    let level = scratch.copy("levels/pillar.txt");
+    let data = scratch.path().join("data");
+    let mut live = Live::new(&data, &level, 5, (80, 24));
+    live.play("h h .");
+    let slot = live.slot.clone();
+    live.leave();
+    (level, data, slot)
+}
+
+#[test]
+fn a_damaged_cut_or_foreign_save_is_refused_and_kept() {
+    let bin = env!("CARGO_BIN_EXE_astar-rogue");
+    let scratch = Scratch::new();
+    let (level, data, slot) = saved_run(&scratch);
+    let good = std::fs::read(&slot.save).unwrap();
+    let text = String::from_utf8(good.clone()).unwrap();
+    let cases: [(&str, Vec<u8>, &str); 4] = [
+        (
+            "damaged",
+            text.replacen("\"seed\":5", "\"seed\":6", 1).into_bytes(),
+            "it is damaged or cut short (its checksum does not match its content)",
+        ),
+        (
+            "cut short",
+            good[..good.len() / 2].to_vec(),
+            "it is damaged or cut short",
+        ),
+        (
+            "an older format",
+            text.replacen("format 1", "format 0", 1).into_bytes(),
+            "it is in save format 0, and this game reads format 1",
+        ),
+        (
+            "not a save",
+            b"hello\n".to_vec(),
+            "it is not an astar-rogue run save",
+        ),
+    ];
+    for (what, bytes, message) in cases {
+        std::fs::write(&slot.save, &bytes).unwrap();
+        let out = std::process::Command::new(bin)
+            .arg("play")
+            .arg(&level)
+            .env(data::DATA_ENV, &data)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{what}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.starts_with(&format!(
+                "{}: the run saved here cannot be resumed: {message}",
+                slot.save.display()
+            )),
+            "{what}: {err}"
+        );
+        assert!(err.contains("The save is kept"), "{what}: {err}");
+        assert_eq!(
+            std::fs::read(&slot.save).unwrap(),
+            bytes,
+            "{what}: left in place"
+        );
+        assert!(
+            out.stdout.is_empty(),
+            "{what}: the terminal was not touched"
+        );
+    }
+    // In the library, the same reasons.
+    std::fs::write(&slot.save, b"astar-rogue run save, format 9\n").unwrap();
+    assert_eq!(
+        RunSave::read(&slot.save),
+        Err(SaveError::Format { found: "9".into() })
+    );
+}
+
+#[test]
+fn a_save_whose_level_changed_is_refused_and_kept() {
+    let bin = env!("CARGO_BIN_EXE_astar-rogue");
+    let scratch = Scratch::new();
+    let (level, data, slot) = saved_run(&scratch);
+    let saved = std::fs::read(&slot.save).unwrap();
+    std::fs::write(&level, "title: Other\n@..\n.g.\n").unwrap();
+    let out = std::process::Command::new(bin)
+        .arg("play")
+        .arg(&level)
+        .env(data::DATA_ENV, &data)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let turn = RunSave::decode(&saved).unwrap().turn;
+    assert!(turn > 0);
+    assert!(
+        err.starts_with(&format!(
+            "{}: the level file changed since the run was saved (turn {turn})",
+            level.display()
+        )),
+        "{err}"
+    );
+    assert!(err.contains("The save is kept"), "{err}");
+    assert_eq!(std::fs::read(&slot.save).unwrap(), saved);
+    // Asking for another seed while a run is kept is refused too, saying how to go on.
+    std::fs::copy(repo("levels/pillar.txt"), &level).unwrap();
+    let out = std::process::Command::new(bin)
+        .arg("play")
+        .arg(&level)
+        .args(["--seed", "6"])
+        .env(data::DATA_ENV, &data)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with(&format!(
+            "pillar.txt has a run in progress (seed 5, turn {turn})"
+        )),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_run_being_played_cannot_be_played_twice() {
+    let bin = env!("CARGO_BIN_EXE_astar-rogue");
+    let scratch = Scratch::new();
+    let level = scratch.copy("levels/pillar.txt");
+    let data = scratch.path().join("data");
+    let live = Live::new(&data, &level, 5, (80, 24));
+    let out = std::process::Command::new(bin)
+        .arg("play")
+        .arg(&level)
+        .env(data::DATA_ENV, &data)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("being played in another terminal"),
+        "{:?}",
+        out.stderr
+    );
+    drop(live);
+}
+
+#[test]
+fn two_runs_ending_at_once_are_both_scored() {
+    use astar_rogue::session::scores::{self, Score};
+    let scratch = Scratch::new();
+    let dir = scratch.path().to_path_buf();
+    let threads: Vec<_> = (0..8u64)
+        .map(|t| {
+            let dir = dir.clone();
+            std::thread::spawn(move || {
+                for i in 0..10u64 {
+                    let s = Score {
+                        outcome: "dead".into(),
+                        killer: None,
+                        depth: 1,
+                        final_depth: 3,
+                        turns: (t * 100 + i) as u32,
+                        kills: 0,
+                        dealt: 0,
+                        taken: 0,
+                        drunk: 0,
+                        seed: t * 100 + i,
+                        level: "x.txt".into(),
+                        level_path: None,
+                        date: 1,
+                        morgue: None,
+                    };
+                    scores::add(&dir, &s).unwrap();
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap();
+    }
+    let table = scores::load(&dir).unwrap();
+    let mut seeds: Vec<u64> = table.scores.iter().map(|s| s.seed).collect();
+    seeds.sort_unstable();
+    let want: Vec<u64> = (0..8u64)
+        .flat_map(|t| (0..10).map(move |i| t * 100 + i))
+        .collect();
+    assert_eq!(seeds, want, "every run is in the table once");
+    assert!(table.unreadable.is_empty());
+}
