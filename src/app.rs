@@ -901,7 +901,14 @@ impl App {
             | Action::No
             | Action::SaveAndQuit
             | Action::TakeFile
-            | Action::KeepMine => {}
+            | Action::KeepMine
+            | Action::ReplayPause
+            | Action::ReplayStep
+            | Action::ReplayFaster
+            | Action::ReplaySlower
+            | Action::ReplayJump
+            | Action::ReplayStart
+            | Action::ReplayQuit => {}
         }
     }
 

@@ -10,7 +10,9 @@ mod lab;
 mod path;
 mod play;
 mod query;
+mod replay;
 mod scen;
+mod scores;
 mod script;
 mod test;
 
@@ -21,7 +23,9 @@ pub use lab::LabArgs;
 pub use path::{PathArgs, draw_path};
 pub use play::PlayArgs;
 pub use query::QueryArgs;
+pub use replay::ReplayArgs;
 pub use scen::ScenArgs;
+pub use scores::ScoresArgs;
 pub use script::ScriptArgs;
 pub use test::TestArgs;
 
@@ -58,6 +62,10 @@ pub enum Command {
     Script(ScriptArgs),
     /// Run every script found and compare its output with the expected `NAME.snap`.
     Test(TestArgs),
+    /// Print the best runs that have ended, best first.
+    Scores(ScoresArgs),
+    /// Watch a recording in the terminal: speed, pause, single steps, a jump to a turn.
+    Replay(ReplayArgs),
 }
 
 /// Carries out the command line; returns the process exit code. Errors are printed to
@@ -73,6 +81,8 @@ pub fn execute(cli: Cli) -> i32 {
         Some(Command::Generate(args)) => generate::generate(&args),
         Some(Command::Script(args)) => script::script(&args),
         Some(Command::Test(args)) => test::test(&args),
+        Some(Command::Scores(args)) => scores::scores(&args),
+        Some(Command::Replay(args)) => replay::replay(&args),
     };
     match result {
         Ok(code) => code,

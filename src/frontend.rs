@@ -3,6 +3,7 @@
 
 pub mod keep;
 pub mod record;
+pub mod replay;
 pub mod script;
 pub mod snapshot;
 pub mod term;

@@ -32,11 +32,14 @@ pub enum Context {
     Confirm,
     /// While a long turn is being worked out (the terminal's busy box).
     Busy,
+    /// Watching a recording (`astar-rogue replay`); the game's own keys look into it
+    /// while it is paused.
+    Replay,
 }
 
 impl Context {
     /// Every context, in help-screen order.
-    pub const ALL: [Context; 11] = [
+    pub const ALL: [Context; 12] = [
         Context::Always,
         Context::Global,
         Context::Play,
@@ -48,6 +51,7 @@ impl Context {
         Context::History,
         Context::Confirm,
         Context::Busy,
+        Context::Replay,
     ];
 
     /// The heading of this context on the help screen.
@@ -64,6 +68,7 @@ impl Context {
             Context::History => "Messages (C-p)",
             Context::Confirm => "Questions",
             Context::Busy => "While a turn works",
+            Context::Replay => "Replay viewer",
         }
     }
 }
@@ -195,6 +200,20 @@ pub enum Action {
     TakeFile,
     /// Keep the game's version of a level changed on disk.
     KeepMine,
+    /// Play or pause a replay.
+    ReplayPause,
+    /// One input of a replay on, paused.
+    ReplayStep,
+    /// Replay faster.
+    ReplayFaster,
+    /// Replay slower.
+    ReplaySlower,
+    /// Ask for a turn to jump to.
+    ReplayJump,
+    /// Back to the start of the replay.
+    ReplayStart,
+    /// Leave the replay viewer.
+    ReplayQuit,
 }
 
 /// A key as written in the table: a code and whether Ctrl is held. Shift is part of the
@@ -825,6 +844,54 @@ pub const BINDINGS: &[Binding] = &[
     ),
     key!(Busy, "q", [ch('q')], A::Quit, "quit (asks)", ""),
     key!(Busy, "y", [ch('y')], A::Yes, "yes, quit", ""),
+    key!(
+        Replay,
+        "Space",
+        [code(K::Char(' '))],
+        A::ReplayPause,
+        "play / pause",
+        "Space play/pause"
+    ),
+    key!(
+        Replay,
+        ".",
+        [ch('.')],
+        A::ReplayStep,
+        "one input on",
+        ". step"
+    ),
+    keys!(
+        Replay,
+        "+ -",
+        [ch('+') => A::ReplayFaster, ch('-') => A::ReplaySlower],
+        "faster / slower",
+        "+- speed"
+    ),
+    key!(
+        Replay,
+        "g",
+        [ch('g')],
+        A::ReplayJump,
+        "jump to a turn (type it)",
+        "g turn"
+    ),
+    key!(
+        Replay,
+        "0",
+        [ch('0')],
+        A::ReplayStart,
+        "back to the start",
+        "0 start"
+    ),
+    key!(
+        Replay,
+        "q C-c",
+        [ch('q'), ctrl('c')],
+        A::ReplayQuit,
+        "leave the replay",
+        "q quit"
+    ),
+    note!(Replay, "o x Tab", "look into it, paused", ""),
 ];
 
 /// The hint bar's text for the contexts that apply (most specific first): the help key

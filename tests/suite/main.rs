@@ -12,6 +12,7 @@ mod keys;
 mod lab;
 mod layers;
 mod level_props;
+mod replay;
 mod runs;
 mod sandbox;
 mod script_props;

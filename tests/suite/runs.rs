@@ -696,4 +696,77 @@ fn two_runs_ending_at_once_are_both_scored() {
         .collect();
     assert_eq!(seeds, want, "every run is in the table once");
     assert!(table.unreadable.is_empty());
+    // And `astar-rogue scores` prints them all, best first.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_astar-rogue"))
+        .args(["scores", "--limit", "0"])
+        .env(data::DATA_ENV, &dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 81, "{text}");
+    assert!(
+        lines[0].starts_with(" #  outcome  depth  turns  kills  seed  level"),
+        "{text}"
+    );
+    // The most turns first among equal deaths.
+    assert_eq!(
+        lines[1], " 1  died     1/3      709      0   709  x.txt  1970-01-01 00:00",
+        "{text}"
+    );
+}
+
+#[test]
+fn the_score_table_reads_best_first_with_the_seed_and_the_level() {
+    use astar_rogue::session::scores;
+    let scratch = Scratch::new();
+    let dir = scratch.path();
+    let level = scratch.copy("tests/levels/troll.txt");
+    let mut live = Live::new(dir, &level, 3, (60, 16));
+    live.play("l l 20*.");
+    std::fs::write(
+        dir.join(scores::SCORES_FILE),
+        std::fs::read_to_string(dir.join(scores::SCORES_FILE)).unwrap()
+            + "{\"outcome\":\"won\",\"depth\":3,\"final_depth\":3,\"turns\":99,\"kills\":9,\"dealt\":1,\"taken\":1,\"drunk\":0,\"seed\":42,\"level\":\"default.txt\",\"date\":86400}\nnot a run\n",
+    )
+    .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_astar-rogue"))
+        .arg("scores")
+        .env(data::DATA_ENV, dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert_eq!(
+        lines[..2],
+        [
+            "#  outcome            depth  turns  kills  seed  level        ended (UTC)",
+            "1  won                3/3       99      9    42  default.txt  1970-01-02 00:00",
+        ],
+        "{text}"
+    );
+    assert!(
+        lines[2].starts_with("2  killed by a troll  1/1       14      0     3  troll.txt    2"),
+        "{text}"
+    );
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.ends_with(
+            "scores.jsonl:3: warning: this line does not read as a run; it is kept as it is\n"
+        ),
+        "{err}"
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_astar-rogue"))
+        .args(["scores", "--level", "nothing.txt"])
+        .env(data::DATA_ENV, dir)
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .starts_with("No runs have ended yet on nothing.txt")
+    );
 }

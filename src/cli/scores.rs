@@ -1,0 +1,120 @@
+//! `astar-rogue scores [--level NAME] [--limit N]`: the best runs, best first.
+
+use std::io::Write;
+
+use clap::Args;
+
+use super::CliError;
+use crate::session::data;
+use crate::session::scores::{self, SCORES_FILE};
+
+/// Arguments of `scores`.
+#[derive(Debug, Args)]
+pub struct ScoresArgs {
+    /// Only the runs on levels of this file name (`crypt.txt`).
+    #[arg(long)]
+    pub level: Option<String>,
+    /// How many runs to print (0: all).
+    #[arg(long, default_value_t = 20)]
+    pub limit: usize,
+}
+
+/// Prints the score table from the data folder.
+pub(super) fn scores(args: &ScoresArgs) -> Result<i32, CliError> {
+    let dir = data::data_dir().map_err(CliError::BadInput)?;
+    let table = scores::load(&dir)
+        .map_err(|e| CliError::BadInput(format!("{}: {e}", dir.join(SCORES_FILE).display())))?;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for line in &table.unreadable {
+        crate::cli::report(&format!(
+            "{}:{line}: warning: this line does not read as a run; it is kept as it is",
+            dir.join(SCORES_FILE).display()
+        ));
+    }
+    let shown: Vec<(usize, &scores::Score)> = table
+        .scores
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| args.level.as_ref().is_none_or(|l| &s.level == l))
+        .take(if args.limit == 0 {
+            usize::MAX
+        } else {
+            args.limit
+        })
+        .collect();
+    if shown.is_empty() {
+        writeln!(
+            out,
+            "No runs have ended yet{}: scores are kept in {}.",
+            args.level
+                .as_ref()
+                .map_or(String::new(), |l| format!(" on {l}")),
+            dir.join(SCORES_FILE).display()
+        )?;
+        out.flush()?;
+        return Ok(0);
+    }
+    let rows: Vec<[String; 8]> = shown
+        .iter()
+        .map(|(i, s)| {
+            [
+                format!("{}", i + 1),
+                s.how(),
+                format!("{}/{}", s.depth, s.final_depth),
+                s.turns.to_string(),
+                s.kills.to_string(),
+                s.seed.to_string(),
+                crate::text::escape_controls(&s.level).into_owned(),
+                data::date(s.date),
+            ]
+        })
+        .collect();
+    let head = [
+        "#",
+        "outcome",
+        "depth",
+        "turns",
+        "kills",
+        "seed",
+        "level",
+        "ended (UTC)",
+    ];
+    let mut widths = head.map(|h| h.chars().count());
+    for r in &rows {
+        for (w, c) in widths.iter_mut().zip(r) {
+            *w = (*w).max(c.chars().count());
+        }
+    }
+    let line = |cells: &[&str]| {
+        let mut text = String::new();
+        for (i, (c, w)) in cells.iter().zip(widths).enumerate() {
+            // Numbers to the right, words to the left.
+            let right = matches!(i, 0 | 3 | 4 | 5);
+            let pad = w.saturating_sub(c.chars().count());
+            if i > 0 {
+                text.push_str("  ");
+            }
+            if right {
+                text.push_str(&" ".repeat(pad));
+                text.push_str(c);
+            } else {
+                text.push_str(c);
+                if i + 1 < cells.len() {
+                    text.push_str(&" ".repeat(pad));
+                }
+            }
+        }
+        text
+    };
+    writeln!(out, "{}", line(&head))?;
+    for r in &rows {
+        let cells: Vec<&str> = r.iter().map(String::as_str).collect();
+        writeln!(out, "{}", line(&cells))?;
+    }
+    let total = table.scores.len();
+    if shown.len() < total {
+        writeln!(out, "{} of {total} runs; --limit 0 shows all.", shown.len())?;
+    }
+    out.flush()?;
+    Ok(0)
+}

@@ -1,0 +1,456 @@
+//! Watching a recording in the terminal (`astar-rogue replay FILE.keys`), as Brogue's
+//! viewer plays its recordings: at a chosen speed, paused, one input at a time, faster or
+//! slower, or straight to a turn; while paused, the game's own keys (the overlay, look mode,
+//! the selection, the help, the messages) look into it without changing the replay.
+//!
+//! The [`Replay`] steps the recording on the very [`App`] that `astar-rogue script` drives,
+//! input by input as `script --frames all` does, so the frame after each input is the one
+//! `script` prints for it. Looking into a paused replay works on a copy of the app, which
+//! is dropped when the replay goes on.
+
+use std::io::{self, stdout};
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::time::{Duration, Instant};
+
+use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event, KeyCode};
+use crossterm::execute;
+use crossterm::terminal::{self, EnterAlternateScreen, LeaveAlternateScreen};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+
+use super::script::{self, Action as Token, RunOptions, Script, ScriptError};
+use crate::app::keymap::{self, Action, Context};
+use crate::app::{App, Mode, open_level};
+
+/// The speeds a replay plays at, in inputs a second.
+pub const SPEEDS: [u32; 10] = [1, 2, 5, 10, 20, 50, 100, 200, 500, 2000];
+/// The speed a replay starts at (an index into [`SPEEDS`]).
+pub const DEFAULT_SPEED: usize = 3;
+/// Most ticks run after an input of a script without `#! ticks: manual`, as `script` runs.
+const MAX_TICKS: u32 = 100_000;
+
+/// The actions the game's keys may take in a paused replay: those that only look.
+fn looks_only(action: Action, mode: Mode) -> bool {
+    use Action as A;
+    match action {
+        A::Move(..) => mode == Mode::Look,
+        A::ToggleOverlay
+        | A::TogglePath
+        | A::Look
+        | A::Back
+        | A::NextMonster
+        | A::PrevMonster
+        | A::StepBack
+        | A::StepForward
+        | A::StepStart
+        | A::StepEnd
+        | A::CycleLayer
+        | A::ToggleFollow
+        | A::ToggleSight
+        | A::Help
+        | A::History
+        | A::NextPage
+        | A::PrevPage
+        | A::Close
+        | A::Scroll(_)
+        | A::ScrollPage(_)
+        | A::ScrollEnd(_) => true,
+        _ => false,
+    }
+}
+
+/// A recording being replayed, one input at a time.
+pub struct Replay {
+    script: Script,
+    options: RunOptions,
+    /// Every input in order: (step index), a repeat counted once per repeat.
+    units: Vec<usize>,
+    /// How many units have been played.
+    at: usize,
+    /// The replayed game.
+    app: App,
+    /// A copy to look into while paused, if the player has.
+    inspect: Option<App>,
+    /// Whether the replay ended early: the recorded game quit.
+    quit: bool,
+}
+
+impl Replay {
+    /// Opens the recording at `path`, as `astar-rogue script` would run it with `options`.
+    pub fn open(path: &Path, options: &RunOptions) -> Result<Replay, ScriptError> {
+        let mut script = script::load(path)?;
+        script.header.styles |= options.styles;
+        let units = script
+            .steps
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| !matches!(s.action, Token::Snap(_)))
+            .flat_map(|(i, s)| std::iter::repeat_n(i, s.repeat as usize))
+            .collect();
+        let app = Self::fresh(&script, options)?;
+        Ok(Replay {
+            script,
+            options: options.clone(),
+            units,
+            at: 0,
+            app,
+            inspect: None,
+            quit: false,
+        })
+    }
+
+    /// The game at the recording's start, set up as `script` sets it up.
+    fn fresh(script: &Script, options: &RunOptions) -> Result<App, ScriptError> {
+        let size = options.size.or(script.header.size).unwrap_or((80, 24));
+        let seed = options.seed.or(script.header.seed).unwrap_or(1);
+        let level = options.level.clone().or(script.header.level.clone());
+        let (design, source) = open_level(level.as_deref(), seed)?;
+        let mut app = App::new(design, source, seed, size);
+        if let Some(planning) = script.header.planning {
+            app.set_planning(planning);
+        }
+        app.set_keeping(script.header.kept_runs);
+        if let Some((start, goal)) = options.lab.or(script.header.lab) {
+            let search = app.world().options();
+            app.open_lab(start, goal, search);
+        }
+        Ok(app)
+    }
+
+    /// Inputs in the recording.
+    pub fn len(&self) -> usize {
+        self.units.len()
+    }
+
+    /// Whether the recording has no input.
+    pub fn is_empty(&self) -> bool {
+        self.units.is_empty()
+    }
+
+    /// Inputs played so far.
+    pub fn at(&self) -> usize {
+        self.at
+    }
+
+    /// Whether every input has been played (or the recorded game quit).
+    pub fn done(&self) -> bool {
+        self.quit || self.at >= self.units.len()
+    }
+
+    /// The recording's line of the input played last (0 before the first).
+    pub fn line(&self) -> usize {
+        self.at
+            .checked_sub(1)
+            .and_then(|i| self.units.get(i))
+            .map_or(0, |&s| self.script.steps[s].line)
+    }
+
+    /// The game as shown: the copy looked into while paused, else the replayed game.
+    pub fn app(&self) -> &App {
+        self.inspect.as_ref().unwrap_or(&self.app)
+    }
+
+    /// The replayed game itself.
+    pub fn replayed(&self) -> &App {
+        &self.app
+    }
+
+    /// Plays the next input, exactly as `script` plays it; false at the end.
+    pub fn step(&mut self) -> bool {
+        if self.done() {
+            return false;
+        }
+        self.inspect = None;
+        let step = &self.script.steps[self.units[self.at]];
+        let app = &mut self.app;
+        match &step.action {
+            Token::Event(e) => {
+                app.handle_event(e);
+            }
+            Token::Resize(w, h) => {
+                app.handle_event(&Event::Resize(*w, *h));
+            }
+            Token::Reload => app.reload(),
+            Token::Tick => {
+                if app.is_busy() {
+                    app.tick();
+                }
+            }
+            Token::Snap(_) => {}
+        }
+        let mut ticks = 0;
+        while !self.script.header.manual_ticks && app.is_busy() && ticks < MAX_TICKS {
+            app.tick();
+            ticks += 1;
+        }
+        self.at += 1;
+        if !app.is_running() {
+            self.quit = true;
+        }
+        true
+    }
+
+    /// Back to the recording's start.
+    pub fn restart(&mut self) -> Result<(), ScriptError> {
+        self.app = Self::fresh(&self.script, &self.options)?;
+        self.inspect = None;
+        self.at = 0;
+        self.quit = false;
+        Ok(())
+    }
+
+    /// Plays on (from the start when it is behind) until the game reaches `turn` or the
+    /// recording ends; whether it got there.
+    pub fn seek_turn(&mut self, turn: u32) -> Result<bool, ScriptError> {
+        if turn < self.app.world().turn() || (turn == 0 && self.at > 0) {
+            self.restart()?;
+        }
+        while self.app.world().turn() < turn {
+            if !self.step() {
+                return Ok(false);
+            }
+        }
+        self.inspect = None;
+        Ok(true)
+    }
+
+    /// Looks into the paused replay with a key of the game: only keys that look (the
+    /// overlay, look mode, the selection, the help, the messages) are taken, on a copy of
+    /// the game. Whether the key was taken.
+    pub fn look(&mut self, event: &Event) -> bool {
+        let Event::Key(key) = event else {
+            return false;
+        };
+        let view = self.inspect.get_or_insert_with(|| self.app.clone());
+        match keymap::lookup(view.contexts(), key) {
+            Some(action) if looks_only(action, view.mode()) => {
+                view.handle_event(event);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The frame of the game as shown, at the game's own size.
+    pub fn frame(&self) -> Buffer {
+        let app = self.app();
+        let (w, h) = app.size();
+        let mut t = Terminal::new(TestBackend::new(w, h)).unwrap_or_else(|e| match e {});
+        t.draw(|f| f.render_widget(app, f.area()))
+            .unwrap_or_else(|e| match e {});
+        t.backend().buffer().clone()
+    }
+}
+
+/// The viewer's own state: speed, pause, a turn being typed.
+struct Viewer {
+    speed: usize,
+    playing: bool,
+    /// The turn being typed after `g`.
+    prompt: Option<String>,
+    /// A line to show in the status bar until the next key.
+    said: Option<String>,
+    /// Inputs owed to the speed since the last step.
+    clock: Instant,
+}
+
+impl Viewer {
+    fn status(&self, replay: &Replay, width: usize) -> String {
+        let app = replay.replayed();
+        let w = app.world();
+        let state = if let Some(p) = &self.prompt {
+            format!("jump to turn: {p}_  Enter jumps, Esc cancels")
+        } else if let Some(s) = &self.said {
+            s.clone()
+        } else {
+            let run = if replay.done() {
+                "end".to_string()
+            } else if self.playing {
+                format!("▶ {}/s", SPEEDS[self.speed])
+            } else {
+                "paused".to_string()
+            };
+            let hints = if self.playing {
+                keymap::hints(&[Context::Replay])
+            } else {
+                format!("{}  o x Tab look", keymap::hints(&[Context::Replay]))
+            };
+            format!(
+                "REPLAY {run}  turn {}  depth {}  input {}/{}  {hints}",
+                w.turn(),
+                w.run().depth,
+                replay.at(),
+                replay.len()
+            )
+        };
+        state.chars().take(width).collect()
+    }
+}
+
+/// The ending signals: the viewer restores the terminal and leaves on each.
+const SIGNALS: [i32; 4] = [libc::SIGHUP, libc::SIGINT, libc::SIGTERM, libc::SIGQUIT];
+
+fn restore() {
+    let _ = execute!(stdout(), DisableMouseCapture);
+    let _ = terminal::disable_raw_mode();
+    let _ = execute!(stdout(), LeaveAlternateScreen, crossterm::cursor::Show);
+}
+
+/// Plays `replay` in the terminal until the viewer is left; starts paused when `paused`,
+/// at `speed` (an index into [`SPEEDS`]). The exit code: 0, or 128 + a signal's number.
+pub fn watch(mut replay: Replay, speed: usize, paused: bool) -> io::Result<i32> {
+    let stop = Arc::new(AtomicI32::new(0));
+    let mut signals = signal_hook::iterator::Signals::new(SIGNALS)?;
+    let flag = Arc::clone(&stop);
+    std::thread::Builder::new()
+        .name("signals".into())
+        .spawn(move || {
+            if let Some(n) = signals.forever().next() {
+                flag.store(n, Ordering::SeqCst);
+                // A vanished terminal can hold the loop in crossterm's reader: leave anyway.
+                std::thread::sleep(Duration::from_millis(1500));
+                restore();
+                std::process::exit(128 + n);
+            }
+        })?;
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        restore();
+        previous(info);
+    }));
+    terminal::enable_raw_mode()?;
+    execute!(stdout(), EnterAlternateScreen, EnableMouseCapture)?;
+    let result = (|| {
+        let mut term = ratatui::Terminal::new(ratatui::backend::CrosstermBackend::new(stdout()))?;
+        let no_color = super::term::no_color();
+        let mut v = Viewer {
+            speed: speed.min(SPEEDS.len() - 1),
+            playing: !paused,
+            prompt: None,
+            said: None,
+            clock: Instant::now(),
+        };
+        let mut dirty = true;
+        loop {
+            let n = stop.load(Ordering::SeqCst);
+            if n != 0 {
+                return Ok(128 + n);
+            }
+            if v.playing && !replay.done() {
+                let per = Duration::from_secs_f64(1.0 / f64::from(SPEEDS[v.speed]));
+                let mut steps = 0;
+                while v.clock.elapsed() >= per && steps < 1000 {
+                    replay.step();
+                    v.clock += per;
+                    steps += 1;
+                    dirty = true;
+                }
+                if replay.done() {
+                    v.playing = false;
+                }
+            } else {
+                v.clock = Instant::now();
+            }
+            if dirty {
+                let frame = replay.frame();
+                term.draw(|f| {
+                    let area = f.area();
+                    let buf = f.buffer_mut();
+                    copy_into(&frame, buf, area);
+                    let row = frame.area.height.min(area.height.saturating_sub(1));
+                    let line = v.status(&replay, usize::from(area.width));
+                    let style = Style::new().add_modifier(Modifier::REVERSED);
+                    for x in area.x..area.right() {
+                        buf[(x, area.y + row)].reset();
+                        buf[(x, area.y + row)].set_style(style);
+                    }
+                    buf.set_string(area.x, area.y + row, line, style);
+                    if no_color {
+                        crate::view::strip_colours(buf);
+                    }
+                })?;
+                dirty = false;
+            }
+            if !event::poll(Duration::from_millis(10))? {
+                continue;
+            }
+            let ev = event::read()?;
+            dirty = true;
+            v.said = None;
+            let Event::Key(key) = &ev else {
+                continue;
+            };
+            if key.kind == event::KeyEventKind::Release {
+                continue;
+            }
+            if let Some(typed) = &mut v.prompt {
+                match key.code {
+                    KeyCode::Char(c) if c.is_ascii_digit() && typed.len() < 9 => typed.push(c),
+                    KeyCode::Backspace => {
+                        typed.pop();
+                    }
+                    KeyCode::Enter => {
+                        let turn: u32 = typed.parse().unwrap_or(0);
+                        v.prompt = None;
+                        v.playing = false;
+                        v.said = Some(match replay.seek_turn(turn) {
+                            Ok(true) => format!("at turn {turn}: paused"),
+                            Ok(false) => format!(
+                                "the recording ends at turn {}",
+                                replay.replayed().world().turn()
+                            ),
+                            Err(e) => format!("cannot go back: {e}"),
+                        });
+                    }
+                    KeyCode::Esc => v.prompt = None,
+                    _ => {}
+                }
+                continue;
+            }
+            match keymap::lookup(&[Context::Replay], key) {
+                Some(Action::ReplayQuit) => return Ok(0),
+                Some(Action::ReplayPause) => {
+                    v.playing = !v.playing && !replay.done();
+                    v.clock = Instant::now();
+                }
+                Some(Action::ReplayStep) => {
+                    v.playing = false;
+                    replay.step();
+                }
+                Some(Action::ReplayFaster) => v.speed = (v.speed + 1).min(SPEEDS.len() - 1),
+                Some(Action::ReplaySlower) => v.speed = v.speed.saturating_sub(1),
+                Some(Action::ReplayJump) => v.prompt = Some(String::new()),
+                Some(Action::ReplayStart) => {
+                    v.playing = false;
+                    if let Err(e) = replay.restart() {
+                        v.said = Some(format!("cannot go back: {e}"));
+                    }
+                }
+                _ => {
+                    // The game's keys look into it, pausing it first.
+                    if replay.look(&ev) {
+                        v.playing = false;
+                    }
+                }
+            }
+        }
+    })();
+    restore();
+    result
+}
+
+/// Copies the frame into the terminal's buffer from its top-left cell, as far as it fits.
+fn copy_into(frame: &Buffer, buf: &mut Buffer, area: Rect) {
+    let w = frame.area.width.min(area.width);
+    let h = frame.area.height.min(area.height);
+    for y in 0..h {
+        for x in 0..w {
+            buf[(area.x + x, area.y + y)] = frame[(x, y)].clone();
+        }
+    }
+}
