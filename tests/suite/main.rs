@@ -14,6 +14,7 @@ mod layers;
 mod level_props;
 mod replay;
 mod runs;
+mod runs_terminal;
 mod sandbox;
 mod script_props;
 mod snapshots;
