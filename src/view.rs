@@ -118,7 +118,9 @@ fn end_text(app: &App) -> (&'static str, Vec<String>) {
         ),
     ];
     if let Some(note) = app.end_note() {
-        lines.extend(wrap(note, 40));
+        for part in note.lines() {
+            lines.extend(wrap(part, 44));
+        }
     }
     lines.push(String::new());
     lines.push("r  new run    q  quit".into());

@@ -292,6 +292,14 @@ fn check_level(save: &RunSave, slot: &Slot) -> Result<(), CliError> {
 
 /// Rebuilds a kept run, with the notice that says so.
 fn resume(save: &RunSave, slot: &Slot) -> Result<(App, Start), CliError> {
+    // Replaying is quick on most levels (some 25 µs a turn on the default one) but takes
+    // as long as the turns took on a huge one: say what is going on meanwhile.
+    crate::cli::report(&format!(
+        "Resuming your run on {} (turn {}): replaying its {} recorded lines...",
+        save.name,
+        save.turn,
+        save.tape.len()
+    ));
     let mut app = keep::rebuild(save).map_err(|e| {
         CliError::BadInput(format!(
             "{}: the run saved here cannot be resumed: {e}.\nThe save is kept as it is.",

@@ -325,7 +325,7 @@ impl Keeper {
             ),
             Err(e) => format!("not scored: {e}"),
         };
-        format!("{place}; {morgue_note}")
+        format!("{place}\n{morgue_note}")
     }
 
     /// The save of the run as it stood after the last input.

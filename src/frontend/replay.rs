@@ -362,7 +362,13 @@ pub fn watch(mut replay: Replay, speed: usize, paused: bool) -> io::Result<i32> 
                     let area = f.area();
                     let buf = f.buffer_mut();
                     copy_into(&frame, buf, area);
-                    let row = frame.area.height.min(area.height.saturating_sub(1));
+                    // Below the game when the terminal has room, else over its top row
+                    // (the map's title): the bottom row is the look line.
+                    let row = if frame.area.height < area.height {
+                        frame.area.height
+                    } else {
+                        0
+                    };
                     let line = v.status(&replay, usize::from(area.width));
                     let style = Style::new().add_modifier(Modifier::REVERSED);
                     for x in area.x..area.right() {

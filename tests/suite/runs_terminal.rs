@@ -110,7 +110,10 @@ impl Game {
         let start = Instant::now();
         while !self.screen().iter().any(|l| l.contains(needle)) {
             if let Ok(Some(status)) = self.child.try_wait() {
-                panic!("exited ({status}) before showing {needle:?}: {}", self.text());
+                panic!(
+                    "exited ({status}) before showing {needle:?}: {}",
+                    self.text()
+                );
             }
             assert!(
                 start.elapsed() < DEADLINE,
@@ -192,8 +195,16 @@ fn script_frame(level: &Path, seed: u64, tokens: &str) -> Vec<String> {
         ),
     )
     .unwrap();
-    let out = Command::new(BIN).arg("script").arg(&script).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = Command::new(BIN)
+        .arg("script")
+        .arg(&script)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout)
         .unwrap()
         .lines()
