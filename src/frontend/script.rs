@@ -9,7 +9,8 @@
 //! Header lines `#! level: PATH`, `#! size: WxH` and `#! seed: N` make one file a complete
 //! reproduction (paths are relative to the script); `#! ticks: manual` (as recordings say)
 //! advances travel and autoplay only at `tick` tokens instead of to the end after each
-//! token.
+//! token; `#! runs: kept` (as `play` records) plays as a game whose runs are kept: its
+//! questions say so and `r` draws the next run's seed.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
