@@ -149,6 +149,20 @@ impl Screen {
     }
 }
 
+/// One input of either front end: the terminal loop and the script runner feed the app
+/// through [`App::drive`] alone, so a recording replays exactly as it was played.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Input {
+    /// A key, a mouse report or a resize.
+    Event(Event),
+    /// A tick of travel and autoplay (the terminal's every [`TICK_MS`] ms); nothing when
+    /// the app is not busy.
+    Tick,
+    /// Read the level file again (the terminal's disk poll saw it move; a script's
+    /// `reload`).
+    Reload,
+}
+
 /// What the front end should do after an event, beyond drawing the app again.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Effect {
@@ -220,7 +234,19 @@ pub struct App {
 impl App {
     /// An app playing `design` from `seed`, loaded from `source`.
     pub fn new(design: Design, source: Source, seed: u64, size: (u16, u16)) -> Self {
-        let session = Session::new(design, source, seed);
+        Self::with_progress(design, source, seed, size, Arc::default())
+    }
+
+    /// An app as [`App::new`] whose games report how far a turn's planning is to
+    /// `progress`, for a front end to show while the app works on another thread.
+    pub fn with_progress(
+        design: Design,
+        source: Source,
+        seed: u64,
+        size: (u16, u16),
+        progress: Arc<crate::game::Progress>,
+    ) -> Self {
+        let session = Session::with_progress(design, source, seed, progress);
         let selected = session.world().monsters().first().map(|m| m.id);
         let mut app = Self {
             session,
@@ -253,6 +279,21 @@ impl App {
         };
         self.say(format!("{goal} ? for help{see}."));
         self.session.world_mut().say_intro();
+    }
+
+    /// Takes one input and says what the front end should do next.
+    pub fn drive(&mut self, input: &Input) -> Effect {
+        match input {
+            Input::Event(e) => return self.handle_event(e),
+            Input::Tick if self.is_busy() => self.tick(),
+            Input::Tick => {}
+            Input::Reload => self.reload(),
+        }
+        if self.running {
+            Effect::None
+        } else {
+            Effect::Quit
+        }
     }
 
     /// Handles one input event and says what the front end should do next.

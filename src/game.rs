@@ -15,6 +15,8 @@
 //! The run (descent, potions, regeneration, winning) is in [`run`]; what the player sees is
 //! in [`sight`].
 
+use std::sync::Arc;
+
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
@@ -23,7 +25,7 @@ mod plan;
 pub mod run;
 pub mod sight;
 
-pub use plan::{Planner, Planning, TurnStats, boxed_in, progress as plan_progress};
+pub use plan::{Planner, Planning, Progress, TurnStats, boxed_in};
 pub use run::RunStats;
 pub use sight::Sight;
 
@@ -180,6 +182,17 @@ impl World {
     /// A new game whose monsters search with `options`. Creatures that the level puts on
     /// a cell nobody can stand on, or on a taken cell, are left out.
     pub fn with_options(level: &Level, seed: u64, options: SearchOptions) -> Self {
+        Self::with_progress(level, seed, options, Arc::default())
+    }
+
+    /// A new game as [`World::with_options`], whose planning reports how far it is to
+    /// `progress` (a front end shows it while a long turn works on another thread).
+    pub fn with_progress(
+        level: &Level,
+        seed: u64,
+        options: SearchOptions,
+        progress: Arc<Progress>,
+    ) -> Self {
         let player = level.player.unwrap_or_default();
         let mut world = Self {
             grid: level.grid.clone(),
@@ -197,7 +210,7 @@ impl World {
             seed,
             next_id: 1,
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
-            planner: Planner::default(),
+            planner: Planner::with_progress(progress),
             features: level.features.clone(),
             run: RunStats::default(),
             sight: Sight::new(&level.grid),
@@ -528,6 +541,12 @@ impl World {
     /// The planner: the overlay's trace and the latest turn's search work.
     pub fn planner(&self) -> &Planner {
         &self.planner
+    }
+
+    /// How far the latest plan of everyone is, shared so that another thread can show it
+    /// while this one works.
+    pub fn progress(&self) -> Arc<Progress> {
+        self.planner.progress()
     }
 
     /// The traced monster's latest search.

@@ -7,10 +7,12 @@
 pub mod files;
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use crate::content::generate::{self, GenKind, GenParams};
 use crate::content::level::{Change, Design, EditOp, Level, Refusal};
-use crate::game::{Monster, World};
+use crate::engine::astar::SearchOptions;
+use crate::game::{Monster, Progress, World};
 pub use files::{
     DEFAULT_LEVEL, DEFAULT_LEVEL_PATH, OpenError, PendingReload, Reloaded, Saved, Source,
     SourceKind, open_level, write_atomic,
@@ -137,13 +139,28 @@ pub struct Session {
     /// The run's first floor while the player is deeper: restarting goes back to it.
     first: Option<Box<Floor>>,
     history: History,
+    /// How far the planning of a turn is, for every game of the run.
+    progress: Arc<Progress>,
 }
 
 impl Session {
     /// A run of `design`, loaded from `source`, from `seed`.
     pub fn new(design: Design, source: Source, seed: u64) -> Self {
+        Self::with_progress(design, source, seed, Arc::default())
+    }
+
+    /// A run as [`Session::new`] whose planning, on every floor and after every restart,
+    /// reports how far it is to `progress`.
+    pub fn with_progress(
+        design: Design,
+        source: Source,
+        seed: u64,
+        progress: Arc<Progress>,
+    ) -> Self {
+        let options = SearchOptions::default();
         Self {
-            world: World::new(design.level(), seed),
+            world: World::with_progress(design.level(), seed, options, Arc::clone(&progress)),
+            progress,
             floor: Floor {
                 design,
                 source,
@@ -251,7 +268,8 @@ impl Session {
     /// planning (and the undo history: the design is the same).
     pub fn begin(&mut self, seed: u64) {
         let options = self.world.options();
-        self.world = World::with_options(self.floor.design.level(), seed, options);
+        let progress = Arc::clone(&self.progress);
+        self.world = World::with_progress(self.floor.design.level(), seed, options, progress);
     }
 
     /// Starts the run again from its first floor, with the run's seed.

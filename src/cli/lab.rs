@@ -38,8 +38,8 @@ pub(super) fn lab(args: &LabArgs) -> Result<i32, CliError> {
     // Nothing is recorded: the lab's own scripts start with `#! lab:` instead.
     let recorder = Recorder::new(None, seed, None).map_err(CliError::Terminal)?;
     let ending = crate::frontend::term::play(
-        move |size| {
-            let mut app = App::new(design, source, seed, size);
+        move |size, progress| {
+            let mut app = App::with_progress(design, source, seed, size, progress);
             app.open_lab(from, to, options);
             app
         },

@@ -53,8 +53,8 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
     let seed = args.seed;
     let recorder = Arc::new(Mutex::new(recorder));
     let ending = crate::frontend::term::play(
-        move |size| {
-            let mut app = App::new(level, source, seed, size);
+        move |size, progress| {
+            let mut app = App::with_progress(level, source, seed, size, progress);
             if planning != Planning::AStar {
                 app.set_planning(planning);
             }

@@ -22,7 +22,7 @@ use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use serde::Serialize;
 
-use crate::app::{App, OpenError, open_level};
+use crate::app::{App, Input, OpenError, open_level};
 use crate::engine::grid::Pos;
 use crate::game::Planning;
 use crate::text::{LoadError, ParseError, parse_size};
@@ -649,20 +649,14 @@ pub fn play(
         last = (step.token, step.line);
         for _ in 0..step.repeat {
             match &step.action {
-                Action::Event(e) => {
-                    // Headless, a suspend or a quit has no terminal to act on.
-                    app.handle_event(e);
-                }
+                // Headless, a suspend or a quit has no terminal to act on.
+                Action::Event(e) => _ = app.drive(&Input::Event(e.clone())),
                 Action::Resize(w, h) => {
                     terminal.backend_mut().resize(*w, *h);
-                    app.handle_event(&Event::Resize(*w, *h));
+                    app.drive(&Input::Event(Event::Resize(*w, *h)));
                 }
-                Action::Reload => app.reload(),
-                Action::Tick => {
-                    if app.is_busy() {
-                        app.tick();
-                    }
-                }
+                Action::Reload => _ = app.drive(&Input::Reload),
+                Action::Tick => _ = app.drive(&Input::Tick),
                 Action::Snap(name) => {
                     snaps += 1;
                     if output.frames != Frames::Last {
@@ -674,7 +668,7 @@ pub fn play(
             note_turn(app, out, &mut turn)?;
             let mut ticks = 0;
             while !script.header.manual_ticks && app.is_busy() && ticks < MAX_TICKS {
-                app.tick();
+                app.drive(&Input::Tick);
                 ticks += 1;
                 note_turn(app, out, &mut turn)?;
             }

@@ -27,7 +27,7 @@ use ratatui::buffer::Buffer;
 
 use super::record::Recorder;
 use crate::app::keymap::{self, Action, Context};
-use crate::app::{App, Effect};
+use crate::app::{App, Effect, Input};
 
 /// How often travel and autoplay advance.
 const TICK: Duration = Duration::from_millis(60);
@@ -103,7 +103,7 @@ pub fn no_color() -> bool {
 /// runs with the busy box on screen). Every input the app gets goes to `recorder`; after a
 /// panic, the recording is written to a crash file and its path printed.
 pub fn play(
-    make_app: impl FnOnce((u16, u16)) -> App + Send,
+    make_app: impl FnOnce((u16, u16), Arc<crate::game::Progress>) -> App + Send,
     recorder: Arc<Mutex<Recorder>>,
 ) -> io::Result<Ending> {
     let inject = std::env::var(PANIC_ENV).unwrap_or_default();
@@ -127,11 +127,16 @@ pub fn play(
             last_frame: Buffer::empty(ratatui::layout::Rect::default()),
             queue: VecDeque::new(),
             recorder,
+            progress: None,
         };
         let size = ui.terminal.size()?;
         let size = (size.width, size.height);
         ui.record(|r| r.start(size));
-        let result = match ui.wait(Guard::Nothing, move || make_app(size))? {
+        // The level is loaded and first planned on the worker: the busy box reads its
+        // progress before the app exists.
+        let progress = Arc::new(crate::game::Progress::default());
+        ui.progress = Some(Arc::clone(&progress));
+        let result = match ui.wait(Guard::Nothing, move || make_app(size, progress))? {
             Some(mut app) => ui.event_loop(&mut app, &inject),
             None => Ok(ui.ending()),
         };
@@ -261,6 +266,8 @@ struct Ui {
     /// Inputs that arrived during short work, handled next.
     queue: VecDeque<Event>,
     recorder: Arc<Mutex<Recorder>>,
+    /// The planning progress of the app's game, read while it works on the worker.
+    progress: Option<Arc<crate::game::Progress>>,
 }
 
 impl Ui {
@@ -350,7 +357,7 @@ impl Ui {
         if PANICKING.load(Ordering::SeqCst) {
             return Ok(());
         }
-        let (planned, total) = crate::game::plan_progress();
+        let (planned, total) = self.progress.as_ref().map_or((0, 0), |p| p.get());
         let mut lines = vec![if total > 0 {
             format!("Monsters planned: {planned} of {total}")
         } else {
@@ -501,7 +508,9 @@ impl Ui {
             if let Some(ev) = input {
                 self.record(|r| r.event(&ev));
                 let guard = self.guard(app);
-                if self.wait(guard, || app.handle_event(&ev))? == Some(Effect::Suspend) {
+                if self.wait(guard, || app.drive(&Input::Event(ev.clone())))?
+                    == Some(Effect::Suspend)
+                {
                     self.suspend()?;
                 }
                 self.record(|r| {
@@ -520,7 +529,7 @@ impl Ui {
             if app.is_busy() && last_tick.elapsed() >= TICK {
                 self.record(|r| r.tick());
                 let guard = self.guard(app);
-                self.wait(guard, || app.tick())?;
+                self.wait(guard, || app.drive(&Input::Tick))?;
                 last_tick = Instant::now();
                 dirty = true;
             }
@@ -535,7 +544,10 @@ impl Ui {
         }
     }
 
-    fn guard(&self, app: &App) -> Guard {
+    /// What quitting during the work on `app` drops; also takes the app's planning progress
+    /// for the busy box, which is drawn while the app is on the worker.
+    fn guard(&mut self, app: &App) -> Guard {
+        self.progress = Some(app.world().progress());
         if app.unsaved() {
             Guard::Unsaved
         } else {

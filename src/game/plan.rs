@@ -2,6 +2,7 @@
 //! the detours around other monsters, and the recorded search of the one monster the
 //! overlay shows. The rules in [`World`](super::World) decide what to do with the plans.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use super::Monster;
@@ -86,17 +87,31 @@ pub(super) const PARALLEL_MIN_MONSTERS: usize = 16;
 static NEXT_TRACE_SERIAL: AtomicU64 = AtomicU64::new(1);
 
 /// Monsters planned so far by the latest [`Planner::plan_all`], and how many it plans: for
-/// a front end to show progress while a long turn is computed on another thread. One pair
-/// for the whole process (a front end runs one game); nothing but displays reads it.
-static PLANNED: AtomicUsize = AtomicUsize::new(0);
-static PLANNING: AtomicUsize = AtomicUsize::new(0);
+/// a front end to show progress while a long turn is computed on another thread. Each
+/// planner has its own, shared with whoever holds [`World::progress`](crate::game::World::progress).
+#[derive(Debug, Default)]
+pub struct Progress {
+    planned: AtomicUsize,
+    planning: AtomicUsize,
+}
 
-/// (monsters planned so far, monsters to plan) of the latest plan of everyone.
-pub fn progress() -> (usize, usize) {
-    (
-        PLANNED.load(Ordering::Relaxed),
-        PLANNING.load(Ordering::Relaxed),
-    )
+impl Progress {
+    /// (monsters planned so far, monsters to plan) of the latest plan of everyone.
+    pub fn get(&self) -> (usize, usize) {
+        (
+            self.planned.load(Ordering::Relaxed),
+            self.planning.load(Ordering::Relaxed),
+        )
+    }
+
+    fn start(&self, monsters: usize) {
+        self.planned.store(0, Ordering::Relaxed);
+        self.planning.store(monsters, Ordering::Relaxed);
+    }
+
+    fn one_more(&self) {
+        self.planned.fetch_add(1, Ordering::Relaxed);
+    }
 }
 
 /// Search work of the latest turn, for the side panel.
@@ -119,6 +134,8 @@ pub struct Planner {
     scratch: SearchResult,
     /// The monster whose searches are recorded, if any.
     traced: Option<u32>,
+    /// How far the latest plan of everyone is, for a front end's progress box.
+    progress: Arc<Progress>,
     /// Its latest search.
     trace: Option<Trace>,
     /// Changes whenever `trace` is recorded anew.
@@ -132,6 +149,14 @@ pub struct Planner {
 }
 
 impl Planner {
+    /// A planner that reports how far its plans of everyone are to `progress`.
+    pub fn with_progress(progress: Arc<Progress>) -> Self {
+        Self {
+            progress,
+            ..Self::default()
+        }
+    }
+
     /// The monster whose searches are recorded.
     pub fn traced(&self) -> Option<u32> {
         self.traced
@@ -142,7 +167,12 @@ impl Planner {
         self.trace.as_ref()
     }
 
-    /// A number that changes whenever the trace is recorded anew.
+    /// How far the latest plan of everyone is (shared, to read from another thread).
+    pub fn progress(&self) -> Arc<Progress> {
+        Arc::clone(&self.progress)
+    }
+
+    /// The serial of the recorded trace: it changes whenever the trace is recorded anew.
     pub fn trace_serial(&self) -> u64 {
         self.trace_serial
     }
@@ -183,8 +213,7 @@ impl Planner {
         occupied: &[u32],
         threads: usize,
     ) {
-        PLANNED.store(0, Ordering::Relaxed);
-        PLANNING.store(monsters.len(), Ordering::Relaxed);
+        self.progress.start(monsters.len());
         self.stats = TurnStats {
             dijkstra_expanded: self.reachable_from(grid, goal, options),
             ..TurnStats::default()
@@ -207,6 +236,7 @@ impl Planner {
                 .zip(self.workers.iter_mut())
                 .map(|(chunk, pf)| {
                     let at = Plans {
+                        progress: &self.progress,
                         goal,
                         options,
                         occupied,
@@ -216,6 +246,7 @@ impl Planner {
                 })
                 .collect();
             let at = Plans {
+                progress: &self.progress,
                 goal,
                 options,
                 occupied,
@@ -235,7 +266,7 @@ impl Planner {
             Some(i) => {
                 let from = monsters[i].pos;
                 let expanded = self.plan_traced(grid, (from, goal), options, &mut monsters[i]);
-                PLANNED.fetch_add(1, Ordering::Relaxed);
+                self.progress.one_more();
                 self.stats.astar_expanded += u64::from(expanded);
                 self.stats.searches += 1;
             }
@@ -511,6 +542,7 @@ impl Tracer for Nearest {
 /// What every planning thread plans toward, and around.
 #[derive(Clone, Copy)]
 struct Plans<'a> {
+    progress: &'a Progress,
     goal: Pos,
     options: SearchOptions,
     occupied: &'a [u32],
@@ -525,6 +557,7 @@ fn plan_chunk(
     chunk: &mut [Monster],
 ) -> (u64, u32) {
     let Plans {
+        progress,
         goal,
         options,
         occupied,
@@ -543,7 +576,7 @@ fn plan_chunk(
             pf.search(grid, q, &mut m.plan, &mut ());
             total = (total.0 + u64::from(m.plan.expanded), total.1 + 1);
         }
-        PLANNED.fetch_add(1, Ordering::Relaxed);
+        progress.one_more();
     }
     total
 }
