@@ -104,10 +104,15 @@ pub fn normalize(output: &str) -> String {
     output.trim_end().replace("\r\n", "\n")
 }
 
-/// The text of a `.snap` file holding `output` for the script named `script_name`.
+/// What a `.snap` file written by `astar-rogue test` names as its source, where insta's own
+/// name the test file that wrote them: whoever reads the file can tell which one to rerun.
+pub const SNAP_SOURCE: &str = "astar-rogue test";
+
+/// The text of a `.snap` file holding `output` for the script named `script_name`, as
+/// `astar-rogue test --bless` writes it.
 pub fn snap_file(output: &str, script_name: &str) -> String {
     format!(
-        "---\nsource: tests/snapshots.rs\nexpression: out\ninput_file: {script_name}\n---\n{}\n",
+        "---\nsource: {SNAP_SOURCE}\nexpression: out\ninput_file: {script_name}\n---\n{}\n",
         normalize(output)
     )
 }
@@ -235,7 +240,10 @@ mod tests {
     fn a_snap_file_reads_back_its_output() {
         let out = "--- frame last (token 1, line 2) ---\nab\ncd  \n\n";
         let file = snap_file(out, "x.keys");
-        assert!(file.starts_with("---\nsource: "));
+        assert!(
+            file.starts_with("---\nsource: astar-rogue test\n"),
+            "{file}"
+        );
         assert_eq!(snap_body(&file), normalize(out));
         assert_eq!(snap_body("legacy\nbody\n"), "legacy\nbody");
     }

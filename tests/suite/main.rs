@@ -6,6 +6,7 @@ mod app;
 mod astar_props;
 mod cli;
 mod common;
+mod docs;
 mod generate;
 mod huge;
 mod keys;
