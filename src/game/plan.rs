@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use super::Monster;
 use crate::engine::astar::{
-    Heuristic, Pathfinder, Query, SearchOptions, SearchResult, Status, Trace, Tracer,
+    Heuristic, Pathfinder, Query, SearchOptions, SearchResult, Status, Trace, TraceEvent, Tracer,
 };
 use crate::engine::dijkstra::DistanceMap;
 use crate::engine::grid::{DIRECTIONS, Grid, Neighbourhood, Pos};
@@ -527,8 +527,10 @@ impl Nearest {
 
 impl Tracer for Nearest {
     const ENABLED: bool = true;
-    fn open(&mut self, _: Pos, _: u32, _: u32, _: u32, _: Option<Pos>) {}
-    fn close(&mut self, cell: Pos) {
+    fn event(&mut self, event: TraceEvent) {
+        let TraceEvent::Close { cell } = event else {
+            return;
+        };
         let h = self
             .heuristic
             .estimate(cell.x.abs_diff(self.goal.x), cell.y.abs_diff(self.goal.y));

@@ -77,7 +77,7 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
             .and_then(|id| app.world().monster(id))
             .map_or(app.world().player().pos, |m| m.pos),
     };
-    let formula = app.world().options().formula();
+    let formula = super::describe::formula(&app.world().options());
     let follows = if following.is_some() { " follows" } else { "" };
     let title = Block::new()
         .borders(Borders::TOP)

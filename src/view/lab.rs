@@ -52,7 +52,7 @@ pub(super) fn render(app: &App, l: &Layout, buf: &mut Buffer) {
         let mut view = view;
         if comparing {
             // A caption names each search; the map starts below it.
-            let caption = format!(" {} ", lab.searches[i].options.describe());
+            let caption = format!(" {} ", super::describe::options(&lab.searches[i].options));
             let style = Style::new().add_modifier(Modifier::REVERSED);
             buf.set_stringn(view.x, view.y, &caption, view.width as usize, style);
             view = Rect::new(
@@ -106,7 +106,10 @@ fn render_panel(
     for (i, search) in lab.searches.iter().enumerate() {
         let o = &search.options;
         let label = if i == 0 { "search" } else { "beside" };
-        let units = [format!("{label} {}", o.describe()), o.formula()];
+        let units = [
+            format!("{label} {}", super::describe::options(o)),
+            super::describe::formula(o),
+        ];
         for (j, part) in pack(&units, "  ", width).into_iter().enumerate() {
             lines.push(match part.strip_prefix(label) {
                 Some(rest) if j == 0 => {
@@ -171,7 +174,10 @@ fn render_panel(
                         _ => dim,
                     };
                     let arrow = super::inspector::arrow(e.node, p);
-                    let units = [format!("{arrow} {:<7}", p.to_string()), fate.describe()];
+                    let units = [
+                        format!("{arrow} {:<7}", p.to_string()),
+                        super::describe::fate(fate),
+                    ];
                     for part in pack(&units, " ", width.saturating_sub(1)) {
                         below.push(Line::styled(format!(" {part}"), style));
                     }

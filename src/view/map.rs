@@ -42,7 +42,7 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
     if !o.is_default() {
         block = block.title_bottom(
             Line::from(Span::styled(
-                format!(" custom search: {} ", o.describe()),
+                format!(" custom search: {} ", super::describe::options(&o)),
                 Style::new().fg(Color::Red).add_modifier(Modifier::BOLD),
             ))
             .right_aligned(),

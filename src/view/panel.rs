@@ -228,7 +228,7 @@ fn overlay_lines(
     lines.push((
         Line::from(vec![
             Span::styled("search ", Style::new().add_modifier(Modifier::BOLD)),
-            Span::raw(o.describe()),
+            Span::raw(super::describe::options(&o)),
             if o.is_default() {
                 Span::raw("")
             } else {

@@ -1,4 +1,24 @@
 //! The tile grid: a flat `Vec<Tile>` indexed by cell, with coordinates and movement rules.
+//!
+//! ```
+//! use astar_grid::grid::{Grid, Neighbourhood, Pos, Tile};
+//!
+//! // From text (`#` wall, space void, anything else floor), or from a size and a fill.
+//! let mut grid = Grid::from_rows(&["...#", "....", "#..."]);
+//! assert_eq!((grid.width(), grid.height(), grid.len()), (4, 3, 12));
+//! assert_eq!(grid.get(Pos::new(3, 0)), Tile::Wall);
+//! // Cells are numbered row by row: index and position convert both ways.
+//! assert_eq!(grid.index(Pos::new(1, 2)), Some(9));
+//! assert_eq!(grid.pos(9), Pos::new(1, 2));
+//! assert_eq!(grid.index(Pos::new(4, 0)), None);
+//! // Diagonals may not cut a wall's corner under the game's rule.
+//! assert!(!grid.can_step(Pos::new(0, 1), 1, 1, Neighbourhood::Eight));
+//! assert!(grid.can_step(Pos::new(0, 1), 1, 1, Neighbourhood::EightCutCorners));
+//! // Every change of a tile gives the grid a new revision, which the engine's caches follow.
+//! let before = grid.revision();
+//! assert!(grid.set(Pos::new(3, 0), Tile::Floor));
+//! assert_ne!(grid.revision(), before);
+//! ```
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -23,6 +43,13 @@ impl Pos {
     }
 
     /// Chebyshev distance: how many king moves apart the two cells are.
+    ///
+    /// ```
+    /// use astar_grid::grid::Pos;
+    ///
+    /// assert_eq!(Pos::new(1, 1).chebyshev(Pos::new(4, -1)), 3);
+    /// assert_eq!(Pos::new(2, 5).offset(1, -1), Pos::new(3, 4));
+    /// ```
     pub fn chebyshev(self, other: Pos) -> i32 {
         (self.x - other.x).abs().max((self.y - other.y).abs())
     }
@@ -38,6 +65,14 @@ impl std::str::FromStr for Pos {
     type Err = String;
 
     /// Parses `X,Y` (as printed), e.g. `12,3`; spaces around the numbers are allowed.
+    ///
+    /// ```
+    /// use astar_grid::grid::Pos;
+    ///
+    /// let p: Pos = " 12, 3".parse().unwrap();
+    /// assert_eq!((p, p.to_string()), (Pos::new(12, 3), "12,3".to_string()));
+    /// assert!("12;3".parse::<Pos>().is_err());
+    /// ```
     fn from_str(s: &str) -> Result<Self, String> {
         let bad = || format!("{s:?} is not a cell X,Y (e.g. 12,3)");
         let (x, y) = s.split_once(',').ok_or_else(bad)?;
@@ -109,11 +144,35 @@ impl Eq for Grid {}
 
 impl Grid {
     /// A grid of the given size filled with one tile.
+    ///
+    /// ```
+    /// use astar_grid::grid::{Grid, Pos, Tile};
+    ///
+    /// let mut grid = Grid::new(5, 4, Tile::Floor);
+    /// for y in 0..3 {
+    ///     grid.set(Pos::new(2, y), Tile::Wall);
+    /// }
+    /// assert!(!grid.is_passable(Pos::new(2, 1)));
+    /// assert!(grid.is_passable(Pos::new(2, 3)));
+    /// // Outside the grid is void, which nobody may stand on.
+    /// assert_eq!(grid.get(Pos::new(-1, 0)), Tile::Void);
+    /// ```
     pub fn new(width: usize, height: usize, fill: Tile) -> Self {
         Self::from_tiles(width, height, vec![fill; width * height])
     }
 
     /// A grid from row-major tiles; `tiles.len()` must be `width * height`.
+    ///
+    /// ```
+    /// use astar_grid::grid::{Grid, Tile};
+    ///
+    /// let grid = Grid::from_tiles(2, 1, vec![Tile::Floor, Tile::Wall]);
+    /// assert_eq!(grid, Grid::from_rows(&[".#"]));
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// When the number of tiles is not `width * height`.
     pub fn from_tiles(width: usize, height: usize, tiles: Vec<Tile>) -> Self {
         assert_eq!(tiles.len(), width * height, "tile count must match size");
         Self {
@@ -210,6 +269,19 @@ impl Grid {
     }
 
     /// Whether one king move from `from` by `(dx, dy)` is legal under `rule`.
+    ///
+    /// ```
+    /// use astar_grid::grid::{Grid, Neighbourhood, Pos};
+    ///
+    /// let grid = Grid::from_rows(&["..", "#."]);
+    /// let from = Pos::new(0, 0);
+    /// // The diagonal passes the wall's corner: legal only when corners may be cut.
+    /// assert!(!grid.can_step(from, 1, 1, Neighbourhood::Eight));
+    /// assert!(grid.can_step(from, 1, 1, Neighbourhood::EightCutCorners));
+    /// assert!(grid.can_step(from, 1, 0, Neighbourhood::Four));
+    /// // Not a king move at all.
+    /// assert!(!grid.can_step(from, 2, 0, Neighbourhood::Eight));
+    /// ```
     pub fn can_step(&self, from: Pos, dx: i32, dy: i32, rule: Neighbourhood) -> bool {
         if dx == 0 && dy == 0 || dx.abs() > 1 || dy.abs() > 1 {
             return false;
@@ -285,6 +357,14 @@ impl std::str::FromStr for Neighbourhood {
     type Err = String;
 
     /// Parses `8`, `8cut` or `4`.
+    ///
+    /// ```
+    /// use astar_grid::grid::Neighbourhood;
+    ///
+    /// assert_eq!("8cut".parse(), Ok(Neighbourhood::EightCutCorners));
+    /// assert_eq!(Neighbourhood::Four.to_string(), "4");
+    /// assert_eq!(Neighbourhood::Eight.next(), Neighbourhood::EightCutCorners);
+    /// ```
     fn from_str(s: &str) -> Result<Self, String> {
         Self::from_name(s)
             .ok_or_else(|| format!("{s:?} is not a neighbourhood: use {}", Self::NAMES))
@@ -296,6 +376,20 @@ impl std::str::FromStr for Neighbourhood {
 /// 8-way movement without corner cutting connects exactly the cells that 4-way movement
 /// connects (any legal diagonal can be replaced by two straight steps), so one 4-connected
 /// labelling answers both; corner cutting needs its own 8-connected labelling.
+///
+/// ```
+/// use astar_grid::grid::{Grid, Neighbourhood, Regions};
+///
+/// let grid = Grid::from_rows(&["..#...", ".#....", "#....."]);
+/// let apart = Regions::compute(&grid, Neighbourhood::Eight);
+/// assert_eq!(apart.count(), 2);
+/// assert_ne!(apart.label(0), apart.label(3));
+/// assert_eq!(apart.size(apart.largest().unwrap()), 12);
+/// // Cutting corners joins the top-left corner to the rest through the diagonal gap.
+/// let joined = Regions::compute(&grid, Neighbourhood::EightCutCorners);
+/// assert_eq!(joined.count(), 1);
+/// assert_eq!(joined.label(2), Regions::NONE, "walls have no region");
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct Regions {
     labels: Vec<u32>,

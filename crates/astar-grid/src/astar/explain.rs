@@ -29,20 +29,6 @@ pub enum Fate {
     Corner,
 }
 
-impl Fate {
-    /// A short description: `new G 24`, `G 38 -> 34`, `kept`, `closed`, `wall`, `corner`.
-    pub fn describe(self) -> String {
-        match self {
-            Fate::New { g } => format!("new G {g}"),
-            Fate::Improved { old, new } => format!("G {old} -> {new}"),
-            Fate::NotBetter => "kept".into(),
-            Fate::Closed => "closed".into(),
-            Fate::Wall => "wall".into(),
-            Fate::Corner => "corner".into(),
-        }
-    }
-}
-
 /// One expansion: the node taken from the open list and what became of its neighbours.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Expansion {

@@ -5,22 +5,48 @@ use std::collections::HashMap;
 use super::SearchOptions;
 use crate::grid::Pos;
 
-/// Receives the events of a search; the no-op `()` tracer compiles away entirely.
+/// Receives the events of a search, one [`TraceEvent`] at a time; the no-op `()` tracer
+/// compiles away entirely.
+///
+/// ```
+/// use astar_grid::astar::{Pathfinder, Query, SearchResult, TraceEvent, Tracer};
+/// use astar_grid::grid::{Grid, Pos};
+///
+/// /// Counts the nodes opened and keeps the last one expanded.
+/// #[derive(Default)]
+/// struct Count {
+///     opened: u32,
+///     last: Option<Pos>,
+/// }
+///
+/// impl Tracer for Count {
+///     const ENABLED: bool = true;
+///     fn event(&mut self, event: TraceEvent) {
+///         match event {
+///             TraceEvent::Open { .. } => self.opened += 1,
+///             TraceEvent::Close { cell } => self.last = Some(cell),
+///         }
+///     }
+/// }
+///
+/// let grid = Grid::from_rows(&["....", ".##.", "...."]);
+/// let (mut count, mut result) = (Count::default(), SearchResult::default());
+/// let q = Query::new(Pos::new(0, 1), Pos::new(3, 1));
+/// Pathfinder::new().search(&grid, q, &mut result, &mut count);
+/// assert_eq!(count.last, Some(Pos::new(3, 1)), "the goal is expanded last");
+/// assert!(count.opened >= result.expanded);
+/// ```
 pub trait Tracer {
     /// Whether this tracer records anything (lets the engine skip the work for `()`).
     const ENABLED: bool;
-    /// A node was opened, or reopened with a better G.
-    fn open(&mut self, cell: Pos, g: u32, h: u32, f: u32, parent: Option<Pos>);
-    /// A node was taken from the open list and expanded.
-    fn close(&mut self, cell: Pos);
+    /// One event of the search, in the order they happen.
+    fn event(&mut self, event: TraceEvent);
 }
 
 impl Tracer for () {
     const ENABLED: bool = false;
     #[inline(always)]
-    fn open(&mut self, _: Pos, _: u32, _: u32, _: u32, _: Option<Pos>) {}
-    #[inline(always)]
-    fn close(&mut self, _: Pos) {}
+    fn event(&mut self, _: TraceEvent) {}
 }
 
 /// One step of a recorded search.
@@ -62,18 +88,9 @@ pub struct Trace {
 
 impl Tracer for Trace {
     const ENABLED: bool = true;
-    fn open(&mut self, cell: Pos, g: u32, h: u32, f: u32, parent: Option<Pos>) {
-        self.events.push(TraceEvent::Open {
-            cell,
-            g,
-            h,
-            f,
-            parent,
-        });
-    }
-    fn close(&mut self, cell: Pos) {
-        self.events.push(TraceEvent::Close { cell });
-        self.closes += 1;
+    fn event(&mut self, event: TraceEvent) {
+        self.closes += u32::from(matches!(event, TraceEvent::Close { .. }));
+        self.events.push(event);
     }
 }
 
