@@ -54,7 +54,7 @@ impl Context {
     pub fn title(self) -> &'static str {
         match self {
             Context::Always => "Anywhere",
-            Context::Global => "Everywhere but help",
+            Context::Global => "Play, look, edit, lab",
             Context::Play => "Playing",
             Context::Overlay => "Search overlay (o)",
             Context::Look => "Look mode (x)",
