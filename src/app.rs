@@ -3,6 +3,7 @@
 //! The terminal loop and the headless script runner drive this same `App`: they feed it
 //! events, call [`App::tick`] while it is busy (travel, autoplay), and draw it.
 
+pub mod config;
 mod editor;
 mod files;
 pub mod help;
@@ -142,6 +143,8 @@ pub struct App {
     lab_return: Mode,
     /// The last replayed snapshot, keyed by trace serial and step.
     snapshot_cache: RefCell<Option<SnapshotCache>>,
+    /// The player's settings: bindings, colours and the defaults they set.
+    settings: config::Settings,
 }
 
 impl App {
@@ -176,6 +179,7 @@ impl App {
             lab: None,
             lab_return: Mode::Play,
             snapshot_cache: RefCell::new(None),
+            settings: config::Settings::default(),
         };
         app.welcome();
         app.sync_trace();
@@ -194,6 +198,22 @@ impl App {
         };
         self.world.say(format!("{goal} ? for help{see}."));
         self.world.say_intro();
+    }
+
+    /// Plays with `settings`: its bindings and colours from now on, and its sight and
+    /// autoplay speed as the game's current ones (call it before the first input).
+    pub fn apply_settings(&mut self, settings: config::Settings) {
+        self.sight = settings.sight;
+        self.overlay.speed = search::SPEEDS
+            .iter()
+            .position(|&s| s == settings.autoplay_speed)
+            .unwrap_or(search::DEFAULT_SPEED);
+        self.settings = settings;
+    }
+
+    /// The settings the app plays with.
+    pub fn settings(&self) -> &config::Settings {
+        &self.settings
     }
 
     /// Handles one input event.
@@ -306,13 +326,13 @@ impl App {
             // The run is over: a new run, quit, help, or reading back what happened.
             if let Some(
                 action @ (Action::Restart | Action::Quit | Action::Help | Action::History),
-            ) = keymap::lookup(self.contexts(), key)
+            ) = keymap::lookup(&self.settings.bindings, self.contexts(), key)
             {
                 self.apply(action);
             }
             return;
         }
-        if let Some(action) = keymap::lookup(self.contexts(), key) {
+        if let Some(action) = keymap::lookup(&self.settings.bindings, self.contexts(), key) {
             self.apply(action);
         }
     }
@@ -366,7 +386,8 @@ impl App {
 
     /// Pages through the help; any key but the paging ones closes it.
     fn page_help(&mut self, code: KeyCode) {
-        let pages = help::layout(Rect::new(0, 0, self.size.0, self.size.1)).pages();
+        let area = Rect::new(0, 0, self.size.0, self.size.1);
+        let pages = help::layout(&self.settings.bindings, area).pages();
         match code {
             KeyCode::PageDown | KeyCode::Char(' ') | KeyCode::Right | KeyCode::Down
                 if self.help_page + 1 < pages =>
@@ -391,7 +412,7 @@ impl App {
     /// PgUp and PgDn a page, Home and End to either end); Esc and Ctrl-P close it.
     fn history_key(&mut self, key: &KeyEvent) {
         let page = (self.size.1 as isize - 3).max(1);
-        let by = match keymap::lookup(&[Context::Global], key) {
+        let by = match keymap::lookup(&self.settings.bindings, &[Context::Global], key) {
             Some(Action::Move(0, -1)) => 1,
             Some(Action::Move(0, 1)) => -1,
             Some(Action::Move(1, -1)) => page,

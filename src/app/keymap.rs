@@ -3,6 +3,7 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
+use super::config::Bindings;
 use crate::content::level::FeatureKind;
 
 /// Where a binding applies.
@@ -534,17 +535,20 @@ pub const BINDINGS: &[Binding] = &[
 ];
 
 /// The hint bar's text for the contexts that apply (most specific first): the help key
-/// first, then the hints of each context's bindings, in table order.
-pub fn hints(contexts: &[Context]) -> String {
-    let mut parts: Vec<&str> = Vec::new();
+/// first, then the hints of each context's bindings, in table order, with the keys
+/// `bindings` gives them.
+pub fn hints(bindings: &Bindings, contexts: &[Context]) -> String {
+    let mut parts: Vec<std::borrow::Cow<'static, str>> = Vec::new();
     let global = contexts.iter().filter(|c| **c == Context::Global);
     let others = contexts.iter().filter(|c| **c != Context::Global);
     for &ctx in global.chain(others) {
         parts.extend(
             BINDINGS
                 .iter()
-                .filter(|b| b.context == ctx && !b.hint.is_empty())
-                .map(|b| b.hint),
+                .enumerate()
+                .filter(|(_, b)| b.context == ctx && !b.hint.is_empty())
+                // Settings hook: the player's keys in the hint (`app::config`).
+                .map(|(r, _)| bindings.hint(r)),
         );
     }
     parts.join("  ")
@@ -568,28 +572,33 @@ pub fn direction(key: &KeyEvent) -> Option<(i32, i32)> {
     })
 }
 
-/// The command a key gives in the active contexts, most specific first.
-pub fn lookup(contexts: &[Context], key: &KeyEvent) -> Option<Action> {
+/// The command a key gives in the active contexts, most specific first, with the keys
+/// `bindings` gives the table's actions ([`Bindings::standard`] is the table as written).
+pub fn lookup(bindings: &Bindings, contexts: &[Context], key: &KeyEvent) -> Option<Action> {
     let ctrl_held = key.modifiers.contains(KeyModifiers::CONTROL);
+    let pressed = Key(key.code, ctrl_held);
     for &ctx in contexts {
-        for b in BINDINGS.iter().filter(|b| b.context == ctx) {
-            if let Some(i) = b
-                .keys
-                .iter()
-                .position(|k| k.0 == key.code && k.1 == ctrl_held)
-            {
+        for (r, b) in BINDINGS
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.context == ctx)
+        {
+            // Settings hook: which of this row's keys, as the player bound them
+            // (`app::config`), the key is.
+            if let Some(i) = bindings.position(r, pressed) {
                 return b.action.map(|a| pair(a, i));
             }
         }
     }
-    if !ctrl_held && let Some((dx, dy)) = direction(key) {
+    // Settings hook: the movement keys as the player bound them.
+    if !ctrl_held && let Some((dx, dy)) = bindings.direction(pressed) {
         return Some(Action::Move(dx, dy));
     }
     None
 }
 
 /// The second key of a pair binding does the opposite of the first.
-fn pair(command: Action, index: usize) -> Action {
+pub(super) fn pair(command: Action, index: usize) -> Action {
     match (command, index) {
         (A::NextMonster, 1) => A::PrevMonster,
         (A::StepBack, 1) => A::StepForward,
