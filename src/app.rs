@@ -3,6 +3,7 @@
 //! The terminal loop and the headless script runner drive this same `App`: they feed it
 //! events, call [`App::tick`] while it is busy (travel, autoplay), and draw it.
 
+pub mod config;
 mod editor;
 pub mod help;
 pub mod keymap;
@@ -229,6 +230,8 @@ pub struct App {
     sight: bool,
     /// The last replayed snapshot, keyed by trace serial and step.
     snapshot_cache: RefCell<Option<SnapshotCache>>,
+    /// The player's settings: bindings, colours and the defaults they set.
+    settings: config::Settings,
 }
 
 impl App {
@@ -261,6 +264,7 @@ impl App {
             camera: Pos::default(),
             sight: true,
             snapshot_cache: RefCell::new(None),
+            settings: config::Settings::default(),
         };
         app.welcome();
         app.sync_trace();
@@ -279,6 +283,22 @@ impl App {
         };
         self.say(format!("{goal} ? for help{see}."));
         self.session.world_mut().say_intro();
+    }
+
+    /// Plays with `settings`: its bindings and colours from now on, and its sight and
+    /// autoplay speed as the game's current ones (call it before the first input).
+    pub fn apply_settings(&mut self, settings: config::Settings) {
+        self.sight = settings.sight;
+        self.overlay.speed = search::SPEEDS
+            .iter()
+            .position(|&s| s == settings.autoplay_speed)
+            .unwrap_or(search::DEFAULT_SPEED);
+        self.settings = settings;
+    }
+
+    /// The settings the app plays with.
+    pub fn settings(&self) -> &config::Settings {
+        &self.settings
     }
 
     /// Takes one input and says what the front end should do next.
@@ -311,7 +331,8 @@ impl App {
         let mut effect = Effect::None;
         match event {
             Event::Key(key) => {
-                if let Some(action) = keymap::lookup(self.contexts(), key) {
+                if let Some(action) = keymap::lookup(&self.settings.bindings, self.contexts(), key)
+                {
                     effect = self.handle_action(action);
                 }
             }
@@ -638,7 +659,8 @@ impl App {
 
     /// Pages through the help.
     fn page_help(&mut self, action: Action) {
-        let pages = help::layout(Rect::new(0, 0, self.size.0, self.size.1)).pages();
+        let area = Rect::new(0, 0, self.size.0, self.size.1);
+        let pages = help::layout(&self.settings.bindings, area).pages();
         if action == Action::Close {
             return self.close();
         }

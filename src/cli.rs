@@ -4,6 +4,7 @@
 //! [`CliError`] that knows its exit code.
 
 mod check;
+mod config;
 mod error;
 mod generate;
 mod lab;
@@ -15,6 +16,7 @@ mod script;
 mod test;
 
 pub use check::CheckArgs;
+pub use config::ConfigArgs;
 pub use error::{CliError, EXIT_BAD_INPUT, EXIT_CLOSED_PIPE};
 pub use generate::{GenerateArgs, generate_text};
 pub use lab::LabArgs;
@@ -58,6 +60,8 @@ pub enum Command {
     Script(ScriptArgs),
     /// Run every script found and compare its output with the expected `NAME.snap`.
     Test(TestArgs),
+    /// Print where the settings file is and the full default file, or check a settings file.
+    Config(ConfigArgs),
 }
 
 /// Carries out the command line; returns the process exit code. Errors are printed to
@@ -73,6 +77,7 @@ pub fn execute(cli: Cli) -> i32 {
         Some(Command::Generate(args)) => generate::generate(&args),
         Some(Command::Script(args)) => script::script(&args),
         Some(Command::Test(args)) => test::test(&args),
+        Some(Command::Config(args)) => config::config(&args),
     };
     match result {
         Ok(code) => code,
@@ -83,6 +88,15 @@ pub fn execute(cli: Cli) -> i32 {
             e.exit_code()
         }
     }
+}
+
+/// The settings an interactive command plays with: `file`, or else the user's own
+/// (`app::config::load_user`).
+fn settings(file: Option<&std::path::Path>) -> Result<crate::app::config::Settings, CliError> {
+    Ok(match file {
+        Some(f) => crate::app::config::load(f)?,
+        None => crate::app::config::load_user()?,
+    })
 }
 
 /// Prints a message on standard error, control characters escaped (a message may quote a

@@ -62,7 +62,7 @@ impl Widget for &App {
         render_log(self, l.log, buf);
         render_hint(self, snap, l.hint, buf);
         if self.mode() == Mode::Help {
-            help::render(self.help_page(), area, buf);
+            help::render(&self.settings().bindings, self.help_page(), area, buf);
         } else if self.mode() == Mode::History {
             history::render(self, area, buf);
         } else if self.world().state() != GameState::Playing {
@@ -238,7 +238,7 @@ fn render_log(app: &App, area: Rect, buf: &mut Buffer) {
 }
 
 fn render_hint(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut Buffer) {
-    let keys = crate::app::keymap::hints(app.hint_contexts());
+    let keys = crate::app::keymap::hints(&app.settings().bindings, app.hint_contexts());
     let text = match app.mode() {
         Mode::Look => describe_cell(app, snap, app.cursor()),
         Mode::Lab => describe_lab_cell(app, snap, app.cursor()),

@@ -3,6 +3,7 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
+use super::config::Bindings;
 use crate::content::level::FeatureKind;
 
 /// Where a binding applies. Each screen consults a few contexts, most specific first
@@ -345,14 +346,14 @@ pub const BINDINGS: &[Binding] = &[
         Global,
         "←↓↑→ hjkl",
         [
-            code(K::Left) => A::Move(-1, 0),
-            code(K::Down) => A::Move(0, 1),
-            code(K::Up) => A::Move(0, -1),
-            code(K::Right) => A::Move(1, 0),
             ch('h') => A::Move(-1, 0),
             ch('j') => A::Move(0, 1),
             ch('k') => A::Move(0, -1),
-            ch('l') => A::Move(1, 0)
+            ch('l') => A::Move(1, 0),
+            code(K::Left) => A::Move(-1, 0),
+            code(K::Down) => A::Move(0, 1),
+            code(K::Up) => A::Move(0, -1),
+            code(K::Right) => A::Move(1, 0)
         ],
         "move W S N E",
         ""
@@ -819,24 +820,36 @@ pub const BINDINGS: &[Binding] = &[
 
 /// The hint bar's text for the contexts that apply (most specific first): the help key
 /// first, then the hints of each context's bindings, in table order.
-pub fn hints(contexts: &[Context]) -> String {
-    let mut parts: Vec<&str> = Vec::new();
+pub fn hints(bindings: &Bindings, contexts: &[Context]) -> String {
+    let mut parts: Vec<std::borrow::Cow<'static, str>> = Vec::new();
     let global = contexts.iter().filter(|c| **c == Context::Global);
     let others = contexts.iter().filter(|c| **c != Context::Global);
     for &ctx in global.chain(others) {
         parts.extend(
             BINDINGS
                 .iter()
-                .filter(|b| b.context == ctx && !b.hint.is_empty())
-                .map(|b| b.hint),
+                .enumerate()
+                .filter(|(_, b)| b.context == ctx && !b.hint.is_empty())
+                // Settings hook: the player's keys in the hint (`app::config`).
+                .map(|(r, _)| bindings.hint(r)),
         );
     }
     parts.join("  ")
 }
 
-/// The command a key gives in the active contexts, most specific first; `None` when none
-/// of them binds it.
-pub fn lookup(contexts: &[Context], event: &KeyEvent) -> Option<Action> {
+/// The command a key gives in the active contexts, most specific first, with the keys
+/// `bindings` gives the table's actions ([`Bindings::standard`] is the table as written);
+/// `None` when none of them binds it.
+pub fn lookup(bindings: &Bindings, contexts: &[Context], event: &KeyEvent) -> Option<Action> {
+    if event.kind == KeyEventKind::Release {
+        return None;
+    }
+    // Settings hook: the player's keys for the table's actions (`app::config`).
+    bindings.lookup(contexts, Key::of(event)?)
+}
+
+/// The command a key gives in the table as written, without any settings.
+pub fn lookup_table(contexts: &[Context], event: &KeyEvent) -> Option<Action> {
     if event.kind == KeyEventKind::Release {
         return None;
     }
@@ -917,8 +930,8 @@ mod tests {
         let c_z = KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL);
         let play = [Context::Play, Context::Global, Context::Always];
         let edit = [Context::Edit, Context::Global, Context::Always];
-        assert_eq!(lookup(&play, &c_z), Some(Action::Suspend));
-        assert_eq!(lookup(&edit, &c_z), Some(Action::Undo));
+        assert_eq!(lookup_table(&play, &c_z), Some(Action::Suspend));
+        assert_eq!(lookup_table(&edit, &c_z), Some(Action::Undo));
     }
 
     #[test]
@@ -926,16 +939,19 @@ mod tests {
         let play = [Context::Play, Context::Global, Context::Always];
         let k = |c, m| KeyEvent::new(c, m);
         assert_eq!(
-            lookup(&play, &k(KeyCode::Char('G'), KeyModifiers::SHIFT)),
+            lookup_table(&play, &k(KeyCode::Char('G'), KeyModifiers::SHIFT)),
             Some(Action::NewLevel)
         );
         assert_eq!(
-            lookup(&play, &k(KeyCode::Char('x'), KeyModifiers::ALT)),
+            lookup_table(&play, &k(KeyCode::Char('x'), KeyModifiers::ALT)),
             None
         );
-        assert_eq!(lookup(&play, &k(KeyCode::Left, KeyModifiers::SHIFT)), None);
         assert_eq!(
-            lookup(&play, &k(KeyCode::BackTab, KeyModifiers::SHIFT)),
+            lookup_table(&play, &k(KeyCode::Left, KeyModifiers::SHIFT)),
+            None
+        );
+        assert_eq!(
+            lookup_table(&play, &k(KeyCode::BackTab, KeyModifiers::SHIFT)),
             Some(Action::PrevMonster)
         );
     }

@@ -11,7 +11,7 @@ use crate::engine::grid::Pos;
 /// Autoplay speeds, in expansions per second (one tick is [`TICK_MS`] milliseconds).
 pub const SPEEDS: [u32; 10] = [1, 2, 5, 10, 25, 60, 150, 400, 1000, 4000];
 /// The autoplay speed a new overlay starts at (an index into [`SPEEDS`]).
-const DEFAULT_SPEED: usize = 4;
+pub const DEFAULT_SPEED: usize = 4;
 /// Milliseconds of one tick of the front ends' clock.
 pub const TICK_MS: u32 = 60;
 /// Weights the overlay cycles through, in thousandths.

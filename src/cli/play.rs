@@ -27,6 +27,10 @@ pub struct PlayArgs {
     /// replays the game to the last frame shown.
     #[arg(long, value_name = "FILE.keys")]
     pub record: Option<PathBuf>,
+    /// Settings file to play with, instead of the usual one (`astar-rogue config` prints
+    /// where that is).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
 }
 
 /// Plays in the terminal until the player quits; a signal that ends the game gives
@@ -36,6 +40,8 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
     // the plain screen; planning its monsters (seconds on a huge level) comes later, with
     // progress on screen.
     let (level, source) = open_level(args.level.as_deref(), args.seed)?;
+    // The settings too: a bad file is refused whole, on the plain screen.
+    let settings = super::settings(args.config.as_deref())?;
     let file = match source.kind {
         SourceKind::Text | SourceKind::MovingAi => source.path.clone(),
         SourceKind::Generated => None,
@@ -50,11 +56,17 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
         // The replay must plan as the game did.
         recorder = recorder.with_header("planning", planning);
     }
+    if let Some(file) = &settings.file {
+        // The replay must read the keys as the game did.
+        let file = std::fs::canonicalize(file).unwrap_or_else(|_| file.clone());
+        recorder = recorder.with_header("config", file.display());
+    }
     let seed = args.seed;
     let recorder = Arc::new(Mutex::new(recorder));
     let ending = crate::frontend::term::play(
         move |size, progress| {
             let mut app = App::with_progress(level, source, seed, size, progress);
+            app.apply_settings(settings);
             if planning != Planning::AStar {
                 app.set_planning(planning);
             }

@@ -35,6 +35,10 @@ pub struct ScriptArgs {
     /// the header `#! styles: on` does).
     #[arg(long)]
     pub styles: bool,
+    /// Settings file to play with (overrides the script's `#! config:` header). Without
+    /// either, the defaults: a script never reads the user's own settings.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
 }
 
 /// Runs the script headless and prints its frames as they come.
@@ -49,6 +53,7 @@ pub(super) fn script(args: &ScriptArgs) -> Result<i32, CliError> {
             state: args.state,
         },
         styles: args.styles,
+        config: args.config.clone(),
     };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     script::run_file(&args.script, &options, &mut out)?;

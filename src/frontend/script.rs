@@ -7,7 +7,8 @@
 //! (`click:COL,ROW`, `rclick:COL,ROW`, `drag:COL,ROW`, `rdrag:COL,ROW`, `release:COL,ROW`),
 //! `resize:WxH`, `snap` or `snap:NAME`, `reload`, `tick`, or `N*TOKEN` for N repeats.
 //! Header lines `#! level: PATH`, `#! size: WxH` and `#! seed: N` make one file a complete
-//! reproduction (paths are relative to the script); `#! ticks: manual` (as recordings say)
+//! reproduction (paths are relative to the script), and `#! config: FILE` plays it with a
+//! settings file (never the user's own); `#! ticks: manual` (as recordings say)
 //! advances travel and autoplay only at `tick` tokens instead of to the end after each
 //! token.
 
@@ -85,6 +86,8 @@ pub struct Header {
     /// Whether every frame printed carries its styles (`#! styles: on`), see
     /// [`styles_text`].
     pub styles: bool,
+    /// The settings file to play with (`#! config: FILE`); without one, the defaults.
+    pub config: Option<PathBuf>,
 }
 
 /// A parsed script.
@@ -117,6 +120,7 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<Script, ParseError> {
             let value = value.trim();
             match key.trim() {
                 "level" => script.header.level = Some(base.join(value)),
+                "config" => script.header.config = Some(base.join(value)),
                 "size" => {
                     script.header.size =
                         Some(terminal_size(value).map_err(|m| err(n, col, m, line))?)
@@ -168,7 +172,7 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<Script, ParseError> {
                         n,
                         col,
                         format!(
-                            "unknown header {other:?} (known: level, size, seed, lab, planning, ticks, styles)"
+                            "unknown header {other:?} (known: level, size, seed, lab, planning, ticks, styles, config)"
                         ),
                         line,
                     ));
@@ -702,6 +706,8 @@ pub struct RunOptions {
     pub output: Output,
     /// Print every frame's styles too, as the header `#! styles: on` asks.
     pub styles: bool,
+    /// The settings file, instead of the header's (default: none, the default settings).
+    pub config: Option<PathBuf>,
 }
 
 /// Why a script could not run to its end.
@@ -732,7 +738,13 @@ pub fn run_file(path: &Path, options: &RunOptions, out: &mut dyn Write) -> Resul
     let seed = options.seed.or(script.header.seed).unwrap_or(1);
     let level = options.level.clone().or(script.header.level.clone());
     let (level, source) = open_level(level.as_deref(), seed)?;
+    // Only a file the run names: the user's own settings must not change a script's frames.
+    let settings = match options.config.as_ref().or(script.header.config.as_ref()) {
+        Some(file) => crate::app::config::load(file)?,
+        None => crate::app::config::Settings::default(),
+    };
     let mut app = App::new(level, source, seed, size);
+    app.apply_settings(settings);
     if let Some(planning) = script.header.planning {
         app.set_planning(planning);
     }
@@ -947,7 +959,7 @@ mod tests {
         let e = parse(b"#! colour: red\n", "s.keys").unwrap_err();
         assert_eq!(
             e.headline(),
-            "s.keys:1:3: unknown header \"colour\" (known: level, size, seed, lab, planning, ticks, styles)"
+            "s.keys:1:3: unknown header \"colour\" (known: level, size, seed, lab, planning, ticks, styles, config)"
         );
     }
 }

@@ -247,7 +247,8 @@ fn front_key(ev: &Event) -> FrontKey {
     let Event::Key(key) = ev else {
         return FrontKey::Other;
     };
-    match keymap::lookup(&[Context::Busy, Context::Always], key) {
+    // The app and its settings are on the worker: the busy keys are the table's own.
+    match keymap::lookup_table(&[Context::Busy, Context::Always], key) {
         Some(Action::Interrupt) => FrontKey::CtrlC,
         Some(Action::Suspend) => FrontKey::Suspend,
         Some(Action::Quit) => FrontKey::Quit,

@@ -6,11 +6,12 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget};
 
+use crate::app::config::Bindings;
 use crate::app::help::{KEYS_W, Row, continued, layout, title};
 
-pub(super) fn render(page: usize, area: Rect, buf: &mut Buffer) {
+pub(super) fn render(bindings: &Bindings, page: usize, area: Rect, buf: &mut Buffer) {
     Clear.render(area, buf);
-    let help = layout(area);
+    let help = layout(bindings, area);
     let (about, col_w, per_page, cols) = (&help.about, help.col_w, help.per_page, &help.cols);
     let total = help.pages();
     let page = page.min(total - 1);

@@ -10,6 +10,7 @@ use ratatui::widgets::{Block, Paragraph, Widget};
 
 use super::map::{self, RAMP};
 use super::{format_count, pack};
+use crate::app::config::Theme;
 use crate::app::screen::{Layout, map_views};
 use crate::app::{App, Layer};
 use crate::engine::astar::{Fate, SearchResult, Snapshot};
@@ -63,13 +64,15 @@ pub(super) fn render(app: &App, l: &Layout, buf: &mut Buffer) {
             );
         }
         let cam = app.camera();
-        map::draw_tiles(&lab.grid, view, cam, buf, |_| map::Seen::Shown);
+        let theme = &app.settings().theme;
+        map::draw_tiles(&lab.grid, theme, view, cam, buf, |_| map::Seen::Shown);
         let mut put =
             |p: Pos, ch: Option<char>, style: Style| map::put_cell(buf, view, cam, p, ch, style);
         map::draw_search(
             snap,
             app.overlay().layer,
             app.overlay().step.is_some(),
+            theme,
             &mut put,
         );
         let mark = Style::new()
@@ -152,7 +155,7 @@ fn render_panel(
         lines.push(Line::styled(part, dim));
     }
     if let Some(Some(snap)) = snaps.first() {
-        layer_legend(app.overlay().layer, snap, &mut lines);
+        layer_legend(app.overlay().layer, &app.settings().theme, snap, &mut lines);
         lines.push(Line::styled("open list, next first:", head));
         // What the last expansion did goes below the open list; built first, so that the
         // open list gets exactly the rows it leaves (its lines wrap on narrow panels).
@@ -221,11 +224,11 @@ fn render_panel(
 }
 
 /// The legend of the layer shown: the states' glyphs, or the ramp with its range.
-fn layer_legend(layer: Layer, snap: &Snapshot, lines: &mut Vec<Line<'static>>) {
+fn layer_legend(layer: Layer, theme: &Theme, snap: &Snapshot, lines: &mut Vec<Line<'static>>) {
     match (layer, map::layer_range(snap, layer)) {
         (Layer::States, _) => {
             let mut spans = vec![Span::raw("layer states")];
-            spans.extend(map::states_legend(layer));
+            spans.extend(map::states_legend(layer, theme));
             lines.push(Line::from(spans));
         }
         (Layer::Parents, _) => lines.push(Line::from("layer parents: arrows to each parent")),

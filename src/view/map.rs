@@ -8,6 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Widget};
 
 use super::{Layout, kind_color};
+use crate::app::config::Theme;
 use crate::app::{App, Layer, Mode};
 use crate::content::level::FeatureKind;
 use crate::engine::astar::{NodeInfo, NodeState, Snapshot};
@@ -32,11 +33,12 @@ pub(super) fn level_title(app: &App) -> String {
 }
 
 pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &mut Buffer) {
+    let theme = &app.settings().theme;
     let title = level_title(app);
     let mut block = Block::bordered().title(format!(" {title} "));
     if app.overlay().on && app.world().trace().is_some() {
         // The overlay's legend sits on the map's frame, where it costs no row of the panel.
-        block = block.title_bottom(Line::from(states_legend(app.overlay().layer)));
+        block = block.title_bottom(Line::from(states_legend(app.overlay().layer, theme)));
     }
     let o = app.world().options();
     if !o.is_default() {
@@ -62,7 +64,7 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
     let shown = |p: Pos| !fog || app.world().is_visible(p);
     let remembered = |p: Pos| fog && !app.world().is_visible(p) && app.world().is_seen(p);
     let dimmed = Style::new().fg(Color::DarkGray).add_modifier(Modifier::DIM);
-    draw_tiles(app.world().grid(), view, cam, buf, |p| {
+    draw_tiles(app.world().grid(), theme, view, cam, buf, |p| {
         if remembered(p) {
             Seen::Remembered
         } else if shown(p) {
@@ -97,13 +99,14 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
             snap,
             app.overlay().layer,
             app.overlay().step.is_some(),
+            theme,
             &mut put,
         );
     } else if app.show_path()
         && let Some(m) = selected
     {
         for &p in m.plan.path.iter().skip(1) {
-            put(p, Some(PATH), Style::new().fg(Color::Yellow));
+            put(p, Some(PATH), Style::new().fg(theme.path));
         }
     }
     if app.mode() == Mode::Edit {
@@ -133,7 +136,7 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
     put(
         app.world().player().pos,
         Some('@'),
-        Style::new().fg(Color::White).add_modifier(Modifier::BOLD),
+        Style::new().fg(theme.player).add_modifier(Modifier::BOLD),
     );
     if matches!(app.mode(), Mode::Look | Mode::Edit) {
         put(
@@ -146,19 +149,19 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
 
 /// The glyphs of the states layer, as spans for a frame's title; other layers name
 /// themselves (their ramp's legend is in the lab's panel).
-pub(super) fn states_legend(layer: Layer) -> Vec<Span<'static>> {
+pub(super) fn states_legend(layer: Layer, theme: &Theme) -> Vec<Span<'static>> {
     if layer != Layer::States {
         return vec![Span::raw(format!(" layer {} (v) ", layer.name()))];
     }
     vec![
         Span::raw(" "),
-        Span::styled("+", Style::new().bg(Color::Green).fg(Color::White)),
+        Span::styled("+", Style::new().bg(theme.open).fg(Color::White)),
         Span::raw("open "),
-        Span::styled(":", Style::new().bg(Color::Blue).fg(Color::White)),
+        Span::styled(":", Style::new().bg(theme.closed).fg(Color::White)),
         Span::raw("closed "),
-        Span::styled("*", Style::new().bg(Color::Yellow).fg(Color::Black)),
+        Span::styled("*", Style::new().bg(theme.path).fg(Color::Black)),
         Span::raw("path "),
-        Span::styled("%", Style::new().bg(Color::Magenta).fg(Color::White)),
+        Span::styled("%", Style::new().bg(theme.now).fg(Color::White)),
         Span::raw("now "),
     ]
 }
@@ -205,6 +208,7 @@ pub(super) enum Seen {
 /// Draws `grid`'s tiles in `view`, the cell `cam` at its top-left, as `seen` says.
 pub(super) fn draw_tiles(
     grid: &Grid,
+    theme: &Theme,
     view: Rect,
     cam: Pos,
     buf: &mut Buffer,
@@ -218,8 +222,8 @@ pub(super) fn draw_tiles(
             let (ch, style) = match (seen(p), tile) {
                 (Seen::Hidden, _) => (' ', Style::new()),
                 (Seen::Remembered, t) => (crate::content::level::tile_glyph(t), dimmed),
-                (Seen::Shown, Tile::Wall) => ('#', Style::new().fg(Color::Gray)),
-                (Seen::Shown, Tile::Floor) => ('.', Style::new().fg(Color::DarkGray)),
+                (Seen::Shown, Tile::Wall) => ('#', Style::new().fg(theme.wall)),
+                (Seen::Shown, Tile::Floor) => ('.', Style::new().fg(theme.floor)),
                 (Seen::Shown, Tile::Void) => (' ', Style::new()),
             };
             buf[(view.x + col, view.y + row)]
@@ -279,13 +283,14 @@ pub(super) fn draw_search(
     snap: &Snapshot,
     layer: Layer,
     stepping: bool,
+    theme: &Theme,
     put: &mut impl FnMut(Pos, Option<char>, Style),
 ) {
     let range = layer_range(snap, layer);
     for n in &snap.nodes {
         let state_bg = match n.state {
-            NodeState::Open => Color::Green,
-            NodeState::Closed => Color::Blue,
+            NodeState::Open => theme.open,
+            NodeState::Closed => theme.closed,
         };
         match (layer, layer_value(n, layer), range) {
             (_, Some(v), Some(range)) => {
@@ -318,17 +323,13 @@ pub(super) fn draw_search(
     // The other layers keep their digit or arrow on the path, which shows by its colour.
     let path_glyph = (layer == Layer::States).then_some(PATH);
     for &p in &snap.path {
-        put(
-            p,
-            path_glyph,
-            Style::new().fg(Color::Black).bg(Color::Yellow),
-        );
+        put(p, path_glyph, Style::new().fg(Color::Black).bg(theme.path));
     }
     if let Some(c) = snap.current.filter(|_| stepping) {
         put(
             c,
             Some(CURRENT),
-            Style::new().fg(Color::White).bg(Color::Magenta),
+            Style::new().fg(Color::White).bg(theme.now),
         );
     }
 }

@@ -15,7 +15,11 @@ use crate::common;
 fn the_help_screen_lists_every_binding_on_its_pages_at_every_size() {
     for size in [(40, 12), (60, 20), (80, 24), (120, 40)] {
         let mut a = common::app(Path::new("levels/default.txt"), 1, size);
-        let pages = help::layout(ratatui::layout::Rect::new(0, 0, size.0, size.1)).pages();
+        let pages = help::layout(
+            astar_rogue::app::config::Bindings::standard(),
+            ratatui::layout::Rect::new(0, 0, size.0, size.1),
+        )
+        .pages();
         let mut seen = String::new();
         common::frame(&mut a, "?");
         for page in 0..pages {

@@ -15,6 +15,7 @@ mod layers;
 mod level_props;
 mod sandbox;
 mod script_props;
+mod settings;
 mod snapshots;
 mod terminal;
 mod victory;

@@ -73,6 +73,7 @@ scripts!(
     potion,
     resize,
     resize_modes,
+    settings,
     sight,
     speed,
     travel,

@@ -803,3 +803,66 @@ fn a_vanished_terminal_ends_the_game() {
     };
     assert!(status.code().is_some(), "ended by a signal: {status}");
 }
+
+/// A bad settings file is refused on the plain screen: its positioned error, exit 2, and the
+/// terminal never touched (no alternate screen, no raw mode), so no half-set game starts.
+#[test]
+fn a_bad_settings_file_is_refused_before_the_terminal_is_touched() {
+    let (dir, level) = scratch_level("pillar.txt");
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(&bad, "[game]\nsight = yes\n").unwrap();
+    let s = Session::launch(
+        &[level.as_os_str(), "--config".as_ref(), bad.as_os_str()],
+        &[],
+    );
+    let done = s.finish();
+    assert_eq!(done.status.code(), Some(2), "{:?}", done.output);
+    let head = format!("{}:2:9: ", bad.display());
+    assert!(done.output.contains(&head), "{:?}", done.output);
+    assert!(!done.output.contains(ENTER_ALT), "{:?}", done.output);
+    assert!(!done.output.contains(MOUSE_ON), "{:?}", done.output);
+    assert_eq!(done.before.local_flags, done.after.local_flags);
+}
+
+/// A game played with a settings file is recorded with it (`#! config:`), so the replay
+/// reads the keys as the game did: here `i` moves north only because the file says so.
+#[test]
+fn a_recording_names_the_settings_file_it_was_played_with() {
+    let (dir, level) = scratch_level("pillar.txt");
+    let settings = dir.path().join("mine.toml");
+    std::fs::write(
+        &settings,
+        "[keys.everywhere]\nmove_n = [\"i\"]\n[game]\nsight = false\n",
+    )
+    .unwrap();
+    let record = dir.path().join("game.keys");
+    let mut s = Session::launch(
+        &[
+            level.as_os_str(),
+            "--config".as_ref(),
+            settings.as_os_str(),
+            "--record".as_ref(),
+            record.as_os_str(),
+        ],
+        &[],
+    );
+    s.wait_ready();
+    let seen = s.len();
+    s.send(b"i");
+    s.wait_for_more(seen);
+    std::thread::sleep(Duration::from_millis(50));
+    s.send(b"q");
+    std::thread::sleep(Duration::from_millis(50));
+    s.send(b"y");
+    let f = s.finish();
+    f.assert_clean_exit();
+    let recording = std::fs::read_to_string(&record).expect("the recording");
+    let header = format!(
+        "#! config: {}\n",
+        std::fs::canonicalize(&settings).unwrap().display()
+    );
+    assert!(recording.contains(&header), "{recording}");
+    let shown = last_frame_shown(&f.output);
+    assert!(shown.iter().any(|l| l.contains("Turn 1")), "{shown:#?}");
+    assert_eq!(replayed_last_frame(&record), shown, "{recording}");
+}
