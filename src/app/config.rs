@@ -622,10 +622,7 @@ pub fn parse_key(s: &str) -> Result<Key, String> {
         });
     }
     if let Some(&(_, code)) = NAMED.iter().find(|(name, _)| *name == s) {
-        return Ok(Key {
-            code: code,
-            ctrl: false,
-        });
+        return Ok(Key { code, ctrl: false });
     }
     if let Some(n) = s.strip_prefix('F').and_then(|n| n.parse::<u8>().ok())
         && (1..=12).contains(&n)
@@ -937,7 +934,8 @@ fn check_clashes(
                 // The table itself lets a more specific part of the game take a key over
                 // (the editor's C-z undoes; elsewhere it suspends): only a key the
                 // settings moved can clash.
-                let table_own = slots()[i].defaults.contains(&k) && slots()[j].defaults.contains(&k);
+                let table_own =
+                    slots()[i].defaults.contains(&k) && slots()[j].defaults.contains(&k);
                 if j == i || table_own {
                     continue;
                 }
@@ -1008,7 +1006,9 @@ pub fn default_file() -> String {
             } else {
                 s.help.to_string()
             };
-            out.push_str(&format!("{line:<36}# {help}\n"));
+            // A long line still keeps a space before its comment.
+            let gap = if line.chars().count() < 36 { "" } else { " " };
+            out.push_str(&format!("{line:<36}{gap}# {help}\n"));
         }
     }
     out.push_str("\n# Colours: a theme, then any colour of it changed. A colour is a name (red, light-blue,\n# dark-gray, ...), a number from 0 to 255 (the terminal's palette) or #rrggbb. NO_COLOR\n# still turns every colour off.\n[colours]\n");
