@@ -10,6 +10,7 @@ pub mod keymap;
 pub mod lab;
 pub mod screen;
 mod search;
+mod travel;
 
 pub use editor::{EditOp, Editor};
 pub use files::{
@@ -17,6 +18,7 @@ pub use files::{
     write_atomic,
 };
 pub use search::{Layer, Overlay, SPEEDS, TICK_MS};
+pub use travel::Errand;
 
 use crossterm::event::{Event, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::Rect;
@@ -27,7 +29,7 @@ use std::sync::Arc;
 use crate::content::level::Design;
 use crate::engine::astar::{SearchOptions, Snapshot};
 use crate::engine::grid::{Pos, Tile};
-use crate::game::{Act, ActResult, GameState, Planning, World};
+use crate::game::{Act, ActResult, GameState, Planning, Watch, World};
 use keymap::{Action, Context};
 
 /// A replayed snapshot with the (trace serial, step) it was replayed for.
@@ -56,6 +58,8 @@ pub enum Mode {
 pub enum Screen {
     /// Playing.
     Play,
+    /// Playing, `F` pressed: the next direction key attacks that way without moving.
+    Aim,
     /// Look mode, with its cursor.
     Look {
         /// The cell looked at.
@@ -121,7 +125,7 @@ impl Screen {
     /// The kind of screen under any question.
     fn mode(&self) -> Mode {
         match self.base() {
-            Screen::Play | Screen::Confirm { .. } => Mode::Play,
+            Screen::Play | Screen::Aim | Screen::Confirm { .. } => Mode::Play,
             Screen::Look { .. } => Mode::Look,
             Screen::Edit { .. } => Mode::Edit,
             Screen::Lab { .. } => Mode::Lab,
@@ -217,6 +221,11 @@ pub struct App {
     pub editor: Editor,
     /// Where the player is travelling to.
     pub travel: Option<Pos>,
+    /// Resting or exploring under way, one step a tick.
+    errand: Option<Errand>,
+    /// What the player knew when travel, resting or exploring began: they stop at
+    /// anything new.
+    watch: Option<Watch>,
     /// The terminal size the app last saw.
     pub size: (u16, u16),
     /// False once the player quit.
@@ -249,6 +258,8 @@ impl App {
             overlay: Overlay::default(),
             editor: Editor::default(),
             travel: None,
+            errand: None,
+            watch: None,
             size,
             running: true,
             generated: None,
@@ -418,7 +429,7 @@ impl App {
 
     /// Whether [`App::tick`] has work to do (travel or autoplay).
     pub fn is_busy(&self) -> bool {
-        self.running && (self.travel.is_some() || self.overlay.autoplay)
+        self.running && (self.travel.is_some() || self.errand.is_some() || self.overlay.autoplay)
     }
 
     /// Advances travel by one step and autoplay by one frame.
@@ -426,6 +437,9 @@ impl App {
         self.end_stroke();
         if self.travel.is_some() {
             self.travel_step();
+        }
+        if self.errand.is_some() {
+            self.errand_step();
         }
         if self.overlay.autoplay {
             self.autoplay_tick();
@@ -467,7 +481,7 @@ impl App {
         }
         // Any key stops travel, as players expect of an interrupted run. Autoplay goes on
         // until `a` pauses it or a step key takes over, so its speed can be changed live.
-        if self.travel.take().is_some() {
+        if self.stop_errands() {
             self.world.say("You stop.");
             return Effect::None;
         }
@@ -594,6 +608,11 @@ impl App {
                 }
             }
             Action::ToggleOverlay => {
+                // From look mode, `o` also leaves it: the overlay is what the player was
+                // reading.
+                if self.mode() == Mode::Look {
+                    self.screen = Screen::Play;
+                }
                 self.overlay.on = !self.overlay.on;
                 self.overlay.step = None;
                 self.sync_trace();
@@ -706,7 +725,27 @@ impl App {
             Action::MovePlayer => self.edit(EditOp::MovePlayer(self.cursor())),
             Action::Undo => self.undo(),
             Action::Redo => self.redo(),
-            Action::Descend => self.descend(),
+            Action::Descend => {
+                if self.world.feature_at(self.world.player().pos)
+                    == Some(crate::content::level::FeatureKind::Stairs)
+                {
+                    self.descend();
+                } else {
+                    self.travel_to_stairs();
+                }
+            }
+            Action::Rest => self.start_rest(),
+            Action::Explore => self.start_explore(),
+            Action::Attack => {
+                self.screen = match self.screen {
+                    Screen::Play if self.world.state() == GameState::Playing => Screen::Aim,
+                    _ => Screen::Play,
+                };
+            }
+            Action::AttackToward(dx, dy) => {
+                self.screen = Screen::Play;
+                self.act(Act::Attack(dx, dy));
+            }
             Action::Drink => self.act(Act::Drink),
             Action::ToggleSight => {
                 self.sight = !self.sight;
@@ -964,6 +1003,7 @@ impl App {
             return;
         }
         self.travel = Some(to);
+        self.watch = Some(self.world.watch());
     }
 
     fn travel_step(&mut self) {
@@ -990,6 +1030,8 @@ impl App {
                 // A level's message on the way stops travel, so that it is read.
                 if self.world.player().pos == target || self.world.notes_left() < notes {
                     self.travel = None;
+                } else if self.alarmed() {
+                    self.travel = None;
                 }
             }
             None => {
@@ -1011,7 +1053,7 @@ impl App {
         ) {
             return;
         }
-        if self.travel.take().is_some() {
+        if self.stop_errands() {
             return;
         }
         let Some(cell) = screen::map_cell(self, mouse.column, mouse.row) else {
@@ -1111,6 +1153,7 @@ fn contexts_of(screen: &Screen, overlay: bool) -> &'static [Context] {
         (Screen::Help { .. }, _) => &[C::Help, C::Always],
         (Screen::History { .. }, _) => &[C::History, C::Always],
         (Screen::Confirm { .. }, _) => &[C::Confirm, C::Always],
+        (Screen::Aim, _) => &[C::Aim, C::Always],
         (Screen::Edit { .. }, _) => &[C::Edit, C::Global, C::Always],
         (Screen::Lab { .. }, _) => &[C::Lab, C::Overlay, C::Global, C::Always],
         (Screen::Look { .. }, true) => &[C::Look, C::Overlay, C::Global, C::Always],

@@ -321,6 +321,8 @@ fn describe_lab_cell(app: &App, snap: Option<&Snapshot>, p: Pos) -> String {
         s.push_str(" start");
     } else if p == lab.goal {
         s.push_str(" goal");
+    } else if !lab.grid.contains(p) {
+        s.push_str(" off the map");
     } else if !lab.grid.is_passable(p) {
         s.push_str(" wall");
     }

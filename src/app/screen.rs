@@ -107,26 +107,30 @@ fn scroll(cam: i32, focus: i32, len: usize, view: u16) -> i32 {
 }
 
 /// The map views: the map area, or in the lab, comparing two searches, its two halves
-/// (side by side when wide enough, else one above the other). All show the same cells.
+/// (side by side when wide enough, else one above the other), each below its caption's
+/// row. All show the same cells, so the view, the camera and the mouse agree on them.
 pub fn map_views(app: &App, layout: &Layout) -> Vec<Rect> {
     let map = layout.map;
     let comparing = app.mode() == Mode::Lab && app.lab().is_some_and(|l| l.searches.len() > 1);
     if !comparing {
         return vec![map];
     }
-    if map.width >= 2 * map.height {
+    // The row above each view is its caption.
+    let below_caption = |r: Rect| Rect::new(r.x, r.y + 1, r.width, r.height.saturating_sub(1));
+    let halves = if map.width >= 2 * map.height {
         let w = (map.width - 1) / 2;
-        vec![
+        [
             Rect::new(map.x, map.y, w, map.height),
             Rect::new(map.x + w + 1, map.y, w, map.height),
         ]
     } else {
         let h = (map.height - 1) / 2;
-        vec![
+        [
             Rect::new(map.x, map.y, map.width, h),
             Rect::new(map.x, map.y + h + 1, map.width, h),
         ]
-    }
+    };
+    halves.into_iter().map(below_caption).collect()
 }
 
 /// The view the camera is settled for: the first map view.

@@ -49,18 +49,11 @@ pub(super) fn render(app: &App, l: &Layout, buf: &mut Buffer) {
         let Some(snap) = snaps.get(i).and_then(|s| s.as_deref()) else {
             continue;
         };
-        let mut view = view;
-        if comparing {
-            // A caption names each search; the map starts below it.
+        if comparing && view.y > 0 {
+            // A caption names each search, on the row above its map.
             let caption = format!(" {} ", lab.searches[i].options.describe());
             let style = Style::new().add_modifier(Modifier::REVERSED);
-            buf.set_stringn(view.x, view.y, &caption, view.width as usize, style);
-            view = Rect::new(
-                view.x,
-                view.y + 1,
-                view.width,
-                view.height.saturating_sub(1),
-            );
+            buf.set_stringn(view.x, view.y - 1, &caption, view.width as usize, style);
         }
         let cam = app.camera;
         map::draw_tiles(&lab.grid, view, cam, buf, |_| map::Seen::Shown);

@@ -23,14 +23,17 @@ pub enum Fate {
     NotBetter,
     /// Already expanded: a consistent heuristic never reopens it.
     Closed,
-    /// A wall, void or outside the map.
+    /// A wall or void.
     Wall,
+    /// Outside the map.
+    Outside,
     /// A diagonal past a wall corner, which the rule forbids.
     Corner,
 }
 
 impl Fate {
-    /// A short description: `new G 24`, `G 38 -> 34`, `kept`, `closed`, `wall`, `corner`.
+    /// A short description: `new G 24`, `G 38 -> 34`, `kept`, `closed`, `wall`, `off the
+    /// map`, `corner`.
     pub fn describe(self) -> String {
         match self {
             Fate::New { g } => format!("new G {g}"),
@@ -38,6 +41,7 @@ impl Fate {
             Fate::NotBetter => "kept".into(),
             Fate::Closed => "closed".into(),
             Fate::Wall => "wall".into(),
+            Fate::Outside => "off the map".into(),
             Fate::Corner => "corner".into(),
         }
     }
@@ -111,7 +115,9 @@ impl Trace {
             .iter()
             .map(|&(dx, dy)| {
                 let p = node.offset(dx, dy);
-                let fate = if !grid.is_passable(p) {
+                let fate = if !grid.contains(p) {
+                    Fate::Outside
+                } else if !grid.is_passable(p) {
                     Fate::Wall
                 } else if !grid.can_step(node, dx, dy, rule) {
                     Fate::Corner
@@ -162,7 +168,8 @@ mod tests {
 
     #[test]
     fn an_expansion_reports_every_neighbour_and_why() {
-        // The start is beside the wall: east is a wall, the diagonals past it are corners.
+        // The start is beside the wall: east is a wall, the diagonals past it are corners,
+        // and west is off the map (not a wall: the lab names it so).
         let g = Grid::from_rows(&["...", ".#.", "..."]);
         let (_, trace) =
             Pathfinder::new().find_traced(&g, Query::new(Pos::new(0, 1), Pos::new(2, 1)));
@@ -175,11 +182,11 @@ mod tests {
                 Fate::New { g: 10 },
                 Fate::Wall,
                 Fate::New { g: 10 },
-                Fate::Wall,
+                Fate::Outside,
                 Fate::Corner,
                 Fate::Corner,
-                Fate::Wall,
-                Fate::Wall,
+                Fate::Outside,
+                Fate::Outside,
             ]
         );
         // The second expansion sees the start closed.
