@@ -278,12 +278,13 @@ impl App {
     /// see a search (the goal first, so a narrow log shows it), then the level's own words.
     fn welcome(&mut self) {
         let goal = self.world.goal();
-        let see = if self.world.monsters().is_empty() {
-            ""
+        // Two lines, so that neither is cut in an 80-column log.
+        self.world.say(goal);
+        self.world.say(if self.world.monsters().is_empty() {
+            "? lists keys; X explores."
         } else {
-            ", o shows a monster's A* search"
-        };
-        self.world.say(format!("{goal} ? for help{see}."));
+            "? lists keys; o shows A* searches; X explores; Z rests."
+        });
         self.world.say_intro();
     }
 

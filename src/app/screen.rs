@@ -42,12 +42,14 @@ pub fn layout(app: &App, area: Rect) -> Option<Layout> {
     };
     let log = Rect::new(area.x, hint.y - log_h, area.width, log_h);
     let top_h = log.y - area.y;
+    // The panel narrows on small terminals so that the map keeps most of the width; the
+    // overlay's keeps room for the inspector's boxes.
     let side_w = if searching {
         (area.width * 2 / 5).clamp(28, 90)
-    } else if area.width >= 70 {
+    } else if area.width >= 80 {
         28
     } else {
-        24
+        (area.width * 3 / 10).clamp(18, 28)
     };
     let map_block = Rect::new(area.x, area.y, area.width - side_w, top_h);
     let side = Rect::new(map_block.right(), area.y, side_w, top_h);

@@ -8,7 +8,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget};
 
-use super::map::{self, RAMP};
+use super::map;
 use super::{format_count, pack};
 use crate::app::screen::{Layout, map_views};
 use crate::app::{App, Layer};
@@ -216,18 +216,11 @@ fn layer_legend(layer: Layer, snap: &Snapshot, lines: &mut Vec<Line<'static>>) {
             lines.push(Line::from(spans));
         }
         (Layer::Parents, _) => lines.push(Line::from("layer parents: arrows to each parent")),
-        (layer, Some((lo, hi))) => {
-            let mut spans = vec![Span::raw(format!("layer {} {lo} ", layer.name()))];
-            for (d, &c) in RAMP.iter().enumerate() {
-                let fg = if d >= 7 { Color::Black } else { Color::White };
-                spans.push(Span::styled(
-                    d.to_string(),
-                    Style::new().fg(fg).bg(Color::Indexed(c)),
-                ));
-            }
-            spans.push(Span::raw(format!(" {hi}")));
-            lines.push(Line::from(spans));
-        }
+        (layer, Some((lo, hi))) => lines.push(Line::from(map::ramp_legend(
+            &format!("layer {}", layer.name()),
+            lo,
+            hi,
+        ))),
         (layer, None) => lines.push(Line::from(format!("layer {}", layer.name()))),
     }
 }
