@@ -274,17 +274,18 @@ impl App {
         app
     }
 
-    /// The first log lines of a run: its goal, where the keys are explained and how to
-    /// see a search (the goal first, so a narrow log shows it), then the level's own words.
+    /// The first log lines of a run: where the keys are explained and how to see a search,
+    /// then its goal, then the level's own words.
     fn welcome(&mut self) {
         let goal = self.world.goal();
-        // Two lines, so that neither is cut in an 80-column log.
-        self.world.say(goal);
+        // Two lines, so that neither is cut in an 80-column log, the goal last so that a
+        // one-line log (a short terminal) shows it.
         self.world.say(if self.world.monsters().is_empty() {
             "? lists keys; X explores."
         } else {
             "? lists keys; o shows A* searches; X explores; Z rests."
         });
+        self.world.say(goal);
         self.world.say_intro();
     }
 
@@ -1028,10 +1029,10 @@ impl App {
             Some((dx, dy)) => {
                 let notes = self.world.notes_left();
                 self.act(Act::Move(dx, dy));
-                // A level's message on the way stops travel, so that it is read.
-                if self.world.player().pos == target || self.world.notes_left() < notes {
-                    self.travel = None;
-                } else if self.alarmed() {
+                // A level's message on the way stops travel, so that it is read; so does
+                // anything new in view.
+                let arrived = self.world.player().pos == target || self.world.notes_left() < notes;
+                if arrived || self.alarmed() {
                     self.travel = None;
                 }
             }

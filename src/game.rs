@@ -785,7 +785,7 @@ impl World {
                 let potion = if self.player.potions > 0 {
                     "drink a potion (!)"
                 } else {
-                    "no potion left"
+                    "no potion to drink"
                 };
                 self.warn(format!(
                     "You are badly hurt: HP {}/{PLAYER_HP}; {potion}, or get clear and rest (Z).",

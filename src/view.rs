@@ -132,7 +132,7 @@ fn end_text(app: &App) -> (&'static str, Vec<String>) {
         (" You won ", "The last floor is clear.".to_string())
     } else {
         let by = run.killer.map_or("Slain".to_string(), |k| {
-            format!("Slain by a {}", crate::content::kinds::kind(k).name)
+            format!("Slain by {}", crate::content::kinds::a_name(k))
         });
         (" You died ", format!("{by} at depth {}.", run.depth))
     };

@@ -909,7 +909,7 @@ pub const BINDINGS: &[Binding] = &[
             code(K::End) => A::AttackToward(-1, 1),
             code(K::PageDown) => A::AttackToward(1, 1)
         ],
-        "attack; Home PgUp End PgDn",
+        "hit; Home PgUp End PgDn",
         ""
     ),
     key!(

@@ -47,7 +47,11 @@ impl Alarm {
     /// message say themselves).
     pub fn message(self) -> Option<String> {
         match self {
-            Alarm::Monster(k) => Some(format!("A {} comes into view.", kinds::kind(k).name)),
+            Alarm::Monster(k) => {
+                let mut text = format!("{} comes into view.", kinds::a_name(k));
+                text[..1].make_ascii_uppercase();
+                Some(text)
+            }
             Alarm::Feature(FeatureKind::Stairs) => Some("You see the stairs >.".into()),
             Alarm::Feature(FeatureKind::Potion) => Some("You see a healing potion !.".into()),
             Alarm::Hurt | Alarm::Note => None,

@@ -55,7 +55,7 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
         let full = format!(" custom search: {} ", o.describe());
         let text = [full, " CUSTOM ".to_string()]
             .into_iter()
-            .find(|t| legend_w + t.chars().count() + 1 <= room);
+            .find(|t| legend_w + t.chars().count() < room);
         if let Some(text) = text {
             block = block.title_bottom(
                 Line::from(Span::styled(
@@ -189,7 +189,9 @@ fn search_origin(app: &App, room: usize) -> Option<String> {
 fn legend(app: &App, snapshot: Option<&Snapshot>, view: Rect) -> Vec<Span<'static>> {
     if let Some(map) = app.world.planner().distance_map() {
         let (lo, hi) = distance_range(map, view, app.camera);
-        return ramp_legend(" cost to you", lo, hi);
+        let mut spans = ramp_legend(" cost to you", lo, hi);
+        spans.push(Span::raw(" "));
+        return spans;
     }
     let Some(snap) = snapshot else {
         return Vec::new();
@@ -199,8 +201,8 @@ fn legend(app: &App, snapshot: Option<&Snapshot>, view: Rect) -> Vec<Span<'stati
         (Layer::States, _) => states_legend(layer),
         (Layer::Parents, _) => vec![Span::raw(" parents: arrows to each (v) ")],
         (_, Some((lo, hi))) => {
-            let mut spans = ramp_legend(&format!(" {} (v)", layer.name()), lo, hi);
-            spans.push(Span::raw(" "));
+            let mut spans = ramp_legend(&format!(" {}", layer.name()), lo, hi);
+            spans.push(Span::raw(" (v) "));
             spans
         }
         (_, None) => vec![Span::raw(format!(" layer {} (v) ", layer.name()))],

@@ -173,7 +173,12 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
                 );
             }
         }
-        None => lines.push((Line::styled("no monster selected", dim), Need::Essential)),
+        None => text(
+            &mut lines,
+            &["no monster".into(), "selected".into()],
+            dim,
+            Need::Essential,
+        ),
     }
     in_view_lines(app, width, &mut lines);
     // Per-monster A* against one reverse Dijkstra map from the player (Brogue's way).
@@ -291,7 +296,11 @@ fn in_view_lines(app: &App, width: usize, lines: &mut Vec<(Line<'static>, Need)>
     }
     lines.push((
         Line::styled(
-            format!("in view ({}), nearest first", seen.len()),
+            if width >= 26 {
+                format!("in view ({}), nearest first", seen.len())
+            } else {
+                format!("in view ({})", seen.len())
+            },
             Style::new().add_modifier(Modifier::BOLD),
         ),
         need,
