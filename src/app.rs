@@ -10,6 +10,7 @@ pub mod keymap;
 pub mod lab;
 pub mod screen;
 mod search;
+mod travel;
 
 pub use crate::content::level::EditOp;
 pub use crate::session::{
@@ -17,6 +18,7 @@ pub use crate::session::{
     write_atomic,
 };
 pub use search::{Layer, Overlay, SPEEDS, TICK_MS};
+pub use travel::Errand;
 
 use crossterm::event::{Event, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::Rect;
@@ -27,7 +29,7 @@ use std::sync::Arc;
 use crate::content::level::Design;
 use crate::engine::astar::{SearchOptions, Snapshot};
 use crate::engine::grid::{Pos, Tile};
-use crate::game::{Act, ActResult, GameState, Planning, World};
+use crate::game::{Act, ActResult, GameState, Planning, Watch, World};
 use crate::session::{Descended, Reloaded, Saved, Session};
 use keymap::{Action, Context};
 
@@ -57,6 +59,8 @@ pub enum Mode {
 pub enum Screen {
     /// Playing.
     Play,
+    /// Playing, `F` pressed: the next direction key attacks that way without moving.
+    Aim,
     /// Look mode, with its cursor.
     Look {
         /// The cell looked at.
@@ -122,7 +126,7 @@ impl Screen {
     /// The kind of screen under any question.
     fn mode(&self) -> Mode {
         match self.base() {
-            Screen::Play | Screen::Confirm { .. } => Mode::Play,
+            Screen::Play | Screen::Aim | Screen::Confirm { .. } => Mode::Play,
             Screen::Look { .. } => Mode::Look,
             Screen::Edit { .. } => Mode::Edit,
             Screen::Lab { .. } => Mode::Lab,
@@ -219,6 +223,11 @@ pub struct App {
     brush: char,
     /// Where the player is travelling to.
     travel: Option<Pos>,
+    /// Resting or exploring under way, one step a tick.
+    errand: Option<Errand>,
+    /// What the player knew when travel, resting or exploring began: they stop at
+    /// anything new.
+    watch: Option<Watch>,
     /// The terminal size the app last saw.
     size: (u16, u16),
     /// False once the player quit.
@@ -259,6 +268,8 @@ impl App {
             overlay: Overlay::default(),
             brush: crate::content::kinds::KINDS[0].glyph,
             travel: None,
+            errand: None,
+            watch: None,
             size,
             running: true,
             camera: Pos::default(),
@@ -272,16 +283,18 @@ impl App {
         app
     }
 
-    /// The first log lines of a run: its goal, where the keys are explained and how to
-    /// see a search (the goal first, so a narrow log shows it), then the level's own words.
+    /// The first log lines of a run: where the keys are explained and how to see a search,
+    /// then its goal, then the level's own words.
     fn welcome(&mut self) {
         let goal = self.world().goal();
-        let see = if self.world().monsters().is_empty() {
-            ""
+        // Two lines, so that neither is cut in an 80-column log, the goal last so that a
+        // one-line log (a short terminal) shows it.
+        self.say(if self.world().monsters().is_empty() {
+            "? lists keys; X explores."
         } else {
-            ", o shows a monster's A* search"
-        };
-        self.say(format!("{goal} ? for help{see}."));
+            "? lists keys; o shows A* searches; X explores; Z rests."
+        });
+        self.say(goal);
         self.session.world_mut().say_intro();
     }
 
@@ -537,7 +550,7 @@ impl App {
 
     /// Whether [`App::tick`] has work to do (travel or autoplay).
     pub fn is_busy(&self) -> bool {
-        self.running && (self.travel.is_some() || self.overlay.autoplay)
+        self.running && (self.travel.is_some() || self.errand.is_some() || self.overlay.autoplay)
     }
 
     /// Advances travel by one step and autoplay by one frame.
@@ -545,6 +558,9 @@ impl App {
         self.end_stroke();
         if self.travel.is_some() {
             self.travel_step();
+        }
+        if self.errand.is_some() {
+            self.errand_step();
         }
         if self.overlay.autoplay {
             self.autoplay_tick();
@@ -586,7 +602,7 @@ impl App {
         }
         // Any key stops travel, as players expect of an interrupted run. Autoplay goes on
         // until `a` pauses it or a step key takes over, so its speed can be changed live.
-        if self.travel.take().is_some() {
+        if self.stop_errands() {
             self.say("You stop.");
             return Effect::None;
         }
@@ -717,6 +733,11 @@ impl App {
                 }
             }
             Action::ToggleOverlay => {
+                // From look mode, `o` also leaves it: the overlay is what the player was
+                // reading.
+                if self.mode() == Mode::Look {
+                    self.screen = Screen::Play;
+                }
                 self.overlay.on = !self.overlay.on;
                 self.overlay.step = None;
                 self.sync_trace();
@@ -827,7 +848,27 @@ impl App {
             Action::MovePlayer => self.edit(EditOp::MovePlayer(self.cursor())),
             Action::Undo => self.undo(),
             Action::Redo => self.redo(),
-            Action::Descend => self.descend(),
+            Action::Descend => {
+                if self.world().feature_at(self.world().player().pos)
+                    == Some(crate::content::level::FeatureKind::Stairs)
+                {
+                    self.descend();
+                } else {
+                    self.travel_to_stairs();
+                }
+            }
+            Action::Rest => self.start_rest(),
+            Action::Explore => self.start_explore(),
+            Action::Attack => {
+                self.screen = match self.screen {
+                    Screen::Play if self.world().state() == GameState::Playing => Screen::Aim,
+                    _ => Screen::Play,
+                };
+            }
+            Action::AttackToward(dx, dy) => {
+                self.screen = Screen::Play;
+                self.act(Act::Attack(dx, dy));
+            }
             Action::Drink => self.act(Act::Drink),
             Action::ToggleSight => {
                 self.sight = !self.sight;
@@ -1123,6 +1164,7 @@ impl App {
             return;
         }
         self.travel = Some(to);
+        self.watch = Some(self.world().watch());
     }
 
     fn travel_step(&mut self) {
@@ -1146,8 +1188,11 @@ impl App {
             Some((dx, dy)) => {
                 let notes = self.world().notes_left();
                 self.act(Act::Move(dx, dy));
-                // A level's message on the way stops travel, so that it is read.
-                if self.world().player().pos == target || self.world().notes_left() < notes {
+                // A level's message on the way stops travel, so that it is read; so does
+                // anything new in view.
+                let arrived =
+                    self.world().player().pos == target || self.world().notes_left() < notes;
+                if arrived || self.alarmed() {
                     self.travel = None;
                 }
             }
@@ -1170,7 +1215,7 @@ impl App {
         ) {
             return;
         }
-        if self.travel.take().is_some() {
+        if self.stop_errands() {
             return;
         }
         let Some(cell) = screen::map_cell(self, mouse.column, mouse.row) else {
@@ -1270,6 +1315,7 @@ fn contexts_of(screen: &Screen, overlay: bool) -> &'static [Context] {
         (Screen::Help { .. }, _) => &[C::Help, C::Always],
         (Screen::History { .. }, _) => &[C::History, C::Always],
         (Screen::Confirm { .. }, _) => &[C::Confirm, C::Always],
+        (Screen::Aim, _) => &[C::Aim, C::Always],
         (Screen::Edit { .. }, _) => &[C::Edit, C::Global, C::Always],
         (Screen::Lab { .. }, _) => &[C::Lab, C::Overlay, C::Global, C::Always],
         (Screen::Look { .. }, true) => &[C::Look, C::Overlay, C::Global, C::Always],

@@ -21,10 +21,12 @@ use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
 mod edit;
+pub mod explore;
 mod plan;
 pub mod run;
 pub mod sight;
 
+pub use explore::{Alarm, Explore, Watch};
 pub use plan::{Planner, Planning, Progress, TurnStats, boxed_in};
 pub use run::RunStats;
 pub use sight::Sight;
@@ -111,6 +113,9 @@ pub enum Act {
     Wait,
     /// Drink a healing potion.
     Drink,
+    /// Attack the monster one king move away without moving (refused, costing no turn,
+    /// when nobody stands there).
+    Attack(i32, i32),
 }
 
 /// What came of a player's act.
@@ -131,6 +136,8 @@ pub struct Message {
     pub text: String,
     /// How many times in a row it was said (repeats fold into one line).
     pub count: u32,
+    /// A warning the log shows in bold (low hit points), not an ordinary message.
+    pub urgent: bool,
 }
 
 impl std::fmt::Display for Message {
@@ -171,6 +178,8 @@ pub struct World {
     /// The floor's messages not shown yet: the start's until [`World::say_intro`], a cell's
     /// until the player first stands on it.
     notes: Vec<Note>,
+    /// The floor's message said last: a lesson the view keeps on screen until the next.
+    lesson: Option<String>,
 }
 
 impl World {
@@ -215,6 +224,7 @@ impl World {
             run: RunStats::default(),
             sight: Sight::new(&level.grid),
             notes: level.notes.clone(),
+            lesson: None,
         };
         for s in &level.monsters {
             world.add_monster(s.pos, s.kind, Some(s.pos));
@@ -501,13 +511,22 @@ impl World {
     /// Adds a line to the log, its control characters escaped (text from files can never
     /// drive a terminal it is shown on); a message said again right after itself folds into it.
     pub fn say(&mut self, text: impl Into<String>) {
-        let text = text.into();
+        self.log_line(text.into(), false);
+    }
+
+    /// Adds a warning to the log: a message the log shows in bold.
+    pub fn warn(&mut self, text: impl Into<String>) {
+        self.log_line(text.into(), true);
+    }
+
+    fn log_line(&mut self, text: String, urgent: bool) {
         let text = match crate::text::escape_controls(&text) {
             std::borrow::Cow::Borrowed(_) => text,
             escaped => escaped.into_owned(),
         };
         if let Some(last) = self.log.last_mut()
             && last.text == text
+            && last.urgent == urgent
         {
             last.count += 1;
             last.turn = self.turn;
@@ -517,6 +536,7 @@ impl World {
             turn: self.turn,
             text,
             count: 1,
+            urgent,
         });
         if self.log.len() > LOG_LIMIT {
             self.log.drain(..self.log.len() - LOG_LIMIT);
@@ -579,6 +599,19 @@ impl World {
                 if !self.drink() {
                     return ActResult::Refused;
                 }
+            }
+            Act::Attack(dx, dy) => {
+                let to = self.player.pos.offset(dx, dy);
+                let Some(i) = self.monster_at(to).and_then(|m| self.position(m.id)) else {
+                    self.say("There is nothing there to attack.");
+                    return ActResult::Refused;
+                };
+                // The monsters' own rule: no blow round a wall's corner.
+                if !self.player_can_step(dx, dy) {
+                    self.say("You cannot reach round the corner.");
+                    return ActResult::Refused;
+                }
+                self.player_attacks(i);
             }
             Act::Move(dx, dy) => {
                 let to = self.player.pos.offset(dx, dy);
@@ -755,18 +788,38 @@ impl World {
         let info = kinds::kind(self.monsters[i].kind);
         let damage = self.rng.random_range(info.min_damage..=info.max_damage);
         self.run.damage_taken += damage.min(self.player.hp) as u32;
+        let before = self.player.hp;
         self.player.hp -= damage;
         if self.player.hp <= 0 {
             self.player.hp = 0;
             self.state = GameState::Dead;
+            self.run.killer = Some(info.glyph);
             self.say(format!(
                 "The {} hits you for {damage}. You die on turn {}.",
                 info.name, self.turn
             ));
         } else {
             self.say(format!("The {} hits you for {damage}.", info.name));
+            // Once on the way down past a third, so the warning is not lost among the hits.
+            if low_hp(self.player.hp) && !low_hp(before) {
+                let potion = if self.player.potions > 0 {
+                    "drink a potion (!)"
+                } else {
+                    "no potion to drink"
+                };
+                self.warn(format!(
+                    "You are badly hurt: HP {}/{PLAYER_HP}; {potion}, or get clear and rest (Z).",
+                    self.player.hp
+                ));
+            }
         }
     }
+}
+
+/// Whether hit points are below a third of the start's: the danger the view colours red
+/// and the log warns of once.
+pub fn low_hp(hp: i32) -> bool {
+    hp * 3 < PLAYER_HP
 }
 
 /// For each start cell, a nearest cell (by king moves) for which `free(cell)` holds, each

@@ -58,6 +58,11 @@ impl Widget for &App {
         };
         let snap = snap.as_deref();
         map::render(self, snap, &l, buf);
+        if matches!(self.mode(), Mode::Play | Mode::Look)
+            && self.world().state() == GameState::Playing
+        {
+            render_lesson(self, l.map, buf);
+        }
         panel::render(self, snap, l.side, buf);
         render_log(self, l.log, buf);
         render_hint(self, snap, l.hint, buf);
@@ -76,6 +81,50 @@ impl Widget for &App {
     }
 }
 
+/// The level's last message (the tutorial's lesson) in a box on the map, until the next:
+/// the log scrolls, the lesson stays. The box takes the half of the map away from the
+/// player, at most half its rows.
+fn render_lesson(app: &App, map: Rect, buf: &mut Buffer) {
+    let Some(lesson) = app.world().lesson() else {
+        return;
+    };
+    if map.width < 12 || map.height < 6 {
+        return;
+    }
+    let lines = wrap(lesson, usize::from(map.width));
+    // A rule with its title above the text: one row of frame, so it fits the blank rows a
+    // small level leaves.
+    let h = (lines.len() as u16 + 1).min(map.height / 2);
+    // Where the level's rows are drawn: a box in the blank rows above or below them hides
+    // nothing; else it takes the half away from the player.
+    let grid_h = app.world().grid().height() as i32;
+    let top = (map.y as i32 - app.camera().y).clamp(map.y as i32, map.bottom() as i32) as u16;
+    let bottom =
+        (map.y as i32 - app.camera().y + grid_h).clamp(map.y as i32, map.bottom() as i32) as u16;
+    let player_row = crate::app::screen::screen_cell(app, app.world().player().pos)
+        .map_or(map.y, |(_, row)| row);
+    let y = if map.bottom() - bottom >= h {
+        map.bottom() - h
+    } else if top - map.y >= h {
+        map.y
+    } else if player_row < map.y + map.height / 2 {
+        map.bottom() - h
+    } else {
+        map.y
+    };
+    let rect = Rect::new(map.x, y, map.width, h);
+    Clear.render(rect, buf);
+    let block = Block::new()
+        .borders(Borders::TOP)
+        .title(" lesson ")
+        .border_style(Style::new().fg(Color::Cyan));
+    let text: Vec<Line> = lines
+        .into_iter()
+        .map(|l| Line::styled(l, Style::new().fg(Color::Cyan)))
+        .collect();
+    Paragraph::new(text).block(block).render(rect, buf);
+}
+
 /// The end screen of a run: how it ended and what it took, the figures of `--state`.
 fn end_text(app: &App) -> (&'static str, Vec<String>) {
     let w = &app.world();
@@ -83,7 +132,10 @@ fn end_text(app: &App) -> (&'static str, Vec<String>) {
     let (title, how) = if w.state() == GameState::Won {
         (" You won ", "The last floor is clear.".to_string())
     } else {
-        (" You died ", format!("Slain at depth {}.", run.depth))
+        let by = run.killer.map_or("Slain".to_string(), |k| {
+            format!("Slain by {}", crate::content::kinds::a_name(k))
+        });
+        (" You died ", format!("{by} at depth {}.", run.depth))
     };
     let lines = vec![
         how,
@@ -93,7 +145,12 @@ fn end_text(app: &App) -> (&'static str, Vec<String>) {
             run.depth,
             w.final_depth()
         ),
-        format!("kills {}  potions {}", run.kills, run.potions_drunk),
+        format!("kills {}", run.kills),
+        format!(
+            "potions drunk {}, carried {}",
+            run.potions_drunk,
+            w.player().potions
+        ),
         format!(
             "damage dealt {} taken {}",
             run.damage_dealt, run.damage_taken
@@ -222,10 +279,11 @@ fn render_log(app: &App, area: Rect, buf: &mut Buffer) {
         if lines.len() >= n {
             break;
         }
-        let style = if m.turn == app.world().turn() {
-            Style::new()
-        } else {
-            Style::new().fg(Color::DarkGray)
+        let style = match (m.urgent, m.turn == app.world().turn()) {
+            (true, true) => Style::new().fg(Color::Red).add_modifier(Modifier::BOLD),
+            (true, false) => Style::new().fg(Color::Red),
+            (false, true) => Style::new(),
+            (false, false) => Style::new().fg(Color::DarkGray),
         };
         // A message too long for the space left shows its beginning.
         let mut parts = wrap(&m.to_string(), width);
@@ -240,7 +298,11 @@ fn render_log(app: &App, area: Rect, buf: &mut Buffer) {
 fn render_hint(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut Buffer) {
     let keys = crate::app::keymap::hints(&app.settings().bindings, app.hint_contexts());
     let text = match app.mode() {
-        Mode::Look => describe_cell(app, snap, app.cursor()),
+        // How to leave comes first: a narrow bar cuts from the end.
+        Mode::Look => format!("x q Esc leave  {}", describe_cell(app, snap, app.cursor())),
+        _ if matches!(app.screen(), crate::app::Screen::Aim) => {
+            format!("ATTACK IN PLACE: which way?  {keys}")
+        }
         Mode::Lab => describe_lab_cell(app, snap, app.cursor()),
         Mode::Edit => format!("EDIT {} brush {}  {keys}", app.cursor(), app.brush()),
         _ if app.overlay().on => {
@@ -299,6 +361,10 @@ fn describe_cell(app: &App, snap: Option<&Snapshot>, p: Pos) -> String {
         if !info.speed.name().is_empty() {
             s.push_str(&format!(" ({})", info.speed.name()));
         }
+        s.push_str(&format!(
+            " HP {}/{} hits {}-{}",
+            m.hp, info.hp, info.min_damage, info.max_damage
+        ));
     } else if app.world().player().pos == p {
         s.push_str(" you");
     } else if let Some(f) = app.world().feature_at(p) {
@@ -316,6 +382,65 @@ fn describe_cell(app: &App, snap: Option<&Snapshot>, p: Pos) -> String {
     s
 }
 
+/// What look mode tells of a cell, for the panel: what stands or lies there (a monster's
+/// kind, HP, damage, speed and plan), the terrain, and what the search knew of it.
+fn look_units(app: &App, snap: Option<&Snapshot>, p: Pos) -> Vec<String> {
+    use crate::content::level::FeatureKind;
+    let w = &app.world();
+    let mut units: Vec<String> = Vec::new();
+    if let Some(m) = w.monster_at(p) {
+        let info = crate::content::kinds::kind(m.kind);
+        let speed = match info.speed.name() {
+            "" => "normal speed",
+            s => s,
+        };
+        units.push(format!("{} {} #{}", m.kind, info.name, m.id));
+        units.push(format!("HP {}/{},", m.hp, info.hp));
+        units.push(format!("hits {}-{},", info.min_damage, info.max_damage));
+        units.push(format!("{speed};"));
+        units.push(match (m.plan.cost, m.boxed) {
+            (_, true) => "boxed in, no search".into(),
+            (Some(c), _) => format!(
+                "its plan: cost {c}, {} steps",
+                m.plan.path.len().saturating_sub(1)
+            ),
+            (None, _) => "no way to you".into(),
+        });
+    } else if w.player().pos == p {
+        units.push(format!(
+            "you, HP {}/{}",
+            w.player().hp,
+            crate::game::PLAYER_HP
+        ));
+    }
+    match w.feature_at(p) {
+        Some(FeatureKind::Stairs) => units.push(match w.monsters().len() {
+            0 => "stairs down >: open, > takes them".into(),
+            n => format!("stairs down >: sealed while {n} live"),
+        }),
+        Some(FeatureKind::Potion) => units.push("healing potion !: walk on it".into()),
+        None => {}
+    }
+    units.push(
+        match w.grid().get(p) {
+            crate::engine::grid::Tile::Floor => "floor",
+            crate::engine::grid::Tile::Wall => "wall",
+            crate::engine::grid::Tile::Void => "void",
+        }
+        .into(),
+    );
+    match snap {
+        Some(snap) => units.extend(
+            describe_node(snap, p)
+                .split("  ")
+                .filter(|u| !u.is_empty())
+                .map(str::to_owned),
+        ),
+        None => units.push("(o shows the search)".into()),
+    }
+    units
+}
+
 /// The lab's line for the cursor: the cell, and what the search knew of it.
 fn describe_lab_cell(app: &App, snap: Option<&Snapshot>, p: Pos) -> String {
     let Some(lab) = app.lab() else {
@@ -326,6 +451,8 @@ fn describe_lab_cell(app: &App, snap: Option<&Snapshot>, p: Pos) -> String {
         s.push_str(" start");
     } else if p == lab.goal {
         s.push_str(" goal");
+    } else if !lab.grid.contains(p) {
+        s.push_str(" off the map");
     } else if !lab.grid.is_passable(p) {
         s.push_str(" wall");
     }

@@ -174,16 +174,18 @@ pub fn section(context: Context) -> &'static str {
         Context::History => "history",
         Context::Confirm => "questions",
         Context::Busy => "busy",
+        Context::Aim => "attack_in_place",
     }
 }
 
 /// The contexts in the file's order.
-const CONTEXTS: [Context; 11] = Context::ALL;
+const CONTEXTS: [Context; 12] = Context::ALL;
 
 /// The contexts that are active together (as `App::contexts` gives them, and the busy
 /// box's): one key may do one thing in each of these, so two actions on one key within one
 /// is an error.
-pub const STACKS: [&[Context]; 10] = [
+pub const STACKS: [&[Context]; 11] = [
+    &[Context::Aim, Context::Always],
     &[Context::Help, Context::Always],
     &[Context::History, Context::Always],
     &[Context::Confirm, Context::Always],
@@ -288,6 +290,18 @@ fn action_name(action: Action) -> &'static str {
         Action::SaveAndQuit => "save_and_quit",
         Action::TakeFile => "take_file",
         Action::KeepMine => "keep_mine",
+        Action::Rest => "rest",
+        Action::Explore => "explore",
+        Action::Attack => "attack",
+        Action::AttackToward(-1, 0) => "attack_w",
+        Action::AttackToward(0, 1) => "attack_s",
+        Action::AttackToward(0, -1) => "attack_n",
+        Action::AttackToward(1, 0) => "attack_e",
+        Action::AttackToward(-1, -1) => "attack_nw",
+        Action::AttackToward(1, -1) => "attack_ne",
+        Action::AttackToward(-1, 1) => "attack_sw",
+        Action::AttackToward(1, 1) => "attack_se",
+        Action::AttackToward(..) => "attack_toward",
     }
 }
 

@@ -33,14 +33,17 @@ pub enum Context {
     Confirm,
     /// While a long turn is being worked out (the terminal's busy box).
     Busy,
+    /// After `F`, waiting for the direction of an attack in place.
+    Aim,
 }
 
 impl Context {
     /// Every context, in help-screen order.
-    pub const ALL: [Context; 11] = [
+    pub const ALL: [Context; 12] = [
         Context::Always,
         Context::Global,
         Context::Play,
+        Context::Aim,
         Context::Overlay,
         Context::Look,
         Context::Edit,
@@ -65,6 +68,7 @@ impl Context {
             Context::History => "Messages (C-p)",
             Context::Confirm => "Questions",
             Context::Busy => "While a turn works",
+            Context::Aim => "Attack in place (F)",
         }
     }
 }
@@ -184,6 +188,14 @@ pub enum Action {
     ScrollPage(i8),
     /// To the oldest message (`true`) or the newest.
     ScrollEnd(bool),
+    /// Rest until healed (stops at anything new).
+    Rest,
+    /// Explore the unseen part of the floor (stops at anything new).
+    Explore,
+    /// Ask for a direction to attack in place, or (asked already) cancel.
+    Attack,
+    /// Attack the cell a king step away without moving.
+    AttackToward(i32, i32),
     /// Answer yes.
     Yes,
     /// Answer no.
@@ -416,7 +428,31 @@ pub const BINDINGS: &[Binding] = &[
         "wait a turn",
         ". wait"
     ),
-    key!(Play, ">", [ch('>')], A::Descend, "take the stairs down", ""),
+    key!(Play, "Z", [ch('Z')], A::Rest, "rest until healed", "Z rest"),
+    key!(
+        Play,
+        "X",
+        [ch('X')],
+        A::Explore,
+        "explore the unseen",
+        "X explore"
+    ),
+    key!(
+        Play,
+        "F",
+        [ch('F')],
+        A::Attack,
+        "attack in place: F, a way",
+        ""
+    ),
+    key!(
+        Play,
+        ">",
+        [ch('>')],
+        A::Descend,
+        "stairs: take, or go to",
+        ""
+    ),
     key!(Play, "!", [ch('!')], A::Drink, "drink a healing potion", ""),
     key!(
         Play,
@@ -431,7 +467,7 @@ pub const BINDINGS: &[Binding] = &[
         "Tab S-Tab",
         [code(K::Tab) => A::NextMonster, code(K::BackTab) => A::PrevMonster],
         "select next / prev foe",
-        "Tab select"
+        ""
     ),
     key!(
         Play,
@@ -451,7 +487,7 @@ pub const BINDINGS: &[Binding] = &[
     ),
     key!(Play, "x", [ch('x')], A::Look, "look mode", "x look"),
     key!(Play, "L", [ch('L')], A::Lab, "search lab", ""),
-    key!(Play, "e", [ch('e')], A::Edit, "edit mode", "e edit"),
+    key!(Play, "e", [ch('e')], A::Edit, "edit mode", ""),
     key!(
         Play,
         "s C-s",
@@ -580,7 +616,22 @@ pub const BINDINGS: &[Binding] = &[
     ),
     note!(Overlay, "click", "look at the cell", ""),
     note!(Look, "moves click", "move the cursor", ""),
-    key!(Look, "x", [ch('x')], A::Look, "leave look mode", ""),
+    key!(
+        Look,
+        "x q",
+        [ch('x'), ch('q')],
+        A::Look,
+        "leave look mode",
+        "x q Esc leave"
+    ),
+    key!(
+        Look,
+        "o",
+        [ch('o')],
+        A::ToggleOverlay,
+        "leave; overlay on / off",
+        ""
+    ),
     note!(Edit, "moves", "move the cursor", ""),
     note!(Edit, "click drag", "walls; right button floor", ""),
     key!(Edit, "w", [ch('w')], A::PutWall, "put a wall", "w wall"),
@@ -813,6 +864,62 @@ pub const BINDINGS: &[Binding] = &[
         A::KeepMine,
         "keep the game's version",
         ""
+    ),
+    keys!(
+        Aim,
+        "←↓↑→ hjkl",
+        [
+            code(K::Left) => A::AttackToward(-1, 0),
+            code(K::Down) => A::AttackToward(0, 1),
+            code(K::Up) => A::AttackToward(0, -1),
+            code(K::Right) => A::AttackToward(1, 0),
+            ch('h') => A::AttackToward(-1, 0),
+            ch('j') => A::AttackToward(0, 1),
+            ch('k') => A::AttackToward(0, -1),
+            ch('l') => A::AttackToward(1, 0)
+        ],
+        "attack W S N E",
+        "hjklyubn attack"
+    ),
+    keys!(
+        Aim,
+        "y u b n",
+        [
+            ch('y') => A::AttackToward(-1, -1),
+            ch('u') => A::AttackToward(1, -1),
+            ch('b') => A::AttackToward(-1, 1),
+            ch('n') => A::AttackToward(1, 1)
+        ],
+        "attack NW NE SW SE",
+        ""
+    ),
+    keys!(
+        Aim,
+        "numpad 1-9",
+        [
+            ch('4') => A::AttackToward(-1, 0),
+            ch('2') => A::AttackToward(0, 1),
+            ch('8') => A::AttackToward(0, -1),
+            ch('6') => A::AttackToward(1, 0),
+            ch('7') => A::AttackToward(-1, -1),
+            ch('9') => A::AttackToward(1, -1),
+            ch('1') => A::AttackToward(-1, 1),
+            ch('3') => A::AttackToward(1, 1),
+            code(K::Home) => A::AttackToward(-1, -1),
+            code(K::PageUp) => A::AttackToward(1, -1),
+            code(K::End) => A::AttackToward(-1, 1),
+            code(K::PageDown) => A::AttackToward(1, 1)
+        ],
+        "hit; Home PgUp End PgDn",
+        ""
+    ),
+    key!(
+        Aim,
+        "F Esc",
+        [ch('F'), code(K::Esc)],
+        A::Attack,
+        "cancel the attack",
+        "F Esc cancel"
     ),
     key!(Busy, "q", [ch('q')], A::Quit, "quit (asks)", ""),
     key!(Busy, "y", [ch('y')], A::Yes, "yes, quit", ""),

@@ -93,7 +93,9 @@ pub(super) fn test(args: &TestArgs) -> Result<i32, CliError> {
         failed += 1;
         writeln!(out, "FAIL {name}: {} frame(s) differ", diffs.len())?;
         for d in &diffs {
-            writeln!(out, "  {}  (script {})", d.frame, script_line(&d.frame))?;
+            // The header names the line already; the script's path with it makes a
+            // FILE:LINE an editor opens.
+            writeln!(out, "  {}  at {name}:{}", d.frame, script_line(&d.frame))?;
             writeln!(out, "  --- expected {}", expected_path.display())?;
             writeln!(out, "  +++ actual")?;
             for line in &d.lines {
@@ -112,12 +114,12 @@ pub(super) fn test(args: &TestArgs) -> Result<i32, CliError> {
     Ok(if failed > 0 { 1 } else { 0 })
 }
 
-/// "line L" from a frame header `--- frame NAME (token K, line L) ---`.
+/// "L" from a frame header `--- frame NAME (token K, line L) ---`.
 fn script_line(header: &str) -> String {
     header
         .rsplit_once("line ")
         .and_then(|(_, rest)| rest.split(')').next())
-        .map_or_else(|| "line ?".into(), |l| format!("line {l}"))
+        .map_or_else(|| "?".into(), str::to_owned)
 }
 
 /// Every `*.keys` below `dir`, skipping hidden folders and `target`.

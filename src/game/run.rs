@@ -47,6 +47,8 @@ pub struct RunStats {
     pub astar_expanded: u64,
     /// Searches the monsters ran, over every turn of the run.
     pub searches: u64,
+    /// The kind letter of the monster that killed the player, once one has.
+    pub killer: Option<char>,
 }
 
 impl Default for RunStats {
@@ -60,6 +62,7 @@ impl Default for RunStats {
             potions_drunk: 0,
             astar_expanded: 0,
             searches: 0,
+            killer: None,
         }
     }
 }
@@ -256,8 +259,15 @@ impl World {
         self.notes = rest;
         for n in start {
             self.say(n.text.as_str());
+            self.lesson = Some(crate::text::escape_controls(&n.text).into_owned());
         }
         self.read_notes();
+    }
+
+    /// The floor's message said last (its lesson, on the tutorial), kept on screen until
+    /// the next one.
+    pub fn lesson(&self) -> Option<&str> {
+        self.lesson.as_deref()
     }
 
     /// The floor's messages not shown yet.
@@ -277,6 +287,7 @@ impl World {
         self.notes = rest;
         for n in now {
             self.say(n.text.as_str());
+            self.lesson = Some(crate::text::escape_controls(&n.text).into_owned());
         }
     }
 
@@ -383,6 +394,7 @@ impl World {
         self.monsters.clear();
         self.features = level.features.clone();
         self.notes = level.notes.clone();
+        self.lesson = None;
         self.player.pos = level.player.unwrap_or_default();
         for s in &level.monsters {
             self.add_monster(s.pos, s.kind, Some(s.pos));

@@ -634,3 +634,35 @@ fn showing_a_monsters_search_never_changes_its_plan() {
         assert_eq!(w.monsters()[0].plan, plan, "{planning} after a turn");
     }
 }
+
+#[test]
+fn attacking_in_place_hits_without_moving_and_an_empty_cell_costs_no_turn() {
+    let l = level("#######\n#@.g..#\n#######\n");
+    let mut w = World::new(&l, 1);
+    assert_eq!(w.player_act(Act::Attack(1, 0)), ActResult::Refused);
+    assert_eq!((w.turn(), w.player().pos), (0, Pos::new(1, 1)));
+    assert_eq!(
+        w.log().last().unwrap().text,
+        "There is nothing there to attack."
+    );
+    // The goblin steps next to the player; the blow lands and the player stays put.
+    w.player_act(Act::Wait);
+    assert_eq!(w.monsters()[0].pos, Pos::new(2, 1));
+    assert_eq!(w.player_act(Act::Attack(1, 0)), ActResult::Acted);
+    assert_eq!(w.player().pos, Pos::new(1, 1));
+    assert!(w.monsters().first().is_none_or(|m| m.hp < 6));
+}
+
+#[test]
+fn falling_below_a_third_warns_once_and_death_names_the_killer() {
+    let l = level("#####\n#@t.#\n#####\n");
+    let mut w = World::new(&l, 3);
+    while w.state() == GameState::Playing {
+        w.player_act(Act::Wait);
+        assert!(w.turn() < 100);
+    }
+    let warnings: Vec<&Message> = w.log().iter().filter(|m| m.urgent).collect();
+    assert_eq!(warnings.len(), 1, "{:?}", w.log());
+    assert!(warnings[0].text.starts_with("You are badly hurt: HP "));
+    assert_eq!(w.run().killer, Some('t'));
+}

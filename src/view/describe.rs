@@ -41,6 +41,7 @@ pub fn fate(f: Fate) -> String {
         Fate::NotBetter => "kept".into(),
         Fate::Closed => "closed".into(),
         Fate::Wall => "wall".into(),
+        Fate::Outside => "off the map".into(),
         Fate::Corner => "corner".into(),
     }
 }

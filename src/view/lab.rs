@@ -8,7 +8,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget};
 
-use super::map::{self, RAMP};
+use super::map;
 use super::{format_count, pack};
 use crate::app::config::Theme;
 use crate::app::screen::{Layout, map_views};
@@ -50,18 +50,11 @@ pub(super) fn render(app: &App, l: &Layout, buf: &mut Buffer) {
         let Some(snap) = snaps.get(i).and_then(|s| s.as_deref()) else {
             continue;
         };
-        let mut view = view;
-        if comparing {
-            // A caption names each search; the map starts below it.
+        if comparing && view.y > 0 {
+            // A caption names each search, on the row above its map.
             let caption = format!(" {} ", super::describe::options(&lab.searches[i].options));
             let style = Style::new().add_modifier(Modifier::REVERSED);
-            buf.set_stringn(view.x, view.y, &caption, view.width as usize, style);
-            view = Rect::new(
-                view.x,
-                view.y + 1,
-                view.width,
-                view.height.saturating_sub(1),
-            );
+            buf.set_stringn(view.x, view.y - 1, &caption, view.width as usize, style);
         }
         let cam = app.camera();
         let theme = &app.settings().theme;
@@ -232,18 +225,11 @@ fn layer_legend(layer: Layer, theme: &Theme, snap: &Snapshot, lines: &mut Vec<Li
             lines.push(Line::from(spans));
         }
         (Layer::Parents, _) => lines.push(Line::from("layer parents: arrows to each parent")),
-        (layer, Some((lo, hi))) => {
-            let mut spans = vec![Span::raw(format!("layer {} {lo} ", layer.name()))];
-            for (d, &c) in RAMP.iter().enumerate() {
-                let fg = if d >= 7 { Color::Black } else { Color::White };
-                spans.push(Span::styled(
-                    d.to_string(),
-                    Style::new().fg(fg).bg(Color::Indexed(c)),
-                ));
-            }
-            spans.push(Span::raw(format!(" {hi}")));
-            lines.push(Line::from(spans));
-        }
+        (layer, Some((lo, hi))) => lines.push(Line::from(map::ramp_legend(
+            &format!("layer {}", layer.name()),
+            lo,
+            hi,
+        ))),
         (layer, None) => lines.push(Line::from(format!("layer {}", layer.name()))),
     }
 }

@@ -36,19 +36,37 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
     let theme = &app.settings().theme;
     let title = level_title(app);
     let mut block = Block::bordered().title(format!(" {title} "));
-    if app.overlay().on && app.world().trace().is_some() {
+    let room = usize::from(l.map_block.width).saturating_sub(2);
+    if let Some(why) = search_origin(app, room.saturating_sub(title.chars().count() + 3)) {
+        block = block.title(Line::from(why).right_aligned());
+    }
+    let legend = if app.overlay().on {
+        legend(app, snapshot, l.map)
+    } else {
+        Vec::new()
+    };
+    let legend_w: usize = legend.iter().map(|s| s.content.chars().count()).sum();
+    if !legend.is_empty() {
         // The overlay's legend sits on the map's frame, where it costs no row of the panel.
-        block = block.title_bottom(Line::from(states_legend(app.overlay().layer, theme)));
+        block = block.title_bottom(Line::from(legend));
     }
     let o = app.world().options();
     if !o.is_default() {
-        block = block.title_bottom(
-            Line::from(Span::styled(
-                format!(" custom search: {} ", super::describe::options(&o)),
-                Style::new().fg(Color::Red).add_modifier(Modifier::BOLD),
-            ))
-            .right_aligned(),
-        );
+        // The custom options in full where they fit beside the legend, else one word: the
+        // two never overlap.
+        let full = format!(" custom search: {} ", super::describe::options(&o));
+        let text = [full, " CUSTOM ".to_string()]
+            .into_iter()
+            .find(|t| legend_w + t.chars().count() < room);
+        if let Some(text) = text {
+            block = block.title_bottom(
+                Line::from(Span::styled(
+                    text,
+                    Style::new().fg(Color::Red).add_modifier(Modifier::BOLD),
+                ))
+                .right_aligned(),
+            );
+        }
     }
     if app.mode() == Mode::Edit {
         block = block.border_style(Style::new().fg(Color::Yellow));
@@ -147,6 +165,75 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
     }
 }
 
+/// Why the overlay's search starts where it does, in the widest form that fits `room`:
+/// the selected monster planned from a cell it has since left (a fast one moved again).
+fn search_origin(app: &App, room: usize) -> Option<String> {
+    if !app.overlay().on || app.world().trace().is_none() {
+        return None;
+    }
+    let m = app.selected().and_then(|id| app.world().monster(id))?;
+    let (from, _) = m.planned;
+    if from == m.pos {
+        return None;
+    }
+    let name = crate::content::kinds::kind(m.kind).name;
+    [
+        format!(" search from {from}: where the {name} planned, before it moved "),
+        format!(" search from {from}, where the {} planned ", m.kind),
+        format!(" planned from {from} "),
+        format!(" from {from} "),
+    ]
+    .into_iter()
+    .find(|t| t.chars().count() <= room)
+}
+
+/// The overlay's legend for the map's frame: the states' glyphs, or the ramp of the G, H
+/// or F layer (or of the Dijkstra map) with the values its ends stand for.
+fn legend(app: &App, snapshot: Option<&Snapshot>, view: Rect) -> Vec<Span<'static>> {
+    if let Some(map) = app.world().planner().distance_map() {
+        let (lo, hi) = distance_range(map, view, app.camera());
+        let mut spans = ramp_legend(" cost to you", lo, hi);
+        spans.push(Span::raw(" "));
+        return spans;
+    }
+    let Some(snap) = snapshot else {
+        return Vec::new();
+    };
+    let layer = app.overlay().layer;
+    match (layer, layer_range(snap, layer)) {
+        (Layer::States, _) => states_legend(layer, &app.settings().theme),
+        (Layer::Parents, _) => vec![Span::raw(" parents: arrows to each (v) ")],
+        (_, Some((lo, hi))) => {
+            let mut spans = ramp_legend(&format!(" {}", layer.name()), lo, hi);
+            spans.push(Span::raw(" (v) "));
+            spans
+        }
+        (_, None) => vec![Span::raw(format!(" layer {} (v) ", layer.name()))],
+    }
+}
+
+/// `label lo 0123456789 hi`, each digit on its colour of the ramp.
+pub(super) fn ramp_legend(label: &str, lo: u32, hi: u32) -> Vec<Span<'static>> {
+    let mut spans = vec![Span::raw(format!("{label} {lo} "))];
+    for (d, &c) in RAMP.iter().enumerate() {
+        let fg = if d >= 7 { Color::Black } else { Color::White };
+        spans.push(Span::styled(
+            d.to_string(),
+            Style::new().fg(fg).bg(Color::Indexed(c)),
+        ));
+    }
+    spans.push(Span::raw(format!(" {hi}")));
+    spans
+}
+
+/// The lowest and highest cost of a Dijkstra map over the cells of `view`.
+fn distance_range(map: &crate::engine::dijkstra::DistanceMap, view: Rect, cam: Pos) -> (u32, u32) {
+    let costs = (0..view.height)
+        .flat_map(|r| (0..view.width).map(move |c| (c, r)))
+        .filter_map(|(c, r)| map.get(Pos::new(cam.x + i32::from(c), cam.y + i32::from(r))));
+    costs.fold((u32::MAX, 0), |(lo, hi), v| (lo.min(v), hi.max(v)))
+}
+
 /// The glyphs of the states layer, as spans for a frame's title; other layers name
 /// themselves (their ramp's legend is in the lab's panel).
 pub(super) fn states_legend(layer: Layer, theme: &Theme) -> Vec<Span<'static>> {
@@ -180,8 +267,7 @@ fn draw_distance_map(
         .map(on_screen)
         .filter_map(|p| Some((p, map.get(p)?)))
         .collect();
-    let lo = costs.iter().map(|c| c.1).min().unwrap_or(0);
-    let hi = costs.iter().map(|c| c.1).max().unwrap_or(0);
+    let (lo, hi) = distance_range(map, view, cam);
     for (p, cost) in costs {
         let d = decile(cost, (lo, hi));
         let fg = if d >= 7 { Color::Black } else { Color::White };

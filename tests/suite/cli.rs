@@ -916,10 +916,13 @@ fn the_test_command_passes_fails_with_a_diff_and_blesses() {
     let report = text(&out.stdout);
     assert_eq!(last_line(&out), "0 passed, 1 failed", "{report}");
     assert!(report.contains("FAIL "), "{report}");
-    assert!(
-        report.contains("--- frame planned (token 2, line 7) ---  (script line 7)"),
-        "{report}"
+    // The line once, in the header, and the script as FILE:LINE.
+    let at = format!(
+        "--- frame planned (token 2, line 7) ---  at {}:7",
+        d.join("pillar.keys").display()
     );
+    assert!(report.contains(&at), "{report}");
+    assert_eq!(report.matches("line 7").count(), 1, "{report}");
     assert!(report.lines().any(|l| l.starts_with("  -│")), "{report}");
     assert!(report.lines().any(|l| l.starts_with("  +│")), "{report}");
     assert!(report.contains("  @@ -"), "{report}");

@@ -13,8 +13,9 @@ use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use crate::common;
 
 /// The screens, each reached from a fresh game by script tokens.
-const SCREENS: [(&str, &str); 9] = [
+const SCREENS: [(&str, &str); 10] = [
     ("play", ""),
+    ("attack in place", "F"),
     ("overlay", "o"),
     ("look", "x"),
     ("look with the overlay", "o x"),

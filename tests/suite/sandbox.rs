@@ -354,7 +354,8 @@ fn the_camera_stays_put_when_edit_mode_starts_and_scrolls_near_the_edge() {
     }
     let view_left = a.camera().x;
     assert!(moved_at.is_some_and(|i| i > 0), "{moved_at:?}");
-    assert!(a.cursor().x - view_left < 24, "the cursor stays in view");
+    // At 50 columns the panel narrows to 18, leaving the map 30 cells.
+    assert!(a.cursor().x - view_left < 30, "the cursor stays in view");
 }
 
 #[cfg(unix)]

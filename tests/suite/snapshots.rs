@@ -49,6 +49,7 @@ macro_rules! scripts {
 }
 
 scripts!(
+    attack_in_place,
     autoplay,
     chase_bracket,
     chase_pillar,
@@ -57,6 +58,7 @@ scripts!(
     corridor,
     descent,
     editor,
+    explore,
     first_frame,
     generate,
     generate_kinds,
@@ -65,6 +67,7 @@ scripts!(
     lab_compare,
     lab_layers,
     lab_mouse,
+    lab_side_click,
     lab_wide,
     moves,
     overlay,
@@ -73,9 +76,12 @@ scripts!(
     potion,
     resize,
     resize_modes,
+    rest,
     settings,
     sight,
+    sizes,
     speed,
+    stairs_travel,
     travel,
     victory,
 );

@@ -23,8 +23,10 @@ pub enum Fate {
     NotBetter,
     /// Already expanded: a consistent heuristic never reopens it.
     Closed,
-    /// A wall, void or outside the map.
+    /// A wall or void.
     Wall,
+    /// Outside the map.
+    Outside,
     /// A diagonal past a wall corner, which the rule forbids.
     Corner,
 }
@@ -97,7 +99,9 @@ impl Trace {
             .iter()
             .map(|&(dx, dy)| {
                 let p = node.offset(dx, dy);
-                let fate = if !grid.is_passable(p) {
+                let fate = if !grid.contains(p) {
+                    Fate::Outside
+                } else if !grid.is_passable(p) {
                     Fate::Wall
                 } else if !grid.can_step(node, dx, dy, rule) {
                     Fate::Corner
@@ -148,7 +152,8 @@ mod tests {
 
     #[test]
     fn an_expansion_reports_every_neighbour_and_why() {
-        // The start is beside the wall: east is a wall, the diagonals past it are corners.
+        // The start is beside the wall: east is a wall, the diagonals past it are corners,
+        // and west is off the map (not a wall: the lab names it so).
         let g = Grid::from_rows(&["...", ".#.", "..."]);
         let (_, trace) =
             Pathfinder::new().find_traced(&g, Query::new(Pos::new(0, 1), Pos::new(2, 1)));
@@ -161,11 +166,11 @@ mod tests {
                 Fate::New { g: 10 },
                 Fate::Wall,
                 Fate::New { g: 10 },
-                Fate::Wall,
+                Fate::Outside,
                 Fate::Corner,
                 Fate::Corner,
-                Fate::Wall,
-                Fate::Wall,
+                Fate::Outside,
+                Fate::Outside,
             ]
         );
         // The second expansion sees the start closed.
