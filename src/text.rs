@@ -176,25 +176,127 @@ pub fn parse_size(s: &str) -> Option<(usize, usize)> {
 
 /// Splits text into lines of at most `width` characters, at spaces where possible.
 pub fn wrap(text: &str, width: usize) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut line = String::new();
-    for word in text.split(' ') {
-        let needed = line.chars().count() + usize::from(!line.is_empty()) + word.chars().count();
-        if needed > width && !line.is_empty() {
-            out.push(std::mem::take(&mut line));
+    wrap_lines(text, width).map(str::to_string).collect()
+}
+
+/// The lines [`wrap`] makes, one at a time and borrowed from `text`: each costs the
+/// characters it shows (and the spaces skipped before it), so taking the first few lines of
+/// a long text never looks at the rest. A word longer than a line is cut into pieces of
+/// `width` characters; spaces that would start a line after a break are dropped.
+pub fn wrap_lines(text: &str, width: usize) -> WrapLines<'_> {
+    WrapLines {
+        text,
+        width: width.max(1),
+        next_word: Some(0),
+        line: (0, 0),
+        line_chars: 0,
+        done: false,
+    }
+}
+
+/// Iterator of [`wrap_lines`].
+#[derive(Debug, Clone)]
+pub struct WrapLines<'a> {
+    text: &'a str,
+    width: usize,
+    /// Where the next word starts; `None` once every word is on a line.
+    next_word: Option<usize>,
+    /// The line being filled, as a byte range of `text` (its words and the single spaces
+    /// between them are contiguous in `text`).
+    line: (usize, usize),
+    line_chars: usize,
+    done: bool,
+}
+
+impl<'a> WrapLines<'a> {
+    /// The word at `at`: its end, whether a space follows it, and its length in characters
+    /// when that is at most `limit` (`None`: longer, and then the end is where `limit`
+    /// characters end). Looks at no more than `limit + 1` characters.
+    fn word(&self, at: usize, limit: usize) -> (usize, bool, Option<usize>) {
+        let mut chars = 0;
+        for (i, c) in self.text[at..].char_indices() {
+            if c == ' ' {
+                return (at + i, true, Some(chars));
+            }
+            if chars == limit {
+                return (at + i, false, None);
+            }
+            chars += 1;
         }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(word);
-        while line.chars().count() > width {
-            let head: String = line.chars().take(width).collect();
-            line = line.chars().skip(width).collect();
-            out.push(head);
+        (self.text.len(), false, Some(chars))
+    }
+
+    fn take_line(&mut self) -> &'a str {
+        let (a, b) = self.line;
+        self.line = (b, b);
+        self.line_chars = 0;
+        &self.text[a..b]
+    }
+}
+
+impl<'a> Iterator for WrapLines<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        loop {
+            let Some(at) = self.next_word else {
+                if self.done {
+                    return None;
+                }
+                self.done = true;
+                return Some(self.take_line());
+            };
+            let after = |end: usize, space: bool| space.then_some(end + 1);
+            if self.line_chars == 0 {
+                // The word starts the line; a word longer than the line gives up a piece.
+                match self.word(at, self.width) {
+                    (end, space, Some(chars)) => {
+                        self.line = (at, end);
+                        self.line_chars = chars;
+                        self.next_word = after(end, space);
+                    }
+                    (cut, _, None) => {
+                        self.next_word = Some(cut);
+                        self.line = (at, cut);
+                        return Some(self.take_line());
+                    }
+                }
+            } else {
+                // The word joins the line after one space if it fits, else the line is done.
+                let room = self.width.saturating_sub(self.line_chars + 1);
+                let fits = self.line_chars < self.width;
+                match self.word(at, room) {
+                    (end, space, Some(chars)) if fits => {
+                        self.line.1 = end;
+                        self.line_chars += 1 + chars;
+                        self.next_word = after(end, space);
+                    }
+                    _ => return Some(self.take_line()),
+                }
+            }
         }
     }
-    out.push(line);
-    out
+}
+
+/// The first `max` lines of [`wrap`]; when the text goes on past them, the last one ends
+/// with `…` (in place of its last character when it is full), so a cut is never silent.
+/// Costs what the lines show.
+pub fn wrap_cut(text: &str, width: usize, max: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut lines: Vec<String> = wrap_lines(text, width)
+        .take(max.saturating_add(1))
+        .map(str::to_string)
+        .collect();
+    if lines.len() > max {
+        lines.truncate(max);
+        if let Some(last) = lines.last_mut() {
+            if last.chars().count() >= width {
+                last.pop();
+            }
+            last.push('…');
+        }
+    }
+    lines
 }
 
 #[cfg(test)]
@@ -223,6 +325,65 @@ mod tests {
         assert_eq!(e.text.chars().count(), 2 * CONTEXT);
         assert_eq!(e.text.chars().nth(CONTEXT), Some('\u{fffd}'));
         assert!(e.text_cut);
+    }
+
+    /// The wrapping as it was first written (quadratic on long words): the reference the
+    /// lazy one must match line for line.
+    fn wrap_reference(text: &str, width: usize) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut line = String::new();
+        for word in text.split(' ') {
+            let needed =
+                line.chars().count() + usize::from(!line.is_empty()) + word.chars().count();
+            if needed > width && !line.is_empty() {
+                out.push(std::mem::take(&mut line));
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(word);
+            while line.chars().count() > width {
+                let head: String = line.chars().take(width).collect();
+                line = line.chars().skip(width).collect();
+                out.push(head);
+            }
+        }
+        out.push(line);
+        out
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn wrap_matches_the_reference(text in "[ ab\u{e9}\u{4e2d}]{0,40}", width in 1usize..12) {
+            proptest::prop_assert_eq!(wrap(&text, width), wrap_reference(&text, width));
+        }
+    }
+
+    #[test]
+    fn wrap_cut_marks_a_cut_and_only_a_cut() {
+        assert_eq!(wrap_cut("aaaa bbbb cccc", 4, 2), ["aaaa", "bbb…"]);
+        assert_eq!(wrap_cut("aa bb cc", 5, 1), ["aa b…"]);
+        assert_eq!(wrap_cut("aa bb cc", 5, 2), ["aa bb", "cc"]);
+        assert_eq!(wrap_cut("aa bb cc", 5, 9), ["aa bb", "cc"]);
+        assert!(wrap_cut("aa bb cc", 5, 0).is_empty());
+    }
+
+    #[test]
+    fn the_first_lines_of_a_huge_word_cost_only_what_they_show() {
+        // 4 MB without a space: the old wrapping took minutes for this.
+        let huge = "x".repeat(4 << 20);
+        let began = std::time::Instant::now();
+        for _ in 0..1000 {
+            let lines = wrap_cut(&huge, 40, 10);
+            assert_eq!(lines.len(), 10);
+            assert!(lines[9].ends_with('…'));
+        }
+        assert!(
+            began.elapsed() < std::time::Duration::from_secs(2),
+            "{:?}",
+            began.elapsed()
+        );
+        assert_eq!(wrap(&"y".repeat(100_000), 7).len(), 14_286);
     }
 
     #[test]

@@ -6,6 +6,7 @@ mod app;
 mod astar_props;
 mod cli;
 mod common;
+mod edges;
 mod generate;
 mod huge;
 mod lab;
