@@ -177,14 +177,15 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<Script, ParseError> {
             continue;
         }
         let code = line.split('#').next().unwrap_or("");
-        let mut col_bytes = 0;
+        // Columns are counted as the words go by: counting from the start of the line for
+        // each token made a line of a million tokens take minutes.
+        let mut next_col = 1;
         for word in code.split([' ', '\t']) {
-            let start = col_bytes;
-            col_bytes += word.len() + 1;
+            let col = next_col;
+            next_col += word.chars().count() + 1;
             if word.is_empty() {
                 continue;
             }
-            let col = line[..start].chars().count() + 1;
             token += 1;
             let (repeat, body, body_col) = match word.split_once('*') {
                 Some((count, body))
