@@ -145,22 +145,128 @@ pub fn lines<'a>(
     })
 }
 
-/// `s` with every control character (escape, bell, carriage return, C1 codes...) written as
-/// a visible escape such as `\u{1b}`, so text from a file can never drive the terminal it is
-/// shown on. Newlines and tabs are escaped too: callers print one line at a time.
+/// `s` with every control character (escape, bell, carriage return, C1 codes...) and every
+/// bidirectional control (U+202E right-to-left override and its kin, which reorder what a
+/// terminal shows) written as a visible escape such as `\u{1b}` or `\u{202e}`, so text from
+/// a file can never drive the terminal it is shown on nor disguise itself. Newlines and tabs
+/// are escaped too: callers print one line at a time.
 pub fn escape_controls(s: &str) -> std::borrow::Cow<'_, str> {
-    if !s.chars().any(char::is_control) {
+    if !s.chars().any(needs_escape) {
         return std::borrow::Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len() + 8);
     for c in s.chars() {
-        if c.is_control() {
+        if needs_escape(c) {
             out.extend(c.escape_default());
         } else {
             out.push(c);
         }
     }
     std::borrow::Cow::Owned(out)
+}
+
+/// Control characters and the bidirectional controls (the "Trojan Source" set: marks,
+/// embeddings, overrides and isolates).
+fn needs_escape(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+        )
+}
+
+/// A path as a script header writes it, so that [`unquote_path`] reads back exactly the same
+/// path: as it is when it reads back plainly, else in double quotes with `\\`, `\"`,
+/// `\u{..}` for control and bidirectional characters and `\xNN` for bytes that are not
+/// UTF-8 (a name may start with a space or hold a newline).
+pub fn quote_path(path: &Path) -> String {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    let plain = std::str::from_utf8(bytes).ok().filter(|s| {
+        !s.is_empty()
+            && s.trim() == *s
+            && !s.starts_with('"')
+            && !s.chars().any(|c| needs_escape(c) || c == '\u{feff}')
+    });
+    if let Some(s) = plain {
+        return s.to_string();
+    }
+    let mut out = String::from("\"");
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            match c {
+                '\\' => out.push_str("\\\\"),
+                '"' => out.push_str("\\\""),
+                c if needs_escape(c) || c == '\u{feff}' => out.extend(c.escape_unicode()),
+                c => out.push(c),
+            }
+        }
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Reads a path written by [`quote_path`]: a plain value as it is (surrounding whitespace
+/// dropped), a quoted one with its escapes undone. The error says what is wrong.
+pub fn unquote_path(value: &str) -> Result<std::path::PathBuf, String> {
+    let value = value.trim();
+    let Some(body) = value.strip_prefix('"') else {
+        return Ok(std::path::PathBuf::from(value));
+    };
+    let mut bytes = Vec::with_capacity(body.len());
+    let mut chars = body.chars();
+    loop {
+        match chars.next() {
+            None => return Err("the quoted path has no closing quote".into()),
+            Some('"') => break,
+            Some('\\') => match chars.next() {
+                Some('\\') => bytes.push(b'\\'),
+                Some('"') => bytes.push(b'"'),
+                Some('x') => {
+                    let hex: String = chars.by_ref().take(2).collect();
+                    let b = (hex.len() == 2)
+                        .then(|| u8::from_str_radix(&hex, 16).ok())
+                        .flatten()
+                        .ok_or_else(|| format!("bad byte escape \\x{hex} in the quoted path"))?;
+                    bytes.push(b);
+                }
+                Some('u') => {
+                    let rest = chars.as_str();
+                    let c = rest
+                        .strip_prefix('{')
+                        .and_then(|r| r.split_once('}'))
+                        .filter(|(hex, _)| (1..=6).contains(&hex.len()))
+                        .and_then(|(hex, _)| u32::from_str_radix(hex, 16).ok())
+                        .and_then(char::from_u32)
+                        .ok_or("bad \\u{..} escape in the quoted path")?;
+                    let used = rest.find('}').map_or(0, |i| i + 1);
+                    chars = rest[used..].chars();
+                    bytes.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+                }
+                other => {
+                    return Err(format!(
+                        "bad escape \\{} in the quoted path (use \\\\, \\\", \\u{{..}} or \\xNN)",
+                        other.map_or_else(String::new, String::from)
+                    ));
+                }
+            },
+            Some(c) => bytes.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
+        }
+    }
+    if !chars.as_str().trim().is_empty() {
+        return Err("text after the closing quote of the path".into());
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStringExt;
+        Ok(std::ffi::OsString::from_vec(bytes).into())
+    }
+    #[cfg(not(unix))]
+    {
+        Ok(String::from_utf8_lossy(&bytes).into_owned().into())
+    }
 }
 
 /// Parses `WxH` (as in `40x20`): two decimal numbers of at most nine digits.
@@ -313,6 +419,52 @@ mod tests {
             escape_controls("plain"),
             std::borrow::Cow::Borrowed(_)
         ));
+    }
+
+    #[test]
+    fn bidirectional_controls_are_escaped() {
+        assert_eq!(
+            escape_controls("abc\u{202e}txt.exe \u{2066}x\u{2069} \u{200f}"),
+            "abc\\u{202e}txt.exe \\u{2066}x\\u{2069} \\u{200f}"
+        );
+        assert!(matches!(
+            escape_controls("é ß 中 ←"),
+            std::borrow::Cow::Borrowed(_)
+        ));
+    }
+
+    #[test]
+    fn quoted_paths_read_back_exactly() {
+        use std::path::PathBuf;
+        #[cfg(unix)]
+        let odd = {
+            use std::os::unix::ffi::OsStringExt;
+            PathBuf::from(std::ffi::OsString::from_vec(b"bad\xff\xfe.txt".to_vec()))
+        };
+        #[cfg(not(unix))]
+        let odd = PathBuf::from("odd.txt");
+        for p in [
+            PathBuf::from("plain.txt"),
+            PathBuf::from("dir/with space.txt"),
+            PathBuf::from(" lead.txt"),
+            PathBuf::from("trail.txt "),
+            PathBuf::from("new\nline.txt"),
+            PathBuf::from("\"quoted\".txt"),
+            PathBuf::from("back\\slash \" \u{202e}\u{1b}[2J.txt"),
+            PathBuf::from("\u{feff}bom.txt"),
+            PathBuf::from("é中.txt"),
+            odd,
+        ] {
+            let q = quote_path(&p);
+            assert!(!q.contains(['\n', '\r', '\u{1b}', '\u{202e}']), "{q:?}");
+            assert_eq!(q.trim(), q, "{q:?}");
+            assert_eq!(unquote_path(&q).as_ref(), Ok(&p), "{q:?}");
+        }
+        assert_eq!(quote_path(std::path::Path::new("a b.txt")), "a b.txt");
+        assert_eq!(quote_path(std::path::Path::new(" a")), "\" a\"");
+        assert!(unquote_path("\"open").is_err());
+        assert!(unquote_path("\"a\\q\"").is_err());
+        assert!(unquote_path("\"a\" b").is_err());
     }
 
     #[test]

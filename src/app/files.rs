@@ -246,6 +246,104 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     result
 }
 
+/// A file being written from the start under the save rules, by [`create_for_writing`]:
+/// either created anew, or (to replace a file) a temporary file beside it that
+/// [`Replacing::commit`] renames over it. Dropped uncommitted, the temporary file goes.
+#[derive(Debug)]
+pub struct Replacing {
+    /// The temporary file to rename over `target`, until committed.
+    tmp: Option<PathBuf>,
+    target: PathBuf,
+}
+
+impl Replacing {
+    /// The file written: the regular file the path named (links followed).
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
+
+    /// Puts the new file in place of the old one (once; later calls do nothing): `file`,
+    /// the one [`create_for_writing`] gave, is flushed to disk and renamed over the
+    /// target, so a reader sees the old file or the new one. Writes to `file` go on into
+    /// the target.
+    pub fn commit(&mut self, file: &std::fs::File) -> std::io::Result<()> {
+        let Some(tmp) = self.tmp.take() else {
+            return Ok(());
+        };
+        file.sync_all()?;
+        if let Err(e) = std::fs::rename(&tmp, &self.target) {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(e);
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Replacing {
+    fn drop(&mut self) {
+        if let Some(tmp) = self.tmp.take() {
+            let _ = std::fs::remove_file(tmp);
+        }
+    }
+}
+
+/// Opens `path` to write a file of ours from its first byte, under the rules of
+/// [`write_atomic`]: only regular files, through links only to regular files, never over a
+/// read-only file, anything under `/dev` or `/proc` refused.
+///
+/// A path where nothing is yet is created exclusively (so nothing slipped in meanwhile is
+/// ever truncated). A path where something is (a file, or a link, even to nothing) is only
+/// replaced when `may_replace` agrees, given the regular file it leads to; the new content
+/// then goes to a temporary file beside it (keeping the old one's permissions and owner)
+/// until [`Replacing::commit`]: until then, and if the caller never commits, the old file
+/// stays as it was.
+pub fn create_for_writing(
+    path: &Path,
+    may_replace: impl FnOnce(&Path) -> std::io::Result<()>,
+) -> std::io::Result<(std::fs::File, Replacing)> {
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let target = regular_target(path)?;
+            let file = std::fs::File::create_new(&target)?;
+            return Ok((file, Replacing { tmp: None, target }));
+        }
+        Err(e) => return Err(e),
+        Ok(_) => {}
+    }
+    let target = regular_target(path)?;
+    let meta = std::fs::metadata(&target).map_err(|e| {
+        std::io::Error::new(
+            e.kind(),
+            format!("it is a link to nothing ({e}); nothing was written"),
+        )
+    })?;
+    if meta.permissions().readonly() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::PermissionDenied,
+            "the file is read-only; nothing was written",
+        ));
+    }
+    may_replace(&target)?;
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = target
+        .file_name()
+        .ok_or_else(|| std::io::Error::other("the path names no file"))?
+        .to_string_lossy()
+        .into_owned();
+    clean_stale_temporaries(&dir, &name);
+    let (tmp, file) = create_temporary(&dir, &name)?;
+    let pending = Replacing {
+        tmp: Some(tmp),
+        target,
+    };
+    file.set_permissions(meta.permissions())?;
+    keep_owner(&file, &meta)?;
+    Ok((file, pending))
+}
+
 /// The regular file `path` names, following links; refuses anything else.
 fn regular_target(path: &Path) -> std::io::Result<PathBuf> {
     let refuse = |what: &str| {
@@ -279,19 +377,13 @@ fn regular_target(path: &Path) -> std::io::Result<PathBuf> {
 fn create_temporary(dir: &Path, name: &str) -> std::io::Result<(PathBuf, std::fs::File)> {
     use std::hash::{BuildHasher, RandomState};
     let pid = std::process::id();
-    let fixed = 1 + TEMP_MARK.len() + 10 + 1 + 16 + TEMP_SUFFIX.len();
-    // A long target name is shortened in the temporary name only (at a character boundary).
-    let mut keep = name.len().min(NAME_MAX - fixed);
-    while !name.is_char_boundary(keep) {
-        keep -= 1;
-    }
+    let keep = temp_base(name);
     let mut last = None;
     for attempt in 0u64..16 {
         // Seeded from the system's randomness, once per process, then hashed anew.
         let random = RandomState::new().hash_one((pid, attempt, SystemTime::now()));
         let tmp = dir.join(format!(
-            ".{}{TEMP_MARK}{pid}-{random:016x}{TEMP_SUFFIX}",
-            &name[..keep]
+            ".{keep}{TEMP_MARK}{pid}-{random:016x}{TEMP_SUFFIX}"
         ));
         match std::fs::OpenOptions::new()
             .write(true)
@@ -306,7 +398,20 @@ fn create_temporary(dir: &Path, name: &str) -> std::io::Result<(PathBuf, std::fs
     Err(last.unwrap_or_else(|| std::io::Error::other("no temporary name was free")))
 }
 
-/// Removes temporary files of `name` that a process which is gone left behind.
+/// The part of `name` a temporary file of it starts with: all of it, or for a long name
+/// as much as leaves room for our mark (cut at a character boundary).
+fn temp_base(name: &str) -> &str {
+    let fixed = 1 + TEMP_MARK.len() + 10 + 1 + 16 + TEMP_SUFFIX.len();
+    let mut keep = name.len().min(NAME_MAX - fixed);
+    while !name.is_char_boundary(keep) {
+        keep -= 1;
+    }
+    &name[..keep]
+}
+
+/// Removes temporary files of `name` that a process which is gone left behind: only those
+/// whose name is exactly the one [`create_temporary`] gives `name` (saving `r13.txt` must
+/// never touch a temporary file of `r1`).
 fn clean_stale_temporaries(dir: &Path, name: &str) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
@@ -326,7 +431,7 @@ fn clean_stale_temporaries(dir: &Path, name: &str) {
         let Some((pid, random)) = tail.split_once('-') else {
             continue;
         };
-        let ours = !base.is_empty() && name.starts_with(base);
+        let ours = !base.is_empty() && base == temp_base(name);
         let well_formed = random.len() == 16 && random.bytes().all(|b| b.is_ascii_hexdigit());
         let Ok(pid) = pid.parse::<u32>() else {
             continue;

@@ -36,7 +36,7 @@ pub(super) fn lab(args: &LabArgs) -> Result<i32, CliError> {
     let (design, source) = open_level(Some(&q.level), args.seed)?;
     let seed = args.seed;
     // Nothing is recorded: the lab's own scripts start with `#! lab:` instead.
-    let recorder = Recorder::new(None, seed, None).map_err(CliError::Terminal)?;
+    let recorder = Recorder::new(None, seed, None, false).map_err(CliError::Terminal)?;
     let ending = crate::frontend::term::play(
         move |size| {
             let mut app = App::new(design, source, seed, size);

@@ -27,6 +27,10 @@ pub struct PlayArgs {
     /// replays the game to the last frame shown.
     #[arg(long, value_name = "FILE.keys")]
     pub record: Option<PathBuf>,
+    /// With --record: replace FILE when it is an earlier recording (nothing else is ever
+    /// replaced).
+    #[arg(long, requires = "record")]
+    pub force: bool,
 }
 
 /// Plays in the terminal until the player quits; a signal that ends the game gives
@@ -40,11 +44,16 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
         SourceKind::Text | SourceKind::MovingAi => source.path.clone(),
         SourceKind::Generated => None,
     };
-    let mut recorder =
-        Recorder::new(file.as_deref(), args.seed, args.record.as_deref()).map_err(|e| {
-            let name = args.record.as_deref().unwrap_or(std::path::Path::new(""));
-            CliError::BadInput(format!("{}: cannot record: {e}", name.display()))
-        })?;
+    let mut recorder = Recorder::new(
+        file.as_deref(),
+        args.seed,
+        args.record.as_deref(),
+        args.force,
+    )
+    .map_err(|e| {
+        let name = args.record.as_deref().unwrap_or(std::path::Path::new(""));
+        CliError::BadInput(format!("{}: cannot record: {e}", name.display()))
+    })?;
     let planning = args.planning;
     if planning != Planning::AStar {
         // The replay must plan as the game did.

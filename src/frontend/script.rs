@@ -116,7 +116,13 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<Script, ParseError> {
                 .ok_or_else(|| err(n, col, "header needs `key: value`".into(), line))?;
             let value = value.trim();
             match key.trim() {
-                "level" => script.header.level = Some(base.join(value)),
+                "level" => {
+                    // Quoted when the name needs it (a leading space, a newline): see
+                    // `text::quote_path`, which recordings write it with.
+                    let path =
+                        crate::text::unquote_path(value).map_err(|m| err(n, col, m, line))?;
+                    script.header.level = Some(base.join(path));
+                }
                 "size" => {
                     script.header.size =
                         Some(terminal_size(value).map_err(|m| err(n, col, m, line))?)

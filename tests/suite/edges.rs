@@ -54,3 +54,186 @@ fn a_million_tokens_on_one_line_parse_in_linear_time() {
     let took = began.elapsed();
     assert!(took < Duration::from_secs(5), "{took:?}");
 }
+
+/// The first line of every recording.
+const RECORDING_MARK: &str =
+    "# Recorded by `astar-rogue play --record`; replay: astar-rogue script FILE\n";
+
+/// Item 1: `--record` follows the save rules. A link named `.keys` to a level, a
+/// hand-written script with its `.snap`, a read-only recording, a FIFO and a link to
+/// nothing are all refused, with or without `--force`, and left as they were; an existing
+/// recording is replaced only with `--force`, atomically once the new header is written.
+#[test]
+fn recording_never_replaces_anything_but_an_earlier_recording_and_only_when_forced() {
+    use astar_rogue::frontend::record::Recorder;
+    use std::os::unix::fs::{PermissionsExt, symlink};
+    let dir = Scratch::new();
+    let level = dir.copy("levels/pillar.txt");
+    let level_text = std::fs::read(&level).unwrap();
+    let record = |file: &std::path::Path, force: bool| {
+        Recorder::new(Some(&level), 1, Some(file), force).map(|mut r| {
+            r.start((80, 24));
+            r.finish();
+        })
+    };
+    // A link named like a recording, to the level.
+    let link = dir.path().join("link.keys");
+    symlink(&level, &link).unwrap();
+    for force in [false, true] {
+        let e = record(&link, force).unwrap_err();
+        assert!(e.to_string().contains("nothing was written"), "{e}");
+        assert_eq!(std::fs::read(&level).unwrap(), level_text, "force {force}");
+    }
+    // A hand-written script guarded by its snapshot.
+    let script = dir.write("guard.keys", "#! level: pillar.txt\nl\n");
+    dir.write("guard.snap", "---\n---\nx\n");
+    for force in [false, true] {
+        assert!(record(&script, force).is_err());
+        assert_eq!(
+            std::fs::read_to_string(&script).unwrap(),
+            "#! level: pillar.txt\nl\n"
+        );
+    }
+    // A FIFO: refused at once, never opened for writing.
+    let fifo = dir.path().join("pipe.keys");
+    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+    let e = record(&fifo, true).unwrap_err();
+    assert!(e.to_string().contains("a FIFO"), "{e}");
+    // A link to nothing.
+    let dangling = dir.path().join("dangling.keys");
+    symlink(dir.path().join("nowhere.keys"), &dangling).unwrap();
+    assert!(record(&dangling, true).is_err());
+    assert!(!dir.path().join("nowhere.keys").exists());
+
+    // A new file is created; recording over it again needs --force.
+    let game = dir.path().join("game.keys");
+    record(&game, false).unwrap();
+    let first = std::fs::read_to_string(&game).unwrap();
+    assert!(first.starts_with(RECORDING_MARK), "{first}");
+    let e = record(&game, false).unwrap_err();
+    assert!(e.to_string().contains("--force"), "{e}");
+    // Forced, the old recording stays whole until the new header is written.
+    std::fs::write(&game, format!("{RECORDING_MARK}# the old one\n")).unwrap();
+    let mut r = Recorder::new(Some(&level), 1, Some(&game), true).unwrap();
+    assert!(
+        std::fs::read_to_string(&game)
+            .unwrap()
+            .contains("# the old one")
+    );
+    r.start((80, 24));
+    r.finish();
+    let now = std::fs::read_to_string(&game).unwrap();
+    assert!(
+        now.starts_with(RECORDING_MARK) && !now.contains("# the old one"),
+        "{now}"
+    );
+    // Through a link to a recording: written through, the link stays.
+    let to_game = dir.path().join("to-game.keys");
+    symlink(&game, &to_game).unwrap();
+    record(&to_game, true).unwrap();
+    assert!(
+        std::fs::symlink_metadata(&to_game)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    // A read-only recording is refused even with --force (and even for root).
+    std::fs::set_permissions(&game, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let before = std::fs::read(&game).unwrap();
+    let e = record(&game, true).unwrap_err();
+    assert!(e.to_string().contains("read-only"), "{e}");
+    assert_eq!(std::fs::read(&game).unwrap(), before);
+    // No temporary file is left behind by any of it.
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+/// Item 13: level names with a leading space or a newline are written quoted in a
+/// recording's header and read back exactly, so the recording replays.
+#[test]
+fn recordings_of_levels_with_odd_names_replay() {
+    use astar_rogue::frontend::record::Recorder;
+    use astar_rogue::frontend::script::{self, RunOptions};
+    use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+    let dir = Scratch::new();
+    let pillar = std::fs::read(common::repo("levels/pillar.txt")).unwrap();
+    for name in [
+        " lead.txt",
+        "new\nline.txt",
+        "x.txt \"q\"",
+        "back\\slash\u{202e}.txt",
+    ] {
+        let level = dir.write(name, &pillar);
+        let keys = dir.path().join("odd.keys");
+        let _ = std::fs::remove_file(&keys);
+        let mut r = Recorder::new(Some(&level), 1, Some(&keys), false).unwrap();
+        r.start((80, 24));
+        r.event(&Event::Key(KeyEvent::new(
+            KeyCode::Char('l'),
+            KeyModifiers::NONE,
+        )));
+        r.finish();
+        let mut out = Vec::new();
+        script::run_file(&keys, &RunOptions::default(), &mut out).unwrap_or_else(|e| {
+            panic!(
+                "{name:?}: {e}\n{}",
+                std::fs::read_to_string(&keys).unwrap_or_default()
+            )
+        });
+        let out = String::from_utf8(out).unwrap();
+        assert!(
+            out.contains("Pillar (8x6)") && out.contains("Turn 1"),
+            "{name:?}: {out}"
+        );
+    }
+}
+
+/// Item 14: stale temporary files are matched by the exact name of the file saved: saving
+/// `r13.txt` leaves those of `r1` (and of `r1.txt`) alone; saving `r1` cleans its own.
+#[test]
+fn stale_temporary_files_are_matched_by_the_exact_name() {
+    use astar_rogue::app::write_atomic;
+    let dir = Scratch::new();
+    let of = |name: &str| {
+        dir.write(
+            &format!(".{name}.astar-rogue-4000000000-0123456789abcdef.tmp"),
+            "x",
+        )
+    };
+    let (r1, r1_txt, r13) = (of("r1"), of("r1.txt"), of("r13.txt"));
+    write_atomic(&dir.path().join("r13.txt"), b"new\n").unwrap();
+    assert!(!r13.exists(), "its own stale file goes");
+    assert!(r1.exists() && r1_txt.exists(), "those of other names stay");
+    write_atomic(&dir.path().join("r1"), b"new\n").unwrap();
+    assert!(!r1.exists() && r1_txt.exists());
+}
+
+const BIN: &str = env!("CARGO_BIN_EXE_astar-rogue");
+
+/// Runs the binary with no standard input, in `dir`.
+fn run_in(dir: &std::path::Path, args: &[&std::ffi::OsStr]) -> std::process::Output {
+    std::process::Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .env_remove("ASTAR_ROGUE_PANIC")
+        .env_remove("NO_COLOR")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run astar-rogue")
+}
+
+/// Item 12 (check): a right-to-left override in a title is escaped like a control
+/// character, so it cannot reorder what the terminal shows.
+#[test]
+fn check_escapes_bidirectional_controls_in_a_title() {
+    let dir = Scratch::new();
+    let level = dir.write("rtl.txt", "title: abc\u{202e}gnp.exe\n.@g.\n");
+    let out = run_in(dir.path(), &["check".as_ref(), level.as_os_str()]);
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.contains("\"abc\\u{202e}gnp.exe\""), "{stdout:?}");
+    assert!(!stdout.contains('\u{202e}'), "{stdout:?}");
+}
