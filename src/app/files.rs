@@ -36,6 +36,9 @@ pub struct Source {
     stamp: Option<(u64, Option<SystemTime>)>,
     /// The bytes last read into the game or written by it: what the game has seen.
     content: Option<Vec<u8>>,
+    /// A replay (`script`, `test`): saves are carried out in the game and said in the log,
+    /// but nothing is written to disk.
+    replay: bool,
 }
 
 impl Source {
@@ -50,6 +53,7 @@ impl Source {
             },
             stamp,
             content: Some(bytes),
+            replay: false,
         }
     }
 
@@ -60,7 +64,20 @@ impl Source {
             kind: SourceKind::Generated,
             stamp: None,
             content: None,
+            replay: false,
         }
+    }
+
+    /// This source in a replay: its saves write nothing (see [`Source::is_replay`]).
+    pub fn for_replay(mut self) -> Self {
+        self.replay = true;
+        self
+    }
+
+    /// Whether saves are only played, not written: a replay of someone's recording must
+    /// never rewrite the level it names.
+    pub fn is_replay(&self) -> bool {
+        self.replay
     }
 
     /// The folder the level's file is in (where files made from it go), `""` for none.
@@ -490,7 +507,15 @@ impl App {
         }
         let text = self.design.to_text();
         let name = display_name(&target);
-        match write_atomic(&target, text.as_bytes()) {
+        let replay = self.source.replay;
+        // A replay goes on exactly as if the save had been made (what follows may depend
+        // on it: a quit that does not ask), but writes nothing.
+        let written = if replay {
+            Ok(())
+        } else {
+            write_atomic(&target, text.as_bytes())
+        };
+        match written {
             Ok(()) => {
                 if !self.design.has_file_text() {
                     // From now on the file's own text is kept, as for any text level.
@@ -499,8 +524,14 @@ impl App {
                     }
                 }
                 self.source = Source::file(target, Format::Text, text.into_bytes());
+                self.source.replay = replay;
                 self.editor.mark_saved();
-                self.world.say(format!("Saved {name}."));
+                if replay {
+                    self.world
+                        .say(format!("Saved {name} (a replay: nothing written)."));
+                } else {
+                    self.world.say(format!("Saved {name}."));
+                }
             }
             Err(e) => self.world.say(format!(
                 "Could not save {name}: {e}. The file on disk is unchanged."
@@ -593,7 +624,8 @@ impl App {
         let Some(path) = self.source.path.clone() else {
             return;
         };
-        let source = Source::file(path, format, bytes);
+        let mut source = Source::file(path, format, bytes);
+        source.replay = self.source.replay;
         let name = source.name();
         let design = match populate_if_empty(design, &source, self.world.seed()) {
             Ok(d) => d,
@@ -626,7 +658,9 @@ impl App {
 
     /// Replaces the level by a generated one (no file yet).
     pub(super) fn take_generated(&mut self, level: Level, suggested: PathBuf) {
+        let replay = self.source.replay;
         self.source = Source::generated(suggested);
+        self.source.replay = replay;
         self.design = Design::new(level);
         self.editor.forget_history();
     }

@@ -712,6 +712,9 @@ pub struct RunOptions {
     pub output: Output,
     /// Print every frame's styles too, as the header `#! styles: on` asks.
     pub styles: bool,
+    /// Let the script's saves write files (`script --allow-saves`); by default a replay
+    /// carries its saves out in the game and writes nothing.
+    pub allow_saves: bool,
 }
 
 /// Why a script could not run to its end.
@@ -742,6 +745,11 @@ pub fn run_file(path: &Path, options: &RunOptions, out: &mut dyn Write) -> Resul
     let seed = options.seed.or(script.header.seed).unwrap_or(1);
     let level = options.level.clone().or(script.header.level.clone());
     let (level, source) = open_level(level.as_deref(), seed)?;
+    let source = if options.allow_saves {
+        source
+    } else {
+        source.for_replay()
+    };
     let mut app = App::new(level, source, seed, size);
     if let Some(planning) = script.header.planning {
         app.world.set_planning(planning);

@@ -237,3 +237,74 @@ fn check_escapes_bidirectional_controls_in_a_title() {
     assert!(stdout.contains("\"abc\\u{202e}gnp.exe\""), "{stdout:?}");
     assert!(!stdout.contains('\u{202e}'), "{stdout:?}");
 }
+
+/// Item 3: replaying a recording that saves (`script`) writes no level file, neither the
+/// level nor a generated one, and says so in the log; `--allow-saves` asks for the writes.
+#[test]
+fn replays_show_saves_in_the_log_and_write_nothing_unless_asked() {
+    let dir = Scratch::new();
+    let level = dir.copy("levels/pillar.txt");
+    let before = std::fs::read(&level).unwrap();
+    dir.write(
+        "bug.keys",
+        format!("{RECORDING_MARK}#! level: pillar.txt\n#! size: 80x24\ne k w e s\nG s\n"),
+    );
+    let files = || {
+        let mut names: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    let listed = files();
+    let out = run_in(
+        dir.path(),
+        &[
+            "script".as_ref(),
+            "bug.keys".as_ref(),
+            "--frames".as_ref(),
+            "all".as_ref(),
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let frames = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        frames.contains("Saved pillar.txt (a replay: nothing written)."),
+        "{frames}"
+    );
+    assert!(
+        frames.contains("-seed2.txt (a replay: nothing written)."),
+        "{frames}"
+    );
+    assert_eq!(
+        std::fs::read(&level).unwrap(),
+        before,
+        "the level is untouched"
+    );
+    assert_eq!(files(), listed, "no file was made");
+    let out = run_in(
+        dir.path(),
+        &[
+            "script".as_ref(),
+            "bug.keys".as_ref(),
+            "--allow-saves".as_ref(),
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_ne!(std::fs::read(&level).unwrap(), before, "asked for: saved");
+    assert_eq!(
+        files().len(),
+        listed.len() + 1,
+        "and the generated level too"
+    );
+}
