@@ -29,16 +29,24 @@ pub fn read_limited(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, Load
             message: format!("is {}, not a {what}", file_kind(&meta)),
         });
     }
-    let mut bytes = Vec::new();
-    file.take(limit + 1).read_to_end(&mut bytes).map_err(io)?;
-    if bytes.len() as u64 > limit {
-        return Err(LoadError::Parse(ParseError::new(
+    let too_large = || {
+        LoadError::Parse(ParseError::new(
             file_name.clone(),
             1,
             1,
             format!("{what} is larger than the limit of {}", format_bytes(limit)),
             "",
-        )));
+        ))
+    };
+    // A file that says it is too large is refused before a byte is read (a 2 GB sparse
+    // file costs nothing); one that grows while it is read still stops at the limit.
+    if meta.len() > limit {
+        return Err(too_large());
+    }
+    let mut bytes = Vec::new();
+    file.take(limit + 1).read_to_end(&mut bytes).map_err(io)?;
+    if bytes.len() as u64 > limit {
+        return Err(too_large());
     }
     Ok(bytes)
 }

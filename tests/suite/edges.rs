@@ -308,3 +308,192 @@ fn replays_show_saves_in_the_log_and_write_nothing_unless_asked() {
         "and the generated level too"
     );
 }
+
+/// Runs the binary in `dir` with `TMPDIR` set to `tmp`; a run past `deadline` is killed and
+/// fails the test (a reader that blocks would hang here).
+fn run_bounded(
+    dir: &std::path::Path,
+    tmp: &std::path::Path,
+    args: &[&std::ffi::OsStr],
+    deadline: Duration,
+) -> std::process::Output {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .env("TMPDIR", tmp)
+        .env_remove("ASTAR_ROGUE_PANIC")
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run astar-rogue");
+    let began = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if began.elapsed() > deadline {
+            let _ = child.kill();
+            let out = child.wait_with_output().unwrap();
+            panic!(
+                "{args:?} still running after {deadline:?}: {}",
+                String::from_utf8_lossy(&out.stdout)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn entries(dir: &std::path::Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+/// Items 7 and 10: every reader of `test` is bounded and never blocks. A `#! level:` that is
+/// a FIFO, a NAME.snap that is a FIFO (with and without --bless) or a link to /dev/zero, and
+/// a 2 GB sparse level are each reported at once, and nothing is left in the temporary
+/// folder (the big level is never copied into it).
+#[test]
+fn test_refuses_fifos_devices_and_huge_levels_at_once_and_leaves_no_scratch() {
+    use nix::sys::stat::Mode;
+    let dir = Scratch::new();
+    let tmp = Scratch::new();
+    dir.copy("levels/pillar.txt");
+    nix::unistd::mkfifo(&dir.path().join("pipe.txt"), Mode::S_IRWXU).unwrap();
+    dir.write("fifo-level.keys", "#! level: pipe.txt\nl\n");
+    dir.write("fifo-snap.keys", "#! level: pillar.txt\nl\n");
+    nix::unistd::mkfifo(&dir.path().join("fifo-snap.snap"), Mode::S_IRWXU).unwrap();
+    dir.write("zero.keys", "#! level: pillar.txt\nl\n");
+    std::os::unix::fs::symlink("/dev/zero", dir.path().join("zero.snap")).unwrap();
+    let sparse = std::fs::File::create(dir.path().join("sparse.txt")).unwrap();
+    sparse.set_len(2 << 30).unwrap();
+    dir.write("sparse.keys", "#! level: sparse.txt\nl\n");
+    for bless in [false, true] {
+        let mut args = vec!["test".as_ref(), dir.path().as_os_str()];
+        if bless {
+            args.push("--bless".as_ref());
+        }
+        let out = run_bounded(dir.path(), tmp.path(), &args, Duration::from_secs(10));
+        let report = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "bless {bless}: {report}");
+        for expected in [
+            "pipe.txt: is a FIFO, not a level file",
+            "fifo-snap.snap: is a FIFO, not a snapshot file",
+            "zero.snap: is a device, not a snapshot file",
+            "sparse.txt:1:1: level file is larger than the limit of 64 MiB",
+        ] {
+            assert!(
+                report.contains(expected),
+                "bless {bless}: no {expected:?} in {report}"
+            );
+        }
+        assert!(entries(tmp.path()).is_empty(), "{:?}", entries(tmp.path()));
+    }
+}
+
+/// Item 10: `test` interrupted by a signal removes its scratch folder and exits with
+/// 128 + the signal's number.
+#[test]
+fn an_interrupted_test_removes_its_scratch_folder() {
+    let dir = Scratch::new();
+    let tmp = Scratch::new();
+    let made = std::process::Command::new(BIN)
+        .args([
+            "generate",
+            "--kind",
+            "caves",
+            "--size",
+            "200x100",
+            "--monsters",
+            "60",
+            "-o",
+        ])
+        .arg(dir.path().join("cave.txt"))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    dir.write("slow.keys", "#! level: cave.txt\n1000000*. 1000000*.\n");
+    for signal in [
+        nix::sys::signal::Signal::SIGTERM,
+        nix::sys::signal::Signal::SIGINT,
+    ] {
+        let mut child = std::process::Command::new(BIN)
+            .args(["test".as_ref(), dir.path().join("slow.keys").as_os_str()])
+            .env("TMPDIR", tmp.path())
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let began = Instant::now();
+        while entries(tmp.path()).is_empty() {
+            assert!(
+                began.elapsed() < Duration::from_secs(10),
+                "no scratch folder"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        std::thread::sleep(Duration::from_millis(100));
+        nix::sys::signal::kill(nix::unistd::Pid::from_raw(child.id() as i32), signal).unwrap();
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(128 + signal as i32), "{signal}");
+        assert!(
+            entries(tmp.path()).is_empty(),
+            "{signal}: {:?}",
+            entries(tmp.path())
+        );
+    }
+}
+
+/// Item 12: `test` prints file names and the lines of a hand-edited `.snap` escaped: no
+/// escape sequence, newline or bidirectional control from a name or a file reaches the
+/// terminal.
+#[test]
+fn test_escapes_names_and_snapshot_lines() {
+    let dir = Scratch::new();
+    let tmp = Scratch::new();
+    dir.copy("levels/pillar.txt");
+    let name = "evil\u{1b}]0;PWNED\u{7}\n\u{202e}x";
+    dir.write(
+        &format!("{name}.keys"),
+        "#! level: pillar.txt\n#! size: 40x12\nl\n",
+    );
+    let out = run_bounded(
+        dir.path(),
+        tmp.path(),
+        &["test".as_ref(), ".".as_ref(), "--bless".as_ref()],
+        Duration::from_secs(10),
+    );
+    let report = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        report.contains("blessed ./evil\\u{1b}]0;PWNED\\u{7}\\n\\u{202e}x.keys -> ./evil"),
+        "{report}"
+    );
+    // A hand edit puts a title change and a clear-screen into the expected frame.
+    let snap = dir.path().join(format!("{name}.snap"));
+    let text = std::fs::read_to_string(&snap).unwrap();
+    let edited = text.replacen("Turn 1", "\u{1b}]0;PWNED\u{7}\u{1b}[2J\u{202e}", 1);
+    assert_ne!(edited, text);
+    std::fs::write(&snap, edited).unwrap();
+    let out = run_bounded(
+        dir.path(),
+        tmp.path(),
+        &["test".as_ref()],
+        Duration::from_secs(10),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let report = String::from_utf8(out.stdout).unwrap();
+    assert!(report.contains("--- expected ./evil\\u{1b}"), "{report}");
+    assert!(
+        report.contains("\\u{1b}]0;PWNED\\u{7}\\u{1b}[2J\\u{202e}"),
+        "{report}"
+    );
+    for bad in ['\u{1b}', '\u{7}', '\u{202e}'] {
+        assert!(!report.contains(bad), "{bad:?} in {report:?}");
+    }
+    assert!(
+        report.lines().all(|l| !l.starts_with("x.keys")),
+        "a newline got through: {report}"
+    );
+}
