@@ -497,3 +497,60 @@ fn test_escapes_names_and_snapshot_lines() {
         "a newline got through: {report}"
     );
 }
+
+/// Item 15: a FIFO where the exact costs (`.1014`) go is refused, not taken for "no exact
+/// costs"; help and version written to a full disk fail; `generate -o -` is standard output.
+#[test]
+fn smaller_edges_fifo_exact_costs_help_on_a_full_disk_and_dash_output() {
+    let dir = Scratch::new();
+    let tmp = Scratch::new();
+    dir.copy("tests/data/movingai/arena.map");
+    let scen = dir.copy("tests/data/movingai/arena.map.scen");
+    nix::unistd::mkfifo(
+        &dir.path().join("arena.map.scen.1014"),
+        nix::sys::stat::Mode::S_IRWXU,
+    )
+    .unwrap();
+    let out = run_bounded(
+        dir.path(),
+        tmp.path(),
+        &["scen".as_ref(), scen.as_os_str()],
+        Duration::from_secs(10),
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("arena.map.scen.1014: is a FIFO, not a file of exact costs"),
+        "{err}"
+    );
+
+    for args in [
+        &["--help"][..],
+        &["--version"],
+        &["generate", "--help"],
+        &["help"],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = std::process::Command::new(BIN)
+            .args(args)
+            .stdout(full)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("No space left on device"),
+            "{args:?}"
+        );
+    }
+
+    let out = run_in(
+        dir.path(),
+        &["generate", "--size", "10x5", "-o", "-"].map(std::ffi::OsStr::new),
+    );
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("title: caves 10x5 seed 1\n"));
+    assert!(!dir.path().join("-").exists(), "no file named -");
+}
