@@ -554,3 +554,78 @@ fn smaller_edges_fifo_exact_costs_help_on_a_full_disk_and_dash_output() {
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("title: caves 10x5 seed 1\n"));
     assert!(!dir.path().join("-").exists(), "no file named -");
 }
+
+/// Runs the binary, draining its output, and returns the peak resident memory it reached
+/// (sampled from /proc: the high-water mark only grows, and the output at the end of the
+/// run takes a while to stream, so the last sample is the peak).
+fn peak_memory(args: &[&std::ffi::OsStr]) -> u64 {
+    use std::io::Read;
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    let mut child = std::process::Command::new(BIN)
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let status = format!("/proc/{}/status", child.id());
+    let (done, peak) = (
+        std::sync::Arc::new(AtomicBool::new(false)),
+        std::sync::Arc::new(AtomicU64::new(0)),
+    );
+    let sampler = {
+        let (done, peak) = (done.clone(), peak.clone());
+        std::thread::spawn(move || {
+            while !done.load(Ordering::SeqCst) {
+                let kb = std::fs::read_to_string(&status)
+                    .ok()
+                    .and_then(|s| {
+                        let line = s.lines().find(|l| l.starts_with("VmHWM:"))?.to_string();
+                        line.split_whitespace().nth(1)?.parse::<u64>().ok()
+                    })
+                    .unwrap_or(0);
+                peak.fetch_max(kb * 1024, Ordering::SeqCst);
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        })
+    };
+    let mut out = child.stdout.take().unwrap();
+    let mut buf = vec![0u8; 1 << 16];
+    let mut printed = 0;
+    while let Ok(n @ 1..) = out.read(&mut buf) {
+        printed += n;
+    }
+    assert!(child.wait().unwrap().success());
+    done.store(true, Ordering::SeqCst);
+    sampler.join().unwrap();
+    assert!(printed > 0);
+    peak.load(Ordering::SeqCst)
+}
+
+/// Item 11: `path --json --trace` costs memory in proportion to the map, not to the
+/// events: on a 1024x1024 Dijkstra search that touches every cell, the trace adds less than
+/// 48 bytes a cell to the plain run (the list of events and its replay added over 150).
+#[test]
+fn a_traced_search_costs_memory_in_proportion_to_the_map() {
+    let dir = Scratch::new();
+    let side = 1024;
+    let mut rows = vec![".".repeat(side); side];
+    rows[0].replace_range(0..1, "g");
+    rows[side - 1].replace_range(side - 1..side, "@");
+    let level = dir.write("open.txt", rows.join("\n") + "\n");
+    let args = |trace: bool| {
+        let mut a: Vec<&std::ffi::OsStr> = ["path".as_ref(), level.as_os_str()].to_vec();
+        a.extend(["--heuristic", "zero", "--json"].map(std::ffi::OsStr::new));
+        if trace {
+            a.push("--trace".as_ref());
+        }
+        a
+    };
+    let plain = peak_memory(&args(false));
+    let traced = peak_memory(&args(true));
+    let cells = (side * side) as u64;
+    assert!(
+        traced < plain + 48 * cells,
+        "plain {plain} bytes, traced {traced} bytes: {} bytes a cell more",
+        (traced.saturating_sub(plain)) / cells
+    );
+}
