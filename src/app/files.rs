@@ -9,7 +9,7 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::SystemTime;
+use std::time::{Duration, Instant, SystemTime};
 
 use super::{App, Confirm};
 use crate::content::level::{Design, Format, Level, LoadError, MAX_LEVEL_BYTES};
@@ -36,6 +36,8 @@ pub struct Source {
     stamp: Option<(u64, Option<SystemTime>)>,
     /// The bytes last read into the game or written by it: what the game has seen.
     content: Option<Vec<u8>>,
+    /// A change on disk not taken yet, waiting for the file to settle.
+    settling: Option<Settling>,
     /// A replay (`script`, `test`): saves are carried out in the game and said in the log,
     /// but nothing is written to disk.
     replay: bool,
@@ -53,6 +55,7 @@ impl Source {
             },
             stamp,
             content: Some(bytes),
+            settling: None,
             replay: false,
         }
     }
@@ -64,6 +67,7 @@ impl Source {
             kind: SourceKind::Generated,
             stamp: None,
             content: None,
+            settling: None,
             replay: false,
         }
     }
@@ -103,6 +107,37 @@ fn display_name(path: &Path) -> String {
     path.file_name().map_or_else(String::new, |n| {
         crate::text::escape_controls(&n.to_string_lossy()).into_owned()
     })
+}
+
+/// A file's length and modification time: what a cheap poll compares.
+type Stamp = (u64, Option<SystemTime>);
+
+/// How long a changed file must stay unchanged (same length and time, by our clock or by
+/// its own modification time) before it is read, as editors' file watchers wait: a writer
+/// midway through its file must never have its fragment taken for the level.
+pub const DISK_SETTLE: Duration = Duration::from_millis(500);
+
+/// A change seen on disk and not taken yet.
+#[derive(Debug, Clone)]
+struct Settling {
+    /// The file's stamp when last looked at.
+    stamp: Stamp,
+    /// Since when it has had that stamp.
+    since: Instant,
+    /// Whether the log has said that another program is writing it.
+    said: bool,
+}
+
+/// What a poll of the level file found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DiskPoll {
+    /// Nothing new to show.
+    Quiet,
+    /// The file is changing and the log said so (the screen should be drawn again).
+    Waiting,
+    /// The file changed, settled, and was read (taken, refused, or waiting for the player
+    /// to choose): what a recording writes as `reload`.
+    Reloaded,
 }
 
 fn stamp_of(path: &Path) -> Option<(u64, Option<SystemTime>)> {
@@ -459,6 +494,52 @@ fn clean_stale_temporaries(dir: &Path, name: &str) {
     }
 }
 
+/// A process that has `path` open for writing, if one can be seen: every process whose
+/// descriptors we may read (`/proc/PID/fd` and `fdinfo`, as `fuser` looks), this one
+/// included (it never holds a level open for writing: saves write a temporary file).
+/// Elsewhere than Linux, `None`.
+#[cfg(target_os = "linux")]
+fn writer_of(path: &Path) -> Option<u32> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = std::fs::metadata(path).ok()?;
+    let (dev, ino) = (meta.dev(), meta.ino());
+    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|s| s.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let Ok(fds) = std::fs::read_dir(entry.path().join("fd")) else {
+            continue;
+        };
+        for fd in fds.flatten() {
+            let Ok(m) = std::fs::metadata(fd.path()) else {
+                continue;
+            };
+            if (m.dev(), m.ino()) != (dev, ino) {
+                continue;
+            }
+            let info = entry.path().join("fdinfo").join(fd.file_name());
+            let flags = std::fs::read_to_string(info).ok().and_then(|t| {
+                let line = t.lines().find(|l| l.starts_with("flags:"))?.to_string();
+                u32::from_str_radix(line["flags:".len()..].trim(), 8).ok()
+            });
+            // The access mode: O_WRONLY or O_RDWR.
+            if flags.is_some_and(|f| matches!(f & 0o3, 1 | 2)) {
+                return Some(pid);
+            }
+        }
+    }
+    None
+}
+
+#[cfg(not(target_os = "linux"))]
+fn writer_of(_: &Path) -> Option<u32> {
+    None
+}
+
 /// Whether a process is running (on systems without `/proc`, assumed so: never clean).
 fn process_alive(pid: u32) -> bool {
     let proc = Path::new("/proc");
@@ -497,13 +578,22 @@ impl App {
             SourceKind::Text => path,
             SourceKind::MovingAi | SourceKind::Generated => fresh_path(&path),
         };
-        if self.source.kind == SourceKind::Text && !force && self.changed_on_disk() {
-            self.confirm = Some(Confirm::Overwrite);
-            self.world.say(format!(
-                "{} changed on disk since it was loaded. Overwrite it? (y/n)",
-                self.source.name()
-            ));
-            return;
+        if self.source.kind == SourceKind::Text && !force {
+            // Never over what the game has not read (a settled read) without asking, nor
+            // under a program writing the file: its remaining bytes would go to a file
+            // that no longer has a name.
+            let why = if self.changed_on_disk() {
+                Some("changed on disk since it was loaded".to_string())
+            } else {
+                writer_of(&target)
+                    .map(|pid| format!("is open for writing by another program (process {pid})"))
+            };
+            if let Some(why) = why {
+                self.confirm = Some(Confirm::Overwrite);
+                self.world
+                    .say(format!("{} {why}. Overwrite it? (y/n)", self.source.name()));
+                return;
+            }
         }
         let text = self.design.to_text();
         let name = display_name(&target);
@@ -549,21 +639,51 @@ impl App {
             .map_or(true, |now| &now != seen)
     }
 
-    /// Checks the file's length and time; reloads when they moved (and says so, for a
-    /// recording of the session). Cheap enough to poll.
-    pub fn poll_disk(&mut self) -> bool {
+    /// Checks the file's length and time, cheap enough to poll; when they moved, reloads
+    /// the file once it has settled: unchanged for [`DISK_SETTLE`] (by the game's clock or
+    /// by the file's own time) and open for writing by no program (on Linux, where that can
+    /// be seen), so a writer pausing midway is never taken at its word.
+    pub fn poll_disk(&mut self) -> DiskPoll {
         if !matches!(self.source.kind, SourceKind::Text | SourceKind::MovingAi) {
-            return false;
+            return DiskPoll::Quiet;
         }
-        let Some(path) = &self.source.path else {
-            return false;
+        let Some(path) = self.source.path.clone() else {
+            return DiskPoll::Quiet;
         };
-        let now = stamp_of(path);
-        let moved = now.is_some() && now != self.source.stamp;
-        if moved {
-            self.reload();
+        let now = stamp_of(&path);
+        let Some(stamp) = now.filter(|_| now != self.source.stamp) else {
+            self.source.settling = None;
+            return DiskPoll::Quiet;
+        };
+        let settling = match &mut self.source.settling {
+            Some(s) if s.stamp == stamp => s,
+            slot => slot.insert(Settling {
+                stamp,
+                since: Instant::now(),
+                said: false,
+            }),
+        };
+        let untouched_since = stamp
+            .1
+            .and_then(|t| SystemTime::now().duration_since(t).ok());
+        let settled = settling.since.elapsed() >= DISK_SETTLE
+            || untouched_since.is_some_and(|d| d >= DISK_SETTLE);
+        if !settled {
+            return DiskPoll::Quiet;
         }
-        moved
+        if let Some(pid) = writer_of(&path) {
+            if std::mem::replace(&mut settling.said, true) {
+                return DiskPoll::Quiet;
+            }
+            self.world.say(format!(
+                "{} is being written by another program (process {pid}); the game reads it once that is done.",
+                self.source.name()
+            ));
+            return DiskPoll::Waiting;
+        }
+        self.source.settling = None;
+        self.reload();
+        DiskPoll::Reloaded
     }
 
     /// Reads the level file again. The file is the truth: when it changed, the game
@@ -575,9 +695,16 @@ impl App {
             self.world.say("This level has no file to reload.");
             return;
         };
-        self.source.stamp = stamp_of(&path);
+        let before = stamp_of(&path);
         let name = self.source.name();
-        let bytes = match crate::text::read_limited(&path, MAX_LEVEL_BYTES, "level file") {
+        let read = crate::text::read_limited(&path, MAX_LEVEL_BYTES, "level file");
+        if stamp_of(&path) != before {
+            // It changed while it was read: not a settled read. Not taken as seen, so the
+            // next poll waits for it to settle again.
+            return;
+        }
+        self.source.stamp = before;
+        let bytes = match read {
             Ok(b) => b,
             Err(e) => {
                 let why = match e {

@@ -629,3 +629,65 @@ fn a_traced_search_costs_memory_in_proportion_to_the_map() {
         (traced.saturating_sub(plain)) / cells
     );
 }
+
+/// Item 2: a half-written outside edit is never taken. A writer truncates the level, writes
+/// part of it and pauses with the file open: the game waits (and says so), and a save asks
+/// before overwriting what it has not read; once the writer is done and the file has
+/// settled, the game takes the whole file.
+#[test]
+fn a_half_written_outside_edit_is_never_loaded_or_saved_over() {
+    use astar_rogue::app::{Confirm, DISK_SETTLE, DiskPoll};
+    use std::io::Write;
+    let dir = Scratch::new();
+    let path = dir.copy("levels/default.txt");
+    let mut app = common::app(&path, 1, (80, 24));
+    let title = app.design.level().title.clone();
+    let new = std::fs::read_to_string(&path)
+        .unwrap()
+        .replacen("title: ", "title: Rewritten ", 1);
+    let (head, tail) = new.as_bytes().split_at(new.len() * 5 / 8);
+    let mut writer = std::fs::OpenOptions::new()
+        .write(true)
+        .truncate(true)
+        .open(&path)
+        .unwrap();
+    writer.write_all(head).unwrap();
+    writer.flush().unwrap();
+    assert_eq!(app.poll_disk(), DiskPoll::Quiet, "a fresh change waits");
+    std::thread::sleep(DISK_SETTLE + Duration::from_millis(100));
+    assert_eq!(
+        app.poll_disk(),
+        DiskPoll::Waiting,
+        "the writer still has it open"
+    );
+    let said = &app.world.log().last().unwrap().text;
+    assert!(
+        said.starts_with("default.txt is being written by another program (process "),
+        "{said}"
+    );
+    assert_eq!(app.poll_disk(), DiskPoll::Quiet, "said once");
+    assert_eq!(app.design.level().title, title, "the fragment is not taken");
+    // A save now would put the game's level over the writer's file: it asks.
+    common::frame(&mut app, "s");
+    assert_eq!(app.confirm, Some(Confirm::Overwrite));
+    common::frame(&mut app, "n");
+    assert_eq!(std::fs::read(&path).unwrap(), head);
+    writer.write_all(tail).unwrap();
+    drop(writer);
+    assert_eq!(
+        app.poll_disk(),
+        DiskPoll::Quiet,
+        "just written: not settled yet"
+    );
+    std::thread::sleep(DISK_SETTLE + Duration::from_millis(100));
+    assert_eq!(app.poll_disk(), DiskPoll::Reloaded);
+    assert_eq!(
+        app.design.level().title.as_deref(),
+        Some(format!("Rewritten {}", title.unwrap()).as_str())
+    );
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        new,
+        "the writer's file is whole"
+    );
+}
