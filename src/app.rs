@@ -14,8 +14,8 @@ mod travel;
 
 pub use crate::content::level::EditOp;
 pub use crate::session::{
-    DEFAULT_LEVEL, DEFAULT_LEVEL_PATH, OpenError, PendingReload, Source, SourceKind, open_level,
-    write_atomic,
+    DEFAULT_LEVEL, DEFAULT_LEVEL_PATH, DISK_SETTLE, DiskPoll, OpenError, PendingReload, Replacing,
+    Source, SourceKind, create_for_writing, open_level, write_atomic,
 };
 pub use search::{Layer, Overlay, SPEEDS, TICK_MS};
 pub use travel::Errand;
@@ -1083,13 +1083,17 @@ impl App {
     /// when the player says so.
     fn save(&mut self, force: bool) {
         match self.session.save(force) {
-            Saved::Written(name) => self.say(format!("Saved {name}.")),
+            Saved::Written {
+                name,
+                replay: false,
+            } => self.say(format!("Saved {name}.")),
+            Saved::Written { name, replay: true } => {
+                self.say(format!("Saved {name} (a replay: nothing written)."))
+            }
             Saved::NoFile => self.say("This level has no file to save to."),
-            Saved::ChangedOnDisk(name) => {
+            Saved::Asks { name, why } => {
                 self.ask(Confirm::Overwrite);
-                self.say(format!(
-                    "{name} changed on disk since it was loaded. Overwrite it? (y/n)"
-                ));
+                self.say(format!("{name} {why}. Overwrite it? (y/n)"));
             }
             Saved::Failed { name, error } => self.say(format!(
                 "Could not save {name}: {error}. The file on disk is unchanged."
@@ -1097,15 +1101,21 @@ impl App {
         }
     }
 
-    /// Checks the level file's length and time and reads it again when they moved; whether
-    /// they did (for a recording of the session).
-    pub fn poll_disk(&mut self) -> bool {
+    /// Checks the level file's length and time and reads it again once a change has
+    /// settled; what it found (a read is what a recording writes as `reload`).
+    pub fn poll_disk(&mut self) -> DiskPoll {
         match self.session.poll_disk() {
-            Some(outcome) => {
-                self.reloaded(outcome);
-                true
+            crate::session::Polled::Quiet => DiskPoll::Quiet,
+            crate::session::Polled::Writing { name, pid } => {
+                self.say(format!(
+                    "{name} is being written by another program (process {pid}); the game reads it once that is done."
+                ));
+                DiskPoll::Waiting
             }
-            None => false,
+            crate::session::Polled::Read(outcome) => {
+                self.reloaded(outcome);
+                DiskPoll::Reloaded
+            }
         }
     }
 
@@ -1120,7 +1130,7 @@ impl App {
     fn reloaded(&mut self, outcome: Reloaded) {
         match outcome {
             Reloaded::NoFile => self.say("This level has no file to reload."),
-            Reloaded::Unchanged => {}
+            Reloaded::Unchanged | Reloaded::Unsettled => {}
             Reloaded::Failed(why) => self.say(format!("Reload failed, level kept: {why}")),
             Reloaded::Conflict(pending) => {
                 let name = self.session.source().name();

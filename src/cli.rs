@@ -64,6 +64,40 @@ pub enum Command {
     Config(ConfigArgs),
 }
 
+/// The whole program: parses the command line and carries it out; returns the process
+/// exit code. Help and version go to standard output, and a failed write of them is an
+/// error as any other output's: 141 for a closed pipe, else a message and 1 (`--help >
+/// /dev/full` must not look like success).
+pub fn main() -> i32 {
+    use std::io::Write;
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let printed = e.print().and_then(|()| std::io::stdout().flush());
+            return match printed {
+                Ok(()) => e.exit_code(),
+                Err(w) => output_failed(w),
+            };
+        }
+    };
+    let code = execute(cli);
+    // Whatever is still buffered must reach its file too, or the run did not succeed.
+    match std::io::stdout().flush() {
+        Err(w) if code == 0 => output_failed(w),
+        _ => code,
+    }
+}
+
+/// The exit code (and message) for output that could not be written.
+fn output_failed(e: std::io::Error) -> i32 {
+    let e = CliError::Output(e);
+    if e.is_closed_pipe() {
+        return EXIT_CLOSED_PIPE;
+    }
+    report(&e);
+    e.exit_code()
+}
+
 /// Carries out the command line; returns the process exit code. Errors are printed to
 /// standard error.
 pub fn execute(cli: Cli) -> i32 {

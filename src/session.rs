@@ -14,8 +14,8 @@ use crate::content::level::{Change, Design, EditOp, Level, Refusal};
 use crate::engine::astar::SearchOptions;
 use crate::game::{Monster, Progress, World};
 pub use files::{
-    DEFAULT_LEVEL, DEFAULT_LEVEL_PATH, OpenError, PendingReload, Reloaded, Saved, Source,
-    SourceKind, open_level, write_atomic,
+    DEFAULT_LEVEL, DEFAULT_LEVEL_PATH, DISK_SETTLE, DiskPoll, OpenError, PendingReload, Polled,
+    Reloaded, Replacing, Saved, Source, SourceKind, create_for_writing, open_level, write_atomic,
 };
 
 /// A floor's design and where it came from, said once.
@@ -301,9 +301,13 @@ impl Session {
 
     /// Replaces the level by a generated one (no file yet).
     fn take_generated(&mut self, level: Level, suggested: PathBuf, origin: (GenKind, u64)) {
+        let mut source = Source::generated(suggested);
+        if self.floor.source.is_replay() {
+            source = source.for_replay();
+        }
         self.floor = Floor {
             design: Design::new(level),
-            source: Source::generated(suggested),
+            source,
             generated: Some(origin),
         };
         self.history.forget();

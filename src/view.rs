@@ -285,14 +285,25 @@ fn render_log(app: &App, area: Rect, buf: &mut Buffer) {
             (false, true) => Style::new(),
             (false, false) => Style::new().fg(Color::DarkGray),
         };
-        // A message too long for the space left shows its beginning.
-        let mut parts = wrap(&m.to_string(), width);
+        // A message too long for the space left shows its beginning; one longer than the
+        // whole log is cut with a mark. Only what shows is wrapped, so a megabyte of text
+        // costs what a line does.
+        let mut parts = crate::text::wrap_cut(&message_text(m), width, n);
         parts.truncate(n - lines.len());
         for part in parts.into_iter().rev() {
             lines.insert(0, Line::styled(part, style));
         }
     }
     Paragraph::new(lines).render(inner, buf);
+}
+
+/// A message as the log shows it, borrowed unless it carries a repeat count.
+pub(crate) fn message_text(m: &crate::game::Message) -> std::borrow::Cow<'_, str> {
+    if m.count > 1 {
+        std::borrow::Cow::Owned(m.to_string())
+    } else {
+        std::borrow::Cow::Borrowed(&m.text)
+    }
 }
 
 fn render_hint(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut Buffer) {

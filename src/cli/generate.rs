@@ -31,7 +31,7 @@ pub struct GenerateArgs {
     /// (30%); caves, cells, scatter and arena take one (default: the kind's own).
     #[arg(long)]
     pub density: Option<Density>,
-    /// Output file (standard output when omitted).
+    /// Output file (standard output when omitted or `-`).
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 }
@@ -47,6 +47,10 @@ fn kinds() -> impl clap::builder::TypedValueParser<Value = GenKind> {
 pub(super) fn generate(args: &GenerateArgs) -> Result<i32, CliError> {
     let text = generate_text(args).map_err(CliError::BadInput)?;
     match &args.output {
+        // `-` is standard output, as for every Unix tool.
+        Some(path) if path.as_os_str() == "-" => {
+            std::io::stdout().lock().write_all(text.as_bytes())?
+        }
         Some(path) => {
             crate::app::write_atomic(path, text.as_bytes())
                 .map_err(|e| CliError::BadInput(format!("{}: {e}", path.display())))?;

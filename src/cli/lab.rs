@@ -42,7 +42,7 @@ pub(super) fn lab(args: &LabArgs) -> Result<i32, CliError> {
     let settings = super::settings(args.config.as_deref())?;
     let seed = args.seed;
     // Nothing is recorded: the lab's own scripts start with `#! lab:` instead.
-    let recorder = Recorder::new(None, seed, None).map_err(CliError::Terminal)?;
+    let recorder = Recorder::new(None, seed, None, false).map_err(CliError::Terminal)?;
     let ending = crate::frontend::term::play(
         move |size, progress| {
             let mut app = App::with_progress(design, source, seed, size, progress);

@@ -31,6 +31,10 @@ pub struct PlayArgs {
     /// where that is).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
+    /// With --record: replace FILE when it is an earlier recording (nothing else is ever
+    /// replaced).
+    #[arg(long, requires = "record")]
+    pub force: bool,
 }
 
 /// Plays in the terminal until the player quits; a signal that ends the game gives
@@ -46,11 +50,16 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
         SourceKind::Text | SourceKind::MovingAi => source.path.clone(),
         SourceKind::Generated => None,
     };
-    let mut recorder =
-        Recorder::new(file.as_deref(), args.seed, args.record.as_deref()).map_err(|e| {
-            let name = args.record.as_deref().unwrap_or(std::path::Path::new(""));
-            CliError::BadInput(format!("{}: cannot record: {e}", name.display()))
-        })?;
+    let mut recorder = Recorder::new(
+        file.as_deref(),
+        args.seed,
+        args.record.as_deref(),
+        args.force,
+    )
+    .map_err(|e| {
+        let name = args.record.as_deref().unwrap_or(std::path::Path::new(""));
+        CliError::BadInput(format!("{}: cannot record: {e}", name.display()))
+    })?;
     let planning = args.planning;
     if planning != Planning::AStar {
         // The replay must plan as the game did.

@@ -39,6 +39,11 @@ pub struct ScriptArgs {
     /// either, the defaults: a script never reads the user's own settings.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
+    /// Let the script's saves (`s`) write the level files; without it a replay shows a
+    /// save in the log and writes nothing, so replaying someone's recording never rewrites
+    /// a level.
+    #[arg(long)]
+    pub allow_saves: bool,
 }
 
 /// Runs the script headless and prints its frames as they come.
@@ -54,6 +59,7 @@ pub(super) fn script(args: &ScriptArgs) -> Result<i32, CliError> {
         },
         styles: args.styles,
         config: args.config.clone(),
+        allow_saves: args.allow_saves,
     };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     script::run_file(&args.script, &options, &mut out)?;

@@ -437,12 +437,15 @@ pub fn run_file_on(
     let (level, _) = Level::load(&map_path)?;
     check_fit(&scenarios, &level.grid, expect_name, &name, &bytes).map_err(ScenError::Mismatch)?;
     let exact_file = exact_path(scen_path);
-    let exact = if exact_file.is_file() {
-        let exact_bytes = read_limited(&exact_file, MAX_EXACT_BYTES, "exact cost file")?;
-        let exact_name = exact_file.display().to_string();
-        Some(parse_exact(&exact_bytes, &exact_name, &scenarios).map_err(LoadError::from)?)
-    } else {
-        None
+    // Anything there at all is read as the exact costs: a FIFO, a folder or a link to
+    // nothing in its place is refused, never silently taken for "no exact costs".
+    let exact = match std::fs::symlink_metadata(&exact_file) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        _ => {
+            let exact_bytes = read_limited(&exact_file, MAX_EXACT_BYTES, "file of exact costs")?;
+            let exact_name = exact_file.display().to_string();
+            Some(parse_exact(&exact_bytes, &exact_name, &scenarios).map_err(LoadError::from)?)
+        }
     };
     Ok(run_scenarios_on(
         &scenarios,

@@ -119,7 +119,13 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<Script, ParseError> {
                 .ok_or_else(|| err(n, col, "header needs `key: value`".into(), line))?;
             let value = value.trim();
             match key.trim() {
-                "level" => script.header.level = Some(base.join(value)),
+                "level" => {
+                    // Quoted when the name needs it (a leading space, a newline): see
+                    // `text::quote_path`, which recordings write it with.
+                    let path =
+                        crate::text::unquote_path(value).map_err(|m| err(n, col, m, line))?;
+                    script.header.level = Some(base.join(path));
+                }
                 "config" => script.header.config = Some(base.join(value)),
                 "size" => {
                     script.header.size =
@@ -181,14 +187,15 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<Script, ParseError> {
             continue;
         }
         let code = line.split('#').next().unwrap_or("");
-        let mut col_bytes = 0;
+        // Columns are counted as the words go by: counting from the start of the line for
+        // each token made a line of a million tokens take minutes.
+        let mut next_col = 1;
         for word in code.split([' ', '\t']) {
-            let start = col_bytes;
-            col_bytes += word.len() + 1;
+            let col = next_col;
+            next_col += word.chars().count() + 1;
             if word.is_empty() {
                 continue;
             }
-            let col = line[..start].chars().count() + 1;
             token += 1;
             let (repeat, body, body_col) = match word.split_once('*') {
                 Some((count, body))
@@ -708,6 +715,9 @@ pub struct RunOptions {
     pub styles: bool,
     /// The settings file, instead of the header's (default: none, the default settings).
     pub config: Option<PathBuf>,
+    /// Let the script's saves write files (`script --allow-saves`); by default a replay
+    /// carries its saves out in the game and writes nothing.
+    pub allow_saves: bool,
 }
 
 /// Why a script could not run to its end.
@@ -742,6 +752,11 @@ pub fn run_file(path: &Path, options: &RunOptions, out: &mut dyn Write) -> Resul
     let settings = match options.config.as_ref().or(script.header.config.as_ref()) {
         Some(file) => crate::app::config::load(file)?,
         None => crate::app::config::Settings::default(),
+    };
+    let source = if options.allow_saves {
+        source
+    } else {
+        source.for_replay()
     };
     let mut app = App::new(level, source, seed, size);
     app.apply_settings(settings);

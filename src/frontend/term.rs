@@ -27,12 +27,13 @@ use ratatui::buffer::Buffer;
 
 use super::record::Recorder;
 use crate::app::keymap::{self, Action, Context};
-use crate::app::{App, Effect, Input};
+use crate::app::{App, DiskPoll, Effect, Input};
 
 /// How often travel and autoplay advance.
 const TICK: Duration = Duration::from_millis(60);
-/// How often the level file is checked for outside changes.
-const DISK_POLL: Duration = Duration::from_millis(400);
+/// How often the level file is checked for outside changes (taken once settled, see
+/// [`crate::app::DISK_SETTLE`]).
+const DISK_POLL: Duration = Duration::from_millis(250);
 /// The longest this thread waits for input before looking at signals and the worker.
 pub const SLICE: Duration = Duration::from_millis(20);
 /// How long work may run before the screen says the game is busy.
@@ -536,9 +537,13 @@ impl Ui {
             }
             if last_poll.elapsed() >= DISK_POLL {
                 let guard = self.guard(app);
-                if self.wait(guard, || app.poll_disk())? == Some(true) {
-                    self.record(|r| r.reload());
-                    dirty = true;
+                match self.wait(guard, || app.poll_disk())? {
+                    Some(DiskPoll::Reloaded) => {
+                        self.record(|r| r.reload());
+                        dirty = true;
+                    }
+                    Some(DiskPoll::Waiting) => dirty = true,
+                    _ => {}
                 }
                 last_poll = Instant::now();
             }

@@ -7,6 +7,7 @@ mod astar_props;
 mod cli;
 mod common;
 mod docs;
+mod edges;
 mod generate;
 mod huge;
 mod keys;

@@ -608,6 +608,14 @@ fn outside_edits_are_noticed_by_polling() {
         "nothing changed yet"
     );
     std::fs::write(&path, PILLAR_EDITED_OUTSIDE).unwrap();
+    // Taken once it has settled: unchanged for a moment, as a writer midway may pause.
+    a.poll_disk();
+    assert_eq!(
+        a.design().level().title.as_deref(),
+        Some("Pillar (8x6)"),
+        "not before it settles"
+    );
+    std::thread::sleep(astar_rogue::app::DISK_SETTLE);
     a.poll_disk();
     assert_eq!(
         a.design().level().title.as_deref(),
