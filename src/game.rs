@@ -169,6 +169,9 @@ pub struct World {
     /// The floor's messages not shown yet: the start's until [`World::say_intro`], a cell's
     /// until the player first stands on it.
     notes: Vec<Note>,
+    /// The depth whose clearing wins, as the designed floors of a campaign say (see
+    /// [`World::set_designed_final`]).
+    designed_final: Option<u32>,
 }
 
 impl World {
@@ -202,6 +205,7 @@ impl World {
             run: RunStats::default(),
             sight: Sight::new(&level.grid),
             notes: level.notes.clone(),
+            designed_final: None,
         };
         for s in &level.monsters {
             world.add_monster(s.pos, s.kind, Some(s.pos));
