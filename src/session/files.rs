@@ -276,7 +276,10 @@ fn regular_target(path: &Path) -> std::io::Result<PathBuf> {
 }
 
 /// Creates our temporary file beside `name`, exclusively, under a fresh random name.
-fn create_temporary(dir: &Path, name: &str) -> std::io::Result<(PathBuf, std::fs::File)> {
+pub(super) fn create_temporary(
+    dir: &Path,
+    name: &str,
+) -> std::io::Result<(PathBuf, std::fs::File)> {
     use std::hash::{BuildHasher, RandomState};
     let pid = std::process::id();
     let fixed = 1 + TEMP_MARK.len() + 10 + 1 + 16 + TEMP_SUFFIX.len();
