@@ -7,6 +7,7 @@ mod check;
 mod error;
 mod generate;
 mod lab;
+mod new;
 mod path;
 mod play;
 mod query;
@@ -18,6 +19,7 @@ pub use check::CheckArgs;
 pub use error::{CliError, EXIT_BAD_INPUT, EXIT_CLOSED_PIPE};
 pub use generate::{GenerateArgs, generate_text};
 pub use lab::LabArgs;
+pub use new::NewArgs;
 pub use path::{PathArgs, draw_path};
 pub use play::PlayArgs;
 pub use query::QueryArgs;
@@ -54,6 +56,8 @@ pub enum Command {
     Check(CheckArgs),
     /// Generate a level.
     Generate(GenerateArgs),
+    /// Make a blank level file to design from (never over an existing file).
+    New(NewArgs),
     /// Run a script of inputs headless and print the frames.
     Script(ScriptArgs),
     /// Run every script found and compare its output with the expected `NAME.snap`.
@@ -71,6 +75,7 @@ pub fn execute(cli: Cli) -> i32 {
         Some(Command::Scen(args)) => scen::scen(&args),
         Some(Command::Check(args)) => check::check(&args),
         Some(Command::Generate(args)) => generate::generate(&args),
+        Some(Command::New(args)) => new::new(&args),
         Some(Command::Script(args)) => script::script(&args),
         Some(Command::Test(args)) => test::test(&args),
     };

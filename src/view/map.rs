@@ -23,12 +23,18 @@ const CURRENT: char = '%';
 /// cyan and green to yellow), one per digit the cells show.
 pub(super) const RAMP: [u8; 10] = [17, 19, 25, 31, 37, 43, 77, 113, 184, 220];
 
-/// The level's title, or the file's name without one, for a map's border. The title is the
-/// file's text: escaped, it can never drive the terminal.
+/// The level's title, or the file's name without one, for a map's border, marked while the
+/// design has edits its file does not. The title is the file's text: escaped, it can never
+/// drive the terminal.
 pub(super) fn level_title(app: &App) -> String {
     let title = app.design().level().title.as_deref();
     let title = title.map_or_else(|| app.source().name(), str::to_owned);
-    crate::text::escape_controls(&title).into_owned()
+    let title = crate::text::escape_controls(&title).into_owned();
+    if app.unsaved() {
+        format!("{title} [unsaved]")
+    } else {
+        title
+    }
 }
 
 pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &mut Buffer) {

@@ -50,6 +50,7 @@ macro_rules! scripts {
 
 scripts!(
     autoplay,
+    campaign,
     chase_bracket,
     chase_pillar,
     combat,
