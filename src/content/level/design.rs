@@ -616,7 +616,12 @@ impl FileText {
                 self.remove_line(i);
             }
         } else if sides.top > 0 {
-            let mut at = self.map_start();
+            // Before the first row: after the `map:` marker, if there is one.
+            let mut at = self
+                .rows
+                .first()
+                .copied()
+                .unwrap_or_else(|| self.map.map_or(self.lines.len(), |m| m + 1));
             if self.map.is_none() {
                 // Without the marker a reader would skip the new blank rows.
                 self.insert_line(at, "map:".into());
@@ -1035,6 +1040,83 @@ mod tests {
         assert_eq!(d.feature_at(Pos::new(2, 1)), Some(FeatureKind::Stairs));
         assert_eq!(d.feature_at(Pos::new(3, 1)), None);
         assert!(edit(&mut d, EditOp::MovePlayer(Pos::new(3, 1))));
+    }
+
+    #[test]
+    fn next_is_read_and_written_in_place_or_after_the_last_header() {
+        let text = "; c\r\ntitle: T\r\n; between\r\n#####\r\n#@>.#\r\n#####\r\n";
+        let mut d = design(text);
+        assert_eq!(d.next(), None);
+        d.set_next("two.txt");
+        assert_eq!(
+            d.to_text(),
+            text.replace("title: T\r\n", "title: T\r\nnext: two.txt\r\n")
+        );
+        assert_eq!(d.next_source(), Some((3, 7)));
+        // A header that is there is written over, on its own line.
+        let mut d = design("next:  old.txt \n###\n#@#\n###\n");
+        assert_eq!((d.next(), d.next_source()), (Some("old.txt"), Some((1, 8))));
+        d.set_next("new.txt");
+        assert_eq!(d.to_text(), "next: new.txt\n###\n#@#\n###\n");
+        // Without headers it goes before the map; without a file's text, canonically.
+        let mut d = design("###\n#@#\n###");
+        d.set_next("b.txt");
+        assert_eq!(d.to_text(), "next: b.txt\n###\n#@#\n###");
+        let mut level = d.level().clone();
+        level.set_title("T");
+        let mut d = Design::new(level);
+        d.set_next("b.txt");
+        assert_eq!(
+            d.to_text(),
+            "title: T\nnext: b.txt\nsize: 3x3\nmap:\n###\n#@#\n###\n"
+        );
+        assert_eq!(
+            Design::parse(d.to_text().as_bytes(), "t").unwrap().next(),
+            Some("b.txt")
+        );
+    }
+
+    #[test]
+    fn a_resize_keeps_the_size_headers_spacing_the_endings_and_the_mark() {
+        let text =
+            "\u{feff}size:  5x3 \r\nmessage   at 3,1 :  Here.\r\n#####\r\n#@..#\r\n#####\r\n";
+        let d = design(text);
+        let (d, r) = d
+            .resized(Sides {
+                left: 2,
+                top: 0,
+                right: 1,
+                bottom: -1,
+            })
+            .unwrap();
+        assert_eq!((r.width, r.height), (8, 2));
+        assert_eq!(
+            d.to_text(),
+            "\u{feff}size:  8x2 \r\nmessage   at 5,1 :  Here.\r\n  #####\r\n  #@..#\r\n"
+        );
+        let back = Design::parse(d.to_text().as_bytes(), "t").unwrap();
+        assert_eq!(back.level(), d.level());
+        assert_eq!(d.level().notes[0].at, Some(Pos::new(5, 1)));
+    }
+
+    #[test]
+    fn edits_that_leave_a_map_a_reader_would_misread_add_its_marker_and_size() {
+        // The first row all void: without `map:` a reader would skip it.
+        let mut d = design("; top\n.#.\n#@#\n");
+        for x in 0..3 {
+            assert!(edit(&mut d, EditOp::SetTile(Pos::new(x, 0), Tile::Void)));
+        }
+        assert_eq!(d.to_text(), "; top\nmap:\n   \n#@#\n");
+        // A void last row, no size header: the reader would make the map shorter.
+        let mut d = design("###\n#@#\n###\n; end\n");
+        for x in 0..3 {
+            assert!(edit(&mut d, EditOp::SetTile(Pos::new(x, 2), Tile::Void)));
+        }
+        assert_eq!(d.to_text(), "size: 3x3\n###\n#@#\n   \n; end\n");
+        assert_eq!(
+            Design::parse(d.to_text().as_bytes(), "t").unwrap().level(),
+            d.level()
+        );
     }
 
     #[test]
