@@ -1111,6 +1111,20 @@ mod tests {
     }
 
     #[test]
+    fn every_monster_kind_is_placed_by_its_own_letter() {
+        let monster = [Context::Monster, Context::Always];
+        for k in crate::content::kinds::KINDS {
+            let key = KeyEvent::new(KeyCode::Char(k.glyph), KeyModifiers::NONE);
+            assert_eq!(
+                lookup(&monster, &key),
+                Some(Action::PlaceKind(k.glyph)),
+                "{}",
+                k.name
+            );
+        }
+    }
+
+    #[test]
     fn ctrl_z_suspends_except_in_the_editor_where_it_undoes() {
         let c_z = KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL);
         let play = [Context::Play, Context::Global, Context::Always];

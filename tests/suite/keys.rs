@@ -13,12 +13,15 @@ use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use crate::common;
 
 /// The screens, each reached from a fresh game by script tokens.
-const SCREENS: [(&str, &str); 9] = [
+const SCREENS: [(&str, &str); 12] = [
     ("play", ""),
     ("overlay", "o"),
     ("look", "x"),
     ("look with the overlay", "o x"),
     ("edit", "e"),
+    ("edit, a rectangle under way", "e r"),
+    ("edit, waiting for a monster's letter", "e m"),
+    ("edit, resizing", "e Z"),
     ("lab", "L"),
     ("help", "?"),
     ("history", "C-p"),

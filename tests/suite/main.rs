@@ -4,8 +4,10 @@
 mod alloc;
 mod app;
 mod astar_props;
+mod campaign;
 mod cli;
 mod common;
+mod editor_tools;
 mod generate;
 mod huge;
 mod keys;
