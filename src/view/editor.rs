@@ -9,7 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget};
 
 use super::{pack, wrap};
-use crate::app::keymap::{self, BINDINGS, Context};
+use crate::app::keymap::{self, Action, BINDINGS, Context};
 use crate::app::{App, Prefix, tile_name};
 use crate::content::kinds::kind;
 use crate::content::level::tile_glyph;
@@ -100,8 +100,9 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
         Some((tool, from)) => format!("{} from {from}", tool.name()),
         None => "brush".into(),
     };
+    field(&mut lines, "Tool", tool);
     let glyph = format!("{} {}", tile_glyph(tools.glyph), tile_name(tools.glyph));
-    field(&mut lines, "Tool", format!("{tool}, {}", glyph.trim()));
+    field(&mut lines, "Glyph", glyph.trim().to_string());
     if let Some(clip) = app.clipboard() {
         field(
             &mut lines,
@@ -109,14 +110,17 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
             format!("{}x{}", clip.width(), clip.height()),
         );
     }
-    let what = match (tools.prefix, tools.pending) {
-        (Some(Prefix::Monster), _) => "type the monster's letter:",
-        (Some(Prefix::Resize), _) => "resizing the map:",
-        (None, Some((crate::app::Tool::Copy, _))) => "move to the far corner, c:",
-        (None, Some(_)) => "move to the end, then a tile:",
-        (None, None) => "keys (? lists them all):",
+    // What the editor waits for, above its keys; idle, the keys speak for themselves.
+    let waiting = match (tools.prefix, tools.pending) {
+        (Some(Prefix::Monster), _) => Some("type the monster's letter:"),
+        (Some(Prefix::Resize), _) => Some("resizing the map:"),
+        (None, Some((crate::app::Tool::Copy, _))) => Some("to the far corner, then c:"),
+        (None, Some(_)) => Some("to the end, then a tile:"),
+        (None, None) => None,
     };
-    lines.push(Line::styled(what.to_string(), dim));
+    if let Some(what) = waiting {
+        lines.push(Line::styled(what.to_string(), dim));
+    }
     let context = app.contexts()[0];
     if context == Context::Edit {
         // Every key in a few words, as the hint bar has them.
@@ -125,8 +129,21 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
         lines.extend(pack(&units, "  ", width).into_iter().map(Line::raw));
     } else {
         for b in BINDINGS.iter().filter(|b| b.context == context) {
-            let text = format!("{} {}", b.label, b.help);
-            lines.extend(wrap(&text, width).into_iter().map(Line::raw));
+            // A monster's key with its kind's name, one to a line.
+            let kinds: Vec<String> = b
+                .keys
+                .iter()
+                .filter_map(|(k, a)| match a {
+                    Action::PlaceKind(c) => Some(format!("{} {}", k.name(), kind(*c).name)),
+                    _ => None,
+                })
+                .collect();
+            if kinds.is_empty() {
+                let text = format!("{} {}", b.label, b.help);
+                lines.extend(wrap(&text, width).into_iter().map(Line::raw));
+            } else {
+                lines.extend(pack(&kinds, "  ", width).into_iter().map(Line::raw));
+            }
         }
     }
     Paragraph::new(lines).render(inner, buf);

@@ -141,6 +141,32 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
         Some('@'),
         Style::new().fg(Color::White).add_modifier(Modifier::BOLD),
     );
+    if let Some((tool, anchor)) = app.tools().and_then(|t| t.pending) {
+        // The shape under way, from its anchor to the cursor, as it would be drawn.
+        use crate::app::Tool;
+        use crate::content::level::tools;
+        let cursor = app.cursor();
+        let cells = match tool {
+            Tool::Rect | Tool::Copy => tools::rect(anchor, cursor, false).unwrap_or_default(),
+            Tool::Box => tools::rect(anchor, cursor, true).unwrap_or_default(),
+            Tool::Line => tools::line(anchor, cursor),
+            Tool::Fill => Vec::new(),
+        };
+        let shape = Style::new()
+            .bg(Color::DarkGray)
+            .add_modifier(Modifier::UNDERLINED);
+        for p in cells {
+            put(p, None, shape);
+        }
+        put(
+            anchor,
+            None,
+            Style::new()
+                .fg(Color::Black)
+                .bg(Color::Yellow)
+                .add_modifier(Modifier::UNDERLINED),
+        );
+    }
     if matches!(app.mode(), Mode::Look | Mode::Edit) {
         put(
             app.cursor(),

@@ -58,6 +58,7 @@ scripts!(
     corridor,
     descent,
     editor,
+    editor_tools,
     first_frame,
     generate,
     generate_kinds,
