@@ -15,8 +15,9 @@ mod travel;
 pub use crate::content::level::EditOp;
 pub use crate::session::{
     DEFAULT_LEVEL, DEFAULT_LEVEL_PATH, DISK_SETTLE, DiskPoll, OpenError, PendingReload, Replacing,
-    Source, SourceKind, create_for_writing, open_level, write_atomic,
+    Source, SourceKind, create_for_writing, open_level, write_atomic, write_new,
 };
+pub use editor::{Prefix, Tool, Tools, tile_name};
 pub use search::{Layer, Overlay, SPEEDS, TICK_MS};
 pub use travel::Errand;
 
@@ -27,6 +28,7 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 use crate::content::level::Design;
+use crate::content::level::tools::Clip;
 use crate::engine::astar::{SearchOptions, Snapshot};
 use crate::engine::grid::{Pos, Tile};
 use crate::game::{Act, ActResult, GameState, Planning, Watch, World};
@@ -66,12 +68,14 @@ pub enum Screen {
         /// The cell looked at.
         cursor: Pos,
     },
-    /// Edit mode, with its cursor and the mouse stroke under way.
+    /// Edit mode, with its cursor, the mouse stroke under way and the editor's tools.
     Edit {
         /// The cell edited.
         cursor: Pos,
         /// The mouse stroke under way.
         stroke: Option<Stroke>,
+        /// The shape under way, the glyph, a key waiting for the next.
+        tools: Tools,
     },
     /// The search lab on its own copy of the map.
     Lab {
@@ -190,6 +194,8 @@ pub enum Confirm {
     Restart,
     /// Replace the level by a generated one, during a game or with unsaved edits?
     NewLevel,
+    /// Replace the level by a blank one, during a game or with unsaved edits?
+    BlankLevel,
     /// The file changed on disk while the game has unsaved edits: take the file's, or
     /// keep the game's?
     Reload(Box<PendingReload>),
@@ -219,8 +225,8 @@ pub struct App {
     show_path: bool,
     /// The search overlay.
     overlay: Overlay,
-    /// The monster kind the editor places.
-    brush: char,
+    /// The region the editor copied last, kept across floors and edit modes.
+    clipboard: Option<Clip>,
     /// Where the player is travelling to.
     travel: Option<Pos>,
     /// Resting or exploring under way, one step a tick.
@@ -266,7 +272,7 @@ impl App {
             selected,
             show_path: false,
             overlay: Overlay::default(),
-            brush: crate::content::kinds::KINDS[0].glyph,
+            clipboard: None,
             travel: None,
             errand: None,
             watch: None,
@@ -403,11 +409,6 @@ impl App {
     /// The search overlay's state.
     pub fn overlay(&self) -> &Overlay {
         &self.overlay
-    }
-
-    /// The monster kind the editor places.
-    pub fn brush(&self) -> char {
-        self.brush
     }
 
     /// Where the player is travelling to.
@@ -636,7 +637,11 @@ impl App {
             (Confirm::Reload(_), Action::TakeFile | Action::KeepMine)
                 | (Confirm::Quit, Action::SaveAndQuit)
                 | (
-                    Confirm::Quit | Confirm::Overwrite | Confirm::Restart | Confirm::NewLevel,
+                    Confirm::Quit
+                        | Confirm::Overwrite
+                        | Confirm::Restart
+                        | Confirm::NewLevel
+                        | Confirm::BlankLevel,
                     Action::Yes | Action::No
                 )
         );
@@ -659,6 +664,7 @@ impl App {
             (Confirm::Overwrite, _) => self.say("Not saved."),
             (Confirm::Restart, Action::Yes) => self.restart(),
             (Confirm::NewLevel, Action::Yes) => self.new_level(),
+            (Confirm::BlankLevel, Action::Yes) => self.blank_level(true),
             (Confirm::Reload(pending), Action::TakeFile) => {
                 let outcome = self.session.take_reload(*pending);
                 self.reloaded(outcome);
@@ -756,13 +762,16 @@ impl App {
                 self.screen = if self.mode() == Mode::Edit {
                     Screen::Play
                 } else {
+                    // On the player: the editor's work starts where they stand.
                     Screen::Edit {
-                        cursor: self.focus_default(),
+                        cursor: self.world().player().pos,
                         stroke: None,
+                        tools: Tools::default(),
                     }
                 };
             }
             Action::Back => match self.mode() {
+                Mode::Edit if self.cancel_tool() => {}
                 Mode::Look | Mode::Edit => self.screen = Screen::Play,
                 Mode::Lab => self.leave_lab(),
                 _ => {}
@@ -838,11 +847,19 @@ impl App {
                     lab.paint = !lab.paint;
                 }
             }
-            Action::PutWall => self.put_tile(Some(Tile::Wall)),
-            Action::PutFloor => self.put_tile(Some(Tile::Floor)),
+            Action::PutTile(tile) => self.put_tile(Some(tile)),
             Action::ToggleTile => self.put_tile(None),
-            Action::PlaceMonster => self.edit(EditOp::AddMonster(self.cursor(), self.brush)),
-            Action::CycleKind => self.brush = editor::next_kind(self.brush),
+            Action::Tool(tool) => self.use_tool(tool),
+            Action::Finish => self.finish(),
+            Action::Paste => self.paste(),
+            Action::MonsterPrefix => self.set_prefix(Some(Prefix::Monster)),
+            Action::PlaceKind(kind) => self.place_kind(kind),
+            Action::ResizePrefix => self.toggle_resize(),
+            Action::Resize(side, by) => self.resize(side, by),
+            Action::FloorBelow => self.add_floor_below(),
+            Action::FloorDown => self.change_floor(true),
+            Action::FloorUp => self.change_floor(false),
+            Action::BlankLevel => self.blank_level(false),
             Action::Delete => self.delete_here(),
             Action::PlaceFeature(kind) => self.edit(EditOp::PlaceFeature(self.cursor(), kind)),
             Action::MovePlayer => self.edit(EditOp::MovePlayer(self.cursor())),
@@ -1040,7 +1057,12 @@ impl App {
 
     /// Starts the run again from its first floor.
     fn restart(&mut self) {
-        self.session.restart();
+        if !self.session.restart() {
+            self.say(
+                "Save (s) or undo your edits to this floor first: restarting goes back to the first floor.",
+            );
+            return;
+        }
         self.began();
         self.say("A new game begins.");
     }
@@ -1248,9 +1270,13 @@ impl App {
         }
     }
 
-    /// The mouse in edit mode: the left button paints walls, the right one floor.
+    /// The mouse in edit mode: the left button paints walls, the right one floor; with a
+    /// shape under way a click only moves the cursor, to its other end.
     fn edit_mouse(&mut self, cell: Pos, button: MouseButton, drag: bool) {
         self.set_cursor(cell);
+        if self.tools().is_some_and(|t| t.pending.is_some()) {
+            return;
+        }
         let current = self.screen.stroke_mut().and_then(|s| *s);
         let stroke = match current {
             Some(s) if drag => s,
@@ -1326,7 +1352,11 @@ fn contexts_of(screen: &Screen, overlay: bool) -> &'static [Context] {
         (Screen::History { .. }, _) => &[C::History, C::Always],
         (Screen::Confirm { .. }, _) => &[C::Confirm, C::Always],
         (Screen::Aim, _) => &[C::Aim, C::Always],
-        (Screen::Edit { .. }, _) => &[C::Edit, C::Global, C::Always],
+        (Screen::Edit { tools, .. }, _) => match tools.prefix {
+            Some(Prefix::Monster) => &[C::Monster, C::Always],
+            Some(Prefix::Resize) => &[C::Resize, C::Always],
+            None => &[C::Edit, C::Global, C::Always],
+        },
         (Screen::Lab { .. }, _) => &[C::Lab, C::Overlay, C::Global, C::Always],
         (Screen::Look { .. }, true) => &[C::Look, C::Overlay, C::Global, C::Always],
         (Screen::Look { .. }, false) => &[C::Look, C::Global, C::Always],

@@ -8,6 +8,7 @@ mod config;
 mod error;
 mod generate;
 mod lab;
+mod new;
 mod path;
 mod play;
 mod query;
@@ -20,6 +21,7 @@ pub use config::ConfigArgs;
 pub use error::{CliError, EXIT_BAD_INPUT, EXIT_CLOSED_PIPE};
 pub use generate::{GenerateArgs, generate_text};
 pub use lab::LabArgs;
+pub use new::NewArgs;
 pub use path::{PathArgs, draw_path};
 pub use play::PlayArgs;
 pub use query::QueryArgs;
@@ -56,6 +58,8 @@ pub enum Command {
     Check(CheckArgs),
     /// Generate a level.
     Generate(GenerateArgs),
+    /// Make a blank level file to design from (never over an existing file).
+    New(NewArgs),
     /// Run a script of inputs headless and print the frames.
     Script(ScriptArgs),
     /// Run every script found and compare its output with the expected `NAME.snap`.
@@ -109,6 +113,7 @@ pub fn execute(cli: Cli) -> i32 {
         Some(Command::Scen(args)) => scen::scen(&args),
         Some(Command::Check(args)) => check::check(&args),
         Some(Command::Generate(args)) => generate::generate(&args),
+        Some(Command::New(args)) => new::new(&args),
         Some(Command::Script(args)) => script::script(&args),
         Some(Command::Test(args)) => test::test(&args),
         Some(Command::Config(args)) => config::config(&args),

@@ -180,6 +180,9 @@ pub struct World {
     notes: Vec<Note>,
     /// The floor's message said last: a lesson the view keeps on screen until the next.
     lesson: Option<String>,
+    /// The depth whose clearing wins, as the designed floors of a campaign say (see
+    /// [`World::set_designed_final`]).
+    designed_final: Option<u32>,
 }
 
 impl World {
@@ -225,6 +228,7 @@ impl World {
             sight: Sight::new(&level.grid),
             notes: level.notes.clone(),
             lesson: None,
+            designed_final: None,
         };
         for s in &level.monsters {
             world.add_monster(s.pos, s.kind, Some(s.pos));

@@ -1,6 +1,7 @@
 //! Drawing: `impl Widget for &App`, one file per view. Renders from state, changes nothing.
 
 mod describe;
+mod editor;
 mod help;
 mod history;
 mod inspector;
@@ -63,7 +64,11 @@ impl Widget for &App {
         {
             render_lesson(self, l.map, buf);
         }
-        panel::render(self, snap, l.side, buf);
+        if self.mode() == Mode::Edit {
+            editor::render(self, l.side, buf);
+        } else {
+            panel::render(self, snap, l.side, buf);
+        }
         render_log(self, l.log, buf);
         render_hint(self, snap, l.hint, buf);
         if self.mode() == Mode::Help {
@@ -211,6 +216,17 @@ fn question_text(app: &App, question: &Confirm) -> (&'static str, Vec<String>) {
                 "y  generate    n  keep this level".into(),
             ],
         ),
+        Confirm::BlankLevel => (
+            " Blank level? ",
+            vec![
+                if app.unsaved() {
+                    format!("{unsaved} A blank level drops them.")
+                } else {
+                    "The game in progress ends.".into()
+                },
+                "y  start blank    n  keep this level".into(),
+            ],
+        ),
         Confirm::Reload(_) => (
             " Changed on disk ",
             vec![
@@ -315,7 +331,7 @@ fn render_hint(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut Buffer)
             format!("ATTACK IN PLACE: which way?  {keys}")
         }
         Mode::Lab => describe_lab_cell(app, snap, app.cursor()),
-        Mode::Edit => format!("EDIT {} brush {}  {keys}", app.cursor(), app.brush()),
+        Mode::Edit => format!("EDIT {}  {keys}", editor::state_line(app)),
         _ if app.overlay().on => {
             let total = app.world().trace().map_or(0, |t| t.expansions());
             let step = app.overlay().step.unwrap_or(total);

@@ -22,9 +22,11 @@ use ratatui::style::Color;
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
+use super::editor::Tool;
 use super::keymap::{Action, BINDINGS, Context, Key};
 use super::search::{DEFAULT_SPEED, SPEEDS};
-use crate::content::level::FeatureKind;
+use crate::content::level::{FeatureKind, Side};
+use crate::engine::grid::Tile;
 use crate::text::{LoadError, ParseError};
 
 /// The environment variable naming a settings file to read instead of the usual one.
@@ -175,16 +177,20 @@ pub fn section(context: Context) -> &'static str {
         Context::Confirm => "questions",
         Context::Busy => "busy",
         Context::Aim => "attack_in_place",
+        Context::Monster => "monster",
+        Context::Resize => "resize",
     }
 }
 
 /// The contexts in the file's order.
-const CONTEXTS: [Context; 12] = Context::ALL;
+const CONTEXTS: [Context; 14] = Context::ALL;
 
 /// The contexts that are active together (as `App::contexts` gives them, and the busy
 /// box's): one key may do one thing in each of these, so two actions on one key within one
 /// is an error.
-pub const STACKS: [&[Context]; 11] = [
+pub const STACKS: [&[Context]; 13] = [
+    &[Context::Monster, Context::Always],
+    &[Context::Resize, Context::Always],
     &[Context::Aim, Context::Always],
     &[Context::Help, Context::Always],
     &[Context::History, Context::Always],
@@ -250,11 +256,32 @@ fn action_name(action: Action) -> &'static str {
         Action::CycleHeuristic => "heuristic",
         Action::CycleWeight => "weight",
         Action::ResetOptions => "reset_options",
-        Action::PutWall => "wall",
-        Action::PutFloor => "floor",
+        Action::PutTile(Tile::Wall) => "wall",
+        Action::PutTile(Tile::Floor) => "floor",
+        Action::PutTile(Tile::Void) => "void",
+        Action::Tool(Tool::Rect) => "rectangle",
+        Action::Tool(Tool::Box) => "filled_rectangle",
+        Action::Tool(Tool::Line) => "line",
+        Action::Tool(Tool::Fill) => "fill",
+        Action::Tool(Tool::Copy) => "copy",
+        Action::Finish => "finish",
+        Action::Paste => "paste",
+        Action::MonsterPrefix => "monster",
+        Action::PlaceKind(c) => crate::content::kinds::kind(c).name,
+        Action::ResizePrefix => "resize",
+        Action::Resize(Side::Left, n) if n > 0 => "grow_left",
+        Action::Resize(Side::Left, _) => "crop_left",
+        Action::Resize(Side::Top, n) if n > 0 => "grow_top",
+        Action::Resize(Side::Top, _) => "crop_top",
+        Action::Resize(Side::Right, n) if n > 0 => "grow_right",
+        Action::Resize(Side::Right, _) => "crop_right",
+        Action::Resize(Side::Bottom, n) if n > 0 => "grow_bottom",
+        Action::Resize(Side::Bottom, _) => "crop_bottom",
+        Action::FloorBelow => "floor_below",
+        Action::FloorDown => "floor_down",
+        Action::FloorUp => "floor_up",
+        Action::BlankLevel => "blank_level",
         Action::ToggleTile => "swap_tile",
-        Action::PlaceMonster => "monster",
-        Action::CycleKind => "monster_kind",
         Action::Delete => "delete",
         Action::PlaceFeature(FeatureKind::Stairs) => "stairs",
         Action::PlaceFeature(FeatureKind::Potion) => "potion",
@@ -1213,7 +1240,7 @@ mod tests {
     #[test]
     fn bound_keys_show_in_labels_and_hints() {
         let s = parse_str(
-            "[keys.everywhere]\nhelp = [\"F1\"]\nmove_w = [\"a\"]\n[keys.overlay]\nautoplay = [\"A\"]\nstep_back = [\",\"]\n",
+            "[keys.everywhere]\nhelp = [\"F1\"]\nmove_w = [\"F2\"]\n[keys.overlay]\nautoplay = [\"A\"]\nstep_back = [\",\"]\n",
         )
         .unwrap();
         let b = &s.bindings;
@@ -1222,8 +1249,8 @@ mod tests {
         assert_eq!(b.hint(row("?")), "F1 help");
         assert_eq!(b.label(row("[ ]")), ", ]");
         assert_eq!(b.hint(row("[ ]")), ", ] step");
-        assert_eq!(b.label(row("←↓↑→ hjkl")), "a j k l");
-        assert_eq!(b.hint(row("moves")), "ajklyubn move");
+        assert_eq!(b.label(row("←↓↑→ hjkl")), "F2 j k l");
+        assert_eq!(b.hint(row("moves")), "F2jklyubn move");
         assert_eq!(b.hint(row("o")), "o search");
         assert_eq!(b.hint(row("+ -")), "+- speed");
     }

@@ -4,7 +4,9 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use super::config::Bindings;
-use crate::content::level::FeatureKind;
+use super::editor::Tool;
+use crate::content::level::{FeatureKind, Side};
+use crate::engine::grid::Tile;
 
 /// Where a binding applies. Each screen consults a few contexts, most specific first
 /// ([`crate::app::App::contexts`]), and nothing else: a key that none of them binds does
@@ -23,6 +25,10 @@ pub enum Context {
     Look,
     /// Edit mode.
     Edit,
+    /// Edit mode after `m`: the monster's letter.
+    Monster,
+    /// Edit mode after `Z`: resizing the map.
+    Resize,
     /// The search lab.
     Lab,
     /// The help screen.
@@ -39,7 +45,7 @@ pub enum Context {
 
 impl Context {
     /// Every context, in help-screen order.
-    pub const ALL: [Context; 12] = [
+    pub const ALL: [Context; 14] = [
         Context::Always,
         Context::Global,
         Context::Play,
@@ -47,6 +53,8 @@ impl Context {
         Context::Overlay,
         Context::Look,
         Context::Edit,
+        Context::Monster,
+        Context::Resize,
         Context::Lab,
         Context::Help,
         Context::History,
@@ -63,6 +71,8 @@ impl Context {
             Context::Overlay => "Search overlay (o)",
             Context::Look => "Look mode (x)",
             Context::Edit => "Edit mode (e)",
+            Context::Monster => "Edit: monster (m)",
+            Context::Resize => "Edit: resize (Z)",
             Context::Lab => "Search lab (L)",
             Context::Help => "This help (?)",
             Context::History => "Messages (C-p)",
@@ -126,16 +136,32 @@ pub enum Action {
     CycleWeight,
     /// Back to the default search options.
     ResetOptions,
-    /// Put a wall under the cursor.
-    PutWall,
-    /// Put floor under the cursor.
-    PutFloor,
+    /// Put a tile under the cursor; in the editor, end the shape under way with it.
+    PutTile(Tile),
     /// Swap wall and floor under the cursor.
     ToggleTile,
-    /// Place a monster of the chosen kind.
-    PlaceMonster,
-    /// Choose the next monster kind.
-    CycleKind,
+    /// Start a shape (or a copy) at the cursor; a second time, end it with the glyph.
+    Tool(Tool),
+    /// End the shape under way with the glyph, or put the glyph under the cursor.
+    Finish,
+    /// Lay the copied region with its top-left corner at the cursor.
+    Paste,
+    /// Wait for a monster's letter, to place one.
+    MonsterPrefix,
+    /// Place a monster of this kind under the cursor.
+    PlaceKind(char),
+    /// Start or end resizing the map.
+    ResizePrefix,
+    /// Grow (positive) or crop (negative) the map at a side by one cell.
+    Resize(Side, i8),
+    /// Make a blank floor below this one, named by a `next:` header.
+    FloorBelow,
+    /// Go to the designed floor below, to edit it.
+    FloorDown,
+    /// Go to the designed floor above, to edit it.
+    FloorUp,
+    /// Start a new run on a blank level.
+    BlankLevel,
     /// Delete the monster, or else the stairs or potion, under the cursor.
     Delete,
     /// Lay stairs or a potion under the cursor.
@@ -506,6 +532,14 @@ pub const BINDINGS: &[Binding] = &[
     ),
     key!(
         Play,
+        "C-n",
+        [ctrl('n')],
+        A::BlankLevel,
+        "new blank level to edit",
+        ""
+    ),
+    key!(
+        Play,
         "P",
         [ch('P')],
         A::CyclePlanning,
@@ -634,14 +668,29 @@ pub const BINDINGS: &[Binding] = &[
     ),
     note!(Edit, "moves", "move the cursor", ""),
     note!(Edit, "click drag", "walls; right button floor", ""),
-    key!(Edit, "w", [ch('w')], A::PutWall, "put a wall", "w wall"),
+    key!(
+        Edit,
+        "w",
+        [ch('w')],
+        A::PutTile(Tile::Wall),
+        "wall (ends a shape)",
+        "w . v tile"
+    ),
     key!(
         Edit,
         ". f",
         [ch('.'), ch('f')],
-        A::PutFloor,
-        "put floor",
-        ". floor"
+        A::PutTile(Tile::Floor),
+        "floor (ends a shape)",
+        ""
+    ),
+    key!(
+        Edit,
+        "v",
+        [ch('v')],
+        A::PutTile(Tile::Void),
+        "void (ends a shape)",
+        ""
     ),
     key!(
         Edit,
@@ -649,23 +698,71 @@ pub const BINDINGS: &[Binding] = &[
         [code(K::Char(' '))],
         A::ToggleTile,
         "swap wall and floor",
-        ""
+        "Space swap"
+    ),
+    key!(
+        Edit,
+        "r",
+        [ch('r')],
+        A::Tool(Tool::Rect),
+        "rectangle from here",
+        "r rect"
+    ),
+    key!(
+        Edit,
+        "a",
+        [ch('a')],
+        A::Tool(Tool::Box),
+        "filled rectangle (area)",
+        "a area"
+    ),
+    key!(
+        Edit,
+        "/",
+        [ch('/')],
+        A::Tool(Tool::Line),
+        "straight line from here",
+        "/ line"
+    ),
+    key!(
+        Edit,
+        "F",
+        [ch('F')],
+        A::Tool(Tool::Fill),
+        "flood fill, then a tile",
+        "F fill"
+    ),
+    key!(
+        Edit,
+        "Enter",
+        [code(K::Enter)],
+        A::Finish,
+        "end shape with the glyph",
+        "Enter end"
+    ),
+    key!(
+        Edit,
+        "c",
+        [ch('c')],
+        A::Tool(Tool::Copy),
+        "copy: corner, c again",
+        "c copy"
+    ),
+    key!(
+        Edit,
+        "p",
+        [ch('p')],
+        A::Paste,
+        "paste at the cursor",
+        "p paste"
     ),
     key!(
         Edit,
         "m",
         [ch('m')],
-        A::PlaceMonster,
-        "place a monster",
+        A::MonsterPrefix,
+        "monster: m, its letter",
         "m monster"
-    ),
-    key!(
-        Edit,
-        "K",
-        [ch('K')],
-        A::CycleKind,
-        "choose the monster kind",
-        "K kind"
     ),
     key!(
         Edit,
@@ -681,7 +778,7 @@ pub const BINDINGS: &[Binding] = &[
         [ch('>')],
         A::PlaceFeature(FeatureKind::Stairs),
         "lay stairs down here",
-        ""
+        "> stairs"
     ),
     key!(
         Edit,
@@ -689,7 +786,7 @@ pub const BINDINGS: &[Binding] = &[
         [ch('!')],
         A::PlaceFeature(FeatureKind::Potion),
         "lay a healing potion here",
-        ""
+        "! potion"
     ),
     key!(
         Edit,
@@ -698,6 +795,14 @@ pub const BINDINGS: &[Binding] = &[
         A::MovePlayer,
         "move the player here",
         "@ player"
+    ),
+    key!(
+        Edit,
+        "Z",
+        [ch('Z')],
+        A::ResizePrefix,
+        "resize the map",
+        "Z resize"
     ),
     key!(
         Edit,
@@ -716,7 +821,86 @@ pub const BINDINGS: &[Binding] = &[
         "save the level file",
         "s save"
     ),
+    key!(
+        Edit,
+        "N",
+        [ch('N')],
+        A::FloorBelow,
+        "new floor below (next:)",
+        "N floor below"
+    ),
+    keys!(
+        Edit,
+        "] [",
+        [ch(']') => A::FloorDown, ch('[') => A::FloorUp],
+        "edit floor below / above",
+        "] [ floors"
+    ),
+    key!(
+        Edit,
+        "C-n",
+        [ctrl('n')],
+        A::BlankLevel,
+        "new blank level",
+        "C-n blank"
+    ),
     key!(Edit, "e", [ch('e')], A::Edit, "leave edit mode", "e done"),
+    keys!(
+        Monster,
+        "r g o t",
+        [
+            ch('r') => A::PlaceKind('r'),
+            ch('g') => A::PlaceKind('g'),
+            ch('o') => A::PlaceKind('o'),
+            ch('t') => A::PlaceKind('t')
+        ],
+        "rat goblin orc troll",
+        "r g o t kind"
+    ),
+    key!(
+        Monster,
+        "Esc m",
+        [code(K::Esc), ch('m')],
+        A::Back,
+        "place none",
+        "Esc none"
+    ),
+    keys!(
+        Resize,
+        "←→↑↓ hlkj",
+        [
+            code(K::Left) => A::Resize(Side::Left, 1),
+            code(K::Right) => A::Resize(Side::Right, 1),
+            code(K::Up) => A::Resize(Side::Top, 1),
+            code(K::Down) => A::Resize(Side::Bottom, 1),
+            ch('h') => A::Resize(Side::Left, 1),
+            ch('l') => A::Resize(Side::Right, 1),
+            ch('k') => A::Resize(Side::Top, 1),
+            ch('j') => A::Resize(Side::Bottom, 1)
+        ],
+        "grow that side by one",
+        "hjkl grow"
+    ),
+    keys!(
+        Resize,
+        "H L K J",
+        [
+            ch('H') => A::Resize(Side::Left, -1),
+            ch('L') => A::Resize(Side::Right, -1),
+            ch('K') => A::Resize(Side::Top, -1),
+            ch('J') => A::Resize(Side::Bottom, -1)
+        ],
+        "crop that side by one",
+        "HJKL crop"
+    ),
+    key!(
+        Resize,
+        "Esc Enter Z",
+        [code(K::Esc), code(K::Enter), ch('Z')],
+        A::ResizePrefix,
+        "done resizing",
+        "Esc done"
+    ),
     note!(Lab, "moves", "move the cursor", ""),
     note!(Lab, "click drag", "start; right button goal", ""),
     key!(
@@ -735,8 +919,22 @@ pub const BINDINGS: &[Binding] = &[
         "goal at the cursor",
         "g goal"
     ),
-    key!(Lab, "w", [ch('w')], A::PutWall, "put a wall", "w wall"),
-    key!(Lab, ".", [ch('.')], A::PutFloor, "put floor", ""),
+    key!(
+        Lab,
+        "w",
+        [ch('w')],
+        A::PutTile(Tile::Wall),
+        "put a wall",
+        "w wall"
+    ),
+    key!(
+        Lab,
+        ".",
+        [ch('.')],
+        A::PutTile(Tile::Floor),
+        "put floor",
+        ""
+    ),
     key!(
         Lab,
         "Space",
@@ -1029,6 +1227,20 @@ mod tests {
                     seen.push(k);
                 }
             }
+        }
+    }
+
+    #[test]
+    fn every_monster_kind_is_placed_by_its_own_letter() {
+        let monster = [Context::Monster, Context::Always];
+        for k in crate::content::kinds::KINDS {
+            let key = KeyEvent::new(KeyCode::Char(k.glyph), KeyModifiers::NONE);
+            assert_eq!(
+                lookup_table(&monster, &key),
+                Some(Action::PlaceKind(k.glyph)),
+                "{}",
+                k.name
+            );
         }
     }
 

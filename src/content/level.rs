@@ -4,6 +4,8 @@
 //! - `; anything`: a comment (a line whose first character is `;`), allowed anywhere.
 //! - `title: The Pillar Room` and `size: 40x20`: optional headers, before the map; `map:`
 //!   optionally marks where the map starts, so that leading blank lines count as void rows.
+//! - `next: two.txt`: the designed floor below (a file relative to this one); its stairs
+//!   lead there instead of to a generated floor (see [`campaign`]).
 //! - `message: Welcome!` and `message at 12,3: Press o.`: messages for the log, any number,
 //!   before the map like every header. A plain one shows when the level starts; one `at X,Y`
 //!   (the column and row of a cell, from 0) shows the first time the player steps there.
@@ -14,11 +16,15 @@
 //!   line inside the map is a row of void. Without `size`, the map is as wide as its longest
 //!   row and ends at its last non-blank row.
 
+pub mod campaign;
 mod design;
 pub mod lint;
 mod movingai;
+pub mod tools;
 
-pub use design::{Change, Design, EditOp, Needs, Occupants, Refusal};
+pub use design::{
+    Change, Design, EditOp, Needs, Occupants, Refusal, ResizeRefusal, Resized, Side, Sides,
+};
 
 pub use crate::text::{LoadError, ParseError};
 use crate::text::{lines, parse_size};
@@ -257,6 +263,38 @@ impl Level {
         self.features.iter().find(|f| f.pos == p).map(|f| f.kind)
     }
 
+    /// A blank level of `w`x`h` cells: walls around floor, the player in the middle, and
+    /// nothing else: what `astar-rogue new` writes and a designer starts from.
+    pub fn blank(w: usize, h: usize, title: Option<&str>) -> Result<Level, String> {
+        if w < 3 || h < 3 {
+            return Err(format!(
+                "a blank level is at least 3x3 (walls around one floor cell), not {w}x{h}"
+            ));
+        }
+        check_dims(w, h)?;
+        let mut grid = Grid::new(w, h, Tile::Floor);
+        for x in 0..w as i32 {
+            grid.set(Pos::new(x, 0), Tile::Wall);
+            grid.set(Pos::new(x, h as i32 - 1), Tile::Wall);
+        }
+        for y in 0..h as i32 {
+            grid.set(Pos::new(0, y), Tile::Wall);
+            grid.set(Pos::new(w as i32 - 1, y), Tile::Wall);
+        }
+        let mut level = Level {
+            title: None,
+            grid,
+            player: Some(Pos::new(w as i32 / 2, h as i32 / 2)),
+            monsters: Vec::new(),
+            features: Vec::new(),
+            notes: Vec::new(),
+        };
+        if let Some(t) = title {
+            level.set_title(t);
+        }
+        Ok(level)
+    }
+
     /// Sets the title, keeping it on one line.
     pub fn set_title(&mut self, title: &str) {
         let t = title.replace(['\n', '\r'], " ").trim().to_string();
@@ -280,6 +318,16 @@ struct Lines {
     rows: Vec<usize>,
     /// For each note, the line of its header.
     notes: Vec<usize>,
+    /// For each note shown at a cell, the column of that cell in its header.
+    note_cols: Vec<Option<usize>>,
+    /// The `next:` header: the file it names, its line, and the column of the name.
+    next: Option<(String, usize, usize)>,
+    /// The line of the `size:` header.
+    size: Option<usize>,
+    /// The line of the `map:` marker.
+    map: Option<usize>,
+    /// The line of the last header before the map.
+    last_header: Option<usize>,
 }
 
 /// Parses the text format; also returns where its rows and notes are in the file.
@@ -295,6 +343,8 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Lines), ParseError> {
     let mut rows: Vec<(usize, &str)> = Vec::new();
     let (mut last_line, mut last_text) = (0, "");
     let mut map_marked = false;
+    let mut next: Option<(String, usize, usize)> = None;
+    let (mut map_line, mut last_header) = (None, None);
     for item in lines(bytes, file) {
         let (n, line) = item?;
         (last_line, last_text) = (n, line);
@@ -306,8 +356,39 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Lines), ParseError> {
                 continue;
             }
             if let Some((key, value)) = header(line) {
+                if key != "map" {
+                    last_header = Some(n);
+                }
+                // The value's first character, past the key, the colon and spaces.
+                let value_col = key.chars().count()
+                    + 2
+                    + value.chars().take_while(|c| c.is_whitespace()).count();
                 match key {
-                    "map" if value.trim().is_empty() => map_marked = true,
+                    "map" if value.trim().is_empty() => {
+                        map_marked = true;
+                        map_line = Some(n);
+                    }
+                    "next" => {
+                        let file = value.trim();
+                        if file.is_empty() {
+                            return Err(err(
+                                n,
+                                value_col,
+                                "empty next: name the file of the floor below, e.g. next: two.txt"
+                                    .into(),
+                                line,
+                            ));
+                        }
+                        if let Some((_, first, _)) = &next {
+                            return Err(err(
+                                n,
+                                1,
+                                format!("a second next: header (the first is on line {first})"),
+                                line,
+                            ));
+                        }
+                        next = Some((file.to_string(), n, value_col));
+                    }
                     "title" => title = Some(value.trim().to_string()).filter(|t| !t.is_empty()),
                     _ if key == "message" || key.starts_with("message ") => {
                         let (note, col) =
@@ -315,10 +396,7 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Lines), ParseError> {
                         notes.push((note, n, col, line));
                     }
                     "size" => {
-                        // The value's first character, past the key, the colon and spaces.
-                        let col = key.chars().count()
-                            + 2
-                            + value.chars().take_while(|c| c.is_whitespace()).count();
+                        let col = value_col;
                         let (w, h) = parse_size(value).ok_or_else(|| {
                             err(
                                 n,
@@ -337,7 +415,9 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Lines), ParseError> {
                         return Err(err(
                             n,
                             1,
-                            format!("unknown header {key:?} (known: title, size, map, message)"),
+                            format!(
+                                "unknown header {key:?} (known: title, size, map, message, next)"
+                            ),
                             line,
                         ));
                     }
@@ -485,6 +565,14 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Lines), ParseError> {
     let lines = Lines {
         rows: rows.iter().map(|&(n, _)| n).collect(),
         notes: notes.iter().map(|&(_, n, ..)| n).collect(),
+        note_cols: notes
+            .iter()
+            .map(|(note, _, col, _)| note.at.map(|_| *col))
+            .collect(),
+        next,
+        size: size.as_ref().map(|s| s.2),
+        map: map_line,
+        last_header,
     };
     Ok((level, lines))
 }

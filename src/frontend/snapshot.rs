@@ -57,6 +57,7 @@ pub fn render(script_path: &Path) -> Result<String, ScriptError> {
                     message: format!("cannot copy it to a scratch folder: {e}"),
                 })
             })?;
+            copy_campaign(level, &scratch.0);
             copy
         }
         // The built-in default level, not whatever levels/default.txt the current folder
@@ -78,6 +79,30 @@ pub fn render(script_path: &Path) -> Result<String, ScriptError> {
     let mut out = Vec::new();
     script::run_file(script_path, &options, &mut out)?;
     Ok(String::from_utf8_lossy(&out).into_owned())
+}
+
+/// Copies the floors a level's `next:` headers lead to into `scratch`, where they lie
+/// beside the level (a floor outside the level's folder is left out, and the game says it
+/// cannot read it).
+fn copy_campaign(level: &Path, scratch: &Path) {
+    use std::path::Component;
+    let dir = level.parent().unwrap_or(Path::new(""));
+    for file in crate::content::level::campaign::files(level)
+        .into_iter()
+        .skip(1)
+    {
+        let Ok(rel) = file.strip_prefix(dir) else {
+            continue;
+        };
+        if !rel.components().all(|c| matches!(c, Component::Normal(_))) {
+            continue;
+        }
+        let to = scratch.join(rel);
+        if let Some(parent) = to.parent() {
+            let _ = std::fs::create_dir_all(parent);
+        }
+        let _ = std::fs::copy(&file, &to);
+    }
 }
 
 /// The scratch folders that exist now, so that a signal can remove them before the process

@@ -426,7 +426,10 @@ fn regular_target(path: &Path) -> std::io::Result<PathBuf> {
 }
 
 /// Creates our temporary file beside `name`, exclusively, under a fresh random name.
-fn create_temporary(dir: &Path, name: &str) -> std::io::Result<(PathBuf, std::fs::File)> {
+pub(super) fn create_temporary(
+    dir: &Path,
+    name: &str,
+) -> std::io::Result<(PathBuf, std::fs::File)> {
     use std::hash::{BuildHasher, RandomState};
     let pid = std::process::id();
     let keep = temp_base(name);

@@ -24,12 +24,18 @@ const CURRENT: char = '%';
 /// cyan and green to yellow), one per digit the cells show.
 pub(super) const RAMP: [u8; 10] = [17, 19, 25, 31, 37, 43, 77, 113, 184, 220];
 
-/// The level's title, or the file's name without one, for a map's border. The title is the
-/// file's text: escaped, it can never drive the terminal.
+/// The level's title, or the file's name without one, for a map's border, marked while the
+/// design has edits its file does not. The title is the file's text: escaped, it can never
+/// drive the terminal.
 pub(super) fn level_title(app: &App) -> String {
     let title = app.design().level().title.as_deref();
     let title = title.map_or_else(|| app.source().name(), str::to_owned);
-    crate::text::escape_controls(&title).into_owned()
+    let title = crate::text::escape_controls(&title).into_owned();
+    if app.unsaved() {
+        format!("{title} [unsaved]")
+    } else {
+        title
+    }
 }
 
 pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &mut Buffer) {
@@ -156,6 +162,32 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
         Some('@'),
         Style::new().fg(theme.player).add_modifier(Modifier::BOLD),
     );
+    if let Some((tool, anchor)) = app.tools().and_then(|t| t.pending) {
+        // The shape under way, from its anchor to the cursor, as it would be drawn.
+        use crate::app::Tool;
+        use crate::content::level::tools;
+        let cursor = app.cursor();
+        let cells = match tool {
+            Tool::Rect | Tool::Copy => tools::rect(anchor, cursor, false).unwrap_or_default(),
+            Tool::Box => tools::rect(anchor, cursor, true).unwrap_or_default(),
+            Tool::Line => tools::line(anchor, cursor),
+            Tool::Fill => Vec::new(),
+        };
+        let shape = Style::new()
+            .bg(Color::DarkGray)
+            .add_modifier(Modifier::UNDERLINED);
+        for p in cells {
+            put(p, None, shape);
+        }
+        put(
+            anchor,
+            None,
+            Style::new()
+                .fg(Color::Black)
+                .bg(Color::Yellow)
+                .add_modifier(Modifier::UNDERLINED),
+        );
+    }
     if matches!(app.mode(), Mode::Look | Mode::Edit) {
         put(
             app.cursor(),

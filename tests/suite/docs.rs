@@ -33,6 +33,7 @@ const PAGES: &[&str] = &[
     "README.md",
     "docs/playing.md",
     "docs/designing.md",
+    "docs/designing-campaigns.md",
     "docs/learning.md",
     "docs/scripts.md",
     "docs/contributing.md",
@@ -310,6 +311,11 @@ fn playing() {
 #[test]
 fn designing() {
     check_page("docs/designing.md");
+}
+
+#[test]
+fn designing_campaigns() {
+    check_page("docs/designing-campaigns.md");
 }
 
 #[test]

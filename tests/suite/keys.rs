@@ -13,13 +13,16 @@ use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use crate::common;
 
 /// The screens, each reached from a fresh game by script tokens.
-const SCREENS: [(&str, &str); 10] = [
+const SCREENS: [(&str, &str); 13] = [
     ("play", ""),
     ("attack in place", "F"),
     ("overlay", "o"),
     ("look", "x"),
     ("look with the overlay", "o x"),
     ("edit", "e"),
+    ("edit, a rectangle under way", "e r"),
+    ("edit, waiting for a monster's letter", "e m"),
+    ("edit, resizing", "e Z"),
     ("lab", "L"),
     ("help", "?"),
     ("history", "C-p"),

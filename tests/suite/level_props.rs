@@ -438,3 +438,106 @@ fn movingai_bare_dimension_key_points_past_the_line() {
         e.col
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Designs edited, resized and linked read back as they are
+// ---------------------------------------------------------------------------------------------
+
+/// What the editor may do to a design.
+#[derive(Debug, Clone)]
+enum DesignOp {
+    Tile(Index, Tile),
+    Monster(Index, char),
+    Resize(i32, i32, i32, i32),
+    Next,
+}
+
+fn design_op() -> impl Strategy<Value = DesignOp> {
+    let tile = prop_oneof![Just(Tile::Floor), Just(Tile::Wall), Just(Tile::Void)];
+    prop_oneof![
+        6 => (any::<Index>(), tile).prop_map(|(i, t)| DesignOp::Tile(i, t)),
+        1 => (any::<Index>(), prop::char::range('a', 'z')).prop_map(|(i, c)| DesignOp::Monster(i, c)),
+        2 => (-2i32..=2, -2i32..=2, -2i32..=2, -2i32..=2)
+            .prop_map(|(l, t, r, b)| DesignOp::Resize(l, t, r, b)),
+        1 => Just(DesignOp::Next),
+    ]
+}
+
+/// A game with nobody in it: only the design's own rules apply.
+struct Nobody;
+
+impl astar_rogue::content::level::Occupants for Nobody {
+    fn player(&self) -> Pos {
+        Pos::new(-1, -1)
+    }
+    fn monster_origin(&self, _: Pos) -> Option<Option<Pos>> {
+        None
+    }
+}
+
+proptest! {
+    #![proptest_config(config(500))]
+
+    /// Whatever the editor does to a file (its size header and `map:` marker perhaps taken
+    /// away, comments among its rows), the design writes a text that reads back as the
+    /// design: tiles, creatures, messages and the `next:` header.
+    #[test]
+    fn edited_resized_and_linked_designs_read_back(
+        level in level_strategy(6, 5),
+        bare in any::<bool>(),
+        comments in prop::collection::vec(any::<Index>(), 0..3),
+        ops in prop::collection::vec(design_op(), 1..24),
+    ) {
+        use astar_rogue::content::level::{Design, EditOp, Sides};
+        let mut lines: Vec<String> = level.to_text().lines().map(str::to_string).collect();
+        if bare {
+            lines.retain(|l| !l.starts_with("size: ") && l != "map:");
+        }
+        for i in comments {
+            let at = i.index(lines.len() + 1);
+            lines.insert(at, "; a comment".into());
+        }
+        let text = lines.join("\n") + "\n";
+        let Ok(mut d) = Design::parse(text.as_bytes(), FILE) else {
+            return Ok(());
+        };
+        prop_assert_eq!(d.to_text(), text.clone(), "unedited, byte for byte");
+        for op in ops {
+            let cells = d.level().grid.len();
+            match op {
+                DesignOp::Tile(i, t) => {
+                    let p = d.level().grid.pos(i.index(cells));
+                    if let Ok(Some(c)) = d.check(EditOp::SetTile(p, t), &Nobody) {
+                        d.apply(&c, true);
+                    }
+                }
+                DesignOp::Monster(i, k) => {
+                    let p = d.level().grid.pos(i.index(cells));
+                    if let Ok(Some(c)) = d.check(EditOp::AddMonster(p, k), &Nobody) {
+                        d.apply(&c, true);
+                    }
+                }
+                DesignOp::Resize(left, top, right, bottom) => {
+                    let sides = Sides { left, top, right, bottom };
+                    if let Ok((resized, _)) = d.resized(sides) {
+                        d = resized;
+                    }
+                }
+                DesignOp::Next => d.set_next("below.txt"),
+            }
+            let out = d.to_text();
+            let back = Design::parse(out.as_bytes(), FILE);
+            prop_assert!(back.is_ok(), "{:?} after {:?}:\n{}", back.err(), op, out);
+            // The file lists creatures in reading order, the design in the order they came.
+            let sorted = |l: &Level| {
+                let mut l = l.clone();
+                l.monsters.sort_by_key(|m| (m.pos.y, m.pos.x));
+                l.features.sort_by_key(|f| (f.pos.y, f.pos.x));
+                l
+            };
+            let back = back.unwrap();
+            prop_assert_eq!(sorted(back.level()), sorted(d.level()), "after {:?}:\n{}", op, out);
+            prop_assert_eq!(back.next(), d.next());
+        }
+    }
+}

@@ -4,10 +4,12 @@
 mod alloc;
 mod app;
 mod astar_props;
+mod campaign;
 mod cli;
 mod common;
 mod docs;
 mod edges;
+mod editor_tools;
 mod generate;
 mod huge;
 mod keys;

@@ -63,7 +63,7 @@ fn edits_at_turn_n_change_exactly_the_edited_glyphs() {
     a.set_cursor(wall);
     common::frame(&mut a, "w");
     a.set_cursor(rat);
-    common::frame(&mut a, "m e s");
+    common::frame(&mut a, "m r e s");
     assert_eq!(last_log(&a), "Saved pillar.txt.");
     let after = read(&path);
     let (old_lines, new_lines): (Vec<&str>, Vec<&str>) =
@@ -824,7 +824,7 @@ fn nothing_else_goes_where_stairs_or_a_potion_lie() {
     common::frame(&mut a, "l e");
     let (stairs, potion) = (Pos::new(3, 1), Pos::new(5, 1));
     a.set_cursor(stairs);
-    common::frame(&mut a, "m");
+    common::frame(&mut a, "m r");
     assert_eq!(
         last_log(&a),
         "The stairs down lie here; delete them (d) first."

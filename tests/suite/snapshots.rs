@@ -51,6 +51,7 @@ macro_rules! scripts {
 scripts!(
     attack_in_place,
     autoplay,
+    campaign,
     chase_bracket,
     chase_pillar,
     combat,
@@ -58,6 +59,7 @@ scripts!(
     corridor,
     descent,
     editor,
+    editor_tools,
     explore,
     first_frame,
     generate,
