@@ -33,6 +33,11 @@ pub fn fallback(why: Fallback) -> String {
         Fallback::Greedy => "greedy best-first search",
         Fallback::Occupied => "cells held by others",
         Fallback::WeightedTerrain => "terrain whose steps cost more than 10 or 14",
+        Fallback::Cluttered => {
+            return "JPS hands this map over to A*: its straight runs are too short for \
+                    jumping to pay (scattered walls, narrow mazes)."
+                .into();
+        }
     };
     format!("JPS does not apply to {what}: A* ran instead.")
 }

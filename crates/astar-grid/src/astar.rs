@@ -270,7 +270,8 @@ pub enum Algorithm {
     /// same path). It applies to 8-way moves without corner cutting at weight 1 with the
     /// octile, Chebyshev or zero estimate, A* rather than greedy, nobody in the way
     /// ([`Query::occupied`] empty) and a grid whose every step costs the plain 10 or 14
-    /// ([`Grid::has_uniform_costs`]); elsewhere A* runs instead and
+    /// ([`Grid::has_uniform_costs`]), unless the grid is large and so cluttered that A* is
+    /// faster ([`Fallback::Cluttered`]); elsewhere A* runs instead and
     /// [`SearchResult::fallback`] says why. Its expansions count jump points, its trace
     /// opens jump points only, each with the jump point its run came from as the parent.
     Jps,
@@ -326,6 +327,11 @@ pub enum Fallback {
     /// Some step costs more than the plain 10 or 14 (weighted terrain): pruning symmetric
     /// paths needs every path of the same shape to cost the same.
     WeightedTerrain,
+    /// The grid's straight runs are too short for jumping to pay: on a large grid of
+    /// scattered walls or one-cell corridors nearly every cell is a jump point, and a jump
+    /// point costs several times what an A* node does, so A* is the faster of the two
+    /// (grids of fewer than 4096 walkable cells always run JPS).
+    Cluttered,
 }
 
 impl SearchOptions {
@@ -725,13 +731,12 @@ impl Pathfinder {
         }
         if opts.algorithm == Algorithm::Jps {
             let fallback = opts.jps_fallback().or_else(|| {
-                let occupied = !occupied.is_empty();
-                // Copying the grid in also learns whether its costs are uniform.
-                (occupied || !self.jps.prepare(grid)).then_some(if occupied {
-                    Fallback::Occupied
+                if occupied.is_empty() {
+                    // Copying the grid in also weighs whether JPS runs on it.
+                    self.jps.prepare(grid)
                 } else {
-                    Fallback::WeightedTerrain
-                })
+                    Some(Fallback::Occupied)
+                }
             });
             if fallback.is_none() {
                 return self.jps.search(&query, result, tracer);

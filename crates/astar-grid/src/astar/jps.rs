@@ -23,25 +23,41 @@
 use std::cell::Cell;
 
 use super::queue::{BucketQueue, OpenList};
-use super::{Query, SearchResult, Status, Ties, TraceEvent, Tracer};
+use super::{Fallback, Query, SearchResult, Status, Ties, TraceEvent, Tracer};
 use crate::grid::{DIAGONAL, DIRECTIONS, Grid, Pos, STRAIGHT};
 
 /// The direction of a node without a parent (the start): every move is tried.
 const START: u32 = 8;
 
-/// The search state of one jump point.
-#[derive(Debug, Clone, Copy, Default)]
-struct Node {
-    /// `generation << 1 | closed` of the search that last touched it.
-    stamp: u32,
-    /// The best known cost from the start.
-    g: u32,
-    /// `cell << 4 | dir`: the padded cell of the jump point it is best reached from, and the
-    /// direction of the run's last part (an index of [`DIRECTIONS`]), or [`START`].
-    from: u32,
-    /// Its padded position, `x | y << 16`.
-    xy: u32,
+/// The search state of one jump point in 8 bytes, what a search reads of every successor it
+/// finds: `stamp << 48 | g << 4 | dir`, where `stamp` is `generation << 1 | closed` of the
+/// search that last touched it, `g` the best known cost from the start and `dir` the
+/// direction of the last part of the run that reached it (an index of [`DIRECTIONS`]) or
+/// [`START`]. The jump point it came from is kept apart, in [`Jps::parents`]: only the path
+/// reads it.
+type Node = u64;
+
+/// A node of the search stamped `stamp`.
+#[inline(always)]
+fn node(stamp: u32, g: u32, dir: u32) -> Node {
+    u64::from(stamp) << 48 | u64::from(g) << 4 | u64::from(dir)
 }
+
+#[inline(always)]
+fn stamp_of(n: Node) -> u32 {
+    (n >> 48) as u32
+}
+
+#[inline(always)]
+fn g_of(n: Node) -> u32 {
+    (n >> 4) as u32 & G_MASK
+}
+
+/// G fits in 28 bits, as in A* (see [`MAX_SEARCH_CELLS`](super::MAX_SEARCH_CELLS)).
+const G_MASK: u32 = (1 << 28) - 1;
+
+/// The last generation whose stamps fit in a node's 16 bits.
+const MAX_GENERATION: u32 = (1 << 15) - 1;
 
 /// One bit per cell of a padded map, one bit set per line (a row, or a column for the
 /// transposed copies), each with 64 bits before its first cell and a spare word after its
@@ -122,6 +138,17 @@ fn run<const FORWARD: bool>(stops: &Lines, line: usize, at: usize, walls: &Lines
     }
 }
 
+/// Grids with fewer walkable cells always run JPS: searches there are quick either way.
+pub(super) const CLUTTER_MIN_CELLS: usize = 4096;
+
+/// On larger grids, JPS hands over to A* when the straight runs average fewer than this many
+/// tenths of a cell (walkable cells per stop, running east): scattered walls and one-cell
+/// mazes, where nearly every cell is a jump point and a jump point costs several times what
+/// an A* node does. Measured on the Moving AI maps: JPS took 1.2 to 1.4 times A*'s time on
+/// the random maps (runs of 3.9 and 1.6 cells) and about as long on the maze (1.6), and
+/// under a third on every other map (5.5 cells and up).
+pub(super) const CLUTTER_RUN_TENTHS: usize = 45;
+
 /// A remembered run not computed yet.
 const UNKNOWN: u16 = u16::MAX;
 
@@ -130,10 +157,12 @@ const UNKNOWN: u16 = u16::MAX;
 struct Map {
     /// The revision of the grid copied in, or 0 before the first.
     revision: u64,
-    /// Whether every step on the grid costs the plain 10 or 14 (else JPS does not apply).
-    uniform: bool,
+    /// Why JPS does not run on this grid, if it does not.
+    verdict: Option<Fallback>,
     /// Padded width: the map with a one-cell wall border.
     stride: usize,
+    /// `2^64 / stride` rounded up: turns the cell-to-row division into a multiplication.
+    stride_magic: u64,
     /// Per padded cell, what runs read there.
     cells: Vec<Spot>,
     /// The walls (set) and walkable cells (clear), by rows and, transposed, by columns.
@@ -157,6 +186,10 @@ struct Spot {
     /// Per straight direction, the run from here as `distance << 1 | jump point`, or
     /// [`UNKNOWN`].
     runs: [Cell<u16>; 4],
+    /// Per diagonal direction, as `steps << 1 | last`, how far the diagonal run from here
+    /// goes to the next cell whose straight parts find a jump point or, with `last`, to the
+    /// last cell it reaches (the next step cuts a corner or meets a wall); or [`UNKNOWN`].
+    diagonals: [Cell<u16>; 4],
 }
 
 /// The buffers of Jump Point Search, kept between searches.
@@ -164,6 +197,8 @@ struct Spot {
 pub(super) struct Jps {
     map: Map,
     nodes: Vec<Node>,
+    /// Per padded cell, the jump point its node was best reached from.
+    parents: Vec<u32>,
     generation: u32,
     /// The open list under [`Ties::LowerH`]: keys `H << 32 | cell`, so equal F pops by
     /// lower H, then in reading order.
@@ -178,18 +213,20 @@ pub(super) struct Jps {
 }
 
 impl Jps {
-    /// Copies `grid` in when it changed; returns whether JPS applies to it (every step costs
-    /// the plain 10 or 14).
-    pub(super) fn prepare(&mut self, grid: &Grid) -> bool {
+    /// Copies `grid` in when it changed; returns why JPS does not run on it, if it does not:
+    /// a step that costs more than the plain 10 or 14, or straight runs too short for
+    /// jumping to pay (see [`CLUTTER_MIN_CELLS`]).
+    pub(super) fn prepare(&mut self, grid: &Grid) -> Option<Fallback> {
         let map = &mut self.map;
         if map.revision == grid.revision() {
-            return map.uniform;
+            return map.verdict;
         }
         map.revision = grid.revision();
-        map.uniform = grid.has_uniform_costs();
         let (w, h) = (grid.width(), grid.height());
         let (stride, height) = (w + 2, h + 2);
         map.stride = stride;
+        // Exact for every 32-bit cell index (Lemire, Kaser and Kurz, 2019); stride >= 3.
+        map.stride_magic = (u64::MAX / stride as u64).wrapping_add(1);
         let mut walk = vec![false; stride * height];
         map.rows = Lines::new(height, stride);
         map.cols = Lines::new(stride, height);
@@ -211,6 +248,7 @@ impl Jps {
         let unknown = Spot {
             bits: 0,
             runs: std::array::from_fn(|_| Cell::new(UNKNOWN)),
+            diagonals: std::array::from_fn(|_| Cell::new(UNKNOWN)),
         };
         map.cells = vec![unknown; stride * height];
         for y in 1..height - 1 {
@@ -241,11 +279,27 @@ impl Jps {
                 map.cells[y * stride + x].bits = bits;
             }
         }
+        // A run stops where the east stop mask is set one cell on: count those stops.
+        let (mut walkable, mut stops) = (0usize, 0usize);
+        for y in 1..height - 1 {
+            for x in (1..stride - 1).filter(|&x| at(x, y)) {
+                walkable += 1;
+                stops += (map.east.ahead(y, x + 1) & 1) as usize;
+            }
+        }
+        map.verdict = if !grid.has_uniform_costs() {
+            Some(Fallback::WeightedTerrain)
+        } else if walkable >= CLUTTER_MIN_CELLS && walkable * 10 < stops * CLUTTER_RUN_TENTHS {
+            Some(Fallback::Cluttered)
+        } else {
+            None
+        };
         if self.nodes.len() != stride * height {
-            self.nodes = vec![Node::default(); stride * height];
+            self.nodes = vec![0; stride * height];
+            self.parents = vec![0; stride * height];
             self.generation = 0;
         }
-        map.uniform
+        map.verdict
     }
 
     /// Runs Jump Point Search for `q` on the prepared grid; the endpoints are valid, apart
@@ -257,33 +311,49 @@ impl Jps {
         result: &mut SearchResult,
         tracer: &mut T,
     ) {
-        if self.generation >= u32::MAX / 2 - 1 {
-            for n in &mut self.nodes {
-                n.stamp = 0;
-            }
+        if self.generation >= MAX_GENERATION {
+            self.nodes.fill(0);
             self.generation = 0;
         }
         self.generation += 1;
         let open = self.generation << 1;
+        let mut at = Buffers {
+            map: &self.map,
+            nodes: &mut self.nodes,
+            parents: &mut self.parents,
+            found: &mut self.found,
+        };
         let found = match q.options.ties {
-            Ties::LowerH => self.run(
-                q,
-                result,
-                tracer,
-                open,
-                |j| &mut j.queue,
-                |h, c| u64::from(h) << 32 | c as u64,
-            ),
-            Ties::Lifo => self.run(q, result, tracer, open, |j| &mut j.lifo, |_, c| c as u64),
+            Ties::LowerH => at.run(q, result, tracer, open, &mut self.queue, |h, c| {
+                u64::from(h) << 32 | c as u64
+            }),
+            Ties::Lifo => at.run(q, result, tracer, open, &mut self.lifo, |_, c| c as u64),
         };
         if let Some((c, g, expanded)) = found {
-            write_path(&self.map, &self.nodes, &mut self.trail, c, &mut result.path);
+            write_path(
+                &self.map,
+                &self.nodes,
+                &self.parents,
+                &mut self.trail,
+                c,
+                &mut result.path,
+            );
             result.set(Status::Found, Some(g), expanded);
         }
     }
+}
 
-    /// The search loop on the open list `pick` selects, with keys `key(h, cell)`; returns the
-    /// goal's cell, its cost and the expansions when found (the result is set otherwise).
+/// What the search loop works on, borrowed apart from the open lists.
+struct Buffers<'a> {
+    map: &'a Map,
+    nodes: &'a mut [Node],
+    parents: &'a mut [u32],
+    found: &'a mut Vec<(u32, u32, u32, u32)>,
+}
+
+impl Buffers<'_> {
+    /// The search loop on the open list `queue`, with keys `key(h, cell)`; returns the goal's
+    /// cell, its cost and the expansions when found (the result is set otherwise).
     #[inline(always)]
     fn run<T: Tracer, Q: OpenList>(
         &mut self,
@@ -291,7 +361,7 @@ impl Jps {
         result: &mut SearchResult,
         tracer: &mut T,
         open: u32,
-        pick: impl Fn(&mut Self) -> &mut Q,
+        queue: &mut Q,
         key: impl Fn(u32, usize) -> u64,
     ) -> Option<(usize, u32, u32)> {
         let closed = open | 1;
@@ -304,19 +374,17 @@ impl Jps {
             heuristic.estimate(x.abs_diff(goal.0) as u32, y.abs_diff(goal.1) as u32)
         };
         let pos = |c: usize| Pos::new((c % stride) as i32 - 1, (c / stride) as i32 - 1);
-        let mut found = std::mem::take(&mut self.found);
-        let mut queue = std::mem::take(pick(self));
-        let map = &self.map;
-        let nodes = &mut self.nodes[..];
+        let found = &mut *self.found;
+        let map = self.map;
+        let nodes = &mut *self.nodes;
+        let parents = &mut *self.parents;
+        let magic = map.stride_magic;
 
-        nodes[s] = Node {
-            stamp: open,
-            g: 0,
-            from: (s as u32) << 4 | START,
-            xy: (q.start.x as u32 + 1) | (q.start.y as u32 + 1) << 16,
-        };
+        nodes[s] = node(open, 0, START);
         let h0 = h(q.start.x as usize + 1, q.start.y as usize + 1);
-        queue.start(h0, key(h0, s));
+        // Every F is even (steps of 10 and 14, even estimates): the queue is keyed by F / 2,
+        // which halves the buckets it steps through.
+        queue.start(h0 >> 1, key(h0, s));
         if T::ENABLED {
             tracer.event(TraceEvent::Open {
                 cell: q.start,
@@ -329,43 +397,42 @@ impl Jps {
         let cap = q.options.cap.unwrap_or(u32::MAX);
         let mut expanded = 0u32;
         let mut answer = None;
-        while let Some((_, k)) = queue.pop(|_, k| nodes[k as u32 as usize].stamp != closed) {
+        while let Some((_, k)) = queue.pop(|_, k| stamp_of(nodes[k as u32 as usize]) != closed) {
             let c = k as u32 as usize;
-            let node = nodes[c];
-            if node.stamp == closed {
+            let here = nodes[c];
+            if stamp_of(here) == closed {
                 continue;
             }
             if expanded >= cap {
                 result.set(Status::CapReached, None, expanded);
                 break;
             }
-            nodes[c].stamp = closed;
+            nodes[c] = here | 1 << 48;
             expanded += 1;
             if T::ENABLED {
                 tracer.event(TraceEvent::Close { cell: pos(c) });
             }
+            let g = g_of(here);
             if c == t {
-                answer = Some((c, node.g, expanded));
+                answer = Some((c, g, expanded));
                 break;
             }
             found.clear();
-            let xy = (node.xy as usize & 0xFFFF, node.xy as usize >> 16);
-            map.successors(c, xy, node.from & 15, goal, &mut found);
-            for &(jc, d, cost, jxy) in &found {
+            let row = ((u128::from(magic) * c as u128) >> 64) as usize;
+            let xy = (c - row * stride, row);
+            map.successors(c, xy, here as u32 & 15, goal, found);
+            for &(jc, d, cost, jxy) in found.iter() {
                 let jc = jc as usize;
-                let ng = node.g + cost;
-                let n = &mut nodes[jc];
-                if n.stamp == closed || n.stamp == open && n.g <= ng {
+                let ng = g + cost;
+                let old = nodes[jc];
+                let st = stamp_of(old);
+                if st == closed || st == open && g_of(old) <= ng {
                     continue;
                 }
-                *n = Node {
-                    stamp: open,
-                    g: ng,
-                    from: (c as u32) << 4 | d,
-                    xy: jxy,
-                };
+                nodes[jc] = node(open, ng, d);
+                parents[jc] = c as u32;
                 let nh = h(jxy as usize & 0xFFFF, jxy as usize >> 16);
-                queue.push(ng + nh, key(nh, jc));
+                queue.push((ng + nh) >> 1, key(nh, jc));
                 if T::ENABLED {
                     tracer.event(TraceEvent::Open {
                         cell: pos(jc),
@@ -380,8 +447,6 @@ impl Jps {
         if answer.is_none() && expanded < cap {
             result.set(Status::Unreachable, None, expanded);
         }
-        self.found = found;
-        *pick(self) = queue;
         answer
     }
 }
@@ -426,9 +491,11 @@ impl Map {
     /// Follows the diagonal run from padded cell `c` at `(x, y)` in direction `d` and adds to
     /// `out`, for each cell it crosses, the jump points of the straight runs from that cell
     /// along its two parts (reached diagonally, then straight), and the goal if it crosses
-    /// it. It does not stop at those cells to expand them later, as the first JPS did (which
-    /// then scans the same straight runs again): it carries on until a wall or a corner
-    /// stops it (Harabor and Grastien, 2014).
+    /// it or one of those runs does. It does not stop at those cells to expand them later,
+    /// as the first JPS did (which then scans the same straight runs again): it carries on
+    /// until a wall or a corner stops it (Harabor and Grastien, 2014). It skips the cells
+    /// whose straight parts find no jump point at once, as [`Map::diagonal_run`] remembers
+    /// them, looking only whether the goal lies on one of their runs.
     #[inline(always)]
     fn diagonal(
         &self,
@@ -443,14 +510,70 @@ impl Map {
         let stride = self.stride;
         let step = offset(0, dx).wrapping_add(offset(0, dy).wrapping_mul(stride));
         let (h, v) = (STRAIGHT_PARTS[d - 4][0], STRAIGHT_PARTS[d - 4][1]);
+        let (gx, gy) = goal;
         let mut cost = 0u32;
-        // No corner cutting: the step is legal only when both its sides are free.
-        while self.cells[c].bits & 1 << (8 + d) != 0 {
+        loop {
+            let (k, last) = self.diagonal_run(c, x, y, d);
+            if k == 0 {
+                return;
+            }
+            // The steps at which the run is on the goal's row and on its column.
+            let ahead = |from: usize, to: usize, up: bool| {
+                if up {
+                    to.checked_sub(from)
+                } else {
+                    from.checked_sub(to)
+                }
+            };
+            let on_row = ahead(y, gy, dy > 0).filter(|&i| i >= 1 && i < k);
+            let on_col = ahead(x, gx, dx > 0).filter(|&i| i >= 1 && i < k);
+            if on_row.is_some() && on_row == on_col {
+                // The goal lies on the diagonal itself.
+                let i = on_row.unwrap_or(0);
+                let (c, x, y) = (
+                    c.wrapping_add(i.wrapping_mul(step)),
+                    offset(x, dx * i as i32),
+                    offset(y, dy * i as i32),
+                );
+                out.push((
+                    c as u32,
+                    d as u32,
+                    cost + i as u32 * DIAGONAL,
+                    (x | y << 16) as u32,
+                ));
+                return;
+            }
+            if let Some(i) = on_row {
+                let (mc, mx) = (
+                    c.wrapping_add(i.wrapping_mul(step)),
+                    offset(x, dx * i as i32),
+                );
+                if let Some(n) = self.straight(mc, mx, gy, h, goal).filter(|_| gx != mx)
+                    && offset(mx, dx * n as i32) == gx
+                {
+                    let jc = (mc as isize + dx as isize * n as isize) as u32;
+                    let along = cost + i as u32 * DIAGONAL + n * STRAIGHT;
+                    out.push((jc, h as u32, along, (gx | gy << 16) as u32));
+                }
+            }
+            if let Some(i) = on_col {
+                let (mc, my) = (
+                    c.wrapping_add(i.wrapping_mul(step)),
+                    offset(y, dy * i as i32),
+                );
+                if let Some(n) = self.straight(mc, gx, my, v, goal).filter(|_| gy != my)
+                    && offset(my, dy * n as i32) == gy
+                {
+                    let jc = (mc as isize + dy as isize * (n as usize * stride) as isize) as u32;
+                    let along = cost + i as u32 * DIAGONAL + n * STRAIGHT;
+                    out.push((jc, v as u32, along, (gx | gy << 16) as u32));
+                }
+            }
             (c, x, y, cost) = (
-                c.wrapping_add(step),
-                offset(x, dx),
-                offset(y, dy),
-                cost + DIAGONAL,
+                c.wrapping_add(k.wrapping_mul(step)),
+                offset(x, dx * k as i32),
+                offset(y, dy * k as i32),
+                cost + k as u32 * DIAGONAL,
             );
             if (x, y) == goal {
                 out.push((c as u32, d as u32, cost, (x | y << 16) as u32));
@@ -471,7 +594,64 @@ impl Map {
                 let jc = (c as isize + dy as isize * (n as usize * stride) as isize) as u32;
                 out.push((jc, v as u32, cost + n * STRAIGHT, (x | jy << 16) as u32));
             }
+            if last {
+                return;
+            }
         }
+    }
+
+    /// How many steps the diagonal run from padded cell `c` at `(x, y)` in direction `d`
+    /// goes to the next cell whose straight parts find a jump point (ignoring the goal), and
+    /// whether that is instead the last cell it reaches. Remembered for every cell on the
+    /// way, which share the answer.
+    #[inline(always)]
+    fn diagonal_run(&self, c: usize, x: usize, y: usize, d: usize) -> (usize, bool) {
+        let known = self.cells[c].diagonals[d - 4].get();
+        if known != UNKNOWN {
+            return (usize::from(known >> 1), known & 1 != 0);
+        }
+        let (dx, dy) = DIRECTIONS[d];
+        let step = offset(0, dx).wrapping_add(offset(0, dy).wrapping_mul(self.stride));
+        let (h, v) = (STRAIGHT_PARTS[d - 4][0], STRAIGHT_PARTS[d - 4][1]);
+        let (mut at, mut ax, mut ay, mut k) = (c, x, y, 0usize);
+        let last = loop {
+            if self.cells[at].bits & 1 << (8 + d) == 0 {
+                break true;
+            }
+            (at, ax, ay, k) = (at.wrapping_add(step), offset(ax, dx), offset(ay, dy), k + 1);
+            let legal = self.cells[at].bits >> 8;
+            let jumps = |part: usize| legal & 1 << part != 0 && self.known_run(at, ax, ay, part).1;
+            if jumps(h) || jumps(v) {
+                break false;
+            }
+        };
+        for i in 0..k {
+            let code = ((k - i) << 1 | usize::from(last)) as u16;
+            self.cells[c.wrapping_add(i.wrapping_mul(step))].diagonals[d - 4].set(code);
+        }
+        if k == 0 {
+            self.cells[c].diagonals[d - 4].set(1);
+        }
+        (k, last)
+    }
+
+    /// The straight run from padded cell `c` at `(x, y)` in direction `d`, goal aside: its
+    /// length to where it stops, and whether a jump point is there (else a wall is).
+    #[inline(always)]
+    fn known_run(&self, c: usize, x: usize, y: usize, d: usize) -> (u32, bool) {
+        let slot = &self.cells[c].runs[d];
+        let mut known = slot.get();
+        if known == UNKNOWN {
+            let (dist, jump) = match d {
+                1 => run::<true>(&self.east, y, x, &self.rows),
+                3 => run::<false>(&self.west, y, x, &self.rows),
+                2 => run::<true>(&self.south, x, y, &self.cols),
+                _ => run::<false>(&self.north, x, y, &self.cols),
+            };
+            known = (dist << 1 | u32::from(jump)) as u16;
+            slot.set(known);
+        }
+        (u32::from(known >> 1), known & 1 != 0)
     }
 
     /// The length of the straight run from padded cell `c` at `(x, y)` in direction `d` to
@@ -485,19 +665,7 @@ impl Map {
         d: usize,
         (gx, gy): (usize, usize),
     ) -> Option<u32> {
-        let slot = &self.cells[c].runs[d];
-        let mut known = slot.get();
-        if known == UNKNOWN {
-            let (dist, jump) = match d {
-                1 => run::<true>(&self.east, y, x, &self.rows),
-                3 => run::<false>(&self.west, y, x, &self.rows),
-                2 => run::<true>(&self.south, x, y, &self.cols),
-                _ => run::<false>(&self.north, x, y, &self.cols),
-            };
-            known = (dist << 1 | u32::from(jump)) as u16;
-            slot.set(known);
-        }
-        let (dist, jump) = (u32::from(known >> 1), known & 1 != 0);
+        let (dist, jump) = self.known_run(c, x, y, d);
         // The goal, if the run passes it: up to the jump point, or short of the wall.
         let (dx, dy) = DIRECTIONS[d];
         let to_goal = if dy == 0 {
@@ -561,16 +729,22 @@ const NEXT: [[u8; 256]; 8] = {
 
 /// Writes the path that ends at padded cell `c` into `path`, every cell of every run, by
 /// walking the parents back into `trail`.
-fn write_path(map: &Map, nodes: &[Node], trail: &mut Vec<u32>, c: usize, path: &mut Vec<Pos>) {
+fn write_path(
+    map: &Map,
+    nodes: &[Node],
+    parents: &[u32],
+    trail: &mut Vec<u32>,
+    c: usize,
+    path: &mut Vec<Pos>,
+) {
     trail.clear();
     let mut at = c;
     loop {
         trail.push(at as u32);
-        let from = nodes[at].from;
-        if from & 15 == START {
+        if nodes[at] as u32 & 15 == START {
             break;
         }
-        at = (from >> 4) as usize;
+        at = parents[at] as usize;
     }
     let stride = map.stride;
     let pos = |c: u32| {

@@ -525,3 +525,40 @@ fn jump_point_search_says_why_it_does_not_apply_and_a_star_runs() {
     assert_eq!(r.fallback, None);
     assert!(r.expanded < pf.find(&g, q).expanded);
 }
+
+#[test]
+fn jump_point_search_hands_cluttered_large_grids_to_a_star() {
+    let mut pf = Pathfinder::new();
+    // Two far cells of the largest region, so that the search runs.
+    let far = |g: &Grid| {
+        let regions = Regions::compute(g, Neighbourhood::Eight);
+        let big = regions.largest();
+        let cells: Vec<Pos> = (0..g.len())
+            .filter(|&c| Some(regions.label(c)) == big)
+            .map(|c| g.pos(c))
+            .collect();
+        Query::new(cells[0], cells[cells.len() - 1])
+    };
+    // Scattered walls over 100x100 cells: straight runs of two or three cells.
+    let cluttered = random_grid(100, 100, 30, 7);
+    let q = far(&cluttered);
+    let r = pf.find(&cluttered, q.options(jps(Ties::LowerH)));
+    assert_eq!(r.fallback, Some(Fallback::Cluttered));
+    assert_eq!(
+        SearchResult {
+            fallback: None,
+            ..r
+        },
+        pf.find(&cluttered, q)
+    );
+    // The same clutter on fewer than 4096 walkable cells: JPS runs.
+    let small = random_grid(60, 60, 30, 7);
+    let q = far(&small);
+    let r = pf.find(&small, q.options(jps(Ties::LowerH)));
+    assert_eq!(r.fallback, None);
+    assert_eq!(r.cost, pf.find(&small, q).cost);
+    // Open ground with a few walls, as large: JPS runs.
+    let open = random_grid(100, 100, 3, 7);
+    let r = pf.find(&open, far(&open).options(jps(Ties::LowerH)));
+    assert_eq!(r.fallback, None);
+}
