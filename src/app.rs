@@ -822,6 +822,9 @@ impl App {
                     Planning::Map => {
                         "Monsters plan: one Dijkstra map from you, for all of them.".to_string()
                     }
+                    Planning::Jps => {
+                        "Monsters plan: each its own Jump Point Search, every turn.".to_string()
+                    }
                 });
                 self.overlay.step = None;
                 self.sync_trace();

@@ -7,7 +7,9 @@
 //! route's first step if there is one; otherwise it waits. That detour search may expand at
 //! most [`DETOUR_FACTOR`] times the nodes of the first search (plus [`DETOUR_SLACK`]): a
 //! monster stuck in a crowd would otherwise flood its whole region every turn looking for a
-//! way that the crowd blocks. A monster with no path waits.
+//! way that the crowd blocks. (Under Jump Point Search planning, whose nodes are jump points
+//! and whose detours are A*, the cells of the first path stand for its nodes.) A monster
+//! with no path waits.
 //!
 //! Kinds differ in speed: a slow monster acts on even turns only; a fast one, once every
 //! monster has acted, plans afresh from where it now stands and acts a second time.
@@ -779,7 +781,13 @@ impl World {
             let free = |p: Pos| p != player && self.monster_at(p).is_none();
             return self.planner.map_detour(&self.grid, at, free);
         }
-        let budget = self.monsters[i].plan.expanded.saturating_mul(DETOUR_FACTOR) + DETOUR_SLACK;
+        let plan = &self.monsters[i].plan;
+        let first = match self.planner.planning() {
+            // Its nodes are jump points; the detour, around occupants, is A*.
+            Planning::Jps => plan.path.len() as u32,
+            _ => plan.expanded,
+        };
+        let budget = first.saturating_mul(DETOUR_FACTOR) + DETOUR_SLACK;
         let goal = self.player.pos;
         let from = self.monsters[i].pos;
         let next =

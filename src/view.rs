@@ -1,6 +1,6 @@
 //! Drawing: `impl Widget for &App`, one file per view. Renders from state, changes nothing.
 
-mod describe;
+pub mod describe;
 mod editor;
 mod help;
 mod history;

@@ -188,7 +188,7 @@ pub enum Action {
     CycleCompare,
     /// Let the mouse paint walls in the lab, or move the start and goal.
     TogglePaint,
-    /// How the monsters plan: own A*, capped A*, one Dijkstra map.
+    /// How the monsters plan: own A*, capped A*, one Dijkstra map, own JPS.
     CyclePlanning,
     /// Take the stairs down.
     Descend,
@@ -543,7 +543,7 @@ pub const BINDINGS: &[Binding] = &[
         "P",
         [ch('P')],
         A::CyclePlanning,
-        "planning: A*, capped, map",
+        "planning: A*/cap/map/JPS",
         ""
     ),
     key!(

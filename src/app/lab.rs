@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 use crate::engine::astar::{
-    Heuristic, Pathfinder, Query, SearchOptions, SearchResult, Snapshot, Trace, Weight,
+    Algorithm, Heuristic, Pathfinder, Query, SearchOptions, SearchResult, Snapshot, Trace, Weight,
 };
 use crate::engine::grid::{Grid, Neighbourhood, Pos, Tile};
 
@@ -21,15 +21,19 @@ pub enum Comparison {
     FourWay,
     /// Greedy best-first: ordered by H alone.
     Greedy,
+    /// Jump Point Search: the same optimal cost for a few jump points, the straight and
+    /// diagonal runs between them scanned rather than searched.
+    Jps,
 }
 
 impl Comparison {
     /// The comparisons in the order a key cycles them (after "none").
-    pub const ALL: [Comparison; 4] = [
+    pub const ALL: [Comparison; 5] = [
         Comparison::Dijkstra,
         Comparison::Weighted,
         Comparison::FourWay,
         Comparison::Greedy,
+        Comparison::Jps,
     ];
 
     /// The second option set: `base` changed in this one way.
@@ -53,6 +57,11 @@ impl Comparison {
                 greedy: true,
                 ..base
             },
+            Comparison::Jps => SearchOptions {
+                algorithm: Algorithm::Jps,
+                greedy: false,
+                ..base
+            },
         }
     }
 
@@ -63,6 +72,7 @@ impl Comparison {
             Comparison::Weighted => "vs weight 2",
             Comparison::FourWay => "vs 4-way",
             Comparison::Greedy => "vs greedy best-first",
+            Comparison::Jps => "vs JPS (jump points)",
         }
     }
 
@@ -202,7 +212,7 @@ impl Lab {
         self.rerun();
     }
 
-    /// Cycles the side-by-side comparison (none, Dijkstra, weight 2, 4-way, greedy).
+    /// Cycles the side-by-side comparison (none, Dijkstra, weight 2, 4-way, greedy, JPS).
     pub fn cycle_compare(&mut self) {
         self.compare = Comparison::next(self.compare);
         self.rerun();

@@ -1,5 +1,6 @@
 //! `astar-rogue path LEVEL [--from X,Y] [--to X,Y] [--json] [--trace] [options]`: one search,
-//! printed as a map with the path, or as JSON with every node the search touched.
+//! printed as a map with the path, or as JSON with every node the search touched (for
+//! `--algorithm jps`, the jump points).
 
 use std::io::Write;
 
@@ -55,6 +56,10 @@ pub(super) fn path(args: &PathArgs) -> Result<i32, CliError> {
         None => pf.search(&level.grid, query, &mut result, &mut ()),
     }
     check_endpoints(&level, from, to, result.status)?;
+    if let Some(why) = result.fallback {
+        // On standard error, so that JSON on standard output stays one object.
+        super::report(&crate::view::describe::fallback(why));
+    }
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
         // The surrounding object is written by hand and each node by serde, one at a time:

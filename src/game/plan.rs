@@ -7,7 +7,8 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use super::Monster;
 use crate::engine::astar::{
-    Heuristic, Pathfinder, Query, SearchOptions, SearchResult, Status, Trace, TraceEvent, Tracer,
+    Algorithm, Heuristic, Pathfinder, Query, SearchOptions, SearchResult, Status, Trace,
+    TraceEvent, Tracer,
 };
 use crate::engine::dijkstra::DistanceMap;
 use crate::engine::grid::{DIRECTIONS, Grid, Neighbourhood, Pos};
@@ -24,6 +25,10 @@ pub enum Planning {
     /// One reverse Dijkstra map from the player for everyone, each monster stepping
     /// downhill on it (Brogue's way): one search a turn however many monsters hunt.
     Map,
+    /// Every monster runs its own Jump Point Search to the player, every turn: paths as
+    /// short as A*'s (not always the same ones) for far fewer nodes. Where JPS does not apply
+    /// (other moves or estimates than the game's, weighted terrain) the engine runs A*.
+    Jps,
 }
 
 impl Planning {
@@ -31,10 +36,11 @@ impl Planning {
     pub const DEFAULT_CAP: u32 = 5000;
 
     /// The modes in the order a key cycles them.
-    pub const ALL: [Planning; 3] = [
+    pub const ALL: [Planning; 4] = [
         Planning::AStar,
         Planning::Capped(Planning::DEFAULT_CAP),
         Planning::Map,
+        Planning::Jps,
     ];
 
     /// The next mode.
@@ -42,7 +48,8 @@ impl Planning {
         match self {
             Planning::AStar => Planning::Capped(Self::DEFAULT_CAP),
             Planning::Capped(_) => Planning::Map,
-            Planning::Map => Planning::AStar,
+            Planning::Map => Planning::Jps,
+            Planning::Jps => Planning::AStar,
         }
     }
 }
@@ -53,6 +60,7 @@ impl std::fmt::Display for Planning {
             Planning::AStar => f.write_str("astar"),
             Planning::Capped(n) => write!(f, "capped:{n}"),
             Planning::Map => f.write_str("map"),
+            Planning::Jps => f.write_str("jps"),
         }
     }
 }
@@ -60,12 +68,13 @@ impl std::fmt::Display for Planning {
 impl std::str::FromStr for Planning {
     type Err = String;
 
-    /// Parses `astar`, `capped`, `capped:N` or `map`.
+    /// Parses `astar`, `capped`, `capped:N`, `map` or `jps`.
     fn from_str(s: &str) -> Result<Self, String> {
         match s.split_once(':') {
             None if s == "astar" => Ok(Planning::AStar),
             None if s == "capped" => Ok(Planning::Capped(Self::DEFAULT_CAP)),
             None if s == "map" => Ok(Planning::Map),
+            None if s == "jps" => Ok(Planning::Jps),
             Some(("capped", n)) => n
                 .parse()
                 .ok()
@@ -73,7 +82,7 @@ impl std::str::FromStr for Planning {
                 .map(Planning::Capped)
                 .ok_or_else(|| format!("bad cap {n:?}: a number of expansions from 1")),
             _ => Err(format!(
-                "{s:?} is not a planning mode: use astar, capped, capped:N or map"
+                "{s:?} is not a planning mode: use astar, capped, capped:N, map or jps"
             )),
         }
     }
@@ -391,15 +400,19 @@ impl Planner {
         }
     }
 
-    /// The options of the monsters' A* under the planning mode: the world's, capped by
-    /// [`Planning::Capped`]'s cap.
+    /// The options of the monsters' searches under the planning mode: the world's, capped
+    /// by [`Planning::Capped`]'s cap, or by Jump Point Search under [`Planning::Jps`].
     fn searched_with(&self, options: SearchOptions) -> SearchOptions {
         match self.planning {
             Planning::Capped(cap) => SearchOptions {
                 cap: Some(options.cap.map_or(cap, |c| c.min(cap))),
                 ..options
             },
-            _ => options,
+            Planning::Jps => SearchOptions {
+                algorithm: Algorithm::Jps,
+                ..options
+            },
+            Planning::AStar | Planning::Map => options,
         }
     }
 
@@ -414,6 +427,10 @@ impl Planner {
                 let options = self.searched_with(options);
                 self.search_one(grid, goal, options, m);
                 self.head_for_best_nodes(grid, goal, options, std::slice::from_mut(m));
+            }
+            Planning::Jps => {
+                let options = self.searched_with(options);
+                self.search_one(grid, goal, options, m);
             }
             Planning::AStar => self.search_one(grid, goal, options, m),
         }

@@ -666,3 +666,57 @@ fn falling_below_a_third_warns_once_and_death_names_the_killer() {
     assert!(warnings[0].text.starts_with("You are badly hurt: HP "));
     assert_eq!(w.run().killer, Some('t'));
 }
+
+#[test]
+fn jump_point_search_planning_gives_every_monster_an_optimal_plan_for_fewer_nodes() {
+    use crate::content::generate::{GenKind, GenParams, generate};
+    use crate::engine::astar::{Algorithm, SearchOptions};
+    let level = generate(&GenParams {
+        kind: GenKind::Caves,
+        width: 80,
+        height: 40,
+        seed: 4,
+        monsters: 3 * PARALLEL_MIN_MONSTERS,
+        density: None,
+    })
+    .unwrap();
+    let mut w = World::new(&level, 4);
+    w.set_planning(Planning::Jps);
+    w.planner.trace_next(Some(w.monsters()[20].id));
+    w.replan_on(3);
+    let mut pf = Pathfinder::new();
+    let jps = SearchOptions {
+        algorithm: Algorithm::Jps,
+        ..SearchOptions::default()
+    };
+    let (mut jps_nodes, mut astar_nodes) = (0u64, 0u64);
+    for m in w.monsters() {
+        let q = Query::new(m.pos, w.player().pos);
+        let by_astar = pf.find(w.grid(), q);
+        // Each plan is the engine's JPS from where the monster stands: A*'s cost.
+        assert_eq!(m.plan, pf.find(w.grid(), q.options(jps)));
+        assert_eq!(
+            (m.plan.status, m.plan.cost),
+            (by_astar.status, by_astar.cost)
+        );
+        jps_nodes += u64::from(m.plan.expanded);
+        astar_nodes += u64::from(by_astar.expanded);
+    }
+    assert_eq!(w.stats().astar_expanded, jps_nodes);
+    assert!(
+        jps_nodes * 3 < astar_nodes,
+        "JPS {jps_nodes} nodes, A* {astar_nodes}"
+    );
+    let trace = w.trace().expect("the traced monster's search");
+    assert_eq!(trace.options.algorithm, Algorithm::Jps);
+    assert_eq!(trace.expansions(), w.monsters()[20].plan.expanded);
+    // The mode parses, prints and cycles back to A*.
+    assert_eq!("jps".parse(), Ok(Planning::Jps));
+    assert_eq!(Planning::Jps.to_string(), "jps");
+    assert_eq!(Planning::Map.next(), Planning::Jps);
+    assert_eq!(Planning::Jps.next(), Planning::AStar);
+    // And the game plays on under it: monsters close in.
+    let before = w.monsters()[0].plan.cost;
+    w.player_act(Act::Wait);
+    assert!(w.monsters()[0].plan.cost <= before);
+}

@@ -1,7 +1,7 @@
 //! The words for the engine's options and a trace's fates, as the panels, captions and the
 //! lab show them (the engine itself builds no text).
 
-use crate::engine::astar::{Fate, SearchOptions, Ties, Weight};
+use crate::engine::astar::{Algorithm, Fallback, Fate, SearchOptions, Ties, Weight};
 
 /// A short description of search options: `8 octile w1`, `4 zero w1 cap 500`,
 /// `8 octile greedy`, `8 octile w1 ties lifo`.
@@ -18,7 +18,28 @@ pub fn options(o: &SearchOptions) -> String {
     if o.ties != Ties::LowerH {
         s.push_str(&format!(" ties {}", o.ties));
     }
+    if o.algorithm != Algorithm::AStar {
+        s.push_str(&format!(" {}", o.algorithm));
+    }
     s
+}
+
+/// Why Jump Point Search was asked for and A* ran: `JPS does not apply to 4-way moves: A*
+/// ran instead.`
+pub fn fallback(why: Fallback) -> String {
+    let what = match why {
+        Fallback::Neighbourhood => "moves other than 8-way without corner cutting",
+        Fallback::Estimate => "an inconsistent estimate or a weight other than 1",
+        Fallback::Greedy => "greedy best-first search",
+        Fallback::Occupied => "cells held by others",
+        Fallback::WeightedTerrain => "terrain whose steps cost more than 10 or 14",
+        Fallback::Cluttered => {
+            return "JPS hands this map over to A*: its straight runs are too short for \
+                    jumping to pay (scattered walls, narrow mazes)."
+                .into();
+        }
+    };
+    format!("JPS does not apply to {what}: A* ran instead.")
 }
 
 /// What the open list is ordered by: `F = G + H`, `F = G + 1.5·H`, or `F = H` (greedy).

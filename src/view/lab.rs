@@ -13,7 +13,7 @@ use super::{format_count, pack};
 use crate::app::config::Theme;
 use crate::app::screen::{Layout, map_views};
 use crate::app::{App, Layer};
-use crate::engine::astar::{Fate, SearchResult, Snapshot};
+use crate::engine::astar::{Algorithm, Fate, SearchResult, Snapshot, walk_runs};
 use crate::engine::grid::Pos;
 
 /// The summary `path` prints for a search: `found from 2,3 to 6,3: cost 68, expanded 14,
@@ -61,6 +61,9 @@ pub(super) fn render(app: &App, l: &Layout, buf: &mut Buffer) {
         map::draw_tiles(&lab.grid, theme, view, cam, buf, |_| map::Seen::Shown);
         let mut put =
             |p: Pos, ch: Option<char>, style: Style| map::put_cell(buf, view, cam, p, ch, style);
+        if jumps(&lab.searches[i]) {
+            draw_runs(snap, &mut put);
+        }
         map::draw_search(
             snap,
             app.overlay().layer,
@@ -120,6 +123,17 @@ fn render_panel(
         let units: Vec<&str> = marked.lines().collect();
         for part in pack(&units, " ", width) {
             lines.push(Line::from(part));
+        }
+        if o.algorithm == Algorithm::Jps {
+            let note = match search.result.fallback {
+                Some(why) => super::describe::fallback(why),
+                None => "nodes are jump points; runs - | / \\ join them".to_string(),
+            };
+            lines.extend(
+                crate::text::wrap(&note, width)
+                    .into_iter()
+                    .map(|l| Line::styled(l, dim)),
+            );
         }
         if let Some(Some(snap)) = snaps.get(i) {
             let (open, closed) = snap.counts();
@@ -231,5 +245,31 @@ fn layer_legend(layer: Layer, theme: &Theme, snap: &Snapshot, lines: &mut Vec<Li
             hi,
         ))),
         (layer, None) => lines.push(Line::from(format!("layer {}", layer.name()))),
+    }
+}
+
+/// Whether a lab search ran Jump Point Search (asked for, and not fallen back to A*).
+fn jumps(search: &crate::app::lab::LabSearch) -> bool {
+    search.options.algorithm == Algorithm::Jps && search.result.fallback.is_none()
+}
+
+/// Draws the runs of a Jump Point Search between each jump point and the one it was reached
+/// from (diagonal first, then straight), a line glyph per cell between them: the cells the
+/// search scanned rather than searched. Drawn first, so that the jump points and the path
+/// go over them.
+fn draw_runs(snap: &Snapshot, put: &mut impl FnMut(Pos, Option<char>, Style)) {
+    let style = Style::new().fg(Color::Cyan);
+    for n in &snap.nodes {
+        let Some(from) = n.parent else { continue };
+        let cells = walk_runs([from, n.pos]);
+        for w in cells.windows(2).skip(1) {
+            let glyph = match (w[1].x - w[0].x, w[1].y - w[0].y) {
+                (_, 0) => '-',
+                (0, _) => '|',
+                (dx, dy) if dx == dy => '\\',
+                _ => '/',
+            };
+            put(w[0], Some(glyph), style);
+        }
     }
 }

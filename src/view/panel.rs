@@ -33,6 +33,7 @@ fn planning_name(p: Planning) -> String {
         Planning::AStar => "A* each".into(),
         Planning::Capped(n) => format!("A* cap {}", format_count(u64::from(n))),
         Planning::Map => "one map".into(),
+        Planning::Jps => "JPS each".into(),
     }
 }
 
@@ -197,7 +198,16 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
         text(
             &mut lines,
             &[
-                format!("A* {},", plural(stats.astar_expanded, "node", "nodes")),
+                // Under JPS the nodes are jump points.
+                format!(
+                    "{} {},",
+                    if planning == Planning::Jps {
+                        "JPS"
+                    } else {
+                        "A*"
+                    },
+                    plural(stats.astar_expanded, "node", "nodes")
+                ),
                 plural(u64::from(stats.searches), "search", "searches"),
             ],
             Style::new(),

@@ -10,8 +10,8 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, HashSet};
 
 use astar_rogue::engine::astar::{
-    Heuristic, Invalid, NodeState, Pathfinder, Query, SearchOptions, SearchResult, Status, Ties,
-    Trace, TraceEvent, Weight, path_cost,
+    Algorithm, Heuristic, Invalid, NodeState, Pathfinder, Query, SearchOptions, SearchResult,
+    Status, Ties, Trace, TraceEvent, Weight, path_cost, walk_runs,
 };
 use astar_rogue::engine::grid::{Grid, Neighbourhood, Pos, Tile};
 use proptest::prelude::*;
@@ -164,6 +164,7 @@ fn opts(nb: Neighbourhood, h: Heuristic, millis: u32, cap: Option<u32>) -> Searc
         cap,
         greedy: false,
         ties: Ties::LowerH,
+        algorithm: Algorithm::AStar,
     }
 }
 
@@ -237,6 +238,29 @@ fn grid_strategy() -> impl Strategy<Value = Grid> {
     })
 }
 
+/// Long grids (wide or tall, 60 to 200 cells) with few walls: runs longer than the 64 cells
+/// Jump Point Search reads at once, which the small grids never have.
+fn long_grid_strategy() -> impl Strategy<Value = Grid> {
+    (60usize..=200, 1usize..=10, 0u8..=25, any::<bool>()).prop_flat_map(
+        |(long, short, density, tall)| {
+            prop::collection::vec(0u8..100, long * short).prop_map(move |rolls| {
+                let tiles = rolls
+                    .into_iter()
+                    .map(|r| if r < density { Tile::Wall } else { Tile::Floor })
+                    .collect();
+                let g = Grid::from_tiles(long, short, tiles);
+                if !tall {
+                    return g;
+                }
+                let turned = (0..long * short)
+                    .map(|i| g.get(Pos::new((i / short) as i32, (i % short) as i32)))
+                    .collect();
+                Grid::from_tiles(short, long, turned)
+            })
+        },
+    )
+}
+
 /// An endpoint: mostly a floor cell, sometimes any cell in or just around the grid.
 type Pick = (u8, Index, i32, i32);
 
@@ -285,24 +309,27 @@ fn taken(g: &Grid, start: Pos, goal: Pos, blockers: &[Pos]) -> HashSet<Pos> {
 }
 
 fn case_strategy() -> impl Strategy<Value = Case> {
-    (
-        grid_strategy(),
-        pick(),
-        pick(),
-        prop::collection::vec(pick(), 0..16),
-    )
-        .prop_map(|(grid, s, t, bs)| {
-            let fl = floors(&grid);
-            let start = resolve(&grid, &fl, s);
-            let goal = resolve(&grid, &fl, t);
-            let blockers = bs.into_iter().map(|b| resolve(&grid, &fl, b)).collect();
-            Case {
-                grid,
-                start,
-                goal,
-                blockers,
-            }
-        })
+    case_on(grid_strategy())
+}
+
+/// Cases on small grids or, one in three, on long ones.
+fn any_case_strategy() -> impl Strategy<Value = Case> {
+    prop_oneof![2 => case_on(grid_strategy()), 1 => case_on(long_grid_strategy())]
+}
+
+fn case_on(grids: impl Strategy<Value = Grid>) -> impl Strategy<Value = Case> {
+    (grids, pick(), pick(), prop::collection::vec(pick(), 0..16)).prop_map(|(grid, s, t, bs)| {
+        let fl = floors(&grid);
+        let start = resolve(&grid, &fl, s);
+        let goal = resolve(&grid, &fl, t);
+        let blockers = bs.into_iter().map(|b| resolve(&grid, &fl, b)).collect();
+        Case {
+            grid,
+            start,
+            goal,
+            blockers,
+        }
+    })
 }
 
 fn options_strategy() -> impl Strategy<Value = SearchOptions> {
@@ -762,6 +789,140 @@ proptest! {
                     }
                 }
             }
+        }
+    }
+}
+
+/// Replays a Jump Point Search trace and checks it against its rules: the start opens
+/// first; every other node is opened from the node being expanded, at the end of a run
+/// (diagonal first, then straight) whose every step is legal, with the parent's G plus the
+/// run's octile length; nodes close in the documented order (lowest F, then lowest H, then
+/// reading order; F never falls under LIFO either); the replay ends on the result's path.
+fn check_jps_trace(
+    grid: &Grid,
+    trace: &Trace,
+    r: &SearchResult,
+    o: &SearchOptions,
+    start: Pos,
+    goal: Pos,
+) -> Result<(), TestCaseError> {
+    let none = HashSet::new();
+    let mut nodes: HashMap<Pos, (u32, u32, bool)> = HashMap::new();
+    let mut current = None;
+    let mut last_f = 0;
+    for (i, e) in trace.events().iter().enumerate() {
+        match *e {
+            TraceEvent::Open {
+                cell,
+                g,
+                h,
+                f,
+                parent,
+            } => {
+                prop_assert_eq!(h, heuristic_value(o.heuristic, cell, goal));
+                prop_assert_eq!(f, g + h);
+                match parent {
+                    None => prop_assert!(cell == start && g == 0 && i == 0),
+                    Some(p) => {
+                        prop_assert_eq!(Some(p), current, "opened from a node not expanding");
+                        let run = walk_runs([p, cell]);
+                        let mut cost = 0;
+                        for w in run.windows(2) {
+                            let c = step_cost(grid, &none, w[0], w[1], Neighbourhood::Eight);
+                            prop_assert!(
+                                c.is_some(),
+                                "the run {} -> {} steps illegally at {}",
+                                p,
+                                cell,
+                                w[0]
+                            );
+                            cost += c.unwrap_or(0);
+                        }
+                        prop_assert_eq!(g, nodes[&p].0 + cost, "g of {} from {}", cell, p);
+                    }
+                }
+                if let Some(old) = nodes.get(&cell) {
+                    prop_assert!(!old.2, "closed node {} reopened", cell);
+                    prop_assert!(g < old.0, "{} reopened without a better g", cell);
+                }
+                nodes.insert(cell, (g, f, false));
+            }
+            TraceEvent::Close { cell } => {
+                let n = nodes.get(&cell).copied();
+                prop_assert!(n.is_some_and(|n| !n.2), "{} closed unopened or twice", cell);
+                let (g, f, _) = n.unwrap_or_default();
+                prop_assert!(f >= last_f, "F fell");
+                if o.ties == Ties::LowerH {
+                    let best = nodes
+                        .iter()
+                        .filter(|(_, n)| !n.2)
+                        .map(|(p, n)| (n.1, n.1 - n.0, p.y, p.x))
+                        .min();
+                    prop_assert_eq!(
+                        Some((f, f - g, cell.y, cell.x)),
+                        best,
+                        "not the best open node"
+                    );
+                }
+                last_f = f;
+                nodes.insert(cell, (g, f, true));
+                current = Some(cell);
+            }
+        }
+    }
+    prop_assert_eq!(trace.expansions(), r.expanded);
+    if r.status == Status::Found {
+        prop_assert_eq!(current, Some(goal));
+        prop_assert_eq!(&trace.snapshot(u32::MAX).path, &r.path);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(config(1000))]
+
+    /// Jump Point Search finds exactly the Dijkstra oracle's cost under the game's rule, on
+    /// small grids and on long ones (runs past 64 cells), under every consistent estimate
+    /// and both tie rules: a legal path of that cost, a trace that follows its rules, the
+    /// same answer untraced, and a cap that stops it exactly.
+    #[test]
+    fn jump_point_search_matches_the_dijkstra_oracle(case in any_case_strategy(), cap in 1u32..30) {
+        let Case { grid, start, goal, .. } = &case;
+        let none = HashSet::new();
+        let want = expected(grid, *start, *goal, Neighbourhood::Eight, &none);
+        let mut pf = Pathfinder::new();
+        for &h in consistent(Neighbourhood::Eight) {
+            for ties in Ties::ALL {
+                let o = SearchOptions { ties, algorithm: Algorithm::Jps, ..opts(Neighbourhood::Eight, h, 1000, None) };
+                let (r, trace) = pf.find_traced(grid, Query::new(*start, *goal).options(o));
+                prop_assert_eq!((r.status, r.cost), want, "{:?} {:?}", h, ties);
+                prop_assert_eq!(r.fallback, None);
+                check_path(grid, *start, *goal, Neighbourhood::Eight, &none, &r)?;
+                check_jps_trace(grid, &trace, &r, &o, *start, *goal)?;
+                prop_assert_eq!(&pf.find(grid, Query::new(*start, *goal).options(o)), &r);
+                let capped = pf.find(grid, Query::new(*start, *goal).options(SearchOptions { cap: Some(cap), ..o }));
+                if r.expanded <= cap {
+                    prop_assert_eq!(&capped, &r);
+                } else {
+                    prop_assert_eq!((capped.status, capped.expanded, capped.cost), (Status::CapReached, cap, None));
+                    prop_assert!(capped.path.is_empty());
+                }
+            }
+        }
+    }
+
+    /// A* and Jump Point Search on long grids (runs past the 64 cells read at once) agree
+    /// with the oracle too, so the small grids' checks are not the only ones.
+    #[test]
+    fn a_star_on_long_grids_matches_the_dijkstra_oracle(case in case_on(long_grid_strategy())) {
+        let Case { grid, start, goal, .. } = &case;
+        let none = HashSet::new();
+        let want = expected(grid, *start, *goal, Neighbourhood::Eight, &none);
+        let mut pf = Pathfinder::new();
+        for algorithm in Algorithm::ALL {
+            let o = SearchOptions { algorithm, ..SearchOptions::default() };
+            let r = pf.find(grid, Query::new(*start, *goal).options(o));
+            prop_assert_eq!((r.status, r.cost), want, "{:?}", algorithm);
         }
     }
 }

@@ -75,6 +75,7 @@ scripts!(
     overlay,
     panel_figures,
     planning,
+    planning_jps,
     potion,
     resize,
     resize_modes,

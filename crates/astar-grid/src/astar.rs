@@ -36,11 +36,12 @@
 mod board;
 mod explain;
 mod greedy;
+mod jps;
 mod queue;
 mod trace;
 
 pub use explain::{Expansion, Fate};
-pub use trace::{NodeInfo, NodeState, Snapshot, Trace, TraceEvent, Tracer};
+pub use trace::{NodeInfo, NodeState, Snapshot, Trace, TraceEvent, Tracer, walk_runs};
 
 use crate::grid::{DIAGONAL, Grid, Neighbourhood, Pos, Regions, STRAIGHT};
 use board::{Board, Queues};
@@ -257,6 +258,103 @@ impl std::str::FromStr for Ties {
     }
 }
 
+/// Which search runs: A*, or Jump Point Search where it applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Algorithm {
+    /// A* over every cell (or greedy best-first, with [`SearchOptions::greedy`]).
+    #[default]
+    AStar,
+    /// Jump Point Search (Harabor and Grastien, 2011), for the game's rule: it expands only
+    /// the jump points where an optimal path may turn, scanning the straight and diagonal
+    /// runs between them, and finds a path of the same optimal cost as A* (not always the
+    /// same path). It applies to 8-way moves without corner cutting at weight 1 with the
+    /// octile, Chebyshev or zero estimate, A* rather than greedy, nobody in the way
+    /// ([`Query::occupied`] empty) and a grid whose every step costs the plain 10 or 14
+    /// ([`Grid::has_uniform_costs`]), unless the grid is large and so cluttered that A* is
+    /// faster ([`Fallback::Cluttered`]); elsewhere A* runs instead and
+    /// [`SearchResult::fallback`] says why. Its expansions count jump points, its trace
+    /// opens jump points only, each with the jump point its run came from as the parent.
+    Jps,
+}
+
+impl Algorithm {
+    /// Both algorithms, default first.
+    pub const ALL: [Algorithm; 2] = [Algorithm::AStar, Algorithm::Jps];
+
+    /// The names accepted by [`str::parse`], for messages.
+    pub const NAMES: &'static str = "astar or jps";
+
+    /// The name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::AStar => "astar",
+            Algorithm::Jps => "jps",
+        }
+    }
+}
+
+impl std::fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Algorithm {
+    type Err = String;
+
+    /// Parses `astar` or `jps`.
+    fn from_str(s: &str) -> Result<Self, String> {
+        Self::ALL
+            .into_iter()
+            .find(|a| a.name() == s)
+            .ok_or_else(|| format!("{s:?} is not an algorithm: use {}", Self::NAMES))
+    }
+}
+
+/// Why a search asked for [`Algorithm::Jps`] ran A* instead.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Fallback {
+    /// Moves other than 8-way without corner cutting.
+    Neighbourhood,
+    /// An estimate that is not consistent on the grid (Manhattan, Euclidean) or a weight
+    /// other than 1.
+    Estimate,
+    /// Greedy best-first.
+    Greedy,
+    /// Someone stands in the way ([`Query::occupied`] not empty): jump points assume that
+    /// only walls block.
+    Occupied,
+    /// Some step costs more than the plain 10 or 14 (weighted terrain): pruning symmetric
+    /// paths needs every path of the same shape to cost the same.
+    WeightedTerrain,
+    /// The grid's straight runs are too short for jumping to pay: on a large grid of
+    /// scattered walls or one-cell corridors nearly every cell is a jump point, and a jump
+    /// point costs several times what an A* node does, so A* is the faster of the two
+    /// (grids of fewer than 4096 walkable cells always run JPS).
+    Cluttered,
+}
+
+impl SearchOptions {
+    /// Why JPS cannot run under these options, if it cannot (the query and the grid may
+    /// still rule it out: see [`Algorithm::Jps`]).
+    pub fn jps_fallback(&self) -> Option<Fallback> {
+        if self.neighbourhood != Neighbourhood::Eight {
+            Some(Fallback::Neighbourhood)
+        } else if self.greedy {
+            Some(Fallback::Greedy)
+        } else if self.weight != Weight::ONE
+            || !matches!(
+                self.heuristic,
+                Heuristic::Octile | Heuristic::Chebyshev | Heuristic::Zero
+            )
+        {
+            Some(Fallback::Estimate)
+        } else {
+            None
+        }
+    }
+}
+
 /// How a search moves, estimates and stops.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct SearchOptions {
@@ -273,6 +371,8 @@ pub struct SearchOptions {
     pub greedy: bool,
     /// Which node of equal F goes first.
     pub ties: Ties,
+    /// A* or Jump Point Search.
+    pub algorithm: Algorithm,
 }
 
 impl SearchOptions {
@@ -363,6 +463,7 @@ impl Query<'static> {
                 cap: None,
                 greedy: false,
                 ties: Ties::LowerH,
+                algorithm: Algorithm::AStar,
             },
             occupied: &[],
         }
@@ -441,6 +542,8 @@ pub struct SearchResult {
     pub expanded: u32,
     /// The path, start and goal included; empty when not found.
     pub path: Vec<Pos>,
+    /// Why A* ran when [`Algorithm::Jps`] was asked for, if it did.
+    pub fallback: Option<Fallback>,
 }
 
 impl Default for SearchResult {
@@ -451,6 +554,7 @@ impl Default for SearchResult {
             cost: None,
             expanded: 0,
             path: Vec::new(),
+            fallback: None,
         }
     }
 }
@@ -475,6 +579,8 @@ pub struct Pathfinder {
     regions_cut: Option<(u64, Regions)>,
     /// The buffers of greedy best-first searches.
     greedy: greedy::Greedy,
+    /// The buffers of Jump Point Search.
+    jps: jps::Jps,
 }
 
 impl Pathfinder {
@@ -585,6 +691,7 @@ impl Pathfinder {
             grid.len()
         );
         result.path.clear();
+        result.fallback = None;
         let invalid = |p: Pos| {
             if !grid.contains(p) {
                 Some(Invalid::OutOfBounds)
@@ -621,6 +728,20 @@ impl Pathfinder {
         );
         if regions.label(si) != regions.label(gi) {
             return result.set(Status::Unreachable, None, 0);
+        }
+        if opts.algorithm == Algorithm::Jps {
+            let fallback = opts.jps_fallback().or_else(|| {
+                if occupied.is_empty() {
+                    // Copying the grid in also weighs whether JPS runs on it.
+                    self.jps.prepare(grid)
+                } else {
+                    Some(Fallback::Occupied)
+                }
+            });
+            if fallback.is_none() {
+                return self.jps.search(&query, result, tracer);
+            }
+            result.fallback = fallback;
         }
         if opts.greedy {
             return self.greedy.search(grid, &query, result, tracer);

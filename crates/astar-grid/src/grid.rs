@@ -98,6 +98,16 @@ impl Tile {
     pub const fn is_passable(self) -> bool {
         matches!(self, Tile::Floor)
     }
+
+    /// Whether stepping onto this tile costs the plain 10 (straight) or 14 (diagonal), or it
+    /// cannot be stepped onto at all. Every tile today; a terrain with a cost of its own
+    /// must answer `false`, which makes [`Grid::has_uniform_costs`] false and Jump Point
+    /// Search fall back to A*.
+    pub const fn has_plain_cost(self) -> bool {
+        match self {
+            Tile::Floor | Tile::Wall | Tile::Void => true,
+        }
+    }
 }
 
 /// The eight king-move directions, orthogonal first, in a fixed order used everywhere.
@@ -228,6 +238,13 @@ impl Grid {
     /// All tiles, row-major.
     pub fn tiles(&self) -> &[Tile] {
         &self.tiles
+    }
+
+    /// Whether every step on the grid costs the plain 10 or 14 (see
+    /// [`Tile::has_plain_cost`]): what Jump Point Search needs. It reads every tile; the
+    /// pathfinder asks once per grid revision.
+    pub fn has_uniform_costs(&self) -> bool {
+        self.tiles.iter().all(|t| t.has_plain_cost())
     }
 
     /// Whether a position lies inside the grid.

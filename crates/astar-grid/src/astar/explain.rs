@@ -1,7 +1,7 @@
 //! Explaining a recorded search to a learner: the open list in the order the engine pops
 //! it, and what each expansion did to each neighbour.
 
-use super::{NodeInfo, NodeState, Snapshot, Trace, TraceEvent};
+use super::{Algorithm, NodeInfo, NodeState, Snapshot, Trace, TraceEvent};
 use crate::grid::{DIRECTIONS, Grid, Neighbourhood, Pos};
 
 /// What an expansion did with one neighbour of the node it expanded.
@@ -38,7 +38,9 @@ pub struct Expansion {
     pub step: u32,
     /// The node expanded.
     pub node: Pos,
-    /// Each neighbour the rule allows a look at, in direction order, with its fate.
+    /// Each neighbour the rule allows a look at, in direction order, with its fate; for a
+    /// search of [`Algorithm::Jps`], the jump points its runs reached and opened or
+    /// improved, in the order it reached them (the runs that found none leave nothing).
     pub neighbours: Vec<(Pos, Fate)>,
 }
 
@@ -89,6 +91,23 @@ impl Trace {
             }
         }
         let node = node?;
+        if self.options.algorithm == Algorithm::Jps {
+            let neighbours = opened
+                .iter()
+                .map(|&(p, g)| {
+                    let fate = match before.get(p) {
+                        Some(old) => Fate::Improved { old: old.g, new: g },
+                        None => Fate::New { g },
+                    };
+                    (p, fate)
+                })
+                .collect();
+            return Some(Expansion {
+                step,
+                node,
+                neighbours,
+            });
+        }
         let rule = self.options.neighbourhood;
         let dirs: &[(i32, i32)] = if rule == Neighbourhood::Four {
             &DIRECTIONS[..4]

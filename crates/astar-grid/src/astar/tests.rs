@@ -1,4 +1,5 @@
 use super::*;
+use crate::grid::Tile;
 
 fn grid(rows: &[&str]) -> Grid {
     Grid::from_rows(rows)
@@ -343,4 +344,221 @@ fn lifo_ties_apply_to_every_search_not_only_the_rings() {
             "{lifo:?} searched exactly as lower H on every goal"
         );
     }
+}
+
+/// A grid of `w`x`h` with about `walls` percent walls, from a small deterministic generator.
+fn random_grid(w: usize, h: usize, walls: u64, seed: u64) -> Grid {
+    let mut s = seed | 1;
+    let tiles = (0..w * h)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            if s % 100 < walls {
+                Tile::Wall
+            } else {
+                Tile::Floor
+            }
+        })
+        .collect();
+    Grid::from_tiles(w, h, tiles)
+}
+
+fn jps(ties: Ties) -> SearchOptions {
+    SearchOptions {
+        algorithm: Algorithm::Jps,
+        ties,
+        ..SearchOptions::default()
+    }
+}
+
+#[test]
+fn jump_point_search_finds_a_stars_costs_with_fewer_expansions() {
+    // Open fields, scattered walls and mazes of every density, every pair of a sample of
+    // cells: the same cost as A*, a legal path of that cost, and on open ground far fewer
+    // nodes expanded.
+    let mut pf = Pathfinder::new();
+    let (mut jps_expanded, mut astar_expanded) = (0u64, 0u64);
+    for (i, walls) in [0, 5, 15, 30, 45].into_iter().enumerate() {
+        let g = random_grid(40, 23, walls, 0x9E37_79B9 + i as u64);
+        let floors: Vec<Pos> = (0..g.len())
+            .map(|c| g.pos(c))
+            .filter(|&p| g.is_passable(p))
+            .collect();
+        for (k, &a) in floors.iter().enumerate().step_by(17) {
+            for &b in floors.iter().skip(k % 5).step_by(23) {
+                let q = Query::new(a, b);
+                let plain = pf.find(&g, q);
+                for ties in Ties::ALL {
+                    let r = pf.find(&g, q.options(jps(ties)));
+                    assert_eq!(
+                        (r.status, r.cost),
+                        (plain.status, plain.cost),
+                        "{a} -> {b} {ties}"
+                    );
+                    assert_eq!(r.fallback, None);
+                    if r.status == Status::Found {
+                        assert_eq!(path_cost(&r.path), r.cost, "{a} -> {b}");
+                    } else {
+                        assert!(r.path.is_empty());
+                    }
+                    assert!(r.path.windows(2).all(|w| {
+                        g.can_step(w[0], w[1].x - w[0].x, w[1].y - w[0].y, Neighbourhood::Eight)
+                    }));
+                    if walls == 0 && ties == Ties::LowerH {
+                        jps_expanded += u64::from(r.expanded);
+                        astar_expanded += u64::from(plain.expanded);
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        jps_expanded * 5 < astar_expanded,
+        "JPS expanded {jps_expanded} nodes, A* {astar_expanded}"
+    );
+}
+
+#[test]
+fn jump_point_search_turns_at_the_forced_neighbour_past_a_wall_end() {
+    // East along the wall's foot, the cell past its end opens upward: the only way up.
+    let g = grid(&["..........", "#####.....", ".........."]);
+    let (r, trace) = Pathfinder::new().find_traced(
+        &g,
+        Query::new(Pos::new(0, 2), Pos::new(0, 0)).options(jps(Ties::LowerH)),
+    );
+    // East to the wall's end, up past it (no diagonal may cut its corner), west back.
+    assert_eq!(r.cost, Some(50 + 20 + 50));
+    let opened: Vec<Pos> = trace
+        .events()
+        .iter()
+        .filter_map(|e| match *e {
+            TraceEvent::Open { cell, .. } => Some(cell),
+            TraceEvent::Close { .. } => None,
+        })
+        .collect();
+    // The jump point at the wall's end, where the free cell above follows a blocked one.
+    assert!(opened.contains(&Pos::new(5, 2)), "{opened:?}");
+    let end = trace.snapshot(u32::MAX);
+    assert_eq!(
+        end.path, r.path,
+        "the snapshot walks the runs between jump points"
+    );
+    assert!(end.nodes.len() < 10, "{} nodes touched", end.nodes.len());
+}
+
+#[test]
+fn jump_point_search_says_why_it_does_not_apply_and_a_star_runs() {
+    let g = grid(&["......", ".##...", "......"]);
+    let q = Query::new(Pos::new(0, 0), Pos::new(5, 2));
+    let mut pf = Pathfinder::new();
+    let cases = [
+        (
+            SearchOptions {
+                neighbourhood: Neighbourhood::Four,
+                ..jps(Ties::LowerH)
+            },
+            Fallback::Neighbourhood,
+        ),
+        (
+            SearchOptions {
+                neighbourhood: Neighbourhood::EightCutCorners,
+                ..jps(Ties::LowerH)
+            },
+            Fallback::Neighbourhood,
+        ),
+        (
+            SearchOptions {
+                greedy: true,
+                ..jps(Ties::LowerH)
+            },
+            Fallback::Greedy,
+        ),
+        (
+            SearchOptions {
+                heuristic: Heuristic::Manhattan,
+                ..jps(Ties::LowerH)
+            },
+            Fallback::Estimate,
+        ),
+        (
+            SearchOptions {
+                weight: Weight::from_millis(1500),
+                ..jps(Ties::Lifo)
+            },
+            Fallback::Estimate,
+        ),
+    ];
+    for (o, why) in cases {
+        let r = pf.find(&g, q.options(o));
+        assert_eq!(r.fallback, Some(why), "{o:?}");
+        let a_star = pf.find(
+            &g,
+            q.options(SearchOptions {
+                algorithm: Algorithm::AStar,
+                ..o
+            }),
+        );
+        assert_eq!(
+            SearchResult {
+                fallback: None,
+                ..r
+            },
+            a_star,
+            "{o:?}: A* ran instead"
+        );
+    }
+    // Someone in the way: jump points assume only walls block.
+    let mut occupied = vec![0; g.len()];
+    occupied[3] = 9;
+    let r = pf.find(&g, q.options(jps(Ties::LowerH)).occupied(&occupied));
+    assert_eq!(r.fallback, Some(Fallback::Occupied));
+    assert_eq!(
+        SearchResult {
+            fallback: None,
+            ..r
+        },
+        pf.find(&g, q.occupied(&occupied))
+    );
+    // And where it applies it says nothing, and is JPS: fewer expansions here.
+    let r = pf.find(&g, q.options(jps(Ties::LowerH)));
+    assert_eq!(r.fallback, None);
+    assert!(r.expanded < pf.find(&g, q).expanded);
+}
+
+#[test]
+fn jump_point_search_hands_cluttered_large_grids_to_a_star() {
+    let mut pf = Pathfinder::new();
+    // Two far cells of the largest region, so that the search runs.
+    let far = |g: &Grid| {
+        let regions = Regions::compute(g, Neighbourhood::Eight);
+        let big = regions.largest();
+        let cells: Vec<Pos> = (0..g.len())
+            .filter(|&c| Some(regions.label(c)) == big)
+            .map(|c| g.pos(c))
+            .collect();
+        Query::new(cells[0], cells[cells.len() - 1])
+    };
+    // Scattered walls over 100x100 cells: straight runs of two or three cells.
+    let cluttered = random_grid(100, 100, 30, 7);
+    let q = far(&cluttered);
+    let r = pf.find(&cluttered, q.options(jps(Ties::LowerH)));
+    assert_eq!(r.fallback, Some(Fallback::Cluttered));
+    assert_eq!(
+        SearchResult {
+            fallback: None,
+            ..r
+        },
+        pf.find(&cluttered, q)
+    );
+    // The same clutter on fewer than 4096 walkable cells: JPS runs.
+    let small = random_grid(60, 60, 30, 7);
+    let q = far(&small);
+    let r = pf.find(&small, q.options(jps(Ties::LowerH)));
+    assert_eq!(r.fallback, None);
+    assert_eq!(r.cost, pf.find(&small, q).cost);
+    // Open ground with a few walls, as large: JPS runs.
+    let open = random_grid(100, 100, 3, 7);
+    let r = pf.find(&open, far(&open).options(jps(Ties::LowerH)));
+    assert_eq!(r.fallback, None);
 }

@@ -142,7 +142,9 @@ pub struct Snapshot {
     index: HashMap<Pos, usize>,
     /// The node expanded last, if any.
     pub current: Option<Pos>,
-    /// The parent chain from the start to `current` (the final path once the goal is expanded).
+    /// The parent chain from the start to `current` (the final path once the goal is
+    /// expanded), every cell of it: where a parent is not next to its node (a jump point of
+    /// [`Algorithm::Jps`](super::Algorithm::Jps)), the cells of the run between them too.
     pub path: Vec<Pos>,
     /// How many of `nodes` are closed, counted as they are replayed: the overlay asks every
     /// frame. (The engine never reopens or closes twice, so it is `step` for its traces, but
@@ -249,17 +251,45 @@ impl Trace {
         }
         snap.step = closes;
         if let Some(mut at) = snap.current {
-            snap.path.push(at);
+            let mut chain = vec![at];
             // A parent chain is acyclic, but bound it anyway so a corrupt trace cannot hang.
             while let Some(p) = snap.get(at).and_then(|n| n.parent) {
-                if snap.path.len() > snap.nodes.len() {
+                if chain.len() > snap.nodes.len() {
                     break;
                 }
-                snap.path.push(p);
+                chain.push(p);
                 at = p;
             }
-            snap.path.reverse();
+            snap.path = walk_runs(chain.iter().rev().copied());
         }
         snap
     }
+}
+
+/// The cells from the first of `points` to the last, through each in turn: between two
+/// that are not neighbours, the run of [`Algorithm::Jps`](super::Algorithm::Jps) that joins
+/// them, diagonal first, then straight.
+///
+/// ```
+/// use astar_grid::astar::walk_runs;
+/// use astar_grid::grid::Pos;
+///
+/// let cells = walk_runs([Pos::new(0, 0), Pos::new(3, 1), Pos::new(3, 2)]);
+/// let want = [(0, 0), (1, 1), (2, 1), (3, 1), (3, 2)].map(|(x, y)| Pos::new(x, y));
+/// assert_eq!(cells, want);
+/// ```
+pub fn walk_runs(points: impl IntoIterator<Item = Pos>) -> Vec<Pos> {
+    let mut points = points.into_iter();
+    let Some(mut at) = points.next() else {
+        return Vec::new();
+    };
+    let mut cells = vec![at];
+    for to in points {
+        // Stepping by the signs of what is left goes diagonally first, then straight.
+        while at != to {
+            at = at.offset((to.x - at.x).signum(), (to.y - at.y).signum());
+            cells.push(at);
+        }
+    }
+    cells
 }
