@@ -13,8 +13,9 @@ mod search;
 
 pub use editor::{EditOp, Editor};
 pub use files::{
-    DEFAULT_LEVEL, DEFAULT_LEVEL_PATH, DISK_SETTLE, DiskPoll, OpenError, PendingReload, Replacing,
-    Source, SourceKind, create_for_writing, open_level, write_atomic,
+    DEFAULT_LEVEL, DEFAULT_LEVEL_PATH, DISK_SETTLE, DiskPoll, OpenError, PendingReload, Recovery,
+    Replacing, Source, SourceKind, create_for_writing, find_recovery, open_level, read_recovery,
+    write_atomic,
 };
 pub use search::{Layer, Overlay, SPEEDS, TICK_MS};
 

@@ -114,6 +114,21 @@ impl Editor {
         self.saved = self.undo.last().map(|g| g.serial);
     }
 
+    /// Marks the design as holding edits its file lacks, with no history to undo them
+    /// (edits recovered after a hang-up): unsaved until the next save.
+    pub fn mark_unsaved(&mut self) {
+        // Serials start at 1: no history ever stands at 0.
+        self.saved = Some(0);
+    }
+
+    /// Where the history stands: a different value whenever the design has been edited
+    /// (a stroke growing included), the same after an undo and redo that come back.
+    pub fn revision(&self) -> (Option<u64>, usize) {
+        self.undo
+            .last()
+            .map_or((None, 0), |g| (Some(g.serial), g.changes.len()))
+    }
+
     /// Forgets every undo and redo step (they describe a design that was replaced), and
     /// the design is clean; returns whether there was any history to forget.
     pub fn forget_history(&mut self) -> bool {
