@@ -14,8 +14,9 @@ mod travel;
 
 pub use crate::content::level::EditOp;
 pub use crate::session::{
-    DEFAULT_LEVEL, DEFAULT_LEVEL_PATH, DISK_SETTLE, DiskPoll, OpenError, PendingReload, Replacing,
-    Source, SourceKind, create_for_writing, open_level, write_atomic, write_new,
+    DEFAULT_LEVEL, DEFAULT_LEVEL_PATH, DISK_SETTLE, DiskPoll, OpenError, PendingReload, Recovery,
+    Replacing, Source, SourceKind, create_for_writing, find_recovery, open_level, read_recovery,
+    write_atomic, write_new,
 };
 pub use editor::{Prefix, Tool, Tools, tile_name};
 pub use search::{Layer, Overlay, SPEEDS, TICK_MS};
@@ -429,6 +430,27 @@ impl App {
     /// Whether the map shows only what the player sees and remembers while playing.
     pub fn sight(&self) -> bool {
         self.sight
+    }
+
+    /// The unsaved edits as a recovery file would keep them, if there are any to keep.
+    pub fn recovery(&self) -> Option<Recovery> {
+        self.session.recovery()
+    }
+
+    /// Where the edit history stands (it changes with every edit).
+    pub fn revision(&self) -> (Option<u64>, usize) {
+        self.session.revision()
+    }
+
+    /// Plays the edits kept in a recovery file of this level as unsaved edits; saving them
+    /// removes the recovery file.
+    pub fn take_recovery(&mut self, design: Design, recovery: std::path::PathBuf) {
+        let name = self.session.take_recovery(design, recovery);
+        self.began();
+        let level = self.source().name();
+        self.say(format!(
+            "Recovered the unsaved edits kept in {name}: s saves them into {level}."
+        ));
     }
 
     /// Sets how the monsters plan (the command line's and scripts' `--planning`).

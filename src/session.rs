@@ -20,7 +20,8 @@ use crate::game::{Monster, Progress, World};
 pub use create::write_new;
 pub use files::{
     DEFAULT_LEVEL, DEFAULT_LEVEL_PATH, DISK_SETTLE, DiskPoll, OpenError, PendingReload, Polled,
-    Reloaded, Replacing, Saved, Source, SourceKind, create_for_writing, open_level, write_atomic,
+    Recovery, Reloaded, Replacing, Saved, Source, SourceKind, create_for_writing, find_recovery,
+    open_level, read_recovery, write_atomic,
 };
 
 /// A floor's design and where it came from, said once.
@@ -126,6 +127,25 @@ impl History {
     /// that point makes the design clean again).
     fn unsaved(&self) -> bool {
         self.undo.last().map(|g| g.serial) != self.saved
+    }
+
+    /// Marks the design as holding edits its file lacks, with no history to undo them
+    /// (edits recovered after a hang-up): unsaved until the next save.
+    fn mark_unsaved(&mut self) {
+        // Serials start at 1: no history ever stands at 0.
+        self.saved = Some(0);
+    }
+
+    /// Where the history stands: a different value whenever the design has been edited
+    /// (a stroke growing included), the same after an undo and redo that come back.
+    fn revision(&self) -> (Option<u64>, usize) {
+        self.undo.last().map_or((None, 0), |g| {
+            let len = match &g.step {
+                Step::Changes(c) => c.len(),
+                Step::Whole { .. } => 1,
+            };
+            (Some(g.serial), len)
+        })
     }
 
     fn mark_saved(&mut self) {
@@ -345,6 +365,12 @@ impl Session {
     /// Whether the design has edits that are not saved in its file.
     pub fn unsaved(&self) -> bool {
         self.history.unsaved()
+    }
+
+    /// Where the edit history stands: it changes with every edit, so a front end can tell
+    /// when its copy of the unsaved edits is out of date.
+    pub fn revision(&self) -> (Option<u64>, usize) {
+        self.history.revision()
     }
 
     /// Checks an edit against the design (the one validator) and, when allowed, applies the

@@ -40,6 +40,7 @@ pub(super) fn lab(args: &LabArgs) -> Result<i32, CliError> {
     check_endpoints(&level, from, to, probe.status)?;
     let (design, source) = open_level(Some(&q.level), args.seed)?;
     let settings = super::settings(args.config.as_deref())?;
+    crate::frontend::term::require_terminal().map_err(CliError::BadInput)?;
     let seed = args.seed;
     // Nothing is recorded: the lab's own scripts start with `#! lab:` instead.
     let recorder = Recorder::new(None, seed, None, false).map_err(CliError::Terminal)?;

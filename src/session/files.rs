@@ -41,6 +41,9 @@ pub struct Source {
     /// A replay (`script`, `test`): saves are carried out in the game and said in the log,
     /// but nothing is written to disk.
     replay: bool,
+    /// The recovery file whose edits this game took: removed once they are saved, and the
+    /// one a hang-up writes again.
+    recovered_from: Option<PathBuf>,
 }
 
 impl Source {
@@ -57,6 +60,7 @@ impl Source {
             content: Some(bytes),
             settling: None,
             replay: false,
+            recovered_from: None,
         }
     }
 
@@ -69,6 +73,7 @@ impl Source {
             content: None,
             settling: None,
             replay: false,
+            recovered_from: None,
         }
     }
 
@@ -543,6 +548,56 @@ fn writer_of(_: &Path) -> Option<u32> {
     None
 }
 
+/// The suffix of recovery files: `.NAME.astar-rogue-recover` beside the level (then
+/// `-1`, `-2`... while an older one is kept).
+const RECOVER_MARK: &str = ".astar-rogue-recover";
+
+/// The recovery file names for the level `level`, in the order they are used: the plain
+/// one, then numbered ones.
+fn recovery_names(level: &Path) -> impl Iterator<Item = PathBuf> + '_ {
+    let dir = level.parent().unwrap_or(Path::new(""));
+    let name = level
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    (0..100).map(move |i| {
+        let suffix = if i == 0 {
+            String::new()
+        } else {
+            format!("-{i}")
+        };
+        dir.join(format!(".{name}{RECOVER_MARK}{suffix}"))
+    })
+}
+
+/// The first recovery file kept beside `level`, if any: edits of a game that was hung up
+/// (or killed by another signal) before they were saved.
+pub fn find_recovery(level: &Path) -> Option<PathBuf> {
+    recovery_names(level).find(|p| std::fs::symlink_metadata(p).is_ok())
+}
+
+/// Unsaved edits to keep on disk when the game ends by a signal: the design and where it
+/// goes.
+#[derive(Debug, Clone)]
+pub struct Recovery {
+    /// The recovery file.
+    pub path: PathBuf,
+    design: Design,
+}
+
+impl Recovery {
+    /// Writes the design to its recovery file (atomically, as a save is).
+    pub fn write(&self) -> std::io::Result<()> {
+        write_atomic(&self.path, self.design.to_text().as_bytes())
+    }
+}
+
+/// Reads a recovery file as a design (within the level limits, never blocking).
+pub fn read_recovery(path: &Path) -> Result<Design, LoadError> {
+    let bytes = crate::text::read_limited(path, MAX_LEVEL_BYTES, "recovery file")?;
+    let (design, _) = Design::parse_any(&bytes, &path.display().to_string())?;
+    Ok(design)
+}
+
 /// Whether a process is running (on systems without `/proc`, assumed so: never clean).
 fn process_alive(pid: u32) -> bool {
     let proc = Path::new("/proc");
@@ -685,8 +740,13 @@ impl Session {
                         self.floor.design = d;
                     }
                 }
+                let recovered = self.floor.source.recovered_from.take();
                 self.floor.source = Source::file(target, Format::Text, text.into_bytes());
                 self.floor.source.replay = replay;
+                // The recovered edits are in the level now; their copy can go.
+                if let Some(recovery) = recovered.filter(|_| !replay) {
+                    let _ = std::fs::remove_file(recovery);
+                }
                 self.history.mark_saved();
                 Saved::Written { name, replay }
             }
@@ -695,6 +755,42 @@ impl Session {
                 error: e.to_string(),
             },
         }
+    }
+
+    /// What a signal ending the game must keep of it: the design, when it has unsaved
+    /// edits and a level file to keep them beside. It goes to the recovery file this game
+    /// took its edits from, else to the first free name (so a recovery file kept from an
+    /// earlier game is never written over).
+    pub fn recovery(&self) -> Option<Recovery> {
+        let source = &self.floor.source;
+        if !self.unsaved() || source.replay {
+            return None;
+        }
+        if !matches!(source.kind, SourceKind::Text | SourceKind::MovingAi) {
+            return None;
+        }
+        let level = source.path.as_deref()?;
+        let path = match &source.recovered_from {
+            Some(p) => p.clone(),
+            None => recovery_names(level).find(|p| std::fs::symlink_metadata(p).is_err())?,
+        };
+        Some(Recovery {
+            path,
+            design: self.floor.design.clone(),
+        })
+    }
+
+    /// Plays the design kept in `recovery` (a recovery file of this level) as unsaved
+    /// edits: the level file is untouched until a save, which then removes the recovery
+    /// file. Returns the recovery file's name.
+    pub fn take_recovery(&mut self, design: Design, recovery: PathBuf) -> String {
+        let name = display_name(&recovery);
+        self.floor.design = design;
+        self.history.forget();
+        self.history.mark_unsaved();
+        self.floor.source.recovered_from = Some(recovery);
+        self.begin(self.world.seed());
+        name
     }
 
     /// Whether the file differs from what the game last read or wrote (a file that cannot
