@@ -584,7 +584,9 @@ impl World {
                 let to = self.player.pos.offset(dx, dy);
                 if !self.player_can_step(dx, dy) {
                     self.say(match self.grid.get(to) {
-                        Tile::Floor => "You cannot squeeze past the corner diagonally.",
+                        Tile::Floor | Tile::Water | Tile::Brush => {
+                            "You cannot squeeze past the corner diagonally."
+                        }
                         Tile::Wall => "A wall blocks your way.",
                         Tile::Void => "There is nothing that way.",
                     });

@@ -270,6 +270,8 @@ pub fn tile_glyph(t: Tile) -> char {
         Tile::Floor => '.',
         Tile::Wall => '#',
         Tile::Void => ' ',
+        Tile::Water => '~',
+        Tile::Brush => '"',
     }
 }
 

@@ -221,6 +221,8 @@ pub(super) fn draw_tiles(
                 (Seen::Shown, Tile::Wall) => ('#', Style::new().fg(Color::Gray)),
                 (Seen::Shown, Tile::Floor) => ('.', Style::new().fg(Color::DarkGray)),
                 (Seen::Shown, Tile::Void) => (' ', Style::new()),
+                (Seen::Shown, Tile::Water) => ('~', Style::new().fg(Color::Blue)),
+                (Seen::Shown, Tile::Brush) => ('"', Style::new().fg(Color::Green)),
             };
             buf[(view.x + col, view.y + row)]
                 .set_char(ch)

@@ -17,4 +17,5 @@ mod sandbox;
 mod script_props;
 mod snapshots;
 mod terminal;
+mod terrain_props;
 mod victory;

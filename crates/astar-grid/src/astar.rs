@@ -38,6 +38,7 @@ mod explain;
 mod greedy;
 mod queue;
 mod trace;
+mod weighted;
 
 pub use explain::{Expansion, Fate};
 pub use trace::{NodeInfo, NodeState, Snapshot, Trace, TraceEvent, Tracer};
@@ -475,6 +476,8 @@ pub struct Pathfinder {
     regions_cut: Option<(u64, Regions)>,
     /// The buffers of greedy best-first searches.
     greedy: greedy::Greedy,
+    /// The buffers of searches on weighted grids.
+    weighted: weighted::Weighted,
 }
 
 impl Pathfinder {
@@ -625,6 +628,9 @@ impl Pathfinder {
         if opts.greedy {
             return self.greedy.search(grid, &query, result, tracer);
         }
+        if grid.is_weighted() {
+            return self.weighted.search(grid, &query, result, tracer);
+        }
         self.board.prepare(grid);
         if occupied.is_empty() {
             self.board
@@ -636,7 +642,8 @@ impl Pathfinder {
     }
 }
 
-/// The cost of a path under the 10/14 rule, or `None` when a step is not a king move.
+/// The cost of a path under the 10/14 rule, or `None` when a step is not a king move. On a
+/// weighted grid use [`Grid::path_cost`], which counts each cell's weight.
 pub fn path_cost(path: &[Pos]) -> Option<u32> {
     path.windows(2)
         .map(

@@ -7,7 +7,8 @@ use crate::grid::{DIAGONAL, DIRECTIONS, Grid, Neighbourhood, Pos, STRAIGHT};
 pub const UNREACHED: u32 = u32::MAX;
 
 /// The cheapest cost from a source cell to every cell, under a movement rule, with the
-/// game's integer costs (10 straight, 14 diagonal). Buffers are kept between computations.
+/// game's integer costs (10 straight, 14 diagonal, times the weight of the cell entered on a
+/// weighted grid). Buffers are kept between computations.
 #[derive(Debug, Clone, Default)]
 pub struct DistanceMap {
     width: usize,
@@ -15,9 +16,10 @@ pub struct DistanceMap {
     source: Option<Pos>,
     rule: Neighbourhood,
     expanded: u32,
-    /// Dial's buckets: costs grow by at most 14 per step, so 16 buckets by cost modulo 16
-    /// hold every cell waiting to be settled.
-    buckets: [Vec<u32>; 16],
+    /// Dial's buckets: costs grow by at most 14 per step (times the heaviest weight, at most
+    /// 9), so 16 (or 128) buckets by cost modulo their number hold every cell waiting to be
+    /// settled.
+    buckets: Vec<Vec<u32>>,
 }
 
 impl DistanceMap {
@@ -47,9 +49,15 @@ impl DistanceMap {
         self.source = Some(from);
         self.rule = rule;
         self.expanded = 0;
+        let weighted = grid.is_weighted();
+        let slots = if weighted { 128 } else { 16 };
+        if self.buckets.len() != slots {
+            self.buckets.resize_with(slots, Vec::new);
+        }
         for b in &mut self.buckets {
             b.clear();
         }
+        let mask = slots as u32 - 1;
         let Some(start) = grid.index(from).filter(|_| grid.is_passable(from)) else {
             return;
         };
@@ -63,7 +71,7 @@ impl DistanceMap {
             &DIRECTIONS
         };
         while pending > 0 {
-            let slot = (cost % 16) as usize;
+            let slot = (cost & mask) as usize;
             while let Some(c) = self.buckets[slot].pop() {
                 pending -= 1;
                 let c = c as usize;
@@ -79,10 +87,16 @@ impl DistanceMap {
                     let n = c
                         .wrapping_add_signed(dx as isize)
                         .wrapping_add_signed(dy as isize * self.width as isize);
-                    let nd = cost + if d < 4 { STRAIGHT } else { DIAGONAL };
+                    let base = if d < 4 { STRAIGHT } else { DIAGONAL };
+                    let nd = cost
+                        + if weighted {
+                            base * grid.weight(p.offset(dx, dy))
+                        } else {
+                            base
+                        };
                     if nd < self.dist[n] {
                         self.dist[n] = nd;
-                        self.buckets[(nd % 16) as usize].push(n as u32);
+                        self.buckets[(nd & mask) as usize].push(n as u32);
                         pending += 1;
                     }
                 }
@@ -165,6 +179,39 @@ mod tests {
                 let want = grid
                     .is_passable(p)
                     .then(|| pf.find(&grid, Query::new(p, goal).options(opts)).cost)
+                    .flatten();
+                assert_eq!(map.get(p), want, "{rule:?} {p}");
+            }
+        }
+    }
+
+    #[test]
+    fn weighted_costs_equal_a_star_from_every_cell() {
+        let grid = Grid::from_rows(&[
+            "....~~....",
+            "..###~~\"..",
+            "...~#..#..",
+            ".#.~#..#\".",
+            ".#..~~~#..",
+            "....\"\"....",
+        ]);
+        assert!(grid.is_weighted());
+        let goal = Pos::new(9, 0);
+        for rule in Neighbourhood::ALL {
+            let mut map = DistanceMap::new();
+            map.compute(&grid, goal, rule);
+            let mut pf = Pathfinder::new();
+            let opts = SearchOptions {
+                neighbourhood: rule,
+                ..SearchOptions::default()
+            };
+            for i in 0..grid.len() {
+                let p = grid.pos(i);
+                // From p to the goal and back cost the same only on unweighted grids: the
+                // map holds the cost of reaching each cell from the source.
+                let want = grid
+                    .is_passable(p)
+                    .then(|| pf.find(&grid, Query::new(goal, p).options(opts)).cost)
                     .flatten();
                 assert_eq!(map.get(p), want, "{rule:?} {p}");
             }
