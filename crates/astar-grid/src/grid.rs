@@ -218,8 +218,8 @@ fn next_revision() -> u64 {
 /// A rectangular map of tiles stored row-major in one `Vec`, with the weight of each
 /// terrain.
 ///
-/// A grid on which every step costs its base cost (no cell of a terrain weighing more than
-/// 1) is *unweighted* ([`Grid::is_weighted`]), and is searched by the engine's fast path;
+/// A grid on which every step costs its base cost (no cell of a terrain whose weight is not
+/// one) is *unweighted* ([`Grid::is_weighted`]), and is searched by the engine's fast path;
 /// Moving AI maps always are.
 #[derive(Debug, Clone)]
 pub struct Grid {
