@@ -797,6 +797,8 @@ impl App {
             }
             Action::PutWall => self.put_tile(Some(Tile::Wall)),
             Action::PutFloor => self.put_tile(Some(Tile::Floor)),
+            Action::PutWater => self.put_tile(Some(Tile::Water)),
+            Action::PutBrush => self.put_tile(Some(Tile::Brush)),
             Action::ToggleTile => self.put_tile(None),
             Action::PlaceMonster => self.edit(EditOp::AddMonster(self.cursor(), self.brush)),
             Action::CycleKind => self.brush = editor::next_kind(self.brush),

@@ -125,6 +125,10 @@ pub enum Action {
     PutWall,
     /// Put floor under the cursor.
     PutFloor,
+    /// Put shallow water under the cursor.
+    PutWater,
+    /// Put brush under the cursor.
+    PutBrush,
     /// Swap wall and floor under the cursor.
     ToggleTile,
     /// Place a monster of the chosen kind.
@@ -566,7 +570,7 @@ pub const BINDINGS: &[Binding] = &[
         "v",
         [ch('v')],
         A::CycleLayer,
-        "layers: states G H F ↑",
+        "layers: states G H F ↑ cost",
         "v layer"
     ),
     key!(
@@ -590,6 +594,22 @@ pub const BINDINGS: &[Binding] = &[
         A::PutFloor,
         "put floor",
         ". floor"
+    ),
+    key!(
+        Edit,
+        "~",
+        [ch('~')],
+        A::PutWater,
+        "put shallow water (weight 3)",
+        ""
+    ),
+    key!(
+        Edit,
+        "\"",
+        [ch('"')],
+        A::PutBrush,
+        "put brush (weight 2)",
+        ""
     ),
     key!(
         Edit,
@@ -685,6 +705,22 @@ pub const BINDINGS: &[Binding] = &[
     ),
     key!(Lab, "w", [ch('w')], A::PutWall, "put a wall", "w wall"),
     key!(Lab, ".", [ch('.')], A::PutFloor, "put floor", ""),
+    key!(
+        Lab,
+        "~",
+        [ch('~')],
+        A::PutWater,
+        "put shallow water (weight 3)",
+        ""
+    ),
+    key!(
+        Lab,
+        "\"",
+        [ch('"')],
+        A::PutBrush,
+        "put brush (weight 2)",
+        ""
+    ),
     key!(
         Lab,
         "Space",

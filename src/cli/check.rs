@@ -59,13 +59,14 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, CliError> {
             Format::MovingAi => "Moving AI map",
         };
         let floor = l.grid.tiles().iter().filter(|t| t.is_passable()).count();
+        let terrain = terrain_counts(&l.grid);
         let player = l
             .player
             .map_or("no player".to_string(), |p| format!("player at {p}"));
         let n = l.monsters.len();
         writeln!(
             out,
-            "{}: ok, {kind} {}x{}, {floor} floor cell{}, {player}, {n} monster{}{}{}",
+            "{}: ok, {kind} {}x{}, {floor} floor cell{}{terrain}, {player}, {n} monster{}{}{}",
             escape_controls(&name),
             l.grid.width(),
             l.grid.height(),
@@ -84,6 +85,26 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, CliError> {
         )?;
     }
     Ok(if failed { EXIT_BAD_INPUT } else { 0 })
+}
+
+/// What the open cells are made of, when not all plain floor of weight 1:
+/// ` (12 water x3, 4 brush x2)`, the weights the level gives them; empty otherwise.
+fn terrain_counts(grid: &crate::engine::grid::Grid) -> String {
+    use crate::engine::grid::Tile;
+    let parts: Vec<String> = Tile::TERRAIN
+        .into_iter()
+        .filter_map(|t| {
+            let n = grid.tiles().iter().filter(|&&c| c == t).count();
+            let k = grid.weights().get(t);
+            let shown = n > 0 && (t != Tile::Floor || k != 1);
+            shown.then(|| format!("{n} {} x{k}", t.name()))
+        })
+        .collect();
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", parts.join(", "))
+    }
 }
 
 /// Reads and parses a level file of either format, keeping its text for positions.

@@ -171,6 +171,7 @@ fn planning_on_several_cores_gives_each_monster_its_own_search() {
         seed: 4,
         monsters: 3 * PARALLEL_MIN_MONSTERS,
         density: None,
+        terrain: None,
     })
     .unwrap();
     let mut w = World::new(&level, 4);

@@ -167,8 +167,16 @@ fn draw_box(app: &App, snap: &Snapshot, p: Pos, focused: bool, r: Rect, buf: &mu
     } else {
         app.world().monster_at(p).map(|m| m.kind)
     };
+    // Water and brush say so, with their weight: `~3`.
+    let terrain = super::map::terrain_glyph(app.world().grid(), p)
+        .map(|c| format!("{c}{}", app.world().grid().weight(p)));
     let Some(n) = snap.get(p) else {
-        let label = who.map(String::from).unwrap_or_default();
+        let label = match (who, &terrain) {
+            (Some(c), Some(t)) => format!("{c} {t}"),
+            (Some(c), None) => c.to_string(),
+            (None, Some(t)) => t.clone(),
+            (None, None) => String::new(),
+        };
         put_line(buf, r, 1, &center(&label, w), style);
         return;
     };
@@ -189,6 +197,10 @@ fn draw_box(app: &App, snap: &Snapshot, p: Pos, focused: bool, r: Rect, buf: &mu
         (Some(q), None) => format!("{} {role}", arrow(p, q)),
         (None, Some(c)) => format!("{c} {role}"),
         (None, None) => role.to_string(),
+    };
+    let mid = match terrain {
+        Some(t) => format!("{t} {mid}"),
+        None => mid,
     };
     // G bottom left and H bottom right, named when there is room.
     let half = (w - 1) / 2;

@@ -52,7 +52,13 @@ pub(super) fn render(app: &App, l: &Layout, buf: &mut Buffer) {
         let mut view = view;
         if comparing {
             // A caption names each search; the map starts below it.
-            let caption = format!(" {} ", super::describe::options(&lab.searches[i].options));
+            let search = &lab.searches[i];
+            let what = super::describe::options(&search.options);
+            let caption = if search.fewest_steps {
+                format!(" {what} fewest steps ")
+            } else {
+                format!(" {what} ")
+            };
             let style = Style::new().add_modifier(Modifier::REVERSED);
             buf.set_stringn(view.x, view.y, &caption, view.width as usize, style);
             view = Rect::new(
@@ -66,8 +72,12 @@ pub(super) fn render(app: &App, l: &Layout, buf: &mut Buffer) {
         map::draw_tiles(&lab.grid, view, cam, buf, |_| map::Seen::Shown);
         let mut put =
             |p: Pos, ch: Option<char>, style: Style| map::put_cell(buf, view, cam, p, ch, style);
+        if app.overlay().layer == Layer::Cost {
+            map::draw_costs(lab.search_grid(i), view, cam, &mut put);
+        }
         map::draw_search(
             snap,
+            &lab.grid,
             app.overlay().layer,
             app.overlay().step.is_some(),
             &mut put,
@@ -119,7 +129,11 @@ fn render_panel(
             });
         }
         // The summary reads as `path` prints it; each figure stays with its word.
-        let sum = summary(&search.result, lab.start, lab.goal);
+        let mut sum = summary(&search.result, lab.start, lab.goal);
+        if let Some(here) = search.cost_here.filter(|&c| Some(c) != search.result.cost) {
+            // The fewest steps, priced on the weighted map.
+            sum.push_str(&format!(", {here} with terrain"));
+        }
         let marked = sum.replace(": ", ":\n").replace(", ", ",\n");
         let units: Vec<&str> = marked.lines().collect();
         for part in pack(&units, " ", width) {
@@ -229,6 +243,9 @@ fn layer_legend(layer: Layer, snap: &Snapshot, lines: &mut Vec<Line<'static>>) {
             lines.push(Line::from(spans));
         }
         (Layer::Parents, _) => lines.push(Line::from("layer parents: arrows to each parent")),
+        (Layer::Cost, _) => lines.push(Line::from(
+            "layer cost: each cell's weight, times 10 straight or 14 diagonal to step in",
+        )),
         (layer, Some((lo, hi))) => {
             let mut spans = vec![Span::raw(format!("layer {} {lo} ", layer.name()))];
             for (d, &c) in RAMP.iter().enumerate() {
