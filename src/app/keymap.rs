@@ -570,7 +570,7 @@ pub const BINDINGS: &[Binding] = &[
         "v",
         [ch('v')],
         A::CycleLayer,
-        "layers: states G H F ↑ cost",
+        "cycle states G H F ↑ cost",
         "v layer"
     ),
     key!(
@@ -600,7 +600,7 @@ pub const BINDINGS: &[Binding] = &[
         "~",
         [ch('~')],
         A::PutWater,
-        "put shallow water (weight 3)",
+        "put water (weight 3)",
         ""
     ),
     key!(
@@ -705,14 +705,7 @@ pub const BINDINGS: &[Binding] = &[
     ),
     key!(Lab, "w", [ch('w')], A::PutWall, "put a wall", "w wall"),
     key!(Lab, ".", [ch('.')], A::PutFloor, "put floor", ""),
-    key!(
-        Lab,
-        "~",
-        [ch('~')],
-        A::PutWater,
-        "put shallow water (weight 3)",
-        ""
-    ),
+    key!(Lab, "~", [ch('~')], A::PutWater, "put water (weight 3)", ""),
     key!(
         Lab,
         "\"",

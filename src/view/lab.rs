@@ -243,9 +243,7 @@ fn layer_legend(layer: Layer, snap: &Snapshot, lines: &mut Vec<Line<'static>>) {
             lines.push(Line::from(spans));
         }
         (Layer::Parents, _) => lines.push(Line::from("layer parents: arrows to each parent")),
-        (Layer::Cost, _) => lines.push(Line::from(
-            "layer cost: each cell's weight, times 10 straight or 14 diagonal to step in",
-        )),
+        (Layer::Cost, _) => lines.push(Line::from("layer cost: the weight of each cell")),
         (layer, Some((lo, hi))) => {
             let mut spans = vec![Span::raw(format!("layer {} {lo} ", layer.name()))];
             for (d, &c) in RAMP.iter().enumerate() {

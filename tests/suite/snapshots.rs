@@ -70,6 +70,7 @@ scripts!(
     overlay,
     panel_figures,
     planning,
+    pond,
     potion,
     resize,
     resize_modes,

@@ -430,3 +430,169 @@ fn the_dry_way_round_a_pond_is_cheaper() {
     let r = Pathfinder::new().find(&grid.with_weights(water(1)), Query::new(a, b));
     assert_eq!((r.cost, r.path.len()), (Some(40), 5));
 }
+
+// ---------------------------------------------------------------------------------------------
+// `path --json` on weighted level files
+// ---------------------------------------------------------------------------------------------
+
+const BIN: &str = env!("CARGO_BIN_EXE_astar-rogue");
+
+/// A weighted level file: a map of floor, water, brush and walls inside a wall border, the
+/// player on floor, sometimes `cost:` headers; with its grid as the model reads it.
+fn level_file() -> impl Strategy<Value = (String, Grid, [u32; 3])> {
+    (
+        4usize..=18,
+        3usize..=10,
+        0u8..=30,
+        10u8..=70,
+        prop::collection::vec((0usize..3, 1u32..=9), 0..3),
+    )
+        .prop_flat_map(|(w, h, walls, terrain, costs)| {
+            let cells = prop::collection::vec((0u8..100, 0u8..100), w * h);
+            (
+                Just((w, h, costs)),
+                cells,
+                any::<Index>(),
+                Just((walls, terrain)),
+            )
+        })
+        .prop_map(|((w, h, costs), cells, player, (walls, terrain))| {
+            let mut weights = [1u32, 3, 2];
+            let mut headers = String::new();
+            let mut seen = [false; 3];
+            for (t, k) in costs {
+                if !seen[t] {
+                    seen[t] = true;
+                    weights[t] = k;
+                    headers.push_str(&format!("cost: {} {k}\n", ['.', '~', '"'][t]));
+                }
+            }
+            let mut glyphs: Vec<char> = cells
+                .iter()
+                .map(|&(r, t)| {
+                    if r < walls {
+                        '#'
+                    } else if t < terrain {
+                        if t % 2 == 0 { '~' } else { '"' }
+                    } else {
+                        '.'
+                    }
+                })
+                .collect();
+            glyphs[player.index(w * h)] = '@';
+            let mut text = format!("title: held out\n{headers}");
+            let mut tiles = Vec::new();
+            let border: String = std::iter::repeat_n('#', w + 2).collect();
+            text.push_str(&border);
+            text.push('\n');
+            tiles.extend(std::iter::repeat_n(Tile::Wall, w + 2));
+            for row in glyphs.chunks(w) {
+                text.push('#');
+                tiles.push(Tile::Wall);
+                for &c in row {
+                    text.push(c);
+                    tiles.push(match c {
+                        '#' => Tile::Wall,
+                        '~' => Tile::Water,
+                        '"' => Tile::Brush,
+                        _ => Tile::Floor,
+                    });
+                }
+                text.push_str("#\n");
+                tiles.push(Tile::Wall);
+            }
+            text.push_str(&border);
+            text.push('\n');
+            tiles.extend(std::iter::repeat_n(Tile::Wall, w + 2));
+            // The model's own grid: the tiles, and the weights the headers say (which the
+            // model reads from `weights`; the grid's are for `Grid::path_cost`).
+            let mut tw = TerrainWeights::DEFAULT;
+            for (tile, &k) in Tile::TERRAIN.iter().zip(&weights) {
+                tw = tw.with(*tile, k).expect("1..=9");
+            }
+            let grid = Grid::from_tiles(w + 2, h + 2, tiles).with_weights(tw);
+            (text, grid, weights)
+        })
+}
+
+/// Runs `path --json` and returns (status, cost, path).
+fn path_json(
+    file: &std::path::Path,
+    from: Pos,
+    to: Pos,
+    extra: &[&str],
+) -> (String, Option<u32>, Vec<Pos>) {
+    let out = std::process::Command::new(BIN)
+        .arg("path")
+        .arg(file)
+        .args([
+            "--from",
+            &from.to_string(),
+            "--to",
+            &to.to_string(),
+            "--json",
+        ])
+        .args(extra)
+        .output()
+        .expect("run astar-rogue path");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let status = v["status"].as_str().expect("a status").to_string();
+    let cost = v["cost"].as_u64().map(|c| c as u32);
+    let path = v["path"]
+        .as_array()
+        .expect("a path")
+        .iter()
+        .map(|p| Pos::new(p[0].as_i64().unwrap() as i32, p[1].as_i64().unwrap() as i32))
+        .collect();
+    (status, cost, path)
+}
+
+proptest! {
+    #![proptest_config(config(40))]
+
+    /// `path --json` on level files it has never seen (terrain, cost headers) answers a
+    /// plain weighted Dijkstra's cost, on a legal path whose steps add up to it.
+    #[test]
+    fn path_json_matches_a_weighted_dijkstra_on_held_out_levels(
+        (text, grid, weights) in level_file(),
+        ends in prop::collection::vec((any::<Index>(), any::<Index>()), 1..4),
+        rule in prop::sample::select(vec![("8", Neighbourhood::Eight), ("8cut", Neighbourhood::EightCutCorners), ("4", Neighbourhood::Four)]),
+    ) {
+        let dir = tempfile::tempdir().expect("a scratch folder");
+        let file = dir.path().join("held-out.txt");
+        std::fs::write(&file, &text).expect("write the level");
+        let open: Vec<Pos> = (0..grid.len()).map(|i| grid.pos(i)).filter(|&p| grid.is_passable(p)).collect();
+        let case = Case { grid: grid.clone(), weights, start: Pos::new(0, 0), goal: Pos::new(0, 0), blockers: Vec::new() };
+        for (a, b) in ends {
+            let (from, to) = (open[a.index(open.len())], open[b.index(open.len())]);
+            let want = oracle(&grid, &weights, from, to, rule.1, &HashSet::new());
+            for extra in [&["--neighbours", rule.0][..], &["--neighbours", rule.0, "--heuristic", "zero"]] {
+                let (status, cost, path) = path_json(&file, from, to, extra);
+                prop_assert_eq!(cost, want, "{} from {} to {} {:?}\n{}", status, from, to, extra, text);
+                prop_assert_eq!(status == "found", want.is_some());
+                let r = SearchResult {
+                    status: if want.is_some() { Status::Found } else { Status::Unreachable },
+                    cost,
+                    expanded: 1,
+                    path,
+                };
+                check_path(&Case { start: from, goal: to, ..case.clone() }, rule.1, &HashSet::new(), &r)?;
+            }
+        }
+    }
+}
+
+#[test]
+fn path_json_on_the_shipped_pond_goes_round() {
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/pond.txt");
+    let (status, cost, path) = path_json(&file, Pos::new(6, 1), Pos::new(6, 6), &[]);
+    assert_eq!(
+        (status.as_str(), cost, path.len()),
+        ("found", Some(106), 10)
+    );
+}
