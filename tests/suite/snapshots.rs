@@ -65,6 +65,7 @@ scripts!(
     lab_compare,
     lab_layers,
     lab_mouse,
+    lab_terrain,
     lab_wide,
     moves,
     overlay,
