@@ -124,6 +124,9 @@ pub struct Lab {
     pub searches: Vec<LabSearch>,
     /// Whether the mouse paints walls (else it sets and drags the start and the goal).
     pub paint: bool,
+    /// What the left button paints in paint mode: a wall until a key puts something else
+    /// (`~` water, `"` brush, `.` floor, `w` wall), then that.
+    pub pen: Tile,
     /// The lab's map with every terrain weighing 1, while a search runs on it.
     ones: Option<Grid>,
     pathfinder: Pathfinder,
@@ -142,6 +145,7 @@ impl Lab {
             compare: None,
             searches: Vec::new(),
             paint: false,
+            pen: Tile::Wall,
             ones: None,
             pathfinder: Pathfinder::new(),
             serial: 0,

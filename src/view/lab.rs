@@ -13,7 +13,7 @@ use super::{format_count, pack};
 use crate::app::screen::{Layout, map_views};
 use crate::app::{App, Layer};
 use crate::engine::astar::{Fate, SearchResult, Snapshot};
-use crate::engine::grid::Pos;
+use crate::engine::grid::{Pos, Tile};
 
 /// The summary `path` prints for a search: `found from 2,3 to 6,3: cost 68, expanded 14,
 /// path 7 cells`, so the lab's numbers read exactly as the command line's.
@@ -30,10 +30,14 @@ pub fn summary(result: &SearchResult, from: Pos, to: Pos) -> String {
 pub(super) fn render(app: &App, l: &Layout, buf: &mut Buffer) {
     let Some(lab) = app.lab() else { return };
     let title = super::map::level_title(app);
+    let pen = match lab.pen {
+        Tile::Wall => "walls".to_string(),
+        t => t.name().to_string(),
+    };
     let mode = if lab.paint {
-        " mouse paints walls (e) "
+        format!(" mouse paints {pen} (e) ")
     } else {
-        " left sets start, right goal (e paints) "
+        " left sets start, right goal (e paints) ".to_string()
     };
     Block::bordered()
         .title(format!(" Lab: {title} "))

@@ -316,7 +316,8 @@ pub(super) fn decile(v: u32, (lo, hi): (u32, u32)) -> usize {
 /// Draws a search as `layer` shows it: states (open `+`, closed `:`, path `*`, the node
 /// being expanded `%` when `stepping`), G, H or F as a digit and a colour for their tenth of
 /// the range, or an arrow toward each node's parent. The path is drawn over every layer. On
-/// the states layer water and brush keep their glyph (`~`, `"`) under the state's colour.
+/// the states layer open and closed water and brush keep their glyph (`~`, `"`) under the
+/// state's colour.
 /// The cost layer (drawn beforehand by [`draw_costs`]) only gets the path and the node
 /// being expanded.
 pub(super) fn draw_search(
@@ -362,8 +363,10 @@ pub(super) fn draw_search(
         }
     }
     // The other layers keep their digit or arrow on the path, which shows by its colour.
+    // The path keeps its `*` on any terrain: it is what the search found, and must read
+    // without colours too.
+    let path_glyph = (layer == Layer::States).then_some(PATH);
     for &p in &snap.path {
-        let path_glyph = (layer == Layer::States).then(|| terrain_glyph(grid, p).unwrap_or(PATH));
         put(
             p,
             path_glyph,
