@@ -191,17 +191,21 @@ fn draw_box(app: &App, snap: &Snapshot, p: Pos, focused: bool, r: Rect, buf: &mu
     } else {
         n.state.name()
     };
-    let top = format!("F{}", format_number(n.f, w.saturating_sub(1)));
+    // Water and brush put their tag before F: `~3 F110`.
+    let top = match &terrain {
+        Some(t) => format!(
+            "{t} F{}",
+            format_number(n.f, w.saturating_sub(2 + t.chars().count()))
+        ),
+        None => format!("F{}", format_number(n.f, w.saturating_sub(1))),
+    };
     let mid = match (n.parent, who) {
         (Some(q), Some(c)) => format!("{}{c} {role}", arrow(p, q)),
         (Some(q), None) => format!("{} {role}", arrow(p, q)),
         (None, Some(c)) => format!("{c} {role}"),
         (None, None) => role.to_string(),
     };
-    let mid = match terrain {
-        Some(t) => format!("{t} {mid}"),
-        None => mid,
-    };
+
     // G bottom left and H bottom right, named when there is room.
     let half = (w - 1) / 2;
     let (g, h) = (format!("G{}", n.g), format!("H{}", n.h));
