@@ -5,6 +5,11 @@
 //! reusable [`Pathfinder`], which answers a [`SearchResult`] and, on request, tells a
 //! [`Tracer`] every [`TraceEvent`] of the search ([`Trace`] records them for replay).
 //!
+//! On a weighted grid ([`Grid::is_weighted`]: water, brush, or any terrain whose weight is not
+//! one) a step costs its base cost times the weight of the cell it enters, and H is the
+//! heuristic times the lowest terrain weight, so that A* stays optimal. Such grids get a
+//! search loop of their own; unweighted grids keep the fast path, untouched by weights.
+//!
 //! Tie-breaking is fixed so that the same input always gives the same path: among nodes of
 //! equal F the one with the lower weighted H (the H that went into its F, which is plain H at
 //! weight one) is expanded first, and among those the cell that comes first in reading order
