@@ -979,6 +979,9 @@ impl App {
     fn put_tile(&mut self, tile: Option<Tile>) {
         let cursor = self.cursor();
         if let Some(lab) = self.lab_mut() {
+            if let Some(t) = tile {
+                lab.pen = t;
+            }
             let t = tile.unwrap_or(if lab.grid.get(cursor) == Tile::Wall {
                 Tile::Floor
             } else {
@@ -1336,7 +1339,8 @@ impl App {
     }
 
     /// The mouse in the lab: the left button sets or drags the start, the right one the
-    /// goal; in paint mode (`e`) they paint walls and floor as in the editor.
+    /// goal; in paint mode (`e`) the left one paints the lab's pen (walls, or what a key put
+    /// last: water, brush or floor) and the right one floor.
     fn lab_mouse(&mut self, cell: Pos, button: MouseButton, drag: bool) {
         self.set_cursor(cell);
         let Screen::Lab { lab, stroke, .. } = self.screen.base_mut() else {
@@ -1344,7 +1348,7 @@ impl App {
         };
         if lab.paint {
             let tile = if button == MouseButton::Left {
-                Tile::Wall
+                lab.pen
             } else {
                 Tile::Floor
             };

@@ -14,6 +14,11 @@
 //! Kinds differ in speed: a slow monster acts on even turns only; a fast one, once every
 //! monster has acted, plans afresh from where it now stands and acts a second time.
 //!
+//! Terrain slows everyone alike: entering a cell of weight k (water 3, brush 2 unless the
+//! level says otherwise) takes k turns. The player's step is one turn, then k − 1 more pass
+//! in which the monsters act; a monster that steps into such a cell lets its next k − 1
+//! turns go by. A plan's cost is its time: the cheapest path is the quickest.
+//!
 //! The run (descent, potions, regeneration, winning) is in [`run`]; what the player sees is
 //! in [`sight`].
 
@@ -71,6 +76,9 @@ pub struct Monster {
     /// Other monsters held every cell it could step to when the plans were made, so it ran
     /// no search (its plan is empty); it plans at its turn if a way has opened by then.
     pub boxed: bool,
+    /// Its turns still spent wading into the cell it entered: a cell of weight k holds it
+    /// k − 1 of its turns after the step.
+    pub wading: u32,
 }
 
 /// The player.
@@ -185,6 +193,9 @@ pub struct World {
     /// The depth whose clearing wins, as the designed floors of a campaign say (see
     /// [`World::set_designed_final`]).
     designed_final: Option<u32>,
+    /// The terrains (in [`Tile::TERRAIN`] order) the log has told the player about wading
+    /// through: it says so once a game.
+    told_wading: [bool; 3],
 }
 
 impl World {
@@ -231,6 +242,7 @@ impl World {
             notes: level.notes.clone(),
             lesson: None,
             designed_final: None,
+            told_wading: [false; 3],
         };
         for s in &level.monsters {
             world.add_monster(s.pos, s.kind, Some(s.pos));
@@ -346,6 +358,7 @@ impl World {
             plan: SearchResult::default(),
             planned: (pos, pos),
             boxed: false,
+            wading: 0,
         });
         Some(id)
     }
@@ -502,9 +515,12 @@ impl World {
         self.monsters.binary_search_by_key(&id, |m| m.id).ok()
     }
 
-    /// Moves monster `i` to a free cell, keeping the occupancy true.
+    /// Moves monster `i` to a free cell, keeping the occupancy true; entering a cell of
+    /// weight k holds it there for k − 1 of its turns.
     fn step_monster(&mut self, i: usize, to: Pos) {
+        let wading = self.grid.weight(to).saturating_sub(1);
         let m = &mut self.monsters[i];
+        m.wading = wading;
         if let Some(cell) = self.grid.index(m.pos) {
             self.occupant[cell] = 0;
         }
@@ -599,6 +615,7 @@ impl World {
         if self.state != GameState::Playing {
             return ActResult::Refused;
         }
+        let mut wade = 0;
         match act {
             Act::Wait => {}
             Act::Drink => {
@@ -623,7 +640,9 @@ impl World {
                 let to = self.player.pos.offset(dx, dy);
                 if !self.player_can_step(dx, dy) {
                     self.say(match self.grid.get(to) {
-                        Tile::Floor => "You cannot squeeze past the corner diagonally.",
+                        Tile::Floor | Tile::Water | Tile::Brush => {
+                            "You cannot squeeze past the corner diagonally."
+                        }
                         Tile::Wall => "A wall blocks your way.",
                         Tile::Void => "There is nothing that way.",
                     });
@@ -634,15 +653,49 @@ impl World {
                 } else {
                     self.player.pos = to;
                     self.look();
+                    self.tell_wading();
                     self.pick_up();
                     self.read_notes();
+                    wade = self.grid.weight(to).saturating_sub(1);
                 }
             }
         }
         self.turn += 1;
         self.monsters_act();
         self.regenerate();
+        // The rest of a step into heavy terrain: turns in which only the monsters act.
+        for _ in 0..wade {
+            if self.state != GameState::Playing {
+                break;
+            }
+            self.turn += 1;
+            self.monsters_act();
+            self.regenerate();
+        }
         ActResult::Acted
+    }
+
+    /// The first time the player steps into water or brush (or any terrain heavier than
+    /// one), the log says what it costs.
+    fn tell_wading(&mut self) {
+        let tile = self.grid.get(self.player.pos);
+        let k = self.grid.weight(self.player.pos);
+        let Some(slot) = Tile::TERRAIN.iter().position(|&t| t == tile) else {
+            return;
+        };
+        if k <= 1 || self.told_wading[slot] {
+            return;
+        }
+        self.told_wading[slot] = true;
+        self.say(match tile {
+            Tile::Water => format!(
+                "You wade into the water: each step into it takes {k} turns, for monsters too."
+            ),
+            Tile::Brush => format!(
+                "You push into the brush: each step into it takes {k} turns, for monsters too."
+            ),
+            _ => format!("The ground is heavy here: each step onto it takes {k} turns."),
+        });
     }
 
     fn player_attacks(&mut self, i: usize) {
@@ -699,8 +752,13 @@ impl World {
         self.run.searches += u64::from(work.searches);
     }
 
-    /// Monster `i` follows its plan: attacks the player next to it, steps, or goes round.
+    /// Monster `i` follows its plan: attacks the player next to it, steps, or goes round;
+    /// or, still wading into the cell it entered, lets its turn go by.
     fn monster_acts(&mut self, i: usize) {
+        if self.monsters[i].wading > 0 {
+            self.monsters[i].wading -= 1;
+            return;
+        }
         if self.monsters[i].boxed {
             let (at, goal, rule) = (
                 self.monsters[i].pos,

@@ -402,6 +402,7 @@ fn describe_cell(app: &App, snap: Option<&Snapshot>, p: Pos) -> String {
             _ => " void",
         });
     }
+    s.push_str(&terrain_note(app.world().grid(), p));
     match snap {
         Some(snap) => s.push_str(&describe_node(snap, p)),
         None => s.push_str("  (o shows the search)"),
@@ -453,6 +454,8 @@ fn look_units(app: &App, snap: Option<&Snapshot>, p: Pos) -> Vec<String> {
             crate::engine::grid::Tile::Floor => "floor",
             crate::engine::grid::Tile::Wall => "wall",
             crate::engine::grid::Tile::Void => "void",
+            crate::engine::grid::Tile::Water => "shallow water",
+            crate::engine::grid::Tile::Brush => "brush",
         }
         .into(),
     );
@@ -483,10 +486,26 @@ fn describe_lab_cell(app: &App, snap: Option<&Snapshot>, p: Pos) -> String {
     } else if !lab.grid.is_passable(p) {
         s.push_str(" wall");
     }
+    s.push_str(&terrain_note(&lab.grid, p));
     if let Some(snap) = snap {
         s.push_str(&describe_node(snap, p));
     }
     s
+}
+
+/// What stepping onto a cell costs, when it is not plain floor of weight 1:
+/// `  water x3: a step in costs 30 (42 diagonal)`; empty otherwise.
+fn terrain_note(grid: &crate::engine::grid::Grid, p: Pos) -> String {
+    if map::terrain_glyph(grid, p).is_none() {
+        return String::new();
+    }
+    let k = grid.weight(p);
+    let name = grid.get(p).name();
+    format!(
+        "  {name} x{k}: a step in costs {} ({} diagonal)",
+        crate::engine::grid::STRAIGHT * k,
+        crate::engine::grid::DIAGONAL * k
+    )
 }
 
 /// What a search knew of a cell: `  F 68 G 14 H 54  parent 2,3  closed #2`.

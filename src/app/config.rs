@@ -259,6 +259,8 @@ fn action_name(action: Action) -> &'static str {
         Action::PutTile(Tile::Wall) => "wall",
         Action::PutTile(Tile::Floor) => "floor",
         Action::PutTile(Tile::Void) => "void",
+        Action::PutTile(Tile::Water) => "water",
+        Action::PutTile(Tile::Brush) => "brush",
         Action::Tool(Tool::Rect) => "rectangle",
         Action::Tool(Tool::Box) => "filled_rectangle",
         Action::Tool(Tool::Line) => "line",

@@ -79,6 +79,8 @@ pub fn tile_name(t: Tile) -> &'static str {
         Tile::Floor => "floor",
         Tile::Wall => "wall",
         Tile::Void => "void",
+        Tile::Water => "water",
+        Tile::Brush => "brush",
     }
 }
 

@@ -637,7 +637,7 @@ pub const BINDINGS: &[Binding] = &[
         "v",
         [ch('v')],
         A::CycleLayer,
-        "layers: states G H F ↑",
+        "cycle states G H F ↑ cost",
         "v layer"
     ),
     key!(
@@ -690,6 +690,22 @@ pub const BINDINGS: &[Binding] = &[
         [ch('v')],
         A::PutTile(Tile::Void),
         "void (ends a shape)",
+        ""
+    ),
+    key!(
+        Edit,
+        "~",
+        [ch('~')],
+        A::PutTile(Tile::Water),
+        "put water (weight 3)",
+        ""
+    ),
+    key!(
+        Edit,
+        "\"",
+        [ch('"')],
+        A::PutTile(Tile::Brush),
+        "put brush (weight 2)",
         ""
     ),
     key!(
@@ -933,6 +949,22 @@ pub const BINDINGS: &[Binding] = &[
         [ch('.')],
         A::PutTile(Tile::Floor),
         "put floor",
+        ""
+    ),
+    key!(
+        Lab,
+        "~",
+        [ch('~')],
+        A::PutTile(Tile::Water),
+        "put water (weight 3)",
+        ""
+    ),
+    key!(
+        Lab,
+        "\"",
+        [ch('"')],
+        A::PutTile(Tile::Brush),
+        "put brush (weight 2)",
         ""
     ),
     key!(

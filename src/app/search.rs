@@ -31,11 +31,20 @@ pub enum Layer {
     F,
     /// An arrow from each cell toward its parent.
     Parents,
+    /// Each cell's terrain weight: what a step into it multiplies the base cost by.
+    Cost,
 }
 
 impl Layer {
     /// The layers in the order the key cycles them.
-    pub const ALL: [Layer; 5] = [Layer::States, Layer::G, Layer::H, Layer::F, Layer::Parents];
+    pub const ALL: [Layer; 6] = [
+        Layer::States,
+        Layer::G,
+        Layer::H,
+        Layer::F,
+        Layer::Parents,
+        Layer::Cost,
+    ];
 
     /// The next layer.
     pub fn next(self) -> Self {
@@ -51,6 +60,7 @@ impl Layer {
             Layer::H => "H",
             Layer::F => "F",
             Layer::Parents => "parents",
+            Layer::Cost => "cost",
         }
     }
 }

@@ -61,6 +61,26 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, CliError> {
     Ok(if failed { EXIT_BAD_INPUT } else { 0 })
 }
 
+/// The terrain of a map, for its summary line: ` (22 water x3, 4 brush x2)`, or nothing on
+/// a map of plain floor.
+fn terrain_counts(grid: &crate::engine::grid::Grid) -> String {
+    use crate::engine::grid::Tile;
+    let parts: Vec<String> = Tile::TERRAIN
+        .into_iter()
+        .filter_map(|t| {
+            let n = grid.tiles().iter().filter(|&&c| c == t).count();
+            let k = grid.weights().get(t);
+            let shown = n > 0 && (t != Tile::Floor || k != 1);
+            shown.then(|| format!("{n} {} x{k}", t.name()))
+        })
+        .collect();
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", parts.join(", "))
+    }
+}
+
 /// Prints a floor's warnings and its summary line (ending with `place`); whether it fails
 /// the check.
 fn check_floor(
@@ -91,13 +111,14 @@ fn check_floor(
         Format::MovingAi => "Moving AI map",
     };
     let cells = l.grid.tiles().iter().filter(|t| t.is_passable()).count();
+    let terrain = terrain_counts(&l.grid);
     let player = l
         .player
         .map_or("no player".to_string(), |p| format!("player at {p}"));
     let n = l.monsters.len();
     writeln!(
         out,
-        "{}: ok, {kind} {}x{}, {cells} floor cell{}, {player}, {n} monster{}{}{}{place}",
+        "{}: ok, {kind} {}x{}, {cells} floor cell{}{terrain}, {player}, {n} monster{}{}{}{place}",
         escape_controls(name),
         l.grid.width(),
         l.grid.height(),

@@ -10,9 +10,12 @@
 //!   before the map like every header. A plain one shows when the level starts; one `at X,Y`
 //!   (the column and row of a cell, from 0) shows the first time the player steps there.
 //!   Their text is the rest of the line; the map never holds them.
-//! - the map: `#` wall, `.` floor, `@` the player's start (exactly one), `a`..`z` a monster of
-//!   that kind (standing on floor), `>` stairs down and `!` a healing potion (both on floor),
-//!   space for void. Short rows are padded with void; a blank
+//! - `cost: ~ 4`: the weight of a terrain (`.` floor, `~` water, `"` brush), from 1 to 9,
+//!   at most once per terrain: a step into a cell costs 10 straight or 14 diagonal times the
+//!   weight of the cell (floor 1, water 3, brush 2 by default). See docs/terrain.md.
+//! - the map: `#` wall, `.` floor, `~` shallow water, `"` brush, `@` the player's start
+//!   (exactly one), `a`..`z` a monster of that kind (standing on floor), `>` stairs down and
+//!   `!` a healing potion (both on floor), space for void. Short rows are padded with void; a blank
 //!   line inside the map is a row of void. Without `size`, the map is as wide as its longest
 //!   row and ends at its last non-blank row.
 
@@ -31,7 +34,7 @@ use crate::text::{lines, parse_size};
 
 use std::path::Path;
 
-use crate::engine::grid::{Grid, Pos, Tile};
+use crate::engine::grid::{Grid, Pos, TerrainWeights, Tile};
 
 /// Widest and tallest map accepted, in cells.
 pub const MAX_LEVEL_SIDE: usize = 8192;
@@ -210,6 +213,10 @@ impl Level {
             out.push_str(&note.header());
             out.push('\n');
         }
+        for line in cost_headers(self.grid.weights()) {
+            out.push_str(&line);
+            out.push('\n');
+        }
         out.push_str(&format!("size: {w}x{h}\nmap:\n"));
         // The creatures and features by cell index, as `glyph_at` would pick them: the player
         // over monsters over features, and the first listed on a cell over later ones. Sorting these
@@ -302,12 +309,29 @@ impl Level {
     }
 }
 
+/// The `cost:` headers that set `weights` in a level file: one per terrain whose weight is
+/// not its default, in the order of [`Tile::TERRAIN`].
+pub fn cost_headers(weights: TerrainWeights) -> Vec<String> {
+    Tile::TERRAIN
+        .into_iter()
+        .filter(|&t| weights.get(t) != TerrainWeights::DEFAULT.get(t))
+        .map(|t| format!("cost: {} {}", tile_glyph(t), weights.get(t)))
+        .collect()
+}
+
+/// The terrain a glyph of the text format stands for, if it is one: `.`, `~` or `"`.
+pub fn terrain_of_glyph(c: char) -> Option<Tile> {
+    Tile::TERRAIN.into_iter().find(|&t| tile_glyph(t) == c)
+}
+
 /// The text-format glyph of a tile.
 pub fn tile_glyph(t: Tile) -> char {
     match t {
         Tile::Floor => '.',
         Tile::Wall => '#',
         Tile::Void => ' ',
+        Tile::Water => '~',
+        Tile::Brush => '"',
     }
 }
 
@@ -337,6 +361,9 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Lines), ParseError> {
     };
     let mut title = None;
     let mut size: Option<(usize, usize, usize, String)> = None;
+    let mut weights = TerrainWeights::DEFAULT;
+    // The line of the `cost:` header of each terrain, to refuse a second one.
+    let mut cost_lines: [Option<usize>; 3] = [None; 3];
     // Each note with its line, the column of its cell and the line's text, to check the
     // cell once the map's size is known.
     let mut notes: Vec<(Note, usize, usize, &str)> = Vec::new();
@@ -395,6 +422,24 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Lines), ParseError> {
                             parse_note(key, value).map_err(|(col, msg)| err(n, col, msg, line))?;
                         notes.push((note, n, col, line));
                     }
+                    "cost" => {
+                        let (tile, weight) =
+                            parse_cost(value).map_err(|(col, msg)| err(n, col, msg, line))?;
+                        let slot = Tile::TERRAIN.iter().position(|&t| t == tile).unwrap_or(0);
+                        if let Some(first) = cost_lines[slot] {
+                            return Err(err(
+                                n,
+                                1,
+                                format!(
+                                    "a second cost for {:?} (the first is on line {first})",
+                                    tile_glyph(tile)
+                                ),
+                                line,
+                            ));
+                        }
+                        cost_lines[slot] = Some(n);
+                        weights = weights.with(tile, weight).unwrap_or(weights);
+                    }
                     "size" => {
                         let col = value_col;
                         let (w, h) = parse_size(value).ok_or_else(|| {
@@ -416,7 +461,7 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Lines), ParseError> {
                             n,
                             1,
                             format!(
-                                "unknown header {key:?} (known: title, size, map, message, next)"
+                                "unknown header {key:?} (known: title, size, map, message, next, cost)"
                             ),
                             line,
                         ));
@@ -499,6 +544,8 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Lines), ParseError> {
                 '#' => Tile::Wall,
                 '.' => Tile::Floor,
                 ' ' => Tile::Void,
+                '~' => Tile::Water,
+                '"' => Tile::Brush,
                 '@' => {
                     if let Some((_, pl, pc)) = player {
                         return Err(err(
@@ -525,7 +572,7 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Lines), ParseError> {
                             n,
                             x + 1,
                             format!(
-                                "unknown glyph {c:?}: use '#' wall, '.' floor, '@' player, 'a'-'z' monster, '>' stairs, '!' potion, space void"
+                                "unknown glyph {c:?}: use '#' wall, '.' floor, '~' water, '\"' brush, '@' player, 'a'-'z' monster, '>' stairs, '!' potion, space void"
                             ),
                             row,
                         ));
@@ -543,7 +590,7 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Lines), ParseError> {
             row,
         ));
     };
-    let grid = Grid::from_tiles(width, height, tiles);
+    let grid = Grid::from_tiles(width, height, tiles).with_weights(weights);
     for (note, n, col, line) in &notes {
         if let Some(p) = note.at.filter(|&p| !grid.contains(p)) {
             return Err(err(
@@ -620,6 +667,43 @@ fn parse_note(key: &str, value: &str) -> Result<(Note, usize), (usize, String)> 
         )
     })?;
     Ok((note, at.map_or(text_col, |(_, c)| c)))
+}
+
+/// A `cost` header's value (` ~ 4`): the terrain and its weight, or the column (in the
+/// whole line) and the reason it is malformed.
+fn parse_cost(value: &str) -> Result<(Tile, u32), (usize, String)> {
+    const FORM: &str =
+        "expected `cost: GLYPH N`, e.g. `cost: ~ 4`, with GLYPH one of . ~ \" and N from 1 to 9";
+    let lead = value.chars().take_while(|c| c.is_whitespace()).count();
+    let rest = value.trim_start();
+    // Columns from 1, past `cost:` and the spaces.
+    let glyph_col = "cost:".len() + lead + 1;
+    let mut chars = rest.chars();
+    let Some(glyph) = chars.next() else {
+        return Err((glyph_col, FORM.to_string()));
+    };
+    let Some(tile) = terrain_of_glyph(glyph) else {
+        return Err((
+            glyph_col,
+            format!("{glyph:?} has no cost: only '.' floor, '~' water and '\"' brush have one"),
+        ));
+    };
+    let after = chars.as_str();
+    let number = after.trim();
+    let number_col = glyph_col + 1 + (after.chars().count() - after.trim_start().chars().count());
+    if number.is_empty() || after.len() == after.trim_start().len() {
+        return Err((number_col, FORM.to_string()));
+    }
+    match number.parse::<u32>() {
+        Ok(n) if (1..=TerrainWeights::MAX).contains(&n) => Ok((tile, n)),
+        _ => Err((
+            number_col,
+            format!(
+                "bad cost {number:?} for {glyph:?}: a whole number from 1 to {}",
+                TerrainWeights::MAX
+            ),
+        )),
+    }
 }
 
 /// Checks a map size against the limits.

@@ -295,7 +295,7 @@ impl Planner {
         options: SearchOptions,
         monsters: &mut [Monster],
     ) {
-        self.map.compute(grid, goal, options.neighbourhood);
+        self.map.compute_to(grid, goal, options.neighbourhood);
         self.stats.dijkstra_expanded = u64::from(self.map.expanded());
         self.trace = None;
         for m in monsters.iter_mut() {

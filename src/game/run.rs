@@ -151,8 +151,11 @@ fn furnish(
 ) {
     let Some(start) = level.player else { return };
     let grid = &level.grid;
+    // Water and brush are no place for a monster to start or a feature to lie: the file
+    // writes their glyph in place of floor.
     let taken = |p: Pos, l: &Level| {
-        l.player == Some(p)
+        l.grid.get(p) != crate::engine::grid::Tile::Floor
+            || l.player == Some(p)
             || l.monsters.iter().any(|m| m.pos == p)
             || l.features.iter().any(|f| f.pos == p)
     };

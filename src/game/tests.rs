@@ -171,6 +171,7 @@ fn planning_on_several_cores_gives_each_monster_its_own_search() {
         seed: 4,
         monsters: 3 * PARALLEL_MIN_MONSTERS,
         density: None,
+        terrain: None,
     })
     .unwrap();
     let mut w = World::new(&level, 4);
@@ -678,6 +679,8 @@ fn jump_point_search_planning_gives_every_monster_an_optimal_plan_for_fewer_node
         seed: 4,
         monsters: 3 * PARALLEL_MIN_MONSTERS,
         density: None,
+        // Plain floor: on weighted terrain JPS hands over to A*.
+        terrain: Some(crate::content::generate::Density::from_permille(0)),
     })
     .unwrap();
     let mut w = World::new(&level, 4);
@@ -719,4 +722,72 @@ fn jump_point_search_planning_gives_every_monster_an_optimal_plan_for_fewer_node
     let before = w.monsters()[0].plan.cost;
     w.player_act(Act::Wait);
     assert!(w.monsters()[0].plan.cost <= before);
+}
+
+#[test]
+fn a_step_into_water_takes_three_turns_and_the_log_says_so_once() {
+    let l = level("########\n#@~~.~.#\n########\n");
+    let mut w = World::new(&l, 1);
+    assert_eq!(w.player_act(Act::Move(1, 0)), ActResult::Acted);
+    assert_eq!(w.turn(), 3);
+    let wading = |w: &World| {
+        w.log()
+            .iter()
+            .filter(|m| m.text.starts_with("You wade"))
+            .count()
+    };
+    assert_eq!(wading(&w), 1);
+    assert_eq!(
+        w.log().last().unwrap().text,
+        "You wade into the water: each step into it takes 3 turns, for monsters too."
+    );
+    w.player_act(Act::Move(1, 0));
+    assert_eq!(w.turn(), 6);
+    w.player_act(Act::Move(1, 0));
+    assert_eq!(w.turn(), 7, "back on floor: one turn");
+    w.player_act(Act::Move(1, 0));
+    assert_eq!(w.turn(), 10);
+    assert_eq!(wading(&w), 1, "said once");
+    // Brush weighs 2; a cost header changes it.
+    let l = level("cost: \" 4\n#####\n#@\".#\n#####\n");
+    let mut w = World::new(&l, 1);
+    w.player_act(Act::Move(1, 0));
+    assert_eq!(w.turn(), 4);
+}
+
+#[test]
+fn a_monster_goes_round_the_pond_when_that_is_quicker_and_wades_when_it_is_not() {
+    // Through the pond: three water cells, 90 + 10. Round it: 68.
+    let l = level("#######\n#..g..#\n#.~~~.#\n#.~~~.#\n#.~~~.#\n#..@..#\n#######\n");
+    let mut w = World::new(&l, 1);
+    let plan = w.monsters()[0].plan.clone();
+    assert_eq!(plan.cost, Some(68));
+    assert!(plan.path.iter().all(|&p| w.grid().get(p) != Tile::Water));
+    for _ in 0..5 {
+        w.player_act(Act::Wait);
+        assert_ne!(w.grid().get(w.monsters()[0].pos), Tile::Water);
+    }
+    assert_eq!(w.monsters()[0].pos.chebyshev(w.player().pos), 1);
+    // A goblin that must cross: each step into the water holds it three turns.
+    let l = level("#########\n#g~~~@..#\n#########\n");
+    let mut w = World::new(&l, 1);
+    let mut cells = Vec::new();
+    for _ in 0..7 {
+        w.player_act(Act::Wait);
+        cells.push(w.monsters()[0].pos.x);
+    }
+    assert_eq!(cells, [2, 2, 2, 3, 3, 3, 4]);
+}
+
+#[test]
+fn map_planning_rolls_down_a_weighted_map() {
+    let l = level("#######\n#..g..#\n#.~~~.#\n#.~~~.#\n#.~~~.#\n#..@..#\n#######\n");
+    let mut w = World::new(&l, 1);
+    w.set_planning(Planning::Map);
+    assert_eq!(w.monsters()[0].plan.cost, Some(68));
+    for _ in 0..5 {
+        w.player_act(Act::Wait);
+        assert_ne!(w.grid().get(w.monsters()[0].pos), Tile::Water);
+    }
+    assert_eq!(w.monsters()[0].pos.chebyshev(w.player().pos), 1);
 }

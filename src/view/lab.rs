@@ -14,7 +14,7 @@ use crate::app::config::Theme;
 use crate::app::screen::{Layout, map_views};
 use crate::app::{App, Layer};
 use crate::engine::astar::{Algorithm, Fate, SearchResult, Snapshot, walk_runs};
-use crate::engine::grid::Pos;
+use crate::engine::grid::{Pos, Tile};
 
 /// The summary `path` prints for a search: `found from 2,3 to 6,3: cost 68, expanded 14,
 /// path 7 cells`, so the lab's numbers read exactly as the command line's.
@@ -31,10 +31,14 @@ pub fn summary(result: &SearchResult, from: Pos, to: Pos) -> String {
 pub(super) fn render(app: &App, l: &Layout, buf: &mut Buffer) {
     let Some(lab) = app.lab() else { return };
     let title = super::map::level_title(app);
+    let pen = match lab.pen {
+        Tile::Wall => "walls".to_string(),
+        t => t.name().to_string(),
+    };
     let mode = if lab.paint {
-        " mouse paints walls (e) "
+        format!(" mouse paints {pen} (e) ")
     } else {
-        " left sets start, right goal (e paints) "
+        " left sets start, right goal (e paints) ".to_string()
     };
     Block::bordered()
         .title(format!(" Lab: {title} "))
@@ -52,7 +56,13 @@ pub(super) fn render(app: &App, l: &Layout, buf: &mut Buffer) {
         };
         if comparing && view.y > 0 {
             // A caption names each search, on the row above its map.
-            let caption = format!(" {} ", super::describe::options(&lab.searches[i].options));
+            let search = &lab.searches[i];
+            let what = super::describe::options(&search.options);
+            let caption = if search.fewest_steps {
+                format!(" {what} fewest steps ")
+            } else {
+                format!(" {what} ")
+            };
             let style = Style::new().add_modifier(Modifier::REVERSED);
             buf.set_stringn(view.x, view.y - 1, &caption, view.width as usize, style);
         }
@@ -64,8 +74,12 @@ pub(super) fn render(app: &App, l: &Layout, buf: &mut Buffer) {
         if jumps(&lab.searches[i]) {
             draw_runs(snap, &mut put);
         }
+        if app.overlay().layer == Layer::Cost {
+            map::draw_costs(lab.search_grid(i), view, cam, &mut put);
+        }
         map::draw_search(
             snap,
+            &lab.grid,
             app.overlay().layer,
             app.overlay().step.is_some(),
             theme,
@@ -118,7 +132,11 @@ fn render_panel(
             });
         }
         // The summary reads as `path` prints it; each figure stays with its word.
-        let sum = summary(&search.result, lab.start, lab.goal);
+        let mut sum = summary(&search.result, lab.start, lab.goal);
+        if let Some(here) = search.cost_here.filter(|&c| Some(c) != search.result.cost) {
+            // The fewest steps, priced on the weighted map.
+            sum.push_str(&format!(", {here} with terrain"));
+        }
         let marked = sum.replace(": ", ":\n").replace(", ", ",\n");
         let units: Vec<&str> = marked.lines().collect();
         for part in pack(&units, " ", width) {
@@ -239,6 +257,7 @@ fn layer_legend(layer: Layer, theme: &Theme, snap: &Snapshot, lines: &mut Vec<Li
             lines.push(Line::from(spans));
         }
         (Layer::Parents, _) => lines.push(Line::from("layer parents: arrows to each parent")),
+        (Layer::Cost, _) => lines.push(Line::from("layer cost: the weight of each cell")),
         (layer, Some((lo, hi))) => lines.push(Line::from(map::ramp_legend(
             &format!("layer {}", layer.name()),
             lo,

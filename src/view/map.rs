@@ -119,8 +119,12 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
         // by its cost to the player.
         draw_distance_map(map, view, cam, &mut put);
     } else if let Some(snap) = snapshot {
+        if app.overlay().layer == Layer::Cost {
+            draw_costs(app.world().grid(), view, cam, &mut put);
+        }
         draw_search(
             snap,
+            app.world().grid(),
             app.overlay().layer,
             app.overlay().step.is_some(),
             theme,
@@ -343,6 +347,8 @@ pub(super) fn draw_tiles(
                 (Seen::Shown, Tile::Wall) => ('#', Style::new().fg(theme.wall)),
                 (Seen::Shown, Tile::Floor) => ('.', Style::new().fg(theme.floor)),
                 (Seen::Shown, Tile::Void) => (' ', Style::new()),
+                (Seen::Shown, Tile::Water) => ('~', Style::new().fg(Color::Blue)),
+                (Seen::Shown, Tile::Brush) => ('"', Style::new().fg(Color::Green)),
             };
             buf[(view.x + col, view.y + row)]
                 .set_char(ch)
@@ -382,7 +388,42 @@ fn layer_value(n: &NodeInfo, layer: Layer) -> Option<u32> {
         Layer::G => Some(n.g),
         Layer::H => Some(n.h),
         Layer::F => Some(n.f),
-        Layer::States | Layer::Parents => None,
+        Layer::States | Layer::Parents | Layer::Cost => None,
+    }
+}
+
+/// The glyph a terrain keeps under the search's states, so that a pond stays in sight
+/// while the search floods round it: water and brush, and any terrain whose weight is not
+/// one. `None` for plain floor, walls and void.
+pub(super) fn terrain_glyph(grid: &Grid, p: Pos) -> Option<char> {
+    let t = grid.get(p);
+    let heavy = t.is_passable() && grid.weight(p) != 1;
+    (matches!(t, Tile::Water | Tile::Brush) || heavy).then(|| crate::content::level::tile_glyph(t))
+}
+
+/// The cost layer: every passable cell of `view` shows its weight (1 to 9), shaded from
+/// light (1) to dark (9) on the ramp of the other layers.
+pub(super) fn draw_costs(
+    grid: &Grid,
+    view: Rect,
+    cam: Pos,
+    put: &mut impl FnMut(Pos, Option<char>, Style),
+) {
+    for row in 0..view.height {
+        for col in 0..view.width {
+            let p = Pos::new(cam.x + i32::from(col), cam.y + i32::from(row));
+            let k = grid.weight(p);
+            if k == 0 {
+                continue;
+            }
+            let d = decile(k, (1, 9));
+            let fg = if d >= 7 { Color::Black } else { Color::White };
+            put(
+                p,
+                char::from_digit(k, 10),
+                Style::new().fg(fg).bg(Color::Indexed(RAMP[d])),
+            );
+        }
     }
 }
 
@@ -396,9 +437,14 @@ pub(super) fn decile(v: u32, (lo, hi): (u32, u32)) -> usize {
 
 /// Draws a search as `layer` shows it: states (open `+`, closed `:`, path `*`, the node
 /// being expanded `%` when `stepping`), G, H or F as a digit and a colour for their tenth of
-/// the range, or an arrow toward each node's parent. The path is drawn over every layer.
+/// the range, or an arrow toward each node's parent. The path is drawn over every layer. On
+/// the states layer open and closed water and brush keep their glyph (`~`, `"`) under the
+/// state's colour.
+/// The cost layer (drawn beforehand by [`draw_costs`]) only gets the path and the node
+/// being expanded.
 pub(super) fn draw_search(
     snap: &Snapshot,
+    grid: &Grid,
     layer: Layer,
     stepping: bool,
     theme: &Theme,
@@ -429,16 +475,19 @@ pub(super) fn draw_search(
                     Style::new().fg(Color::White).bg(state_bg),
                 );
             }
+            (Layer::Cost, _, _) => {}
             _ => {
-                let ch = match n.state {
+                let ch = terrain_glyph(grid, n.pos).unwrap_or(match n.state {
                     NodeState::Open => OPEN,
                     NodeState::Closed => CLOSED,
-                };
+                });
                 put(n.pos, Some(ch), Style::new().fg(Color::White).bg(state_bg));
             }
         }
     }
     // The other layers keep their digit or arrow on the path, which shows by its colour.
+    // The path keeps its `*` on any terrain: it is what the search found, and must read
+    // without colours too.
     let path_glyph = (layer == Layer::States).then_some(PATH);
     for &p in &snap.path {
         put(p, path_glyph, Style::new().fg(Color::Black).bg(theme.path));

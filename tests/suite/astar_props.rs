@@ -184,6 +184,8 @@ fn render(g: &Grid, start: Pos, goal: Pos, occupied: &[Pos]) -> String {
                     Tile::Floor => '.',
                     Tile::Wall => '#',
                     Tile::Void => ' ',
+                    Tile::Water => '~',
+                    Tile::Brush => '"',
                 }
             });
         }

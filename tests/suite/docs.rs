@@ -37,6 +37,7 @@ const PAGES: &[&str] = &[
     "docs/learning.md",
     "docs/scripts.md",
     "docs/contributing.md",
+    "docs/terrain.md",
 ];
 
 /// Pages in docs/ that this test leaves alone.
@@ -331,6 +332,11 @@ fn scripts() {
 #[test]
 fn contributing() {
     check_page("docs/contributing.md");
+}
+
+#[test]
+fn terrain() {
+    check_page("docs/terrain.md");
 }
 
 /// A page added to docs/ without a test case would never be checked.

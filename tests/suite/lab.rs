@@ -245,11 +245,16 @@ fn side_by_side_steps_in_lockstep_with_counts_of_its_own() {
     );
     let end = a.lab_snapshot(1).unwrap();
     assert_eq!(end.path, jps.path, "the path along the runs");
+    // Then the fewest steps: on this map, without water or brush, A*'s own path.
+    common::frame(&mut a, "c");
+    let lab = a.lab().unwrap();
+    assert!(lab.searches[1].fewest_steps);
+    assert_eq!(lab.searches[1].result, lab.searches[0].result);
     common::frame(&mut a, "c");
     assert_eq!(
         a.lab().unwrap().searches.len(),
         1,
-        "c after JPS: back to one"
+        "c after fewest steps: back to one"
     );
 }
 

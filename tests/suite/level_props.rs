@@ -4,7 +4,7 @@
 //! Case counts default to 1000 per property (seconds in debug); set `PROPTEST_CASES` for more.
 
 use astar_rogue::content::level::{Feature, FeatureKind, Level, Note, ParseError, Spawn};
-use astar_rogue::engine::grid::{Grid, Pos, Tile};
+use astar_rogue::engine::grid::{Grid, Pos, TerrainWeights, Tile};
 use proptest::prelude::*;
 use proptest::sample::Index;
 
@@ -25,7 +25,7 @@ fn level_strategy(max_w: usize, max_h: usize) -> impl Strategy<Value = Level> {
         .prop_flat_map(|(w, h)| {
             (
                 Just((w, h)),
-                prop::collection::vec(prop_oneof![6 => Just(Tile::Floor), 3 => Just(Tile::Wall), 2 => Just(Tile::Void)], w * h),
+                prop::collection::vec(prop_oneof![6 => Just(Tile::Floor), 3 => Just(Tile::Wall), 2 => Just(Tile::Void), 1 => Just(Tile::Water), 1 => Just(Tile::Brush)], w * h),
                 any::<Index>(),
                 prop::collection::vec((any::<Index>(), prop_oneof![8 => prop::char::range('a', 'z'), 1 => Just('>'), 1 => Just('!')]), 0..12),
                 prop::option::of(prop_oneof![
@@ -35,19 +35,25 @@ fn level_strategy(max_w: usize, max_h: usize) -> impl Strategy<Value = Level> {
                     " *title: [a-z:]{0,5}\r?\n? ",
                 ]),
                 prop::collection::vec((prop::option::of(any::<Index>()), prop_oneof!["[ -~]{0,30}", "\\PC{0,10}", " *message at 1,2: [a-z:]{0,5}\r?\n? "]), 0..4),
+                prop::collection::vec((0usize..3, 1u32..=9), 0..3),
             )
         })
-        .prop_map(|((w, h), mut tiles, player, spawns, title, notes)| {
+        .prop_map(|((w, h), mut tiles, player, spawns, title, notes, costs)| {
             let p = player.index(w * h);
             tiles[p] = Tile::Floor;
-            let grid = Grid::from_tiles(w, h, tiles);
+            let mut weights = TerrainWeights::DEFAULT;
+            for (t, k) in costs {
+                weights = weights.with(Tile::TERRAIN[t], k).expect("1..=9");
+            }
+            let grid = Grid::from_tiles(w, h, tiles).with_weights(weights);
             let player = grid.pos(p);
             let mut monsters: Vec<Spawn> = Vec::new();
             let mut features: Vec<Feature> = Vec::new();
             for (i, glyph) in spawns {
                 let pos = grid.pos(i.index(w * h));
                 let free = monsters.iter().all(|m| m.pos != pos) && features.iter().all(|f| f.pos != pos);
-                if grid.is_passable(pos) && pos != player && free {
+                // The file writes them in place of floor: never in water or brush.
+                if grid.get(pos) == Tile::Floor && pos != player && free {
                     match FeatureKind::from_glyph(glyph) {
                         Some(kind) => features.push(Feature { pos, kind }),
                         None => monsters.push(Spawn { pos, kind: glyph }),
@@ -111,7 +117,7 @@ fn maplike_bytes() -> impl Strategy<Value = Vec<u8>> {
     let token = prop_oneof![
         8 => prop::sample::select(b"#.@ abz\n".to_vec()).prop_map(|b| vec![b]),
         2 => prop::sample::select(
-            b"\r\t;:xX0123456789TWOGSAZ{~\x00\x7f".to_vec()
+            b"\r\t;:xX0123456789TWOGSAZ{~\"\x00\x7f".to_vec()
         ).prop_map(|b| vec![b]),
         1 => prop::sample::select(vec![
             &b"title: "[..], b"size: ", b"size: 4x3\n", b"size: 0x9\n", b"size: 9999x9999\n",
@@ -120,6 +126,7 @@ fn maplike_bytes() -> impl Strategy<Value = Vec<u8>> {
             b"\xf0\x9f\x98\x80", b"\xc3\xa9", b"\r\n", b"; comment\n",
             b"message: hi\n", b"message:\n", b"message at 1,1: x\n", b"message at ",
             b"message at 99,0: far\n", b"message at -1,2: a\n", b"message 1,1: y\n",
+            b"cost: ~ 4\n", b"cost: \" 9\n", b"cost: . 2\n", b"cost: ~ 0\n", b"cost: # 3\n", b"cost: ",
         ]).prop_map(|s| s.to_vec()),
     ];
     prop::collection::vec(token, 0..400).prop_map(|ts| ts.concat())
@@ -312,6 +319,13 @@ proptest! {
             match n.at {
                 Some(p) => want.push_str(&format!("message at {p}: {}\n", n.text)),
                 None => want.push_str(&format!("message: {}\n", n.text)),
+            }
+        }
+        // Weights other than the defaults (floor 1, water 3, brush 2), in that order.
+        for (t, glyph, default) in [(Tile::Floor, '.', 1), (Tile::Water, '~', 3), (Tile::Brush, '"', 2)] {
+            let k = level.grid.weights().get(t);
+            if k != default {
+                want.push_str(&format!("cost: {glyph} {k}\n"));
             }
         }
         want.push_str(&format!("size: {w}x{h}\nmap:\n"));

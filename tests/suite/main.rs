@@ -21,4 +21,5 @@ mod script_props;
 mod settings;
 mod snapshots;
 mod terminal;
+mod terrain_props;
 mod victory;

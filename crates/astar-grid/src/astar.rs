@@ -5,6 +5,11 @@
 //! reusable [`Pathfinder`], which answers a [`SearchResult`] and, on request, tells a
 //! [`Tracer`] every [`TraceEvent`] of the search ([`Trace`] records them for replay).
 //!
+//! On a weighted grid ([`Grid::is_weighted`]: water, brush, or any terrain whose weight is not
+//! one) a step costs its base cost times the weight of the cell it enters, and H is the
+//! heuristic times the lowest terrain weight, so that A* stays optimal. Such grids get a
+//! search loop of their own; unweighted grids keep the fast path, untouched by weights.
+//!
 //! Tie-breaking is fixed so that the same input always gives the same path: among nodes of
 //! equal F the one with the lower weighted H (the H that went into its F, which is plain H at
 //! weight one) is expanded first, and among those the cell that comes first in reading order
@@ -39,6 +44,7 @@ mod greedy;
 mod jps;
 mod queue;
 mod trace;
+mod weighted;
 
 pub use explain::{Expansion, Fate};
 pub use trace::{NodeInfo, NodeState, Snapshot, Trace, TraceEvent, Tracer, walk_runs};
@@ -581,6 +587,8 @@ pub struct Pathfinder {
     greedy: greedy::Greedy,
     /// The buffers of Jump Point Search.
     jps: jps::Jps,
+    /// The buffers of searches on weighted grids.
+    weighted: weighted::Weighted,
 }
 
 impl Pathfinder {
@@ -746,6 +754,9 @@ impl Pathfinder {
         if opts.greedy {
             return self.greedy.search(grid, &query, result, tracer);
         }
+        if grid.is_weighted() {
+            return self.weighted.search(grid, &query, result, tracer);
+        }
         self.board.prepare(grid);
         if occupied.is_empty() {
             self.board
@@ -757,7 +768,8 @@ impl Pathfinder {
     }
 }
 
-/// The cost of a path under the 10/14 rule, or `None` when a step is not a king move.
+/// The cost of a path under the 10/14 rule, or `None` when a step is not a king move. On a
+/// weighted grid use [`Grid::path_cost`], which counts each cell's weight.
 pub fn path_cost(path: &[Pos]) -> Option<u32> {
     path.windows(2)
         .map(

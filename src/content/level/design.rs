@@ -367,9 +367,10 @@ impl Design {
     }
 
     /// Whether `op` may be done, and what it would change: the one validator of edits. The
-    /// design's own rules (a file has one glyph per cell, creatures and features stand on
-    /// floor) and the game in play (`live`: nothing is laid under the player) are checked
-    /// here, so applying the change can never be refused, in the design or in play.
+    /// design's own rules (a file has one glyph per cell, so creatures and features start on
+    /// plain floor, never in water or brush) and the game in play (`live`: no wall is laid
+    /// under the player, who may wade) are checked here, so applying the change can never be
+    /// refused, in the design or in play.
     /// `Ok(None)` when the edit changes nothing.
     pub fn check(&self, op: EditOp, live: &dyn Occupants) -> Result<Option<Change>, Refusal> {
         let grid = &self.level.grid;
@@ -380,11 +381,13 @@ impl Design {
                 if outside(pos) || before == after {
                     return Ok(None);
                 }
-                if !after.is_passable() {
+                // The file writes a creature's or a feature's glyph in place of its cell's
+                // floor: water or brush there could not be written.
+                if after != Tile::Floor {
                     if let Some(c) = self.creature_at(pos) {
                         return Err(Refusal::StartsHere(c));
                     }
-                    if live.player() == pos {
+                    if !after.is_passable() && live.player() == pos {
                         return Err(Refusal::PlayerStandsThere);
                     }
                     if let Some(f) = self.feature_at(pos) {
@@ -394,7 +397,7 @@ impl Design {
                 Ok(Some(Change::Tile { pos, before, after }))
             }
             EditOp::AddMonster(pos, kind) => {
-                if !grid.is_passable(pos) {
+                if grid.get(pos) != Tile::Floor {
                     return Err(Refusal::NeedsFloor(Needs::Monster));
                 }
                 if let Some(c) = self.creature_at(pos) {
@@ -424,7 +427,7 @@ impl Design {
             }
             EditOp::MovePlayer(to) => {
                 let from = self.level.player.unwrap_or(to);
-                if !grid.is_passable(to) {
+                if grid.get(to) != Tile::Floor {
                     return Err(Refusal::NeedsFloor(Needs::Player));
                 }
                 if self.creature_at(to).is_some_and(|c| c != '@') {
@@ -437,7 +440,7 @@ impl Design {
                 Ok(moves.then_some(Change::Player { from, to }))
             }
             EditOp::PlaceFeature(pos, kind) => {
-                if !grid.is_passable(pos) {
+                if grid.get(pos) != Tile::Floor {
                     return Err(Refusal::NeedsFloor(Needs::Feature));
                 }
                 if let Some(c) = self.creature_at(pos) {
@@ -568,7 +571,8 @@ impl Design {
                 }
             }
         }
-        level.grid = Grid::from_tiles(nw, nh, tiles);
+        // The terrain weights are the level's (its `cost:` headers), whatever its size.
+        level.grid = Grid::from_tiles(nw, nh, tiles).with_weights(grid.weights());
         let (monsters, features) = (level.monsters.len(), level.features.len());
         level.monsters = std::mem::take(&mut level.monsters)
             .into_iter()
@@ -1117,6 +1121,81 @@ mod tests {
             Design::parse(d.to_text().as_bytes(), "t").unwrap().level(),
             d.level()
         );
+    }
+
+    #[test]
+    fn terrain_and_its_costs_write_back_byte_for_byte_and_beside_edits() {
+        let text = "title: Pond\r\ncost: ~ 4\r\n; brush is cheap here\r\ncost:  \"  1\r\n\
+                    ########\r\n#@.~~\"g#\r\n#..~~\"\"#\r\n########";
+        let d = design(text);
+        assert_eq!(d.to_text(), text);
+        let grid = &d.level().grid;
+        assert_eq!(grid.get(Pos::new(3, 1)), Tile::Water);
+        assert_eq!(grid.get(Pos::new(5, 2)), Tile::Brush);
+        assert_eq!(
+            (grid.weight(Pos::new(3, 1)), grid.weight(Pos::new(5, 2))),
+            (4, 1)
+        );
+        let mut d = design(text);
+        assert!(edit(&mut d, EditOp::SetTile(Pos::new(2, 2), Tile::Water)));
+        assert!(edit(&mut d, EditOp::SetTile(Pos::new(3, 2), Tile::Brush)));
+        assert!(edit(&mut d, EditOp::SetTile(Pos::new(4, 1), Tile::Floor)));
+        let want = text
+            .replace("#@.~~\"g#", "#@.~.\"g#")
+            .replace("#..~~\"\"#", "#.~\"~\"\"#");
+        assert_eq!(d.to_text(), want);
+        assert_eq!(Design::parse(want.as_bytes(), "t").unwrap().level, d.level);
+        // Without the file's text the weights that differ from the defaults are headers.
+        let canonical = Design::new(d.level.clone()).to_text();
+        assert!(
+            canonical.contains("cost: ~ 4\ncost: \" 1\nsize:"),
+            "{canonical}"
+        );
+        assert_eq!(
+            Design::parse(canonical.as_bytes(), "t").unwrap().level,
+            d.level
+        );
+    }
+
+    #[test]
+    fn creatures_and_features_start_on_plain_floor_only() {
+        let mut d = design("#######\n#@~\"g>#\n#######\n");
+        for p in [Pos::new(2, 1), Pos::new(3, 1)] {
+            assert!(!edit(&mut d, EditOp::AddMonster(p, 'r')), "a rat into {p}");
+            assert!(!edit(&mut d, EditOp::MovePlayer(p)), "the player into {p}");
+            let potion = EditOp::PlaceFeature(p, FeatureKind::Potion);
+            assert!(!edit(&mut d, potion), "a potion into {p}");
+        }
+        // Nor may water or brush be laid under a start or a feature.
+        for p in [Pos::new(1, 1), Pos::new(4, 1), Pos::new(5, 1)] {
+            for t in [Tile::Water, Tile::Brush] {
+                assert!(!edit(&mut d, EditOp::SetTile(p, t)), "{t:?} under {p}");
+            }
+        }
+        assert!(edit(&mut d, EditOp::SetTile(Pos::new(2, 1), Tile::Floor)));
+        assert!(edit(&mut d, EditOp::AddMonster(Pos::new(2, 1), 'r')));
+    }
+
+    /// The game in play: the player stands on `at`, nobody else anywhere.
+    struct PlayerAt(Pos);
+
+    impl Occupants for PlayerAt {
+        fn player(&self) -> Pos {
+            self.0
+        }
+        fn monster_origin(&self, _: Pos) -> Option<Option<Pos>> {
+            None
+        }
+    }
+
+    #[test]
+    fn water_may_be_laid_under_the_player_in_play_but_no_wall() {
+        let d = design("######\n#@...#\n######\n");
+        let at = Pos::new(3, 1);
+        let water = d.check(EditOp::SetTile(at, Tile::Water), &PlayerAt(at));
+        assert!(matches!(water, Ok(Some(Change::Tile { .. }))), "{water:?}");
+        let wall = d.check(EditOp::SetTile(at, Tile::Wall), &PlayerAt(at));
+        assert_eq!(wall, Err(Refusal::PlayerStandsThere));
     }
 
     #[test]

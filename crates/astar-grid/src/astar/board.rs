@@ -23,7 +23,7 @@ pub(super) struct Queues {
 }
 
 /// The direction field of a node without a parent (the start).
-const NO_PARENT: u32 = 15;
+pub(super) const NO_PARENT: u32 = 15;
 
 /// The search state of one cell and its walls in 8 bytes, so that a neighbour costs one
 /// cache line: `stamp << 48 | open << 32 | !(g << 4 | d)`.
@@ -371,7 +371,7 @@ impl Board {
 }
 
 /// The cost of a step in each direction of [`DIRECTIONS`].
-const COSTS: [u32; 8] = [
+pub(super) const COSTS: [u32; 8] = [
     STRAIGHT, STRAIGHT, STRAIGHT, STRAIGHT, DIAGONAL, DIAGONAL, DIAGONAL, DIAGONAL,
 ];
 
@@ -397,7 +397,7 @@ fn pos_of(c: usize, stride: usize, stride_magic: u64) -> Pos {
 }
 
 /// The padded-index offset of each direction of [`DIRECTIONS`], as wrapping `usize` adds.
-fn direction_offsets(stride: usize) -> [usize; 8] {
+pub(super) fn direction_offsets(stride: usize) -> [usize; 8] {
     DIRECTIONS.map(|(dx, dy)| (dx as isize + dy as isize * stride as isize) as usize)
 }
 
@@ -430,7 +430,7 @@ const PARENT_COVERS: [[[u8; 256]; 8]; 3] = {
 /// [`NO_PARENT`], and the other values above 7: none) and the walls around it (as in
 /// [`Node`]'s `open`): the moves worth trying from it, the rule's legal moves less
 /// those [`PARENT_COVERS`] rules out. One load per expansion picks them.
-static NEXT_MOVES: [[[u8; 256]; 16]; 3] = {
+pub(super) static NEXT_MOVES: [[[u8; 256]; 16]; 3] = {
     let mut table = [[[0u8; 256]; 16]; 3];
     let mut rule = 0;
     while rule < 3 {
@@ -458,7 +458,7 @@ static NEXT_MOVES: [[[u8; 256]; 16]; 3] = {
 };
 
 /// The index of a rule in [`PARENT_COVERS`] and [`NEXT_MOVES`].
-const fn rule_index(rule: Neighbourhood) -> usize {
+pub(super) const fn rule_index(rule: Neighbourhood) -> usize {
     match rule {
         Neighbourhood::Eight => 0,
         Neighbourhood::EightCutCorners => 1,

@@ -47,7 +47,12 @@ impl Greedy {
         self.heap.clear();
         let opts = &q.options;
         let heuristic = opts.heuristic;
-        let h = |p: Pos| heuristic.estimate(p.x.abs_diff(q.goal.x), p.y.abs_diff(q.goal.y));
+        // On weighted grids H is scaled as A*'s is, and steps cost their cell's weight.
+        let (scale, weighted) = (grid.weights().lowest(), grid.is_weighted());
+        let h = |p: Pos| {
+            let h = heuristic.estimate(p.x.abs_diff(q.goal.x), p.y.abs_diff(q.goal.y));
+            if weighted { h * scale } else { h }
+        };
         let blocked = |p: Pos| q.is_taken(grid, p);
         let dirs: &[(i32, i32)] = if opts.neighbourhood == Neighbourhood::Four {
             &DIRECTIONS[..4]
@@ -119,7 +124,12 @@ impl Greedy {
                     continue;
                 }
                 let nc = grid.index(np).unwrap_or(0);
-                let ng = g + if d < 4 { STRAIGHT } else { DIAGONAL };
+                let base = if d < 4 { STRAIGHT } else { DIAGONAL };
+                let ng = g + if weighted {
+                    base * grid.weight(np)
+                } else {
+                    base
+                };
                 let known = self.stamp[nc] == generation;
                 if known && (self.closed[nc] || self.g[nc] <= ng) {
                     continue;
