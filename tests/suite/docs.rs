@@ -45,7 +45,6 @@ const NOT_CHECKED: &[&str] = &[
     "docs/engine.md",
     "docs/benchmarks.md",
     "docs/robustness.md",
-    "docs/_moved-engine-bench-robust.md",
 ];
 
 /// A fenced block of a page.
