@@ -41,11 +41,7 @@ const PAGES: &[&str] = &[
 ];
 
 /// Pages in docs/ that this test leaves alone.
-const NOT_CHECKED: &[&str] = &[
-    "docs/engine.md",
-    "docs/benchmarks.md",
-    "docs/robustness.md",
-];
+const NOT_CHECKED: &[&str] = &["docs/engine.md", "docs/benchmarks.md", "docs/robustness.md"];
 
 /// A fenced block of a page.
 #[derive(Debug)]
