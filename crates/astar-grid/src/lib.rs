@@ -34,3 +34,9 @@
 pub mod astar;
 pub mod dijkstra;
 pub mod grid;
+
+/// The examples of `docs/engine.md`, the engine's user guide, run as doc tests so that the
+/// guide cannot drift from the code.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/engine.md")]
+struct EngineGuide;
