@@ -336,7 +336,9 @@ pub enum Fallback {
     /// The grid's straight runs are too short for jumping to pay: on a large grid of
     /// scattered walls or one-cell corridors nearly every cell is a jump point, and a jump
     /// point costs several times what an A* node does, so A* is the faster of the two
-    /// (grids of fewer than 4096 walkable cells always run JPS).
+    /// (grids of fewer than 4096 walkable cells always run JPS). A* then runs in JPS's
+    /// place under [`Ties::Lifo`], the faster rule, whatever the options say: JPS promises
+    /// an optimal path, not the one lower H would pick.
     Cluttered,
 }
 
@@ -746,10 +748,23 @@ impl Pathfinder {
                     Some(Fallback::Occupied)
                 }
             });
-            if fallback.is_none() {
-                return self.jps.search(&query, result, tracer);
+            match fallback {
+                None => return self.jps.search(&query, result, tracer),
+                Some(Fallback::Cluttered) => {
+                    // In JPS's place, for its speed: A* under the faster tie rule, which
+                    // finds the same cost as JPS promises (not A*'s path either).
+                    let query = query.options(SearchOptions {
+                        ties: Ties::Lifo,
+                        ..opts
+                    });
+                    self.board.prepare(grid);
+                    self.board
+                        .run::<T, false>(&query, result, tracer, &mut self.queues);
+                    result.fallback = fallback;
+                    return;
+                }
+                Some(_) => result.fallback = fallback,
             }
-            result.fallback = fallback;
         }
         if opts.greedy {
             return self.greedy.search(grid, &query, result, tracer);
