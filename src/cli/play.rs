@@ -20,7 +20,8 @@ pub struct PlayArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// How the monsters plan: astar (each its own, every turn), capped[:N] (A* capped at N
-    /// expansions, 5000 by default) or map (one Dijkstra map from the player for all).
+    /// expansions, 5000 by default), map (one Dijkstra map from the player for all) or jps
+    /// (each its own Jump Point Search, every turn).
     #[arg(long, default_value_t = Planning::AStar)]
     pub planning: Planning,
     /// Record every input into this script file as it happens; `astar-rogue script FILE`
