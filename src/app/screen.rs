@@ -169,25 +169,4 @@ pub fn screen_cell(app: &App, p: Pos) -> Option<(u16, u16)> {
     inside.then(|| (view.x + dx as u16, view.y + dy as u16))
 }
 
-/// The cells of a straight line from `a` to `b`, both included, each a king step from the
-/// one before (Bresenham's line).
-pub fn line(a: Pos, b: Pos) -> Vec<Pos> {
-    let (dx, dy) = ((b.x - a.x).abs(), -(b.y - a.y).abs());
-    let (sx, sy) = ((b.x - a.x).signum(), (b.y - a.y).signum());
-    let mut err = dx + dy;
-    let mut p = a;
-    let mut out = vec![p];
-    while p != b {
-        let e2 = 2 * err;
-        if e2 >= dy {
-            err += dy;
-            p.x += sx;
-        }
-        if e2 <= dx {
-            err += dx;
-            p.y += sy;
-        }
-        out.push(p);
-    }
-    out
-}
+pub use crate::content::level::tools::line;
