@@ -3,19 +3,24 @@
 //! The terminal loop and the headless script runner drive this same `App`: they feed it
 //! events, call [`App::tick`] while it is busy (travel, autoplay), and draw it.
 
+pub mod config;
 mod editor;
 pub mod help;
 pub mod keymap;
 pub mod lab;
 pub mod screen;
 mod search;
+mod travel;
 
 pub use crate::content::level::EditOp;
 pub use crate::session::{
-    DEFAULT_LEVEL, DEFAULT_LEVEL_PATH, OpenError, PendingReload, Source, SourceKind, open_level,
-    write_atomic,
+    DEFAULT_LEVEL, DEFAULT_LEVEL_PATH, DISK_SETTLE, DiskPoll, OpenError, PendingReload, Recovery,
+    Replacing, Source, SourceKind, create_for_writing, find_recovery, open_level, parse_recovery,
+    read_recovery, write_atomic, write_new,
 };
+pub use editor::{Prefix, Tool, Tools, tile_name};
 pub use search::{Layer, Overlay, SPEEDS, TICK_MS};
+pub use travel::Errand;
 
 use crossterm::event::{Event, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::Rect;
@@ -24,9 +29,10 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 use crate::content::level::Design;
+use crate::content::level::tools::Clip;
 use crate::engine::astar::{SearchOptions, Snapshot};
 use crate::engine::grid::{Pos, Tile};
-use crate::game::{Act, ActResult, GameState, Planning, World};
+use crate::game::{Act, ActResult, GameState, Planning, Watch, World};
 use crate::session::morgue::{Outcome, RunEnd};
 use crate::session::{Descended, Io, Reloaded, Saved, Session};
 use keymap::{Action, Context};
@@ -57,17 +63,21 @@ pub enum Mode {
 pub enum Screen {
     /// Playing.
     Play,
+    /// Playing, `F` pressed: the next direction key attacks that way without moving.
+    Aim,
     /// Look mode, with its cursor.
     Look {
         /// The cell looked at.
         cursor: Pos,
     },
-    /// Edit mode, with its cursor and the mouse stroke under way.
+    /// Edit mode, with its cursor, the mouse stroke under way and the editor's tools.
     Edit {
         /// The cell edited.
         cursor: Pos,
         /// The mouse stroke under way.
         stroke: Option<Stroke>,
+        /// The shape under way, the glyph, a key waiting for the next.
+        tools: Tools,
     },
     /// The search lab on its own copy of the map.
     Lab {
@@ -122,7 +132,7 @@ impl Screen {
     /// The kind of screen under any question.
     fn mode(&self) -> Mode {
         match self.base() {
-            Screen::Play | Screen::Confirm { .. } => Mode::Play,
+            Screen::Play | Screen::Aim | Screen::Confirm { .. } => Mode::Play,
             Screen::Look { .. } => Mode::Look,
             Screen::Edit { .. } => Mode::Edit,
             Screen::Lab { .. } => Mode::Lab,
@@ -150,6 +160,20 @@ impl Screen {
     }
 }
 
+/// One input of either front end: the terminal loop and the script runner feed the app
+/// through [`App::drive`] alone, so a recording replays exactly as it was played.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Input {
+    /// A key, a mouse report or a resize.
+    Event(Event),
+    /// A tick of travel and autoplay (the terminal's every [`TICK_MS`] ms); nothing when
+    /// the app is not busy.
+    Tick,
+    /// Read the level file again (the terminal's disk poll saw it move; a script's
+    /// `reload`).
+    Reload,
+}
+
 /// What the front end should do after an event, beyond drawing the app again.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Effect {
@@ -174,6 +198,8 @@ pub enum Confirm {
     Abandon,
     /// Replace the level by a generated one, during a game or with unsaved edits?
     NewLevel,
+    /// Replace the level by a blank one, during a game or with unsaved edits?
+    BlankLevel,
     /// The file changed on disk while the game has unsaved edits: take the file's, or
     /// keep the game's?
     Reload(Box<PendingReload>),
@@ -204,10 +230,15 @@ pub struct App {
     show_path: bool,
     /// The search overlay.
     overlay: Overlay,
-    /// The monster kind the editor places.
-    brush: char,
+    /// The region the editor copied last, kept across floors and edit modes.
+    clipboard: Option<Clip>,
     /// Where the player is travelling to.
     travel: Option<Pos>,
+    /// Resting or exploring under way, one step a tick.
+    errand: Option<Errand>,
+    /// What the player knew when travel, resting or exploring began: they stop at
+    /// anything new.
+    watch: Option<Watch>,
     /// The terminal size the app last saw.
     size: (u16, u16),
     /// False once the player quit.
@@ -219,6 +250,8 @@ pub struct App {
     sight: bool,
     /// The last replayed snapshot, keyed by trace serial and step.
     snapshot_cache: RefCell<Option<SnapshotCache>>,
+    /// The player's settings: bindings, colours and the defaults they set.
+    settings: config::Settings,
     /// Whether runs are kept (the terminal's `play`): saved when left, scored when they
     /// end, and each new run drawn with a fresh seed. Recordings say so (`#! runs: kept`),
     /// so their replays ask and answer alike.
@@ -235,7 +268,19 @@ pub struct App {
 impl App {
     /// An app playing `design` from `seed`, loaded from `source`.
     pub fn new(design: Design, source: Source, seed: u64, size: (u16, u16)) -> Self {
-        let session = Session::new(design, source, seed);
+        Self::with_progress(design, source, seed, size, Arc::default())
+    }
+
+    /// An app as [`App::new`] whose games report how far a turn's planning is to
+    /// `progress`, for a front end to show while the app works on another thread.
+    pub fn with_progress(
+        design: Design,
+        source: Source,
+        seed: u64,
+        size: (u16, u16),
+        progress: Arc<crate::game::Progress>,
+    ) -> Self {
+        let session = Session::with_progress(design, source, seed, progress);
         let selected = session.world().monsters().first().map(|m| m.id);
         let mut app = Self {
             session,
@@ -243,13 +288,16 @@ impl App {
             selected,
             show_path: false,
             overlay: Overlay::default(),
-            brush: crate::content::kinds::KINDS[0].glyph,
+            clipboard: None,
             travel: None,
+            errand: None,
+            watch: None,
             size,
             running: true,
             camera: Pos::default(),
             sight: true,
             snapshot_cache: RefCell::new(None),
+            settings: config::Settings::default(),
             keeping: false,
             ended: None,
             notice: None,
@@ -261,17 +309,50 @@ impl App {
         app
     }
 
-    /// The first log lines of a run: its goal, where the keys are explained and how to
-    /// see a search (the goal first, so a narrow log shows it), then the level's own words.
+    /// The first log lines of a run: where the keys are explained and how to see a search,
+    /// then its goal, then the level's own words.
     fn welcome(&mut self) {
         let goal = self.world().goal();
-        let see = if self.world().monsters().is_empty() {
-            ""
+        // Two lines, so that neither is cut in an 80-column log, the goal last so that a
+        // one-line log (a short terminal) shows it.
+        self.say(if self.world().monsters().is_empty() {
+            "? lists keys; X explores."
         } else {
-            ", o shows a monster's A* search"
-        };
-        self.say(format!("{goal} ? for help{see}."));
+            "? lists keys; o shows A* searches; X explores; Z rests."
+        });
+        self.say(goal);
         self.session.world_mut().say_intro();
+    }
+
+    /// Plays with `settings`: its bindings and colours from now on, and its sight and
+    /// autoplay speed as the game's current ones (call it before the first input).
+    pub fn apply_settings(&mut self, settings: config::Settings) {
+        self.sight = settings.sight;
+        self.overlay.speed = search::SPEEDS
+            .iter()
+            .position(|&s| s == settings.autoplay_speed)
+            .unwrap_or(search::DEFAULT_SPEED);
+        self.settings = settings;
+    }
+
+    /// The settings the app plays with.
+    pub fn settings(&self) -> &config::Settings {
+        &self.settings
+    }
+
+    /// Takes one input and says what the front end should do next.
+    pub fn drive(&mut self, input: &Input) -> Effect {
+        match input {
+            Input::Event(e) => return self.handle_event(e),
+            Input::Tick if self.is_busy() => self.tick(),
+            Input::Tick => {}
+            Input::Reload => self.reload(),
+        }
+        if self.running {
+            Effect::None
+        } else {
+            Effect::Quit
+        }
     }
 
     /// Handles one input event and says what the front end should do next.
@@ -306,7 +387,8 @@ impl App {
         let mut effect = Effect::None;
         match event {
             Event::Key(key) => {
-                if let Some(action) = keymap::lookup(self.contexts(), key) {
+                if let Some(action) = keymap::lookup(&self.settings.bindings, self.contexts(), key)
+                {
                     effect = self.handle_action(action);
                 }
             }
@@ -366,11 +448,6 @@ impl App {
         &self.overlay
     }
 
-    /// The monster kind the editor places.
-    pub fn brush(&self) -> char {
-        self.brush
-    }
-
     /// Where the player is travelling to.
     pub fn travel(&self) -> Option<Pos> {
         self.travel
@@ -389,6 +466,27 @@ impl App {
     /// Whether the map shows only what the player sees and remembers while playing.
     pub fn sight(&self) -> bool {
         self.sight
+    }
+
+    /// The unsaved edits as a recovery file would keep them, if there are any to keep.
+    pub fn recovery(&self) -> Option<Recovery> {
+        self.session.recovery()
+    }
+
+    /// Where the edit history stands (it changes with every edit).
+    pub fn revision(&self) -> (Option<u64>, usize) {
+        self.session.revision()
+    }
+
+    /// Plays the edits kept in a recovery file of this level as unsaved edits; saving them
+    /// removes the recovery file.
+    pub fn take_recovery(&mut self, design: Design, recovery: std::path::PathBuf) {
+        let name = self.session.take_recovery(design, recovery);
+        self.began();
+        let level = self.source().name();
+        self.say(format!(
+            "Recovered the unsaved edits kept in {name}: s saves them into {level}."
+        ));
     }
 
     /// Sets how the monsters plan (the command line's and scripts' `--planning`).
@@ -573,7 +671,7 @@ impl App {
 
     /// Whether [`App::tick`] has work to do (travel or autoplay).
     pub fn is_busy(&self) -> bool {
-        self.running && (self.travel.is_some() || self.overlay.autoplay)
+        self.running && (self.travel.is_some() || self.errand.is_some() || self.overlay.autoplay)
     }
 
     /// Advances travel by one step and autoplay by one frame.
@@ -588,6 +686,9 @@ impl App {
         self.end_stroke();
         if self.travel.is_some() {
             self.travel_step();
+        }
+        if self.errand.is_some() {
+            self.errand_step();
         }
         if self.overlay.autoplay {
             self.autoplay_tick();
@@ -629,7 +730,7 @@ impl App {
         }
         // Any key stops travel, as players expect of an interrupted run. Autoplay goes on
         // until `a` pauses it or a step key takes over, so its speed can be changed live.
-        if self.travel.take().is_some() {
+        if self.stop_errands() {
             self.say("You stop.");
             return Effect::None;
         }
@@ -667,6 +768,7 @@ impl App {
                         | Confirm::Overwrite
                         | Confirm::Restart
                         | Confirm::NewLevel
+                        | Confirm::BlankLevel
                         | Confirm::Abandon,
                     Action::Yes | Action::No
                 )
@@ -694,6 +796,7 @@ impl App {
                 self.session.world_mut().abandon();
             }
             (Confirm::NewLevel, Action::Yes) => self.new_level(),
+            (Confirm::BlankLevel, Action::Yes) => self.blank_level(true),
             (Confirm::Reload(pending), Action::TakeFile) => {
                 let outcome = self.session.take_reload(*pending);
                 self.reloaded(outcome);
@@ -705,7 +808,8 @@ impl App {
 
     /// Pages through the help.
     fn page_help(&mut self, action: Action) {
-        let pages = help::layout(Rect::new(0, 0, self.size.0, self.size.1)).pages();
+        let area = Rect::new(0, 0, self.size.0, self.size.1);
+        let pages = help::layout(&self.settings.bindings, area).pages();
         if action == Action::Close {
             return self.close();
         }
@@ -767,6 +871,11 @@ impl App {
                 }
             }
             Action::ToggleOverlay => {
+                // From look mode, `o` also leaves it: the overlay is what the player was
+                // reading.
+                if self.mode() == Mode::Look {
+                    self.screen = Screen::Play;
+                }
                 self.overlay.on = !self.overlay.on;
                 self.overlay.step = None;
                 self.sync_trace();
@@ -785,13 +894,16 @@ impl App {
                 self.screen = if self.mode() == Mode::Edit {
                     Screen::Play
                 } else {
+                    // On the player: the editor's work starts where they stand.
                     Screen::Edit {
-                        cursor: self.focus_default(),
+                        cursor: self.world().player().pos,
                         stroke: None,
+                        tools: Tools::default(),
                     }
                 };
             }
             Action::Back => match self.mode() {
+                Mode::Edit if self.cancel_tool() => {}
                 Mode::Look | Mode::Edit => self.screen = Screen::Play,
                 Mode::Lab => self.leave_lab(),
                 _ => {}
@@ -842,6 +954,9 @@ impl App {
                     Planning::Map => {
                         "Monsters plan: one Dijkstra map from you, for all of them.".to_string()
                     }
+                    Planning::Jps => {
+                        "Monsters plan: each its own Jump Point Search, every turn.".to_string()
+                    }
                 });
                 self.overlay.step = None;
                 self.sync_trace();
@@ -867,17 +982,45 @@ impl App {
                     lab.paint = !lab.paint;
                 }
             }
-            Action::PutWall => self.put_tile(Some(Tile::Wall)),
-            Action::PutFloor => self.put_tile(Some(Tile::Floor)),
+            Action::PutTile(tile) => self.put_tile(Some(tile)),
             Action::ToggleTile => self.put_tile(None),
-            Action::PlaceMonster => self.edit(EditOp::AddMonster(self.cursor(), self.brush)),
-            Action::CycleKind => self.brush = editor::next_kind(self.brush),
+            Action::Tool(tool) => self.use_tool(tool),
+            Action::Finish => self.finish(),
+            Action::Paste => self.paste(),
+            Action::MonsterPrefix => self.set_prefix(Some(Prefix::Monster)),
+            Action::PlaceKind(kind) => self.place_kind(kind),
+            Action::ResizePrefix => self.toggle_resize(),
+            Action::Resize(side, by) => self.resize(side, by),
+            Action::FloorBelow => self.add_floor_below(),
+            Action::FloorDown => self.change_floor(true),
+            Action::FloorUp => self.change_floor(false),
+            Action::BlankLevel => self.blank_level(false),
             Action::Delete => self.delete_here(),
             Action::PlaceFeature(kind) => self.edit(EditOp::PlaceFeature(self.cursor(), kind)),
             Action::MovePlayer => self.edit(EditOp::MovePlayer(self.cursor())),
             Action::Undo => self.undo(),
             Action::Redo => self.redo(),
-            Action::Descend => self.descend(),
+            Action::Descend => {
+                if self.world().feature_at(self.world().player().pos)
+                    == Some(crate::content::level::FeatureKind::Stairs)
+                {
+                    self.descend();
+                } else {
+                    self.travel_to_stairs();
+                }
+            }
+            Action::Rest => self.start_rest(),
+            Action::Explore => self.start_explore(),
+            Action::Attack => {
+                self.screen = match self.screen {
+                    Screen::Play if self.world().state() == GameState::Playing => Screen::Aim,
+                    _ => Screen::Play,
+                };
+            }
+            Action::AttackToward(dx, dy) => {
+                self.screen = Screen::Play;
+                self.act(Act::Attack(dx, dy));
+            }
             Action::Drink => self.act(Act::Drink),
             Action::ToggleSight => {
                 self.sight = !self.sight;
@@ -953,6 +1096,9 @@ impl App {
     fn put_tile(&mut self, tile: Option<Tile>) {
         let cursor = self.cursor();
         if let Some(lab) = self.lab_mut() {
+            if let Some(t) = tile {
+                lab.pen = t;
+            }
             let t = tile.unwrap_or(if lab.grid.get(cursor) == Tile::Wall {
                 Tile::Floor
             } else {
@@ -1057,23 +1203,29 @@ impl App {
     /// Starts the run again from its first floor: with the same seed, or, when runs are
     /// kept, as a new run with the next seed (a run in progress is abandoned).
     fn restart(&mut self) {
-        self.abandon_in_progress();
+        let seed = if self.keeping {
+            crate::game::run::next_run_seed(self.world().seed())
+        } else {
+            self.world().seed()
+        };
+        // A run in progress that the new one replaces ends, abandoned.
+        let abandoned = self
+            .in_progress()
+            .then(|| RunEnd::of(&self.session, Outcome::Abandoned));
+        if !self.session.new_run(seed) {
+            self.say(
+                "Save (s) or undo your edits to this floor first: restarting goes back to the first floor.",
+            );
+            return;
+        }
+        if abandoned.is_some() {
+            self.ended = abandoned;
+        }
+        self.began();
         if self.keeping {
-            let seed = crate::game::run::next_run_seed(self.world().seed());
-            self.session.new_run(seed);
-            self.began();
             self.say(format!("A new run begins, seed {seed}."));
         } else {
-            self.session.restart();
-            self.began();
             self.say("A new game begins.");
-        }
-    }
-
-    /// A run in progress that a new game replaces ends, abandoned.
-    fn abandon_in_progress(&mut self) {
-        if self.in_progress() {
-            self.ended = Some(RunEnd::of(&self.session, Outcome::Abandoned));
         }
     }
 
@@ -1121,16 +1273,23 @@ impl App {
     /// when the player says so.
     fn save(&mut self, force: bool) {
         match self.session.save(force) {
-            Saved::Written(name) if self.keeping => self.say(format!(
+            Saved::Written {
+                name,
+                replay: false,
+            } if self.keeping => self.say(format!(
                 "Saved the level design to {name}; your run is kept apart, when you leave."
             )),
-            Saved::Written(name) => self.say(format!("Saved {name}.")),
+            Saved::Written {
+                name,
+                replay: false,
+            } => self.say(format!("Saved {name}.")),
+            Saved::Written { name, replay: true } => {
+                self.say(format!("Saved {name} (a replay: nothing written)."))
+            }
             Saved::NoFile => self.say("This level has no file to save to."),
-            Saved::ChangedOnDisk(name) => {
+            Saved::Asks { name, why } => {
                 self.ask(Confirm::Overwrite);
-                self.say(format!(
-                    "{name} changed on disk since it was loaded. Overwrite it? (y/n)"
-                ));
+                self.say(format!("{name} {why}. Overwrite it? (y/n)"));
             }
             Saved::Failed { name, error } => self.say(format!(
                 "Could not save {name}: {error}. The file on disk is unchanged."
@@ -1138,30 +1297,43 @@ impl App {
         }
     }
 
-    /// Checks the level file's length and time and reads it again when they moved; whether
-    /// they did (for a recording of the session).
-    pub fn poll_disk(&mut self) -> bool {
-        match self.session.poll_disk() {
-            Some(outcome) => {
-                self.reloaded(outcome);
-                true
+    /// Checks the level file's length and time and reads it again once a change has
+    /// settled; what it found (a read is what a recording writes as `reload`).
+    pub fn poll_disk(&mut self) -> DiskPoll {
+        let polled = self.session.poll_disk();
+        self.polled(polled)
+    }
+
+    /// What a poll of the disk found, for the player.
+    fn polled(&mut self, polled: crate::session::Polled) -> DiskPoll {
+        match polled {
+            crate::session::Polled::Quiet => DiskPoll::Quiet,
+            crate::session::Polled::Writing { name, pid } => {
+                self.say(format!(
+                    "{name} is being written by another program (process {pid}); the game reads it once that is done."
+                ));
+                DiskPoll::Waiting
             }
-            None => false,
+            crate::session::Polled::Read(outcome) => {
+                self.reloaded(outcome);
+                DiskPoll::Reloaded
+            }
         }
     }
 
     /// Reads the level file again: the file is the truth, and with unsaved edits in the
-    /// game the player is asked which to keep.
+    /// game the player is asked which to keep. (A rebuilt kept run answers as its poll
+    /// did, which may have found the file still being written.)
     pub fn reload(&mut self) {
-        let outcome = self.session.reload();
-        self.reloaded(outcome);
+        let polled = self.session.replay_reload();
+        self.polled(polled);
     }
 
     /// What a reload did, for the player.
     fn reloaded(&mut self, outcome: Reloaded) {
         match outcome {
             Reloaded::NoFile => self.say("This level has no file to reload."),
-            Reloaded::Unchanged => {}
+            Reloaded::Unchanged | Reloaded::Unsettled => {}
             Reloaded::Failed(why) => self.say(format!("Reload failed, level kept: {why}")),
             Reloaded::Conflict(pending) => {
                 let name = self.session.source().name();
@@ -1205,6 +1377,7 @@ impl App {
             return;
         }
         self.travel = Some(to);
+        self.watch = Some(self.world().watch());
     }
 
     fn travel_step(&mut self) {
@@ -1228,8 +1401,11 @@ impl App {
             Some((dx, dy)) => {
                 let notes = self.world().notes_left();
                 self.act(Act::Move(dx, dy));
-                // A level's message on the way stops travel, so that it is read.
-                if self.world().player().pos == target || self.world().notes_left() < notes {
+                // A level's message on the way stops travel, so that it is read; so does
+                // anything new in view.
+                let arrived =
+                    self.world().player().pos == target || self.world().notes_left() < notes;
+                if arrived || self.alarmed() {
                     self.travel = None;
                 }
             }
@@ -1252,7 +1428,7 @@ impl App {
         ) {
             return;
         }
-        if self.travel.take().is_some() {
+        if self.stop_errands() {
             return;
         }
         let Some(cell) = screen::map_cell(self, mouse.column, mouse.row) else {
@@ -1275,9 +1451,13 @@ impl App {
         }
     }
 
-    /// The mouse in edit mode: the left button paints walls, the right one floor.
+    /// The mouse in edit mode: the left button paints walls, the right one floor; with a
+    /// shape under way a click only moves the cursor, to its other end.
     fn edit_mouse(&mut self, cell: Pos, button: MouseButton, drag: bool) {
         self.set_cursor(cell);
+        if self.tools().is_some_and(|t| t.pending.is_some()) {
+            return;
+        }
         let current = self.screen.stroke_mut().and_then(|s| *s);
         let stroke = match current {
             Some(s) if drag => s,
@@ -1312,7 +1492,8 @@ impl App {
     }
 
     /// The mouse in the lab: the left button sets or drags the start, the right one the
-    /// goal; in paint mode (`e`) they paint walls and floor as in the editor.
+    /// goal; in paint mode (`e`) the left one paints the lab's pen (walls, or what a key put
+    /// last: water, brush or floor) and the right one floor.
     fn lab_mouse(&mut self, cell: Pos, button: MouseButton, drag: bool) {
         self.set_cursor(cell);
         let Screen::Lab { lab, stroke, .. } = self.screen.base_mut() else {
@@ -1320,7 +1501,7 @@ impl App {
         };
         if lab.paint {
             let tile = if button == MouseButton::Left {
-                Tile::Wall
+                lab.pen
             } else {
                 Tile::Floor
             };
@@ -1352,7 +1533,12 @@ fn contexts_of(screen: &Screen, overlay: bool) -> &'static [Context] {
         (Screen::Help { .. }, _) => &[C::Help, C::Always],
         (Screen::History { .. }, _) => &[C::History, C::Always],
         (Screen::Confirm { .. }, _) => &[C::Confirm, C::Always],
-        (Screen::Edit { .. }, _) => &[C::Edit, C::Global, C::Always],
+        (Screen::Aim, _) => &[C::Aim, C::Always],
+        (Screen::Edit { tools, .. }, _) => match tools.prefix {
+            Some(Prefix::Monster) => &[C::Monster, C::Always],
+            Some(Prefix::Resize) => &[C::Resize, C::Always],
+            None => &[C::Edit, C::Global, C::Always],
+        },
         (Screen::Lab { .. }, _) => &[C::Lab, C::Overlay, C::Global, C::Always],
         (Screen::Look { .. }, true) => &[C::Look, C::Overlay, C::Global, C::Always],
         (Screen::Look { .. }, false) => &[C::Look, C::Global, C::Always],

@@ -4,9 +4,11 @@
 //! [`CliError`] that knows its exit code.
 
 mod check;
+mod config;
 mod error;
 mod generate;
 mod lab;
+mod new;
 mod path;
 mod play;
 mod query;
@@ -17,9 +19,11 @@ mod script;
 mod test;
 
 pub use check::CheckArgs;
+pub use config::ConfigArgs;
 pub use error::{CliError, EXIT_BAD_INPUT, EXIT_CLOSED_PIPE};
 pub use generate::{GenerateArgs, generate_text};
 pub use lab::LabArgs;
+pub use new::NewArgs;
 pub use path::{PathArgs, draw_path};
 pub use play::PlayArgs;
 pub use query::QueryArgs;
@@ -58,14 +62,52 @@ pub enum Command {
     Check(CheckArgs),
     /// Generate a level.
     Generate(GenerateArgs),
+    /// Make a blank level file to design from (never over an existing file).
+    New(NewArgs),
     /// Run a script of inputs headless and print the frames.
     Script(ScriptArgs),
     /// Run every script found and compare its output with the expected `NAME.snap`.
     Test(TestArgs),
+    /// Print where the settings file is and the full default file, or check a settings file.
+    Config(ConfigArgs),
     /// Print the best runs that have ended, best first.
     Scores(ScoresArgs),
     /// Watch a recording in the terminal: speed, pause, single steps, a jump to a turn.
     Replay(ReplayArgs),
+}
+
+/// The whole program: parses the command line and carries it out; returns the process
+/// exit code. Help and version go to standard output, and a failed write of them is an
+/// error as any other output's: 141 for a closed pipe, else a message and 1 (`--help >
+/// /dev/full` must not look like success).
+pub fn main() -> i32 {
+    use std::io::Write;
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let printed = e.print().and_then(|()| std::io::stdout().flush());
+            return match printed {
+                Ok(()) => e.exit_code(),
+                Err(w) => output_failed(w),
+            };
+        }
+    };
+    let code = execute(cli);
+    // Whatever is still buffered must reach its file too, or the run did not succeed.
+    match std::io::stdout().flush() {
+        Err(w) if code == 0 => output_failed(w),
+        _ => code,
+    }
+}
+
+/// The exit code (and message) for output that could not be written.
+fn output_failed(e: std::io::Error) -> i32 {
+    let e = CliError::Output(e);
+    if e.is_closed_pipe() {
+        return EXIT_CLOSED_PIPE;
+    }
+    report(&e);
+    e.exit_code()
 }
 
 /// Carries out the command line; returns the process exit code. Errors are printed to
@@ -79,8 +121,10 @@ pub fn execute(cli: Cli) -> i32 {
         Some(Command::Scen(args)) => scen::scen(&args),
         Some(Command::Check(args)) => check::check(&args),
         Some(Command::Generate(args)) => generate::generate(&args),
+        Some(Command::New(args)) => new::new(&args),
         Some(Command::Script(args)) => script::script(&args),
         Some(Command::Test(args)) => test::test(&args),
+        Some(Command::Config(args)) => config::config(&args),
         Some(Command::Scores(args)) => scores::scores(&args),
         Some(Command::Replay(args)) => replay::replay(&args),
     };
@@ -93,6 +137,15 @@ pub fn execute(cli: Cli) -> i32 {
             e.exit_code()
         }
     }
+}
+
+/// The settings an interactive command plays with: `file`, or else the user's own
+/// (`app::config::load_user`).
+fn settings(file: Option<&std::path::Path>) -> Result<crate::app::config::Settings, CliError> {
+    Ok(match file {
+        Some(f) => crate::app::config::load(f)?,
+        None => crate::app::config::load_user()?,
+    })
 }
 
 /// Prints a message on standard error, control characters escaped (a message may quote a

@@ -7,23 +7,34 @@
 //! route's first step if there is one; otherwise it waits. That detour search may expand at
 //! most [`DETOUR_FACTOR`] times the nodes of the first search (plus [`DETOUR_SLACK`]): a
 //! monster stuck in a crowd would otherwise flood its whole region every turn looking for a
-//! way that the crowd blocks. A monster with no path waits.
+//! way that the crowd blocks. (Under Jump Point Search planning, whose nodes are jump points
+//! and whose detours are A*, the cells of the first path stand for its nodes.) A monster
+//! with no path waits.
 //!
 //! Kinds differ in speed: a slow monster acts on even turns only; a fast one, once every
 //! monster has acted, plans afresh from where it now stands and acts a second time.
 //!
+//! Terrain slows everyone alike: entering a cell of weight k (water 3, brush 2 unless the
+//! level says otherwise) takes k turns. The player's step is one turn, then k − 1 more pass
+//! in which the monsters act; a monster that steps into such a cell lets its next k − 1
+//! turns go by. A plan's cost is its time: the cheapest path is the quickest.
+//!
 //! The run (descent, potions, regeneration, winning) is in [`run`]; what the player sees is
 //! in [`sight`].
+
+use std::sync::Arc;
 
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
 mod edit;
+pub mod explore;
 mod plan;
 pub mod run;
 pub mod sight;
 
-pub use plan::{Planner, Planning, TurnStats, boxed_in, progress as plan_progress};
+pub use explore::{Alarm, Explore, Watch};
+pub use plan::{Planner, Planning, Progress, TurnStats, boxed_in};
 pub use run::RunStats;
 pub use sight::Sight;
 
@@ -65,6 +76,9 @@ pub struct Monster {
     /// Other monsters held every cell it could step to when the plans were made, so it ran
     /// no search (its plan is empty); it plans at its turn if a way has opened by then.
     pub boxed: bool,
+    /// Its turns still spent wading into the cell it entered: a cell of weight k holds it
+    /// k − 1 of its turns after the step.
+    pub wading: u32,
 }
 
 /// The player.
@@ -112,6 +126,9 @@ pub enum Act {
     Wait,
     /// Drink a healing potion.
     Drink,
+    /// Attack the monster one king move away without moving (refused, costing no turn,
+    /// when nobody stands there).
+    Attack(i32, i32),
 }
 
 /// What came of a player's act.
@@ -132,6 +149,8 @@ pub struct Message {
     pub text: String,
     /// How many times in a row it was said (repeats fold into one line).
     pub count: u32,
+    /// A warning the log shows in bold (low hit points), not an ordinary message.
+    pub urgent: bool,
 }
 
 impl std::fmt::Display for Message {
@@ -172,6 +191,14 @@ pub struct World {
     /// The floor's messages not shown yet: the start's until [`World::say_intro`], a cell's
     /// until the player first stands on it.
     notes: Vec<Note>,
+    /// The floor's message said last: a lesson the view keeps on screen until the next.
+    lesson: Option<String>,
+    /// The depth whose clearing wins, as the designed floors of a campaign say (see
+    /// [`World::set_designed_final`]).
+    designed_final: Option<u32>,
+    /// The terrains (in [`Tile::TERRAIN`] order) the log has told the player about wading
+    /// through: it says so once a game.
+    told_wading: [bool; 3],
 }
 
 impl World {
@@ -183,6 +210,17 @@ impl World {
     /// A new game whose monsters search with `options`. Creatures that the level puts on
     /// a cell nobody can stand on, or on a taken cell, are left out.
     pub fn with_options(level: &Level, seed: u64, options: SearchOptions) -> Self {
+        Self::with_progress(level, seed, options, Arc::default())
+    }
+
+    /// A new game as [`World::with_options`], whose planning reports how far it is to
+    /// `progress` (a front end shows it while a long turn works on another thread).
+    pub fn with_progress(
+        level: &Level,
+        seed: u64,
+        options: SearchOptions,
+        progress: Arc<Progress>,
+    ) -> Self {
         let player = level.player.unwrap_or_default();
         let mut world = Self {
             grid: level.grid.clone(),
@@ -200,11 +238,14 @@ impl World {
             seed,
             next_id: 1,
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
-            planner: Planner::default(),
+            planner: Planner::with_progress(progress),
             features: level.features.clone(),
             run: RunStats::default(),
             sight: Sight::new(&level.grid),
             notes: level.notes.clone(),
+            lesson: None,
+            designed_final: None,
+            told_wading: [false; 3],
         };
         for s in &level.monsters {
             world.add_monster(s.pos, s.kind, Some(s.pos));
@@ -320,6 +361,7 @@ impl World {
             plan: SearchResult::default(),
             planned: (pos, pos),
             boxed: false,
+            wading: 0,
         });
         Some(id)
     }
@@ -476,9 +518,12 @@ impl World {
         self.monsters.binary_search_by_key(&id, |m| m.id).ok()
     }
 
-    /// Moves monster `i` to a free cell, keeping the occupancy true.
+    /// Moves monster `i` to a free cell, keeping the occupancy true; entering a cell of
+    /// weight k holds it there for k − 1 of its turns.
     fn step_monster(&mut self, i: usize, to: Pos) {
+        let wading = self.grid.weight(to).saturating_sub(1);
         let m = &mut self.monsters[i];
+        m.wading = wading;
         if let Some(cell) = self.grid.index(m.pos) {
             self.occupant[cell] = 0;
         }
@@ -491,13 +536,22 @@ impl World {
     /// Adds a line to the log, its control characters escaped (text from files can never
     /// drive a terminal it is shown on); a message said again right after itself folds into it.
     pub fn say(&mut self, text: impl Into<String>) {
-        let text = text.into();
+        self.log_line(text.into(), false);
+    }
+
+    /// Adds a warning to the log: a message the log shows in bold.
+    pub fn warn(&mut self, text: impl Into<String>) {
+        self.log_line(text.into(), true);
+    }
+
+    fn log_line(&mut self, text: String, urgent: bool) {
         let text = match crate::text::escape_controls(&text) {
             std::borrow::Cow::Borrowed(_) => text,
             escaped => escaped.into_owned(),
         };
         if let Some(last) = self.log.last_mut()
             && last.text == text
+            && last.urgent == urgent
         {
             last.count += 1;
             last.turn = self.turn;
@@ -507,6 +561,7 @@ impl World {
             turn: self.turn,
             text,
             count: 1,
+            urgent,
         });
         if self.log.len() > LOG_LIMIT {
             self.log.drain(..self.log.len() - LOG_LIMIT);
@@ -533,6 +588,12 @@ impl World {
         &self.planner
     }
 
+    /// How far the latest plan of everyone is, shared so that another thread can show it
+    /// while this one works.
+    pub fn progress(&self) -> Arc<Progress> {
+        self.planner.progress()
+    }
+
     /// The traced monster's latest search.
     pub fn trace(&self) -> Option<&Trace> {
         self.planner.trace()
@@ -557,6 +618,7 @@ impl World {
         if self.state != GameState::Playing {
             return ActResult::Refused;
         }
+        let mut wade = 0;
         match act {
             Act::Wait => {}
             Act::Drink => {
@@ -564,11 +626,26 @@ impl World {
                     return ActResult::Refused;
                 }
             }
+            Act::Attack(dx, dy) => {
+                let to = self.player.pos.offset(dx, dy);
+                let Some(i) = self.monster_at(to).and_then(|m| self.position(m.id)) else {
+                    self.say("There is nothing there to attack.");
+                    return ActResult::Refused;
+                };
+                // The monsters' own rule: no blow round a wall's corner.
+                if !self.player_can_step(dx, dy) {
+                    self.say("You cannot reach round the corner.");
+                    return ActResult::Refused;
+                }
+                self.player_attacks(i);
+            }
             Act::Move(dx, dy) => {
                 let to = self.player.pos.offset(dx, dy);
                 if !self.player_can_step(dx, dy) {
                     self.say(match self.grid.get(to) {
-                        Tile::Floor => "You cannot squeeze past the corner diagonally.",
+                        Tile::Floor | Tile::Water | Tile::Brush => {
+                            "You cannot squeeze past the corner diagonally."
+                        }
                         Tile::Wall => "A wall blocks your way.",
                         Tile::Void => "There is nothing that way.",
                     });
@@ -579,15 +656,49 @@ impl World {
                 } else {
                     self.player.pos = to;
                     self.look();
+                    self.tell_wading();
                     self.pick_up();
                     self.read_notes();
+                    wade = self.grid.weight(to).saturating_sub(1);
                 }
             }
         }
         self.turn += 1;
         self.monsters_act();
         self.regenerate();
+        // The rest of a step into heavy terrain: turns in which only the monsters act.
+        for _ in 0..wade {
+            if self.state != GameState::Playing {
+                break;
+            }
+            self.turn += 1;
+            self.monsters_act();
+            self.regenerate();
+        }
         ActResult::Acted
+    }
+
+    /// The first time the player steps into water or brush (or any terrain heavier than
+    /// one), the log says what it costs.
+    fn tell_wading(&mut self) {
+        let tile = self.grid.get(self.player.pos);
+        let k = self.grid.weight(self.player.pos);
+        let Some(slot) = Tile::TERRAIN.iter().position(|&t| t == tile) else {
+            return;
+        };
+        if k <= 1 || self.told_wading[slot] {
+            return;
+        }
+        self.told_wading[slot] = true;
+        self.say(match tile {
+            Tile::Water => format!(
+                "You wade into the water: each step into it takes {k} turns, for monsters too."
+            ),
+            Tile::Brush => format!(
+                "You push into the brush: each step into it takes {k} turns, for monsters too."
+            ),
+            _ => format!("The ground is heavy here: each step onto it takes {k} turns."),
+        });
     }
 
     fn player_attacks(&mut self, i: usize) {
@@ -644,8 +755,13 @@ impl World {
         self.run.searches += u64::from(work.searches);
     }
 
-    /// Monster `i` follows its plan: attacks the player next to it, steps, or goes round.
+    /// Monster `i` follows its plan: attacks the player next to it, steps, or goes round;
+    /// or, still wading into the cell it entered, lets its turn go by.
     fn monster_acts(&mut self, i: usize) {
+        if self.monsters[i].wading > 0 {
+            self.monsters[i].wading -= 1;
+            return;
+        }
         if self.monsters[i].boxed {
             let (at, goal, rule) = (
                 self.monsters[i].pos,
@@ -726,7 +842,13 @@ impl World {
             let free = |p: Pos| p != player && self.monster_at(p).is_none();
             return self.planner.map_detour(&self.grid, at, free);
         }
-        let budget = self.monsters[i].plan.expanded.saturating_mul(DETOUR_FACTOR) + DETOUR_SLACK;
+        let plan = &self.monsters[i].plan;
+        let first = match self.planner.planning() {
+            // Its nodes are jump points; the detour, around occupants, is A*.
+            Planning::Jps => plan.path.len() as u32,
+            _ => plan.expanded,
+        };
+        let budget = first.saturating_mul(DETOUR_FACTOR) + DETOUR_SLACK;
         let goal = self.player.pos;
         let from = self.monsters[i].pos;
         let next =
@@ -739,19 +861,38 @@ impl World {
         let info = kinds::kind(self.monsters[i].kind);
         let damage = self.rng.random_range(info.min_damage..=info.max_damage);
         self.run.damage_taken += damage.min(self.player.hp) as u32;
+        let before = self.player.hp;
         self.player.hp -= damage;
         if self.player.hp <= 0 {
             self.player.hp = 0;
             self.state = GameState::Dead;
-            self.run.killed_by = Some(self.monsters[i].kind);
+            self.run.killer = Some(info.glyph);
             self.say(format!(
                 "The {} hits you for {damage}. You die on turn {}.",
                 info.name, self.turn
             ));
         } else {
             self.say(format!("The {} hits you for {damage}.", info.name));
+            // Once on the way down past a third, so the warning is not lost among the hits.
+            if low_hp(self.player.hp) && !low_hp(before) {
+                let potion = if self.player.potions > 0 {
+                    "drink a potion (!)"
+                } else {
+                    "no potion to drink"
+                };
+                self.warn(format!(
+                    "You are badly hurt: HP {}/{PLAYER_HP}; {potion}, or get clear and rest (Z).",
+                    self.player.hp
+                ));
+            }
         }
     }
+}
+
+/// Whether hit points are below a third of the start's: the danger the view colours red
+/// and the log warns of once.
+pub fn low_hp(hp: i32) -> bool {
+    hp * 3 < PLAYER_HP
 }
 
 /// For each start cell, a nearest cell (by king moves) for which `free(cell)` holds, each

@@ -9,7 +9,7 @@
 //! 3. [`game`]: the rules, creature kinds and the monsters' planning.
 //! 4. [`session`]: one run: the design and its file, the undo history, the game; saves,
 //!    reloads, descents, restarts, new levels and edits.
-//! 5. [`app`]: the application state: screens, keys, the editor's brush.
+//! 5. [`app`]: the application state: screens, keys, the editor's tools.
 //! 6. [`view`]: drawing the app with ratatui.
 //! 7. [`frontend`]: the terminal loop and the headless script runner, which drive one `App`.
 //! 8. [`cli`]: the command line that the thin binary runs.

@@ -4,6 +4,7 @@
 //! restarts, new levels and edits, and says what happened. No terminal code: the app
 //! turns what it returns into messages and screens.
 
+mod create;
 pub mod data;
 pub mod files;
 pub mod journal;
@@ -11,14 +12,22 @@ pub mod morgue;
 pub mod save;
 pub mod scores;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::content::generate::{self, GenKind, GenParams};
-use crate::content::level::{Change, Design, EditOp, Level, Refusal};
-use crate::game::{Monster, World};
+use crate::content::level::{
+    Change, Design, EditOp, Format, Level, MAX_LEVEL_BYTES, Refusal, ResizeRefusal, Resized, Sides,
+    campaign,
+};
+use crate::engine::astar::SearchOptions;
+use crate::game::run::FINAL_DEPTH;
+use crate::game::{Monster, Progress, World};
+pub use create::write_new;
 pub use files::{
-    DEFAULT_LEVEL, DEFAULT_LEVEL_PATH, OpenError, PendingReload, Reloaded, Saved, Source,
-    SourceKind, open_level, open_level_bytes, write_atomic,
+    DEFAULT_LEVEL, DEFAULT_LEVEL_PATH, DISK_SETTLE, DiskPoll, OpenError, PendingReload, Polled,
+    Recovery, Reloaded, Replacing, Saved, Source, SourceKind, create_for_writing, find_recovery,
+    open_level, open_level_bytes, parse_recovery, read_recovery, write_atomic,
 };
 pub use journal::{Io, Journal};
 
@@ -32,6 +41,40 @@ pub struct Floor {
     pub source: Source,
     /// The generator kind and seed that made it, when it was generated.
     pub generated: Option<(GenKind, u64)>,
+    /// Where it is in the run: what a saved run needs to find it again.
+    pub origin: Origin,
+}
+
+/// Where a floor is in the run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    /// The floor the run began on: the level opened, or one made in the game.
+    First,
+    /// A designed floor that `next:` headers led to, one floor below the last of these
+    /// files: the files of the floors above it, the first floor's first (its own file is
+    /// its source's path).
+    Chain(Vec<PathBuf>),
+    /// A floor generated at this depth, from the run's seed, below the designed ones.
+    Generated(u32),
+}
+
+impl Floor {
+    /// Its depth in the run, from 1.
+    pub fn depth(&self) -> u32 {
+        match &self.origin {
+            Origin::First => 1,
+            Origin::Chain(above) => above.len() as u32 + 1,
+            Origin::Generated(depth) => *depth,
+        }
+    }
+
+    /// The files of the designed floors above it, the first floor's first.
+    pub fn above(&self) -> &[PathBuf] {
+        match &self.origin {
+            Origin::Chain(above) => above,
+            _ => &[],
+        }
+    }
 }
 
 /// One change made, with the monster it took out of play (to put back as it was).
@@ -46,7 +89,20 @@ struct Done {
 #[derive(Debug, Clone)]
 struct Group {
     serial: u64,
-    changes: Vec<Done>,
+    step: Step,
+}
+
+/// What one undo step holds.
+#[derive(Debug, Clone)]
+enum Step {
+    /// Changes to cells, undone one by one, last first.
+    Changes(Vec<Done>),
+    /// A change of the whole design (a resize, a `next:` header), undone by putting the
+    /// design back as it was: the file's text around it is the design's.
+    Whole {
+        before: Box<Design>,
+        after: Box<Design>,
+    },
 }
 
 /// The undo and redo history of the design's edits.
@@ -80,6 +136,25 @@ impl History {
         self.undo.last().map(|g| g.serial) != self.saved
     }
 
+    /// Marks the design as holding edits its file lacks, with no history to undo them
+    /// (edits recovered after a hang-up): unsaved until the next save.
+    fn mark_unsaved(&mut self) {
+        // Serials start at 1: no history ever stands at 0.
+        self.saved = Some(0);
+    }
+
+    /// Where the history stands: a different value whenever the design has been edited
+    /// (a stroke growing included), the same after an undo and redo that come back.
+    fn revision(&self) -> (Option<u64>, usize) {
+        self.undo.last().map_or((None, 0), |g| {
+            let len = match &g.step {
+                Step::Changes(c) => c.len(),
+                Step::Whole { .. } => 1,
+            };
+            (Some(g.serial), len)
+        })
+    }
+
     fn mark_saved(&mut self) {
         self.saved = self.undo.last().map(|g| g.serial);
     }
@@ -96,19 +171,82 @@ impl History {
 
     fn record(&mut self, done: Done, stroke: bool) {
         match self.undo.last_mut() {
-            Some(group) if stroke && self.in_stroke => group.changes.push(done),
-            _ => {
-                let serial = self.next_serial;
-                self.next_serial += 1;
-                self.undo.push(Group {
-                    serial,
-                    changes: vec![done],
-                });
-            }
+            Some(Group {
+                step: Step::Changes(changes),
+                ..
+            }) if stroke && self.in_stroke => changes.push(done),
+            _ => self.push(Step::Changes(vec![done])),
         }
         self.in_stroke = stroke;
         self.redo.clear();
     }
+
+    /// Records a change of the whole design, as a step of its own.
+    fn record_whole(&mut self, before: Design, after: Design) {
+        self.push(Step::Whole {
+            before: Box::new(before),
+            after: Box::new(after),
+        });
+        self.in_stroke = false;
+        self.redo.clear();
+    }
+
+    fn push(&mut self, step: Step) {
+        let serial = self.next_serial;
+        self.next_serial += 1;
+        self.undo.push(Group { serial, step });
+    }
+}
+
+/// What a group of edits did ([`Session::edit_group`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Grouped {
+    /// The changes made.
+    pub changed: usize,
+    /// The edits refused.
+    pub refused: usize,
+    /// Why the first refused one was.
+    pub first_refusal: Option<Refusal>,
+}
+
+/// Why the editor cannot go to another floor of the campaign.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NoFloor {
+    /// Unsaved edits: the other floor would replace the design.
+    Unsaved,
+    /// This floor names no `next:` floor.
+    NoNext,
+    /// This is the run's first floor.
+    Top,
+    /// A generated floor: only designed floors are gone to.
+    Generated,
+    /// The floor could not be read or the chain is wrong: why, in a sentence.
+    Broken(String),
+}
+
+/// A floor below made by [`Session::add_floor_below`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewFloor {
+    /// Its file name, as the `next:` header says it.
+    pub name: String,
+    /// Its size.
+    pub size: (usize, usize),
+}
+
+/// Why no floor below was made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NoNewFloor {
+    /// The floor has no file yet: the floor below goes beside it.
+    NoFile,
+    /// The floor names one below already.
+    HasNext(String),
+    /// The new file could not be written.
+    Failed {
+        /// Its name.
+        name: String,
+        /// Why.
+        error: String,
+    },
 }
 
 /// How taking the stairs went.
@@ -145,22 +283,68 @@ pub struct Session {
     history: History,
     /// What the disk answered the saves and reloads, for rebuilding the run.
     io: Journal,
+    /// How far the planning of a turn is, for every game of the run.
+    progress: Arc<Progress>,
 }
 
 impl Session {
     /// A run of `design`, loaded from `source`, from `seed`.
     pub fn new(design: Design, source: Source, seed: u64) -> Self {
-        Self {
-            world: World::new(design.level(), seed),
+        Self::with_progress(design, source, seed, Arc::default())
+    }
+
+    /// A run as [`Session::new`] whose planning, on every floor and after every restart,
+    /// reports how far it is to `progress`.
+    pub fn with_progress(
+        design: Design,
+        source: Source,
+        seed: u64,
+        progress: Arc<Progress>,
+    ) -> Self {
+        let options = SearchOptions::default();
+        let mut session = Self {
+            world: World::with_progress(design.level(), seed, options, Arc::clone(&progress)),
+            progress,
             floor: Floor {
                 design,
                 source,
                 generated: None,
+                origin: Origin::First,
             },
             first: None,
             history: History::default(),
             io: Journal::Off,
-        }
+        };
+        session.refresh_chain();
+        session
+    }
+
+    /// Tells the world how deep the designed floors below this one go (reading them,
+    /// through the journal: a rebuilt run gets the depth its game was told).
+    fn refresh_chain(&mut self) {
+        let depth = self.floor.depth();
+        let floor = &self.floor;
+        let designed = self
+            .io
+            .chain(|| match (&floor.source.path, floor.design.next()) {
+                (Some(path), Some(_)) => {
+                    let chain =
+                        campaign::follow(path, floor.design.clone(), Format::Text, floor.above());
+                    let last = depth + chain.floors.len() as u32 - 1;
+                    Some(if chain.ends_with_stairs() {
+                        FINAL_DEPTH.max(last + 1)
+                    } else {
+                        last
+                    })
+                }
+                _ => None,
+            });
+        self.world.set_designed_final(designed);
+    }
+
+    /// The run's first floor (the one in play when the run is on it).
+    pub fn first_floor(&self) -> &Floor {
+        self.first.as_deref().unwrap_or(&self.floor)
     }
 
     /// The game.
@@ -193,6 +377,12 @@ impl Session {
         self.history.unsaved()
     }
 
+    /// Where the edit history stands: it changes with every edit, so a front end can tell
+    /// when its copy of the unsaved edits is out of date.
+    pub fn revision(&self) -> (Option<u64>, usize) {
+        self.history.revision()
+    }
+
     /// Checks an edit against the design (the one validator) and, when allowed, applies the
     /// one change to the design and to the game in play; `stroke` joins it to the mouse
     /// stroke under way, to undo together. `Ok(false)` when it changes nothing.
@@ -210,6 +400,54 @@ impl Session {
         self.history.in_stroke = false;
     }
 
+    /// Checks and applies several edits as one group that undoes in one step (a rectangle,
+    /// a line, a fill, a paste): each is checked against the design as the ones before it
+    /// left it, and one refused is skipped (counted), the others still made.
+    pub fn edit_group(&mut self, ops: impl IntoIterator<Item = EditOp>) -> Grouped {
+        self.history.in_stroke = false;
+        let mut out = Grouped::default();
+        for op in ops {
+            match self.floor.design.check(op, &self.world) {
+                Ok(Some(change)) => {
+                    let done = self.make(change, true, None);
+                    self.history.record(done, true);
+                    out.changed += 1;
+                }
+                Ok(None) => {}
+                Err(why) => {
+                    out.refused += 1;
+                    out.first_refusal.get_or_insert(why);
+                }
+            }
+        }
+        self.history.in_stroke = false;
+        out
+    }
+
+    /// Grows or crops the map at its sides ([`Design::resized`]), as one undo step that
+    /// puts the whole design back; the floor's play starts over on the new map (the run's
+    /// figures kept).
+    pub fn resize(&mut self, sides: Sides) -> Result<Resized, ResizeRefusal> {
+        let (after, resized) = self.floor.design.resized(sides)?;
+        let before = std::mem::replace(&mut self.floor.design, after);
+        self.history.record_whole(before, self.floor.design.clone());
+        self.world
+            .enter_at(self.floor.design.level(), self.floor.depth());
+        Ok(resized)
+    }
+
+    /// Puts a whole design in place of the one in play (undoing or redoing a whole step);
+    /// the play starts over on it when its level differs.
+    fn put_design(&mut self, design: Design) {
+        let replay = design.level() != self.floor.design.level();
+        self.floor.design = design;
+        if replay {
+            self.world
+                .enter_at(self.floor.design.level(), self.floor.depth());
+        }
+        self.refresh_chain();
+    }
+
     /// Applies a change (or its inverse) to the design and the game alike.
     fn make(&mut self, change: Change, forward: bool, removed: Option<Monster>) -> Done {
         let mut removed = removed;
@@ -218,21 +456,30 @@ impl Session {
         Done { change, removed }
     }
 
-    /// Undoes the last edit (a whole mouse stroke at once); false when there is none.
+    /// Undoes the last edit (a whole mouse stroke, shape or resize at once); false when
+    /// there is none.
     pub fn undo(&mut self) -> bool {
         let Some(group) = self.history.undo.pop() else {
             return false;
         };
-        let mut changes: Vec<Done> = group
-            .changes
-            .into_iter()
-            .rev()
-            .map(|d| self.make(d.change, false, d.removed))
-            .collect();
-        changes.reverse();
+        let step = match group.step {
+            Step::Changes(changes) => {
+                let mut changes: Vec<Done> = changes
+                    .into_iter()
+                    .rev()
+                    .map(|d| self.make(d.change, false, d.removed))
+                    .collect();
+                changes.reverse();
+                Step::Changes(changes)
+            }
+            Step::Whole { before, after } => {
+                self.put_design((*before).clone());
+                Step::Whole { before, after }
+            }
+        };
         self.history.redo.push(Group {
             serial: group.serial,
-            changes,
+            step,
         });
         self.history.in_stroke = false;
         true
@@ -243,48 +490,67 @@ impl Session {
         let Some(group) = self.history.redo.pop() else {
             return false;
         };
-        let changes = group
-            .changes
-            .into_iter()
-            .map(|d| self.make(d.change, true, d.removed))
-            .collect();
+        let step = match group.step {
+            Step::Changes(changes) => Step::Changes(
+                changes
+                    .into_iter()
+                    .map(|d| self.make(d.change, true, d.removed))
+                    .collect(),
+            ),
+            Step::Whole { before, after } => {
+                self.put_design((*after).clone());
+                Step::Whole { before, after }
+            }
+        };
         self.history.undo.push(Group {
             serial: group.serial,
-            changes,
+            step,
         });
         self.history.in_stroke = false;
         true
     }
 
     /// Starts a new game on the design from `seed`, keeping the search options and the
-    /// planning (and the undo history: the design is the same).
+    /// planning (and the undo history: the design is the same). On a floor below the first
+    /// the game starts at that floor's depth.
     pub fn begin(&mut self, seed: u64) {
         let options = self.world.options();
-        self.world = World::with_options(self.floor.design.level(), seed, options);
+        let progress = Arc::clone(&self.progress);
+        self.world = World::with_progress(self.floor.design.level(), seed, options, progress);
+        let depth = self.floor.depth();
+        if depth > 1 {
+            self.world.enter_at(self.floor.design.level(), depth);
+        }
+        self.refresh_chain();
     }
 
-    /// Starts the run again from its first floor, with the run's seed.
-    pub fn restart(&mut self) {
-        self.new_run(self.world.seed());
+    /// Starts the run again from its first floor, with the run's seed; false (nothing
+    /// done) on a deeper floor with unsaved edits, which going back would drop.
+    pub fn restart(&mut self) -> bool {
+        self.new_run(self.world.seed())
     }
 
-    /// Starts a new run from the first floor with `seed`.
-    pub fn new_run(&mut self, seed: u64) {
+    /// Starts a new run from the first floor with `seed`; false (nothing done) as
+    /// [`Session::restart`].
+    pub fn new_run(&mut self, seed: u64) -> bool {
         if let Some(first) = self.first.take() {
+            if self.unsaved() {
+                self.first = Some(first);
+                return false;
+            }
             self.floor = *first;
+            self.history.forget();
         }
         self.begin(seed);
-    }
-
-    /// The run's first floor: the one in play until the player goes down.
-    pub fn first_floor(&self) -> &Floor {
-        self.first.as_deref().unwrap_or(&self.floor)
+        true
     }
 
     /// Starts keeping the disk's answers to saves and reloads (see [`Journal`]), for a run
-    /// that is to be saved and rebuilt.
+    /// that is to be saved and rebuilt. The first answer kept is how deep the designed
+    /// floors go, read when the session was made.
     pub fn keep_io(&mut self) {
         self.io = Journal::Live(Vec::new());
+        self.refresh_chain();
     }
 
     /// The disk's answers kept since the last call (none unless they are kept).
@@ -296,12 +562,14 @@ impl Session {
     }
 
     /// Answers saves and reloads with `answers`, in order, instead of the disk: a run
-    /// rebuilt from its inputs neither writes its level nor reads it again.
+    /// rebuilt from its inputs neither writes its level nor reads it again. The first
+    /// answer is the depth of the designed floors ([`Session::keep_io`] kept it).
     pub fn replay_io(&mut self, answers: Vec<Io>) {
         self.io = Journal::Replay {
             queue: answers.into(),
             diverged: false,
         };
+        self.refresh_chain();
     }
 
     /// Ends a replay of the disk's answers and keeps new ones from now on; an error when
@@ -320,33 +588,244 @@ impl Session {
         }
     }
 
-    /// Takes the stairs: the next floor becomes the design in play (a generated one, which
-    /// saves to a new file beside the level), and the first floor is kept for restarting.
+    /// Keeps the first floor for restarting, before the run leaves it.
+    fn keep_first(&mut self) {
+        if self.first.is_none() {
+            self.first = Some(Box::new(self.floor.clone()));
+        }
+    }
+
+    /// The designed floor below this one, read: its design, its source and the files of
+    /// the floors above it. `Ok(None)` when this floor names none; `Err` with why, in a
+    /// sentence, when the chain is wrong or the file cannot be read.
+    fn floor_below(&mut self) -> Result<Option<(Design, Source, Vec<PathBuf>)>, String> {
+        let Some(path) = self.floor.source.path.clone() else {
+            return Ok(None);
+        };
+        let mut above = self.floor.above().to_vec();
+        let name = |p: &Path| {
+            p.file_name().map_or_else(String::new, |n| {
+                crate::text::escape_controls(&n.to_string_lossy()).into_owned()
+            })
+        };
+        // Which file is below and what it holds are the disk's answers: through the
+        // journal, so a rebuilt run goes down to the floor its game found.
+        let design = &self.floor.design;
+        let found = self.io.below(|| {
+            let below = match campaign::next_of(&path, design, &above) {
+                Ok(Some(below)) => below,
+                Ok(None) => return Ok(None),
+                Err(mut e) => {
+                    e.file = name(&path);
+                    return Err(e.headline());
+                }
+            };
+            match crate::text::read_limited(&below, MAX_LEVEL_BYTES, "level file") {
+                Ok(bytes) => Ok(Some((below, bytes))),
+                Err(crate::text::LoadError::Io { message, .. }) => {
+                    Err(format!("cannot read {}: {message}", name(&below)))
+                }
+                Err(crate::text::LoadError::Parse(mut p)) => {
+                    p.file = name(&below);
+                    Err(p.headline())
+                }
+            }
+        });
+        let Some((below, bytes)) = found? else {
+            return Ok(None);
+        };
+        let (design, source) =
+            open_level_bytes(Some(&below), &bytes, self.world.seed()).map_err(|e| match e {
+                OpenError::Load(crate::text::LoadError::Parse(mut p)) => {
+                    p.file = name(&below);
+                    p.headline()
+                }
+                OpenError::Load(crate::text::LoadError::Io { message, .. }) => {
+                    format!("cannot read {}: {message}", name(&below))
+                }
+                other => other.to_string(),
+            })?;
+        above.push(path);
+        Ok(Some((design, source, above)))
+    }
+
+    /// Puts the designed floor below in play, its history empty.
+    fn take_below(&mut self, design: Design, source: Source, above: Vec<PathBuf>) {
+        self.keep_first();
+        self.floor = Floor {
+            design,
+            source,
+            generated: None,
+            origin: Origin::Chain(above),
+        };
+        self.history.forget();
+        self.refresh_chain();
+    }
+
+    /// Takes the stairs: the next floor becomes the design in play (the designed floor the
+    /// `next:` header names, else a generated one, which saves to a new file beside the
+    /// level), and the first floor is kept for restarting.
     pub fn descend(&mut self) -> Descended {
         if self.unsaved() {
             return Descended::Unsaved;
+        }
+        if !self.world.stairs_open() {
+            return Descended::Refused;
+        }
+        match self.floor_below() {
+            Ok(Some((design, source, above))) => {
+                self.take_below(design, source, above);
+                self.world.go_down(self.floor.design.level());
+                return Descended::Down;
+            }
+            Ok(None) => {}
+            Err(why) => {
+                self.world.say(format!("The way down is blocked: {why}"));
+                return Descended::Refused;
+            }
         }
         let Some(level) = self.world.descend() else {
             return Descended::Refused;
         };
         let depth = self.world.run().depth;
         let (kind, seed) = crate::game::run::floor_origin(self.world.seed(), depth);
-        if self.first.is_none() {
-            self.first = Some(Box::new(self.floor.clone()));
-        }
+        self.keep_first();
         let name = format!("depth{depth}-{kind}-seed{seed}.txt");
         self.take_generated(level, self.floor.source.folder().join(name), (kind, seed));
+        self.floor.origin = Origin::Generated(depth);
         Descended::Down
+    }
+
+    /// The editor goes down to the designed floor below, without taking the stairs: it
+    /// is put in play at its depth, the run's figures kept. Returns the new depth.
+    pub fn floor_down(&mut self) -> Result<u32, NoFloor> {
+        if self.unsaved() {
+            return Err(NoFloor::Unsaved);
+        }
+        match self.floor_below() {
+            Ok(Some((design, source, above))) => {
+                self.take_below(design, source, above);
+                let depth = self.floor.depth();
+                self.world.enter_at(self.floor.design.level(), depth);
+                Ok(depth)
+            }
+            Ok(None) => Err(NoFloor::NoNext),
+            Err(why) => Err(NoFloor::Broken(why)),
+        }
+    }
+
+    /// The editor goes up to the designed floor above, read again from its file (the
+    /// first floor as the run keeps it). Returns the new depth.
+    pub fn floor_up(&mut self) -> Result<u32, NoFloor> {
+        if self.unsaved() {
+            return Err(NoFloor::Unsaved);
+        }
+        let mut above = match &self.floor.origin {
+            Origin::First => return Err(NoFloor::Top),
+            Origin::Generated(_) => return Err(NoFloor::Generated),
+            Origin::Chain(above) => above.clone(),
+        };
+        let path = above.pop().ok_or(NoFloor::Top)?;
+        if above.is_empty() {
+            if let Some(first) = self.first.take() {
+                self.floor = *first;
+            }
+        } else {
+            let bytes = self.io.read(|| {
+                crate::text::read_limited(&path, MAX_LEVEL_BYTES, "level file")
+                    .map_err(|e| e.to_string())
+            });
+            let (design, source) = bytes.map_err(NoFloor::Broken).and_then(|b| {
+                open_level_bytes(Some(&path), &b, self.world.seed())
+                    .map_err(|e| NoFloor::Broken(e.to_string()))
+            })?;
+            self.floor = Floor {
+                design,
+                source,
+                generated: None,
+                origin: Origin::Chain(above),
+            };
+        }
+        self.history.forget();
+        self.refresh_chain();
+        let depth = self.floor.depth();
+        self.world.enter_at(self.floor.design.level(), depth);
+        Ok(depth)
+    }
+
+    /// Makes a blank floor below this one: a new file beside this floor's (never over
+    /// one), as large as this floor, that this floor's `next:` header now names (one undo
+    /// step; a save writes it).
+    pub fn add_floor_below(&mut self) -> Result<NewFloor, NoNewFloor> {
+        let source = &self.floor.source;
+        let Some(path) = source
+            .path
+            .clone()
+            .filter(|_| source.kind == SourceKind::Text)
+        else {
+            return Err(NoNewFloor::NoFile);
+        };
+        if let Some(next) = self.floor.design.next() {
+            return Err(NoNewFloor::HasNext(next.to_string()));
+        }
+        let grid = &self.floor.design.level().grid;
+        let size = (grid.width().max(3), grid.height().max(3));
+        let depth = self.floor.depth();
+        let target = self.io.fresh(|| create::below_name(&path, depth + 1));
+        let name = target
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        let failed = |error: String| NoNewFloor::Failed {
+            name: name.clone(),
+            error,
+        };
+        let text = Level::blank(size.0, size.1, None)
+            .map_err(failed)?
+            .to_text();
+        // A new file is made even in a replay (it is never written over one, and the
+        // floor below is then read from it); a rebuilt run has the answer in its journal.
+        self.io
+            .write(|| write_new(&target, text.as_bytes()).map_err(|e| e.to_string()))
+            .map_err(failed)?;
+        let mut after = self.floor.design.clone();
+        after.set_next(&name);
+        let before = std::mem::replace(&mut self.floor.design, after);
+        self.history.record_whole(before, self.floor.design.clone());
+        self.refresh_chain();
+        Ok(NewFloor { name, size })
     }
 
     /// Replaces the level by a generated one (no file yet).
     fn take_generated(&mut self, level: Level, suggested: PathBuf, origin: (GenKind, u64)) {
+        let mut source = Source::generated(suggested);
+        if self.floor.source.is_replay() {
+            source = source.for_replay();
+        }
         self.floor = Floor {
             design: Design::new(level),
-            source: Source::generated(suggested),
+            source,
             generated: Some(origin),
+            origin: Origin::First,
         };
         self.history.forget();
+    }
+
+    /// Starts a new run on a blank level of `size` (see [`Level::blank`]), which saves to a
+    /// new file beside the level; returns that file's name.
+    pub fn new_blank(&mut self, size: (usize, usize)) -> Result<String, String> {
+        let (w, h) = size;
+        let name = format!("blank-{w}x{h}.txt");
+        let design = Design::blank(w, h, None, &name)?;
+        self.floor = Floor {
+            design,
+            source: Source::generated(self.floor.source.folder().join(&name)),
+            generated: None,
+            origin: Origin::First,
+        };
+        self.history.forget();
+        self.first = None;
+        self.begin(self.world.seed());
+        Ok(name)
     }
 
     /// Generates a level with the next seed and starts a new run on it: caves of `size`

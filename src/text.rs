@@ -29,16 +29,24 @@ pub fn read_limited(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, Load
             message: format!("is {}, not a {what}", file_kind(&meta)),
         });
     }
-    let mut bytes = Vec::new();
-    file.take(limit + 1).read_to_end(&mut bytes).map_err(io)?;
-    if bytes.len() as u64 > limit {
-        return Err(LoadError::Parse(ParseError::new(
+    let too_large = || {
+        LoadError::Parse(ParseError::new(
             file_name.clone(),
             1,
             1,
             format!("{what} is larger than the limit of {}", format_bytes(limit)),
             "",
-        )));
+        ))
+    };
+    // A file that says it is too large is refused before a byte is read (a 2 GB sparse
+    // file costs nothing); one that grows while it is read still stops at the limit.
+    if meta.len() > limit {
+        return Err(too_large());
+    }
+    let mut bytes = Vec::new();
+    file.take(limit + 1).read_to_end(&mut bytes).map_err(io)?;
+    if bytes.len() as u64 > limit {
+        return Err(too_large());
     }
     Ok(bytes)
 }
@@ -145,22 +153,128 @@ pub fn lines<'a>(
     })
 }
 
-/// `s` with every control character (escape, bell, carriage return, C1 codes...) written as
-/// a visible escape such as `\u{1b}`, so text from a file can never drive the terminal it is
-/// shown on. Newlines and tabs are escaped too: callers print one line at a time.
+/// `s` with every control character (escape, bell, carriage return, C1 codes...) and every
+/// bidirectional control (U+202E right-to-left override and its kin, which reorder what a
+/// terminal shows) written as a visible escape such as `\u{1b}` or `\u{202e}`, so text from
+/// a file can never drive the terminal it is shown on nor disguise itself. Newlines and tabs
+/// are escaped too: callers print one line at a time.
 pub fn escape_controls(s: &str) -> std::borrow::Cow<'_, str> {
-    if !s.chars().any(char::is_control) {
+    if !s.chars().any(needs_escape) {
         return std::borrow::Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len() + 8);
     for c in s.chars() {
-        if c.is_control() {
+        if needs_escape(c) {
             out.extend(c.escape_default());
         } else {
             out.push(c);
         }
     }
     std::borrow::Cow::Owned(out)
+}
+
+/// Control characters and the bidirectional controls (the "Trojan Source" set: marks,
+/// embeddings, overrides and isolates).
+fn needs_escape(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+        )
+}
+
+/// A path as a script header writes it, so that [`unquote_path`] reads back exactly the same
+/// path: as it is when it reads back plainly, else in double quotes with `\\`, `\"`,
+/// `\u{..}` for control and bidirectional characters and `\xNN` for bytes that are not
+/// UTF-8 (a name may start with a space or hold a newline).
+pub fn quote_path(path: &Path) -> String {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    let plain = std::str::from_utf8(bytes).ok().filter(|s| {
+        !s.is_empty()
+            && s.trim() == *s
+            && !s.starts_with('"')
+            && !s.chars().any(|c| needs_escape(c) || c == '\u{feff}')
+    });
+    if let Some(s) = plain {
+        return s.to_string();
+    }
+    let mut out = String::from("\"");
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            match c {
+                '\\' => out.push_str("\\\\"),
+                '"' => out.push_str("\\\""),
+                c if needs_escape(c) || c == '\u{feff}' => out.extend(c.escape_unicode()),
+                c => out.push(c),
+            }
+        }
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Reads a path written by [`quote_path`]: a plain value as it is (surrounding whitespace
+/// dropped), a quoted one with its escapes undone. The error says what is wrong.
+pub fn unquote_path(value: &str) -> Result<std::path::PathBuf, String> {
+    let value = value.trim();
+    let Some(body) = value.strip_prefix('"') else {
+        return Ok(std::path::PathBuf::from(value));
+    };
+    let mut bytes = Vec::with_capacity(body.len());
+    let mut chars = body.chars();
+    loop {
+        match chars.next() {
+            None => return Err("the quoted path has no closing quote".into()),
+            Some('"') => break,
+            Some('\\') => match chars.next() {
+                Some('\\') => bytes.push(b'\\'),
+                Some('"') => bytes.push(b'"'),
+                Some('x') => {
+                    let hex: String = chars.by_ref().take(2).collect();
+                    let b = (hex.len() == 2)
+                        .then(|| u8::from_str_radix(&hex, 16).ok())
+                        .flatten()
+                        .ok_or_else(|| format!("bad byte escape \\x{hex} in the quoted path"))?;
+                    bytes.push(b);
+                }
+                Some('u') => {
+                    let rest = chars.as_str();
+                    let c = rest
+                        .strip_prefix('{')
+                        .and_then(|r| r.split_once('}'))
+                        .filter(|(hex, _)| (1..=6).contains(&hex.len()))
+                        .and_then(|(hex, _)| u32::from_str_radix(hex, 16).ok())
+                        .and_then(char::from_u32)
+                        .ok_or("bad \\u{..} escape in the quoted path")?;
+                    let used = rest.find('}').map_or(0, |i| i + 1);
+                    chars = rest[used..].chars();
+                    bytes.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+                }
+                other => {
+                    return Err(format!(
+                        "bad escape \\{} in the quoted path (use \\\\, \\\", \\u{{..}} or \\xNN)",
+                        other.map_or_else(String::new, String::from)
+                    ));
+                }
+            },
+            Some(c) => bytes.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
+        }
+    }
+    if !chars.as_str().trim().is_empty() {
+        return Err("text after the closing quote of the path".into());
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStringExt;
+        Ok(std::ffi::OsString::from_vec(bytes).into())
+    }
+    #[cfg(not(unix))]
+    {
+        Ok(String::from_utf8_lossy(&bytes).into_owned().into())
+    }
 }
 
 /// Parses `WxH` (as in `40x20`): two decimal numbers of at most nine digits.
@@ -176,25 +290,127 @@ pub fn parse_size(s: &str) -> Option<(usize, usize)> {
 
 /// Splits text into lines of at most `width` characters, at spaces where possible.
 pub fn wrap(text: &str, width: usize) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut line = String::new();
-    for word in text.split(' ') {
-        let needed = line.chars().count() + usize::from(!line.is_empty()) + word.chars().count();
-        if needed > width && !line.is_empty() {
-            out.push(std::mem::take(&mut line));
+    wrap_lines(text, width).map(str::to_string).collect()
+}
+
+/// The lines [`wrap`] makes, one at a time and borrowed from `text`: each costs the
+/// characters it shows (and the spaces skipped before it), so taking the first few lines of
+/// a long text never looks at the rest. A word longer than a line is cut into pieces of
+/// `width` characters; spaces that would start a line after a break are dropped.
+pub fn wrap_lines(text: &str, width: usize) -> WrapLines<'_> {
+    WrapLines {
+        text,
+        width: width.max(1),
+        next_word: Some(0),
+        line: (0, 0),
+        line_chars: 0,
+        done: false,
+    }
+}
+
+/// Iterator of [`wrap_lines`].
+#[derive(Debug, Clone)]
+pub struct WrapLines<'a> {
+    text: &'a str,
+    width: usize,
+    /// Where the next word starts; `None` once every word is on a line.
+    next_word: Option<usize>,
+    /// The line being filled, as a byte range of `text` (its words and the single spaces
+    /// between them are contiguous in `text`).
+    line: (usize, usize),
+    line_chars: usize,
+    done: bool,
+}
+
+impl<'a> WrapLines<'a> {
+    /// The word at `at`: its end, whether a space follows it, and its length in characters
+    /// when that is at most `limit` (`None`: longer, and then the end is where `limit`
+    /// characters end). Looks at no more than `limit + 1` characters.
+    fn word(&self, at: usize, limit: usize) -> (usize, bool, Option<usize>) {
+        let mut chars = 0;
+        for (i, c) in self.text[at..].char_indices() {
+            if c == ' ' {
+                return (at + i, true, Some(chars));
+            }
+            if chars == limit {
+                return (at + i, false, None);
+            }
+            chars += 1;
         }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(word);
-        while line.chars().count() > width {
-            let head: String = line.chars().take(width).collect();
-            line = line.chars().skip(width).collect();
-            out.push(head);
+        (self.text.len(), false, Some(chars))
+    }
+
+    fn take_line(&mut self) -> &'a str {
+        let (a, b) = self.line;
+        self.line = (b, b);
+        self.line_chars = 0;
+        &self.text[a..b]
+    }
+}
+
+impl<'a> Iterator for WrapLines<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        loop {
+            let Some(at) = self.next_word else {
+                if self.done {
+                    return None;
+                }
+                self.done = true;
+                return Some(self.take_line());
+            };
+            let after = |end: usize, space: bool| space.then_some(end + 1);
+            if self.line_chars == 0 {
+                // The word starts the line; a word longer than the line gives up a piece.
+                match self.word(at, self.width) {
+                    (end, space, Some(chars)) => {
+                        self.line = (at, end);
+                        self.line_chars = chars;
+                        self.next_word = after(end, space);
+                    }
+                    (cut, _, None) => {
+                        self.next_word = Some(cut);
+                        self.line = (at, cut);
+                        return Some(self.take_line());
+                    }
+                }
+            } else {
+                // The word joins the line after one space if it fits, else the line is done.
+                let room = self.width.saturating_sub(self.line_chars + 1);
+                let fits = self.line_chars < self.width;
+                match self.word(at, room) {
+                    (end, space, Some(chars)) if fits => {
+                        self.line.1 = end;
+                        self.line_chars += 1 + chars;
+                        self.next_word = after(end, space);
+                    }
+                    _ => return Some(self.take_line()),
+                }
+            }
         }
     }
-    out.push(line);
-    out
+}
+
+/// The first `max` lines of [`wrap`]; when the text goes on past them, the last one ends
+/// with `…` (in place of its last character when it is full), so a cut is never silent.
+/// Costs what the lines show.
+pub fn wrap_cut(text: &str, width: usize, max: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut lines: Vec<String> = wrap_lines(text, width)
+        .take(max.saturating_add(1))
+        .map(str::to_string)
+        .collect();
+    if lines.len() > max {
+        lines.truncate(max);
+        if let Some(last) = lines.last_mut() {
+            if last.chars().count() >= width {
+                last.pop();
+            }
+            last.push('…');
+        }
+    }
+    lines
 }
 
 #[cfg(test)]
@@ -214,6 +430,52 @@ mod tests {
     }
 
     #[test]
+    fn bidirectional_controls_are_escaped() {
+        assert_eq!(
+            escape_controls("abc\u{202e}txt.exe \u{2066}x\u{2069} \u{200f}"),
+            "abc\\u{202e}txt.exe \\u{2066}x\\u{2069} \\u{200f}"
+        );
+        assert!(matches!(
+            escape_controls("é ß 中 ←"),
+            std::borrow::Cow::Borrowed(_)
+        ));
+    }
+
+    #[test]
+    fn quoted_paths_read_back_exactly() {
+        use std::path::PathBuf;
+        #[cfg(unix)]
+        let odd = {
+            use std::os::unix::ffi::OsStringExt;
+            PathBuf::from(std::ffi::OsString::from_vec(b"bad\xff\xfe.txt".to_vec()))
+        };
+        #[cfg(not(unix))]
+        let odd = PathBuf::from("odd.txt");
+        for p in [
+            PathBuf::from("plain.txt"),
+            PathBuf::from("dir/with space.txt"),
+            PathBuf::from(" lead.txt"),
+            PathBuf::from("trail.txt "),
+            PathBuf::from("new\nline.txt"),
+            PathBuf::from("\"quoted\".txt"),
+            PathBuf::from("back\\slash \" \u{202e}\u{1b}[2J.txt"),
+            PathBuf::from("\u{feff}bom.txt"),
+            PathBuf::from("é中.txt"),
+            odd,
+        ] {
+            let q = quote_path(&p);
+            assert!(!q.contains(['\n', '\r', '\u{1b}', '\u{202e}']), "{q:?}");
+            assert_eq!(q.trim(), q, "{q:?}");
+            assert_eq!(unquote_path(&q).as_ref(), Ok(&p), "{q:?}");
+        }
+        assert_eq!(quote_path(std::path::Path::new("a b.txt")), "a b.txt");
+        assert_eq!(quote_path(std::path::Path::new(" a")), "\" a\"");
+        assert!(unquote_path("\"open").is_err());
+        assert!(unquote_path("\"a\\q\"").is_err());
+        assert!(unquote_path("\"a\" b").is_err());
+    }
+
+    #[test]
     fn bad_utf8_in_a_long_line_is_reported_in_a_window() {
         let mut line = vec![b'.'; 100_000];
         line[70_000] = 0xff;
@@ -223,6 +485,65 @@ mod tests {
         assert_eq!(e.text.chars().count(), 2 * CONTEXT);
         assert_eq!(e.text.chars().nth(CONTEXT), Some('\u{fffd}'));
         assert!(e.text_cut);
+    }
+
+    /// The wrapping as it was first written (quadratic on long words): the reference the
+    /// lazy one must match line for line.
+    fn wrap_reference(text: &str, width: usize) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut line = String::new();
+        for word in text.split(' ') {
+            let needed =
+                line.chars().count() + usize::from(!line.is_empty()) + word.chars().count();
+            if needed > width && !line.is_empty() {
+                out.push(std::mem::take(&mut line));
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(word);
+            while line.chars().count() > width {
+                let head: String = line.chars().take(width).collect();
+                line = line.chars().skip(width).collect();
+                out.push(head);
+            }
+        }
+        out.push(line);
+        out
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn wrap_matches_the_reference(text in "[ ab\u{e9}\u{4e2d}]{0,40}", width in 1usize..12) {
+            proptest::prop_assert_eq!(wrap(&text, width), wrap_reference(&text, width));
+        }
+    }
+
+    #[test]
+    fn wrap_cut_marks_a_cut_and_only_a_cut() {
+        assert_eq!(wrap_cut("aaaa bbbb cccc", 4, 2), ["aaaa", "bbb…"]);
+        assert_eq!(wrap_cut("aa bb cc", 5, 1), ["aa b…"]);
+        assert_eq!(wrap_cut("aa bb cc", 5, 2), ["aa bb", "cc"]);
+        assert_eq!(wrap_cut("aa bb cc", 5, 9), ["aa bb", "cc"]);
+        assert!(wrap_cut("aa bb cc", 5, 0).is_empty());
+    }
+
+    #[test]
+    fn the_first_lines_of_a_huge_word_cost_only_what_they_show() {
+        // 4 MB without a space: the old wrapping took minutes for this.
+        let huge = "x".repeat(4 << 20);
+        let began = std::time::Instant::now();
+        for _ in 0..1000 {
+            let lines = wrap_cut(&huge, 40, 10);
+            assert_eq!(lines.len(), 10);
+            assert!(lines[9].ends_with('…'));
+        }
+        assert!(
+            began.elapsed() < std::time::Duration::from_secs(2),
+            "{:?}",
+            began.elapsed()
+        );
+        assert_eq!(wrap(&"y".repeat(100_000), 7).len(), 14_286);
     }
 
     #[test]

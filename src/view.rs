@@ -1,5 +1,7 @@
 //! Drawing: `impl Widget for &App`, one file per view. Renders from state, changes nothing.
 
+pub mod describe;
+mod editor;
 mod help;
 mod history;
 mod inspector;
@@ -57,11 +59,26 @@ impl Widget for &App {
         };
         let snap = snap.as_deref();
         map::render(self, snap, &l, buf);
-        panel::render(self, snap, l.side, buf);
+        if matches!(self.mode(), Mode::Play | Mode::Look)
+            && self.world().state() == GameState::Playing
+        {
+            render_lesson(self, l.map, buf);
+        }
+        if self.mode() == Mode::Edit {
+            editor::render(self, l.side, buf);
+        } else {
+            panel::render(self, snap, l.side, buf);
+        }
         render_log(self, l.log, buf);
         render_hint(self, snap, l.hint, buf);
         if self.mode() == Mode::Help {
-            help::render(self.help_page(), self.world().seed(), area, buf);
+            help::render(
+                &self.settings().bindings,
+                self.help_page(),
+                self.world().seed(),
+                area,
+                buf,
+            );
         } else if self.mode() == Mode::History {
             history::render(self, area, buf);
         } else if self.world().state() != GameState::Playing {
@@ -75,6 +92,50 @@ impl Widget for &App {
     }
 }
 
+/// The level's last message (the tutorial's lesson) in a box on the map, until the next:
+/// the log scrolls, the lesson stays. The box takes the half of the map away from the
+/// player, at most half its rows.
+fn render_lesson(app: &App, map: Rect, buf: &mut Buffer) {
+    let Some(lesson) = app.world().lesson() else {
+        return;
+    };
+    if map.width < 12 || map.height < 6 {
+        return;
+    }
+    let lines = wrap(lesson, usize::from(map.width));
+    // A rule with its title above the text: one row of frame, so it fits the blank rows a
+    // small level leaves.
+    let h = (lines.len() as u16 + 1).min(map.height / 2);
+    // Where the level's rows are drawn: a box in the blank rows above or below them hides
+    // nothing; else it takes the half away from the player.
+    let grid_h = app.world().grid().height() as i32;
+    let top = (map.y as i32 - app.camera().y).clamp(map.y as i32, map.bottom() as i32) as u16;
+    let bottom =
+        (map.y as i32 - app.camera().y + grid_h).clamp(map.y as i32, map.bottom() as i32) as u16;
+    let player_row = crate::app::screen::screen_cell(app, app.world().player().pos)
+        .map_or(map.y, |(_, row)| row);
+    let y = if map.bottom() - bottom >= h {
+        map.bottom() - h
+    } else if top - map.y >= h {
+        map.y
+    } else if player_row < map.y + map.height / 2 {
+        map.bottom() - h
+    } else {
+        map.y
+    };
+    let rect = Rect::new(map.x, y, map.width, h);
+    Clear.render(rect, buf);
+    let block = Block::new()
+        .borders(Borders::TOP)
+        .title(" lesson ")
+        .border_style(Style::new().fg(Color::Cyan));
+    let text: Vec<Line> = lines
+        .into_iter()
+        .map(|l| Line::styled(l, Style::new().fg(Color::Cyan)))
+        .collect();
+    Paragraph::new(text).block(block).render(rect, buf);
+}
+
 /// The end screen of a run: how it ended and what it took, the figures of `--state`, the
 /// seed that plays it again, and the front end's note (its place in the scores).
 fn end_text(app: &App) -> (&'static str, Vec<String>) {
@@ -86,17 +147,12 @@ fn end_text(app: &App) -> (&'static str, Vec<String>) {
             " Run abandoned ",
             format!("Given up at depth {}.", run.depth),
         ),
-        _ => (
-            " You died ",
-            match run.killed_by {
-                Some(k) => format!(
-                    "Slain at depth {} by {}.",
-                    run.depth,
-                    crate::session::scores::with_article(crate::content::kinds::kind(k).name)
-                ),
-                None => format!("Slain at depth {}.", run.depth),
-            },
-        ),
+        _ => {
+            let by = run.killer.map_or("Slain".to_string(), |k| {
+                format!("Slain by {}", crate::content::kinds::a_name(k))
+            });
+            (" You died ", format!("{by} at depth {}.", run.depth))
+        }
     };
     let mut lines = vec![
         how,
@@ -107,7 +163,12 @@ fn end_text(app: &App) -> (&'static str, Vec<String>) {
             w.final_depth(),
             w.seed()
         ),
-        format!("kills {}  potions {}", run.kills, run.potions_drunk),
+        format!("kills {}", run.kills),
+        format!(
+            "potions drunk {}, carried {}",
+            run.potions_drunk,
+            w.player().potions
+        ),
         format!(
             "damage dealt {} taken {}",
             run.damage_dealt, run.damage_taken
@@ -214,6 +275,17 @@ fn question_text(app: &App, question: &Confirm) -> (&'static str, Vec<String>) {
                 "y  generate    n  keep this level".into(),
             ],
         ),
+        Confirm::BlankLevel => (
+            " Blank level? ",
+            vec![
+                if app.unsaved() {
+                    format!("{unsaved} A blank level drops them.")
+                } else {
+                    "The game in progress ends.".into()
+                },
+                "y  start blank    n  keep this level".into(),
+            ],
+        ),
         Confirm::Reload(_) => (
             " Changed on disk ",
             vec![
@@ -290,13 +362,16 @@ fn render_log(app: &App, area: Rect, buf: &mut Buffer) {
         if lines.len() >= n {
             break;
         }
-        let style = if m.turn == app.world().turn() {
-            Style::new()
-        } else {
-            Style::new().fg(Color::DarkGray)
+        let style = match (m.urgent, m.turn == app.world().turn()) {
+            (true, true) => Style::new().fg(Color::Red).add_modifier(Modifier::BOLD),
+            (true, false) => Style::new().fg(Color::Red),
+            (false, true) => Style::new(),
+            (false, false) => Style::new().fg(Color::DarkGray),
         };
-        // A message too long for the space left shows its beginning.
-        let mut parts = wrap(&m.to_string(), width);
+        // A message too long for the space left shows its beginning; one longer than the
+        // whole log is cut with a mark. Only what shows is wrapped, so a megabyte of text
+        // costs what a line does.
+        let mut parts = crate::text::wrap_cut(&message_text(m), width, n);
         parts.truncate(n - lines.len());
         for part in parts.into_iter().rev() {
             lines.insert(0, Line::styled(part, style));
@@ -305,12 +380,25 @@ fn render_log(app: &App, area: Rect, buf: &mut Buffer) {
     Paragraph::new(lines).render(inner, buf);
 }
 
+/// A message as the log shows it, borrowed unless it carries a repeat count.
+pub(crate) fn message_text(m: &crate::game::Message) -> std::borrow::Cow<'_, str> {
+    if m.count > 1 {
+        std::borrow::Cow::Owned(m.to_string())
+    } else {
+        std::borrow::Cow::Borrowed(&m.text)
+    }
+}
+
 fn render_hint(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut Buffer) {
-    let keys = crate::app::keymap::hints(app.hint_contexts());
+    let keys = crate::app::keymap::hints(&app.settings().bindings, app.hint_contexts());
     let text = match app.mode() {
-        Mode::Look => describe_cell(app, snap, app.cursor()),
+        // How to leave comes first: a narrow bar cuts from the end.
+        Mode::Look => format!("x q Esc leave  {}", describe_cell(app, snap, app.cursor())),
+        _ if matches!(app.screen(), crate::app::Screen::Aim) => {
+            format!("ATTACK IN PLACE: which way?  {keys}")
+        }
         Mode::Lab => describe_lab_cell(app, snap, app.cursor()),
-        Mode::Edit => format!("EDIT {} brush {}  {keys}", app.cursor(), app.brush()),
+        Mode::Edit => format!("EDIT {}  {keys}", editor::state_line(app)),
         _ if app.overlay().on => {
             let total = app.world().trace().map_or(0, |t| t.expansions());
             let step = app.overlay().step.unwrap_or(total);
@@ -367,6 +455,10 @@ fn describe_cell(app: &App, snap: Option<&Snapshot>, p: Pos) -> String {
         if !info.speed.name().is_empty() {
             s.push_str(&format!(" ({})", info.speed.name()));
         }
+        s.push_str(&format!(
+            " HP {}/{} hits {}-{}",
+            m.hp, info.hp, info.min_damage, info.max_damage
+        ));
     } else if app.world().player().pos == p {
         s.push_str(" you");
     } else if let Some(f) = app.world().feature_at(p) {
@@ -377,11 +469,73 @@ fn describe_cell(app: &App, snap: Option<&Snapshot>, p: Pos) -> String {
             _ => " void",
         });
     }
+    s.push_str(&terrain_note(app.world().grid(), p));
     match snap {
         Some(snap) => s.push_str(&describe_node(snap, p)),
         None => s.push_str("  (o shows the search)"),
     }
     s
+}
+
+/// What look mode tells of a cell, for the panel: what stands or lies there (a monster's
+/// kind, HP, damage, speed and plan), the terrain, and what the search knew of it.
+fn look_units(app: &App, snap: Option<&Snapshot>, p: Pos) -> Vec<String> {
+    use crate::content::level::FeatureKind;
+    let w = &app.world();
+    let mut units: Vec<String> = Vec::new();
+    if let Some(m) = w.monster_at(p) {
+        let info = crate::content::kinds::kind(m.kind);
+        let speed = match info.speed.name() {
+            "" => "normal speed",
+            s => s,
+        };
+        units.push(format!("{} {} #{}", m.kind, info.name, m.id));
+        units.push(format!("HP {}/{},", m.hp, info.hp));
+        units.push(format!("hits {}-{},", info.min_damage, info.max_damage));
+        units.push(format!("{speed};"));
+        units.push(match (m.plan.cost, m.boxed) {
+            (_, true) => "boxed in, no search".into(),
+            (Some(c), _) => format!(
+                "its plan: cost {c}, {} steps",
+                m.plan.path.len().saturating_sub(1)
+            ),
+            (None, _) => "no way to you".into(),
+        });
+    } else if w.player().pos == p {
+        units.push(format!(
+            "you, HP {}/{}",
+            w.player().hp,
+            crate::game::PLAYER_HP
+        ));
+    }
+    match w.feature_at(p) {
+        Some(FeatureKind::Stairs) => units.push(match w.monsters().len() {
+            0 => "stairs down >: open, > takes them".into(),
+            n => format!("stairs down >: sealed while {n} live"),
+        }),
+        Some(FeatureKind::Potion) => units.push("healing potion !: walk on it".into()),
+        None => {}
+    }
+    units.push(
+        match w.grid().get(p) {
+            crate::engine::grid::Tile::Floor => "floor",
+            crate::engine::grid::Tile::Wall => "wall",
+            crate::engine::grid::Tile::Void => "void",
+            crate::engine::grid::Tile::Water => "shallow water",
+            crate::engine::grid::Tile::Brush => "brush",
+        }
+        .into(),
+    );
+    match snap {
+        Some(snap) => units.extend(
+            describe_node(snap, p)
+                .split("  ")
+                .filter(|u| !u.is_empty())
+                .map(str::to_owned),
+        ),
+        None => units.push("(o shows the search)".into()),
+    }
+    units
 }
 
 /// The lab's line for the cursor: the cell, and what the search knew of it.
@@ -394,13 +548,31 @@ fn describe_lab_cell(app: &App, snap: Option<&Snapshot>, p: Pos) -> String {
         s.push_str(" start");
     } else if p == lab.goal {
         s.push_str(" goal");
+    } else if !lab.grid.contains(p) {
+        s.push_str(" off the map");
     } else if !lab.grid.is_passable(p) {
         s.push_str(" wall");
     }
+    s.push_str(&terrain_note(&lab.grid, p));
     if let Some(snap) = snap {
         s.push_str(&describe_node(snap, p));
     }
     s
+}
+
+/// What stepping onto a cell costs, when it is not plain floor of weight 1:
+/// `  water x3: a step in costs 30 (42 diagonal)`; empty otherwise.
+fn terrain_note(grid: &crate::engine::grid::Grid, p: Pos) -> String {
+    if map::terrain_glyph(grid, p).is_none() {
+        return String::new();
+    }
+    let k = grid.weight(p);
+    let name = grid.get(p).name();
+    format!(
+        "  {name} x{k}: a step in costs {} ({} diagonal)",
+        crate::engine::grid::STRAIGHT * k,
+        crate::engine::grid::DIAGONAL * k
+    )
 }
 
 /// What a search knew of a cell: `  F 68 G 14 H 54  parent 2,3  closed #2`.

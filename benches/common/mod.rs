@@ -18,6 +18,8 @@ pub fn cave_256() -> Level {
         seed: 7,
         monsters: 100,
         density: None,
+        // The cave the benchmarks have always run on: unweighted, no water or brush.
+        terrain: Some(astar_rogue::content::generate::Density::from_permille(0)),
     })
     .expect("the cave generates")
 }

@@ -1,21 +1,414 @@
-//! The in-game level editor: the brush, and turning the session's edits and refusals into
-//! what the player sees. The session checks each edit against the design (the one
-//! validator) and applies the one change to the design and the game in play alike.
+//! The in-game level editor: its tools (brush, rectangles, lines, flood fill, copy and
+//! paste, resizing), going between the floors of a campaign, and turning the session's
+//! edits and refusals into what the player sees. The session checks each edit against the
+//! design (the one validator) and applies the one change to the design and the game in
+//! play alike; a shape is a group of such edits that undoes in one step.
+//!
+//! Shapes take two keys: the tool's key where the shape starts, then, once the cursor is
+//! at its other end, the tile to draw it with (`w`, `.`, `v`, any tile key) or `Enter` for
+//! the glyph last used. Tiles are taken as they come, so new terrain needs only its key.
 
-use super::App;
-use crate::content::kinds::{KINDS, kind};
-use crate::content::level::{EditOp, FeatureKind, Needs, Refusal};
+use super::{App, Confirm, Mode, Screen};
+use crate::content::kinds::kind;
+use crate::content::level::tools::{self, Clip, TooBig};
+use crate::content::level::{EditOp, FeatureKind, Needs, Refusal, ResizeRefusal, Side, Sides};
+use crate::engine::grid::{Pos, Tile};
+use crate::session::{NoFloor, NoNewFloor};
 
-/// The monster kind after `current` in the kinds table.
-pub(super) fn next_kind(current: char) -> char {
-    let i = KINDS.iter().position(|k| k.glyph == current).unwrap_or(0);
-    KINDS[(i + 1) % KINDS.len()].glyph
+/// A shape or region the editor draws (or copies) between two cells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tool {
+    /// A rectangle's border.
+    Rect,
+    /// A filled rectangle.
+    Box,
+    /// A straight line.
+    Line,
+    /// A flood fill of the region under the cursor (one cell: the anchor does not matter).
+    Fill,
+    /// A rectangular region copied to the clipboard.
+    Copy,
+}
+
+impl Tool {
+    /// Its name in the panel and messages.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Tool::Rect => "rectangle",
+            Tool::Box => "filled rectangle",
+            Tool::Line => "line",
+            Tool::Fill => "fill",
+            Tool::Copy => "copy",
+        }
+    }
+}
+
+/// A key that waits for another.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Prefix {
+    /// `m`: the next key is the monster's letter.
+    Monster,
+    /// `Z`: the keys grow and crop the map's sides until `Z`, `Enter` or `Esc`.
+    Resize,
+}
+
+/// The editor's state while edit mode is up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tools {
+    /// The shape under way and the cell it started on.
+    pub pending: Option<(Tool, Pos)>,
+    /// The tile `Enter` draws with: the one last put.
+    pub glyph: Tile,
+    /// A key waiting for the next one.
+    pub prefix: Option<Prefix>,
+}
+
+impl Default for Tools {
+    fn default() -> Self {
+        Self {
+            pending: None,
+            glyph: Tile::Wall,
+            prefix: None,
+        }
+    }
+}
+
+/// A tile's name in the editor's messages and panel.
+pub fn tile_name(t: Tile) -> &'static str {
+    match t {
+        Tile::Floor => "floor",
+        Tile::Wall => "wall",
+        Tile::Void => "void",
+        Tile::Water => "water",
+        Tile::Brush => "brush",
+    }
 }
 
 impl App {
-    /// Puts a tile under the cursor as a single undoable edit.
-    pub(super) fn edit_tile(&mut self, tile: crate::engine::grid::Tile) {
-        self.apply_edit(EditOp::SetTile(self.cursor(), tile), false);
+    /// The editor's state, while edit mode is up.
+    pub fn tools(&self) -> Option<&Tools> {
+        match self.screen.base() {
+            Screen::Edit { tools, .. } => Some(tools),
+            _ => None,
+        }
+    }
+
+    fn tools_mut(&mut self) -> Option<&mut Tools> {
+        match self.screen.base_mut() {
+            Screen::Edit { tools, .. } => Some(tools),
+            _ => None,
+        }
+    }
+
+    /// The region copied last, on any floor.
+    pub fn clipboard(&self) -> Option<&Clip> {
+        self.clipboard.as_ref()
+    }
+
+    /// Puts a tile under the cursor as a single undoable edit, or, with a shape under
+    /// way, ends it with that tile; either way the tile becomes the glyph.
+    pub(super) fn edit_tile(&mut self, tile: Tile) {
+        let pending = self.tools().and_then(|t| t.pending);
+        if let Some(t) = self.tools_mut() {
+            t.glyph = tile;
+        }
+        match pending {
+            Some((Tool::Copy, _)) => {
+                self.say("Copying: c or Enter copies the region, Esc forgets it.");
+            }
+            Some(_) => self.finish_shape(),
+            None => self.apply_edit(EditOp::SetTile(self.cursor(), tile), false),
+        }
+    }
+
+    /// A tool's key: starts its shape at the cursor, or ends the shape when it is under
+    /// way already.
+    pub(super) fn use_tool(&mut self, tool: Tool) {
+        let cursor = self.cursor();
+        let Some(t) = self.tools_mut() else { return };
+        match t.pending {
+            Some((now, _)) if now == tool => self.finish_shape(),
+            _ => t.pending = Some((tool, cursor)),
+        }
+    }
+
+    /// Ends the shape under way with the glyph (`Enter`); without one, puts the glyph
+    /// under the cursor.
+    pub(super) fn finish(&mut self) {
+        match self.tools() {
+            Some(t) if t.pending.is_some() => self.finish_shape(),
+            Some(t) => {
+                let glyph = t.glyph;
+                self.apply_edit(EditOp::SetTile(self.cursor(), glyph), false);
+            }
+            None => {}
+        }
+    }
+
+    /// Draws (or copies) the shape under way, from its anchor to the cursor.
+    fn finish_shape(&mut self) {
+        let Some(t) = self.tools_mut() else { return };
+        let Some((tool, anchor)) = t.pending.take() else {
+            return;
+        };
+        let glyph = t.glyph;
+        let cursor = self.cursor();
+        let (lo, hi) = tools::span(anchor, cursor);
+        let size = format!("{}x{}", hi.x - lo.x + 1, hi.y - lo.y + 1);
+        let name = tile_name(glyph);
+        let cells = match tool {
+            Tool::Rect | Tool::Box => tools::rect(anchor, cursor, tool == Tool::Box),
+            Tool::Line => Ok(tools::line(anchor, cursor)),
+            Tool::Fill => tools::flood(&self.design().level().grid, cursor),
+            Tool::Copy => {
+                match self.design().copy(anchor, cursor) {
+                    Some(clip) => {
+                        self.say(format!(
+                            "Copied {size} from {lo}; p pastes it here or on another floor."
+                        ));
+                        self.clipboard = Some(clip);
+                    }
+                    None => self.say("That region is too large to copy."),
+                }
+                return;
+            }
+        };
+        let cells = match cells {
+            Ok(cells) => cells,
+            Err(TooBig(n)) => {
+                self.say(format!(
+                    "That {} has {n} cells or more, past the {} the editor changes at once.",
+                    tool.name(),
+                    tools::MAX_SHAPE_CELLS
+                ));
+                return;
+            }
+        };
+        let what = match tool {
+            Tool::Line => format!("Line of {name}, {} cells long", cells.len()),
+            Tool::Fill => format!("Fill with {name}"),
+            _ => format!("{} {size} of {name}", capitalise(tool.name())),
+        };
+        self.group(tools::paint(&cells, glyph), &what);
+    }
+
+    /// Lays the clipboard with its top-left corner at the cursor.
+    pub(super) fn paste(&mut self) {
+        let Some(clip) = self.clipboard.clone() else {
+            self.say("Nothing copied yet: c at one corner, c at the other copies a region.");
+            return;
+        };
+        let at = self.cursor();
+        let ops = self.design().paste(&clip, at);
+        let what = format!("Pasted {}x{} at {at}", clip.width(), clip.height());
+        self.group(ops, &what);
+    }
+
+    /// Carries out a group of edits as one undoable step and says what it did.
+    fn group(&mut self, ops: Vec<EditOp>, what: &str) {
+        let done = self.session.edit_group(ops);
+        if done.changed > 0 {
+            self.after_edit();
+        }
+        let mut text = match done.changed {
+            0 => format!("{what}: nothing changed."),
+            1 => format!("{what}: 1 change (U undoes it)."),
+            n => format!("{what}: {n} changes (U undoes them at once)."),
+        };
+        if let Some(why) = done.first_refusal {
+            let kept = match done.refused {
+                1 => "1 cell kept".to_string(),
+                n => format!("{n} cells kept"),
+            };
+            text.push_str(&format!(" {kept}: {}", refusal(why)));
+        }
+        self.say(text);
+    }
+
+    /// Sets the key waiting for another (or none).
+    pub(super) fn set_prefix(&mut self, prefix: Option<Prefix>) {
+        if let Some(t) = self.tools_mut() {
+            t.prefix = prefix;
+        }
+    }
+
+    /// Places a monster of a kind under the cursor: the letter after `m`.
+    pub(super) fn place_kind(&mut self, kind: char) {
+        self.set_prefix(None);
+        self.edit(EditOp::AddMonster(self.cursor(), kind));
+    }
+
+    /// `Z`: starts resizing, or ends it.
+    pub(super) fn toggle_resize(&mut self) {
+        let now = self.tools().and_then(|t| t.prefix);
+        if now == Some(Prefix::Resize) {
+            self.set_prefix(None);
+        } else {
+            self.set_prefix(Some(Prefix::Resize));
+            let grid = &self.design().level().grid;
+            let (w, h) = (grid.width(), grid.height());
+            self.say(format!(
+                "Resizing the {w}x{h} map: hjkl or arrows grow a side, HJKL crop it; Z ends."
+            ));
+        }
+    }
+
+    /// Esc in the editor: forgets the key waiting or the shape under way; false when there
+    /// was neither (so Esc leaves edit mode).
+    pub(super) fn cancel_tool(&mut self) -> bool {
+        let Some(t) = self.tools_mut() else {
+            return false;
+        };
+        if t.prefix.take().is_some() || t.pending.take().is_some() {
+            return true;
+        }
+        false
+    }
+
+    /// Grows (`by` > 0) or crops the map at one side; the cursor stays on its cell.
+    pub(super) fn resize(&mut self, side: Side, by: i8) {
+        let sides = Sides::one(side, i32::from(by));
+        match self.session.resize(sides) {
+            Ok(r) => {
+                let c = self.cursor();
+                let c = Pos::new(
+                    (c.x + sides.left).clamp(0, r.width as i32 - 1),
+                    (c.y + sides.top).clamp(0, r.height as i32 - 1),
+                );
+                self.set_cursor(c);
+                self.after_edit();
+                let verb = if by > 0 { "Grew" } else { "Cropped" };
+                let mut text = format!(
+                    "{verb} the {} side: the map is {}x{}",
+                    side.name(),
+                    r.width,
+                    r.height
+                );
+                let cut = r.dropped_monsters + r.dropped_features;
+                if cut > 0 {
+                    text.push_str(&format!(
+                        " ({} monster start{} and {} item{} cut away)",
+                        r.dropped_monsters,
+                        if r.dropped_monsters == 1 { "" } else { "s" },
+                        r.dropped_features,
+                        if r.dropped_features == 1 { "" } else { "s" },
+                    ));
+                }
+                text.push_str("; the floor's play starts over.");
+                self.say(text);
+            }
+            Err(why) => self.say(match why {
+                ResizeRefusal::Empty => "Nothing would be left of the map.".to_string(),
+                ResizeRefusal::Limit(m) => format!("Cannot: {m}."),
+                ResizeRefusal::PlayerOutside(p) => {
+                    format!("The player's start at {p} would be cut away: move it (@) first.")
+                }
+                ResizeRefusal::NoteOutside { at, line } => format!(
+                    "The message at {at}{} would be cut away: move its cell in the file first.",
+                    line.map_or_else(String::new, |l| format!(" (line {l})"))
+                ),
+            }),
+        }
+    }
+
+    /// `N`: a blank floor below this one, named by this floor's `next:` header.
+    pub(super) fn add_floor_below(&mut self) {
+        match self.session.add_floor_below() {
+            Ok(f) => {
+                let (w, h) = f.size;
+                self.say(format!(
+                    "Made {} ({w}x{h}, blank) as the floor below: s saves the next: header, ] goes down to edit it. Stairs (>) lead there.",
+                    f.name
+                ));
+            }
+            Err(NoNewFloor::NoFile) => {
+                self.say("Save this floor first (s): the floor below goes beside its file.")
+            }
+            Err(NoNewFloor::HasNext(name)) => self.say(format!(
+                "This floor leads to {name} already: ] goes down to it."
+            )),
+            Err(NoNewFloor::Failed { name, error }) => {
+                self.say(format!("Could not make {name}: {error}."))
+            }
+        }
+    }
+
+    /// `]` and `[`: edits the designed floor below or above.
+    pub(super) fn change_floor(&mut self, down: bool) {
+        let moved = if down {
+            self.session.floor_down()
+        } else {
+            self.session.floor_up()
+        };
+        match moved {
+            Ok(depth) => {
+                self.selected = self.world().monsters().first().map(|m| m.id);
+                self.travel = None;
+                self.set_cursor(self.world().player().pos);
+                self.after_turn();
+                let name = self.source().name();
+                let last = self.world().final_depth();
+                self.say(format!(
+                    "Editing floor {depth} of {last}, {name}; the run goes on from here."
+                ));
+            }
+            Err(why) => self.say(match why {
+                NoFloor::Unsaved => {
+                    "Save (s) or undo your edits first: the other floor replaces this design."
+                        .to_string()
+                }
+                NoFloor::NoNext => {
+                    "This floor names no floor below: N makes one (a next: header).".to_string()
+                }
+                NoFloor::Top => "This is the first floor.".to_string(),
+                NoFloor::Generated => {
+                    "This floor was generated: only designed floors are gone to.".to_string()
+                }
+                NoFloor::Broken(why) => format!("Cannot go there: {why}"),
+            }),
+        }
+    }
+
+    /// `C-n`: a new run on a blank level (asks first when that would drop edits or a
+    /// game under way).
+    pub(super) fn blank_level(&mut self, asked: bool) {
+        if !asked && (self.unsaved() || self.in_progress()) {
+            self.ask(Confirm::BlankLevel);
+            return;
+        }
+        let editing = self.mode() == Mode::Edit;
+        let area = ratatui::layout::Rect::new(0, 0, self.size.0, self.size.1);
+        let (w, h) = super::screen::layout(self, area).map_or((40, 14), |l| {
+            (usize::from(l.map.width), usize::from(l.map.height))
+        });
+        let abandoned = self.in_progress().then(|| {
+            crate::session::morgue::RunEnd::of(
+                &self.session,
+                crate::session::morgue::Outcome::Abandoned,
+            )
+        });
+        match self.session.new_blank((w.max(3), h.max(3))) {
+            Ok(name) => {
+                if abandoned.is_some() {
+                    // The run in progress ends, abandoned, as a new level replaces it.
+                    self.ended = abandoned;
+                }
+                self.began();
+                if editing {
+                    self.screen = Screen::Edit {
+                        cursor: self.world().player().pos,
+                        stroke: None,
+                        tools: Tools::default(),
+                    };
+                }
+                self.say(format!(
+                    "A blank {}x{} level: e edits it, s saves it as {name}.",
+                    w.max(3),
+                    h.max(3)
+                ));
+            }
+            Err(e) => self.say(format!("Cannot make a blank level: {e}")),
+        }
     }
 
     /// Deletes what is under the cursor: the monster that starts or stands there, else the
@@ -48,7 +441,7 @@ impl App {
         }
     }
 
-    /// Undoes the last edit (a whole mouse stroke at once).
+    /// Undoes the last edit (a whole mouse stroke, shape or resize at once).
     pub fn undo(&mut self) {
         if self.session.undo() {
             self.after_edit();
@@ -67,10 +460,16 @@ impl App {
     }
 
     /// Monsters replan at once so the overlay shows the new search; during a mouse stroke
-    /// they replan once, when it ends.
+    /// they replan once, when it ends. The cursor stays on the map (an undone resize may
+    /// have made it smaller).
     pub(super) fn after_edit(&mut self) {
         self.keep_selection();
         self.overlay.step = None;
+        let grid = self.world().grid();
+        let (w, h) = (grid.width() as i32, grid.height() as i32);
+        if let Some(c) = self.screen.cursor_mut() {
+            *c = Pos::new(c.x.clamp(0, w - 1), c.y.clamp(0, h - 1));
+        }
         if let Some(Some(stroke)) = self.screen.stroke_mut() {
             stroke.replan = true;
             return;

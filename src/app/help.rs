@@ -4,6 +4,7 @@
 
 use ratatui::layout::Rect;
 
+use super::config::Bindings;
 use super::keymap::{BINDINGS, Context};
 
 /// What the game is and how a run is won, two lines above the keys of the first page
@@ -21,30 +22,31 @@ pub const KEYS_W: usize = 12;
 pub enum Row {
     /// A context's title.
     Heading(Context),
-    /// Keys and what they do.
-    Binding(&'static str, &'static str),
+    /// Keys (as the player bound them) and what they do.
+    Binding(String, &'static str),
 }
 
-fn rows() -> Vec<Row> {
+fn rows(bindings: &Bindings) -> Vec<Row> {
     let mut out = Vec::new();
     for ctx in Context::ALL {
         out.push(Row::Heading(ctx));
         out.extend(
             BINDINGS
                 .iter()
-                .filter(|b| b.context == ctx)
-                .map(|b| Row::Binding(b.label, b.help)),
+                .enumerate()
+                .filter(|(_, b)| b.context == ctx)
+                .map(|(r, b)| Row::Binding(bindings.label(r).into_owned(), b.help)),
         );
     }
     out
 }
 
 /// The help's columns, column `i` at most `height(i)` rows, each headed by its context.
-fn columns(height: impl Fn(usize) -> usize) -> Vec<Vec<Row>> {
+fn columns(bindings: &Bindings, height: impl Fn(usize) -> usize) -> Vec<Vec<Row>> {
     let mut cols: Vec<Vec<Row>> = Vec::new();
     let mut current: Vec<Row> = Vec::new();
     let mut context = None;
-    for row in rows() {
+    for row in rows(bindings) {
         let height = height(cols.len()).max(2);
         if let Row::Heading(c) = row {
             context = Some(c);
@@ -91,8 +93,9 @@ impl HelpLayout {
 }
 
 /// How the help lays out in `area` (the whole screen): the about text and a blank line
-/// above the first page's columns, then pages of columns as tall as the box.
-pub fn layout(area: Rect) -> HelpLayout {
+/// above the first page's columns, then pages of columns as tall as the box, each binding
+/// with the keys `bindings` gives it.
+pub fn layout(bindings: &Bindings, area: Rect) -> HelpLayout {
     let inner_w = usize::from(area.width.saturating_sub(2)).max(1);
     let about: Vec<String> = ABOUT
         .iter()
@@ -103,7 +106,7 @@ pub fn layout(area: Rect) -> HelpLayout {
     // Rows are at most 38 characters (a test holds them to it).
     let col_w = 38.min(inner_w);
     let per_page = ((inner_w + 1) / (col_w + 1)).max(1);
-    let cols = columns(|i| if i < per_page { first_h } else { body_h });
+    let cols = columns(bindings, |i| if i < per_page { first_h } else { body_h });
     HelpLayout {
         about,
         col_w,
@@ -160,7 +163,7 @@ mod tests {
         for line in ABOUT {
             assert!(line.chars().count() <= 78, "{line:?}");
         }
-        let l = layout(Rect::new(0, 0, 80, 24));
+        let l = layout(Bindings::standard(), Rect::new(0, 0, 80, 24));
         assert_eq!(l.about, ABOUT);
     }
 
@@ -177,7 +180,7 @@ mod tests {
     #[test]
     fn columns_keep_their_headings() {
         for height in 2..30 {
-            for col in columns(|_| height) {
+            for col in columns(Bindings::standard(), |_| height) {
                 assert!(matches!(col[0], Row::Heading(_)), "height {height}");
                 assert!(col.len() <= height.max(2));
                 assert!(

@@ -3,7 +3,10 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
-use crate::content::level::FeatureKind;
+use super::config::Bindings;
+use super::editor::Tool;
+use crate::content::level::{FeatureKind, Side};
+use crate::engine::grid::Tile;
 
 /// Where a binding applies. Each screen consults a few contexts, most specific first
 /// ([`crate::app::App::contexts`]), and nothing else: a key that none of them binds does
@@ -22,6 +25,10 @@ pub enum Context {
     Look,
     /// Edit mode.
     Edit,
+    /// Edit mode after `m`: the monster's letter.
+    Monster,
+    /// Edit mode after `Z`: resizing the map.
+    Resize,
     /// The search lab.
     Lab,
     /// The help screen.
@@ -32,6 +39,8 @@ pub enum Context {
     Confirm,
     /// While a long turn is being worked out (the terminal's busy box).
     Busy,
+    /// After `F`, waiting for the direction of an attack in place.
+    Aim,
     /// Watching a recording (`astar-rogue replay`); the game's own keys look into it
     /// while it is paused.
     Replay,
@@ -39,13 +48,16 @@ pub enum Context {
 
 impl Context {
     /// Every context, in help-screen order.
-    pub const ALL: [Context; 12] = [
+    pub const ALL: [Context; 15] = [
         Context::Always,
         Context::Global,
         Context::Play,
+        Context::Aim,
         Context::Overlay,
         Context::Look,
         Context::Edit,
+        Context::Monster,
+        Context::Resize,
         Context::Lab,
         Context::Help,
         Context::History,
@@ -58,16 +70,19 @@ impl Context {
     pub fn title(self) -> &'static str {
         match self {
             Context::Always => "Anywhere",
-            Context::Global => "Everywhere but help",
+            Context::Global => "Play, look, edit, lab",
             Context::Play => "Playing",
             Context::Overlay => "Search overlay (o)",
             Context::Look => "Look mode (x)",
             Context::Edit => "Edit mode (e)",
+            Context::Monster => "Edit: monster (m)",
+            Context::Resize => "Edit: resize (Z)",
             Context::Lab => "Search lab (L)",
             Context::Help => "This help (?)",
             Context::History => "Messages (C-p)",
             Context::Confirm => "Questions",
             Context::Busy => "While a turn works",
+            Context::Aim => "Attack in place (F)",
             Context::Replay => "Replay viewer",
         }
     }
@@ -128,16 +143,32 @@ pub enum Action {
     CycleWeight,
     /// Back to the default search options.
     ResetOptions,
-    /// Put a wall under the cursor.
-    PutWall,
-    /// Put floor under the cursor.
-    PutFloor,
+    /// Put a tile under the cursor; in the editor, end the shape under way with it.
+    PutTile(Tile),
     /// Swap wall and floor under the cursor.
     ToggleTile,
-    /// Place a monster of the chosen kind.
-    PlaceMonster,
-    /// Choose the next monster kind.
-    CycleKind,
+    /// Start a shape (or a copy) at the cursor; a second time, end it with the glyph.
+    Tool(Tool),
+    /// End the shape under way with the glyph, or put the glyph under the cursor.
+    Finish,
+    /// Lay the copied region with its top-left corner at the cursor.
+    Paste,
+    /// Wait for a monster's letter, to place one.
+    MonsterPrefix,
+    /// Place a monster of this kind under the cursor.
+    PlaceKind(char),
+    /// Start or end resizing the map.
+    ResizePrefix,
+    /// Grow (positive) or crop (negative) the map at a side by one cell.
+    Resize(Side, i8),
+    /// Make a blank floor below this one, named by a `next:` header.
+    FloorBelow,
+    /// Go to the designed floor below, to edit it.
+    FloorDown,
+    /// Go to the designed floor above, to edit it.
+    FloorUp,
+    /// Start a new run on a blank level.
+    BlankLevel,
     /// Delete the monster, or else the stairs or potion, under the cursor.
     Delete,
     /// Lay stairs or a potion under the cursor.
@@ -164,7 +195,7 @@ pub enum Action {
     CycleCompare,
     /// Let the mouse paint walls in the lab, or move the start and goal.
     TogglePaint,
-    /// How the monsters plan: own A*, capped A*, one Dijkstra map.
+    /// How the monsters plan: own A*, capped A*, one Dijkstra map, own JPS.
     CyclePlanning,
     /// Take the stairs down.
     Descend,
@@ -190,6 +221,14 @@ pub enum Action {
     ScrollPage(i8),
     /// To the oldest message (`true`) or the newest.
     ScrollEnd(bool),
+    /// Rest until healed (stops at anything new).
+    Rest,
+    /// Explore the unseen part of the floor (stops at anything new).
+    Explore,
+    /// Ask for a direction to attack in place, or (asked already) cancel.
+    Attack,
+    /// Attack the cell a king step away without moving.
+    AttackToward(i32, i32),
     /// Answer yes.
     Yes,
     /// Answer no.
@@ -366,14 +405,14 @@ pub const BINDINGS: &[Binding] = &[
         Global,
         "←↓↑→ hjkl",
         [
-            code(K::Left) => A::Move(-1, 0),
-            code(K::Down) => A::Move(0, 1),
-            code(K::Up) => A::Move(0, -1),
-            code(K::Right) => A::Move(1, 0),
             ch('h') => A::Move(-1, 0),
             ch('j') => A::Move(0, 1),
             ch('k') => A::Move(0, -1),
-            ch('l') => A::Move(1, 0)
+            ch('l') => A::Move(1, 0),
+            code(K::Left) => A::Move(-1, 0),
+            code(K::Down) => A::Move(0, 1),
+            code(K::Up) => A::Move(0, -1),
+            code(K::Right) => A::Move(1, 0)
         ],
         "move W S N E",
         ""
@@ -436,7 +475,31 @@ pub const BINDINGS: &[Binding] = &[
         "wait a turn",
         ". wait"
     ),
-    key!(Play, ">", [ch('>')], A::Descend, "take the stairs down", ""),
+    key!(Play, "Z", [ch('Z')], A::Rest, "rest until healed", "Z rest"),
+    key!(
+        Play,
+        "X",
+        [ch('X')],
+        A::Explore,
+        "explore the unseen",
+        "X explore"
+    ),
+    key!(
+        Play,
+        "F",
+        [ch('F')],
+        A::Attack,
+        "attack in place: F, a way",
+        ""
+    ),
+    key!(
+        Play,
+        ">",
+        [ch('>')],
+        A::Descend,
+        "stairs: take, or go to",
+        ""
+    ),
     key!(Play, "!", [ch('!')], A::Drink, "drink a healing potion", ""),
     key!(
         Play,
@@ -451,7 +514,7 @@ pub const BINDINGS: &[Binding] = &[
         "Tab S-Tab",
         [code(K::Tab) => A::NextMonster, code(K::BackTab) => A::PrevMonster],
         "select next / prev foe",
-        "Tab select"
+        ""
     ),
     key!(
         Play,
@@ -471,7 +534,7 @@ pub const BINDINGS: &[Binding] = &[
     ),
     key!(Play, "x", [ch('x')], A::Look, "look mode", "x look"),
     key!(Play, "L", [ch('L')], A::Lab, "search lab", ""),
-    key!(Play, "e", [ch('e')], A::Edit, "edit mode", "e edit"),
+    key!(Play, "e", [ch('e')], A::Edit, "edit mode", ""),
     key!(
         Play,
         "s C-s",
@@ -490,10 +553,18 @@ pub const BINDINGS: &[Binding] = &[
     ),
     key!(
         Play,
+        "C-n",
+        [ctrl('n')],
+        A::BlankLevel,
+        "new blank level to edit",
+        ""
+    ),
+    key!(
+        Play,
         "P",
         [ch('P')],
         A::CyclePlanning,
-        "planning: A*, capped, map",
+        "planning: A*/cap/map/JPS",
         ""
     ),
     key!(
@@ -595,7 +666,7 @@ pub const BINDINGS: &[Binding] = &[
         "v",
         [ch('v')],
         A::CycleLayer,
-        "layers: states G H F ↑",
+        "cycle states G H F ↑ cost",
         "v layer"
     ),
     key!(
@@ -608,17 +679,63 @@ pub const BINDINGS: &[Binding] = &[
     ),
     note!(Overlay, "click", "look at the cell", ""),
     note!(Look, "moves click", "move the cursor", ""),
-    key!(Look, "x", [ch('x')], A::Look, "leave look mode", ""),
+    key!(
+        Look,
+        "x q",
+        [ch('x'), ch('q')],
+        A::Look,
+        "leave look mode",
+        "x q Esc leave"
+    ),
+    key!(
+        Look,
+        "o",
+        [ch('o')],
+        A::ToggleOverlay,
+        "leave; overlay on / off",
+        ""
+    ),
     note!(Edit, "moves", "move the cursor", ""),
     note!(Edit, "click drag", "walls; right button floor", ""),
-    key!(Edit, "w", [ch('w')], A::PutWall, "put a wall", "w wall"),
+    key!(
+        Edit,
+        "w",
+        [ch('w')],
+        A::PutTile(Tile::Wall),
+        "wall (ends a shape)",
+        "w . v tile"
+    ),
     key!(
         Edit,
         ". f",
         [ch('.'), ch('f')],
-        A::PutFloor,
-        "put floor",
-        ". floor"
+        A::PutTile(Tile::Floor),
+        "floor (ends a shape)",
+        ""
+    ),
+    key!(
+        Edit,
+        "v",
+        [ch('v')],
+        A::PutTile(Tile::Void),
+        "void (ends a shape)",
+        ""
+    ),
+    key!(
+        Edit,
+        "~",
+        [ch('~')],
+        A::PutTile(Tile::Water),
+        "put water (weight 3)",
+        ""
+    ),
+    key!(
+        Edit,
+        "\"",
+        [ch('"')],
+        A::PutTile(Tile::Brush),
+        "put brush (weight 2)",
+        ""
     ),
     key!(
         Edit,
@@ -626,23 +743,71 @@ pub const BINDINGS: &[Binding] = &[
         [code(K::Char(' '))],
         A::ToggleTile,
         "swap wall and floor",
-        ""
+        "Space swap"
+    ),
+    key!(
+        Edit,
+        "r",
+        [ch('r')],
+        A::Tool(Tool::Rect),
+        "rectangle from here",
+        "r rect"
+    ),
+    key!(
+        Edit,
+        "a",
+        [ch('a')],
+        A::Tool(Tool::Box),
+        "filled rectangle (area)",
+        "a area"
+    ),
+    key!(
+        Edit,
+        "/",
+        [ch('/')],
+        A::Tool(Tool::Line),
+        "straight line from here",
+        "/ line"
+    ),
+    key!(
+        Edit,
+        "F",
+        [ch('F')],
+        A::Tool(Tool::Fill),
+        "flood fill, then a tile",
+        "F fill"
+    ),
+    key!(
+        Edit,
+        "Enter",
+        [code(K::Enter)],
+        A::Finish,
+        "end shape with the glyph",
+        "Enter end"
+    ),
+    key!(
+        Edit,
+        "c",
+        [ch('c')],
+        A::Tool(Tool::Copy),
+        "copy: corner, c again",
+        "c copy"
+    ),
+    key!(
+        Edit,
+        "p",
+        [ch('p')],
+        A::Paste,
+        "paste at the cursor",
+        "p paste"
     ),
     key!(
         Edit,
         "m",
         [ch('m')],
-        A::PlaceMonster,
-        "place a monster",
+        A::MonsterPrefix,
+        "monster: m, its letter",
         "m monster"
-    ),
-    key!(
-        Edit,
-        "K",
-        [ch('K')],
-        A::CycleKind,
-        "choose the monster kind",
-        "K kind"
     ),
     key!(
         Edit,
@@ -658,7 +823,7 @@ pub const BINDINGS: &[Binding] = &[
         [ch('>')],
         A::PlaceFeature(FeatureKind::Stairs),
         "lay stairs down here",
-        ""
+        "> stairs"
     ),
     key!(
         Edit,
@@ -666,7 +831,7 @@ pub const BINDINGS: &[Binding] = &[
         [ch('!')],
         A::PlaceFeature(FeatureKind::Potion),
         "lay a healing potion here",
-        ""
+        "! potion"
     ),
     key!(
         Edit,
@@ -675,6 +840,14 @@ pub const BINDINGS: &[Binding] = &[
         A::MovePlayer,
         "move the player here",
         "@ player"
+    ),
+    key!(
+        Edit,
+        "Z",
+        [ch('Z')],
+        A::ResizePrefix,
+        "resize the map",
+        "Z resize"
     ),
     key!(
         Edit,
@@ -693,7 +866,86 @@ pub const BINDINGS: &[Binding] = &[
         "save the level file",
         "s save"
     ),
+    key!(
+        Edit,
+        "N",
+        [ch('N')],
+        A::FloorBelow,
+        "new floor below (next:)",
+        "N floor below"
+    ),
+    keys!(
+        Edit,
+        "] [",
+        [ch(']') => A::FloorDown, ch('[') => A::FloorUp],
+        "edit floor below / above",
+        "] [ floors"
+    ),
+    key!(
+        Edit,
+        "C-n",
+        [ctrl('n')],
+        A::BlankLevel,
+        "new blank level",
+        "C-n blank"
+    ),
     key!(Edit, "e", [ch('e')], A::Edit, "leave edit mode", "e done"),
+    keys!(
+        Monster,
+        "r g o t",
+        [
+            ch('r') => A::PlaceKind('r'),
+            ch('g') => A::PlaceKind('g'),
+            ch('o') => A::PlaceKind('o'),
+            ch('t') => A::PlaceKind('t')
+        ],
+        "rat goblin orc troll",
+        "r g o t kind"
+    ),
+    key!(
+        Monster,
+        "Esc m",
+        [code(K::Esc), ch('m')],
+        A::Back,
+        "place none",
+        "Esc none"
+    ),
+    keys!(
+        Resize,
+        "←→↑↓ hlkj",
+        [
+            code(K::Left) => A::Resize(Side::Left, 1),
+            code(K::Right) => A::Resize(Side::Right, 1),
+            code(K::Up) => A::Resize(Side::Top, 1),
+            code(K::Down) => A::Resize(Side::Bottom, 1),
+            ch('h') => A::Resize(Side::Left, 1),
+            ch('l') => A::Resize(Side::Right, 1),
+            ch('k') => A::Resize(Side::Top, 1),
+            ch('j') => A::Resize(Side::Bottom, 1)
+        ],
+        "grow that side by one",
+        "hjkl grow"
+    ),
+    keys!(
+        Resize,
+        "H L K J",
+        [
+            ch('H') => A::Resize(Side::Left, -1),
+            ch('L') => A::Resize(Side::Right, -1),
+            ch('K') => A::Resize(Side::Top, -1),
+            ch('J') => A::Resize(Side::Bottom, -1)
+        ],
+        "crop that side by one",
+        "HJKL crop"
+    ),
+    key!(
+        Resize,
+        "Esc Enter Z",
+        [code(K::Esc), code(K::Enter), ch('Z')],
+        A::ResizePrefix,
+        "done resizing",
+        "Esc done"
+    ),
     note!(Lab, "moves", "move the cursor", ""),
     note!(Lab, "click drag", "start; right button goal", ""),
     key!(
@@ -712,8 +964,38 @@ pub const BINDINGS: &[Binding] = &[
         "goal at the cursor",
         "g goal"
     ),
-    key!(Lab, "w", [ch('w')], A::PutWall, "put a wall", "w wall"),
-    key!(Lab, ".", [ch('.')], A::PutFloor, "put floor", ""),
+    key!(
+        Lab,
+        "w",
+        [ch('w')],
+        A::PutTile(Tile::Wall),
+        "put a wall",
+        "w wall"
+    ),
+    key!(
+        Lab,
+        ".",
+        [ch('.')],
+        A::PutTile(Tile::Floor),
+        "put floor",
+        ""
+    ),
+    key!(
+        Lab,
+        "~",
+        [ch('~')],
+        A::PutTile(Tile::Water),
+        "put water (weight 3)",
+        ""
+    ),
+    key!(
+        Lab,
+        "\"",
+        [ch('"')],
+        A::PutTile(Tile::Brush),
+        "put brush (weight 2)",
+        ""
+    ),
     key!(
         Lab,
         "Space",
@@ -842,6 +1124,62 @@ pub const BINDINGS: &[Binding] = &[
         "keep the game's version",
         ""
     ),
+    keys!(
+        Aim,
+        "←↓↑→ hjkl",
+        [
+            code(K::Left) => A::AttackToward(-1, 0),
+            code(K::Down) => A::AttackToward(0, 1),
+            code(K::Up) => A::AttackToward(0, -1),
+            code(K::Right) => A::AttackToward(1, 0),
+            ch('h') => A::AttackToward(-1, 0),
+            ch('j') => A::AttackToward(0, 1),
+            ch('k') => A::AttackToward(0, -1),
+            ch('l') => A::AttackToward(1, 0)
+        ],
+        "attack W S N E",
+        "hjklyubn attack"
+    ),
+    keys!(
+        Aim,
+        "y u b n",
+        [
+            ch('y') => A::AttackToward(-1, -1),
+            ch('u') => A::AttackToward(1, -1),
+            ch('b') => A::AttackToward(-1, 1),
+            ch('n') => A::AttackToward(1, 1)
+        ],
+        "attack NW NE SW SE",
+        ""
+    ),
+    keys!(
+        Aim,
+        "numpad 1-9",
+        [
+            ch('4') => A::AttackToward(-1, 0),
+            ch('2') => A::AttackToward(0, 1),
+            ch('8') => A::AttackToward(0, -1),
+            ch('6') => A::AttackToward(1, 0),
+            ch('7') => A::AttackToward(-1, -1),
+            ch('9') => A::AttackToward(1, -1),
+            ch('1') => A::AttackToward(-1, 1),
+            ch('3') => A::AttackToward(1, 1),
+            code(K::Home) => A::AttackToward(-1, -1),
+            code(K::PageUp) => A::AttackToward(1, -1),
+            code(K::End) => A::AttackToward(-1, 1),
+            code(K::PageDown) => A::AttackToward(1, 1)
+        ],
+        "hit; Home PgUp End PgDn",
+        ""
+    ),
+    key!(
+        Aim,
+        "F Esc",
+        [ch('F'), code(K::Esc)],
+        A::Attack,
+        "cancel the attack",
+        "F Esc cancel"
+    ),
     key!(Busy, "q", [ch('q')], A::Quit, "quit (asks)", ""),
     key!(Busy, "y", [ch('y')], A::Yes, "yes, quit", ""),
     key!(
@@ -885,8 +1223,8 @@ pub const BINDINGS: &[Binding] = &[
     ),
     key!(
         Replay,
-        "q C-c",
-        [ch('q'), ctrl('c')],
+        "q",
+        [ch('q')],
         A::ReplayQuit,
         "leave the replay",
         "q quit"
@@ -896,24 +1234,36 @@ pub const BINDINGS: &[Binding] = &[
 
 /// The hint bar's text for the contexts that apply (most specific first): the help key
 /// first, then the hints of each context's bindings, in table order.
-pub fn hints(contexts: &[Context]) -> String {
-    let mut parts: Vec<&str> = Vec::new();
+pub fn hints(bindings: &Bindings, contexts: &[Context]) -> String {
+    let mut parts: Vec<std::borrow::Cow<'static, str>> = Vec::new();
     let global = contexts.iter().filter(|c| **c == Context::Global);
     let others = contexts.iter().filter(|c| **c != Context::Global);
     for &ctx in global.chain(others) {
         parts.extend(
             BINDINGS
                 .iter()
-                .filter(|b| b.context == ctx && !b.hint.is_empty())
-                .map(|b| b.hint),
+                .enumerate()
+                .filter(|(_, b)| b.context == ctx && !b.hint.is_empty())
+                // Settings hook: the player's keys in the hint (`app::config`).
+                .map(|(r, _)| bindings.hint(r)),
         );
     }
     parts.join("  ")
 }
 
-/// The command a key gives in the active contexts, most specific first; `None` when none
-/// of them binds it.
-pub fn lookup(contexts: &[Context], event: &KeyEvent) -> Option<Action> {
+/// The command a key gives in the active contexts, most specific first, with the keys
+/// `bindings` gives the table's actions ([`Bindings::standard`] is the table as written);
+/// `None` when none of them binds it.
+pub fn lookup(bindings: &Bindings, contexts: &[Context], event: &KeyEvent) -> Option<Action> {
+    if event.kind == KeyEventKind::Release {
+        return None;
+    }
+    // Settings hook: the player's keys for the table's actions (`app::config`).
+    bindings.lookup(contexts, Key::of(event)?)
+}
+
+/// The command a key gives in the table as written, without any settings.
+pub fn lookup_table(contexts: &[Context], event: &KeyEvent) -> Option<Action> {
     if event.kind == KeyEventKind::Release {
         return None;
     }
@@ -990,12 +1340,26 @@ mod tests {
     }
 
     #[test]
+    fn every_monster_kind_is_placed_by_its_own_letter() {
+        let monster = [Context::Monster, Context::Always];
+        for k in crate::content::kinds::KINDS {
+            let key = KeyEvent::new(KeyCode::Char(k.glyph), KeyModifiers::NONE);
+            assert_eq!(
+                lookup_table(&monster, &key),
+                Some(Action::PlaceKind(k.glyph)),
+                "{}",
+                k.name
+            );
+        }
+    }
+
+    #[test]
     fn ctrl_z_suspends_except_in_the_editor_where_it_undoes() {
         let c_z = KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL);
         let play = [Context::Play, Context::Global, Context::Always];
         let edit = [Context::Edit, Context::Global, Context::Always];
-        assert_eq!(lookup(&play, &c_z), Some(Action::Suspend));
-        assert_eq!(lookup(&edit, &c_z), Some(Action::Undo));
+        assert_eq!(lookup_table(&play, &c_z), Some(Action::Suspend));
+        assert_eq!(lookup_table(&edit, &c_z), Some(Action::Undo));
     }
 
     #[test]
@@ -1003,16 +1367,19 @@ mod tests {
         let play = [Context::Play, Context::Global, Context::Always];
         let k = |c, m| KeyEvent::new(c, m);
         assert_eq!(
-            lookup(&play, &k(KeyCode::Char('G'), KeyModifiers::SHIFT)),
+            lookup_table(&play, &k(KeyCode::Char('G'), KeyModifiers::SHIFT)),
             Some(Action::NewLevel)
         );
         assert_eq!(
-            lookup(&play, &k(KeyCode::Char('x'), KeyModifiers::ALT)),
+            lookup_table(&play, &k(KeyCode::Char('x'), KeyModifiers::ALT)),
             None
         );
-        assert_eq!(lookup(&play, &k(KeyCode::Left, KeyModifiers::SHIFT)), None);
         assert_eq!(
-            lookup(&play, &k(KeyCode::BackTab, KeyModifiers::SHIFT)),
+            lookup_table(&play, &k(KeyCode::Left, KeyModifiers::SHIFT)),
+            None
+        );
+        assert_eq!(
+            lookup_table(&play, &k(KeyCode::BackTab, KeyModifiers::SHIFT)),
             Some(Action::PrevMonster)
         );
     }

@@ -1,14 +1,16 @@
 //! The search lab: any start and goal on the level's map, the search traced and stepped with
-//! the overlay's keys, walls painted on the lab's own copy of the map, and the same query
-//! under a second set of options side by side. Leaving the lab returns to the game as it was.
+//! the overlay's keys, walls, water and brush painted on the lab's own copy of the map, and
+//! the same query under a second set of options side by side (or on the same map with every
+//! terrain weighing 1: the path of fewest steps). Leaving the lab returns to the game as it
+//! was.
 
 use std::cell::RefCell;
 use std::sync::Arc;
 
 use crate::engine::astar::{
-    Heuristic, Pathfinder, Query, SearchOptions, SearchResult, Snapshot, Trace, Weight,
+    Algorithm, Heuristic, Pathfinder, Query, SearchOptions, SearchResult, Snapshot, Trace, Weight,
 };
-use crate::engine::grid::{Grid, Neighbourhood, Pos, Tile};
+use crate::engine::grid::{Grid, Neighbourhood, Pos, TerrainWeights, Tile};
 
 /// How the second search of a side-by-side comparison differs from the first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,15 +23,23 @@ pub enum Comparison {
     FourWay,
     /// Greedy best-first: ordered by H alone.
     Greedy,
+    /// Jump Point Search: the same optimal cost for a few jump points, the straight and
+    /// diagonal runs between them scanned rather than searched.
+    Jps,
+    /// The same options on the same map with every terrain weighing 1: the path with the
+    /// fewest steps, which on a weighted map may cost more than the cheapest one.
+    FewestSteps,
 }
 
 impl Comparison {
     /// The comparisons in the order a key cycles them (after "none").
-    pub const ALL: [Comparison; 4] = [
+    pub const ALL: [Comparison; 6] = [
         Comparison::Dijkstra,
         Comparison::Weighted,
         Comparison::FourWay,
         Comparison::Greedy,
+        Comparison::Jps,
+        Comparison::FewestSteps,
     ];
 
     /// The second option set: `base` changed in this one way.
@@ -53,6 +63,12 @@ impl Comparison {
                 greedy: true,
                 ..base
             },
+            Comparison::Jps => SearchOptions {
+                algorithm: Algorithm::Jps,
+                greedy: false,
+                ..base
+            },
+            Comparison::FewestSteps => base,
         }
     }
 
@@ -63,6 +79,8 @@ impl Comparison {
             Comparison::Weighted => "vs weight 2",
             Comparison::FourWay => "vs 4-way",
             Comparison::Greedy => "vs greedy best-first",
+            Comparison::Jps => "vs JPS (jump points)",
+            Comparison::FewestSteps => "vs fewest steps (all weights 1)",
         }
     }
 
@@ -89,6 +107,11 @@ pub struct LabSearch {
     pub trace: Trace,
     /// Changes whenever the search runs again, so views can cache their replays.
     pub serial: u64,
+    /// Whether it ran with every terrain weighing 1 ([`Comparison::FewestSteps`]).
+    pub fewest_steps: bool,
+    /// What its path costs on the lab's own map, terrain weights counted (for the fewest
+    /// steps, more than its own cost where it wades).
+    pub cost_here: Option<u32>,
 }
 
 /// A replayed snapshot with the (serial, step) it was replayed for.
@@ -111,6 +134,11 @@ pub struct Lab {
     pub searches: Vec<LabSearch>,
     /// Whether the mouse paints walls (else it sets and drags the start and the goal).
     pub paint: bool,
+    /// What the left button paints in paint mode: a wall until a key puts something else
+    /// (`~` water, `"` brush, `.` floor, `w` wall), then that.
+    pub pen: Tile,
+    /// The lab's map with every terrain weighing 1, while a search runs on it.
+    ones: Option<Grid>,
     pathfinder: Pathfinder,
     serial: u64,
     cache: RefCell<Vec<Option<Cached>>>,
@@ -127,6 +155,8 @@ impl Lab {
             compare: None,
             searches: Vec::new(),
             paint: false,
+            pen: Tile::Wall,
+            ones: None,
             pathfinder: Pathfinder::new(),
             serial: 0,
             cache: RefCell::new(Vec::new()),
@@ -137,21 +167,32 @@ impl Lab {
 
     /// Runs the search (and the compared one) again, traced.
     pub fn rerun(&mut self) {
-        let mut sets = vec![self.options];
+        let mut sets = vec![(self.options, false)];
         if let Some(c) = self.compare {
-            sets.push(c.apply(self.options));
+            sets.push((c.apply(self.options), c == Comparison::FewestSteps));
         }
+        self.ones = sets
+            .iter()
+            .any(|s| s.1)
+            .then(|| self.grid.clone().with_weights(TerrainWeights::ONES));
         self.searches = sets
             .into_iter()
-            .map(|options| {
+            .map(|(options, fewest_steps)| {
                 self.serial += 1;
                 let q = Query::new(self.start, self.goal).options(options);
-                let (result, trace) = self.pathfinder.find_traced(&self.grid, q);
+                let grid = match &self.ones {
+                    Some(ones) if fewest_steps => ones,
+                    _ => &self.grid,
+                };
+                let (result, trace) = self.pathfinder.find_traced(grid, q);
+                let cost_here = result.cost.and_then(|_| self.grid.path_cost(&result.path));
                 LabSearch {
                     options,
                     result,
                     trace,
                     serial: self.serial,
+                    fewest_steps,
+                    cost_here,
                 }
             })
             .collect();
@@ -196,13 +237,22 @@ impl Lab {
         changed
     }
 
+    /// The map search `i` ran on: the lab's, or its copy with every weight 1.
+    pub fn search_grid(&self, i: usize) -> &Grid {
+        match (&self.ones, self.searches.get(i)) {
+            (Some(ones), Some(s)) if s.fewest_steps => ones,
+            _ => &self.grid,
+        }
+    }
+
     /// Changes the first search's options and reruns.
     pub fn set_options(&mut self, options: SearchOptions) {
         self.options = options;
         self.rerun();
     }
 
-    /// Cycles the side-by-side comparison (none, Dijkstra, weight 2, 4-way, greedy).
+    /// Cycles the side-by-side comparison (none, Dijkstra, weight 2, 4-way, greedy, JPS,
+    /// fewest steps).
     pub fn cycle_compare(&mut self) {
         self.compare = Comparison::next(self.compare);
         self.rerun();

@@ -34,7 +34,7 @@ pub fn layout(app: &App, area: Rect) -> Option<Layout> {
     let hint = Rect::new(area.x, area.bottom() - 1, area.width, 1);
     // The log grows with the terminal: a sixth of the height from 30 rows on, so a fight's
     // messages stay in view; short terminals keep their rows for the map.
-    let searching = app.overlay.on || app.mode() == Mode::Lab;
+    let searching = app.overlay().on || app.mode() == Mode::Lab;
     let log_h = if area.height >= 30 || area.height >= 20 && !searching {
         ((area.height - 6) / 6).max(4)
     } else {
@@ -42,12 +42,14 @@ pub fn layout(app: &App, area: Rect) -> Option<Layout> {
     };
     let log = Rect::new(area.x, hint.y - log_h, area.width, log_h);
     let top_h = log.y - area.y;
+    // The panel narrows on small terminals so that the map keeps most of the width; the
+    // overlay's keeps room for the inspector's boxes.
     let side_w = if searching {
         (area.width * 2 / 5).clamp(28, 90)
-    } else if area.width >= 70 {
+    } else if area.width >= 80 {
         28
     } else {
-        24
+        (area.width * 3 / 10).clamp(18, 28)
     };
     let map_block = Rect::new(area.x, area.y, area.width - side_w, top_h);
     let side = Rect::new(map_block.right(), area.y, side_w, top_h);
@@ -62,7 +64,7 @@ pub fn layout(app: &App, area: Rect) -> Option<Layout> {
 }
 
 /// Where the camera goes for `view` (the map cell drawn at its top-left), from where it is
-/// now (`app.camera`): while playing, centred on the player; in look and edit modes it
+/// now (`app.camera()`): while playing, centred on the player; in look and edit modes it
 /// stays put and scrolls only when the cursor comes within a margin of the view's edge.
 /// Either way it is clamped to the map, and a map smaller than the view is centred.
 pub fn camera(app: &App, view: Rect) -> Pos {
@@ -70,8 +72,8 @@ pub fn camera(app: &App, view: Rect) -> Pos {
     let (w, h) = (grid.width(), grid.height());
     match app.mode() {
         Mode::Look | Mode::Edit | Mode::Lab => Pos::new(
-            scroll(app.camera.x, app.cursor().x, w, view.width),
-            scroll(app.camera.y, app.cursor().y, h, view.height),
+            scroll(app.camera().x, app.cursor().x, w, view.width),
+            scroll(app.camera().y, app.cursor().y, h, view.height),
         ),
         _ => {
             let p = app.world().player().pos;
@@ -107,26 +109,30 @@ fn scroll(cam: i32, focus: i32, len: usize, view: u16) -> i32 {
 }
 
 /// The map views: the map area, or in the lab, comparing two searches, its two halves
-/// (side by side when wide enough, else one above the other). All show the same cells.
+/// (side by side when wide enough, else one above the other), each below its caption's
+/// row. All show the same cells, so the view, the camera and the mouse agree on them.
 pub fn map_views(app: &App, layout: &Layout) -> Vec<Rect> {
     let map = layout.map;
     let comparing = app.mode() == Mode::Lab && app.lab().is_some_and(|l| l.searches.len() > 1);
     if !comparing {
         return vec![map];
     }
-    if map.width >= 2 * map.height {
+    // The row above each view is its caption.
+    let below_caption = |r: Rect| Rect::new(r.x, r.y + 1, r.width, r.height.saturating_sub(1));
+    let halves = if map.width >= 2 * map.height {
         let w = (map.width - 1) / 2;
-        vec![
+        [
             Rect::new(map.x, map.y, w, map.height),
             Rect::new(map.x + w + 1, map.y, w, map.height),
         ]
     } else {
         let h = (map.height - 1) / 2;
-        vec![
+        [
             Rect::new(map.x, map.y, map.width, h),
             Rect::new(map.x, map.y + h + 1, map.width, h),
         ]
-    }
+    };
+    halves.into_iter().map(below_caption).collect()
 }
 
 /// The view the camera is settled for: the first map view.
@@ -145,8 +151,8 @@ pub fn map_cell(app: &App, col: u16, row: u16) -> Option<Pos> {
             return None;
         }
         let p = Pos::new(
-            app.camera.x + i32::from(col - view.x),
-            app.camera.y + i32::from(row - view.y),
+            app.camera().x + i32::from(col - view.x),
+            app.camera().y + i32::from(row - view.y),
         );
         app.world().grid().contains(p).then_some(p)
     })
@@ -156,32 +162,11 @@ pub fn map_cell(app: &App, col: u16, row: u16) -> Option<Pos> {
 /// inverse of [`map_cell`]).
 pub fn screen_cell(app: &App, p: Pos) -> Option<(u16, u16)> {
     let view = camera_view(app, Rect::new(0, 0, app.size.0, app.size.1))?;
-    let (dx, dy) = (p.x - app.camera.x, p.y - app.camera.y);
+    let (dx, dy) = (p.x - app.camera().x, p.y - app.camera().y);
     let inside = app.world().grid().contains(p)
         && (0..i32::from(view.width)).contains(&dx)
         && (0..i32::from(view.height)).contains(&dy);
     inside.then(|| (view.x + dx as u16, view.y + dy as u16))
 }
 
-/// The cells of a straight line from `a` to `b`, both included, each a king step from the
-/// one before (Bresenham's line).
-pub fn line(a: Pos, b: Pos) -> Vec<Pos> {
-    let (dx, dy) = ((b.x - a.x).abs(), -(b.y - a.y).abs());
-    let (sx, sy) = ((b.x - a.x).signum(), (b.y - a.y).signum());
-    let mut err = dx + dy;
-    let mut p = a;
-    let mut out = vec![p];
-    while p != b {
-        let e2 = 2 * err;
-        if e2 >= dy {
-            err += dy;
-            p.x += sx;
-        }
-        if e2 <= dx {
-            err += dx;
-            p.y += sy;
-        }
-        out.push(p);
-    }
-    out
-}
+pub use crate::content::level::tools::line;

@@ -11,7 +11,7 @@ use crate::engine::grid::Pos;
 /// Autoplay speeds, in expansions per second (one tick is [`TICK_MS`] milliseconds).
 pub const SPEEDS: [u32; 10] = [1, 2, 5, 10, 25, 60, 150, 400, 1000, 4000];
 /// The autoplay speed a new overlay starts at (an index into [`SPEEDS`]).
-const DEFAULT_SPEED: usize = 4;
+pub const DEFAULT_SPEED: usize = 4;
 /// Milliseconds of one tick of the front ends' clock.
 pub const TICK_MS: u32 = 60;
 /// Weights the overlay cycles through, in thousandths.
@@ -31,11 +31,20 @@ pub enum Layer {
     F,
     /// An arrow from each cell toward its parent.
     Parents,
+    /// Each cell's terrain weight: what a step into it multiplies the base cost by.
+    Cost,
 }
 
 impl Layer {
     /// The layers in the order the key cycles them.
-    pub const ALL: [Layer; 5] = [Layer::States, Layer::G, Layer::H, Layer::F, Layer::Parents];
+    pub const ALL: [Layer; 6] = [
+        Layer::States,
+        Layer::G,
+        Layer::H,
+        Layer::F,
+        Layer::Parents,
+        Layer::Cost,
+    ];
 
     /// The next layer.
     pub fn next(self) -> Self {
@@ -51,6 +60,7 @@ impl Layer {
             Layer::H => "H",
             Layer::F => "F",
             Layer::Parents => "parents",
+            Layer::Cost => "cost",
         }
     }
 }

@@ -1,5 +1,6 @@
 //! `astar-rogue generate [--kind K] [--size WxH] [--seed N] [--monsters M] [--density D]
-//! [-o FILE]`: every argument has a default, so a bare `generate` prints a level.
+//! [--terrain SHARE] [-o FILE]`: every argument has a default, so a bare `generate` prints a
+//! level.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -12,7 +13,7 @@ use crate::content::generate::{self, Density, GenKind, GenParams};
 /// Arguments of `generate`.
 #[derive(Debug, Args)]
 #[command(
-    override_usage = "astar-rogue generate [--kind KIND] [--size WxH] [--seed N] [--monsters M] [--density DENSITY] [-o FILE]"
+    override_usage = "astar-rogue generate [--kind KIND] [--size WxH] [--seed N] [--monsters M] [--density DENSITY] [--terrain SHARE] [-o FILE]"
 )]
 pub struct GenerateArgs {
     /// Which generator.
@@ -31,7 +32,12 @@ pub struct GenerateArgs {
     /// (30%); caves, cells, scatter and arena take one (default: the kind's own).
     #[arg(long)]
     pub density: Option<Density>,
-    /// Output file (standard output when omitted).
+    /// Share of the floor laid as water and brush, as a fraction (0.1) or a percentage
+    /// (10%): pools in caves and cells (default 0.06), marsh in arena (0.12), pools in the
+    /// other kinds (default 0). 0 makes the level as it was before terrain.
+    #[arg(long, value_name = "SHARE")]
+    pub terrain: Option<Density>,
+    /// Output file (standard output when omitted or `-`).
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 }
@@ -47,6 +53,10 @@ fn kinds() -> impl clap::builder::TypedValueParser<Value = GenKind> {
 pub(super) fn generate(args: &GenerateArgs) -> Result<i32, CliError> {
     let text = generate_text(args).map_err(CliError::BadInput)?;
     match &args.output {
+        // `-` is standard output, as for every Unix tool.
+        Some(path) if path.as_os_str() == "-" => {
+            std::io::stdout().lock().write_all(text.as_bytes())?
+        }
         Some(path) => {
             crate::app::write_atomic(path, text.as_bytes())
                 .map_err(|e| CliError::BadInput(format!("{}: {e}", path.display())))?;
@@ -69,6 +79,7 @@ pub fn generate_text(args: &GenerateArgs) -> Result<String, String> {
             .monsters
             .unwrap_or_else(|| generate::default_monsters(width, height)),
         density: args.density,
+        terrain: args.terrain,
     };
     Ok(generate::generate(&params)
         .map_err(|e| e.to_string())?

@@ -1,6 +1,7 @@
 //! `astar-rogue lab LEVEL [--from X,Y] [--to X,Y] [search options]`: the search lab on
 //! exactly the query `path` runs with the same arguments.
 
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use clap::Args;
@@ -21,6 +22,10 @@ pub struct LabArgs {
     /// Seed (for placing creatures on maps that have none).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Settings file to use, instead of the usual one (`astar-rogue config` prints where
+    /// that is).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
 }
 
 /// Opens the lab in the terminal until the player quits.
@@ -34,12 +39,15 @@ pub(super) fn lab(args: &LabArgs) -> Result<i32, CliError> {
     let probe = Pathfinder::new().find(&level.grid, Query::new(from, to).options(options));
     check_endpoints(&level, from, to, probe.status)?;
     let (design, source) = open_level(Some(&q.level), args.seed)?;
+    let settings = super::settings(args.config.as_deref())?;
+    crate::frontend::term::require_terminal().map_err(CliError::BadInput)?;
     let seed = args.seed;
     // Nothing is recorded: the lab's own scripts start with `#! lab:` instead.
-    let recorder = Recorder::new(None, seed, None).map_err(CliError::Terminal)?;
+    let recorder = Recorder::new(None, seed, None, false).map_err(CliError::Terminal)?;
     let ending = crate::frontend::term::play(
-        move |size| {
-            let mut app = App::new(design, source, seed, size);
+        move |size, progress| {
+            let mut app = App::with_progress(design, source, seed, size, progress);
+            app.apply_settings(settings);
             app.open_lab(from, to, options);
             app
         },

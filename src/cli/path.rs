@@ -1,5 +1,6 @@
 //! `astar-rogue path LEVEL [--from X,Y] [--to X,Y] [--json] [--trace] [options]`: one search,
-//! printed as a map with the path, or as JSON with every node the search touched.
+//! printed as a map with the path, or as JSON with every node the search touched (for
+//! `--algorithm jps`, the jump points).
 
 use std::io::Write;
 
@@ -9,7 +10,7 @@ use serde::Serialize;
 use super::CliError;
 use super::query::{QueryArgs, check_endpoints};
 use crate::content::level::Level;
-use crate::engine::astar::{Pathfinder, Query};
+use crate::engine::astar::{Pathfinder, Query, SearchResult, TraceEvent, Tracer};
 use crate::engine::grid::Pos;
 
 /// Arguments of `path`.
@@ -45,8 +46,20 @@ pub(super) fn path(args: &PathArgs) -> Result<i32, CliError> {
     let (level, _) = Level::load(&q.level)?;
     let (from, to) = q.endpoints(&level)?;
     let mut pf = Pathfinder::new();
-    let (result, trace) = pf.find_traced(&level.grid, Query::new(from, to).options(q.options()));
+    let mut result = SearchResult::default();
+    let query = Query::new(from, to).options(q.options());
+    // Traced only when the nodes are printed, into a table of the nodes rather than a list
+    // of the events, which on a 4096x4096 Dijkstra search took gigabytes.
+    let mut nodes = (args.json && args.trace).then(|| NodeTable::new(&level.grid));
+    match &mut nodes {
+        Some(nodes) => pf.search(&level.grid, query, &mut result, nodes),
+        None => pf.search(&level.grid, query, &mut result, &mut ()),
+    }
     check_endpoints(&level, from, to, result.status)?;
+    if let Some(why) = result.fallback {
+        // On standard error, so that JSON on standard output stays one object.
+        super::report(&crate::view::describe::fallback(why));
+    }
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
         // The surrounding object is written by hand and each node by serde, one at a time:
@@ -61,21 +74,25 @@ pub(super) fn path(args: &PathArgs) -> Result<i32, CliError> {
             write!(out, "{comma}[{},{}]", p.x, p.y)?;
         }
         out.write_all(b"]")?;
-        if args.trace {
+        if let Some(nodes) = &nodes {
             out.write_all(b",\"nodes\":[")?;
-            for (i, n) in trace.snapshot(u32::MAX).nodes.iter().enumerate() {
+            for (i, n) in nodes.nodes.iter().enumerate() {
                 if i > 0 {
                     out.write_all(b",")?;
                 }
+                let (x, y) = nodes.pos(n.cell);
                 let node = NodeJson {
-                    x: n.pos.x,
-                    y: n.pos.y,
+                    x,
+                    y,
                     g: n.g,
                     h: n.h,
                     f: n.f,
-                    parent: n.parent.map(|p| [p.x, p.y]),
-                    state: n.state.name(),
-                    order: n.order,
+                    parent: (n.parent != NONE).then(|| {
+                        let (px, py) = nodes.pos(n.parent);
+                        [px, py]
+                    }),
+                    state: if n.order == 0 { "open" } else { "closed" },
+                    order: (n.order != 0).then_some(n.order),
                 };
                 json(&mut out, &node)?;
             }
@@ -89,6 +106,101 @@ pub(super) fn path(args: &PathArgs) -> Result<i32, CliError> {
     }
     out.flush()?;
     Ok(0)
+}
+
+/// No parent.
+const NONE: u32 = u32::MAX;
+
+/// What `--trace` prints of one node: its last G, H, F and parent, and which expansion
+/// closed it (0: still open).
+#[derive(Debug, Clone, Copy)]
+struct NodeRecord {
+    cell: u32,
+    g: u32,
+    h: u32,
+    f: u32,
+    parent: u32,
+    order: u32,
+}
+
+/// The touched nodes of one search, in the order first touched, kept as the search goes:
+/// one index per cell of the map and one record per touched node, so memory follows the
+/// map, never the number of events. It reads the events exactly as the engine's own replay
+/// (`Trace::snapshot`) does: an open sets the node's figures and makes it open again, a
+/// close marks it closed by the next expansion number.
+struct NodeTable {
+    width: usize,
+    /// Per cell: 1 + its record's index in `nodes`, or 0 when untouched.
+    index: Vec<u32>,
+    nodes: Vec<NodeRecord>,
+    closes: u32,
+}
+
+impl NodeTable {
+    fn new(grid: &crate::engine::grid::Grid) -> Self {
+        Self {
+            width: grid.width(),
+            // Zeroed pages are only mapped when touched: a plain search pays nothing.
+            index: vec![0; grid.len()],
+            nodes: Vec::new(),
+            closes: 0,
+        }
+    }
+
+    fn cell(&self, p: Pos) -> usize {
+        p.y as usize * self.width + p.x as usize
+    }
+
+    fn pos(&self, cell: u32) -> (i32, i32) {
+        let cell = cell as usize;
+        ((cell % self.width) as i32, (cell / self.width) as i32)
+    }
+}
+
+impl Tracer for NodeTable {
+    const ENABLED: bool = true;
+
+    fn event(&mut self, event: TraceEvent) {
+        match event {
+            TraceEvent::Open {
+                cell,
+                g,
+                h,
+                f,
+                parent,
+            } => self.open(cell, g, h, f, parent),
+            TraceEvent::Close { cell } => self.close(cell),
+        }
+    }
+}
+
+impl NodeTable {
+    fn open(&mut self, cell: Pos, g: u32, h: u32, f: u32, parent: Option<Pos>) {
+        let at = self.cell(cell);
+        let record = NodeRecord {
+            cell: at as u32,
+            g,
+            h,
+            f,
+            parent: parent.map_or(NONE, |p| self.cell(p) as u32),
+            order: 0,
+        };
+        match self.index[at] {
+            0 => {
+                self.nodes.push(record);
+                self.index[at] = self.nodes.len() as u32;
+            }
+            i => self.nodes[i as usize - 1] = record,
+        }
+    }
+
+    fn close(&mut self, cell: Pos) {
+        self.closes += 1;
+        let at = self.cell(cell);
+        if let Some(i) = self.index[at].checked_sub(1) {
+            self.nodes[i as usize].order = self.closes;
+        }
+    }
 }
 
 /// Writes one value as JSON; a failed write stays the `io::Error` it was (a closed pipe).

@@ -12,12 +12,13 @@ use clap::Args;
 
 use super::CliError;
 use crate::app::App;
-use crate::frontend::keep::{self, Keeper, Start};
+use crate::app::config::Settings;
+use crate::frontend::keep::{self, Keeper, Recovered, Start};
 use crate::frontend::record::Recorder;
 use crate::game::Planning;
 use crate::session::data::{self, Lock};
 use crate::session::save::{RunSave, Slot, seen_hash};
-use crate::session::{DEFAULT_LEVEL, DEFAULT_LEVEL_PATH, open_level_bytes};
+use crate::session::{DEFAULT_LEVEL, DEFAULT_LEVEL_PATH, SourceKind, open_level_bytes};
 
 /// Arguments of `play`.
 #[derive(Debug, Args, Default)]
@@ -30,13 +31,22 @@ pub struct PlayArgs {
     #[arg(long)]
     pub seed: Option<u64>,
     /// How the monsters plan: astar (each its own, every turn), capped[:N] (A* capped at N
-    /// expansions, 5000 by default) or map (one Dijkstra map from the player for all).
+    /// expansions, 5000 by default), map (one Dijkstra map from the player for all) or jps
+    /// (each its own Jump Point Search, every turn).
     #[arg(long)]
     pub planning: Option<Planning>,
     /// Record every input into this script file as it happens; `astar-rogue script FILE`
     /// replays the game to the last frame shown.
     #[arg(long, value_name = "FILE.keys")]
     pub record: Option<PathBuf>,
+    /// Settings file to play with, instead of the usual one (`astar-rogue config` prints
+    /// where that is). A resumed run plays with the settings it began with.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// With --record: replace FILE when it is an earlier recording (nothing else is ever
+    /// replaced).
+    #[arg(long, requires = "record")]
+    pub force: bool,
 }
 
 /// A seed for a new run: from the system's randomness, below a billion so it reads and
@@ -105,10 +115,46 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
         },
         (None, None) => (LevelRef::default_level(), None, None),
     };
-    let kept = match (&data, slot) {
-        (Some(dir), Some(slot)) => Some((dir.clone(), take_lock(dir, &slot)?, slot)),
+    // The settings too: a bad file is refused whole, on the plain screen.
+    let (settings, settings_text) = load_settings(args.config.as_deref())?;
+    // What can be refused without writing anything is refused first, on the plain screen
+    // and with or without a terminal: a kept run that cannot be resumed, or that another
+    // game plays (its lock file exists then, so taking the lock writes nothing).
+    let vet = |save: &RunSave, slot: &Slot| -> Result<(), CliError> {
+        if let Some(seed) = args.seed.filter(|&s| s != save.run_seed) {
+            return Err(CliError::BadInput(format!(
+                "{} has a run in progress (seed {}, turn {}): `{}` resumes it, and Q in the game abandons it; then --seed {seed} starts that run.",
+                save.name,
+                save.run_seed,
+                save.turn,
+                command(level.path.as_deref())
+            )));
+        }
+        check_level(save, slot)
+    };
+    if let (Some(_), Some(slot)) = (&data, &slot)
+        && slot.save.exists()
+    {
+        vet(&read_save(slot, level.path.as_deref())?, slot)?;
+    }
+    let early = match (&data, &slot) {
+        (Some(dir), Some(slot)) if slot.lock.is_file() => Some(take_lock(dir, slot)?),
         _ => None,
     };
+    // Nothing is written (no lock, no recording) and no mode touched without a terminal
+    // to play on.
+    crate::frontend::term::require_terminal().map_err(CliError::BadInput)?;
+    let kept = match (&data, slot) {
+        (Some(dir), Some(slot)) => {
+            let lock = match early {
+                Some(lock) => lock,
+                None => take_lock(dir, &slot)?,
+            };
+            Some((dir.clone(), lock, slot))
+        }
+        _ => None,
+    };
+    // Read again under the lock: the one that counts.
     let saved = match &kept {
         Some((_, _, slot)) if slot.save.exists() => Some(read_save(slot, level.path.as_deref())?),
         _ => None,
@@ -117,16 +163,14 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
     let (resumed, fresh, start, tape, io) = match saved {
         Some(save) => {
             let slot = &kept.as_ref().expect("a save has a slot").2;
-            if let Some(seed) = args.seed.filter(|&s| s != save.run_seed) {
-                return Err(CliError::BadInput(format!(
-                    "{} has a run in progress (seed {}, turn {}): `{}` resumes it, and Q in the game abandons it; then --seed {seed} starts that run.",
-                    save.name,
-                    save.run_seed,
-                    save.turn,
-                    command(level.path.as_deref())
-                )));
+            vet(&save, slot)?;
+            if save.settings.as_deref().map(str::as_bytes) != settings_text.as_deref() {
+                crate::cli::report(
+                    &"The settings changed since this run began: it goes on with the settings it began with.",
+                );
             }
-            check_level(&save, slot)?;
+            // The run's own unsaved edits come back with it; a recovery file beside the
+            // level stays for a later game, untouched.
             let (app, start) = resume(&save, slot)?;
             let tape = Some((save.size, save.tape.clone()));
             (Some(app), None, start, tape, save.io)
@@ -142,21 +186,46 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
             // plain screen; planning its monsters (seconds on a huge level) comes later,
             // with progress on screen.
             let opened = open_level_bytes(level.path.as_deref(), &bytes, seed)?;
+            let recovered = match opened
+                .1
+                .path
+                .as_deref()
+                .filter(|_| opened.1.kind != SourceKind::Generated)
+            {
+                Some(path) => match offer_recovery(path)? {
+                    Offer::Quit => return Ok(0),
+                    Offer::Take(design, file, bytes) => Some(Recovered {
+                        design: *design,
+                        path: file,
+                        bytes,
+                    }),
+                    Offer::Leave => None,
+                },
+                None => None,
+            };
             let start = Start {
                 level: level.path.clone(),
                 bytes,
                 seed,
                 planning: args.planning.unwrap_or(Planning::AStar),
+                settings: settings_text.and_then(|t| String::from_utf8(t).ok()),
+                settings_file: settings.file.clone(),
+                recovered,
             };
-            (None, Some(opened), start, None, Vec::new())
+            (None, Some((opened, settings)), start, None, Vec::new())
         }
     };
-    let mut recorder = Recorder::new(start.level.as_deref(), start.seed, args.record.as_deref())
-        .map_err(|e| {
-            let name = args.record.as_deref().unwrap_or(Path::new(""));
-            CliError::BadInput(format!("{}: cannot record: {e}", name.display()))
-        })?;
-    for (k, v) in keep::extra_headers(start.planning) {
+    let mut recorder = Recorder::new(
+        start.level.as_deref(),
+        start.seed,
+        args.record.as_deref(),
+        args.force,
+    )
+    .map_err(|e| {
+        let name = args.record.as_deref().unwrap_or(Path::new(""));
+        CliError::BadInput(format!("{}: cannot record: {e}", name.display()))
+    })?;
+    for (k, v) in keep::extra_headers(&start) {
         if keeping || k != "runs" {
             recorder = recorder.with_header(k, v);
         }
@@ -180,25 +249,23 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
         // Where the resumed run stands before any input: what leaving at once keeps.
         k.note(app);
     }
-    let (planning, seed) = (start.planning, start.seed);
     let hooks = keeper
         .clone()
         .map(|k| k as Arc<dyn crate::frontend::term::Hooks>);
     let ending = crate::frontend::term::play_kept(
-        move |size| match resumed {
+        move |size, progress| match resumed {
             Some(mut app) => {
                 // The recording says so too (the recorder's start).
                 if app.size() != size {
-                    app.handle_event(&crossterm::event::Event::Resize(size.0, size.1));
+                    app.drive(&crate::app::Input::Event(crossterm::event::Event::Resize(
+                        size.0, size.1,
+                    )));
                 }
                 app
             }
             None => {
-                let (design, source) = fresh.expect("a new run has its level");
-                let mut app = App::new(design, source, seed, size);
-                if planning != Planning::AStar {
-                    app.set_planning(planning);
-                }
+                let ((design, source), settings) = fresh.expect("a new run has its level");
+                let mut app = keep::start_app(&start, design, source, settings, size, progress);
                 app.set_keeping(keeping);
                 app.keep_io();
                 app
@@ -215,6 +282,28 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
         }
     }
     Ok(ending.exit_code())
+}
+
+/// The settings to play with (the file `--config` names, else the user's) and the bytes
+/// of their file, which a kept run keeps so that it replays with the same keys.
+fn load_settings(config: Option<&Path>) -> Result<(Settings, Option<Vec<u8>>), CliError> {
+    let path = match config {
+        Some(p) => Some(p.to_path_buf()),
+        None => match crate::app::config::user_path() {
+            Some((path, false)) if !path.exists() => None,
+            Some((path, _)) => Some(path),
+            None => None,
+        },
+    };
+    let Some(path) = path else {
+        return Ok((Settings::default(), None));
+    };
+    let bytes =
+        crate::text::read_limited(&path, crate::app::config::MAX_CONFIG_BYTES, "settings file")?;
+    let mut settings = crate::app::config::parse(&bytes, &path.display().to_string())
+        .map_err(crate::text::LoadError::from)?;
+    settings.file = Some(path);
+    Ok((settings, Some(bytes)))
 }
 
 /// Reads a level file (bounded, regular files only).
@@ -307,12 +396,111 @@ fn resume(save: &RunSave, slot: &Slot) -> Result<(App, Start), CliError> {
         ))
     })?;
     app.set_notice(Some(keep::resumed_notice(save)));
-    let planning = save.planning.parse().unwrap_or(Planning::AStar);
-    let start = Start {
-        level: save.level.clone(),
-        bytes: save.level_bytes.clone().unwrap_or_default(),
-        seed: save.seed,
-        planning,
-    };
+    let start = Start::of(save).map_err(|e| {
+        CliError::BadInput(format!(
+            "{}: the run saved here cannot be resumed: {e}.\nThe save is kept as it is.",
+            slot.save.display()
+        ))
+    })?;
     Ok((app, start))
+}
+
+/// What the player chose to do with a recovery file.
+enum Offer {
+    /// Play its edits (the design, the file and its bytes).
+    Take(Box<crate::content::level::Design>, PathBuf, Vec<u8>),
+    /// Play the level as it is (the recovery file kept, or deleted).
+    Leave,
+    /// Do nothing at all.
+    Quit,
+}
+
+/// Offers the unsaved edits a signal kept beside the level, as vim offers a swap file:
+/// asked on the plain terminal before the game starts. Nothing is deleted unless the
+/// player says so: declined, the file stays and is offered again next time (and a
+/// hang-up of this game writes to another name, never over it); recovered, it goes once
+/// the edits are saved into the level.
+fn offer_recovery(level: &std::path::Path) -> Result<Offer, CliError> {
+    use std::io::{BufRead, Write};
+    let Some(file) = crate::app::find_recovery(level) else {
+        return Ok(Offer::Leave);
+    };
+    let esc =
+        |p: &std::path::Path| crate::text::escape_controls(&p.display().to_string()).into_owned();
+    let read = crate::text::read_limited(
+        &file,
+        crate::content::level::MAX_LEVEL_BYTES,
+        "recovery file",
+    )
+    .and_then(|bytes| {
+        let design = crate::app::parse_recovery(&bytes, &file)?;
+        Ok((design, bytes))
+    });
+    let design = read.as_ref().map(|(d, _)| d);
+    let newer = |p: &std::path::Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "{} has unsaved edits from a game that a signal ended, kept in {}.",
+        esc(level),
+        esc(&file)
+    )?;
+    let choices = match &design {
+        Ok(_) => {
+            if newer(level) > newer(&file) {
+                writeln!(
+                    out,
+                    "The level file changed after they were kept: saving them would replace that change."
+                )?;
+            }
+            writeln!(
+                out,
+                "  y  play them (the level file stays as it is until you save; the recovery file goes then)"
+            )?;
+            "y/n/d/q"
+        }
+        Err(e) => {
+            for line in e.to_string().lines() {
+                writeln!(out, "  {}", crate::text::escape_controls(line))?;
+            }
+            writeln!(out, "It cannot be read back.")?;
+            "n/d/q"
+        }
+    };
+    writeln!(
+        out,
+        "  n  play the level as it is, and keep the recovery file for next time"
+    )?;
+    writeln!(
+        out,
+        "  d  delete the recovery file, and play the level as it is"
+    )?;
+    writeln!(out, "  q  quit, and change nothing")?;
+    let stdin = std::io::stdin();
+    loop {
+        write!(out, "Recover the edits? [{choices}] ")?;
+        out.flush()?;
+        let mut answer = String::new();
+        if stdin.lock().read_line(&mut answer)? == 0 {
+            // End of input: nobody to answer, so nothing changes.
+            writeln!(out)?;
+            return Ok(Offer::Quit);
+        }
+        match (answer.trim().to_ascii_lowercase().as_str(), &design) {
+            ("y" | "yes", Ok(d)) => {
+                let bytes = read.as_ref().map(|(_, b)| b.clone()).unwrap_or_default();
+                return Ok(Offer::Take(Box::new((*d).clone()), file, bytes));
+            }
+            ("n" | "no", _) => return Ok(Offer::Leave),
+            ("d" | "delete", _) => {
+                std::fs::remove_file(&file).map_err(|e| {
+                    CliError::BadInput(format!("{}: cannot delete it: {e}", esc(&file)))
+                })?;
+                writeln!(out, "Deleted {}.", esc(&file))?;
+                return Ok(Offer::Leave);
+            }
+            ("q" | "quit", _) => return Ok(Offer::Quit),
+            _ => {}
+        }
+    }
 }

@@ -7,7 +7,7 @@ use clap::Args;
 
 use super::CliError;
 use crate::content::level::Level;
-use crate::engine::astar::{Heuristic, Invalid, SearchOptions, Status, Ties, Weight};
+use crate::engine::astar::{Algorithm, Heuristic, Invalid, SearchOptions, Status, Ties, Weight};
 use crate::engine::grid::{Neighbourhood, Pos};
 
 /// A level and one search on it.
@@ -37,6 +37,10 @@ pub struct QueryArgs {
     /// Greedy best-first search: order the open list by H alone.
     #[arg(long)]
     pub greedy: bool,
+    /// The search: astar, or jps (Jump Point Search, where it applies: 8-way, weight 1,
+    /// octile, Chebyshev or zero; elsewhere A* runs and says so).
+    #[arg(long, default_value_t = Algorithm::AStar)]
+    pub algorithm: Algorithm,
 }
 
 impl QueryArgs {
@@ -49,6 +53,7 @@ impl QueryArgs {
             cap: self.cap,
             greedy: self.greedy,
             ties: Ties::LowerH,
+            algorithm: self.algorithm,
         }
     }
 

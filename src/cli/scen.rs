@@ -1,5 +1,6 @@
-//! `astar-rogue scen FILE.map.scen... [--map FILE.map] [--jobs N] [--ties RULE]`: every
-//! scenario of Moving AI scenario files through the engine, each path checked.
+//! `astar-rogue scen FILE.map.scen... [--map FILE.map] [--jobs N] [--ties RULE]
+//! [--algorithm astar|jps]`: every scenario of Moving AI scenario files through the engine,
+//! each path checked.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -8,7 +9,7 @@ use clap::Args;
 
 use super::CliError;
 use crate::content::scen::{self, Report};
-use crate::engine::astar::Ties;
+use crate::engine::astar::{Algorithm, SearchOptions, Ties};
 
 /// Arguments of `scen`.
 #[derive(Debug, Args)]
@@ -28,6 +29,9 @@ pub struct ScenArgs {
     /// Which node of equal F goes first: lower-h (the game's rule) or lifo (the last queued).
     #[arg(long, default_value_t = Ties::LowerH)]
     pub ties: Ties,
+    /// The search: astar, or jps (Jump Point Search: the same optimal costs, other paths).
+    #[arg(long, default_value_t = Algorithm::AStar)]
+    pub algorithm: Algorithm,
 }
 
 /// A line per file (with the check it ran and its first failures), then the total as the
@@ -39,8 +43,13 @@ pub(super) fn scen(args: &ScenArgs) -> Result<i32, CliError> {
     );
     let mut total = Report::default();
     let mut out = std::io::stdout().lock();
+    let options = SearchOptions {
+        ties: args.ties,
+        algorithm: args.algorithm,
+        ..SearchOptions::default()
+    };
     for file in &args.files {
-        let report = scen::run_file_on(file, args.map.as_deref(), jobs, args.ties)
+        let report = scen::run_file_on(file, args.map.as_deref(), jobs, options)
             .map_err(|e| CliError::BadInput(e.to_string()))?;
         let exact = scen::exact_path(file);
         let check = if exact.is_file() {
@@ -54,6 +63,9 @@ pub(super) fn scen(args: &ScenArgs) -> Result<i32, CliError> {
             file.display(),
             scen::format_summary(&report)
         )?;
+        if let Some(why) = report.fallback {
+            writeln!(out, "  {}", crate::view::describe::fallback(why))?;
+        }
         for f in &report.failures {
             writeln!(out, "  FAILED {f}")?;
         }

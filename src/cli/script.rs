@@ -35,6 +35,15 @@ pub struct ScriptArgs {
     /// the header `#! styles: on` does).
     #[arg(long)]
     pub styles: bool,
+    /// Settings file to play with (overrides the script's `#! config:` header). Without
+    /// either, the defaults: a script never reads the user's own settings.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Let the script's saves (`s`) write the level files; without it a replay shows a
+    /// save in the log and writes nothing, so replaying someone's recording never rewrites
+    /// a level.
+    #[arg(long)]
+    pub allow_saves: bool,
 }
 
 /// Runs the script headless and prints its frames as they come.
@@ -49,6 +58,8 @@ pub(super) fn script(args: &ScriptArgs) -> Result<i32, CliError> {
             state: args.state,
         },
         styles: args.styles,
+        config: args.config.clone(),
+        allow_saves: args.allow_saves,
     };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     script::run_file(&args.script, &options, &mut out)?;

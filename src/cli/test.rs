@@ -27,11 +27,15 @@ pub(super) fn test(args: &TestArgs) -> Result<i32, CliError> {
     } else {
         args.paths.clone()
     };
+    // Interrupted, the scratch copies of levels go too.
+    snapshot::remove_scratch_on_signals()?;
     let mut scripts = Vec::new();
     for root in &roots {
         if root.is_dir() {
             find_scripts(root, &mut scripts)?;
-        } else if root.is_file() {
+        } else if std::fs::metadata(root).is_ok() {
+            // Whatever it is: reading it as a script says what is wrong (a FIFO never
+            // blocks the reader).
             scripts.push(root.clone());
         } else {
             return Err(CliError::BadInput(format!(
@@ -44,9 +48,13 @@ pub(super) fn test(args: &TestArgs) -> Result<i32, CliError> {
     let colour = std::io::stdout().is_terminal() && !crate::frontend::term::no_color();
     let mut out = std::io::stdout().lock();
     let (mut passed, mut failed) = (0usize, 0usize);
+    // Names and file content never drive the terminal: every path and every line of a
+    // frame is printed with its control (and bidirectional) characters escaped.
+    let esc = |p: &Path| crate::text::escape_controls(&p.display().to_string()).into_owned();
     for script in &scripts {
-        let name = crate::text::escape_controls(&script.display().to_string()).into_owned();
+        let name = esc(script);
         let expected_path = snapshot::expected_path(script);
+        let shown_expected = esc(&expected_path);
         let actual = match snapshot::render(script) {
             Ok(text) => text,
             Err(e) => {
@@ -58,7 +66,17 @@ pub(super) fn test(args: &TestArgs) -> Result<i32, CliError> {
                 continue;
             }
         };
-        let stored = std::fs::read_to_string(&expected_path).ok();
+        let stored = match snapshot::read_expected(&expected_path) {
+            Ok(stored) => stored,
+            Err(e) => {
+                failed += 1;
+                writeln!(out, "FAIL {name}: cannot read its expected output:")?;
+                for line in e.to_string().lines() {
+                    writeln!(out, "  {}", crate::text::escape_controls(line))?;
+                }
+                continue;
+            }
+        };
         let expected = stored.as_deref().map(snapshot::snap_body);
         if args.bless {
             if expected.as_deref() != Some(snapshot::normalize(&actual).as_str()) {
@@ -69,8 +87,8 @@ pub(super) fn test(args: &TestArgs) -> Result<i32, CliError> {
                     &expected_path,
                     snapshot::snap_file(&actual, &file_name).as_bytes(),
                 )
-                .map_err(|e| CliError::BadInput(format!("{}: {e}", expected_path.display())))?;
-                writeln!(out, "blessed {name} -> {}", expected_path.display())?;
+                .map_err(|e| CliError::BadInput(format!("{shown_expected}: {e}")))?;
+                writeln!(out, "blessed {name} -> {shown_expected}")?;
             }
             passed += 1;
             continue;
@@ -79,8 +97,7 @@ pub(super) fn test(args: &TestArgs) -> Result<i32, CliError> {
             failed += 1;
             writeln!(
                 out,
-                "FAIL {name}: no expected output {} (write it with --bless)",
-                expected_path.display()
+                "FAIL {name}: no expected output {shown_expected} (write it with --bless)"
             )?;
             continue;
         };
@@ -93,8 +110,11 @@ pub(super) fn test(args: &TestArgs) -> Result<i32, CliError> {
         failed += 1;
         writeln!(out, "FAIL {name}: {} frame(s) differ", diffs.len())?;
         for d in &diffs {
-            writeln!(out, "  {}  (script {})", d.frame, script_line(&d.frame))?;
-            writeln!(out, "  --- expected {}", expected_path.display())?;
+            let frame = crate::text::escape_controls(&d.frame);
+            // The header names the line already; the script's path with it makes a
+            // FILE:LINE an editor opens.
+            writeln!(out, "  {frame}  at {name}:{}", script_line(&frame))?;
+            writeln!(out, "  --- expected {shown_expected}")?;
             writeln!(out, "  +++ actual")?;
             for line in &d.lines {
                 let paint = match line.chars().next() {
@@ -104,6 +124,7 @@ pub(super) fn test(args: &TestArgs) -> Result<i32, CliError> {
                     _ => "",
                 };
                 let reset = if paint.is_empty() { "" } else { "\x1b[0m" };
+                let line = crate::text::escape_controls(line);
                 writeln!(out, "  {paint}{line}{reset}")?;
             }
         }
@@ -112,12 +133,12 @@ pub(super) fn test(args: &TestArgs) -> Result<i32, CliError> {
     Ok(if failed > 0 { 1 } else { 0 })
 }
 
-/// "line L" from a frame header `--- frame NAME (token K, line L) ---`.
+/// "L" from a frame header `--- frame NAME (token K, line L) ---`.
 fn script_line(header: &str) -> String {
     header
         .rsplit_once("line ")
         .and_then(|(_, rest)| rest.split(')').next())
-        .map_or_else(|| "line ?".into(), |l| format!("line {l}"))
+        .map_or_else(|| "?".into(), str::to_owned)
 }
 
 /// Every `*.keys` below `dir`, skipping hidden folders and `target`.

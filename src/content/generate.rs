@@ -7,6 +7,10 @@
 //! area spans the map both ways (an attempt that does not is rejected and the next one from
 //! the same seed stream tried).
 //!
+//! Once placed, some of the floor becomes water and brush ([`GenKind::terrain_default`]):
+//! pools in caves and cells, marsh in arenas, none elsewhere unless asked for. It draws
+//! from a random stream of its own, so walls and creatures do not depend on it.
+//!
 //! Everything is driven by one `u64` seed through [`Xoshiro256PlusPlus`], whose output is
 //! specified bit for bit, so the same parameters give the same level on every machine.
 
@@ -17,6 +21,7 @@ mod connect;
 mod maze;
 mod rooms;
 mod scatter;
+mod terrain;
 
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
@@ -114,6 +119,17 @@ impl GenKind {
         let names: Vec<&str> = Self::ALL.iter().map(|k| k.name()).collect();
         let (last, rest) = names.split_last().expect("there are kinds");
         format!("{} or {last}", rest.join(", "))
+    }
+
+    /// The share of the floor this kind turns into water and brush unless told otherwise:
+    /// pools in caves and cells, marsh in arenas, none in rooms, mazes and scatter (a maze
+    /// is A*'s worst case as it is, and scatter the classic open demonstration).
+    pub fn terrain_default(self) -> Density {
+        Density::from_permille(match self {
+            GenKind::Caves | GenKind::Cells => 60,
+            GenKind::Arena => 120,
+            GenKind::Rooms | GenKind::Maze | GenKind::Scatter => 0,
+        })
     }
 
     /// The densities this kind takes, or `None` for kinds whose shape leaves no choice
@@ -242,6 +258,9 @@ pub struct GenParams {
     pub monsters: usize,
     /// The kind's density, or `None` for its default (see [`GenKind::density_range`]).
     pub density: Option<Density>,
+    /// The share of the floor turned into water and brush, or `None` for the kind's
+    /// default (see [`GenKind::terrain_default`]).
+    pub terrain: Option<Density>,
 }
 
 impl GenParams {
@@ -254,6 +273,7 @@ impl GenParams {
             seed,
             monsters: default_monsters(width, height),
             density: None,
+            terrain: None,
         }
     }
 
@@ -275,6 +295,9 @@ impl GenParams {
         }
         if self.monsters != default_monsters(self.width, self.height) {
             title.push_str(&format!(" monsters {}", self.monsters));
+        }
+        if let Some(t) = self.terrain.filter(|&t| t != self.kind.terrain_default()) {
+            title.push_str(&format!(" terrain {t}"));
         }
         title
     }
@@ -409,6 +432,7 @@ pub fn generate(params: &GenParams) -> Result<Level, GenError> {
         seed,
         monsters,
         density,
+        terrain: _,
     } = params;
     if !(MIN_WIDTH..=MAX_GENERATED_SIDE).contains(&width)
         || !(MIN_HEIGHT..=MAX_GENERATED_SIDE).contains(&height)
@@ -483,6 +507,16 @@ fn populate_generated(
     let size = regions.size(label) as usize;
     let player = grid.pos(pick_cell(regions, label, size, rng, |_| false));
     let monsters = place_monsters(&grid, regions, label, player, params.monsters, true, rng)?;
+    let mut grid = grid;
+    let share = params.terrain.unwrap_or(params.kind.terrain_default());
+    let style = match params.kind {
+        GenKind::Arena => terrain::Style::Marsh,
+        _ => terrain::Style::Pools,
+    };
+    // Monsters are few; the player and they keep their floor.
+    terrain::lay(&mut grid, share.fraction(), style, params.seed, |p| {
+        p == player || monsters.iter().any(|m| m.pos == p)
+    });
     Ok(Level {
         title: Some(params.title()),
         grid,
@@ -509,12 +543,17 @@ pub fn populate(level: &mut Level, seed: u64, monsters: usize) -> Result<(), Gen
                 .filter_map(|m| level.grid.index(m.pos))
                 .collect();
             let label = regions.largest().ok_or(GenError::NoFloor)?;
-            let taken_here = taken.iter().filter(|&&i| regions.label(i) == label).count();
-            let free = regions.size(label) as usize - taken_here;
+            // Nor in water or brush: the file writes the player's glyph in place of floor.
+            let tiles = level.grid.tiles();
+            let skip = |i: usize| taken.contains(&i) || tiles[i] != Tile::Floor;
+            let skipped = (0..tiles.len())
+                .filter(|&i| regions.label(i) == label && skip(i))
+                .count();
+            let free = regions.size(label) as usize - skipped;
             if free == 0 {
                 return Err(GenError::NoFloor);
             }
-            let p = pick_cell(&regions, label, free, &mut rng, |i| taken.contains(&i));
+            let p = pick_cell(&regions, label, free, &mut rng, skip);
             let p = level.grid.pos(p);
             level.player = Some(p);
             p
@@ -616,13 +655,23 @@ fn place_monsters(
     strict: bool,
     rng: &mut Xoshiro256PlusPlus,
 ) -> Result<Vec<Spawn>, GenError> {
-    let size = regions.size(label) as usize;
-    // The player's cell and its region neighbours, in index order: the only cells that are
-    // not "far".
+    // Monsters start on plain floor (the file writes their glyph in place of it): the
+    // region's water and brush count as taken. A generated map has none yet.
+    let tiles = grid.tiles();
+    let terrain = if tiles.iter().any(|&t| t != Tile::Floor && t.is_passable()) {
+        (0..tiles.len())
+            .filter(|&i| regions.label(i) == label && tiles[i] != Tile::Floor)
+            .count()
+    } else {
+        0
+    };
+    let size = regions.size(label) as usize - terrain;
+    // The player's cell and its region's floor neighbours, in index order: the only floor
+    // cells that are not "far".
     let near: Vec<usize> = (-1..=1)
         .flat_map(|dy| (-1..=1).map(move |dx| (dx, dy)))
         .filter_map(|(dx, dy)| grid.index(player.offset(dx, dy)))
-        .filter(|&i| regions.label(i) == label)
+        .filter(|&i| regions.label(i) == label && tiles[i] == Tile::Floor)
         .collect();
     let far = size - near.len();
     let available = if strict { far } else { size - 1 };
@@ -632,7 +681,7 @@ fn place_monsters(
             available,
         });
     }
-    let is_near = |i: usize| grid.pos(i).chebyshev(player) <= 1;
+    let is_near = |i: usize| grid.pos(i).chebyshev(player) <= 1 || tiles[i] != Tile::Floor;
     let mut ranks = rand::seq::index::sample(rng, far, count.min(far)).into_vec();
     ranks.sort_unstable();
     let mut cells = cells_at_ranks(regions.labels(), label, is_near, &ranks);

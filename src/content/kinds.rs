@@ -124,3 +124,23 @@ pub fn kind(glyph: char) -> Kind {
         .find(|k| k.glyph == glyph)
         .unwrap_or(Kind { glyph, ..GENERIC })
 }
+
+/// `a goblin`, `an orc`: a kind's name with its indefinite article.
+pub fn a_name(glyph: char) -> String {
+    let name = kind(glyph).name;
+    let article = if name.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    };
+    format!("{article} {name}")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn names_take_a_or_an() {
+        assert_eq!(super::a_name('o'), "an orc");
+        assert_eq!(super::a_name('g'), "a goblin");
+    }
+}

@@ -4,28 +4,37 @@
 //! - `; anything`: a comment (a line whose first character is `;`), allowed anywhere.
 //! - `title: The Pillar Room` and `size: 40x20`: optional headers, before the map; `map:`
 //!   optionally marks where the map starts, so that leading blank lines count as void rows.
+//! - `next: two.txt`: the designed floor below (a file relative to this one); its stairs
+//!   lead there instead of to a generated floor (see [`campaign`]).
 //! - `message: Welcome!` and `message at 12,3: Press o.`: messages for the log, any number,
 //!   before the map like every header. A plain one shows when the level starts; one `at X,Y`
 //!   (the column and row of a cell, from 0) shows the first time the player steps there.
 //!   Their text is the rest of the line; the map never holds them.
-//! - the map: `#` wall, `.` floor, `@` the player's start (exactly one), `a`..`z` a monster of
-//!   that kind (standing on floor), `>` stairs down and `!` a healing potion (both on floor),
-//!   space for void. Short rows are padded with void; a blank
+//! - `cost: ~ 4`: the weight of a terrain (`.` floor, `~` water, `"` brush), from 1 to 9,
+//!   at most once per terrain: a step into a cell costs 10 straight or 14 diagonal times the
+//!   weight of the cell (floor 1, water 3, brush 2 by default). See docs/terrain.md.
+//! - the map: `#` wall, `.` floor, `~` shallow water, `"` brush, `@` the player's start
+//!   (exactly one), `a`..`z` a monster of that kind (standing on floor), `>` stairs down and
+//!   `!` a healing potion (both on floor), space for void. Short rows are padded with void; a blank
 //!   line inside the map is a row of void. Without `size`, the map is as wide as its longest
 //!   row and ends at its last non-blank row.
 
+pub mod campaign;
 mod design;
 pub mod lint;
 mod movingai;
+pub mod tools;
 
-pub use design::{Change, Design, EditOp, Needs, Occupants, Refusal};
+pub use design::{
+    Change, Design, EditOp, Needs, Occupants, Refusal, ResizeRefusal, Resized, Side, Sides,
+};
 
 pub use crate::text::{LoadError, ParseError};
 use crate::text::{lines, parse_size};
 
 use std::path::Path;
 
-use crate::engine::grid::{Grid, Pos, Tile};
+use crate::engine::grid::{Grid, Pos, TerrainWeights, Tile};
 
 /// Widest and tallest map accepted, in cells.
 pub const MAX_LEVEL_SIDE: usize = 8192;
@@ -204,6 +213,10 @@ impl Level {
             out.push_str(&note.header());
             out.push('\n');
         }
+        for line in cost_headers(self.grid.weights()) {
+            out.push_str(&line);
+            out.push('\n');
+        }
         out.push_str(&format!("size: {w}x{h}\nmap:\n"));
         // The creatures and features by cell index, as `glyph_at` would pick them: the player
         // over monsters over features, and the first listed on a cell over later ones. Sorting these
@@ -257,11 +270,58 @@ impl Level {
         self.features.iter().find(|f| f.pos == p).map(|f| f.kind)
     }
 
+    /// A blank level of `w`x`h` cells: walls around floor, the player in the middle, and
+    /// nothing else: what `astar-rogue new` writes and a designer starts from.
+    pub fn blank(w: usize, h: usize, title: Option<&str>) -> Result<Level, String> {
+        if w < 3 || h < 3 {
+            return Err(format!(
+                "a blank level is at least 3x3 (walls around one floor cell), not {w}x{h}"
+            ));
+        }
+        check_dims(w, h)?;
+        let mut grid = Grid::new(w, h, Tile::Floor);
+        for x in 0..w as i32 {
+            grid.set(Pos::new(x, 0), Tile::Wall);
+            grid.set(Pos::new(x, h as i32 - 1), Tile::Wall);
+        }
+        for y in 0..h as i32 {
+            grid.set(Pos::new(0, y), Tile::Wall);
+            grid.set(Pos::new(w as i32 - 1, y), Tile::Wall);
+        }
+        let mut level = Level {
+            title: None,
+            grid,
+            player: Some(Pos::new(w as i32 / 2, h as i32 / 2)),
+            monsters: Vec::new(),
+            features: Vec::new(),
+            notes: Vec::new(),
+        };
+        if let Some(t) = title {
+            level.set_title(t);
+        }
+        Ok(level)
+    }
+
     /// Sets the title, keeping it on one line.
     pub fn set_title(&mut self, title: &str) {
         let t = title.replace(['\n', '\r'], " ").trim().to_string();
         self.title = (!t.is_empty()).then_some(t);
     }
+}
+
+/// The `cost:` headers that set `weights` in a level file: one per terrain whose weight is
+/// not its default, in the order of [`Tile::TERRAIN`].
+pub fn cost_headers(weights: TerrainWeights) -> Vec<String> {
+    Tile::TERRAIN
+        .into_iter()
+        .filter(|&t| weights.get(t) != TerrainWeights::DEFAULT.get(t))
+        .map(|t| format!("cost: {} {}", tile_glyph(t), weights.get(t)))
+        .collect()
+}
+
+/// The terrain a glyph of the text format stands for, if it is one: `.`, `~` or `"`.
+pub fn terrain_of_glyph(c: char) -> Option<Tile> {
+    Tile::TERRAIN.into_iter().find(|&t| tile_glyph(t) == c)
 }
 
 /// The text-format glyph of a tile.
@@ -270,6 +330,8 @@ pub fn tile_glyph(t: Tile) -> char {
         Tile::Floor => '.',
         Tile::Wall => '#',
         Tile::Void => ' ',
+        Tile::Water => '~',
+        Tile::Brush => '"',
     }
 }
 
@@ -280,6 +342,16 @@ struct Lines {
     rows: Vec<usize>,
     /// For each note, the line of its header.
     notes: Vec<usize>,
+    /// For each note shown at a cell, the column of that cell in its header.
+    note_cols: Vec<Option<usize>>,
+    /// The `next:` header: the file it names, its line, and the column of the name.
+    next: Option<(String, usize, usize)>,
+    /// The line of the `size:` header.
+    size: Option<usize>,
+    /// The line of the `map:` marker.
+    map: Option<usize>,
+    /// The line of the last header before the map.
+    last_header: Option<usize>,
 }
 
 /// Parses the text format; also returns where its rows and notes are in the file.
@@ -289,12 +361,17 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Lines), ParseError> {
     };
     let mut title = None;
     let mut size: Option<(usize, usize, usize, String)> = None;
+    let mut weights = TerrainWeights::DEFAULT;
+    // The line of the `cost:` header of each terrain, to refuse a second one.
+    let mut cost_lines: [Option<usize>; 3] = [None; 3];
     // Each note with its line, the column of its cell and the line's text, to check the
     // cell once the map's size is known.
     let mut notes: Vec<(Note, usize, usize, &str)> = Vec::new();
     let mut rows: Vec<(usize, &str)> = Vec::new();
     let (mut last_line, mut last_text) = (0, "");
     let mut map_marked = false;
+    let mut next: Option<(String, usize, usize)> = None;
+    let (mut map_line, mut last_header) = (None, None);
     for item in lines(bytes, file) {
         let (n, line) = item?;
         (last_line, last_text) = (n, line);
@@ -306,19 +383,65 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Lines), ParseError> {
                 continue;
             }
             if let Some((key, value)) = header(line) {
+                if key != "map" {
+                    last_header = Some(n);
+                }
+                // The value's first character, past the key, the colon and spaces.
+                let value_col = key.chars().count()
+                    + 2
+                    + value.chars().take_while(|c| c.is_whitespace()).count();
                 match key {
-                    "map" if value.trim().is_empty() => map_marked = true,
+                    "map" if value.trim().is_empty() => {
+                        map_marked = true;
+                        map_line = Some(n);
+                    }
+                    "next" => {
+                        let file = value.trim();
+                        if file.is_empty() {
+                            return Err(err(
+                                n,
+                                value_col,
+                                "empty next: name the file of the floor below, e.g. next: two.txt"
+                                    .into(),
+                                line,
+                            ));
+                        }
+                        if let Some((_, first, _)) = &next {
+                            return Err(err(
+                                n,
+                                1,
+                                format!("a second next: header (the first is on line {first})"),
+                                line,
+                            ));
+                        }
+                        next = Some((file.to_string(), n, value_col));
+                    }
                     "title" => title = Some(value.trim().to_string()).filter(|t| !t.is_empty()),
                     _ if key == "message" || key.starts_with("message ") => {
                         let (note, col) =
                             parse_note(key, value).map_err(|(col, msg)| err(n, col, msg, line))?;
                         notes.push((note, n, col, line));
                     }
+                    "cost" => {
+                        let (tile, weight) =
+                            parse_cost(value).map_err(|(col, msg)| err(n, col, msg, line))?;
+                        let slot = Tile::TERRAIN.iter().position(|&t| t == tile).unwrap_or(0);
+                        if let Some(first) = cost_lines[slot] {
+                            return Err(err(
+                                n,
+                                1,
+                                format!(
+                                    "a second cost for {:?} (the first is on line {first})",
+                                    tile_glyph(tile)
+                                ),
+                                line,
+                            ));
+                        }
+                        cost_lines[slot] = Some(n);
+                        weights = weights.with(tile, weight).unwrap_or(weights);
+                    }
                     "size" => {
-                        // The value's first character, past the key, the colon and spaces.
-                        let col = key.chars().count()
-                            + 2
-                            + value.chars().take_while(|c| c.is_whitespace()).count();
+                        let col = value_col;
                         let (w, h) = parse_size(value).ok_or_else(|| {
                             err(
                                 n,
@@ -337,7 +460,9 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Lines), ParseError> {
                         return Err(err(
                             n,
                             1,
-                            format!("unknown header {key:?} (known: title, size, map, message)"),
+                            format!(
+                                "unknown header {key:?} (known: title, size, map, message, next, cost)"
+                            ),
                             line,
                         ));
                     }
@@ -419,6 +544,8 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Lines), ParseError> {
                 '#' => Tile::Wall,
                 '.' => Tile::Floor,
                 ' ' => Tile::Void,
+                '~' => Tile::Water,
+                '"' => Tile::Brush,
                 '@' => {
                     if let Some((_, pl, pc)) = player {
                         return Err(err(
@@ -445,7 +572,7 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Lines), ParseError> {
                             n,
                             x + 1,
                             format!(
-                                "unknown glyph {c:?}: use '#' wall, '.' floor, '@' player, 'a'-'z' monster, '>' stairs, '!' potion, space void"
+                                "unknown glyph {c:?}: use '#' wall, '.' floor, '~' water, '\"' brush, '@' player, 'a'-'z' monster, '>' stairs, '!' potion, space void"
                             ),
                             row,
                         ));
@@ -463,7 +590,7 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Lines), ParseError> {
             row,
         ));
     };
-    let grid = Grid::from_tiles(width, height, tiles);
+    let grid = Grid::from_tiles(width, height, tiles).with_weights(weights);
     for (note, n, col, line) in &notes {
         if let Some(p) = note.at.filter(|&p| !grid.contains(p)) {
             return Err(err(
@@ -485,6 +612,14 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Lines), ParseError> {
     let lines = Lines {
         rows: rows.iter().map(|&(n, _)| n).collect(),
         notes: notes.iter().map(|&(_, n, ..)| n).collect(),
+        note_cols: notes
+            .iter()
+            .map(|(note, _, col, _)| note.at.map(|_| *col))
+            .collect(),
+        next,
+        size: size.as_ref().map(|s| s.2),
+        map: map_line,
+        last_header,
     };
     Ok((level, lines))
 }
@@ -532,6 +667,43 @@ fn parse_note(key: &str, value: &str) -> Result<(Note, usize), (usize, String)> 
         )
     })?;
     Ok((note, at.map_or(text_col, |(_, c)| c)))
+}
+
+/// A `cost` header's value (` ~ 4`): the terrain and its weight, or the column (in the
+/// whole line) and the reason it is malformed.
+fn parse_cost(value: &str) -> Result<(Tile, u32), (usize, String)> {
+    const FORM: &str =
+        "expected `cost: GLYPH N`, e.g. `cost: ~ 4`, with GLYPH one of . ~ \" and N from 1 to 9";
+    let lead = value.chars().take_while(|c| c.is_whitespace()).count();
+    let rest = value.trim_start();
+    // Columns from 1, past `cost:` and the spaces.
+    let glyph_col = "cost:".len() + lead + 1;
+    let mut chars = rest.chars();
+    let Some(glyph) = chars.next() else {
+        return Err((glyph_col, FORM.to_string()));
+    };
+    let Some(tile) = terrain_of_glyph(glyph) else {
+        return Err((
+            glyph_col,
+            format!("{glyph:?} has no cost: only '.' floor, '~' water and '\"' brush have one"),
+        ));
+    };
+    let after = chars.as_str();
+    let number = after.trim();
+    let number_col = glyph_col + 1 + (after.chars().count() - after.trim_start().chars().count());
+    if number.is_empty() || after.len() == after.trim_start().len() {
+        return Err((number_col, FORM.to_string()));
+    }
+    match number.parse::<u32>() {
+        Ok(n) if (1..=TerrainWeights::MAX).contains(&n) => Ok((tile, n)),
+        _ => Err((
+            number_col,
+            format!(
+                "bad cost {number:?} for {glyph:?}: a whole number from 1 to {}",
+                TerrainWeights::MAX
+            ),
+        )),
+    }
 }
 
 /// Checks a map size against the limits.

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use crate::content::level::Level;
 use crate::engine::astar::{
-    Pathfinder, Query, SearchOptions, SearchResult, Status, Ties, path_cost,
+    Fallback, Pathfinder, Query, SearchOptions, SearchResult, Status, path_cost,
 };
 use crate::engine::grid::{Grid, Neighbourhood, Pos};
 use crate::text::{LoadError, ParseError, lines, read_limited};
@@ -82,6 +82,8 @@ pub struct Report {
     /// Scenarios whose cost was checked for equality with an exact cost (from a `.1014`
     /// file); the others were checked against the bounds around `optimal_length`.
     pub exact: usize,
+    /// Why A* ran instead of the Jump Point Search asked for, if it did on any scenario.
+    pub fallback: Option<Fallback>,
 }
 
 impl std::ops::AddAssign<&Report> for Report {
@@ -92,6 +94,7 @@ impl std::ops::AddAssign<&Report> for Report {
         self.search_time += other.search_time;
         self.expanded += other.expanded;
         self.exact += other.exact;
+        self.fallback = self.fallback.or(other.fallback);
         let room = MAX_FAILURE_DETAILS.saturating_sub(self.failures.len());
         self.failures
             .extend(other.failures.iter().take(room).cloned());
@@ -413,13 +416,13 @@ pub fn parse_exact(
 pub const MAX_EXACT_BYTES: u64 = MAX_SCEN_BYTES;
 
 /// Loads a scenario file and its map (beside it, or `map_override`) and runs every scenario
-/// on `jobs` threads. When the file's exact costs (`X.map.scen.1014`) are beside it, each
+/// on `jobs` threads with `options`. When the file's exact costs (`X.map.scen.1014`) are beside it, each
 /// cost must equal its exact cost; otherwise it must lie within the bounds.
 pub fn run_file_on(
     scen_path: &Path,
     map_override: Option<&Path>,
     jobs: usize,
-    ties: Ties,
+    options: SearchOptions,
 ) -> Result<Report, ScenError> {
     let name = scen_path.display().to_string();
     let bytes = read_limited(scen_path, MAX_SCEN_BYTES, "scenario file")?;
@@ -437,25 +440,28 @@ pub fn run_file_on(
     let (level, _) = Level::load(&map_path)?;
     check_fit(&scenarios, &level.grid, expect_name, &name, &bytes).map_err(ScenError::Mismatch)?;
     let exact_file = exact_path(scen_path);
-    let exact = if exact_file.is_file() {
-        let exact_bytes = read_limited(&exact_file, MAX_EXACT_BYTES, "exact cost file")?;
-        let exact_name = exact_file.display().to_string();
-        Some(parse_exact(&exact_bytes, &exact_name, &scenarios).map_err(LoadError::from)?)
-    } else {
-        None
+    // Anything there at all is read as the exact costs: a FIFO, a folder or a link to
+    // nothing in its place is refused, never silently taken for "no exact costs".
+    let exact = match std::fs::symlink_metadata(&exact_file) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        _ => {
+            let exact_bytes = read_limited(&exact_file, MAX_EXACT_BYTES, "file of exact costs")?;
+            let exact_name = exact_file.display().to_string();
+            Some(parse_exact(&exact_bytes, &exact_name, &scenarios).map_err(LoadError::from)?)
+        }
     };
     Ok(run_scenarios_on(
         &scenarios,
         exact.as_deref(),
         &level.grid,
         jobs,
-        ties,
+        options,
     ))
 }
 
 /// [`run_file_on`] on one thread.
 pub fn run_file(scen_path: &Path, map_override: Option<&Path>) -> Result<Report, ScenError> {
-    run_file_on(scen_path, map_override, 1, Ties::LowerH)
+    run_file_on(scen_path, map_override, 1, SearchOptions::default())
 }
 
 /// Runs the scenarios split in `jobs` runs of neighbouring scenarios, one thread each, and
@@ -466,7 +472,7 @@ pub fn run_scenarios_on(
     exact: Option<&[u32]>,
     grid: &Grid,
     jobs: usize,
-    ties: Ties,
+    options: SearchOptions,
 ) -> Report {
     let per_job = scenarios.len().div_ceil(jobs.max(1)).max(1);
     let reports: Vec<Report> = std::thread::scope(|scope| {
@@ -475,7 +481,7 @@ pub fn run_scenarios_on(
             .enumerate()
             .map(|(i, chunk)| {
                 let exact = exact.map(|e| &e[i * per_job..i * per_job + chunk.len()]);
-                scope.spawn(move || run_checked(chunk, exact, grid, ties))
+                scope.spawn(move || run_checked(chunk, exact, grid, options))
             })
             .collect();
         handles
@@ -494,22 +500,18 @@ pub fn run_scenarios_on(
 /// Runs every scenario with default [`SearchOptions`] through one reused [`Pathfinder`],
 /// checking each cost against the bounds around `optimal_length`.
 pub fn run_scenarios(scenarios: &[Scenario], grid: &Grid) -> Report {
-    run_checked(scenarios, None, grid, Ties::LowerH)
+    run_checked(scenarios, None, grid, SearchOptions::default())
 }
 
-/// Runs the scenarios through one reused [`Pathfinder`], breaking ties by `ties`; with
-/// `exact` (one cost per scenario) each cost must equal its exact cost, else it must lie
-/// within the bounds.
+/// Runs the scenarios through one reused [`Pathfinder`] with `options` (the tie rule and
+/// the algorithm matter; the scenarios' rule is the game's); with `exact` (one cost per
+/// scenario) each cost must equal its exact cost, else it must lie within the bounds.
 pub fn run_checked(
     scenarios: &[Scenario],
     exact: Option<&[u32]>,
     grid: &Grid,
-    ties: Ties,
+    options: SearchOptions,
 ) -> Report {
-    let options = SearchOptions {
-        ties,
-        ..SearchOptions::default()
-    };
     let mut pf = Pathfinder::new();
     let mut out = SearchResult::default();
     let mut report = Report::default();
@@ -530,6 +532,7 @@ pub fn run_checked(
         report.search_time += began.elapsed();
         report.scenarios += 1;
         report.expanded += u64::from(out.expanded);
+        report.fallback = report.fallback.or(out.fallback);
         let want = exact.and_then(|e| e.get(i).copied());
         report.exact += usize::from(want.is_some());
         let verdict = match (out.status, out.cost) {
@@ -603,6 +606,14 @@ fn check(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::astar::Ties;
+
+    fn with_ties(ties: Ties) -> SearchOptions {
+        SearchOptions {
+            ties,
+            ..SearchOptions::default()
+        }
+    }
 
     const TABS: &str = "version 1\n\
         0\tmaps/dao/arena.map\t49\t49\t1\t11\t1\t12\t1\n\
@@ -748,7 +759,7 @@ mod tests {
         let s = parse(source, "s").unwrap();
         let exact = parse_exact(b"44\n\n40\n", "s.1014", &s).unwrap();
         assert_eq!(exact, [44, 40]);
-        let r = run_checked(&s, Some(&exact), &g, Ties::LowerH);
+        let r = run_checked(&s, Some(&exact), &g, with_ties(Ties::LowerH));
         assert_eq!(
             (r.scenarios, r.failed, r.exact),
             (2, 0, 2),
@@ -756,15 +767,15 @@ mod tests {
             r.failures
         );
         // A cost one unit off the exact one fails.
-        let r = run_checked(&s, Some(&[44, 41]), &g, Ties::LowerH);
+        let r = run_checked(&s, Some(&[44, 41]), &g, with_ties(Ties::LowerH));
         assert_eq!((r.failed, r.exact), (1, 2));
         assert_eq!(r.failures[0].reason, "cost 40, the exact cost is 41");
         assert_eq!(r.failures[0].scenario.line, 4);
         // Bounds alone accept both (the stored lengths are right).
-        let r = run_checked(&s, None, &g, Ties::LowerH);
+        let r = run_checked(&s, None, &g, with_ties(Ties::LowerH));
         assert_eq!((r.failed, r.exact), (0, 0));
         // Another tie rule finds other paths of the same costs.
-        let r = run_checked(&s, Some(&exact), &g, Ties::Lifo);
+        let r = run_checked(&s, Some(&exact), &g, with_ties(Ties::Lifo));
         assert_eq!((r.failed, r.exact), (0, 2), "{:?}", r.failures);
     }
 
@@ -788,9 +799,9 @@ mod tests {
         let scenarios: Vec<Scenario> = (0..23)
             .map(|i| scenario(Pos::new(i % 8, 0), Pos::new(7 - i % 8, 3), 9.0))
             .collect();
-        let one = run_scenarios_on(&scenarios, None, &g, 1, Ties::LowerH);
+        let one = run_scenarios_on(&scenarios, None, &g, 1, SearchOptions::default());
         for jobs in [2, 3, 7, 64] {
-            let many = run_scenarios_on(&scenarios, None, &g, jobs, Ties::LowerH);
+            let many = run_scenarios_on(&scenarios, None, &g, jobs, SearchOptions::default());
             assert_eq!(
                 (many.scenarios, many.failed, many.expanded, &many.failures),
                 (one.scenarios, one.failed, one.expanded, &one.failures),
@@ -808,6 +819,7 @@ mod tests {
             search_time: Duration::from_micros(10),
             expanded: 300,
             exact: 3,
+            fallback: None,
         };
         assert_eq!(
             format_summary(&r),

@@ -19,6 +19,7 @@ use super::record::Recorder;
 use super::script::{self, Frames, Output};
 use super::term::Hooks;
 use crate::app::App;
+use crate::app::config::Settings;
 use crate::game::Planning;
 use crate::session::data::{self, Lock};
 use crate::session::morgue;
@@ -41,6 +42,46 @@ pub struct Start {
     pub seed: u64,
     /// How the monsters planned at the start.
     pub planning: Planning,
+    /// The text of the settings file the run plays with (its keys decide what each input
+    /// of the recording does); `None` for the defaults.
+    pub settings: Option<String>,
+    /// That settings file, for the recording's `#! config:` header.
+    pub settings_file: Option<PathBuf>,
+    /// The unsaved edits of a recovery file the run began with.
+    pub recovered: Option<Recovered>,
+}
+
+/// The unsaved edits of a recovery file that a run began with.
+#[derive(Debug, Clone)]
+pub struct Recovered {
+    /// Their design.
+    pub design: crate::content::level::Design,
+    /// The recovery file.
+    pub path: PathBuf,
+    /// Its bytes, which the save keeps.
+    pub bytes: Vec<u8>,
+}
+
+/// The app of a run from `start` (its level opened as `design` and `source`), as the
+/// terminal plays it and as a rebuild replays it: the settings applied, the planning set,
+/// the recovered edits taken.
+pub fn start_app(
+    start: &Start,
+    design: crate::content::level::Design,
+    source: crate::session::Source,
+    settings: Settings,
+    size: (u16, u16),
+    progress: Arc<crate::game::Progress>,
+) -> App {
+    let mut app = App::with_progress(design, source, start.seed, size, progress);
+    app.apply_settings(settings);
+    if start.planning != Planning::AStar {
+        app.set_planning(start.planning);
+    }
+    if let Some(r) = &start.recovered {
+        app.take_recovery(r.design.clone(), r.path.clone());
+    }
+    app
 }
 
 impl Start {
@@ -50,6 +91,29 @@ impl Start {
             || "the default level".into(),
             |n| crate::text::escape_controls(&n.to_string_lossy()).into_owned(),
         )
+    }
+
+    /// What the run of `save` started from.
+    pub fn of(save: &RunSave) -> Result<Start, RebuildError> {
+        let planning: Planning = save.planning.parse().map_err(RebuildError::Level)?;
+        let recovered = match (&save.recovery_file, &save.recovery_bytes) {
+            (Some(path), Some(bytes)) => Some(Recovered {
+                design: crate::app::parse_recovery(bytes, path)
+                    .map_err(|e| RebuildError::Level(e.to_string()))?,
+                path: path.clone(),
+                bytes: bytes.clone(),
+            }),
+            _ => None,
+        };
+        Ok(Start {
+            level: save.level.clone(),
+            bytes: save.level_bytes.clone().unwrap_or_default(),
+            seed: save.seed,
+            planning,
+            settings: save.settings.clone(),
+            settings_file: save.settings_file.clone(),
+            recovered,
+        })
     }
 
     /// The command that resumes the run.
@@ -62,11 +126,18 @@ impl Start {
 }
 
 /// The header lines beyond level, size, seed and ticks that a kept game's recording
-/// carries: its planning (when not the default) and that its runs are kept.
-pub fn extra_headers(planning: Planning) -> Vec<(&'static str, String)> {
+/// carries: its planning (when not the default), its settings file (when one was read)
+/// and that its runs are kept.
+pub fn extra_headers(start: &Start) -> Vec<(&'static str, String)> {
     let mut out = Vec::new();
-    if planning != Planning::AStar {
-        out.push(("planning", planning.to_string()));
+    if start.planning != Planning::AStar {
+        // The replay must plan as the game did.
+        out.push(("planning", start.planning.to_string()));
+    }
+    if let Some(file) = &start.settings_file {
+        // The replay must read the keys as the game did.
+        let file = std::fs::canonicalize(file).unwrap_or_else(|_| file.clone());
+        out.push(("config", file.display().to_string()));
     }
     out.push(("runs", "kept".to_string()));
     out
@@ -109,11 +180,22 @@ pub fn rebuild(save: &RunSave) -> Result<App, RebuildError> {
     let (design, source) =
         crate::session::open_level_bytes(save.level.as_deref(), bytes, save.seed)
             .map_err(|e| RebuildError::Level(e.to_string()))?;
-    let mut app = App::new(design, source, save.seed, save.size);
-    let planning: Planning = save.planning.parse().map_err(RebuildError::Level)?;
-    if planning != Planning::AStar {
-        app.set_planning(planning);
-    }
+    let start = Start::of(save)?;
+    let settings = match &save.settings {
+        Some(text) => {
+            let name = save
+                .settings_file
+                .as_deref()
+                .map_or_else(|| "the run's settings".into(), |p| p.display().to_string());
+            let mut settings = crate::app::config::parse(text.as_bytes(), &name).map_err(|e| {
+                RebuildError::Level(format!("its settings do not read: {}", e.headline()))
+            })?;
+            settings.file = save.settings_file.clone();
+            settings
+        }
+        None => Settings::default(),
+    };
+    let mut app = start_app(&start, design, source, settings, save.size, Arc::default());
     app.set_keeping(save.fresh_runs);
     app.replay_io(save.io.clone());
     let mut text = String::from("#! ticks: manual\n");
@@ -348,6 +430,10 @@ impl Keeper {
             run_seed: at.run_seed,
             planning: self.start.planning.to_string(),
             fresh_runs: true,
+            settings: self.start.settings.clone(),
+            settings_file: self.start.settings_file.clone(),
+            recovery_file: self.start.recovered.as_ref().map(|r| r.path.clone()),
+            recovery_bytes: self.start.recovered.as_ref().map(|r| r.bytes.clone()),
             size: r.start_size(),
             tape,
             io: kept.io[..at.io.min(kept.io.len())].to_vec(),

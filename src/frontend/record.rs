@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 use crossterm::event::{Event, MouseEventKind};
 
 use super::script::token;
+use crate::app::{Replacing, create_for_writing};
 
 /// A recording under way.
 #[derive(Debug)]
@@ -33,6 +34,9 @@ pub struct Recorder {
     ticks: u32,
     /// The file recorded into, and how many lines it has been given.
     file: Option<(PathBuf, BufWriter<File>, usize)>,
+    /// Replacing an earlier recording: the new one takes its place once its header is
+    /// written.
+    replacing: Option<Replacing>,
     /// Whether the last mouse token pressed or dragged a button: a mouse move or scroll
     /// then ends the stroke as a release does, so it is recorded as one.
     in_stroke: bool,
@@ -46,26 +50,42 @@ pub struct Recorder {
 
 impl Recorder {
     /// A recording of a game on `level` (`None`: the built-in level) with `seed`, kept in
-    /// memory and, with `file`, written there as it goes (created or truncated now).
+    /// memory and, with `file`, written there as it goes.
     ///
-    /// An existing file is only replaced when it is a regular `.keys` file (an earlier
-    /// recording): a slip of the command line must never truncate a level.
-    pub fn new(level: Option<&Path>, seed: u64, file: Option<&Path>) -> io::Result<Self> {
+    /// The file follows the save rules ([`create_for_writing`]): a new file is created
+    /// exclusively; where something exists already, nothing is written unless `force` is
+    /// given and it is (or links to) a regular, writable file that is itself a recording
+    /// (it starts with the line recordings start with). A slip of the command line never
+    /// truncates a level, a hand-written script or anything else, whatever its name. An
+    /// earlier recording is replaced atomically once the new header is written.
+    pub fn new(
+        level: Option<&Path>,
+        seed: u64,
+        file: Option<&Path>,
+        force: bool,
+    ) -> io::Result<Self> {
         let level = level.map(std::path::absolute).transpose()?;
-        let file = match file {
+        let (file, replacing) = match file {
             Some(p) => {
-                if let Ok(meta) = std::fs::metadata(p) {
-                    let keys = p.extension().is_some_and(|e| e == "keys");
-                    if !meta.is_file() || !keys {
+                let (f, replacing) = create_for_writing(p, |target| {
+                    if !force {
                         return Err(io::Error::new(
                             io::ErrorKind::AlreadyExists,
-                            "it exists and is not a recording (.keys); nothing was written",
+                            "it exists; nothing was written (--force replaces an earlier recording)",
                         ));
                     }
-                }
-                Some((p.to_path_buf(), BufWriter::new(File::create(p)?), 0))
+                    if !is_recording(target) {
+                        return Err(io::Error::new(
+                            io::ErrorKind::AlreadyExists,
+                            "it is not a recording (it does not start with the line recordings start with), so even --force does not replace it; nothing was written",
+                        ));
+                    }
+                    Ok(())
+                })?;
+                let target = replacing.target().to_path_buf();
+                (Some((target, BufWriter::new(f), 0)), Some(replacing))
             }
-            None => None,
+            None => (None, None),
         };
         Ok(Self {
             level,
@@ -75,6 +95,7 @@ impl Recorder {
             pending: None,
             ticks: 0,
             file,
+            replacing,
             in_stroke: false,
             extra: Vec::new(),
             continued: false,
@@ -116,6 +137,9 @@ impl Recorder {
         if let Some((path, out, _)) = &mut self.file {
             let header = header(self.level.as_deref(), self.seed, first, path, &self.extra);
             let _ = out.write_all(header.as_bytes()).and_then(|()| out.flush());
+            if let Some(replacing) = &mut self.replacing {
+                let _ = replacing.commit(out.get_ref());
+            }
         }
         if self.continued {
             self.flush();
@@ -287,6 +311,35 @@ impl Recorder {
     }
 }
 
+/// The first line of every recording (and crash file), by which an earlier recording is
+/// told from any other file.
+const RECORDING_MARK: &str =
+    "# Recorded by `astar-rogue play --record`; replay: astar-rogue script FILE\n";
+
+/// Whether the regular file `path` starts with [`RECORDING_MARK`] (read without blocking,
+/// and no further than the mark).
+fn is_recording(path: &Path) -> bool {
+    use std::io::Read;
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let Ok(file) = options.open(path) else {
+        return false;
+    };
+    if !file.metadata().is_ok_and(|m| m.is_file()) {
+        return false;
+    }
+    let mut start = Vec::new();
+    let _ = file
+        .take(RECORDING_MARK.len() as u64)
+        .read_to_end(&mut start);
+    start == RECORDING_MARK.as_bytes()
+}
+
 /// The header of a recording written to `file`: the level relative to the file's folder
 /// when it lies below it, else absolute.
 fn header(
@@ -296,9 +349,7 @@ fn header(
     file: &Path,
     extra: &[String],
 ) -> String {
-    let mut out = String::from(
-        "# Recorded by `astar-rogue play --record`; replay: astar-rogue script FILE\n",
-    );
+    let mut out = String::from(RECORDING_MARK);
     if let Some(level) = level {
         let dir = file
             .parent()
@@ -310,7 +361,8 @@ fn header(
         let shown = level_real
             .strip_prefix(&dir)
             .map_or_else(|_| level_real.clone(), Path::to_path_buf);
-        out.push_str(&format!("#! level: {}\n", shown.display()));
+        // Quoted when needed, so that any name (a leading space, a newline) reads back.
+        out.push_str(&format!("#! level: {}\n", crate::text::quote_path(&shown)));
     }
     out.push_str(&format!(
         "#! size: {}x{}\n#! seed: {seed}\n#! ticks: manual\n",

@@ -25,7 +25,7 @@ use ratatui::style::{Modifier, Style};
 
 use super::script::{self, Action as Token, RunOptions, Script, ScriptError};
 use crate::app::keymap::{self, Action, Context};
-use crate::app::{App, Mode, open_level};
+use crate::app::{App, Input, Mode, open_level};
 
 /// The speeds a replay plays at, in inputs a second.
 pub const SPEEDS: [u32; 10] = [1, 2, 5, 10, 20, 50, 100, 200, 500, 2000];
@@ -110,7 +110,19 @@ impl Replay {
         let seed = options.seed.or(script.header.seed).unwrap_or(1);
         let level = options.level.clone().or(script.header.level.clone());
         let (design, source) = open_level(level.as_deref(), seed)?;
+        // As `script` plays it: with the settings file the recording names (never the
+        // user's own), and saves carried out in the game without writing anything.
+        let settings = match options.config.as_ref().or(script.header.config.as_ref()) {
+            Some(file) => crate::app::config::load(file)?,
+            None => crate::app::config::Settings::default(),
+        };
+        let source = if options.allow_saves {
+            source
+        } else {
+            source.for_replay()
+        };
         let mut app = App::new(design, source, seed, size);
+        app.apply_settings(settings);
         if let Some(planning) = script.header.planning {
             app.set_planning(planning);
         }
@@ -169,23 +181,15 @@ impl Replay {
         let step = &self.script.steps[self.units[self.at]];
         let app = &mut self.app;
         match &step.action {
-            Token::Event(e) => {
-                app.handle_event(e);
-            }
-            Token::Resize(w, h) => {
-                app.handle_event(&Event::Resize(*w, *h));
-            }
-            Token::Reload => app.reload(),
-            Token::Tick => {
-                if app.is_busy() {
-                    app.tick();
-                }
-            }
+            Token::Event(e) => _ = app.drive(&Input::Event(e.clone())),
+            Token::Resize(w, h) => _ = app.drive(&Input::Event(Event::Resize(*w, *h))),
+            Token::Reload => _ = app.drive(&Input::Reload),
+            Token::Tick => _ = app.drive(&Input::Tick),
             Token::Snap(_) => {}
         }
         let mut ticks = 0;
         while !self.script.header.manual_ticks && app.is_busy() && ticks < MAX_TICKS {
-            app.tick();
+            app.drive(&Input::Tick);
             ticks += 1;
         }
         self.at += 1;
@@ -227,9 +231,9 @@ impl Replay {
             return false;
         };
         let view = self.inspect.get_or_insert_with(|| self.app.clone());
-        match keymap::lookup(view.contexts(), key) {
+        match keymap::lookup(&view.settings().bindings, view.contexts(), key) {
             Some(action) if looks_only(action, view.mode()) => {
-                view.handle_event(event);
+                view.drive(&Input::Event(event.clone()));
                 true
             }
             _ => false,
@@ -275,10 +279,11 @@ impl Viewer {
             } else {
                 "paused".to_string()
             };
+            let keys = &app.settings().bindings;
             let hints = if self.playing {
-                keymap::hints(&[Context::Replay])
+                keymap::hints(keys, &[Context::Replay])
             } else {
-                format!("{}  o x Tab look", keymap::hints(&[Context::Replay]))
+                format!("{}  o x Tab look", keymap::hints(keys, &[Context::Replay]))
             };
             format!(
                 "REPLAY {run}  turn {}  depth {}  input {}/{}  {hints}",
@@ -418,8 +423,10 @@ pub fn watch(mut replay: Replay, speed: usize, paused: bool) -> io::Result<i32> 
                 }
                 continue;
             }
-            match keymap::lookup(&[Context::Replay], key) {
-                Some(Action::ReplayQuit) => return Ok(0),
+            let keys = &replay.replayed().settings().bindings;
+            match keymap::lookup(keys, &[Context::Replay, Context::Always], key) {
+                // C-c is the table's own (it always quits), q the viewer's.
+                Some(Action::ReplayQuit | Action::Interrupt) => return Ok(0),
                 Some(Action::ReplayPause) => {
                     v.playing = !v.playing && !replay.done();
                     v.clock = Instant::now();

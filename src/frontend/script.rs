@@ -7,7 +7,8 @@
 //! (`click:COL,ROW`, `rclick:COL,ROW`, `drag:COL,ROW`, `rdrag:COL,ROW`, `release:COL,ROW`),
 //! `resize:WxH`, `snap` or `snap:NAME`, `reload`, `tick`, or `N*TOKEN` for N repeats.
 //! Header lines `#! level: PATH`, `#! size: WxH` and `#! seed: N` make one file a complete
-//! reproduction (paths are relative to the script); `#! ticks: manual` (as recordings say)
+//! reproduction (paths are relative to the script), and `#! config: FILE` plays it with a
+//! settings file (never the user's own); `#! ticks: manual` (as recordings say)
 //! advances travel and autoplay only at `tick` tokens instead of to the end after each
 //! token; `#! runs: kept` (as `play` records) plays as a game whose runs are kept: its
 //! questions say so and `r` draws the next run's seed.
@@ -23,7 +24,7 @@ use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use serde::Serialize;
 
-use crate::app::{App, OpenError, open_level};
+use crate::app::{App, Input, OpenError, open_level};
 use crate::engine::grid::Pos;
 use crate::game::Planning;
 use crate::text::{LoadError, ParseError, parse_size};
@@ -89,6 +90,8 @@ pub struct Header {
     /// Whether the game kept its runs (`#! runs: kept`, as `play` records): its questions
     /// said so and each new run drew the next seed ([`App::set_keeping`]).
     pub kept_runs: bool,
+    /// The settings file to play with (`#! config: FILE`); without one, the defaults.
+    pub config: Option<PathBuf>,
 }
 
 /// A parsed script.
@@ -120,7 +123,14 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<Script, ParseError> {
                 .ok_or_else(|| err(n, col, "header needs `key: value`".into(), line))?;
             let value = value.trim();
             match key.trim() {
-                "level" => script.header.level = Some(base.join(value)),
+                "level" => {
+                    // Quoted when the name needs it (a leading space, a newline): see
+                    // `text::quote_path`, which recordings write it with.
+                    let path =
+                        crate::text::unquote_path(value).map_err(|m| err(n, col, m, line))?;
+                    script.header.level = Some(base.join(path));
+                }
+                "config" => script.header.config = Some(base.join(value)),
                 "size" => {
                     script.header.size =
                         Some(terminal_size(value).map_err(|m| err(n, col, m, line))?)
@@ -186,7 +196,7 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<Script, ParseError> {
                         n,
                         col,
                         format!(
-                            "unknown header {other:?} (known: level, size, seed, lab, planning, ticks, styles, runs)"
+                            "unknown header {other:?} (known: level, size, seed, lab, planning, ticks, styles, config, runs)"
                         ),
                         line,
                     ));
@@ -195,14 +205,15 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<Script, ParseError> {
             continue;
         }
         let code = line.split('#').next().unwrap_or("");
-        let mut col_bytes = 0;
+        // Columns are counted as the words go by: counting from the start of the line for
+        // each token made a line of a million tokens take minutes.
+        let mut next_col = 1;
         for word in code.split([' ', '\t']) {
-            let start = col_bytes;
-            col_bytes += word.len() + 1;
+            let col = next_col;
+            next_col += word.chars().count() + 1;
             if word.is_empty() {
                 continue;
             }
-            let col = line[..start].chars().count() + 1;
             token += 1;
             let (repeat, body, body_col) = match word.split_once('*') {
                 Some((count, body))
@@ -667,20 +678,14 @@ pub fn play(
         last = (step.token, step.line);
         for _ in 0..step.repeat {
             match &step.action {
-                Action::Event(e) => {
-                    // Headless, a suspend or a quit has no terminal to act on.
-                    app.handle_event(e);
-                }
+                // Headless, a suspend or a quit has no terminal to act on.
+                Action::Event(e) => _ = app.drive(&Input::Event(e.clone())),
                 Action::Resize(w, h) => {
                     terminal.backend_mut().resize(*w, *h);
-                    app.handle_event(&Event::Resize(*w, *h));
+                    app.drive(&Input::Event(Event::Resize(*w, *h)));
                 }
-                Action::Reload => app.reload(),
-                Action::Tick => {
-                    if app.is_busy() {
-                        app.tick();
-                    }
-                }
+                Action::Reload => _ = app.drive(&Input::Reload),
+                Action::Tick => _ = app.drive(&Input::Tick),
                 Action::Snap(name) => {
                     snaps += 1;
                     if output.frames != Frames::Last {
@@ -692,7 +697,7 @@ pub fn play(
             note_turn(app, out, &mut turn)?;
             let mut ticks = 0;
             while !script.header.manual_ticks && app.is_busy() && ticks < MAX_TICKS {
-                app.tick();
+                app.drive(&Input::Tick);
                 ticks += 1;
                 note_turn(app, out, &mut turn)?;
             }
@@ -726,6 +731,11 @@ pub struct RunOptions {
     pub output: Output,
     /// Print every frame's styles too, as the header `#! styles: on` asks.
     pub styles: bool,
+    /// The settings file, instead of the header's (default: none, the default settings).
+    pub config: Option<PathBuf>,
+    /// Let the script's saves write files (`script --allow-saves`); by default a replay
+    /// carries its saves out in the game and writes nothing.
+    pub allow_saves: bool,
 }
 
 /// Why a script could not run to its end.
@@ -756,7 +766,18 @@ pub fn run_file(path: &Path, options: &RunOptions, out: &mut dyn Write) -> Resul
     let seed = options.seed.or(script.header.seed).unwrap_or(1);
     let level = options.level.clone().or(script.header.level.clone());
     let (level, source) = open_level(level.as_deref(), seed)?;
+    // Only a file the run names: the user's own settings must not change a script's frames.
+    let settings = match options.config.as_ref().or(script.header.config.as_ref()) {
+        Some(file) => crate::app::config::load(file)?,
+        None => crate::app::config::Settings::default(),
+    };
+    let source = if options.allow_saves {
+        source
+    } else {
+        source.for_replay()
+    };
     let mut app = App::new(level, source, seed, size);
+    app.apply_settings(settings);
     if let Some(planning) = script.header.planning {
         app.set_planning(planning);
     }
@@ -972,7 +993,7 @@ mod tests {
         let e = parse(b"#! colour: red\n", "s.keys").unwrap_err();
         assert_eq!(
             e.headline(),
-            "s.keys:1:3: unknown header \"colour\" (known: level, size, seed, lab, planning, ticks, styles, runs)"
+            "s.keys:1:3: unknown header \"colour\" (known: level, size, seed, lab, planning, ticks, styles, config, runs)"
         );
     }
 }

@@ -8,9 +8,12 @@
 //! every turn, the level played from a scratch copy so that saves touch nothing real.
 
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use super::script::{self, Frames, Output, RunOptions, ScriptError};
+use super::term::ENDING_SIGNALS;
 use crate::app::OpenError;
+use crate::content::level::MAX_LEVEL_BYTES;
 use crate::text::LoadError;
 
 /// The expected output of a script: `NAME.snap` beside `NAME.keys`.
@@ -18,22 +21,43 @@ pub fn expected_path(script: &Path) -> PathBuf {
     script.with_extension("snap")
 }
 
+/// Largest expected-output file `test` reads (a `.snap` of a thousand frames of 200x60 is
+/// about 40 MB); beyond it the file is refused, as every reader refuses past its limit.
+pub const MAX_SNAP_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Reads a script's expected output: `None` when there is none yet. Like every reader it is
+/// bounded and never blocks: a FIFO, a device (`/dev/zero`), a folder or a file past
+/// [`MAX_SNAP_BYTES`] is an error naming the file.
+pub fn read_expected(path: &Path) -> Result<Option<String>, LoadError> {
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        _ => {}
+    }
+    let bytes = crate::text::read_limited(path, MAX_SNAP_BYTES, "snapshot file")?;
+    Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))
+}
+
 /// What a script prints as a test, played on a scratch copy of its level.
 pub fn render(script_path: &Path) -> Result<String, ScriptError> {
     let parsed = script::load(script_path)?;
     let scratch = Scratch::new().map_err(ScriptError::Output)?;
     // The level as the header names it (or the default level), copied so that the
-    // script's saves and edits land in the scratch folder.
+    // script's saves and edits land in the scratch folder. It is read as the game reads
+    // it (within the level limit, never blocking on a FIFO), so nothing unbounded reaches
+    // the temporary folder.
     let level = match &parsed.header.level {
         Some(level) => {
             let name = level.file_name().unwrap_or(level.as_os_str());
             let copy = scratch.0.join(name);
-            std::fs::copy(level, &copy).map_err(|e| {
+            let bytes = crate::text::read_limited(level, MAX_LEVEL_BYTES, "level file")
+                .map_err(OpenError::Load)?;
+            std::fs::write(&copy, bytes).map_err(|e| {
                 OpenError::Load(LoadError::Io {
                     file: level.display().to_string(),
-                    message: e.to_string(),
+                    message: format!("cannot copy it to a scratch folder: {e}"),
                 })
             })?;
+            copy_campaign(level, &scratch.0);
             copy
         }
         // The built-in default level, not whatever levels/default.txt the current folder
@@ -57,13 +81,62 @@ pub fn render(script_path: &Path) -> Result<String, ScriptError> {
     Ok(String::from_utf8_lossy(&out).into_owned())
 }
 
-/// A temporary folder of ours, removed when dropped.
+/// Copies the floors a level's `next:` headers lead to into `scratch`, where they lie
+/// beside the level (a floor outside the level's folder is left out, and the game says it
+/// cannot read it).
+fn copy_campaign(level: &Path, scratch: &Path) {
+    use std::path::Component;
+    let dir = level.parent().unwrap_or(Path::new(""));
+    for file in crate::content::level::campaign::files(level)
+        .into_iter()
+        .skip(1)
+    {
+        let Ok(rel) = file.strip_prefix(dir) else {
+            continue;
+        };
+        if !rel.components().all(|c| matches!(c, Component::Normal(_))) {
+            continue;
+        }
+        let to = scratch.join(rel);
+        if let Some(parent) = to.parent() {
+            let _ = std::fs::create_dir_all(parent);
+        }
+        let _ = std::fs::copy(&file, &to);
+    }
+}
+
+/// The scratch folders that exist now, so that a signal can remove them before the process
+/// ends (a `Drop` never runs then).
+static SCRATCHES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// From now on, a signal that ends the process (see [`ENDING_SIGNALS`]) first removes
+/// every scratch folder, then exits with 128 + its number as a shell reports it.
+pub fn remove_scratch_on_signals() -> std::io::Result<()> {
+    let mut signals = signal_hook::iterator::Signals::new(ENDING_SIGNALS)?;
+    std::thread::Builder::new()
+        .name("scratch-signals".into())
+        .spawn(move || {
+            if let Some(n) = signals.forever().next() {
+                // Held to the end: no scratch folder can be made after these are gone.
+                let dirs = SCRATCHES.lock().unwrap_or_else(|p| p.into_inner());
+                for dir in dirs.iter() {
+                    let _ = std::fs::remove_dir_all(dir);
+                }
+                std::process::exit(128 + n);
+            }
+        })?;
+    Ok(())
+}
+
+/// A temporary folder of ours, removed when dropped (and by a signal, see
+/// [`remove_scratch_on_signals`]).
 struct Scratch(PathBuf);
 
 impl Scratch {
     fn new() -> std::io::Result<Self> {
         use std::sync::atomic::{AtomicU64, Ordering};
         static NEXT: AtomicU64 = AtomicU64::new(0);
+        let mut live = SCRATCHES.lock().unwrap_or_else(|p| p.into_inner());
         loop {
             let n = NEXT.fetch_add(1, Ordering::Relaxed);
             let dir = std::env::temp_dir().join(format!(
@@ -72,7 +145,10 @@ impl Scratch {
                 rand::random::<u32>()
             ));
             match std::fs::create_dir(&dir) {
-                Ok(()) => return Ok(Self(dir)),
+                Ok(()) => {
+                    live.push(dir.clone());
+                    return Ok(Self(dir));
+                }
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
                 Err(e) => return Err(e),
             }
@@ -82,7 +158,9 @@ impl Scratch {
 
 impl Drop for Scratch {
     fn drop(&mut self) {
+        let mut live = SCRATCHES.lock().unwrap_or_else(|p| p.into_inner());
         let _ = std::fs::remove_dir_all(&self.0);
+        live.retain(|d| d != &self.0);
     }
 }
 
@@ -104,10 +182,15 @@ pub fn normalize(output: &str) -> String {
     output.trim_end().replace("\r\n", "\n")
 }
 
-/// The text of a `.snap` file holding `output` for the script named `script_name`.
+/// What a `.snap` file written by `astar-rogue test` names as its source, where insta's own
+/// name the test file that wrote them: whoever reads the file can tell which one to rerun.
+pub const SNAP_SOURCE: &str = "astar-rogue test";
+
+/// The text of a `.snap` file holding `output` for the script named `script_name`, as
+/// `astar-rogue test --bless` writes it.
 pub fn snap_file(output: &str, script_name: &str) -> String {
     format!(
-        "---\nsource: tests/snapshots.rs\nexpression: out\ninput_file: {script_name}\n---\n{}\n",
+        "---\nsource: {SNAP_SOURCE}\nexpression: out\ninput_file: {script_name}\n---\n{}\n",
         normalize(output)
     )
 }
@@ -235,7 +318,10 @@ mod tests {
     fn a_snap_file_reads_back_its_output() {
         let out = "--- frame last (token 1, line 2) ---\nab\ncd  \n\n";
         let file = snap_file(out, "x.keys");
-        assert!(file.starts_with("---\nsource: "));
+        assert!(
+            file.starts_with("---\nsource: astar-rogue test\n"),
+            "{file}"
+        );
         assert_eq!(snap_body(&file), normalize(out));
         assert_eq!(snap_body("legacy\nbody\n"), "legacy\nbody");
     }

@@ -12,31 +12,62 @@
 //! them), as DCSS and Brogue drop typed-ahead keys when something happens: keys typed
 //! blind during a long turn must not walk the player into what the turn brought. Resizes
 //! are always kept.
+//!
+//! Input that piles up is drained at once: everything waiting is read without waiting in
+//! between, mouse motion the game has no use for is neither asked of the terminal (button
+//! tracking, not any-motion tracking) nor kept when it comes anyway, consecutive resizes
+//! fold into the last, and the screen is drawn when the backlog is done (or every
+//! [`BACKLOG_DRAW`] while it lasts), not once per input.
+//!
+//! A signal that ends the game while the design has unsaved edits keeps them in a recovery
+//! file beside the level (see [`crate::app::App::recovery`]), which the next `play` offers.
 
 use std::collections::VecDeque;
 use std::io::{self, stdout};
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crossterm::cursor::Show;
-use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
+#[cfg(windows)]
+use crossterm::event::EnableMouseCapture;
+use crossterm::event::{self, DisableMouseCapture, Event, MouseEvent, MouseEventKind};
 use crossterm::execute;
 use crossterm::terminal::{self, EnterAlternateScreen, LeaveAlternateScreen};
 use ratatui::buffer::Buffer;
 
 use super::record::Recorder;
 use crate::app::keymap::{self, Action, Context};
-use crate::app::{App, Effect};
+use crate::app::{App, DiskPoll, Input, Recovery};
 
 /// How often travel and autoplay advance.
 const TICK: Duration = Duration::from_millis(60);
-/// How often the level file is checked for outside changes.
-const DISK_POLL: Duration = Duration::from_millis(400);
+/// How often the level file is checked for outside changes (taken once settled, see
+/// [`crate::app::DISK_SETTLE`]).
+const DISK_POLL: Duration = Duration::from_millis(250);
 /// The longest this thread waits for input before looking at signals and the worker.
 pub const SLICE: Duration = Duration::from_millis(20);
 /// How long work may run before the screen says the game is busy.
 pub const SHOW_BUSY: Duration = Duration::from_millis(100);
+/// While work runs past its first [`SLICE`], how often the input and the worker are looked
+/// at (so long work is not followed by up to a slice of waiting).
+const BUSY_SLICE: Duration = Duration::from_millis(5);
+/// While a backlog of input is handled, the screen is drawn at most this often.
+pub const BACKLOG_DRAW: Duration = Duration::from_millis(50);
+/// The timeout that asks crossterm for input already there without waiting for more. Not
+/// zero: its level-triggered reader then does not look at all, not even at what it has read
+/// and not yet handed out. Under a millisecond its poll of the terminal does not wait, but
+/// it polls again until the timeout is over, so it is short.
+const DRAIN_POLL: Duration = Duration::from_micros(10);
+/// Most inputs read in one go before any is handled, so a flood cannot fill memory.
+const MAX_DRAIN: usize = 65_536;
+/// While inputs keep coming, the recovery copy of unsaved edits is renewed at most this
+/// often (once the input stops, after every edit).
+const RECOVERY_EVERY: Duration = Duration::from_secs(1);
+/// How long a signal that ends the game waits for work under way, so that the recovery
+/// file holds its result (less than [`SIGNAL_GRACE`]).
+const STOP_WAIT: Duration = Duration::from_millis(1000);
 /// How often the busy box is redrawn.
 const BUSY_REDRAW: Duration = Duration::from_millis(100);
 
@@ -93,6 +124,64 @@ struct Flags {
 /// Set by the panic hook, so the main loop draws nothing more over the panic message.
 static PANICKING: AtomicBool = AtomicBool::new(false);
 
+/// The unsaved edits to keep if a signal ends the game, shared with the signal watcher and
+/// the panic hook (which cannot reach the app).
+type RecoverySlot = Arc<Mutex<Option<Recovery>>>;
+
+/// Writes what the slot holds (once) and says where, on standard error.
+fn write_recovery(slot: &Mutex<Option<Recovery>>) {
+    let mut slot = slot.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(recovery) = slot.take() {
+        report_recovery(&recovery);
+    }
+}
+
+fn report_recovery(recovery: &Recovery) {
+    use std::io::Write;
+    let shown = crate::text::escape_controls(&recovery.path.display().to_string()).into_owned();
+    let message = match recovery.write() {
+        Ok(()) => format!(
+            "Unsaved edits kept in {shown}: the next `astar-rogue play` of the level offers them."
+        ),
+        Err(e) => format!("Could not keep the unsaved edits in {shown}: {e}"),
+    };
+    let _ = writeln!(io::stderr(), "{message}");
+}
+
+/// Whether standard input and output are both a terminal; else what is missing, as a
+/// message. `play` needs both (raw mode, the alternate screen and every frame go there),
+/// and must say so before it touches any of it.
+pub fn require_terminal() -> Result<(), String> {
+    use std::io::IsTerminal;
+    let missing = match (io::stdin().is_terminal(), io::stdout().is_terminal()) {
+        (true, true) => return Ok(()),
+        (false, true) => "standard input is not a terminal",
+        (true, false) => "standard output is not a terminal (it is redirected)",
+        (false, false) => "standard input and output are not a terminal",
+    };
+    Err(format!(
+        "the game needs a terminal, and {missing}; nothing was changed. To play without one, write the keys in a script: astar-rogue script FILE.keys"
+    ))
+}
+
+/// Mouse reports of what the game uses: presses, releases and motion with a button held
+/// (normal tracking 1000 with button-event tracking 1002), in SGR encoding (1006; 1015 for
+/// terminals without it). Not crossterm's `EnableMouseCapture`, which also asks for
+/// any-event tracking (1003): a report for every move of the pointer, which the game ignores
+/// and which only builds a backlog.
+struct EnableMouseButtons;
+
+impl crossterm::Command for EnableMouseButtons {
+    fn write_ansi(&self, f: &mut impl std::fmt::Write) -> std::fmt::Result {
+        f.write_str("\x1b[?1000h\x1b[?1002h\x1b[?1015h\x1b[?1006h")
+    }
+
+    #[cfg(windows)]
+    fn execute_winapi(&self) -> io::Result<()> {
+        EnableMouseCapture.execute_winapi()
+    }
+}
+
 /// Whether `NO_COLOR` asks for no colour (set and not empty, as no-color.org says).
 pub fn no_color() -> bool {
     std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
@@ -114,7 +203,7 @@ pub trait Hooks: Send + Sync {
 /// runs with the busy box on screen). Every input the app gets goes to `recorder`; after a
 /// panic, the recording is written to a crash file and its path printed.
 pub fn play(
-    make_app: impl FnOnce((u16, u16)) -> App + Send,
+    make_app: impl FnOnce((u16, u16), Arc<crate::game::Progress>) -> App + Send,
     recorder: Arc<Mutex<Recorder>>,
 ) -> io::Result<Ending> {
     play_kept(make_app, recorder, None)
@@ -122,22 +211,27 @@ pub fn play(
 
 /// [`play`], telling `hooks` of every input handled and of an ending that does not return.
 pub fn play_kept(
-    make_app: impl FnOnce((u16, u16)) -> App + Send,
+    make_app: impl FnOnce((u16, u16), Arc<crate::game::Progress>) -> App + Send,
     recorder: Arc<Mutex<Recorder>>,
     hooks: Option<Arc<dyn Hooks>>,
 ) -> io::Result<Ending> {
+    // Callers check first, to refuse with exit 2; this is the last guard before any mode.
+    require_terminal().map_err(io::Error::other)?;
     let inject = std::env::var(PANIC_ENV).unwrap_or_default();
     let flags = Arc::new(Flags::default());
-    watch_signals(Arc::clone(&flags), hooks.clone())?;
+    let recovery: RecoverySlot = Arc::default();
+    watch_signals(Arc::clone(&flags), Arc::clone(&recovery), hooks.clone())?;
     // Our own panic hook rather than ratatui's: its restore prints with `eprintln!`, which
     // panics again (and aborts) when the terminal is gone.
     let previous = std::panic::take_hook();
     let crash_recorder = Arc::clone(&recorder);
+    let crash_recovery = Arc::clone(&recovery);
     std::panic::set_hook(Box::new(move |info| {
         PANICKING.store(true, Ordering::SeqCst);
         restore_terminal();
         previous(info);
         write_crash_file(&crash_recorder);
+        write_recovery(&crash_recovery);
     }));
     let result = enter_terminal().and_then(|terminal| {
         let mut ui = Ui {
@@ -147,15 +241,28 @@ pub fn play_kept(
             last_frame: Buffer::empty(ratatui::layout::Rect::default()),
             queue: VecDeque::new(),
             recorder,
+            in_stroke: false,
+            recovery,
+            recovery_of: None,
+            recovery_at: Instant::now(),
+            progress: None,
             hooks,
         };
         let size = ui.terminal.size()?;
         let size = (size.width, size.height);
         ui.record(|r| r.start(size));
-        let result = match ui.wait(Guard::Nothing, move || make_app(size))? {
-            Some(mut app) => ui.event_loop(&mut app, &inject),
-            None => Ok(ui.ending()),
-        };
+        // Planning a huge level's monsters takes seconds: on a worker, with the busy box.
+        // The busy box reads the planning's progress before the app exists.
+        let progress = Arc::new(crate::game::Progress::default());
+        ui.progress = Some(Arc::clone(&progress));
+        let made = std::thread::scope(|scope| {
+            let (made, done) = mpsc::channel();
+            scope.spawn(move || {
+                let _ = made.send(make_app(size, progress));
+            });
+            ui.wait_for(Guard::Nothing, &done)
+        });
+        let result = made.and_then(|mut app| ui.event_loop(&mut app, &inject));
         // ratatui's `Drop` for `Terminal` reports a failed cursor restore with `eprintln!`,
         // which panics when the terminal is gone; `restore_terminal` shows the cursor instead.
         std::mem::forget(ui.terminal);
@@ -191,7 +298,16 @@ fn enter_terminal() -> io::Result<ratatui::DefaultTerminal> {
 
 fn set_up_terminal() -> io::Result<()> {
     terminal::enable_raw_mode()?;
-    execute!(stdout(), EnterAlternateScreen, EnableMouseCapture)
+    execute!(stdout(), EnterAlternateScreen, EnableMouseButtons)
+}
+
+/// Sets the terminal up again after a stop, whatever happened to it meanwhile. crossterm
+/// remembers that it made raw mode and then does nothing when asked again, though the
+/// shell has put the terminal back to cooked mode since (a `kill -STOP`, then `fg`): raw
+/// mode is let go of first (putting back the modes of before the game) and taken anew.
+fn reenter_terminal() -> io::Result<()> {
+    terminal::disable_raw_mode()?;
+    set_up_terminal()
 }
 
 /// Undoes [`enter_terminal`], each step on its own: a step that fails (the terminal may be
@@ -211,7 +327,11 @@ const SIGNAL_GRACE: Duration = Duration::from_millis(1500);
 /// crossterm 0.29's event reader spins forever on a tty that reads EOF and `event::poll`
 /// never returns (crossterm-rs/crossterm#793), which left an orphaned game burning a core.
 /// SIGTSTP and SIGCONT are passed on to the main loop, which owns the terminal.
-fn watch_signals(flags: Arc<Flags>, hooks: Option<Arc<dyn Hooks>>) -> io::Result<()> {
+fn watch_signals(
+    flags: Arc<Flags>,
+    recovery: RecoverySlot,
+    hooks: Option<Arc<dyn Hooks>>,
+) -> io::Result<()> {
     let wanted = ENDING_SIGNALS
         .iter()
         .copied()
@@ -227,6 +347,9 @@ fn watch_signals(flags: Arc<Flags>, hooks: Option<Arc<dyn Hooks>>) -> io::Result
                     n => {
                         flags.stop.store(n, Ordering::SeqCst);
                         std::thread::sleep(SIGNAL_GRACE);
+                        // The main loop did not end the game (it may be stuck on a vanished
+                        // terminal): the unsaved edits are kept from here.
+                        write_recovery(&recovery);
                         restore_terminal();
                         if let Some(h) = &hooks {
                             h.ending();
@@ -237,6 +360,29 @@ fn watch_signals(flags: Arc<Flags>, hooks: Option<Arc<dyn Hooks>>) -> io::Result
             }
         })?;
     Ok(())
+}
+
+/// Work for the worker thread: it is given the app, and answers what a poll of the disk
+/// found (other work answers [`DiskPoll::Quiet`]).
+type Job = Box<dyn FnOnce(&mut App) -> DiskPoll + Send>;
+
+/// The app, shared by this thread (which draws it between jobs) and the worker (which holds
+/// it while it works).
+type Shared<'a> = Mutex<&'a mut App>;
+
+/// The app, taken: a panic elsewhere cannot keep the game from being drawn or restored.
+fn lock<'m, 'a>(app: &'m Shared<'a>) -> std::sync::MutexGuard<'m, &'a mut App> {
+    app.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Which edits a recovery copy is of: the level's file and where its history stood.
+type EditsOf = (Option<std::path::PathBuf>, (Option<u64>, usize));
+
+/// The worker thread of a game: where jobs go and where their answers come back.
+struct Worker {
+    jobs: Sender<Job>,
+    done: Receiver<DiskPoll>,
 }
 
 /// What quitting during work would drop, which decides whether Ctrl-C and `q` quit at once.
@@ -261,12 +407,12 @@ enum FrontKey {
 }
 
 /// What a key means while the app is busy on the worker, read from the key table's
-/// busy context (the app itself is not at hand then).
+/// busy context (the app and its settings are on the worker: the table's own keys).
 fn front_key(ev: &Event) -> FrontKey {
     let Event::Key(key) = ev else {
         return FrontKey::Other;
     };
-    match keymap::lookup(&[Context::Busy, Context::Always], key) {
+    match keymap::lookup_table(&[Context::Busy, Context::Always], key) {
         Some(Action::Interrupt) => FrontKey::CtrlC,
         Some(Action::Suspend) => FrontKey::Suspend,
         Some(Action::Quit) => FrontKey::Quit,
@@ -282,16 +428,29 @@ struct Ui {
     no_color: bool,
     /// The last frame drawn of the app, which the busy box is drawn over.
     last_frame: Buffer,
-    /// Inputs that arrived during short work, handled next.
+    /// Inputs read and not handled yet, in order.
     queue: VecDeque<Event>,
     recorder: Arc<Mutex<Recorder>>,
+    /// Whether the last mouse input queued pressed or dragged a button: the first motion
+    /// after it ends the stroke and is kept, all other motion is dropped.
+    in_stroke: bool,
+    /// The unsaved edits a signal would keep, renewed as the design changes.
+    recovery: RecoverySlot,
+    /// What `recovery` was taken of: the level and where its history stood.
+    recovery_of: Option<EditsOf>,
+    /// When `recovery` was last renewed.
+    recovery_at: Instant,
+    /// The planning progress of the app's game, read while it works on the worker.
+    progress: Option<Arc<crate::game::Progress>>,
+    /// What the front end above does with the game as it goes (kept runs).
     hooks: Option<Arc<dyn Hooks>>,
 }
 
 impl Ui {
-    fn handled(&self, app: &mut App) {
+    /// Tells the hooks that the app handled an input and the recorder has it.
+    fn handled(&self, app: &Shared<'_>) {
         if let Some(h) = &self.hooks {
-            h.handled(app);
+            h.handled(&mut lock(app));
         }
     }
 
@@ -310,14 +469,82 @@ impl Ui {
     }
 
     /// Ends the process at once, with the terminal restored and the recording finished; for
-    /// quitting while work runs, which cannot be interrupted.
+    /// quitting while work runs, which cannot be interrupted. Ended by a signal, it keeps
+    /// the unsaved edits as they were before the work.
     fn exit_now(&self, ending: Ending) -> ! {
         self.record(|r| r.finish());
         restore_terminal();
+        if matches!(ending, Ending::Signal(_)) {
+            write_recovery(&self.recovery);
+        }
         if let Some(h) = &self.hooks {
             h.ending();
         }
         std::process::exit(ending.exit_code())
+    }
+
+    /// Renews the copy of the unsaved edits that a signal would keep, when the design
+    /// changed since (while inputs pile up, at most every [`RECOVERY_EVERY`]).
+    fn note_edits(&mut self, app: &App) {
+        let of = app
+            .unsaved()
+            .then(|| (app.source().path.clone(), app.revision()));
+        if of == self.recovery_of
+            || of.is_some() && !self.queue.is_empty() && self.recovery_at.elapsed() < RECOVERY_EVERY
+        {
+            return;
+        }
+        let copy = app.recovery();
+        if let Ok(mut slot) = self.recovery.lock() {
+            *slot = copy;
+        }
+        self.recovery_of = of;
+        self.recovery_at = Instant::now();
+    }
+
+    /// A signal ends the game: its unsaved edits, as they are now, go to a recovery file.
+    fn keep_edits(&mut self, app: &App) {
+        let mut slot = self.recovery.lock().unwrap_or_else(|p| p.into_inner());
+        *slot = None;
+        if let Some(recovery) = app.recovery() {
+            report_recovery(&recovery);
+        }
+    }
+
+    /// Queues an input read from the terminal: motion the game ignores is dropped, and a
+    /// resize replaces one queued just before it (only the last size matters).
+    fn enqueue(&mut self, ev: Event) {
+        match &ev {
+            Event::Mouse(m) => {
+                let ends_stroke = std::mem::replace(
+                    &mut self.in_stroke,
+                    matches!(m.kind, MouseEventKind::Down(_) | MouseEventKind::Drag(_)),
+                );
+                if m.kind == MouseEventKind::Moved && !ends_stroke {
+                    return;
+                }
+            }
+            Event::Resize(..) => {
+                if matches!(self.queue.back(), Some(Event::Resize(..))) {
+                    self.queue.pop_back();
+                }
+            }
+            Event::FocusGained | Event::FocusLost => return,
+            _ => {}
+        }
+        self.queue.push_back(ev);
+    }
+
+    /// Reads every input already waiting, without waiting for more.
+    fn drain(&mut self) -> io::Result<()> {
+        for _ in 0..MAX_DRAIN {
+            if !event::poll(DRAIN_POLL)? {
+                break;
+            }
+            let ev = event::read()?;
+            self.enqueue(ev);
+        }
+        Ok(())
     }
 
     /// Handles SIGTSTP and SIGCONT; returns whether the screen must be drawn anew.
@@ -328,9 +555,9 @@ impl Ui {
             redraw = true;
         }
         if self.flags.resumed.swap(false, Ordering::SeqCst) {
-            // A SIGCONT after a stop we did not make (SIGSTOP): the shell may have reset
-            // the terminal meanwhile.
-            set_up_terminal()?;
+            // A SIGCONT after a stop we did not make (SIGSTOP): the shell has most likely
+            // put the terminal back in cooked mode meanwhile.
+            reenter_terminal()?;
             self.redraw_all()?;
             redraw = true;
         }
@@ -344,7 +571,7 @@ impl Ui {
         restore_terminal();
         signal_hook::low_level::emulate_default_handler(libc::SIGTSTP)?;
         // Running again: SIGCONT came.
-        set_up_terminal()?;
+        reenter_terminal()?;
         self.flags.resumed.store(false, Ordering::SeqCst);
         self.redraw_all()
     }
@@ -384,7 +611,7 @@ impl Ui {
         if PANICKING.load(Ordering::SeqCst) {
             return Ok(());
         }
-        let (planned, total) = crate::game::plan_progress();
+        let (planned, total) = self.progress.as_ref().map_or((0, 0), |p| p.get());
         let mut lines = vec![if total > 0 {
             format!("Monsters planned: {planned} of {total}")
         } else {
@@ -418,128 +645,211 @@ impl Ui {
         Ok(())
     }
 
-    /// Runs `job` on a worker thread while this one keeps reading the terminal; returns its
-    /// result, or `None` when a stop signal came first (the worker is then abandoned, as
-    /// the process ends). Quitting while it runs ends the process from here.
-    fn wait<R: Send>(
-        &mut self,
-        guard: Guard,
-        job: impl FnOnce() -> R + Send,
-    ) -> io::Result<Option<R>> {
-        std::thread::scope(|scope| {
-            let worker = scope.spawn(job);
-            let began = Instant::now();
-            let mut asking = None;
-            let mut dropped = 0;
-            let mut drawn: Option<Instant> = None;
-            while !worker.is_finished() {
-                if self.flags.stop.load(Ordering::SeqCst) != 0 {
-                    self.exit_now(self.ending());
+    /// Waits for the answer of work on the worker thread, while this one keeps reading the
+    /// terminal. Quitting while it runs ends the process from here; a signal that ends the
+    /// process gives the work [`STOP_WAIT`] to finish first. A worker that panicked (the
+    /// panic hook has reported it) goes on unwinding here.
+    fn wait_for<T>(&mut self, guard: Guard, done: &Receiver<T>) -> io::Result<T> {
+        let gone = || -> ! { std::panic::resume_unwind(Box::new("the worker thread panicked")) };
+        // Nearly all work takes microseconds: wait for it alone, without looking at the
+        // input, so that a backlog is not read one poll slice per input.
+        match done.recv_timeout(SLICE) {
+            Ok(answer) => return Ok(answer),
+            Err(RecvTimeoutError::Disconnected) => gone(),
+            Err(RecvTimeoutError::Timeout) => {}
+        }
+        let began = Instant::now();
+        let mut asking = None;
+        let mut dropped = 0;
+        let mut drawn: Option<Instant> = None;
+        let answer = loop {
+            match done.try_recv() {
+                Ok(answer) => break answer,
+                Err(TryRecvError::Disconnected) => gone(),
+                Err(TryRecvError::Empty) => {}
+            }
+            if self.flags.stop.load(Ordering::SeqCst) != 0 {
+                // Give the work a moment to end, so that the edits kept are its own.
+                match done.recv_timeout(STOP_WAIT) {
+                    Ok(answer) => break answer,
+                    Err(RecvTimeoutError::Disconnected) => gone(),
+                    Err(RecvTimeoutError::Timeout) => self.exit_now(self.ending()),
                 }
-                let mut redraw = self.job_control()?;
-                if event::poll(SLICE)? {
-                    let ev = event::read()?;
-                    let shown = drawn.is_some();
-                    match (
-                        front_key(&ev),
-                        asking.as_ref().map(|a: &(FrontKey, Event)| a.0),
-                    ) {
-                        (FrontKey::Suspend, _) => {
-                            self.suspend()?;
-                            redraw = true;
-                        }
-                        (FrontKey::CtrlC, _) if guard != Guard::Unsaved || asking.is_some() => {
-                            self.record(|r| r.comment("C-c (quit while the game worked)"));
-                            self.exit_now(Ending::Quit);
-                        }
-                        (FrontKey::Quit, _) if guard == Guard::Nothing => {
-                            self.exit_now(Ending::Quit)
-                        }
-                        (FrontKey::Yes, Some(_)) => {
-                            self.record(|r| r.comment("quit while the game worked"));
-                            self.exit_now(Ending::Quit);
-                        }
-                        (key @ (FrontKey::CtrlC | FrontKey::Quit), None) => {
-                            asking = Some((key, ev));
-                            redraw = true;
-                        }
-                        (_, Some(_)) => {
-                            asking = None;
-                            redraw = true;
-                        }
-                        _ if matches!(ev, Event::Resize(..)) || !shown => self.queue.push_back(ev),
-                        _ => {
-                            dropped += 1;
-                            redraw = true;
-                        }
+            }
+            let mut redraw = self.job_control()?;
+            if event::poll(BUSY_SLICE)? {
+                let ev = event::read()?;
+                let motion = matches!(
+                    ev,
+                    Event::Mouse(MouseEvent {
+                        kind: MouseEventKind::Moved,
+                        ..
+                    })
+                );
+                let shown = drawn.is_some();
+                match (
+                    front_key(&ev),
+                    asking.as_ref().map(|a: &(FrontKey, Event)| a.0),
+                ) {
+                    (FrontKey::Suspend, _) => {
+                        self.suspend()?;
+                        redraw = true;
+                    }
+                    (FrontKey::CtrlC, _) if guard != Guard::Unsaved || asking.is_some() => {
+                        self.record(|r| r.comment("C-c (quit while the game worked)"));
+                        self.exit_now(Ending::Quit);
+                    }
+                    (FrontKey::Quit, _) if guard == Guard::Nothing => self.exit_now(Ending::Quit),
+                    (FrontKey::Yes, Some(_)) => {
+                        self.record(|r| r.comment("quit while the game worked"));
+                        self.exit_now(Ending::Quit);
+                    }
+                    (key @ (FrontKey::CtrlC | FrontKey::Quit), None) => {
+                        asking = Some((key, ev));
+                        redraw = true;
+                    }
+                    (_, Some(_)) => {
+                        asking = None;
+                        redraw = true;
+                    }
+                    _ if matches!(ev, Event::Resize(..)) || !shown => self.enqueue(ev),
+                    // Motion is no key typed blind: dropped without a word.
+                    _ if motion => {}
+                    _ => {
+                        dropped += 1;
+                        redraw = true;
                     }
                 }
-                let due =
-                    drawn.map_or(began.elapsed() >= SHOW_BUSY, |d| d.elapsed() >= BUSY_REDRAW);
-                if due || (redraw && drawn.is_some()) || asking.is_some() && drawn.is_none() {
-                    self.draw_busy(began, asking.as_ref().map(|a| a.0), dropped)?;
-                    drawn = Some(Instant::now());
-                }
             }
-            // A worker only panics on a bug, and the panic hook has reported it: go on
-            // unwinding here.
-            let result = worker
-                .join()
-                .unwrap_or_else(|p| std::panic::resume_unwind(p));
-            // A quit still waiting for its answer goes to the app, which asks its own way.
-            if let Some((_, ev)) = asking {
-                self.queue.push_front(ev);
+            let due = drawn.map_or(began.elapsed() >= SHOW_BUSY, |d| d.elapsed() >= BUSY_REDRAW);
+            if due || (redraw && drawn.is_some()) || asking.is_some() && drawn.is_none() {
+                self.draw_busy(began, asking.as_ref().map(|a| a.0), dropped)?;
+                drawn = Some(Instant::now());
             }
-            Ok(Some(result))
-        })
+        };
+        // A quit still waiting for its answer goes to the app, which asks its own way.
+        if let Some((_, ev)) = asking {
+            self.queue.push_front(ev);
+        }
+        Ok(answer)
+    }
+
+    /// Hands `job` to the worker thread and waits for it (see [`Ui::wait_for`]).
+    fn run(&mut self, guard: Guard, worker: &Worker, job: Job) -> io::Result<DiskPoll> {
+        if worker.jobs.send(job).is_err() {
+            std::panic::resume_unwind(Box::new("the worker thread panicked"));
+        }
+        self.wait_for(guard, &worker.done)
     }
 
     /// Draws, waits for input, and ticks, until the app stops running or a signal arrives.
+    /// The app's work runs on one worker thread for the whole game (a thread per input cost
+    /// more than most inputs), which holds the app while it works; this thread draws it in
+    /// between.
     ///
     /// `inject` is the [`PANIC_ENV`] test hook: `draw` panics while drawing, `turn` once a
     /// turn has been played, so the restore tests see both kinds of crash.
     fn event_loop(&mut self, app: &mut App, inject: &str) -> io::Result<Ending> {
+        let app: Shared<'_> = Mutex::new(app);
+        std::thread::scope(|scope| {
+            let (jobs, inbox) = mpsc::channel::<Job>();
+            let (answers, done) = mpsc::channel();
+            let shared = &app;
+            scope.spawn(move || {
+                for job in inbox {
+                    let answer = job(&mut lock(shared));
+                    if answers.send(answer).is_err() {
+                        break;
+                    }
+                }
+            });
+            // Dropped on the way out, however it goes: the worker then ends.
+            let worker = Worker { jobs, done };
+            self.run_loop(&app, &worker, inject)
+        })
+    }
+
+    fn run_loop(&mut self, app: &Shared<'_>, worker: &Worker, inject: &str) -> io::Result<Ending> {
         let panic_in_draw = inject == "draw";
         let panic_after_turn = inject == "turn";
         let mut last_tick = Instant::now();
         let mut last_poll = Instant::now();
+        let mut last_draw = Instant::now();
         let mut dirty = true;
         loop {
             if self.flags.stop.load(Ordering::SeqCst) != 0 {
                 self.record(|r| r.finish());
+                self.keep_edits(&lock(app));
                 return Ok(self.ending());
             }
-            if !app.is_running() {
+            if !lock(app).is_running() {
                 self.record(|r| r.finish());
                 return Ok(Ending::Quit);
             }
             dirty |= self.job_control()?;
-            if dirty {
-                self.draw(app)?;
+            // Input that came meanwhile, once the backlog read before is handled (it comes
+            // after it anyway).
+            if self.queue.is_empty() {
+                self.drain()?;
+            }
+            self.note_edits(&lock(app));
+            // A backlog is handled first and drawn when done (or now and then while it
+            // lasts): a frame per input made every input cost a frame.
+            if dirty && (self.queue.is_empty() || last_draw.elapsed() >= BACKLOG_DRAW) {
+                self.draw(&lock(app))?;
                 assert!(
                     !panic_in_draw,
                     "injected panic in drawing ({PANIC_ENV}=draw)"
                 );
                 dirty = false;
+                last_draw = Instant::now();
             }
-            let wait = if app.is_busy() {
+            let busy = lock(app).is_busy();
+            let wait = if busy {
                 TICK.saturating_sub(last_tick.elapsed()).min(SLICE)
             } else {
                 SLICE
             };
-            let input = match self.queue.pop_front() {
-                Some(ev) => Some(ev),
-                None if event::poll(wait)? => Some(event::read()?),
-                None => None,
-            };
+            if self.queue.is_empty() && event::poll(wait)? {
+                let ev = event::read()?;
+                self.enqueue(ev);
+                self.drain()?;
+            }
+            // A resize to the size the app has (as a flood of SIGWINCH gives) is nothing
+            // to do and nothing to record.
+            let size = lock(app).size();
+            let input = self
+                .queue
+                .pop_front()
+                .filter(|ev| !matches!(*ev, Event::Resize(w, h) if (w, h) == size));
             if let Some(ev) = input {
-                self.record(|r| r.event(&ev));
-                let guard = self.guard(app);
-                if self.wait(guard, || app.handle_event(&ev))? == Some(Effect::Suspend) {
+                // In raw mode Ctrl-Z is a key, not SIGTSTP: the key table says where it
+                // suspends (not in the editor, where it undoes).
+                let suspends = matches!(&ev, Event::Key(k) if {
+                    let a = lock(app);
+                    keymap::lookup(&a.settings().bindings, a.contexts(), k) == Some(Action::Suspend)
+                });
+                if suspends {
                     self.suspend()?;
+                    dirty = true;
+                    continue;
                 }
+                self.record(|r| r.event(&ev));
+                let guard = self.guard(&lock(app));
+                self.run(
+                    guard,
+                    worker,
+                    Box::new(move |a| {
+                        a.drive(&Input::Event(ev));
+                        DiskPoll::Quiet
+                    }),
+                )?;
+                let (running, turn) = {
+                    let a = lock(app);
+                    (a.is_running(), a.world().turn())
+                };
                 self.record(|r| {
-                    if app.is_running() {
+                    if running {
                         r.commit()
                     } else {
                         r.commit_as_quit()
@@ -548,31 +858,52 @@ impl Ui {
                 self.handled(app);
                 dirty = true;
                 assert!(
-                    !(panic_after_turn && app.world().turn() > 0),
+                    !(panic_after_turn && turn > 0),
                     "injected panic after a turn ({PANIC_ENV}=turn)"
                 );
             }
-            if app.is_busy() && last_tick.elapsed() >= TICK {
+            if lock(app).is_busy() && last_tick.elapsed() >= TICK {
                 self.record(|r| r.tick());
-                let guard = self.guard(app);
-                self.wait(guard, || app.tick())?;
+                let guard = self.guard(&lock(app));
+                self.run(
+                    guard,
+                    worker,
+                    Box::new(|a| {
+                        a.drive(&Input::Tick);
+                        DiskPoll::Quiet
+                    }),
+                )?;
                 self.handled(app);
                 last_tick = Instant::now();
                 dirty = true;
             }
             if last_poll.elapsed() >= DISK_POLL {
-                let guard = self.guard(app);
-                if self.wait(guard, || app.poll_disk())? == Some(true) {
-                    self.record(|r| r.reload());
-                    self.handled(app);
-                    dirty = true;
+                let guard = self.guard(&lock(app));
+                match self.run(guard, worker, Box::new(|a| a.poll_disk()))? {
+                    DiskPoll::Reloaded => {
+                        self.record(|r| r.reload());
+                        self.handled(app);
+                        dirty = true;
+                    }
+                    // A kept run's replay must say it too: the recording marks the poll,
+                    // and the session's journal has what it found.
+                    DiskPoll::Waiting if lock(app).keeping() => {
+                        self.record(|r| r.reload());
+                        self.handled(app);
+                        dirty = true;
+                    }
+                    DiskPoll::Waiting => dirty = true,
+                    DiskPoll::Quiet => {}
                 }
                 last_poll = Instant::now();
             }
         }
     }
 
-    fn guard(&self, app: &App) -> Guard {
+    /// What quitting during the work on `app` drops; also takes the app's planning progress
+    /// for the busy box, which is drawn while the app is on the worker.
+    fn guard(&mut self, app: &App) -> Guard {
+        self.progress = Some(app.world().progress());
         if app.unsaved() {
             Guard::Unsaved
         } else {

@@ -2,11 +2,13 @@
 //! the detours around other monsters, and the recorded search of the one monster the
 //! overlay shows. The rules in [`World`](super::World) decide what to do with the plans.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use super::Monster;
 use crate::engine::astar::{
-    Heuristic, Pathfinder, Query, SearchOptions, SearchResult, Status, Trace, Tracer,
+    Algorithm, Heuristic, Pathfinder, Query, SearchOptions, SearchResult, Status, Trace,
+    TraceEvent, Tracer,
 };
 use crate::engine::dijkstra::DistanceMap;
 use crate::engine::grid::{DIRECTIONS, Grid, Neighbourhood, Pos};
@@ -23,6 +25,10 @@ pub enum Planning {
     /// One reverse Dijkstra map from the player for everyone, each monster stepping
     /// downhill on it (Brogue's way): one search a turn however many monsters hunt.
     Map,
+    /// Every monster runs its own Jump Point Search to the player, every turn: paths as
+    /// short as A*'s (not always the same ones) for far fewer nodes. Where JPS does not apply
+    /// (other moves or estimates than the game's, weighted terrain) the engine runs A*.
+    Jps,
 }
 
 impl Planning {
@@ -30,10 +36,11 @@ impl Planning {
     pub const DEFAULT_CAP: u32 = 5000;
 
     /// The modes in the order a key cycles them.
-    pub const ALL: [Planning; 3] = [
+    pub const ALL: [Planning; 4] = [
         Planning::AStar,
         Planning::Capped(Planning::DEFAULT_CAP),
         Planning::Map,
+        Planning::Jps,
     ];
 
     /// The next mode.
@@ -41,7 +48,8 @@ impl Planning {
         match self {
             Planning::AStar => Planning::Capped(Self::DEFAULT_CAP),
             Planning::Capped(_) => Planning::Map,
-            Planning::Map => Planning::AStar,
+            Planning::Map => Planning::Jps,
+            Planning::Jps => Planning::AStar,
         }
     }
 }
@@ -52,6 +60,7 @@ impl std::fmt::Display for Planning {
             Planning::AStar => f.write_str("astar"),
             Planning::Capped(n) => write!(f, "capped:{n}"),
             Planning::Map => f.write_str("map"),
+            Planning::Jps => f.write_str("jps"),
         }
     }
 }
@@ -59,12 +68,13 @@ impl std::fmt::Display for Planning {
 impl std::str::FromStr for Planning {
     type Err = String;
 
-    /// Parses `astar`, `capped`, `capped:N` or `map`.
+    /// Parses `astar`, `capped`, `capped:N`, `map` or `jps`.
     fn from_str(s: &str) -> Result<Self, String> {
         match s.split_once(':') {
             None if s == "astar" => Ok(Planning::AStar),
             None if s == "capped" => Ok(Planning::Capped(Self::DEFAULT_CAP)),
             None if s == "map" => Ok(Planning::Map),
+            None if s == "jps" => Ok(Planning::Jps),
             Some(("capped", n)) => n
                 .parse()
                 .ok()
@@ -72,7 +82,7 @@ impl std::str::FromStr for Planning {
                 .map(Planning::Capped)
                 .ok_or_else(|| format!("bad cap {n:?}: a number of expansions from 1")),
             _ => Err(format!(
-                "{s:?} is not a planning mode: use astar, capped, capped:N or map"
+                "{s:?} is not a planning mode: use astar, capped, capped:N, map or jps"
             )),
         }
     }
@@ -86,17 +96,31 @@ pub(super) const PARALLEL_MIN_MONSTERS: usize = 16;
 static NEXT_TRACE_SERIAL: AtomicU64 = AtomicU64::new(1);
 
 /// Monsters planned so far by the latest [`Planner::plan_all`], and how many it plans: for
-/// a front end to show progress while a long turn is computed on another thread. One pair
-/// for the whole process (a front end runs one game); nothing but displays reads it.
-static PLANNED: AtomicUsize = AtomicUsize::new(0);
-static PLANNING: AtomicUsize = AtomicUsize::new(0);
+/// a front end to show progress while a long turn is computed on another thread. Each
+/// planner has its own, shared with whoever holds [`World::progress`](crate::game::World::progress).
+#[derive(Debug, Default)]
+pub struct Progress {
+    planned: AtomicUsize,
+    planning: AtomicUsize,
+}
 
-/// (monsters planned so far, monsters to plan) of the latest plan of everyone.
-pub fn progress() -> (usize, usize) {
-    (
-        PLANNED.load(Ordering::Relaxed),
-        PLANNING.load(Ordering::Relaxed),
-    )
+impl Progress {
+    /// (monsters planned so far, monsters to plan) of the latest plan of everyone.
+    pub fn get(&self) -> (usize, usize) {
+        (
+            self.planned.load(Ordering::Relaxed),
+            self.planning.load(Ordering::Relaxed),
+        )
+    }
+
+    fn start(&self, monsters: usize) {
+        self.planned.store(0, Ordering::Relaxed);
+        self.planning.store(monsters, Ordering::Relaxed);
+    }
+
+    fn one_more(&self) {
+        self.planned.fetch_add(1, Ordering::Relaxed);
+    }
 }
 
 /// Search work of the latest turn, for the side panel.
@@ -119,6 +143,8 @@ pub struct Planner {
     scratch: SearchResult,
     /// The monster whose searches are recorded, if any.
     traced: Option<u32>,
+    /// How far the latest plan of everyone is, for a front end's progress box.
+    progress: Arc<Progress>,
     /// Its latest search.
     trace: Option<Trace>,
     /// Changes whenever `trace` is recorded anew.
@@ -132,6 +158,14 @@ pub struct Planner {
 }
 
 impl Planner {
+    /// A planner that reports how far its plans of everyone are to `progress`.
+    pub fn with_progress(progress: Arc<Progress>) -> Self {
+        Self {
+            progress,
+            ..Self::default()
+        }
+    }
+
     /// The monster whose searches are recorded.
     pub fn traced(&self) -> Option<u32> {
         self.traced
@@ -142,7 +176,12 @@ impl Planner {
         self.trace.as_ref()
     }
 
-    /// A number that changes whenever the trace is recorded anew.
+    /// How far the latest plan of everyone is (shared, to read from another thread).
+    pub fn progress(&self) -> Arc<Progress> {
+        Arc::clone(&self.progress)
+    }
+
+    /// The serial of the recorded trace: it changes whenever the trace is recorded anew.
     pub fn trace_serial(&self) -> u64 {
         self.trace_serial
     }
@@ -183,8 +222,7 @@ impl Planner {
         occupied: &[u32],
         threads: usize,
     ) {
-        PLANNED.store(0, Ordering::Relaxed);
-        PLANNING.store(monsters.len(), Ordering::Relaxed);
+        self.progress.start(monsters.len());
         self.stats = TurnStats {
             dijkstra_expanded: self.reachable_from(grid, goal, options),
             ..TurnStats::default()
@@ -207,6 +245,7 @@ impl Planner {
                 .zip(self.workers.iter_mut())
                 .map(|(chunk, pf)| {
                     let at = Plans {
+                        progress: &self.progress,
                         goal,
                         options,
                         occupied,
@@ -216,6 +255,7 @@ impl Planner {
                 })
                 .collect();
             let at = Plans {
+                progress: &self.progress,
                 goal,
                 options,
                 occupied,
@@ -235,7 +275,7 @@ impl Planner {
             Some(i) => {
                 let from = monsters[i].pos;
                 let expanded = self.plan_traced(grid, (from, goal), options, &mut monsters[i]);
-                PLANNED.fetch_add(1, Ordering::Relaxed);
+                self.progress.one_more();
                 self.stats.astar_expanded += u64::from(expanded);
                 self.stats.searches += 1;
             }
@@ -255,7 +295,7 @@ impl Planner {
         options: SearchOptions,
         monsters: &mut [Monster],
     ) {
-        self.map.compute(grid, goal, options.neighbourhood);
+        self.map.compute_to(grid, goal, options.neighbourhood);
         self.stats.dijkstra_expanded = u64::from(self.map.expanded());
         self.trace = None;
         for m in monsters.iter_mut() {
@@ -360,15 +400,19 @@ impl Planner {
         }
     }
 
-    /// The options of the monsters' A* under the planning mode: the world's, capped by
-    /// [`Planning::Capped`]'s cap.
+    /// The options of the monsters' searches under the planning mode: the world's, capped
+    /// by [`Planning::Capped`]'s cap, or by Jump Point Search under [`Planning::Jps`].
     fn searched_with(&self, options: SearchOptions) -> SearchOptions {
         match self.planning {
             Planning::Capped(cap) => SearchOptions {
                 cap: Some(options.cap.map_or(cap, |c| c.min(cap))),
                 ..options
             },
-            _ => options,
+            Planning::Jps => SearchOptions {
+                algorithm: Algorithm::Jps,
+                ..options
+            },
+            Planning::AStar | Planning::Map => options,
         }
     }
 
@@ -383,6 +427,10 @@ impl Planner {
                 let options = self.searched_with(options);
                 self.search_one(grid, goal, options, m);
                 self.head_for_best_nodes(grid, goal, options, std::slice::from_mut(m));
+            }
+            Planning::Jps => {
+                let options = self.searched_with(options);
+                self.search_one(grid, goal, options, m);
             }
             Planning::AStar => self.search_one(grid, goal, options, m),
         }
@@ -496,8 +544,10 @@ impl Nearest {
 
 impl Tracer for Nearest {
     const ENABLED: bool = true;
-    fn open(&mut self, _: Pos, _: u32, _: u32, _: u32, _: Option<Pos>) {}
-    fn close(&mut self, cell: Pos) {
+    fn event(&mut self, event: TraceEvent) {
+        let TraceEvent::Close { cell } = event else {
+            return;
+        };
         let h = self
             .heuristic
             .estimate(cell.x.abs_diff(self.goal.x), cell.y.abs_diff(self.goal.y));
@@ -511,6 +561,7 @@ impl Tracer for Nearest {
 /// What every planning thread plans toward, and around.
 #[derive(Clone, Copy)]
 struct Plans<'a> {
+    progress: &'a Progress,
     goal: Pos,
     options: SearchOptions,
     occupied: &'a [u32],
@@ -525,6 +576,7 @@ fn plan_chunk(
     chunk: &mut [Monster],
 ) -> (u64, u32) {
     let Plans {
+        progress,
         goal,
         options,
         occupied,
@@ -543,7 +595,7 @@ fn plan_chunk(
             pf.search(grid, q, &mut m.plan, &mut ());
             total = (total.0 + u64::from(m.plan.expanded), total.1 + 1);
         }
-        PLANNED.fetch_add(1, Ordering::Relaxed);
+        progress.one_more();
     }
     total
 }

@@ -5,6 +5,10 @@
 //! the next floor from the run's seed and the new depth, so the same seed gives the same run.
 //! Killing the last monster of a floor without stairs wins the run: a hand-written level
 //! without stairs is a run of one floor, and the generated floor at the final depth has none.
+//! A campaign's designed floors (levels chained by `next:` headers) come first: the session
+//! reads them and puts them in play with [`World::go_down`], and tells the world how deep
+//! they go ([`World::set_designed_final`]); generated floors follow a chain whose last floor
+//! has stairs.
 //! Generation itself is the generator's; this module only asks it for a map and furnishes it:
 //! stairs, potions, and harder monsters the deeper the floor.
 
@@ -47,8 +51,8 @@ pub struct RunStats {
     pub astar_expanded: u64,
     /// Searches the monsters ran, over every turn of the run.
     pub searches: u64,
-    /// The kind of the monster whose blow killed the player, once one has.
-    pub killed_by: Option<char>,
+    /// The kind letter of the monster that killed the player, once one has.
+    pub killer: Option<char>,
 }
 
 impl Default for RunStats {
@@ -62,7 +66,7 @@ impl Default for RunStats {
             potions_drunk: 0,
             astar_expanded: 0,
             searches: 0,
-            killed_by: None,
+            killer: None,
         }
     }
 }
@@ -126,7 +130,8 @@ pub fn floor(seed: u64, depth: u32) -> Result<Level, GenError> {
     let mut level = generate(&params)?;
     // The generator's title names kind, size and seed: enough to make the floor again.
     level.title = Some(format!(
-        "Depth {depth} of {FINAL_DEPTH}: {}",
+        "Depth {depth} of {}: {}",
+        FINAL_DEPTH.max(depth),
         params.title()
     ));
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(fseed ^ 0xf00d);
@@ -153,8 +158,11 @@ fn furnish(
 ) {
     let Some(start) = level.player else { return };
     let grid = &level.grid;
+    // Water and brush are no place for a monster to start or a feature to lie: the file
+    // writes their glyph in place of floor.
     let taken = |p: Pos, l: &Level| {
-        l.player == Some(p)
+        l.grid.get(p) != crate::engine::grid::Tile::Floor
+            || l.player == Some(p)
             || l.monsters.iter().any(|m| m.pos == p)
             || l.features.iter().any(|f| f.pos == p)
     };
@@ -233,13 +241,24 @@ impl World {
         self.features.iter().any(|f| f.kind == FeatureKind::Stairs)
     }
 
-    /// The depth whose clearing wins the run: this floor's when it has no stairs.
+    /// The depth whose clearing wins the run: this floor's when it has no stairs, else the
+    /// designed chain's last (see [`World::set_designed_final`]) when it is deeper, else
+    /// the last generated floor's.
     pub fn final_depth(&self) -> u32 {
-        if self.has_stairs() {
-            FINAL_DEPTH.max(self.run.depth + 1)
-        } else {
-            self.run.depth
+        if !self.has_stairs() {
+            return self.run.depth;
         }
+        match self.designed_final {
+            Some(f) if f > self.run.depth => f,
+            _ => FINAL_DEPTH.max(self.run.depth + 1),
+        }
+    }
+
+    /// Says how deep the run goes as a campaign designs it: the depth of its last designed
+    /// floor when that floor has no stairs, else the depth of the last generated floor after
+    /// it. `None`: no designed floors below this one.
+    pub fn set_designed_final(&mut self, depth: Option<u32>) {
+        self.designed_final = depth;
     }
 
     /// The goal on this floor, in one sentence, the goal first so a narrow log shows it.
@@ -266,8 +285,15 @@ impl World {
         self.notes = rest;
         for n in start {
             self.say(n.text.as_str());
+            self.lesson = Some(crate::text::escape_controls(&n.text).into_owned());
         }
         self.read_notes();
+    }
+
+    /// The floor's message said last (its lesson, on the tutorial), kept on screen until
+    /// the next one.
+    pub fn lesson(&self) -> Option<&str> {
+        self.lesson.as_deref()
     }
 
     /// The floor's messages not shown yet.
@@ -287,6 +313,7 @@ impl World {
         self.notes = rest;
         for n in now {
             self.say(n.text.as_str());
+            self.lesson = Some(crate::text::escape_controls(&n.text).into_owned());
         }
     }
 
@@ -360,23 +387,8 @@ impl World {
     /// turn passes (the new floor's monsters do not move in it). Returns the new floor's level
     /// (the app's design from now on); `None` with a message when the stairs cannot be taken.
     pub fn descend(&mut self) -> Option<Level> {
-        if self.state != GameState::Playing {
+        if !self.stairs_open() {
             return None;
-        }
-        if self.feature_at(self.player.pos) != Some(FeatureKind::Stairs) {
-            self.say("There are no stairs here.");
-            return None;
-        }
-        match self.monsters.len() {
-            0 => {}
-            1 => {
-                self.say("The stairs are sealed while a monster lives.");
-                return None;
-            }
-            n => {
-                self.say(format!("The stairs are sealed while {n} monsters live."));
-                return None;
-            }
         }
         let depth = self.run.depth + 1;
         let level = match floor(self.seed, depth) {
@@ -386,13 +398,51 @@ impl World {
                 return None;
             }
         };
-        self.enter_floor(&level);
-        self.run.depth = depth;
+        self.go_down(&level);
+        Some(level)
+    }
+
+    /// Whether the player may take the stairs now: the run goes on, they stand on stairs
+    /// and no monster lives; says why not.
+    pub fn stairs_open(&mut self) -> bool {
+        if self.state != GameState::Playing {
+            return false;
+        }
+        if self.feature_at(self.player.pos) != Some(FeatureKind::Stairs) {
+            self.say("There are no stairs here.");
+            return false;
+        }
+        match self.monsters.len() {
+            0 => true,
+            1 => {
+                self.say("The stairs are sealed while a monster lives.");
+                false
+            }
+            n => {
+                self.say(format!("The stairs are sealed while {n} monsters live."));
+                false
+            }
+        }
+    }
+
+    /// Goes down the stairs (once [`World::stairs_open`] says they are) to `level`, one
+    /// floor deeper: the player keeps hit points and potions, and a turn passes (the new
+    /// floor's monsters do not move in it).
+    pub fn go_down(&mut self, level: &Level) {
+        self.enter_floor(level);
+        self.run.depth += 1;
         self.turn += 1;
         self.regenerate();
         self.say(format!("You go down the stairs. {}", self.goal()));
         self.say_intro();
-        Some(level)
+    }
+
+    /// Puts `level` in play as floor `depth` of the run, at once, the run's figures kept:
+    /// the editor going to another floor of a campaign, or starting a floor over on its
+    /// resized map. The player stands on the level's start; no turn passes.
+    pub fn enter_at(&mut self, level: &Level, depth: u32) {
+        self.enter_floor(level);
+        self.run.depth = depth;
     }
 
     /// Replaces the floor by `level`: its tiles, monsters and features, the player at its
@@ -403,6 +453,7 @@ impl World {
         self.monsters.clear();
         self.features = level.features.clone();
         self.notes = level.notes.clone();
+        self.lesson = None;
         self.player.pos = level.player.unwrap_or_default();
         for s in &level.monsters {
             self.add_monster(s.pos, s.kind, Some(s.pos));

@@ -108,7 +108,7 @@ fn combat_kills_monsters_and_the_player_can_die() {
     assert_eq!(w.player().hp, 0);
     assert_eq!(w.player_act(Act::Wait), ActResult::Refused);
     assert!(w.log().last().unwrap().text.contains("You die on turn"));
-    assert_eq!(w.run().killed_by, Some('t'));
+    assert_eq!(w.run().killer, Some('t'));
     assert!(!w.abandon(), "a run that ended cannot be abandoned");
 }
 
@@ -121,7 +121,7 @@ fn an_abandoned_run_is_over() {
     assert_eq!(w.state(), GameState::Abandoned);
     assert_eq!(w.state().name(), "abandoned");
     assert_eq!(w.player_act(Act::Wait), ActResult::Refused);
-    assert_eq!(w.run().killed_by, None);
+    assert_eq!(w.run().killer, None);
     assert_eq!(
         w.log().last().unwrap().text,
         "You abandon the run on turn 1."
@@ -189,6 +189,7 @@ fn planning_on_several_cores_gives_each_monster_its_own_search() {
         seed: 4,
         monsters: 3 * PARALLEL_MIN_MONSTERS,
         density: None,
+        terrain: None,
     })
     .unwrap();
     let mut w = World::new(&level, 4);
@@ -651,4 +652,160 @@ fn showing_a_monsters_search_never_changes_its_plan() {
         w.set_traced(Some(id));
         assert_eq!(w.monsters()[0].plan, plan, "{planning} after a turn");
     }
+}
+
+#[test]
+fn attacking_in_place_hits_without_moving_and_an_empty_cell_costs_no_turn() {
+    let l = level("#######\n#@.g..#\n#######\n");
+    let mut w = World::new(&l, 1);
+    assert_eq!(w.player_act(Act::Attack(1, 0)), ActResult::Refused);
+    assert_eq!((w.turn(), w.player().pos), (0, Pos::new(1, 1)));
+    assert_eq!(
+        w.log().last().unwrap().text,
+        "There is nothing there to attack."
+    );
+    // The goblin steps next to the player; the blow lands and the player stays put.
+    w.player_act(Act::Wait);
+    assert_eq!(w.monsters()[0].pos, Pos::new(2, 1));
+    assert_eq!(w.player_act(Act::Attack(1, 0)), ActResult::Acted);
+    assert_eq!(w.player().pos, Pos::new(1, 1));
+    assert!(w.monsters().first().is_none_or(|m| m.hp < 6));
+}
+
+#[test]
+fn falling_below_a_third_warns_once_and_death_names_the_killer() {
+    let l = level("#####\n#@t.#\n#####\n");
+    let mut w = World::new(&l, 3);
+    while w.state() == GameState::Playing {
+        w.player_act(Act::Wait);
+        assert!(w.turn() < 100);
+    }
+    let warnings: Vec<&Message> = w.log().iter().filter(|m| m.urgent).collect();
+    assert_eq!(warnings.len(), 1, "{:?}", w.log());
+    assert!(warnings[0].text.starts_with("You are badly hurt: HP "));
+    assert_eq!(w.run().killer, Some('t'));
+}
+
+#[test]
+fn jump_point_search_planning_gives_every_monster_an_optimal_plan_for_fewer_nodes() {
+    use crate::content::generate::{GenKind, GenParams, generate};
+    use crate::engine::astar::{Algorithm, SearchOptions};
+    let level = generate(&GenParams {
+        kind: GenKind::Caves,
+        width: 80,
+        height: 40,
+        seed: 4,
+        monsters: 3 * PARALLEL_MIN_MONSTERS,
+        density: None,
+        // Plain floor: on weighted terrain JPS hands over to A*.
+        terrain: Some(crate::content::generate::Density::from_permille(0)),
+    })
+    .unwrap();
+    let mut w = World::new(&level, 4);
+    w.set_planning(Planning::Jps);
+    w.planner.trace_next(Some(w.monsters()[20].id));
+    w.replan_on(3);
+    let mut pf = Pathfinder::new();
+    let jps = SearchOptions {
+        algorithm: Algorithm::Jps,
+        ..SearchOptions::default()
+    };
+    let (mut jps_nodes, mut astar_nodes) = (0u64, 0u64);
+    for m in w.monsters() {
+        let q = Query::new(m.pos, w.player().pos);
+        let by_astar = pf.find(w.grid(), q);
+        // Each plan is the engine's JPS from where the monster stands: A*'s cost.
+        assert_eq!(m.plan, pf.find(w.grid(), q.options(jps)));
+        assert_eq!(
+            (m.plan.status, m.plan.cost),
+            (by_astar.status, by_astar.cost)
+        );
+        jps_nodes += u64::from(m.plan.expanded);
+        astar_nodes += u64::from(by_astar.expanded);
+    }
+    assert_eq!(w.stats().astar_expanded, jps_nodes);
+    assert!(
+        jps_nodes * 3 < astar_nodes,
+        "JPS {jps_nodes} nodes, A* {astar_nodes}"
+    );
+    let trace = w.trace().expect("the traced monster's search");
+    assert_eq!(trace.options.algorithm, Algorithm::Jps);
+    assert_eq!(trace.expansions(), w.monsters()[20].plan.expanded);
+    // The mode parses, prints and cycles back to A*.
+    assert_eq!("jps".parse(), Ok(Planning::Jps));
+    assert_eq!(Planning::Jps.to_string(), "jps");
+    assert_eq!(Planning::Map.next(), Planning::Jps);
+    assert_eq!(Planning::Jps.next(), Planning::AStar);
+    // And the game plays on under it: monsters close in.
+    let before = w.monsters()[0].plan.cost;
+    w.player_act(Act::Wait);
+    assert!(w.monsters()[0].plan.cost <= before);
+}
+
+#[test]
+fn a_step_into_water_takes_three_turns_and_the_log_says_so_once() {
+    let l = level("########\n#@~~.~.#\n########\n");
+    let mut w = World::new(&l, 1);
+    assert_eq!(w.player_act(Act::Move(1, 0)), ActResult::Acted);
+    assert_eq!(w.turn(), 3);
+    let wading = |w: &World| {
+        w.log()
+            .iter()
+            .filter(|m| m.text.starts_with("You wade"))
+            .count()
+    };
+    assert_eq!(wading(&w), 1);
+    assert_eq!(
+        w.log().last().unwrap().text,
+        "You wade into the water: each step into it takes 3 turns, for monsters too."
+    );
+    w.player_act(Act::Move(1, 0));
+    assert_eq!(w.turn(), 6);
+    w.player_act(Act::Move(1, 0));
+    assert_eq!(w.turn(), 7, "back on floor: one turn");
+    w.player_act(Act::Move(1, 0));
+    assert_eq!(w.turn(), 10);
+    assert_eq!(wading(&w), 1, "said once");
+    // Brush weighs 2; a cost header changes it.
+    let l = level("cost: \" 4\n#####\n#@\".#\n#####\n");
+    let mut w = World::new(&l, 1);
+    w.player_act(Act::Move(1, 0));
+    assert_eq!(w.turn(), 4);
+}
+
+#[test]
+fn a_monster_goes_round_the_pond_when_that_is_quicker_and_wades_when_it_is_not() {
+    // Through the pond: three water cells, 90 + 10. Round it: 68.
+    let l = level("#######\n#..g..#\n#.~~~.#\n#.~~~.#\n#.~~~.#\n#..@..#\n#######\n");
+    let mut w = World::new(&l, 1);
+    let plan = w.monsters()[0].plan.clone();
+    assert_eq!(plan.cost, Some(68));
+    assert!(plan.path.iter().all(|&p| w.grid().get(p) != Tile::Water));
+    for _ in 0..5 {
+        w.player_act(Act::Wait);
+        assert_ne!(w.grid().get(w.monsters()[0].pos), Tile::Water);
+    }
+    assert_eq!(w.monsters()[0].pos.chebyshev(w.player().pos), 1);
+    // A goblin that must cross: each step into the water holds it three turns.
+    let l = level("#########\n#g~~~@..#\n#########\n");
+    let mut w = World::new(&l, 1);
+    let mut cells = Vec::new();
+    for _ in 0..7 {
+        w.player_act(Act::Wait);
+        cells.push(w.monsters()[0].pos.x);
+    }
+    assert_eq!(cells, [2, 2, 2, 3, 3, 3, 4]);
+}
+
+#[test]
+fn map_planning_rolls_down_a_weighted_map() {
+    let l = level("#######\n#..g..#\n#.~~~.#\n#.~~~.#\n#.~~~.#\n#..@..#\n#######\n");
+    let mut w = World::new(&l, 1);
+    w.set_planning(Planning::Map);
+    assert_eq!(w.monsters()[0].plan.cost, Some(68));
+    for _ in 0..5 {
+        w.player_act(Act::Wait);
+        assert_ne!(w.grid().get(w.monsters()[0].pos), Tile::Water);
+    }
+    assert_eq!(w.monsters()[0].pos.chebyshev(w.player().pos), 1);
 }

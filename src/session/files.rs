@@ -9,7 +9,7 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::SystemTime;
+use std::time::{Duration, Instant, SystemTime};
 
 use super::Session;
 use crate::content::level::{Design, Format, LoadError, MAX_LEVEL_BYTES};
@@ -36,6 +36,14 @@ pub struct Source {
     stamp: Option<(u64, Option<SystemTime>)>,
     /// The bytes last read into the game or written by it: what the game has seen.
     content: Option<Vec<u8>>,
+    /// A change on disk not taken yet, waiting for the file to settle.
+    settling: Option<Settling>,
+    /// A replay (`script`, `test`): saves are carried out in the game and said in the log,
+    /// but nothing is written to disk.
+    replay: bool,
+    /// The recovery file whose edits this game took: removed once they are saved, and the
+    /// one a hang-up writes again.
+    recovered_from: Option<PathBuf>,
 }
 
 impl Source {
@@ -50,6 +58,9 @@ impl Source {
             },
             stamp,
             content: Some(bytes),
+            settling: None,
+            replay: false,
+            recovered_from: None,
         }
     }
 
@@ -60,7 +71,22 @@ impl Source {
             kind: SourceKind::Generated,
             stamp: None,
             content: None,
+            settling: None,
+            replay: false,
+            recovered_from: None,
         }
+    }
+
+    /// This source in a replay: its saves write nothing (see [`Source::is_replay`]).
+    pub fn for_replay(mut self) -> Self {
+        self.replay = true;
+        self
+    }
+
+    /// Whether saves are only played, not written: a replay of someone's recording must
+    /// never rewrite the level it names.
+    pub fn is_replay(&self) -> bool {
+        self.replay
     }
 
     /// The folder the level's file is in (where files made from it go), `""` for none.
@@ -91,6 +117,37 @@ fn display_name(path: &Path) -> String {
     path.file_name().map_or_else(String::new, |n| {
         crate::text::escape_controls(&n.to_string_lossy()).into_owned()
     })
+}
+
+/// A file's length and modification time: what a cheap poll compares.
+type Stamp = (u64, Option<SystemTime>);
+
+/// How long a changed file must stay unchanged (same length and time, by our clock or by
+/// its own modification time) before it is read, as editors' file watchers wait: a writer
+/// midway through its file must never have its fragment taken for the level.
+pub const DISK_SETTLE: Duration = Duration::from_millis(500);
+
+/// A change seen on disk and not taken yet.
+#[derive(Debug, Clone)]
+struct Settling {
+    /// The file's stamp when last looked at.
+    stamp: Stamp,
+    /// Since when it has had that stamp.
+    since: Instant,
+    /// Whether the log has said that another program is writing it.
+    said: bool,
+}
+
+/// What a poll of the level file found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DiskPoll {
+    /// Nothing new to show.
+    Quiet,
+    /// The file is changing and the log said so (the screen should be drawn again).
+    Waiting,
+    /// The file changed, settled, and was read (taken, refused, or waiting for the player
+    /// to choose): what a recording writes as `reload`.
+    Reloaded,
 }
 
 fn stamp_of(path: &Path) -> Option<(u64, Option<SystemTime>)> {
@@ -277,6 +334,104 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     result
 }
 
+/// A file being written from the start under the save rules, by [`create_for_writing`]:
+/// either created anew, or (to replace a file) a temporary file beside it that
+/// [`Replacing::commit`] renames over it. Dropped uncommitted, the temporary file goes.
+#[derive(Debug)]
+pub struct Replacing {
+    /// The temporary file to rename over `target`, until committed.
+    tmp: Option<PathBuf>,
+    target: PathBuf,
+}
+
+impl Replacing {
+    /// The file written: the regular file the path named (links followed).
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
+
+    /// Puts the new file in place of the old one (once; later calls do nothing): `file`,
+    /// the one [`create_for_writing`] gave, is flushed to disk and renamed over the
+    /// target, so a reader sees the old file or the new one. Writes to `file` go on into
+    /// the target.
+    pub fn commit(&mut self, file: &std::fs::File) -> std::io::Result<()> {
+        let Some(tmp) = self.tmp.take() else {
+            return Ok(());
+        };
+        file.sync_all()?;
+        if let Err(e) = std::fs::rename(&tmp, &self.target) {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(e);
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Replacing {
+    fn drop(&mut self) {
+        if let Some(tmp) = self.tmp.take() {
+            let _ = std::fs::remove_file(tmp);
+        }
+    }
+}
+
+/// Opens `path` to write a file of ours from its first byte, under the rules of
+/// [`write_atomic`]: only regular files, through links only to regular files, never over a
+/// read-only file, anything under `/dev` or `/proc` refused.
+///
+/// A path where nothing is yet is created exclusively (so nothing slipped in meanwhile is
+/// ever truncated). A path where something is (a file, or a link, even to nothing) is only
+/// replaced when `may_replace` agrees, given the regular file it leads to; the new content
+/// then goes to a temporary file beside it (keeping the old one's permissions and owner)
+/// until [`Replacing::commit`]: until then, and if the caller never commits, the old file
+/// stays as it was.
+pub fn create_for_writing(
+    path: &Path,
+    may_replace: impl FnOnce(&Path) -> std::io::Result<()>,
+) -> std::io::Result<(std::fs::File, Replacing)> {
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let target = regular_target(path)?;
+            let file = std::fs::File::create_new(&target)?;
+            return Ok((file, Replacing { tmp: None, target }));
+        }
+        Err(e) => return Err(e),
+        Ok(_) => {}
+    }
+    let target = regular_target(path)?;
+    let meta = std::fs::metadata(&target).map_err(|e| {
+        std::io::Error::new(
+            e.kind(),
+            format!("it is a link to nothing ({e}); nothing was written"),
+        )
+    })?;
+    if meta.permissions().readonly() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::PermissionDenied,
+            "the file is read-only; nothing was written",
+        ));
+    }
+    may_replace(&target)?;
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = target
+        .file_name()
+        .ok_or_else(|| std::io::Error::other("the path names no file"))?
+        .to_string_lossy()
+        .into_owned();
+    clean_stale_temporaries(&dir, &name);
+    let (tmp, file) = create_temporary(&dir, &name)?;
+    let pending = Replacing {
+        tmp: Some(tmp),
+        target,
+    };
+    file.set_permissions(meta.permissions())?;
+    keep_owner(&file, &meta)?;
+    Ok((file, pending))
+}
+
 /// The regular file `path` names, following links; refuses anything else.
 fn regular_target(path: &Path) -> std::io::Result<PathBuf> {
     let refuse = |what: &str| {
@@ -307,22 +462,19 @@ fn regular_target(path: &Path) -> std::io::Result<PathBuf> {
 }
 
 /// Creates our temporary file beside `name`, exclusively, under a fresh random name.
-fn create_temporary(dir: &Path, name: &str) -> std::io::Result<(PathBuf, std::fs::File)> {
+pub(super) fn create_temporary(
+    dir: &Path,
+    name: &str,
+) -> std::io::Result<(PathBuf, std::fs::File)> {
     use std::hash::{BuildHasher, RandomState};
     let pid = std::process::id();
-    let fixed = 1 + TEMP_MARK.len() + 10 + 1 + 16 + TEMP_SUFFIX.len();
-    // A long target name is shortened in the temporary name only (at a character boundary).
-    let mut keep = name.len().min(NAME_MAX - fixed);
-    while !name.is_char_boundary(keep) {
-        keep -= 1;
-    }
+    let keep = temp_base(name);
     let mut last = None;
     for attempt in 0u64..16 {
         // Seeded from the system's randomness, once per process, then hashed anew.
         let random = RandomState::new().hash_one((pid, attempt, SystemTime::now()));
         let tmp = dir.join(format!(
-            ".{}{TEMP_MARK}{pid}-{random:016x}{TEMP_SUFFIX}",
-            &name[..keep]
+            ".{keep}{TEMP_MARK}{pid}-{random:016x}{TEMP_SUFFIX}"
         ));
         match std::fs::OpenOptions::new()
             .write(true)
@@ -337,7 +489,20 @@ fn create_temporary(dir: &Path, name: &str) -> std::io::Result<(PathBuf, std::fs
     Err(last.unwrap_or_else(|| std::io::Error::other("no temporary name was free")))
 }
 
-/// Removes temporary files of `name` that a process which is gone left behind.
+/// The part of `name` a temporary file of it starts with: all of it, or for a long name
+/// as much as leaves room for our mark (cut at a character boundary).
+fn temp_base(name: &str) -> &str {
+    let fixed = 1 + TEMP_MARK.len() + 10 + 1 + 16 + TEMP_SUFFIX.len();
+    let mut keep = name.len().min(NAME_MAX - fixed);
+    while !name.is_char_boundary(keep) {
+        keep -= 1;
+    }
+    &name[..keep]
+}
+
+/// Removes temporary files of `name` that a process which is gone left behind: only those
+/// whose name is exactly the one [`create_temporary`] gives `name` (saving `r13.txt` must
+/// never touch a temporary file of `r1`).
 fn clean_stale_temporaries(dir: &Path, name: &str) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
@@ -357,7 +522,7 @@ fn clean_stale_temporaries(dir: &Path, name: &str) {
         let Some((pid, random)) = tail.split_once('-') else {
             continue;
         };
-        let ours = !base.is_empty() && name.starts_with(base);
+        let ours = !base.is_empty() && base == temp_base(name);
         let well_formed = random.len() == 16 && random.bytes().all(|b| b.is_ascii_hexdigit());
         let Ok(pid) = pid.parse::<u32>() else {
             continue;
@@ -366,6 +531,107 @@ fn clean_stale_temporaries(dir: &Path, name: &str) {
             let _ = std::fs::remove_file(entry.path());
         }
     }
+}
+
+/// A process that has `path` open for writing, if one can be seen: every process whose
+/// descriptors we may read (`/proc/PID/fd` and `fdinfo`, as `fuser` looks), this one
+/// included (it never holds a level open for writing: saves write a temporary file).
+/// Elsewhere than Linux, `None`.
+#[cfg(target_os = "linux")]
+fn writer_of(path: &Path) -> Option<u32> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = std::fs::metadata(path).ok()?;
+    let (dev, ino) = (meta.dev(), meta.ino());
+    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|s| s.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let Ok(fds) = std::fs::read_dir(entry.path().join("fd")) else {
+            continue;
+        };
+        for fd in fds.flatten() {
+            let Ok(m) = std::fs::metadata(fd.path()) else {
+                continue;
+            };
+            if (m.dev(), m.ino()) != (dev, ino) {
+                continue;
+            }
+            let info = entry.path().join("fdinfo").join(fd.file_name());
+            let flags = std::fs::read_to_string(info).ok().and_then(|t| {
+                let line = t.lines().find(|l| l.starts_with("flags:"))?.to_string();
+                u32::from_str_radix(line["flags:".len()..].trim(), 8).ok()
+            });
+            // The access mode: O_WRONLY or O_RDWR.
+            if flags.is_some_and(|f| matches!(f & 0o3, 1 | 2)) {
+                return Some(pid);
+            }
+        }
+    }
+    None
+}
+
+#[cfg(not(target_os = "linux"))]
+fn writer_of(_: &Path) -> Option<u32> {
+    None
+}
+
+/// The suffix of recovery files: `.NAME.astar-rogue-recover` beside the level (then
+/// `-1`, `-2`... while an older one is kept).
+const RECOVER_MARK: &str = ".astar-rogue-recover";
+
+/// The recovery file names for the level `level`, in the order they are used: the plain
+/// one, then numbered ones.
+fn recovery_names(level: &Path) -> impl Iterator<Item = PathBuf> + '_ {
+    let dir = level.parent().unwrap_or(Path::new(""));
+    let name = level
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    (0..100).map(move |i| {
+        let suffix = if i == 0 {
+            String::new()
+        } else {
+            format!("-{i}")
+        };
+        dir.join(format!(".{name}{RECOVER_MARK}{suffix}"))
+    })
+}
+
+/// The first recovery file kept beside `level`, if any: edits of a game that was hung up
+/// (or killed by another signal) before they were saved.
+pub fn find_recovery(level: &Path) -> Option<PathBuf> {
+    recovery_names(level).find(|p| std::fs::symlink_metadata(p).is_ok())
+}
+
+/// Unsaved edits to keep on disk when the game ends by a signal: the design and where it
+/// goes.
+#[derive(Debug, Clone)]
+pub struct Recovery {
+    /// The recovery file.
+    pub path: PathBuf,
+    design: Design,
+}
+
+impl Recovery {
+    /// Writes the design to its recovery file (atomically, as a save is).
+    pub fn write(&self) -> std::io::Result<()> {
+        write_atomic(&self.path, self.design.to_text().as_bytes())
+    }
+}
+
+/// Reads a recovery file as a design (within the level limits, never blocking).
+pub fn read_recovery(path: &Path) -> Result<Design, LoadError> {
+    let bytes = crate::text::read_limited(path, MAX_LEVEL_BYTES, "recovery file")?;
+    parse_recovery(&bytes, path)
+}
+
+/// The design in the bytes of the recovery file at `path` (a kept run keeps them).
+pub fn parse_recovery(bytes: &[u8], path: &Path) -> Result<Design, LoadError> {
+    let (design, _) = Design::parse_any(bytes, &path.display().to_string())?;
+    Ok(design)
 }
 
 /// Whether a process is running (on systems without `/proc`, assumed so: never clean).
@@ -398,12 +664,23 @@ fn keep_owner(_: &std::fs::File, _: &std::fs::Metadata) -> std::io::Result<()> {
 /// How a save went.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Saved {
-    /// Written to the file named.
-    Written(String),
+    /// Written to the file named; in a replay, carried out in the game and written nowhere.
+    Written {
+        /// The file.
+        name: String,
+        /// Whether it was a replay's save (nothing written).
+        replay: bool,
+    },
     /// The level has no file to save to.
     NoFile,
-    /// The file changed on disk since it was read: overwrite it only when asked.
-    ChangedOnDisk(String),
+    /// The file changed on disk since it was read, or another program is writing it:
+    /// overwrite it only when asked.
+    Asks {
+        /// The file.
+        name: String,
+        /// Why it asks, to follow the name: "changed on disk since it was loaded".
+        why: String,
+    },
     /// Writing failed; the file on disk is unchanged.
     Failed {
         /// The file.
@@ -420,6 +697,8 @@ pub enum Reloaded {
     NoFile,
     /// The file is as the game last saw it.
     Unchanged,
+    /// The file changed while it was read: not taken, the next poll waits for it to settle.
+    Unsettled,
     /// The file could not be read or parsed; the level in play stays.
     Failed(String),
     /// The file changed and the game has unsaved edits: which to keep is the player's call.
@@ -431,6 +710,23 @@ pub enum Reloaded {
         /// Whether the undo history, which belonged to the level before, was dropped.
         history_cleared: bool,
     },
+}
+
+/// What a poll of the level file found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Polled {
+    /// Nothing new.
+    Quiet,
+    /// The file changed and settled, but another program has it open for writing: it is
+    /// read once that is done (said once per change).
+    Writing {
+        /// The file.
+        name: String,
+        /// The writer's process.
+        pid: u32,
+    },
+    /// The file changed, settled, and was read.
+    Read(Reloaded),
 }
 
 impl Session {
@@ -447,14 +743,35 @@ impl Session {
             SourceKind::Text => path,
             SourceKind::MovingAi | SourceKind::Generated => self.io.fresh(|| fresh_path(&path)),
         };
-        if kind == SourceKind::Text && !force && self.changed_on_disk() {
-            return Saved::ChangedOnDisk(self.floor.source.name());
+        if kind == SourceKind::Text && !force {
+            // Never over what the game has not read (a settled read) without asking, nor
+            // under a program writing the file: its remaining bytes would go to a file
+            // that no longer has a name.
+            let why = if self.changed_on_disk() {
+                Some("changed on disk since it was loaded".to_string())
+            } else {
+                self.io
+                    .writer(|| writer_of(&target))
+                    .map(|pid| format!("is open for writing by another program (process {pid})"))
+            };
+            if let Some(why) = why {
+                return Saved::Asks {
+                    name: self.floor.source.name(),
+                    why,
+                };
+            }
         }
         let text = self.floor.design.to_text();
         let name = display_name(&target);
-        let written = self
-            .io
-            .write(|| write_atomic(&target, text.as_bytes()).map_err(|e| e.to_string()));
+        let replay = self.floor.source.replay;
+        // A replay goes on exactly as if the save had been made (what follows may depend
+        // on it: a quit that does not ask), but writes nothing.
+        let written = if replay {
+            Ok(())
+        } else {
+            self.io
+                .write(|| write_atomic(&target, text.as_bytes()).map_err(|e| e.to_string()))
+        };
         match written {
             Ok(()) => {
                 if !self.floor.design.has_file_text() {
@@ -463,12 +780,54 @@ impl Session {
                         self.floor.design = d;
                     }
                 }
+                let recovered = self.floor.source.recovered_from.take();
                 self.floor.source = Source::file(target, Format::Text, text.into_bytes());
+                self.floor.source.replay = replay;
+                // The recovered edits are in the level now; their copy can go.
+                if let Some(recovery) = recovered.filter(|_| !replay) {
+                    let _ = std::fs::remove_file(recovery);
+                }
                 self.history.mark_saved();
-                Saved::Written(name)
+                Saved::Written { name, replay }
             }
             Err(error) => Saved::Failed { name, error },
         }
+    }
+
+    /// What a signal ending the game must keep of it: the design, when it has unsaved
+    /// edits and a level file to keep them beside. It goes to the recovery file this game
+    /// took its edits from, else to the first free name (so a recovery file kept from an
+    /// earlier game is never written over).
+    pub fn recovery(&self) -> Option<Recovery> {
+        let source = &self.floor.source;
+        if !self.unsaved() || source.replay {
+            return None;
+        }
+        if !matches!(source.kind, SourceKind::Text | SourceKind::MovingAi) {
+            return None;
+        }
+        let level = source.path.as_deref()?;
+        let path = match &source.recovered_from {
+            Some(p) => p.clone(),
+            None => recovery_names(level).find(|p| std::fs::symlink_metadata(p).is_err())?,
+        };
+        Some(Recovery {
+            path,
+            design: self.floor.design.clone(),
+        })
+    }
+
+    /// Plays the design kept in `recovery` (a recovery file of this level) as unsaved
+    /// edits: the level file is untouched until a save, which then removes the recovery
+    /// file. Returns the recovery file's name.
+    pub fn take_recovery(&mut self, design: Design, recovery: PathBuf) -> String {
+        let name = display_name(&recovery);
+        self.floor.design = design;
+        self.history.forget();
+        self.history.mark_unsaved();
+        self.floor.source.recovered_from = Some(recovery);
+        self.begin(self.world.seed());
+        name
     }
 
     /// Whether the file differs from what the game last read or wrote (a file that cannot
@@ -484,17 +843,63 @@ impl Session {
         })
     }
 
-    /// Checks the file's length and time; reads it again when they moved. Cheap enough to
-    /// poll. `None` when nothing moved.
-    pub fn poll_disk(&mut self) -> Option<Reloaded> {
-        let source = &self.floor.source;
+    /// Checks the file's length and time, cheap enough to poll; when they moved, reads
+    /// the file again once it has settled: unchanged for [`DISK_SETTLE`] (by the game's
+    /// clock or by the file's own time) and open for writing by no program (on Linux, where
+    /// that can be seen), so a writer pausing midway is never taken at its word.
+    pub fn poll_disk(&mut self) -> Polled {
+        let source = &mut self.floor.source;
         if !matches!(source.kind, SourceKind::Text | SourceKind::MovingAi) {
-            return None;
+            return Polled::Quiet;
         }
-        let path = source.path.as_ref()?;
-        let now = stamp_of(path);
-        let moved = now.is_some() && now != source.stamp;
-        moved.then(|| self.reload())
+        let Some(path) = source.path.clone() else {
+            return Polled::Quiet;
+        };
+        let now = stamp_of(&path);
+        let Some(stamp) = now.filter(|_| now != source.stamp) else {
+            source.settling = None;
+            return Polled::Quiet;
+        };
+        let settling = match &mut source.settling {
+            Some(s) if s.stamp == stamp => s,
+            slot => slot.insert(Settling {
+                stamp,
+                since: Instant::now(),
+                said: false,
+            }),
+        };
+        let untouched_since = stamp
+            .1
+            .and_then(|t| SystemTime::now().duration_since(t).ok());
+        let settled = settling.since.elapsed() >= DISK_SETTLE
+            || untouched_since.is_some_and(|d| d >= DISK_SETTLE);
+        if !settled {
+            return Polled::Quiet;
+        }
+        if let Some(pid) = writer_of(&path) {
+            if std::mem::replace(&mut settling.said, true) {
+                return Polled::Quiet;
+            }
+            let name = source.name();
+            // A kept run's recording marks this poll as a `reload`: the journal tells its
+            // replay that the poll found a writer (see [`Session::replay_reload`]).
+            self.io.writer(|| Some(pid));
+            return Polled::Writing { name, pid };
+        }
+        source.settling = None;
+        Polled::Read(self.reload())
+    }
+
+    /// What a recording's `reload` does: reads the file again, or, in a rebuilt run whose
+    /// poll found a program writing the file, says that again.
+    pub fn replay_reload(&mut self) -> Polled {
+        if let Some(pid) = self.io.replayed_writer() {
+            return Polled::Writing {
+                name: self.floor.source.name(),
+                pid,
+            };
+        }
+        Polled::Read(self.reload())
     }
 
     /// Reads the level file again. The file is the truth: when it changed, the game
@@ -505,14 +910,26 @@ impl Session {
         let Some(path) = self.floor.source.path.clone() else {
             return Reloaded::NoFile;
         };
-        self.floor.source.stamp = stamp_of(&path);
+        let before = stamp_of(&path);
         let name = self.floor.source.name();
-        let read = self.io.read(|| {
-            crate::text::read_limited(&path, MAX_LEVEL_BYTES, "level file").map_err(|e| match e {
+        // What the file holds, and whether it held still while read, is the disk's
+        // answer: through the journal, so a rebuilt run reloads what its game did.
+        let read = self.io.reread(|| {
+            let read = crate::text::read_limited(&path, MAX_LEVEL_BYTES, "level file");
+            if stamp_of(&path) != before {
+                return Ok(None);
+            }
+            read.map(Some).map_err(|e| match e {
                 LoadError::Io { message, .. } => format!("{name}: {message}"),
                 LoadError::Parse(p) => p.headline(),
             })
         });
+        let Some(read) = read.transpose() else {
+            // It changed while it was read: not a settled read. Not taken as seen, so the
+            // next poll waits for it to settle again.
+            return Reloaded::Unsettled;
+        };
+        self.floor.source.stamp = before;
         let bytes = match read {
             Ok(b) => b,
             Err(why) => return Reloaded::Failed(why),
@@ -546,7 +963,8 @@ impl Session {
         let Some(path) = self.floor.source.path.clone() else {
             return Reloaded::NoFile;
         };
-        let source = Source::file(path, format, bytes);
+        let mut source = Source::file(path, format, bytes);
+        source.replay = self.floor.source.replay;
         let name = source.name();
         let design = match populate_if_empty(design, &source, self.world.seed()) {
             Ok(d) => d,

@@ -30,9 +30,30 @@ pub enum Io {
     Changed(bool),
     /// The file name a save of a map or a generated level chose.
     Fresh(PathBuf),
-    /// A save's write: `None` when it was done, else why it failed.
+    /// A save's write (or a new floor's): `None` when it was done, else why it failed.
     Write(Option<String>),
+    /// The level file changed while it was read, so the read was not taken.
+    Unsettled,
+    /// A save or a poll found the level file open for writing by this process, or by none.
+    Writer(Option<u32>),
+    /// How deep the designed floors below the one in play go (`next:` headers followed).
+    Chain(Option<u32>),
+    /// The designed floor below: its file and bytes, none, or why it cannot be had.
+    Below {
+        /// The file of the floor below.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        path: Option<PathBuf>,
+        /// Its bytes.
+        #[serde(with = "bytes_text", default, skip_serializing_if = "Option::is_none")]
+        bytes: Option<Vec<u8>>,
+        /// Why the way down is blocked.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        error: Option<String>,
+    },
 }
+
+/// What a read of the level file found: its bytes, a change under way, or a failure.
+pub(super) type Read = Result<Option<Vec<u8>>, String>;
 
 /// The session's dealings with the disk: not kept, recorded, or replayed.
 #[derive(Debug, Clone, Default)]
@@ -97,6 +118,108 @@ impl Journal {
                     error: None,
                 } => Some(Ok(b)),
                 Io::Read {
+                    bytes: None,
+                    error: Some(e),
+                } => Some(Err(e)),
+                _ => None,
+            },
+        )
+    }
+
+    /// A reload's read of the level file: `Ok(None)` when it changed while read.
+    pub(super) fn reread(&mut self, ask: impl FnOnce() -> Read) -> Read {
+        self.pass(
+            ask,
+            |r| match r {
+                Ok(None) => Io::Unsettled,
+                Ok(Some(b)) => Io::Read {
+                    bytes: Some(b),
+                    error: None,
+                },
+                Err(e) => Io::Read {
+                    bytes: None,
+                    error: Some(e),
+                },
+            },
+            |io| match io {
+                Io::Unsettled => Some(Ok(None)),
+                Io::Read {
+                    bytes: Some(b),
+                    error: None,
+                } => Some(Ok(Some(b))),
+                Io::Read {
+                    bytes: None,
+                    error: Some(e),
+                } => Some(Err(e)),
+                _ => None,
+            },
+        )
+    }
+
+    /// Which process has the level file open for writing, if any.
+    pub(super) fn writer(&mut self, ask: impl FnOnce() -> Option<u32>) -> Option<u32> {
+        self.pass(ask, Io::Writer, |io| match io {
+            Io::Writer(w) => Some(w),
+            _ => None,
+        })
+    }
+
+    /// In a replay whose next answer is a writer found by a poll, that writer (taken).
+    pub(super) fn replayed_writer(&mut self) -> Option<u32> {
+        let Journal::Replay { queue, .. } = self else {
+            return None;
+        };
+        let Some(Io::Writer(Some(pid))) = queue.front() else {
+            return None;
+        };
+        let pid = *pid;
+        queue.pop_front();
+        Some(pid)
+    }
+
+    /// How deep the designed floors go.
+    pub(super) fn chain(&mut self, ask: impl FnOnce() -> Option<u32>) -> Option<u32> {
+        self.pass(ask, Io::Chain, |io| match io {
+            Io::Chain(d) => Some(d),
+            _ => None,
+        })
+    }
+
+    /// The designed floor below: its file and bytes.
+    pub(super) fn below(
+        &mut self,
+        ask: impl FnOnce() -> Result<Option<(PathBuf, Vec<u8>)>, String>,
+    ) -> Result<Option<(PathBuf, Vec<u8>)>, String> {
+        self.pass(
+            ask,
+            |r| match r {
+                Ok(found) => {
+                    let (path, bytes) = found.unzip();
+                    Io::Below {
+                        path,
+                        bytes,
+                        error: None,
+                    }
+                }
+                Err(e) => Io::Below {
+                    path: None,
+                    bytes: None,
+                    error: Some(e),
+                },
+            },
+            |io| match io {
+                Io::Below {
+                    path: Some(p),
+                    bytes: Some(b),
+                    error: None,
+                } => Some(Ok(Some((p, b)))),
+                Io::Below {
+                    path: None,
+                    bytes: None,
+                    error: None,
+                } => Some(Ok(None)),
+                Io::Below {
+                    path: None,
                     bytes: None,
                     error: Some(e),
                 } => Some(Err(e)),
@@ -206,6 +329,13 @@ mod tests {
             Err("disk full".into())
         );
         assert_eq!(live.read(|| Err("gone".into())), Err("gone".into()));
+        assert_eq!(live.reread(|| Ok(None)), Ok(None));
+        assert_eq!(live.writer(|| Some(7)), Some(7));
+        assert_eq!(live.chain(|| Some(3)), Some(3));
+        let two = || Ok(Some(("two.txt".into(), b"@>".to_vec())));
+        assert_eq!(live.below(two), two());
+        assert_eq!(live.below(|| Ok(None)), Ok(None));
+        assert_eq!(live.below(|| Err("loop".into())), Err("loop".into()));
         let Journal::Live(kept) = live else {
             unreachable!()
         };
@@ -222,6 +352,12 @@ mod tests {
         assert_eq!(replay.fresh(|| panic!("asked")), PathBuf::from("x-1.txt"));
         assert_eq!(replay.write(|| panic!("asked")), Err("disk full".into()));
         assert_eq!(replay.read(never), Err("gone".into()));
+        assert_eq!(replay.reread(|| panic!("asked")), Ok(None));
+        assert_eq!(replay.writer(|| panic!("asked")), Some(7));
+        assert_eq!(replay.chain(|| panic!("asked")), Some(3));
+        assert_eq!(replay.below(|| panic!("asked")), two());
+        assert_eq!(replay.below(|| panic!("asked")), Ok(None));
+        assert_eq!(replay.below(|| panic!("asked")), Err("loop".into()));
         // Out of answers: the disk answers, and the replay knows it went its own way.
         assert!(!replay.changed(|| false));
         assert!(matches!(replay, Journal::Replay { diverged: true, .. }));

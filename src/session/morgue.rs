@@ -133,7 +133,7 @@ impl RunEnd {
             .collect();
         RunEnd {
             outcome,
-            killer: w.run().killed_by,
+            killer: w.run().killer,
             seed: w.seed(),
             turn: w.turn(),
             final_depth: w.final_depth(),

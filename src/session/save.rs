@@ -51,6 +51,19 @@ pub struct RunSave {
     pub planning: String,
     /// Whether new runs draw fresh seeds (`#! runs: fresh`).
     pub fresh_runs: bool,
+    /// The text of the settings file the run plays with (its keys read the recording);
+    /// `None` for the defaults.
+    #[serde(default)]
+    pub settings: Option<String>,
+    /// That settings file, for messages and the recording's header.
+    #[serde(default)]
+    pub settings_file: Option<PathBuf>,
+    /// The recovery file whose unsaved edits the run began with, if it did.
+    #[serde(default)]
+    pub recovery_file: Option<PathBuf>,
+    /// That recovery file's bytes.
+    #[serde(with = "bytes_text", default)]
+    pub recovery_bytes: Option<Vec<u8>>,
     /// The terminal size the recording began at.
     pub size: (u16, u16),
     /// The recording's lines after its header, as `astar-rogue script` reads them.
@@ -238,6 +251,10 @@ mod tests {
             run_seed: 5,
             planning: "astar".into(),
             fresh_runs: true,
+            settings: Some("[keys]\n".into()),
+            settings_file: Some("/config/config.toml".into()),
+            recovery_file: None,
+            recovery_bytes: None,
             size: (80, 24),
             tape: vec!["l".into(), "2*tick".into()],
             io: vec![Io::Changed(false)],

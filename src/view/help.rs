@@ -6,13 +6,14 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget};
 
+use crate::app::config::Bindings;
 use crate::app::help::{KEYS_W, Row, continued, layout, title};
 
 /// Draws help page `page`; its bottom border names the run's seed, which plays the run
 /// again (`--seed`).
-pub(super) fn render(page: usize, seed: u64, area: Rect, buf: &mut Buffer) {
+pub(super) fn render(bindings: &Bindings, page: usize, seed: u64, area: Rect, buf: &mut Buffer) {
     Clear.render(area, buf);
-    let help = layout(area);
+    let help = layout(bindings, area);
     let (about, col_w, per_page, cols) = (&help.about, help.col_w, help.per_page, &help.cols);
     let total = help.pages();
     let page = page.min(total - 1);

@@ -7,7 +7,6 @@ use ratatui::style::{Color, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget};
 
-use super::wrap;
 use crate::app::App;
 
 /// Columns of the turn number before each message.
@@ -25,8 +24,12 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
         .saturating_sub(TURN_WIDTH + 1)
         .max(1);
     let dim = Style::new().fg(Color::DarkGray);
-    let message_lines = |m: &crate::game::Message| -> Vec<Line<'static>> {
-        wrap(&m.to_string(), text_width)
+    // At most `max` lines of a message; one taller than the screen is cut with a mark.
+    // Only what shows is wrapped, so a message of a megabyte opens the history at once.
+    let message_lines = |m: &crate::game::Message, max: usize| -> Vec<Line<'static>> {
+        let mut parts = crate::text::wrap_cut(&super::message_text(m), text_width, height);
+        parts.truncate(max);
+        parts
             .into_iter()
             .enumerate()
             .map(|(i, part)| {
@@ -48,8 +51,7 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
         if lines.len() >= height {
             break;
         }
-        let mut parts = message_lines(m);
-        parts.truncate(height - lines.len());
+        let parts = message_lines(m, height - lines.len());
         lines.splice(0..0, parts);
         first = i;
     }
@@ -57,7 +59,7 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
         if lines.len() >= height {
             break;
         }
-        lines.extend(message_lines(m));
+        lines.extend(message_lines(m, height - lines.len()));
         last += 1;
     }
     lines.truncate(height);

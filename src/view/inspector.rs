@@ -77,7 +77,7 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
             .and_then(|id| app.world().monster(id))
             .map_or(app.world().player().pos, |m| m.pos),
     };
-    let formula = app.world().options().formula();
+    let formula = super::describe::formula(&app.world().options());
     let follows = if following.is_some() { " follows" } else { "" };
     let title = Block::new()
         .borders(Borders::TOP)
@@ -167,8 +167,16 @@ fn draw_box(app: &App, snap: &Snapshot, p: Pos, focused: bool, r: Rect, buf: &mu
     } else {
         app.world().monster_at(p).map(|m| m.kind)
     };
+    // Water and brush say so, with their weight: `~3`.
+    let terrain = super::map::terrain_glyph(app.world().grid(), p)
+        .map(|c| format!("{c}{}", app.world().grid().weight(p)));
     let Some(n) = snap.get(p) else {
-        let label = who.map(String::from).unwrap_or_default();
+        let label = match (who, &terrain) {
+            (Some(c), Some(t)) => format!("{c} {t}"),
+            (Some(c), None) => c.to_string(),
+            (None, Some(t)) => t.clone(),
+            (None, None) => String::new(),
+        };
         put_line(buf, r, 1, &center(&label, w), style);
         return;
     };
@@ -183,13 +191,21 @@ fn draw_box(app: &App, snap: &Snapshot, p: Pos, focused: bool, r: Rect, buf: &mu
     } else {
         n.state.name()
     };
-    let top = format!("F{}", format_number(n.f, w.saturating_sub(1)));
+    // Water and brush put their tag before F: `~3 F110`.
+    let top = match &terrain {
+        Some(t) => format!(
+            "{t} F{}",
+            format_number(n.f, w.saturating_sub(2 + t.chars().count()))
+        ),
+        None => format!("F{}", format_number(n.f, w.saturating_sub(1))),
+    };
     let mid = match (n.parent, who) {
         (Some(q), Some(c)) => format!("{}{c} {role}", arrow(p, q)),
         (Some(q), None) => format!("{} {role}", arrow(p, q)),
         (None, Some(c)) => format!("{c} {role}"),
         (None, None) => role.to_string(),
     };
+
     // G bottom left and H bottom right, named when there is room.
     let half = (w - 1) / 2;
     let (g, h) = (format!("G{}", n.g), format!("H{}", n.h));

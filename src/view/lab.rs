@@ -8,12 +8,13 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget};
 
-use super::map::{self, RAMP};
+use super::map;
 use super::{format_count, pack};
+use crate::app::config::Theme;
 use crate::app::screen::{Layout, map_views};
 use crate::app::{App, Layer};
-use crate::engine::astar::{Fate, SearchResult, Snapshot};
-use crate::engine::grid::Pos;
+use crate::engine::astar::{Algorithm, Fate, SearchResult, Snapshot, walk_runs};
+use crate::engine::grid::{Pos, Tile};
 
 /// The summary `path` prints for a search: `found from 2,3 to 6,3: cost 68, expanded 14,
 /// path 7 cells`, so the lab's numbers read exactly as the command line's.
@@ -30,10 +31,14 @@ pub fn summary(result: &SearchResult, from: Pos, to: Pos) -> String {
 pub(super) fn render(app: &App, l: &Layout, buf: &mut Buffer) {
     let Some(lab) = app.lab() else { return };
     let title = super::map::level_title(app);
+    let pen = match lab.pen {
+        Tile::Wall => "walls".to_string(),
+        t => t.name().to_string(),
+    };
     let mode = if lab.paint {
-        " mouse paints walls (e) "
+        format!(" mouse paints {pen} (e) ")
     } else {
-        " left sets start, right goal (e paints) "
+        " left sets start, right goal (e paints) ".to_string()
     };
     Block::bordered()
         .title(format!(" Lab: {title} "))
@@ -49,27 +54,35 @@ pub(super) fn render(app: &App, l: &Layout, buf: &mut Buffer) {
         let Some(snap) = snaps.get(i).and_then(|s| s.as_deref()) else {
             continue;
         };
-        let mut view = view;
-        if comparing {
-            // A caption names each search; the map starts below it.
-            let caption = format!(" {} ", lab.searches[i].options.describe());
+        if comparing && view.y > 0 {
+            // A caption names each search, on the row above its map.
+            let search = &lab.searches[i];
+            let what = super::describe::options(&search.options);
+            let caption = if search.fewest_steps {
+                format!(" {what} fewest steps ")
+            } else {
+                format!(" {what} ")
+            };
             let style = Style::new().add_modifier(Modifier::REVERSED);
-            buf.set_stringn(view.x, view.y, &caption, view.width as usize, style);
-            view = Rect::new(
-                view.x,
-                view.y + 1,
-                view.width,
-                view.height.saturating_sub(1),
-            );
+            buf.set_stringn(view.x, view.y - 1, &caption, view.width as usize, style);
         }
         let cam = app.camera();
-        map::draw_tiles(&lab.grid, view, cam, buf, |_| map::Seen::Shown);
+        let theme = &app.settings().theme;
+        map::draw_tiles(&lab.grid, theme, view, cam, buf, |_| map::Seen::Shown);
         let mut put =
             |p: Pos, ch: Option<char>, style: Style| map::put_cell(buf, view, cam, p, ch, style);
+        if jumps(&lab.searches[i]) {
+            draw_runs(snap, &mut put);
+        }
+        if app.overlay().layer == Layer::Cost {
+            map::draw_costs(lab.search_grid(i), view, cam, &mut put);
+        }
         map::draw_search(
             snap,
+            &lab.grid,
             app.overlay().layer,
             app.overlay().step.is_some(),
+            theme,
             &mut put,
         );
         let mark = Style::new()
@@ -106,7 +119,10 @@ fn render_panel(
     for (i, search) in lab.searches.iter().enumerate() {
         let o = &search.options;
         let label = if i == 0 { "search" } else { "beside" };
-        let units = [format!("{label} {}", o.describe()), o.formula()];
+        let units = [
+            format!("{label} {}", super::describe::options(o)),
+            super::describe::formula(o),
+        ];
         for (j, part) in pack(&units, "  ", width).into_iter().enumerate() {
             lines.push(match part.strip_prefix(label) {
                 Some(rest) if j == 0 => {
@@ -116,11 +132,26 @@ fn render_panel(
             });
         }
         // The summary reads as `path` prints it; each figure stays with its word.
-        let sum = summary(&search.result, lab.start, lab.goal);
+        let mut sum = summary(&search.result, lab.start, lab.goal);
+        if let Some(here) = search.cost_here.filter(|&c| Some(c) != search.result.cost) {
+            // The fewest steps, priced on the weighted map.
+            sum.push_str(&format!(", {here} with terrain"));
+        }
         let marked = sum.replace(": ", ":\n").replace(", ", ",\n");
         let units: Vec<&str> = marked.lines().collect();
         for part in pack(&units, " ", width) {
             lines.push(Line::from(part));
+        }
+        if o.algorithm == Algorithm::Jps {
+            let note = match search.result.fallback {
+                Some(why) => super::describe::fallback(why),
+                None => "nodes are jump points; runs - | / \\ join them".to_string(),
+            };
+            lines.extend(
+                crate::text::wrap(&note, width)
+                    .into_iter()
+                    .map(|l| Line::styled(l, dim)),
+            );
         }
         if let Some(Some(snap)) = snaps.get(i) {
             let (open, closed) = snap.counts();
@@ -149,7 +180,7 @@ fn render_panel(
         lines.push(Line::styled(part, dim));
     }
     if let Some(Some(snap)) = snaps.first() {
-        layer_legend(app.overlay().layer, snap, &mut lines);
+        layer_legend(app.overlay().layer, &app.settings().theme, snap, &mut lines);
         lines.push(Line::styled("open list, next first:", head));
         // What the last expansion did goes below the open list; built first, so that the
         // open list gets exactly the rows it leaves (its lines wrap on narrow panels).
@@ -171,7 +202,10 @@ fn render_panel(
                         _ => dim,
                     };
                     let arrow = super::inspector::arrow(e.node, p);
-                    let units = [format!("{arrow} {:<7}", p.to_string()), fate.describe()];
+                    let units = [
+                        format!("{arrow} {:<7}", p.to_string()),
+                        super::describe::fate(fate),
+                    ];
                     for part in pack(&units, " ", width.saturating_sub(1)) {
                         below.push(Line::styled(format!(" {part}"), style));
                     }
@@ -215,26 +249,46 @@ fn render_panel(
 }
 
 /// The legend of the layer shown: the states' glyphs, or the ramp with its range.
-fn layer_legend(layer: Layer, snap: &Snapshot, lines: &mut Vec<Line<'static>>) {
+fn layer_legend(layer: Layer, theme: &Theme, snap: &Snapshot, lines: &mut Vec<Line<'static>>) {
     match (layer, map::layer_range(snap, layer)) {
         (Layer::States, _) => {
             let mut spans = vec![Span::raw("layer states")];
-            spans.extend(map::states_legend(layer));
+            spans.extend(map::states_legend(layer, theme));
             lines.push(Line::from(spans));
         }
         (Layer::Parents, _) => lines.push(Line::from("layer parents: arrows to each parent")),
-        (layer, Some((lo, hi))) => {
-            let mut spans = vec![Span::raw(format!("layer {} {lo} ", layer.name()))];
-            for (d, &c) in RAMP.iter().enumerate() {
-                let fg = if d >= 7 { Color::Black } else { Color::White };
-                spans.push(Span::styled(
-                    d.to_string(),
-                    Style::new().fg(fg).bg(Color::Indexed(c)),
-                ));
-            }
-            spans.push(Span::raw(format!(" {hi}")));
-            lines.push(Line::from(spans));
-        }
+        (Layer::Cost, _) => lines.push(Line::from("layer cost: the weight of each cell")),
+        (layer, Some((lo, hi))) => lines.push(Line::from(map::ramp_legend(
+            &format!("layer {}", layer.name()),
+            lo,
+            hi,
+        ))),
         (layer, None) => lines.push(Line::from(format!("layer {}", layer.name()))),
+    }
+}
+
+/// Whether a lab search ran Jump Point Search (asked for, and not fallen back to A*).
+fn jumps(search: &crate::app::lab::LabSearch) -> bool {
+    search.options.algorithm == Algorithm::Jps && search.result.fallback.is_none()
+}
+
+/// Draws the runs of a Jump Point Search between each jump point and the one it was reached
+/// from (diagonal first, then straight), a line glyph per cell between them: the cells the
+/// search scanned rather than searched. Drawn first, so that the jump points and the path
+/// go over them.
+fn draw_runs(snap: &Snapshot, put: &mut impl FnMut(Pos, Option<char>, Style)) {
+    let style = Style::new().fg(Color::Cyan);
+    for n in &snap.nodes {
+        let Some(from) = n.parent else { continue };
+        let cells = walk_runs([from, n.pos]);
+        for w in cells.windows(2).skip(1) {
+            let glyph = match (w[1].x - w[0].x, w[1].y - w[0].y) {
+                (_, 0) => '-',
+                (0, _) => '|',
+                (dx, dy) if dx == dy => '\\',
+                _ => '/',
+            };
+            put(w[0], Some(glyph), style);
+        }
     }
 }

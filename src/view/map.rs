@@ -8,6 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Widget};
 
 use super::{Layout, kind_color};
+use crate::app::config::Theme;
 use crate::app::{App, Layer, Mode};
 use crate::content::level::FeatureKind;
 use crate::engine::astar::{NodeInfo, NodeState, Snapshot};
@@ -23,30 +24,55 @@ const CURRENT: char = '%';
 /// cyan and green to yellow), one per digit the cells show.
 pub(super) const RAMP: [u8; 10] = [17, 19, 25, 31, 37, 43, 77, 113, 184, 220];
 
-/// The level's title, or the file's name without one, for a map's border. The title is the
-/// file's text: escaped, it can never drive the terminal.
+/// The level's title, or the file's name without one, for a map's border, marked while the
+/// design has edits its file does not. The title is the file's text: escaped, it can never
+/// drive the terminal.
 pub(super) fn level_title(app: &App) -> String {
     let title = app.design().level().title.as_deref();
     let title = title.map_or_else(|| app.source().name(), str::to_owned);
-    crate::text::escape_controls(&title).into_owned()
+    let title = crate::text::escape_controls(&title).into_owned();
+    if app.unsaved() {
+        format!("{title} [unsaved]")
+    } else {
+        title
+    }
 }
 
 pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &mut Buffer) {
+    let theme = &app.settings().theme;
     let title = level_title(app);
     let mut block = Block::bordered().title(format!(" {title} "));
-    if app.overlay().on && app.world().trace().is_some() {
+    let room = usize::from(l.map_block.width).saturating_sub(2);
+    if let Some(why) = search_origin(app, room.saturating_sub(title.chars().count() + 3)) {
+        block = block.title(Line::from(why).right_aligned());
+    }
+    let legend = if app.overlay().on {
+        legend(app, snapshot, l.map)
+    } else {
+        Vec::new()
+    };
+    let legend_w: usize = legend.iter().map(|s| s.content.chars().count()).sum();
+    if !legend.is_empty() {
         // The overlay's legend sits on the map's frame, where it costs no row of the panel.
-        block = block.title_bottom(Line::from(states_legend(app.overlay().layer)));
+        block = block.title_bottom(Line::from(legend));
     }
     let o = app.world().options();
     if !o.is_default() {
-        block = block.title_bottom(
-            Line::from(Span::styled(
-                format!(" custom search: {} ", o.describe()),
-                Style::new().fg(Color::Red).add_modifier(Modifier::BOLD),
-            ))
-            .right_aligned(),
-        );
+        // The custom options in full where they fit beside the legend, else one word: the
+        // two never overlap.
+        let full = format!(" custom search: {} ", super::describe::options(&o));
+        let text = [full, " CUSTOM ".to_string()]
+            .into_iter()
+            .find(|t| legend_w + t.chars().count() < room);
+        if let Some(text) = text {
+            block = block.title_bottom(
+                Line::from(Span::styled(
+                    text,
+                    Style::new().fg(Color::Red).add_modifier(Modifier::BOLD),
+                ))
+                .right_aligned(),
+            );
+        }
     }
     if app.mode() == Mode::Edit {
         block = block.border_style(Style::new().fg(Color::Yellow));
@@ -62,7 +88,7 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
     let shown = |p: Pos| !fog || app.world().is_visible(p);
     let remembered = |p: Pos| fog && !app.world().is_visible(p) && app.world().is_seen(p);
     let dimmed = Style::new().fg(Color::DarkGray).add_modifier(Modifier::DIM);
-    draw_tiles(app.world().grid(), view, cam, buf, |p| {
+    draw_tiles(app.world().grid(), theme, view, cam, buf, |p| {
         if remembered(p) {
             Seen::Remembered
         } else if shown(p) {
@@ -93,17 +119,22 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
         // by its cost to the player.
         draw_distance_map(map, view, cam, &mut put);
     } else if let Some(snap) = snapshot {
+        if app.overlay().layer == Layer::Cost {
+            draw_costs(app.world().grid(), view, cam, &mut put);
+        }
         draw_search(
             snap,
+            app.world().grid(),
             app.overlay().layer,
             app.overlay().step.is_some(),
+            theme,
             &mut put,
         );
     } else if app.show_path()
         && let Some(m) = selected
     {
         for &p in m.plan.path.iter().skip(1) {
-            put(p, Some(PATH), Style::new().fg(Color::Yellow));
+            put(p, Some(PATH), Style::new().fg(theme.path));
         }
     }
     if app.mode() == Mode::Edit {
@@ -133,8 +164,34 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
     put(
         app.world().player().pos,
         Some('@'),
-        Style::new().fg(Color::White).add_modifier(Modifier::BOLD),
+        Style::new().fg(theme.player).add_modifier(Modifier::BOLD),
     );
+    if let Some((tool, anchor)) = app.tools().and_then(|t| t.pending) {
+        // The shape under way, from its anchor to the cursor, as it would be drawn.
+        use crate::app::Tool;
+        use crate::content::level::tools;
+        let cursor = app.cursor();
+        let cells = match tool {
+            Tool::Rect | Tool::Copy => tools::rect(anchor, cursor, false).unwrap_or_default(),
+            Tool::Box => tools::rect(anchor, cursor, true).unwrap_or_default(),
+            Tool::Line => tools::line(anchor, cursor),
+            Tool::Fill => Vec::new(),
+        };
+        let shape = Style::new()
+            .bg(Color::DarkGray)
+            .add_modifier(Modifier::UNDERLINED);
+        for p in cells {
+            put(p, None, shape);
+        }
+        put(
+            anchor,
+            None,
+            Style::new()
+                .fg(Color::Black)
+                .bg(Color::Yellow)
+                .add_modifier(Modifier::UNDERLINED),
+        );
+    }
     if matches!(app.mode(), Mode::Look | Mode::Edit) {
         put(
             app.cursor(),
@@ -144,21 +201,90 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
     }
 }
 
+/// Why the overlay's search starts where it does, in the widest form that fits `room`:
+/// the selected monster planned from a cell it has since left (a fast one moved again).
+fn search_origin(app: &App, room: usize) -> Option<String> {
+    if !app.overlay().on || app.world().trace().is_none() {
+        return None;
+    }
+    let m = app.selected().and_then(|id| app.world().monster(id))?;
+    let (from, _) = m.planned;
+    if from == m.pos {
+        return None;
+    }
+    let name = crate::content::kinds::kind(m.kind).name;
+    [
+        format!(" search from {from}: where the {name} planned, before it moved "),
+        format!(" search from {from}, where the {} planned ", m.kind),
+        format!(" planned from {from} "),
+        format!(" from {from} "),
+    ]
+    .into_iter()
+    .find(|t| t.chars().count() <= room)
+}
+
+/// The overlay's legend for the map's frame: the states' glyphs, or the ramp of the G, H
+/// or F layer (or of the Dijkstra map) with the values its ends stand for.
+fn legend(app: &App, snapshot: Option<&Snapshot>, view: Rect) -> Vec<Span<'static>> {
+    if let Some(map) = app.world().planner().distance_map() {
+        let (lo, hi) = distance_range(map, view, app.camera());
+        let mut spans = ramp_legend(" cost to you", lo, hi);
+        spans.push(Span::raw(" "));
+        return spans;
+    }
+    let Some(snap) = snapshot else {
+        return Vec::new();
+    };
+    let layer = app.overlay().layer;
+    match (layer, layer_range(snap, layer)) {
+        (Layer::States, _) => states_legend(layer, &app.settings().theme),
+        (Layer::Parents, _) => vec![Span::raw(" parents: arrows to each (v) ")],
+        (_, Some((lo, hi))) => {
+            let mut spans = ramp_legend(&format!(" {}", layer.name()), lo, hi);
+            spans.push(Span::raw(" (v) "));
+            spans
+        }
+        (_, None) => vec![Span::raw(format!(" layer {} (v) ", layer.name()))],
+    }
+}
+
+/// `label lo 0123456789 hi`, each digit on its colour of the ramp.
+pub(super) fn ramp_legend(label: &str, lo: u32, hi: u32) -> Vec<Span<'static>> {
+    let mut spans = vec![Span::raw(format!("{label} {lo} "))];
+    for (d, &c) in RAMP.iter().enumerate() {
+        let fg = if d >= 7 { Color::Black } else { Color::White };
+        spans.push(Span::styled(
+            d.to_string(),
+            Style::new().fg(fg).bg(Color::Indexed(c)),
+        ));
+    }
+    spans.push(Span::raw(format!(" {hi}")));
+    spans
+}
+
+/// The lowest and highest cost of a Dijkstra map over the cells of `view`.
+fn distance_range(map: &crate::engine::dijkstra::DistanceMap, view: Rect, cam: Pos) -> (u32, u32) {
+    let costs = (0..view.height)
+        .flat_map(|r| (0..view.width).map(move |c| (c, r)))
+        .filter_map(|(c, r)| map.get(Pos::new(cam.x + i32::from(c), cam.y + i32::from(r))));
+    costs.fold((u32::MAX, 0), |(lo, hi), v| (lo.min(v), hi.max(v)))
+}
+
 /// The glyphs of the states layer, as spans for a frame's title; other layers name
 /// themselves (their ramp's legend is in the lab's panel).
-pub(super) fn states_legend(layer: Layer) -> Vec<Span<'static>> {
+pub(super) fn states_legend(layer: Layer, theme: &Theme) -> Vec<Span<'static>> {
     if layer != Layer::States {
         return vec![Span::raw(format!(" layer {} (v) ", layer.name()))];
     }
     vec![
         Span::raw(" "),
-        Span::styled("+", Style::new().bg(Color::Green).fg(Color::White)),
+        Span::styled("+", Style::new().bg(theme.open).fg(Color::White)),
         Span::raw("open "),
-        Span::styled(":", Style::new().bg(Color::Blue).fg(Color::White)),
+        Span::styled(":", Style::new().bg(theme.closed).fg(Color::White)),
         Span::raw("closed "),
-        Span::styled("*", Style::new().bg(Color::Yellow).fg(Color::Black)),
+        Span::styled("*", Style::new().bg(theme.path).fg(Color::Black)),
         Span::raw("path "),
-        Span::styled("%", Style::new().bg(Color::Magenta).fg(Color::White)),
+        Span::styled("%", Style::new().bg(theme.now).fg(Color::White)),
         Span::raw("now "),
     ]
 }
@@ -177,8 +303,7 @@ fn draw_distance_map(
         .map(on_screen)
         .filter_map(|p| Some((p, map.get(p)?)))
         .collect();
-    let lo = costs.iter().map(|c| c.1).min().unwrap_or(0);
-    let hi = costs.iter().map(|c| c.1).max().unwrap_or(0);
+    let (lo, hi) = distance_range(map, view, cam);
     for (p, cost) in costs {
         let d = decile(cost, (lo, hi));
         let fg = if d >= 7 { Color::Black } else { Color::White };
@@ -205,6 +330,7 @@ pub(super) enum Seen {
 /// Draws `grid`'s tiles in `view`, the cell `cam` at its top-left, as `seen` says.
 pub(super) fn draw_tiles(
     grid: &Grid,
+    theme: &Theme,
     view: Rect,
     cam: Pos,
     buf: &mut Buffer,
@@ -218,9 +344,11 @@ pub(super) fn draw_tiles(
             let (ch, style) = match (seen(p), tile) {
                 (Seen::Hidden, _) => (' ', Style::new()),
                 (Seen::Remembered, t) => (crate::content::level::tile_glyph(t), dimmed),
-                (Seen::Shown, Tile::Wall) => ('#', Style::new().fg(Color::Gray)),
-                (Seen::Shown, Tile::Floor) => ('.', Style::new().fg(Color::DarkGray)),
+                (Seen::Shown, Tile::Wall) => ('#', Style::new().fg(theme.wall)),
+                (Seen::Shown, Tile::Floor) => ('.', Style::new().fg(theme.floor)),
                 (Seen::Shown, Tile::Void) => (' ', Style::new()),
+                (Seen::Shown, Tile::Water) => ('~', Style::new().fg(Color::Blue)),
+                (Seen::Shown, Tile::Brush) => ('"', Style::new().fg(Color::Green)),
             };
             buf[(view.x + col, view.y + row)]
                 .set_char(ch)
@@ -260,7 +388,42 @@ fn layer_value(n: &NodeInfo, layer: Layer) -> Option<u32> {
         Layer::G => Some(n.g),
         Layer::H => Some(n.h),
         Layer::F => Some(n.f),
-        Layer::States | Layer::Parents => None,
+        Layer::States | Layer::Parents | Layer::Cost => None,
+    }
+}
+
+/// The glyph a terrain keeps under the search's states, so that a pond stays in sight
+/// while the search floods round it: water and brush, and any terrain whose weight is not
+/// one. `None` for plain floor, walls and void.
+pub(super) fn terrain_glyph(grid: &Grid, p: Pos) -> Option<char> {
+    let t = grid.get(p);
+    let heavy = t.is_passable() && grid.weight(p) != 1;
+    (matches!(t, Tile::Water | Tile::Brush) || heavy).then(|| crate::content::level::tile_glyph(t))
+}
+
+/// The cost layer: every passable cell of `view` shows its weight (1 to 9), shaded from
+/// light (1) to dark (9) on the ramp of the other layers.
+pub(super) fn draw_costs(
+    grid: &Grid,
+    view: Rect,
+    cam: Pos,
+    put: &mut impl FnMut(Pos, Option<char>, Style),
+) {
+    for row in 0..view.height {
+        for col in 0..view.width {
+            let p = Pos::new(cam.x + i32::from(col), cam.y + i32::from(row));
+            let k = grid.weight(p);
+            if k == 0 {
+                continue;
+            }
+            let d = decile(k, (1, 9));
+            let fg = if d >= 7 { Color::Black } else { Color::White };
+            put(
+                p,
+                char::from_digit(k, 10),
+                Style::new().fg(fg).bg(Color::Indexed(RAMP[d])),
+            );
+        }
     }
 }
 
@@ -274,18 +437,24 @@ pub(super) fn decile(v: u32, (lo, hi): (u32, u32)) -> usize {
 
 /// Draws a search as `layer` shows it: states (open `+`, closed `:`, path `*`, the node
 /// being expanded `%` when `stepping`), G, H or F as a digit and a colour for their tenth of
-/// the range, or an arrow toward each node's parent. The path is drawn over every layer.
+/// the range, or an arrow toward each node's parent. The path is drawn over every layer. On
+/// the states layer open and closed water and brush keep their glyph (`~`, `"`) under the
+/// state's colour.
+/// The cost layer (drawn beforehand by [`draw_costs`]) only gets the path and the node
+/// being expanded.
 pub(super) fn draw_search(
     snap: &Snapshot,
+    grid: &Grid,
     layer: Layer,
     stepping: bool,
+    theme: &Theme,
     put: &mut impl FnMut(Pos, Option<char>, Style),
 ) {
     let range = layer_range(snap, layer);
     for n in &snap.nodes {
         let state_bg = match n.state {
-            NodeState::Open => Color::Green,
-            NodeState::Closed => Color::Blue,
+            NodeState::Open => theme.open,
+            NodeState::Closed => theme.closed,
         };
         match (layer, layer_value(n, layer), range) {
             (_, Some(v), Some(range)) => {
@@ -306,29 +475,28 @@ pub(super) fn draw_search(
                     Style::new().fg(Color::White).bg(state_bg),
                 );
             }
+            (Layer::Cost, _, _) => {}
             _ => {
-                let ch = match n.state {
+                let ch = terrain_glyph(grid, n.pos).unwrap_or(match n.state {
                     NodeState::Open => OPEN,
                     NodeState::Closed => CLOSED,
-                };
+                });
                 put(n.pos, Some(ch), Style::new().fg(Color::White).bg(state_bg));
             }
         }
     }
     // The other layers keep their digit or arrow on the path, which shows by its colour.
+    // The path keeps its `*` on any terrain: it is what the search found, and must read
+    // without colours too.
     let path_glyph = (layer == Layer::States).then_some(PATH);
     for &p in &snap.path {
-        put(
-            p,
-            path_glyph,
-            Style::new().fg(Color::Black).bg(Color::Yellow),
-        );
+        put(p, path_glyph, Style::new().fg(Color::Black).bg(theme.path));
     }
     if let Some(c) = snap.current.filter(|_| stepping) {
         put(
             c,
             Some(CURRENT),
-            Style::new().fg(Color::White).bg(Color::Magenta),
+            Style::new().fg(Color::White).bg(theme.now),
         );
     }
 }

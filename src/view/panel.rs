@@ -1,7 +1,8 @@
 //! The side panel: the player, the turn, the selected monster and its plan, the turn's
 //! search work, the overlay's totals and the inspector. Lines that do not fit wrap between
 //! units (a figure stays with its word), figures too long are shortened, and when rows run
-//! short the least needed lines go first so the inspector keeps its full 3x3.
+//! short the least needed lines go first. The inspector's size follows the panel's height
+//! alone, so it keeps its boxes while stepping rewraps the lines above it.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -13,10 +14,10 @@ use super::{format_count, inspector, kind_color, pack, pack_spans, wrap};
 use crate::app::App;
 use crate::content::kinds::kind;
 use crate::engine::astar::{Snapshot, Status};
-use crate::game::{PLAYER_HP, Planning};
+use crate::game::{PLAYER_HP, Planning, low_hp};
 
-/// Rows the inspector needs for three rows of boxes and its title.
-const INSPECTOR_ROWS: u16 = 14;
+/// Rows for one row of boxes and the title: the inspector on short terminals.
+const SMALL_INSPECTOR_ROWS: u16 = 6;
 
 /// How much a line matters when rows run short: the least needed go first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -32,6 +33,7 @@ fn planning_name(p: Planning) -> String {
         Planning::AStar => "A* each".into(),
         Planning::Capped(n) => format!("A* cap {}", format_count(u64::from(n))),
         Planning::Map => "one map".into(),
+        Planning::Jps => "JPS each".into(),
     }
 }
 
@@ -62,10 +64,14 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
     };
     let field =
         |name: &'static str, value: String| vec![Span::styled(name, head), Span::raw(value)];
+    let hp = w.player().hp;
     spans(
         &mut lines,
         vec![
-            field("HP ", format!("{}/{}", w.player().hp, PLAYER_HP)),
+            vec![
+                Span::styled("HP ", head),
+                Span::styled(format!("{hp}/{PLAYER_HP}"), hp_style(hp)),
+            ],
             field("Turn ", format_count(u64::from(w.turn()))),
             field("Foes ", format_count(w.monsters().len() as u64)),
         ],
@@ -85,6 +91,29 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
         ],
         depth_need,
     );
+    if low_hp(hp) && w.state() == crate::game::GameState::Playing {
+        let what = if w.player().potions > 0 {
+            "LOW HP: ! drinks, Z rests"
+        } else {
+            "LOW HP: get clear, Z rests"
+        };
+        text(
+            &mut lines,
+            &[what.to_string()],
+            hp_style(hp),
+            Need::Essential,
+        );
+    }
+    if app.mode() == crate::app::Mode::Look {
+        let p = app.cursor();
+        lines.push((Line::styled(format!("look {p}"), head), Need::Essential));
+        text(
+            &mut lines,
+            &super::look_units(app, snap, p),
+            Style::new(),
+            Need::Essential,
+        );
+    }
     match app.selected().and_then(|id| w.monster(id)) {
         Some(m) => {
             let info = kind(m.kind);
@@ -145,8 +174,14 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
                 );
             }
         }
-        None => lines.push((Line::styled("no monster selected", dim), Need::Essential)),
+        None => text(
+            &mut lines,
+            &["no monster".into(), "selected".into()],
+            dim,
+            Need::Essential,
+        ),
     }
+    in_view_lines(app, width, &mut lines);
     // Per-monster A* against one reverse Dijkstra map from the player (Brogue's way).
     let stats = w.stats();
     let planning = w.planning();
@@ -163,7 +198,16 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
         text(
             &mut lines,
             &[
-                format!("A* {},", plural(stats.astar_expanded, "node", "nodes")),
+                // Under JPS the nodes are jump points.
+                format!(
+                    "{} {},",
+                    if planning == Planning::Jps {
+                        "JPS"
+                    } else {
+                        "A*"
+                    },
+                    plural(stats.astar_expanded, "node", "nodes")
+                ),
                 plural(u64::from(stats.searches), "search", "searches"),
             ],
             Style::new(),
@@ -187,20 +231,116 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
     if app.overlay().on {
         overlay_lines(app, snap, width, &mut lines);
     }
-    // Drop the least needed lines until the inspector has its rows (or nothing is left
-    // to drop).
-    let wanted = if app.overlay().on { INSPECTOR_ROWS } else { 0 };
-    for need in [Need::Optional, Need::Useful] {
-        if lines.len() as u16 + wanted <= inner.height {
+    // The inspector's size comes from the panel's height alone, so that it keeps its boxes
+    // while stepping changes how the lines above it wrap; the lines get the rows above it,
+    // the least needed dropped first.
+    let wanted = if app.overlay().on {
+        inspector_rows(inner.height)
+    } else {
+        0
+    };
+    let room = inner.height - wanted;
+    // The lines of the least need go first, all of them, until the rest fit.
+    while lines.len() > usize::from(room) {
+        let Some(least) = lines.iter().map(|(_, n)| *n).min() else {
+            break;
+        };
+        if least == Need::Essential {
             break;
         }
-        lines.retain(|(_, n)| *n != need);
+        // A need's lines go together: half a section (a heading without its figures)
+        // would say less than none.
+        lines.retain(|(_, n)| *n != least);
     }
-    let used = lines.len() as u16;
-    Paragraph::new(lines.into_iter().map(|(l, _)| l).collect::<Vec<_>>()).render(inner, buf);
-    if app.overlay().on && inner.height > used + 5 {
-        let rest = Rect::new(inner.x, inner.y + used, inner.width, inner.height - used);
+    let text_area = Rect::new(inner.x, inner.y, inner.width, room);
+    Paragraph::new(lines.into_iter().map(|(l, _)| l).collect::<Vec<_>>()).render(text_area, buf);
+    if wanted > 0 {
+        let rest = Rect::new(inner.x, inner.y + room, inner.width, wanted);
         inspector::render(app, snap, rest, buf);
+    }
+}
+
+/// Rows of the panel the inspector takes, from the panel's height alone: as many rows of
+/// boxes (an odd number, up to seven) as leave the lines above a few rows, a dozen on tall
+/// panels; none when not even one row of boxes fits.
+fn inspector_rows(height: u16) -> u16 {
+    // The title and the top border, then four rows per row of boxes.
+    const FRAME: u16 = 2;
+    let reserve = if height >= 30 { 12 } else { 5 };
+    let down = (height.saturating_sub(reserve + FRAME) / 4).min(7);
+    let down = if down.is_multiple_of(2) {
+        down.saturating_sub(1)
+    } else {
+        down
+    };
+    if down == 0 && height >= SMALL_INSPECTOR_ROWS + 3 {
+        return SMALL_INSPECTOR_ROWS;
+    }
+    if down == 0 { 0 } else { FRAME + 4 * down }
+}
+
+/// The style of the player's hit points: green, yellow from two thirds down, bold red below
+/// a third.
+pub(super) fn hp_style(hp: i32) -> Style {
+    if low_hp(hp) {
+        Style::new().fg(Color::Red).add_modifier(Modifier::BOLD)
+    } else if hp * 3 < PLAYER_HP * 2 {
+        Style::new().fg(Color::Yellow)
+    } else {
+        Style::new().fg(Color::Green)
+    }
+}
+
+/// The monsters in view, nearest first: glyph, kind and HP, the selected one marked `▸`.
+fn in_view_lines(app: &App, width: usize, lines: &mut Vec<(Line<'static>, Need)>) {
+    let dim = Style::new().fg(Color::DarkGray);
+    let seen = app.world().monsters_in_view();
+    // While playing it is what the player needs most; the overlay's inspector comes first.
+    let need = if app.overlay().on {
+        Need::Useful
+    } else {
+        Need::Essential
+    };
+    if seen.is_empty() {
+        lines.push((Line::styled("nothing in view", dim), need));
+        return;
+    }
+    lines.push((
+        Line::styled(
+            if width >= 26 {
+                format!("in view ({}), nearest first", seen.len())
+            } else {
+                format!("in view ({})", seen.len())
+            },
+            Style::new().add_modifier(Modifier::BOLD),
+        ),
+        need,
+    ));
+    for m in seen {
+        let info = kind(m.kind);
+        let selected = Some(m.id) == app.selected();
+        let mark = if selected { "▸" } else { " " };
+        let row = format!(" {} {}/{}", info.name, m.hp, info.hp);
+        let mut style = Style::new();
+        if selected {
+            style = style.add_modifier(Modifier::BOLD);
+        }
+        let line = Line::from(vec![
+            Span::styled(mark, style),
+            Span::styled(
+                m.kind.to_string(),
+                Style::new()
+                    .fg(kind_color(m.kind))
+                    .add_modifier(Modifier::BOLD),
+            ),
+            Span::styled(
+                row.chars()
+                    .take(width.saturating_sub(2))
+                    .collect::<String>(),
+                style,
+            ),
+        ]);
+        lines.push((line, need));
     }
 }
 
@@ -225,28 +365,27 @@ fn overlay_lines(
     let total = app.world().trace().map_or(0, |t| t.expansions());
     let (open, closed) = snap.counts();
     let o = app.world().options();
-    lines.push((
-        Line::from(vec![
-            Span::styled("search ", Style::new().add_modifier(Modifier::BOLD)),
-            Span::raw(o.describe()),
-            if o.is_default() {
-                Span::raw("")
-            } else {
-                Span::styled(
-                    " CUSTOM",
-                    Style::new().fg(Color::Red).add_modifier(Modifier::BOLD),
-                )
-            },
-        ]),
-        Need::Essential,
-    ));
+    // CUSTOM is a unit of its own: on a narrow panel it wraps rather than being cut.
+    let mut units = vec![vec![
+        Span::styled("search", Style::new().add_modifier(Modifier::BOLD)),
+        Span::raw(format!(" {}", super::describe::options(&o))),
+    ]];
+    if !o.is_default() {
+        units.push(vec![Span::styled(
+            "CUSTOM",
+            Style::new().fg(Color::Red).add_modifier(Modifier::BOLD),
+        )]);
+    }
+    for line in pack_spans(units, width) {
+        lines.push((line, Need::Essential));
+    }
     let mut units = vec![format!("step {}/{total}", snap.step)];
     if app.overlay().autoplay {
         units.push(format!("▶ {}/s", app.overlay().speed()));
     }
     units.push(format!("open {}", format_count(open as u64)));
     units.push(format!("closed {}", format_count(closed as u64)));
-    for part in pack(&units, "  ", width) {
+    for part in pack(&units, " ", width) {
         lines.push((Line::from(part), Need::Essential));
     }
 }

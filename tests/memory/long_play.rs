@@ -45,6 +45,7 @@ fn play() -> Played {
         seed: 11,
         monsters: 24,
         density: None,
+        terrain: None,
     })
     .unwrap();
     let mut app = App::new(

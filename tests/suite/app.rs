@@ -15,7 +15,11 @@ use crate::common;
 fn the_help_screen_lists_every_binding_on_its_pages_at_every_size() {
     for size in [(40, 12), (60, 20), (80, 24), (120, 40)] {
         let mut a = common::app(Path::new("levels/default.txt"), 1, size);
-        let pages = help::layout(ratatui::layout::Rect::new(0, 0, size.0, size.1)).pages();
+        let pages = help::layout(
+            astar_rogue::app::config::Bindings::standard(),
+            ratatui::layout::Rect::new(0, 0, size.0, size.1),
+        )
+        .pages();
         let mut seen = String::new();
         common::frame(&mut a, "?");
         for page in 0..pages {
@@ -175,12 +179,12 @@ fn travel_stops_where_a_level_message_shows_so_that_it_is_read() {
     );
     let mut a = common::app(&level, 1, (80, 24));
     let log: Vec<String> = a.world().log().iter().map(|m| m.text.clone()).collect();
-    assert_eq!(log.len(), 2, "{log:?}");
+    assert_eq!(log.len(), 3, "{log:?}");
     assert!(
-        log[0].ends_with("? for help."),
+        log[0] == "? lists keys; X explores.",
         "no monster: no word on o: {log:?}"
     );
-    assert_eq!(log[1], "Walk east.");
+    assert_eq!(log[2], "Walk east.");
     a.start_travel(Pos::new(7, 1));
     while a.is_busy() {
         a.tick();
@@ -193,7 +197,7 @@ fn travel_stops_where_a_level_message_shows_so_that_it_is_read() {
         a.tick();
     }
     assert_eq!(a.world().player().pos, Pos::new(7, 1));
-    assert_eq!(a.world().log().len(), 3);
+    assert_eq!(a.world().log().len(), 4);
 }
 
 #[test]
@@ -201,7 +205,7 @@ fn the_first_screen_says_the_goal_where_help_is_and_how_to_see_a_search() {
     let mut a = common::app(Path::new("levels/default.txt"), 1, (80, 24));
     let frame = common::frame(&mut a, "");
     let lines: Vec<&str> = frame.lines().map(str::trim_end).collect();
-    // At 80 columns the welcome takes two lines of the log, the goal first.
+    // At 80 columns the welcome takes two lines of the log, neither cut, the goal last.
     let at = lines
         .iter()
         .position(|l| l.starts_with(" log ─"))
@@ -209,8 +213,8 @@ fn the_first_screen_says_the_goal_where_help_is_and_how_to_see_a_search() {
     assert_eq!(
         lines[at + 1..at + 3],
         [
-            "Kill the 7 monsters to open the stairs > (depth 1 of 3). ? for help, o shows a",
-            "monster's A* search."
+            "? lists keys; o shows A* searches; X explores; Z rests.",
+            "Kill the 7 monsters to open the stairs > (depth 1 of 3)."
         ],
         "{frame}"
     );
@@ -360,8 +364,8 @@ fn the_history_scrolls_back_through_the_whole_run() {
     let frame = common::frame(&mut a, "Home");
     assert!(frame.contains("Kill the monster to win the run"), "{frame}");
     assert!(
-        // The welcome takes three of the box's nine rows at 40 columns.
-        frame.contains("note 0") && frame.contains("1-8 of 61"),
+        // The welcome takes four of the box's nine rows at 40 columns.
+        frame.contains("note 0") && frame.contains("1-8 of 62"),
         "{frame}"
     );
     let frame = common::frame(&mut a, "End");
@@ -433,4 +437,30 @@ fn look_mode_names_speeds_and_features() {
     assert!(look_line(&a, Pos::new(5, 1)).contains(" t troll (slow)"));
     assert!(look_line(&a, Pos::new(7, 1)).contains(" healing potion"));
     assert!(look_line(&a, Pos::new(8, 1)).contains(" stairs down"));
+}
+
+/// The inspector's boxes stay where they are while the search is stepped, whatever the
+/// lines above them do (they used to jump between 3x3 and 1x3 as the step line wrapped),
+/// at 80x24 and from 60x16.
+#[test]
+fn the_inspector_keeps_its_place_while_stepping() {
+    for size in [(80, 24), (60, 16)] {
+        let mut a = common::app(Path::new("levels/bracket.txt"), 1, size);
+        let first = common::frame(&mut a, "o {");
+        let row_of = |frame: &str| {
+            frame
+                .lines()
+                .position(|l| l.contains(" inspector "))
+                .unwrap_or_else(|| panic!("no inspector at {size:?}:\n{frame}"))
+        };
+        let rows = first.lines().filter(|l| l.contains("┌─")).count();
+        let at = row_of(&first);
+        let total = a.world().trace().unwrap().expansions();
+        for step in 1..=total {
+            let frame = common::frame(&mut a, "]");
+            assert_eq!(row_of(&frame), at, "{size:?} step {step}:\n{frame}");
+            let boxes = frame.lines().filter(|l| l.contains("┌─")).count();
+            assert_eq!(boxes, rows, "{size:?} step {step}:\n{frame}");
+        }
+    }
 }

@@ -10,8 +10,8 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, HashSet};
 
 use astar_rogue::engine::astar::{
-    Heuristic, Invalid, NodeState, Pathfinder, Query, SearchOptions, SearchResult, Status, Ties,
-    Trace, TraceEvent, Weight, path_cost,
+    Algorithm, Heuristic, Invalid, NodeState, Pathfinder, Query, SearchOptions, SearchResult,
+    Status, Ties, Trace, TraceEvent, Weight, path_cost, walk_runs,
 };
 use astar_rogue::engine::grid::{Grid, Neighbourhood, Pos, Tile};
 use proptest::prelude::*;
@@ -164,6 +164,7 @@ fn opts(nb: Neighbourhood, h: Heuristic, millis: u32, cap: Option<u32>) -> Searc
         cap,
         greedy: false,
         ties: Ties::LowerH,
+        algorithm: Algorithm::AStar,
     }
 }
 
@@ -183,6 +184,8 @@ fn render(g: &Grid, start: Pos, goal: Pos, occupied: &[Pos]) -> String {
                     Tile::Floor => '.',
                     Tile::Wall => '#',
                     Tile::Void => ' ',
+                    Tile::Water => '~',
+                    Tile::Brush => '"',
                 }
             });
         }
@@ -237,6 +240,29 @@ fn grid_strategy() -> impl Strategy<Value = Grid> {
     })
 }
 
+/// Long grids (wide or tall, 60 to 200 cells) with few walls: runs longer than the 64 cells
+/// Jump Point Search reads at once, which the small grids never have.
+fn long_grid_strategy() -> impl Strategy<Value = Grid> {
+    (60usize..=200, 1usize..=10, 0u8..=25, any::<bool>()).prop_flat_map(
+        |(long, short, density, tall)| {
+            prop::collection::vec(0u8..100, long * short).prop_map(move |rolls| {
+                let tiles = rolls
+                    .into_iter()
+                    .map(|r| if r < density { Tile::Wall } else { Tile::Floor })
+                    .collect();
+                let g = Grid::from_tiles(long, short, tiles);
+                if !tall {
+                    return g;
+                }
+                let turned = (0..long * short)
+                    .map(|i| g.get(Pos::new((i / short) as i32, (i % short) as i32)))
+                    .collect();
+                Grid::from_tiles(short, long, turned)
+            })
+        },
+    )
+}
+
 /// An endpoint: mostly a floor cell, sometimes any cell in or just around the grid.
 type Pick = (u8, Index, i32, i32);
 
@@ -262,25 +288,50 @@ fn floors(g: &Grid) -> Vec<Pos> {
         .collect()
 }
 
+/// The occupancy of a case: its blockers that lie on the grid marked (each with a number of
+/// its own), one entry per cell.
+fn occupancy(g: &Grid, blockers: &[Pos]) -> Vec<u32> {
+    let mut cells = vec![0u32; g.len()];
+    for (i, &b) in blockers.iter().enumerate() {
+        if let Some(c) = g.index(b) {
+            cells[c] = i as u32 + 1;
+        }
+    }
+    cells
+}
+
+/// The cells the oracle may not enter for a case's blockers: those on the grid, but for the
+/// endpoints (the start is never entered, the goal always may be).
+fn taken(g: &Grid, start: Pos, goal: Pos, blockers: &[Pos]) -> HashSet<Pos> {
+    blockers
+        .iter()
+        .copied()
+        .filter(|&b| g.contains(b) && b != start && b != goal)
+        .collect()
+}
+
 fn case_strategy() -> impl Strategy<Value = Case> {
-    (
-        grid_strategy(),
-        pick(),
-        pick(),
-        prop::collection::vec(pick(), 0..16),
-    )
-        .prop_map(|(grid, s, t, bs)| {
-            let fl = floors(&grid);
-            let start = resolve(&grid, &fl, s);
-            let goal = resolve(&grid, &fl, t);
-            let blockers = bs.into_iter().map(|b| resolve(&grid, &fl, b)).collect();
-            Case {
-                grid,
-                start,
-                goal,
-                blockers,
-            }
-        })
+    case_on(grid_strategy())
+}
+
+/// Cases on small grids or, one in three, on long ones.
+fn any_case_strategy() -> impl Strategy<Value = Case> {
+    prop_oneof![2 => case_on(grid_strategy()), 1 => case_on(long_grid_strategy())]
+}
+
+fn case_on(grids: impl Strategy<Value = Grid>) -> impl Strategy<Value = Case> {
+    (grids, pick(), pick(), prop::collection::vec(pick(), 0..16)).prop_map(|(grid, s, t, bs)| {
+        let fl = floors(&grid);
+        let start = resolve(&grid, &fl, s);
+        let goal = resolve(&grid, &fl, t);
+        let blockers = bs.into_iter().map(|b| resolve(&grid, &fl, b)).collect();
+        Case {
+            grid,
+            start,
+            goal,
+            blockers,
+        }
+    })
 }
 
 fn options_strategy() -> impl Strategy<Value = SearchOptions> {
@@ -513,45 +564,45 @@ proptest! {
         }
     }
 
-    /// Last-in-first-out ties change which of the shortest paths is found, never its cost,
-    /// and searches that do not use them still break ties by lower H.
+    /// Last-in-first-out ties change which of the shortest paths is found, never its cost;
+    /// searches that are not optimal anyway (inadmissible, weighted, greedy) still find a
+    /// legal path exactly when one exists, never cheaper than the optimum.
     #[test]
-    fn lifo_ties_match_the_dijkstra_oracle(case in case_strategy()) {
+    fn lifo_ties_match_the_dijkstra_oracle(case in case_strategy(), millis in 0u32..=3000) {
         let Case { grid, start, goal, .. } = &case;
         let none = HashSet::new();
         let mut pf = Pathfinder::new();
         for nb in Neighbourhood::ALL {
             let want = expected(grid, *start, *goal, nb, &none);
             for h in Heuristic::ALL {
-                let lower_h = opts(nb, h, 1000, None);
-                let lifo = SearchOptions { ties: Ties::Lifo, ..lower_h };
+                let lifo = SearchOptions { ties: Ties::Lifo, ..opts(nb, h, 1000, None) };
                 let r = pf.find(grid, Query::new(*start, *goal).options(lifo));
+                check_path(grid, *start, *goal, nb, &none, &r)?;
                 if consistent(nb).contains(&h) {
                     prop_assert_eq!((r.status, r.cost), want, "{:?} {:?}", nb, h);
+                }
+                for other in [SearchOptions { greedy: true, ..lifo }, SearchOptions { weight: Weight::from_millis(millis), ..lifo }, lifo] {
+                    let r = pf.find(grid, Query::new(*start, *goal).options(other));
+                    prop_assert_eq!(r.status, want.0, "{:?}", other);
+                    prop_assert!(r.cost >= want.1, "{:?}", other);
                     check_path(grid, *start, *goal, nb, &none, &r)?;
-                } else {
-                    let plain = pf.find(grid, Query::new(*start, *goal).options(lower_h));
-                    prop_assert_eq!(r, plain, "{:?} {:?}", nb, h);
                 }
             }
         }
     }
 
-    /// Greedy best-first finds a legal path exactly when one exists (blockers included),
+    /// Greedy best-first finds a legal path exactly when one exists (occupants included),
     /// never cheaper than optimal, and its trace replays to its result with F = H.
     #[test]
     fn greedy_best_first_finds_a_legal_path_iff_one_exists(case in case_strategy()) {
         let Case { grid, start, goal, blockers } = &case;
-        let occupied: HashSet<Pos> = blockers
-            .iter()
-            .copied()
-            .filter(|b| b != start && b != goal)
-            .collect();
+        let occupied = taken(grid, *start, *goal, blockers);
+        let cells = occupancy(grid, blockers);
         let mut pf = Pathfinder::new();
         for nb in Neighbourhood::ALL {
             for h in Heuristic::ALL {
                 let o = SearchOptions { greedy: true, ..opts(nb, h, 1000, None) };
-                let q = Query::new(*start, *goal).options(o).blockers(blockers);
+                let q = Query::new(*start, *goal).options(o).occupied(&cells);
                 let (r, trace) = pf.find_traced(grid, q);
                 let (status, optimal) = expected(grid, *start, *goal, nb, &occupied);
                 prop_assert_eq!(r.status, status, "{:?} {:?}", nb, h);
@@ -613,7 +664,7 @@ proptest! {
     }
 
     /// The same query gives the same answer: twice in a row, from a fresh engine, after other
-    /// queries (other grids, other options, blockers) in between, and traced or not.
+    /// queries (other grids, other options, occupants) in between, and traced or not.
     #[test]
     fn searches_are_deterministic(
         case in case_strategy(),
@@ -628,8 +679,10 @@ proptest! {
         prop_assert_eq!(&Pathfinder::new().find(grid, Query::new(*start, *goal).options(o)), &first);
 
         let _ = pf.find(&other.grid, Query::new(other.start, other.goal).options(other_o));
-        let _ = pf.find(&other.grid, Query::new(other.start, other.goal).options(other_o).blockers(&other.blockers));
-        let _ = pf.find(grid, Query::new(*start, *goal).options(other_o).blockers(&case.blockers));
+        let other_cells = occupancy(&other.grid, &other.blockers);
+        let _ = pf.find(&other.grid, Query::new(other.start, other.goal).options(other_o).occupied(&other_cells));
+        let cells = occupancy(grid, &case.blockers);
+        let _ = pf.find(grid, Query::new(*start, *goal).options(other_o).occupied(&cells));
         let _ = pf.find(grid, Query::new(*goal, *start).options(o));
         prop_assert_eq!(&pf.find(grid, Query::new(*start, *goal).options(o)), &first);
 
@@ -674,16 +727,13 @@ proptest! {
         }
     }
 
-    /// Blockers are impassable to enter (except on the endpoints, which are ignored) but do
-    /// not block diagonals; the engine forgets them after the search.
+    /// Occupied cells are impassable to enter (but for the goal; the start is never entered)
+    /// but do not block diagonals; the engine forgets them after the search.
     #[test]
-    fn blockers_match_the_oracle_and_are_forgotten(case in case_strategy()) {
+    fn occupants_match_the_oracle_and_are_forgotten(case in case_strategy()) {
         let Case { grid, start, goal, blockers } = &case;
-        let occupied: HashSet<Pos> = blockers
-            .iter()
-            .copied()
-            .filter(|b| b != start && b != goal)
-            .collect();
+        let occupied = taken(grid, *start, *goal, blockers);
+        let cells = occupancy(grid, blockers);
         let none = HashSet::new();
         let mut pf = Pathfinder::new();
         let mut r = SearchResult { path: vec![Pos::new(-9, -9)], ..SearchResult::default() };
@@ -692,11 +742,11 @@ proptest! {
             let want = expected(grid, *start, *goal, nb, &occupied);
             for &h in consistent(nb) {
                 let o = opts(nb, h, 1000, None);
-                let q = Query::new(*start, *goal).options(o).blockers(blockers);
+                let q = Query::new(*start, *goal).options(o).occupied(&cells);
                 pf.search(grid, q, &mut r, &mut ());
                 prop_assert_eq!((r.status, r.cost), want, "{:?} {:?}", nb, h);
                 check_path(grid, *start, *goal, nb, &occupied, &r)?;
-                // Traced search with blockers agrees with the untraced one.
+                // Traced search with occupants agrees with the untraced one.
                 let mut trace = Trace::new(*start, *goal, o);
                 let mut traced = SearchResult::default();
                 pf.search(grid, q, &mut traced, &mut trace);
@@ -704,45 +754,177 @@ proptest! {
                 check_trace(&trace, &r, &o, *start, *goal)?;
             }
             let after = pf.find(grid, Query::new(*start, *goal).options(opts(nb, Heuristic::Octile, 1000, None)));
-            prop_assert_eq!(&after, &before, "blockers leaked into a later search");
+            prop_assert_eq!(&after, &before, "occupants leaked into a later search");
             prop_assert_eq!((after.status, after.cost), expected(grid, *start, *goal, nb, &none));
         }
     }
 
-    /// An occupancy grid blocks exactly what the same cells listed as blockers do, whether
-    /// the searcher's own cell and the goal are marked in it or not, and split between the
-    /// two ways at once; greedy and capped searches included.
+    /// Whether the endpoints are marked in the occupancy changes nothing (the searcher's own
+    /// cell and its target are always marked in a game), for every kind of search: greedy,
+    /// weighted and capped ones included.
     #[test]
-    fn an_occupancy_grid_blocks_what_a_list_blocks(case in case_strategy(), mark_ends in any::<bool>(), split in any::<bool>()) {
+    fn occupied_endpoints_change_nothing(case in case_strategy(), start_who in 0u32..3, goal_who in 0u32..3) {
         let Case { grid, start, goal, blockers } = &case;
-        let mut occupancy = vec![0u32; grid.len()];
-        let mut listed = Vec::new();
-        for (i, &p) in blockers.iter().enumerate() {
-            // A blocker off the map has no cell to mark, only a place on the list.
-            match grid.index(p) {
-                Some(c) if !(split && i % 2 == 0) => occupancy[c] = i as u32 + 1,
-                _ => listed.push(p),
+        let plain = occupancy(grid, blockers);
+        let mut marked = plain.clone();
+        // The endpoints may lie off the map (the engine must refuse those).
+        for (end, who) in [(*start, start_who), (*goal, goal_who)] {
+            if let Some(c) = grid.index(end) {
+                marked[c] = who;
             }
         }
-        if mark_ends {
-            // The endpoints may lie off the map (the engine must refuse those).
-            for (end, who) in [(*start, u32::MAX), (*goal, 7)] {
-                if let Some(c) = grid.index(end) {
-                    occupancy[c] = who;
-                }
+        let mut unmarked = plain;
+        for end in [*start, *goal] {
+            if let Some(c) = grid.index(end) {
+                unmarked[c] = 0;
             }
         }
         let mut pf = Pathfinder::new();
         for nb in Neighbourhood::ALL {
             for &h in consistent(nb) {
                 for (weight, cap, greedy) in [(1000, None, false), (2000, None, false), (1000, Some(5), false), (1000, None, true)] {
-                    let o = SearchOptions { greedy, ..opts(nb, h, weight, cap) };
-                    let by_list = pf.find(grid, Query::new(*start, *goal).options(o).blockers(blockers));
-                    let q = Query::new(*start, *goal).options(o).blockers(&listed).occupied(&occupancy);
-                    let by_grid = pf.find(grid, q);
-                    prop_assert_eq!(&by_grid, &by_list, "{:?} {:?} w{} {:?} greedy {}", nb, h, weight, cap, greedy);
+                    for ties in Ties::ALL {
+                        let o = SearchOptions { greedy, ties, ..opts(nb, h, weight, cap) };
+                        let a = pf.find(grid, Query::new(*start, *goal).options(o).occupied(&unmarked));
+                        let b = pf.find(grid, Query::new(*start, *goal).options(o).occupied(&marked));
+                        prop_assert_eq!(&a, &b, "{:?} {:?} w{} {:?} greedy {} {:?}", nb, h, weight, cap, greedy, ties);
+                    }
                 }
             }
+        }
+    }
+}
+
+/// Replays a Jump Point Search trace and checks it against its rules: the start opens
+/// first; every other node is opened from the node being expanded, at the end of a run
+/// (diagonal first, then straight) whose every step is legal, with the parent's G plus the
+/// run's octile length; nodes close in the documented order (lowest F, then lowest H, then
+/// reading order; F never falls under LIFO either); the replay ends on the result's path.
+fn check_jps_trace(
+    grid: &Grid,
+    trace: &Trace,
+    r: &SearchResult,
+    o: &SearchOptions,
+    start: Pos,
+    goal: Pos,
+) -> Result<(), TestCaseError> {
+    let none = HashSet::new();
+    let mut nodes: HashMap<Pos, (u32, u32, bool)> = HashMap::new();
+    let mut current = None;
+    let mut last_f = 0;
+    for (i, e) in trace.events().iter().enumerate() {
+        match *e {
+            TraceEvent::Open {
+                cell,
+                g,
+                h,
+                f,
+                parent,
+            } => {
+                prop_assert_eq!(h, heuristic_value(o.heuristic, cell, goal));
+                prop_assert_eq!(f, g + h);
+                match parent {
+                    None => prop_assert!(cell == start && g == 0 && i == 0),
+                    Some(p) => {
+                        prop_assert_eq!(Some(p), current, "opened from a node not expanding");
+                        let run = walk_runs([p, cell]);
+                        let mut cost = 0;
+                        for w in run.windows(2) {
+                            let c = step_cost(grid, &none, w[0], w[1], Neighbourhood::Eight);
+                            prop_assert!(
+                                c.is_some(),
+                                "the run {} -> {} steps illegally at {}",
+                                p,
+                                cell,
+                                w[0]
+                            );
+                            cost += c.unwrap_or(0);
+                        }
+                        prop_assert_eq!(g, nodes[&p].0 + cost, "g of {} from {}", cell, p);
+                    }
+                }
+                if let Some(old) = nodes.get(&cell) {
+                    prop_assert!(!old.2, "closed node {} reopened", cell);
+                    prop_assert!(g < old.0, "{} reopened without a better g", cell);
+                }
+                nodes.insert(cell, (g, f, false));
+            }
+            TraceEvent::Close { cell } => {
+                let n = nodes.get(&cell).copied();
+                prop_assert!(n.is_some_and(|n| !n.2), "{} closed unopened or twice", cell);
+                let (g, f, _) = n.unwrap_or_default();
+                prop_assert!(f >= last_f, "F fell");
+                if o.ties == Ties::LowerH {
+                    let best = nodes
+                        .iter()
+                        .filter(|(_, n)| !n.2)
+                        .map(|(p, n)| (n.1, n.1 - n.0, p.y, p.x))
+                        .min();
+                    prop_assert_eq!(
+                        Some((f, f - g, cell.y, cell.x)),
+                        best,
+                        "not the best open node"
+                    );
+                }
+                last_f = f;
+                nodes.insert(cell, (g, f, true));
+                current = Some(cell);
+            }
+        }
+    }
+    prop_assert_eq!(trace.expansions(), r.expanded);
+    if r.status == Status::Found {
+        prop_assert_eq!(current, Some(goal));
+        prop_assert_eq!(&trace.snapshot(u32::MAX).path, &r.path);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(config(1000))]
+
+    /// Jump Point Search finds exactly the Dijkstra oracle's cost under the game's rule, on
+    /// small grids and on long ones (runs past 64 cells), under every consistent estimate
+    /// and both tie rules: a legal path of that cost, a trace that follows its rules, the
+    /// same answer untraced, and a cap that stops it exactly.
+    #[test]
+    fn jump_point_search_matches_the_dijkstra_oracle(case in any_case_strategy(), cap in 1u32..30) {
+        let Case { grid, start, goal, .. } = &case;
+        let none = HashSet::new();
+        let want = expected(grid, *start, *goal, Neighbourhood::Eight, &none);
+        let mut pf = Pathfinder::new();
+        for &h in consistent(Neighbourhood::Eight) {
+            for ties in Ties::ALL {
+                let o = SearchOptions { ties, algorithm: Algorithm::Jps, ..opts(Neighbourhood::Eight, h, 1000, None) };
+                let (r, trace) = pf.find_traced(grid, Query::new(*start, *goal).options(o));
+                prop_assert_eq!((r.status, r.cost), want, "{:?} {:?}", h, ties);
+                prop_assert_eq!(r.fallback, None);
+                check_path(grid, *start, *goal, Neighbourhood::Eight, &none, &r)?;
+                check_jps_trace(grid, &trace, &r, &o, *start, *goal)?;
+                prop_assert_eq!(&pf.find(grid, Query::new(*start, *goal).options(o)), &r);
+                let capped = pf.find(grid, Query::new(*start, *goal).options(SearchOptions { cap: Some(cap), ..o }));
+                if r.expanded <= cap {
+                    prop_assert_eq!(&capped, &r);
+                } else {
+                    prop_assert_eq!((capped.status, capped.expanded, capped.cost), (Status::CapReached, cap, None));
+                    prop_assert!(capped.path.is_empty());
+                }
+            }
+        }
+    }
+
+    /// A* and Jump Point Search on long grids (runs past the 64 cells read at once) agree
+    /// with the oracle too, so the small grids' checks are not the only ones.
+    #[test]
+    fn a_star_on_long_grids_matches_the_dijkstra_oracle(case in case_on(long_grid_strategy())) {
+        let Case { grid, start, goal, .. } = &case;
+        let none = HashSet::new();
+        let want = expected(grid, *start, *goal, Neighbourhood::Eight, &none);
+        let mut pf = Pathfinder::new();
+        for algorithm in Algorithm::ALL {
+            let o = SearchOptions { algorithm, ..SearchOptions::default() };
+            let r = pf.find(grid, Query::new(*start, *goal).options(o));
+            prop_assert_eq!((r.status, r.cost), want, "{:?}", algorithm);
         }
     }
 }
@@ -842,8 +1024,8 @@ fn monsters_do_not_block_diagonals_but_cannot_be_entered() {
     let g = grid(&["..", ".."]);
     let mut pf = Pathfinder::new();
     let mut out = SearchResult::default();
-    let blockers = [Pos::new(1, 0), Pos::new(0, 1)];
-    let q = Query::new(Pos::new(0, 0), Pos::new(1, 1)).blockers(&blockers);
+    let occupied = occupancy(&g, &[Pos::new(1, 0), Pos::new(0, 1)]);
+    let q = Query::new(Pos::new(0, 0), Pos::new(1, 1)).occupied(&occupied);
     pf.search(&g, q, &mut out, &mut ());
     assert_eq!((out.status, out.cost), (Status::Found, Some(14)));
     // Under 4-way the same monsters wall the goal off.
@@ -857,18 +1039,13 @@ fn monsters_do_not_block_diagonals_but_cannot_be_entered() {
 }
 
 #[test]
-fn blockers_on_the_endpoints_are_ignored() {
+fn occupants_on_the_endpoints_are_ignored() {
     let g = grid(&["...."]);
     let mut pf = Pathfinder::new();
-    let blockers = [
-        Pos::new(0, 0),
-        Pos::new(3, 0),
-        Pos::new(3, 0),
-        Pos::new(7, 7),
-    ];
+    let occupied = [1, 0, 0, 2];
     let out = pf.find(
         &g,
-        Query::new(Pos::new(0, 0), Pos::new(3, 0)).blockers(&blockers),
+        Query::new(Pos::new(0, 0), Pos::new(3, 0)).occupied(&occupied),
     );
     assert_eq!((out.status, out.cost), (Status::Found, Some(30)));
 }

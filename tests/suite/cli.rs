@@ -274,6 +274,49 @@ fn path_json_on_bracket_costs_194() {
     check_found_path("levels/bracket.txt", &json, 194);
 }
 
+/// `--algorithm jps`: the same optimal cost on both levels, a legal path, fewer expansions,
+/// nothing on standard error; where JPS does not apply (4-way) A* runs and standard error
+/// says why, the JSON on standard output staying one object.
+#[test]
+fn path_algorithm_jps_finds_the_same_costs_and_says_when_it_does_not_apply() {
+    for (level, cost) in [("levels/pillar.txt", 68), ("levels/bracket.txt", 194)] {
+        let a_star = path_json(&["path", level, "--json"]);
+        let out = run(&["path", level, "--json", "--algorithm", "jps"]);
+        assert_exit(&out, 0);
+        assert_eq!(text(&out.stderr), "");
+        let jps: Value = serde_json::from_slice(&out.stdout).unwrap();
+        check_found_path(level, &jps, cost);
+        assert!(
+            jps["expanded"].as_u64() < a_star["expanded"].as_u64(),
+            "{jps}"
+        );
+    }
+    let out = run(&[
+        "path",
+        "levels/bracket.txt",
+        "--json",
+        "--algorithm",
+        "jps",
+        "--neighbours",
+        "4",
+    ]);
+    assert_exit(&out, 0);
+    assert_eq!(
+        text(&out.stderr),
+        "JPS does not apply to moves other than 8-way without corner cutting: A* ran instead.\n"
+    );
+    let four = path_json(&["path", "levels/bracket.txt", "--json", "--neighbours", "4"]);
+    let ran: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(ran, four);
+    let out = run(&["path", "levels/pillar.txt", "--algorithm", "dijkstra"]);
+    assert_exit(&out, 2);
+    assert!(
+        text(&out.stderr).contains("use astar or jps"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
 #[test]
 fn path_trace_lists_every_touched_node() {
     let plain = path_json(&["path", "levels/pillar.txt", "--json"]);
@@ -807,6 +850,21 @@ fn scen_checks_exact_costs_when_the_1014_file_is_there() {
             "{stdout}"
         );
     }
+    // Jump Point Search: every cost exact as well.
+    let mut args: Vec<&std::ffi::OsStr> =
+        vec!["scen".as_ref(), "--algorithm".as_ref(), "jps".as_ref()];
+    args.extend(files.iter().map(|f| f.as_os_str()));
+    let out = run(&args);
+    assert_exit(&out, 0);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout
+            .lines()
+            .last()
+            .unwrap_or("")
+            .starts_with("480 scenarios, 0 failed, 480 exact, 0 by bounds"),
+        "{stdout}"
+    );
     // Without the exact costs: the bounds, and the output says that instead.
     let dir = tempfile::tempdir().unwrap();
     for f in ["arena.map", "arena.map.scen"] {
@@ -916,10 +974,13 @@ fn the_test_command_passes_fails_with_a_diff_and_blesses() {
     let report = text(&out.stdout);
     assert_eq!(last_line(&out), "0 passed, 1 failed", "{report}");
     assert!(report.contains("FAIL "), "{report}");
-    assert!(
-        report.contains("--- frame planned (token 2, line 7) ---  (script line 7)"),
-        "{report}"
+    // The line once, in the header, and the script as FILE:LINE.
+    let at = format!(
+        "--- frame planned (token 2, line 7) ---  at {}:7",
+        d.join("pillar.keys").display()
     );
+    assert!(report.contains(&at), "{report}");
+    assert_eq!(report.matches("line 7").count(), 1, "{report}");
     assert!(report.lines().any(|l| l.starts_with("  -│")), "{report}");
     assert!(report.lines().any(|l| l.starts_with("  +│")), "{report}");
     assert!(report.contains("  @@ -"), "{report}");

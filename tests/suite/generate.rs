@@ -1,6 +1,6 @@
 //! The level generators: determinism, reachability, size limits, round trips, populate.
 
-use astar_rogue::content::generate::{GenError, GenKind, GenParams, generate, populate};
+use astar_rogue::content::generate::{Density, GenError, GenKind, GenParams, generate, populate};
 use astar_rogue::content::level::Level;
 use astar_rogue::engine::astar::{Pathfinder, Query, SearchOptions, Status};
 use astar_rogue::engine::grid::{DIRECTIONS, Grid, Neighbourhood, Pos, Regions, Tile};
@@ -42,7 +42,10 @@ fn same_params_give_the_same_bytes_and_seeds_differ() {
 #[test]
 fn a_fixed_seed_gives_a_fixed_level() {
     // Pins the output: seeds are shared between players and saved in files, so any change
-    // to what a seed produces must be a visible, deliberate break of this test.
+    // to what a seed produces must be a visible, deliberate break of this test. These are
+    // the maps of before terrain, which `--terrain 0` still makes byte for byte (the
+    // terrain is laid from a random stream of its own); the default terrain is pinned in
+    // `default_terrain_is_pinned_too`.
     let pinned = [
         (
             GenKind::Caves,
@@ -130,9 +133,114 @@ fn a_fixed_seed_gives_a_fixed_level() {
         ),
     ];
     for (kind, expected) in pinned {
-        let text = generate(&params(kind, 24, 10, 42, 3)).unwrap().to_text();
+        let dry = GenParams {
+            terrain: Some(Density::from_permille(0)),
+            ..params(kind, 24, 10, 42, 3)
+        };
+        let text = generate(&dry).unwrap().to_text();
+        // The title says what differs from the kind's defaults.
+        let expected = if kind.terrain_default() == Density::from_permille(0) {
+            expected.to_string()
+        } else {
+            expected.replacen(" monsters 3\n", " monsters 3 terrain 0\n", 1)
+        };
         assert_eq!(text, expected, "{kind}");
+        // Kinds without terrain by default make the same bytes without being asked.
+        if kind.terrain_default() == Density::from_permille(0) {
+            assert_eq!(
+                generate(&params(kind, 24, 10, 42, 3)).unwrap().to_text(),
+                expected
+            );
+        }
     }
+}
+
+#[test]
+fn default_terrain_is_pinned_too() {
+    // Pools in caves and cells, marsh in arenas, laid on the floor of the maps above: the
+    // walls and the creatures are those of `--terrain 0`.
+    let pinned = [
+        (
+            GenKind::Caves,
+            "title: caves 24x10 seed 42 monsters 3\nsize: 24x10\nmap:\n\
+                 ########################\n\
+                 ##..###########.......##\n\
+                 ##...@.........r.......#\n\
+                 ##..#########..........#\n\
+                 ############...........#\n\
+                 ############......g....#\n\
+                 ###########..\"~\".......#\n\
+                 ###########..\"~........#\n\
+                 ###########...~g......##\n\
+                 ########################\n",
+        ),
+        (
+            GenKind::Cells,
+            "title: cells 24x10 seed 42 monsters 3\nsize: 24x10\nmap:\n\
+                 ########################\n\
+                 ########################\n\
+                 ###..............##..###\n\
+                 ##....@...............##\n\
+                 ##....................##\n\
+                 #\"~\"........r........r##\n\
+                 #\"~........###....r..###\n\
+                 ##~....########..#######\n\
+                 ########################\n\
+                 ########################\n",
+        ),
+        (
+            GenKind::Arena,
+            "title: arena 24x10 seed 42 monsters 3\nsize: 24x10\nmap:\n\
+                 ########################\n\
+                 #..........r......\"\"...#\n\
+                 #.............#...\"\"...#\n\
+                 #.............#...r....#\n\
+                 #......\"\".....#....r...#\n\
+                 #......\"......#.#......#\n\
+                 #@.\"\"\"\".........#......#\n\
+                 #...\"###############...#\n\
+                 #..........\"\"\"\"\"\"......#\n\
+                 ########################\n",
+        ),
+    ];
+    for (kind, expected) in pinned {
+        let level = generate(&params(kind, 24, 10, 42, 3)).unwrap();
+        assert_eq!(level.to_text(), expected, "{kind}");
+        let dry = GenParams {
+            terrain: Some(Density::from_permille(0)),
+            ..params(kind, 24, 10, 42, 3)
+        };
+        let dry = generate(&dry).unwrap();
+        assert_eq!(
+            (&level.player, &level.monsters),
+            (&dry.player, &dry.monsters)
+        );
+        for i in 0..level.grid.len() {
+            let (t, was) = (level.grid.tiles()[i], dry.grid.tiles()[i]);
+            assert!(
+                t == was || was == Tile::Floor && t.is_passable(),
+                "{kind} cell {i}"
+            );
+        }
+    }
+    // A share asked for is laid on any kind, the same for the same seed.
+    let wet = GenParams {
+        terrain: Some(Density::from_permille(200)),
+        ..params(GenKind::Maze, 41, 21, 5, 3)
+    };
+    let a = generate(&wet).unwrap();
+    assert_eq!(a.to_text(), generate(&wet).unwrap().to_text());
+    assert!(a.title.as_deref().unwrap().ends_with(" terrain 0.2"));
+    let floor = a.grid.tiles().iter().filter(|t| t.is_passable()).count();
+    let wet_cells = a
+        .grid
+        .tiles()
+        .iter()
+        .filter(|&&t| matches!(t, Tile::Water | Tile::Brush))
+        .count();
+    let share = wet_cells as f64 / floor as f64;
+    assert!((0.15..=0.21).contains(&share), "{share}");
+    assert!(a.monsters.iter().all(|m| a.grid.get(m.pos) == Tile::Floor));
 }
 
 /// The floor share bands of the README's "Generated levels" table, in percent of the whole
@@ -426,7 +534,7 @@ fn generate_needs_no_arguments_and_its_usage_shows_them_optional() {
     let seeded = run(&["generate", "--seed", "2"]);
     assert!(seeded.stdout.starts_with(b"title: caves 80x40 seed 2\n"));
     let usage = "Usage: astar-rogue generate [--kind KIND] [--size WxH] [--seed N] \
-                 [--monsters M] [--density DENSITY] [-o FILE]";
+                 [--monsters M] [--density DENSITY] [--terrain SHARE] [-o FILE]";
     let help = String::from_utf8(run(&["generate", "--help"]).stdout).unwrap();
     assert!(help.contains(usage), "{help}");
     for default in ["[default: caves]", "[default: 80x40]", "[default: 1]"] {

@@ -13,12 +13,16 @@ use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use crate::common;
 
 /// The screens, each reached from a fresh game by script tokens.
-const SCREENS: [(&str, &str); 9] = [
+const SCREENS: [(&str, &str); 13] = [
     ("play", ""),
+    ("attack in place", "F"),
     ("overlay", "o"),
     ("look", "x"),
     ("look with the overlay", "o x"),
     ("edit", "e"),
+    ("edit, a rectangle under way", "e r"),
+    ("edit, waiting for a monster's letter", "e m"),
+    ("edit, resizing", "e Z"),
     ("lab", "L"),
     ("help", "?"),
     ("history", "C-p"),
@@ -79,7 +83,7 @@ fn no_screen_reacts_to_a_key_its_help_does_not_list() {
         for code in codes() {
             for mods in MODIFIERS {
                 let key = KeyEvent::new(code, mods);
-                if keymap::lookup(a.contexts(), &key).is_some() {
+                if keymap::lookup(&a.settings().bindings, a.contexts(), &key).is_some() {
                     continue;
                 }
                 unbound += 1;

@@ -230,11 +230,31 @@ fn side_by_side_steps_in_lockstep_with_counts_of_its_own() {
     let lab = a.lab().unwrap();
     assert!(lab.searches[1].options.greedy);
     assert!(lab.searches[1].result.expanded < lab.searches[0].result.expanded);
+    // Then Jump Point Search: the same cost for far fewer nodes, every one a jump point
+    // opened from the end of a run.
+    common::frame(&mut a, "c");
+    let lab = a.lab().unwrap();
+    let (a_star, jps) = (&lab.searches[0].result, &lab.searches[1].result);
+    assert_eq!(lab.searches[1].options.algorithm.name(), "jps");
+    assert_eq!((jps.cost, jps.fallback), (a_star.cost, None));
+    assert!(
+        jps.expanded * 5 < a_star.expanded,
+        "{} vs {}",
+        jps.expanded,
+        a_star.expanded
+    );
+    let end = a.lab_snapshot(1).unwrap();
+    assert_eq!(end.path, jps.path, "the path along the runs");
+    // Then the fewest steps: on this map, without water or brush, A*'s own path.
+    common::frame(&mut a, "c");
+    let lab = a.lab().unwrap();
+    assert!(lab.searches[1].fewest_steps);
+    assert_eq!(lab.searches[1].result, lab.searches[0].result);
     common::frame(&mut a, "c");
     assert_eq!(
         a.lab().unwrap().searches.len(),
         1,
-        "c after greedy: back to one"
+        "c after fewest steps: back to one"
     );
 }
 

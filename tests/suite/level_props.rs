@@ -4,7 +4,7 @@
 //! Case counts default to 1000 per property (seconds in debug); set `PROPTEST_CASES` for more.
 
 use astar_rogue::content::level::{Feature, FeatureKind, Level, Note, ParseError, Spawn};
-use astar_rogue::engine::grid::{Grid, Pos, Tile};
+use astar_rogue::engine::grid::{Grid, Pos, TerrainWeights, Tile};
 use proptest::prelude::*;
 use proptest::sample::Index;
 
@@ -25,7 +25,7 @@ fn level_strategy(max_w: usize, max_h: usize) -> impl Strategy<Value = Level> {
         .prop_flat_map(|(w, h)| {
             (
                 Just((w, h)),
-                prop::collection::vec(prop_oneof![6 => Just(Tile::Floor), 3 => Just(Tile::Wall), 2 => Just(Tile::Void)], w * h),
+                prop::collection::vec(prop_oneof![6 => Just(Tile::Floor), 3 => Just(Tile::Wall), 2 => Just(Tile::Void), 1 => Just(Tile::Water), 1 => Just(Tile::Brush)], w * h),
                 any::<Index>(),
                 prop::collection::vec((any::<Index>(), prop_oneof![8 => prop::char::range('a', 'z'), 1 => Just('>'), 1 => Just('!')]), 0..12),
                 prop::option::of(prop_oneof![
@@ -35,19 +35,25 @@ fn level_strategy(max_w: usize, max_h: usize) -> impl Strategy<Value = Level> {
                     " *title: [a-z:]{0,5}\r?\n? ",
                 ]),
                 prop::collection::vec((prop::option::of(any::<Index>()), prop_oneof!["[ -~]{0,30}", "\\PC{0,10}", " *message at 1,2: [a-z:]{0,5}\r?\n? "]), 0..4),
+                prop::collection::vec((0usize..3, 1u32..=9), 0..3),
             )
         })
-        .prop_map(|((w, h), mut tiles, player, spawns, title, notes)| {
+        .prop_map(|((w, h), mut tiles, player, spawns, title, notes, costs)| {
             let p = player.index(w * h);
             tiles[p] = Tile::Floor;
-            let grid = Grid::from_tiles(w, h, tiles);
+            let mut weights = TerrainWeights::DEFAULT;
+            for (t, k) in costs {
+                weights = weights.with(Tile::TERRAIN[t], k).expect("1..=9");
+            }
+            let grid = Grid::from_tiles(w, h, tiles).with_weights(weights);
             let player = grid.pos(p);
             let mut monsters: Vec<Spawn> = Vec::new();
             let mut features: Vec<Feature> = Vec::new();
             for (i, glyph) in spawns {
                 let pos = grid.pos(i.index(w * h));
                 let free = monsters.iter().all(|m| m.pos != pos) && features.iter().all(|f| f.pos != pos);
-                if grid.is_passable(pos) && pos != player && free {
+                // The file writes them in place of floor: never in water or brush.
+                if grid.get(pos) == Tile::Floor && pos != player && free {
                     match FeatureKind::from_glyph(glyph) {
                         Some(kind) => features.push(Feature { pos, kind }),
                         None => monsters.push(Spawn { pos, kind: glyph }),
@@ -111,7 +117,7 @@ fn maplike_bytes() -> impl Strategy<Value = Vec<u8>> {
     let token = prop_oneof![
         8 => prop::sample::select(b"#.@ abz\n".to_vec()).prop_map(|b| vec![b]),
         2 => prop::sample::select(
-            b"\r\t;:xX0123456789TWOGSAZ{~\x00\x7f".to_vec()
+            b"\r\t;:xX0123456789TWOGSAZ{~\"\x00\x7f".to_vec()
         ).prop_map(|b| vec![b]),
         1 => prop::sample::select(vec![
             &b"title: "[..], b"size: ", b"size: 4x3\n", b"size: 0x9\n", b"size: 9999x9999\n",
@@ -120,6 +126,7 @@ fn maplike_bytes() -> impl Strategy<Value = Vec<u8>> {
             b"\xf0\x9f\x98\x80", b"\xc3\xa9", b"\r\n", b"; comment\n",
             b"message: hi\n", b"message:\n", b"message at 1,1: x\n", b"message at ",
             b"message at 99,0: far\n", b"message at -1,2: a\n", b"message 1,1: y\n",
+            b"cost: ~ 4\n", b"cost: \" 9\n", b"cost: . 2\n", b"cost: ~ 0\n", b"cost: # 3\n", b"cost: ",
         ]).prop_map(|s| s.to_vec()),
     ];
     prop::collection::vec(token, 0..400).prop_map(|ts| ts.concat())
@@ -314,6 +321,13 @@ proptest! {
                 None => want.push_str(&format!("message: {}\n", n.text)),
             }
         }
+        // Weights other than the defaults (floor 1, water 3, brush 2), in that order.
+        for (t, glyph, default) in [(Tile::Floor, '.', 1), (Tile::Water, '~', 3), (Tile::Brush, '"', 2)] {
+            let k = level.grid.weights().get(t);
+            if k != default {
+                want.push_str(&format!("cost: {glyph} {k}\n"));
+            }
+        }
         want.push_str(&format!("size: {w}x{h}\nmap:\n"));
         for y in 0..h {
             let row: String = (0..w).map(|x| level.glyph_at(Pos::new(x as i32, y as i32))).collect();
@@ -437,4 +451,107 @@ fn movingai_bare_dimension_key_points_past_the_line() {
         "col {} on a 6-character line",
         e.col
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Designs edited, resized and linked read back as they are
+// ---------------------------------------------------------------------------------------------
+
+/// What the editor may do to a design.
+#[derive(Debug, Clone)]
+enum DesignOp {
+    Tile(Index, Tile),
+    Monster(Index, char),
+    Resize(i32, i32, i32, i32),
+    Next,
+}
+
+fn design_op() -> impl Strategy<Value = DesignOp> {
+    let tile = prop_oneof![Just(Tile::Floor), Just(Tile::Wall), Just(Tile::Void)];
+    prop_oneof![
+        6 => (any::<Index>(), tile).prop_map(|(i, t)| DesignOp::Tile(i, t)),
+        1 => (any::<Index>(), prop::char::range('a', 'z')).prop_map(|(i, c)| DesignOp::Monster(i, c)),
+        2 => (-2i32..=2, -2i32..=2, -2i32..=2, -2i32..=2)
+            .prop_map(|(l, t, r, b)| DesignOp::Resize(l, t, r, b)),
+        1 => Just(DesignOp::Next),
+    ]
+}
+
+/// A game with nobody in it: only the design's own rules apply.
+struct Nobody;
+
+impl astar_rogue::content::level::Occupants for Nobody {
+    fn player(&self) -> Pos {
+        Pos::new(-1, -1)
+    }
+    fn monster_origin(&self, _: Pos) -> Option<Option<Pos>> {
+        None
+    }
+}
+
+proptest! {
+    #![proptest_config(config(500))]
+
+    /// Whatever the editor does to a file (its size header and `map:` marker perhaps taken
+    /// away, comments among its rows), the design writes a text that reads back as the
+    /// design: tiles, creatures, messages and the `next:` header.
+    #[test]
+    fn edited_resized_and_linked_designs_read_back(
+        level in level_strategy(6, 5),
+        bare in any::<bool>(),
+        comments in prop::collection::vec(any::<Index>(), 0..3),
+        ops in prop::collection::vec(design_op(), 1..24),
+    ) {
+        use astar_rogue::content::level::{Design, EditOp, Sides};
+        let mut lines: Vec<String> = level.to_text().lines().map(str::to_string).collect();
+        if bare {
+            lines.retain(|l| !l.starts_with("size: ") && l != "map:");
+        }
+        for i in comments {
+            let at = i.index(lines.len() + 1);
+            lines.insert(at, "; a comment".into());
+        }
+        let text = lines.join("\n") + "\n";
+        let Ok(mut d) = Design::parse(text.as_bytes(), FILE) else {
+            return Ok(());
+        };
+        prop_assert_eq!(d.to_text(), text.clone(), "unedited, byte for byte");
+        for op in ops {
+            let cells = d.level().grid.len();
+            match op {
+                DesignOp::Tile(i, t) => {
+                    let p = d.level().grid.pos(i.index(cells));
+                    if let Ok(Some(c)) = d.check(EditOp::SetTile(p, t), &Nobody) {
+                        d.apply(&c, true);
+                    }
+                }
+                DesignOp::Monster(i, k) => {
+                    let p = d.level().grid.pos(i.index(cells));
+                    if let Ok(Some(c)) = d.check(EditOp::AddMonster(p, k), &Nobody) {
+                        d.apply(&c, true);
+                    }
+                }
+                DesignOp::Resize(left, top, right, bottom) => {
+                    let sides = Sides { left, top, right, bottom };
+                    if let Ok((resized, _)) = d.resized(sides) {
+                        d = resized;
+                    }
+                }
+                DesignOp::Next => d.set_next("below.txt"),
+            }
+            let out = d.to_text();
+            let back = Design::parse(out.as_bytes(), FILE);
+            prop_assert!(back.is_ok(), "{:?} after {:?}:\n{}", back.err(), op, out);
+            // The file lists creatures in reading order, the design in the order they came.
+            let sorted = |l: &Level| {
+                let mut l = l.clone();
+                l.monsters.sort_by_key(|m| (m.pos.y, m.pos.x));
+                l.features.sort_by_key(|f| (f.pos.y, f.pos.x));
+                l
+            };
+            let back = back.unwrap();
+            prop_assert_eq!(sorted(back.level()), sorted(d.level()), "after {:?}:\n{}", op, out);
+            prop_assert_eq!(back.next(), d.next());
+        }
+    }
 }

@@ -12,7 +12,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use astar_rogue::app::App;
+use astar_rogue::app::{App, DiskPoll};
 use astar_rogue::frontend::keep::{self, Keeper, Start};
 use astar_rogue::frontend::record::Recorder;
 use astar_rogue::frontend::script::{self, Action, state_line};
@@ -40,6 +40,9 @@ fn start_of(level: &Path, seed: u64) -> Start {
         bytes: std::fs::read(level).unwrap(),
         seed,
         planning: Planning::AStar,
+        settings: None,
+        settings_file: None,
+        recovered: None,
     }
 }
 
@@ -52,8 +55,8 @@ impl Live {
         let mut app = App::new(design, source, seed, size);
         app.set_keeping(true);
         app.keep_io();
-        let mut recorder = Recorder::new(Some(level), seed, None).unwrap();
-        for (k, v) in keep::extra_headers(Planning::AStar) {
+        let mut recorder = Recorder::new(Some(level), seed, None, false).unwrap();
+        for (k, v) in keep::extra_headers(&start) {
             recorder = recorder.with_header(k, v);
         }
         recorder.start(size);
@@ -70,7 +73,9 @@ impl Live {
     ) -> Live {
         let slot = Slot::of(data, Some(&level.canonicalize().unwrap()));
         std::fs::create_dir_all(slot.save.parent().unwrap()).unwrap();
-        let lock = data::lock(&slot.lock, None)
+        // A process that other tests spawn holds a copy of the lock's descriptor from its
+        // fork to its exec: a moment's wait.
+        let lock = data::lock(&slot.lock, Some(std::time::Duration::from_secs(2)))
             .unwrap()
             .expect("the slot is free");
         let recorder = Arc::new(Mutex::new(recorder));
@@ -98,14 +103,9 @@ impl Live {
         let save = RunSave::read(&slot.save).expect("a save");
         let mut app = keep::rebuild(&save).unwrap_or_else(|e| panic!("rebuild: {e}"));
         app.set_notice(Some(keep::resumed_notice(&save)));
-        let start = Start {
-            level: save.level.clone(),
-            bytes: save.level_bytes.clone().unwrap(),
-            seed: save.seed,
-            planning: Planning::AStar,
-        };
-        let mut recorder = Recorder::new(Some(level), save.seed, None).unwrap();
-        for (k, v) in keep::extra_headers(Planning::AStar) {
+        let start = Start::of(&save).unwrap();
+        let mut recorder = Recorder::new(Some(level), save.seed, None, false).unwrap();
+        for (k, v) in keep::extra_headers(&start) {
             recorder = recorder.with_header(k, v);
         }
         let mut recorder = recorder.continuing(save.size, save.tape.clone());
@@ -158,7 +158,8 @@ impl Live {
                 }
             }
             Action::Reload => {
-                if self.app.poll_disk() {
+                // As the terminal loop records a poll of the disk in a kept game.
+                if self.app.poll_disk() != DiskPoll::Quiet {
                     rec(&mut |r| r.reload());
                 }
             }
@@ -278,6 +279,19 @@ fn everything_raw(app: &App) -> String {
 fn break_and_resume(level: &str, seed: u64, before: &str, after: &str) -> (String, String) {
     let scratch = Scratch::new();
     let level = scratch.copy(level);
+    break_and_resume_at(&scratch, &level, seed, before, after, &|| {})
+}
+
+/// [`break_and_resume`] on a level already in `scratch`.
+fn break_and_resume_at(
+    scratch: &Scratch,
+    level: &Path,
+    seed: u64,
+    before: &str,
+    after: &str,
+    between: &dyn Fn(),
+) -> (String, String) {
+    let level = level.to_path_buf();
     let data = scratch.path().join("data");
     let size = (80, 24);
     let mut once = Live::new(&scratch.path().join("other"), &level, seed, size);
@@ -287,6 +301,7 @@ fn break_and_resume(level: &str, seed: u64, before: &str, after: &str) -> (Strin
     same(&everything(&broken.app), &everything(&once.app), before);
     let said = broken.leave();
     assert!(said.contains("is kept"), "{said}");
+    between();
     let mut resumed = Live::resume(&data, &level, size);
     // The first frame says the run was resumed; from the first input on, nothing differs.
     assert!(
@@ -352,6 +367,60 @@ fn a_run_left_on_a_later_floor_resumes_there() {
 }
 
 #[test]
+fn a_run_left_on_a_designed_floor_below_resumes_there() {
+    // A campaign: the stairs of one.txt lead to two.txt (its next: header). The resumed
+    // run is on two.txt at depth 2 of 3, though two.txt changed on disk meanwhile: the
+    // floor below is the one the game read, from the save's answers.
+    let scratch = Scratch::new();
+    for f in ["one", "two", "three"] {
+        scratch.copy(&format!("tests/levels/campaign/{f}.txt"));
+    }
+    let level = scratch.path().join("one.txt");
+    let two = scratch.path().join("two.txt");
+    let (state, _) =
+        break_and_resume_at(&scratch, &level, 3, "l . . l l > l", ". l l > . .", &|| {});
+    assert!(state.contains("\"depth\":3"), "{state}");
+    // Changed while the run was away: the run goes on on the floor its game read.
+    let original = std::fs::read(&two).unwrap();
+    let (state, _) = break_and_resume_at(&scratch, &level, 3, "l . . l l >", "l . l l", &|| {
+        let text = String::from_utf8(original.clone()).unwrap();
+        std::fs::write(&two, text.replacen("stairs again", "changed", 1)).unwrap();
+    });
+    assert!(state.contains("\"depth\":2"), "{state}");
+}
+
+#[test]
+fn a_run_left_while_a_program_writes_its_level_says_so_again() {
+    // The poll finds the level file changed and held open for writing (by this very
+    // process): the game says so, and the resumed run says it again at the same point.
+    let scratch = Scratch::new();
+    let level = scratch.copy("levels/pillar.txt");
+    let data = scratch.path().join("data");
+    let mut live = Live::new(&data, &level, 5, (80, 24));
+    live.play("h");
+    let writer = std::fs::File::options().append(true).open(&level).unwrap();
+    writer
+        .set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(5))
+        .unwrap();
+    live.play("reload .");
+    let said = |app: &App| {
+        app.world()
+            .log()
+            .iter()
+            .filter(|m| m.text.contains("is being written by another program"))
+            .count()
+    };
+    assert_eq!(said(&live.app), 1);
+    let before = keep::check_line(&live.app);
+    live.leave();
+    drop(writer);
+    let mut resumed = Live::resume(&data, &level, (80, 24));
+    resumed.app.set_notice(None);
+    assert_eq!(said(&resumed.app), 1);
+    assert_eq!(keep::check_line(&resumed.app), before);
+}
+
+#[test]
 fn a_run_left_after_saving_its_level_and_taking_outside_edits_resumes_without_the_disk() {
     // Edits saved to the level file mid-run, then an outside edit reloaded: the resumed
     // run replays both from the save's answers, writes nothing and reads nothing.
@@ -382,10 +451,13 @@ fn a_run_left_after_saving_its_level_and_taking_outside_edits_resumes_without_th
     let text = text.replacen("........\n", "...#....\n", 1);
     for (live, file) in [(&mut once, &level_once), (&mut broken, &level)] {
         std::fs::write(file, &text).unwrap();
-        // The stamp check needs the time or the length to move; the length does not.
+        // The stamp check needs the time or the length to move; the length does not. A
+        // time in the past is also settled at once (untouched for longer than it takes).
         let f = std::fs::File::options().append(true).open(file).unwrap();
-        f.set_modified(std::time::SystemTime::now() + std::time::Duration::from_secs(5))
+        f.set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(5))
             .unwrap();
+        // Closed: a file held open for writing is not read (see the test below).
+        drop(f);
         live.play("reload l .");
     }
     assert!(once.app.world().turn() > 0);

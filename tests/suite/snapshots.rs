@@ -49,7 +49,9 @@ macro_rules! scripts {
 }
 
 scripts!(
+    attack_in_place,
     autoplay,
+    campaign,
     chase_bracket,
     chase_pillar,
     combat,
@@ -57,6 +59,8 @@ scripts!(
     corridor,
     descent,
     editor,
+    editor_tools,
+    explore,
     first_frame,
     generate,
     generate_kinds,
@@ -65,16 +69,24 @@ scripts!(
     lab_compare,
     lab_layers,
     lab_mouse,
+    lab_side_click,
+    lab_terrain,
     lab_wide,
     moves,
     overlay,
     panel_figures,
     planning,
+    planning_jps,
+    pond,
     potion,
     resize,
     resize_modes,
+    rest,
+    settings,
     sight,
+    sizes,
     speed,
+    stairs_travel,
     travel,
     victory,
 );
@@ -102,4 +114,62 @@ fn the_test_command_reads_the_same_expected_files() {
         let diffs = snapshot::diff(&snapshot::snap_body(&stored), &snapshot::normalize(&out));
         assert!(diffs.is_empty(), "{}: {diffs:#?}", path.display());
     }
+}
+
+/// A `.snap` written by `astar-rogue test` (its header names that command) passes insta's
+/// own assertion, so `cargo insta review` and the insta tests take what `--bless` wrote.
+#[test]
+fn insta_reads_what_the_test_command_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scripts/moves.keys");
+    let out = snapshot::render(&path).unwrap();
+    let written = snapshot::snap_file(&out, "moves.keys");
+    assert!(
+        written.starts_with("---\nsource: astar-rogue test\n"),
+        "{written}"
+    );
+    std::fs::write(dir.path().join("moves.snap"), &written).unwrap();
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(dir.path());
+    settings.set_prepend_module_to_snapshot(false);
+    settings.bind(|| insta::assert_snapshot!("moves", out));
+    // Nothing for a reviewer: no pending snapshot was left beside it.
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, ["moves.snap"]);
+}
+
+/// A `.snap` as insta writes it (its header names the test file and the assertion's line)
+/// passes `astar-rogue test`, as one it wrote itself does.
+#[test]
+fn the_test_command_reads_what_insta_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    std::fs::copy(
+        repo.join("tests/levels/open.txt"),
+        dir.path().join("open.txt"),
+    )
+    .unwrap();
+    let keys = std::fs::read_to_string(repo.join("tests/scripts/moves.keys")).unwrap();
+    std::fs::write(
+        dir.path().join("moves.keys"),
+        keys.replace("../levels/", ""),
+    )
+    .unwrap();
+    let out = snapshot::render(&dir.path().join("moves.keys")).unwrap();
+    let insta_style = format!(
+        "---\nsource: tests/suite/snapshots.rs\nassertion_line: 34\nexpression: out\ninput_file: tests/scripts/moves.keys\n---\n{}\n",
+        snapshot::normalize(&out)
+    );
+    std::fs::write(dir.path().join("moves.snap"), insta_style).unwrap();
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_astar-rogue"))
+        .arg("test")
+        .arg(dir.path().join("moves.keys"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success(), "{stdout}");
+    assert!(stdout.ends_with("1 passed, 0 failed\n"), "{stdout}");
 }

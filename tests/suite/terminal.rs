@@ -32,8 +32,9 @@ const DEADLINE: Duration = Duration::from_secs(10);
 
 const ENTER_ALT: &str = "\x1b[?1049h";
 const LEAVE_ALT: &str = "\x1b[?1049l";
-/// crossterm 0.29 `EnableMouseCapture`, byte for byte.
-const MOUSE_ON: &str = "\x1b[?1000h\x1b[?1002h\x1b[?1003h\x1b[?1015h\x1b[?1006h";
+/// Mouse capture as the game asks for it: buttons and drags (1000, 1002) in SGR (1015, 1006),
+/// never any-motion tracking (1003, which crossterm's `EnableMouseCapture` adds).
+const MOUSE_ON: &str = "\x1b[?1000h\x1b[?1002h\x1b[?1015h\x1b[?1006h";
 /// crossterm 0.29 `DisableMouseCapture`, byte for byte.
 const MOUSE_OFF: &str = "\x1b[?1006l\x1b[?1015l\x1b[?1003l\x1b[?1002l\x1b[?1000l";
 /// The last word of the first frame (its key hints row): the game is drawn and reading keys.
@@ -815,4 +816,309 @@ fn a_vanished_terminal_ends_the_game() {
         std::thread::sleep(Duration::from_millis(20));
     };
     assert!(status.code().is_some(), "ended by a signal: {status}");
+}
+
+/// A bad settings file is refused on the plain screen: its positioned error, exit 2, and the
+/// terminal never touched (no alternate screen, no raw mode), so no half-set game starts.
+#[test]
+fn a_bad_settings_file_is_refused_before_the_terminal_is_touched() {
+    let (dir, level) = scratch_level("pillar.txt");
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(&bad, "[game]\nsight = yes\n").unwrap();
+    let s = Session::launch(
+        &[level.as_os_str(), "--config".as_ref(), bad.as_os_str()],
+        &[],
+    );
+    let done = s.finish();
+    assert_eq!(done.status.code(), Some(2), "{:?}", done.output);
+    let head = format!("{}:2:9: ", bad.display());
+    assert!(done.output.contains(&head), "{:?}", done.output);
+    assert!(!done.output.contains(ENTER_ALT), "{:?}", done.output);
+    assert!(!done.output.contains(MOUSE_ON), "{:?}", done.output);
+    assert_eq!(done.before.local_flags, done.after.local_flags);
+}
+
+/// A game played with a settings file is recorded with it (`#! config:`), so the replay
+/// reads the keys as the game did: here `i` moves north only because the file says so.
+#[test]
+fn a_recording_names_the_settings_file_it_was_played_with() {
+    let (dir, level) = scratch_level("pillar.txt");
+    let settings = dir.path().join("mine.toml");
+    std::fs::write(
+        &settings,
+        "[keys.everywhere]\nmove_n = [\"i\"]\n[game]\nsight = false\n",
+    )
+    .unwrap();
+    let record = dir.path().join("game.keys");
+    let mut s = Session::launch(
+        &[
+            level.as_os_str(),
+            "--config".as_ref(),
+            settings.as_os_str(),
+            "--record".as_ref(),
+            record.as_os_str(),
+        ],
+        &[],
+    );
+    s.wait_ready();
+    let seen = s.len();
+    s.send(b"i");
+    s.wait_for_more(seen);
+    std::thread::sleep(Duration::from_millis(50));
+    s.send(b"q");
+    std::thread::sleep(Duration::from_millis(50));
+    s.send(b"y");
+    let f = s.finish();
+    f.assert_clean_exit();
+    let recording = std::fs::read_to_string(&record).expect("the recording");
+    let header = format!(
+        "#! config: {}\n",
+        std::fs::canonicalize(&settings).unwrap().display()
+    );
+    assert!(recording.contains(&header), "{recording}");
+    let shown = last_frame_shown(&f.output);
+    assert!(shown.iter().any(|l| l.contains("Turn 1")), "{shown:#?}");
+    assert_eq!(replayed_last_frame(&record), shown, "{recording}");
+}
+
+/// Issue 30, item 9: without a terminal on standard input and output, `play` (and `lab`)
+/// refuse with a clear message and exit 2 before touching any mode: no escape code on
+/// standard output, the terminal's modes untouched, no recording made.
+#[test]
+fn without_a_terminal_play_refuses_before_touching_anything() {
+    let (dir, level) = scratch_level("pillar.txt");
+    let record = dir.path().join("r.keys");
+    let size = Winsize {
+        ws_row: 24,
+        ws_col: 80,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    };
+    for stdin_tty in [false, true] {
+        for cmd in ["play", "lab"] {
+            let pty = openpty(Some(&size), None).expect("openpty");
+            let before = tcgetattr(&pty.slave).expect("tcgetattr");
+            let out_file = dir.path().join("out.txt");
+            let stdout = File::create(&out_file).unwrap();
+            let stdin = if stdin_tty {
+                Stdio::from(pty.slave.try_clone().unwrap())
+            } else {
+                Stdio::null()
+            };
+            // With a terminal on standard input, it is the controlling one; without, the
+            // game has no terminal at all.
+            let mut c = Command::new("setsid");
+            if stdin_tty {
+                c.arg("--ctty");
+            }
+            c.arg(BIN).arg(cmd).arg(&level);
+            if cmd == "play" {
+                c.arg("--record").arg(&record);
+            }
+            let out = c
+                .stdin(stdin)
+                .stdout(stdout)
+                .stderr(Stdio::piped())
+                .env_remove("ASTAR_ROGUE_PANIC")
+                .output()
+                .expect("run");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(
+                out.status.code(),
+                Some(2),
+                "{cmd} stdin tty {stdin_tty}: {err}"
+            );
+            assert!(err.contains("the game needs a terminal"), "{err}");
+            assert!(!err.contains('\x1b'), "{err:?}");
+            let written = std::fs::read(&out_file).unwrap();
+            assert!(
+                written.is_empty(),
+                "{cmd}: {:?}",
+                String::from_utf8_lossy(&written)
+            );
+            assert!(!record.exists(), "no recording without a game");
+            let after = tcgetattr(&pty.slave).expect("tcgetattr");
+            assert_eq!(after.local_flags, before.local_flags);
+        }
+    }
+}
+
+/// Issue 30, item 8: `kill -STOP` leaves the terminal as it is, and the shell then puts it
+/// back in cooked mode; after SIGCONT (`fg`) raw mode is really on again (keys act at once,
+/// unechoed), as are the alternate screen and mouse capture.
+#[test]
+fn after_sigstop_and_a_cooked_terminal_sigcont_takes_raw_mode_for_real() {
+    use nix::sys::termios::{SetArg, tcsetattr};
+    let mut s = Session::start(None);
+    s.wait_ready();
+    s.signal(Signal::SIGSTOP);
+    s.wait_stopped();
+    // What the shell does when its job stops: its own (cooked) modes back.
+    tcsetattr(
+        s.slave.as_ref().unwrap(),
+        SetArg::TCSANOW,
+        &s.before.clone(),
+    )
+    .unwrap();
+    assert!(
+        s.termios()
+            .local_flags
+            .contains(LocalFlags::ICANON | LocalFlags::ECHO)
+    );
+    let seen = s.len();
+    s.signal(Signal::SIGCONT);
+    let start = Instant::now();
+    loop {
+        let l = s.termios().local_flags;
+        let again = s.text()[seen..].to_string();
+        if !l.contains(LocalFlags::ICANON)
+            && !l.contains(LocalFlags::ECHO)
+            && again.contains(ENTER_ALT)
+            && again.contains(MOUSE_ON)
+        {
+            break;
+        }
+        assert!(
+            start.elapsed() < DEADLINE,
+            "after SIGCONT: local flags {l:?}, output {again:?}"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    // A key acts without Enter.
+    s.send(b"q");
+    let f = s.finish();
+    f.assert_clean_exit();
+    f.assert_restored();
+}
+
+/// Issue 30, item 5: a backlog of 10,000 inputs (mouse motion the game ignores, keys and a
+/// flood of same-size resizes) is drained at once, not one poll slice per input: the key at
+/// its end shows in well under a second (the target is 0.2 s plus the work the keys ask
+/// for; this allows for a loaded machine). It took minutes: each input waited 20 ms.
+#[test]
+fn a_backlog_of_ten_thousand_inputs_drains_at_once() {
+    let mut s = Session::start(None);
+    s.wait_ready();
+    let mut backlog = Vec::new();
+    for i in 0..5_000u32 {
+        // SGR motion without a button (32 + 3), as a terminal in any-motion mode sends.
+        backlog.extend_from_slice(format!("\x1b[<35;{};{}M", 1 + i % 80, 1 + i % 24).as_bytes());
+        // An even number of path toggles leaves the screen as it was.
+        if i < 4_998 {
+            backlog.push(b'p');
+        }
+    }
+    // Then the help screen, the input whose effect is waited for.
+    backlog.push(b'?');
+    let began = Instant::now();
+    // Written from a thread: a game that stops reading must fail the wait, not hang it.
+    let mut master = s.master.try_clone().expect("dup master");
+    let writer = std::thread::spawn(move || {
+        let _ = master.write_all(&backlog);
+    });
+    for _ in 0..2_000 {
+        s.signal(Signal::SIGWINCH);
+    }
+    s.wait_screen("help 1/");
+    let took = began.elapsed();
+    assert!(took < Duration::from_secs(1), "the backlog took {took:?}");
+    writer.join().unwrap();
+    // Ended by a signal: a mouse report that the pty split across two reads is read by
+    // crossterm as keys (digits move), so the game's state is not asserted.
+    s.signal(Signal::SIGTERM);
+    let f = s.finish();
+    assert_eq!(f.status.code(), Some(143), "{}", f.status);
+    f.assert_restored();
+}
+
+/// Issue 30, item 15: a hang-up with unsaved level edits keeps them in a recovery file beside
+/// the level, and the next start offers it as vim offers a swap file: declined, it stays
+/// (and a new hang-up writes another, never over it); deleted on `d`; recovered on `y`,
+/// when the edits play as unsaved and a save puts them in the level and removes the file.
+#[test]
+fn a_hang_up_keeps_unsaved_edits_and_the_next_start_offers_them() {
+    let (dir, level) = scratch_level("pillar.txt");
+    let original = std::fs::read(&level).unwrap();
+    let recover = |n: usize| {
+        let suffix = if n == 0 {
+            String::new()
+        } else {
+            format!("-{n}")
+        };
+        dir.path()
+            .join(format!(".pillar.txt.astar-rogue-recover{suffix}"))
+    };
+    let step = |s: &mut Session, bytes: &[u8]| {
+        let seen = s.len();
+        s.send(bytes);
+        s.wait_for_more(seen);
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    // Paints a wall above the player's start (the cursor starts on the goblin, so first
+    // onto the player), then a hang-up.
+    let edit_and_hang_up = |s: &mut Session, keys: &[u8]| {
+        s.wait_ready();
+        for &k in keys {
+            step(s, &[k]);
+        }
+        s.signal(Signal::SIGHUP);
+    };
+    let mut s = Session::launch(&[level.as_os_str()], &[]);
+    edit_and_hang_up(&mut s, b"ekwe");
+    let f = s.finish();
+    assert_eq!(f.status.code(), Some(129), "{:?}", f.output);
+    f.assert_restored();
+    assert!(f.output.contains("Unsaved edits kept in"), "{:?}", f.output);
+    assert_eq!(
+        std::fs::read(&level).unwrap(),
+        original,
+        "the level is untouched"
+    );
+    let first = std::fs::read_to_string(recover(0)).expect("a recovery file");
+    assert_ne!(first.as_bytes(), &original[..]);
+
+    // Declined: kept; this game's own hang-up goes to another name.
+    let mut s = Session::launch(&[level.as_os_str()], &[]);
+    s.wait_for("Recover the edits? [y/n/d/q]");
+    s.send(b"n\n");
+    edit_and_hang_up(&mut s, b"ejwe");
+    let f = s.finish();
+    assert_eq!(f.status.code(), Some(129));
+    assert_eq!(
+        std::fs::read_to_string(recover(0)).unwrap(),
+        first,
+        "never written over"
+    );
+    let second = std::fs::read_to_string(recover(1)).expect("a second recovery file");
+    assert_ne!(second, first);
+
+    // Deleted on request.
+    let mut s = Session::launch(&[level.as_os_str()], &[]);
+    s.wait_for("Recover the edits? [y/n/d/q]");
+    s.send(b"d\n");
+    s.wait_ready();
+    s.send(b"q");
+    s.finish().assert_clean_exit();
+    assert!(!recover(0).exists());
+
+    // Recovered: played as unsaved edits, saved into the level, and then the file goes.
+    let mut s = Session::launch(&[level.as_os_str()], &[]);
+    s.wait_for("Recover the edits? [y/n/d/q]");
+    s.send(b"y\n");
+    s.wait_ready();
+    s.wait_screen("Recovered the unsaved");
+    step(&mut s, b"s");
+    s.wait_screen("Saved the level design to pillar.txt;");
+    s.send(b"q");
+    s.finish().assert_clean_exit();
+    assert_eq!(std::fs::read_to_string(&level).unwrap(), second);
+    assert!(!recover(1).exists(), "its edits are in the level now");
+
+    // Nothing left to offer.
+    let mut s = Session::launch(&[level.as_os_str()], &[]);
+    s.wait_ready();
+    s.send(b"q");
+    let f = s.finish();
+    f.assert_clean_exit();
+    assert!(!f.output.contains("Recover the edits?"));
 }

@@ -150,7 +150,11 @@ fn a_careful_player_wins_the_default_run_and_the_end_screen_tells_it() {
             "turns {}  depth {}/{}",
             line["turn"], line["depth"], FINAL_DEPTH
         ),
-        format!("kills {}  potions {}", r["kills"], r["drunk"]),
+        format!("kills {}", r["kills"]),
+        format!(
+            "potions drunk {}, carried {}",
+            r["drunk"], line["player"]["potions"]
+        ),
         format!("damage dealt {} taken {}", r["dealt"], r["taken"]),
         format!("monsters' A* {} nodes", r["expanded"]),
     ] {

@@ -1,4 +1,25 @@
 //! The tile grid: a flat `Vec<Tile>` indexed by cell, with coordinates and movement rules.
+//!
+//! ```
+//! use astar_grid::grid::{Grid, Neighbourhood, Pos, Tile};
+//!
+//! // From text (`#` wall, space void, `~` water, `"` brush, anything else floor), or from a
+//! // size and a fill.
+//! let mut grid = Grid::from_rows(&["...#", "....", "#..."]);
+//! assert_eq!((grid.width(), grid.height(), grid.len()), (4, 3, 12));
+//! assert_eq!(grid.get(Pos::new(3, 0)), Tile::Wall);
+//! // Cells are numbered row by row: index and position convert both ways.
+//! assert_eq!(grid.index(Pos::new(1, 2)), Some(9));
+//! assert_eq!(grid.pos(9), Pos::new(1, 2));
+//! assert_eq!(grid.index(Pos::new(4, 0)), None);
+//! // Diagonals may not cut a wall's corner under the game's rule.
+//! assert!(!grid.can_step(Pos::new(0, 1), 1, 1, Neighbourhood::Eight));
+//! assert!(grid.can_step(Pos::new(0, 1), 1, 1, Neighbourhood::EightCutCorners));
+//! // Every change of a tile gives the grid a new revision, which the engine's caches follow.
+//! let before = grid.revision();
+//! assert!(grid.set(Pos::new(3, 0), Tile::Floor));
+//! assert_ne!(grid.revision(), before);
+//! ```
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -23,6 +44,13 @@ impl Pos {
     }
 
     /// Chebyshev distance: how many king moves apart the two cells are.
+    ///
+    /// ```
+    /// use astar_grid::grid::Pos;
+    ///
+    /// assert_eq!(Pos::new(1, 1).chebyshev(Pos::new(4, -1)), 3);
+    /// assert_eq!(Pos::new(2, 5).offset(1, -1), Pos::new(3, 4));
+    /// ```
     pub fn chebyshev(self, other: Pos) -> i32 {
         (self.x - other.x).abs().max((self.y - other.y).abs())
     }
@@ -38,6 +66,14 @@ impl std::str::FromStr for Pos {
     type Err = String;
 
     /// Parses `X,Y` (as printed), e.g. `12,3`; spaces around the numbers are allowed.
+    ///
+    /// ```
+    /// use astar_grid::grid::Pos;
+    ///
+    /// let p: Pos = " 12, 3".parse().unwrap();
+    /// assert_eq!((p, p.to_string()), (Pos::new(12, 3), "12,3".to_string()));
+    /// assert!("12;3".parse::<Pos>().is_err());
+    /// ```
     fn from_str(s: &str) -> Result<Self, String> {
         let bad = || format!("{s:?} is not a cell X,Y (e.g. 12,3)");
         let (x, y) = s.split_once(',').ok_or_else(bad)?;
@@ -56,12 +92,101 @@ pub enum Tile {
     Wall,
     /// Nothing at all: blocks movement and is drawn blank.
     Void,
+    /// Shallow water: passable, and by default three times as dear to enter as floor.
+    Water,
+    /// Brush: passable, and by default twice as dear to enter as floor.
+    Brush,
 }
 
 impl Tile {
     /// Whether creatures may stand on this tile.
     pub const fn is_passable(self) -> bool {
-        matches!(self, Tile::Floor)
+        matches!(self, Tile::Floor | Tile::Water | Tile::Brush)
+    }
+
+    /// The passable tiles, each with a weight in [`TerrainWeights`], in its order.
+    pub const TERRAIN: [Tile; 3] = [Tile::Floor, Tile::Water, Tile::Brush];
+
+    /// Its name in messages (`floor`, `wall`, `void`, `water`, `brush`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Tile::Floor => "floor",
+            Tile::Wall => "wall",
+            Tile::Void => "void",
+            Tile::Water => "water",
+            Tile::Brush => "brush",
+        }
+    }
+
+    /// Its place in [`Tile::TERRAIN`], for passable tiles.
+    const fn terrain_index(self) -> Option<usize> {
+        match self {
+            Tile::Floor => Some(0),
+            Tile::Water => Some(1),
+            Tile::Brush => Some(2),
+            Tile::Wall | Tile::Void => None,
+        }
+    }
+}
+
+/// How many times a step's base cost (10 straight, 14 diagonal) entering each passable tile
+/// costs: floor 1, water 3 and brush 2 unless a level says otherwise, each from 1 to
+/// [`TerrainWeights::MAX`]. Walls and void have no weight: nobody enters them.
+///
+/// ```
+/// use astar_grid::grid::{TerrainWeights, Tile};
+///
+/// let w = TerrainWeights::DEFAULT;
+/// assert_eq!((w.get(Tile::Floor), w.get(Tile::Water), w.get(Tile::Brush)), (1, 3, 2));
+/// assert_eq!(w.get(Tile::Wall), 0);
+/// let slow = w.with(Tile::Water, 9).unwrap();
+/// assert_eq!(slow.get(Tile::Water), 9);
+/// assert!(w.with(Tile::Water, 10).is_none() && w.with(Tile::Wall, 2).is_none());
+/// assert_eq!(slow.lowest(), 1);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TerrainWeights([u8; 3]);
+
+impl TerrainWeights {
+    /// Floor 1, water 3, brush 2.
+    pub const DEFAULT: TerrainWeights = TerrainWeights([1, 3, 2]);
+    /// Every terrain 1: the cost counts steps alone ("fewest steps").
+    pub const ONES: TerrainWeights = TerrainWeights([1, 1, 1]);
+    /// The largest weight a terrain may have.
+    pub const MAX: u32 = 9;
+
+    /// The weight of a tile: its entry for passable tiles, 0 for walls and void.
+    #[inline]
+    pub const fn get(self, tile: Tile) -> u32 {
+        match tile.terrain_index() {
+            Some(i) => self.0[i] as u32,
+            None => 0,
+        }
+    }
+
+    /// These weights with `tile`'s set to `weight`; `None` for a tile that cannot be entered
+    /// or a weight outside `1..=MAX`.
+    pub const fn with(self, tile: Tile, weight: u32) -> Option<Self> {
+        match tile.terrain_index() {
+            Some(i) if weight >= 1 && weight <= Self::MAX => {
+                let mut w = self.0;
+                w[i] = weight as u8;
+                Some(TerrainWeights(w))
+            }
+            _ => None,
+        }
+    }
+
+    /// The lowest weight of any terrain: what the heuristic is multiplied by, so that it
+    /// never overestimates.
+    pub fn lowest(self) -> u32 {
+        u32::from(self.0.into_iter().min().unwrap_or(1))
+    }
+}
+
+impl Default for TerrainWeights {
+    fn default() -> Self {
+        Self::DEFAULT
     }
 }
 
@@ -90,18 +215,30 @@ fn next_revision() -> u64 {
     NEXT_REVISION.fetch_add(1, Ordering::Relaxed)
 }
 
-/// A rectangular map of tiles stored row-major in one `Vec`.
+/// A rectangular map of tiles stored row-major in one `Vec`, with the weight of each
+/// terrain.
+///
+/// A grid on which every step costs its base cost (no cell of a terrain whose weight is not
+/// one) is *unweighted* ([`Grid::is_weighted`]), and is searched by the engine's fast path;
+/// Moving AI maps always are.
 #[derive(Debug, Clone)]
 pub struct Grid {
     width: usize,
     height: usize,
     tiles: Vec<Tile>,
     revision: u64,
+    weights: TerrainWeights,
+    /// How many cells of each terrain (in [`Tile::TERRAIN`] order) there are, so that
+    /// [`Grid::is_weighted`] costs nothing.
+    terrain_cells: [usize; 3],
 }
 
 impl PartialEq for Grid {
     fn eq(&self, other: &Self) -> bool {
-        self.width == other.width && self.height == other.height && self.tiles == other.tiles
+        self.width == other.width
+            && self.height == other.height
+            && self.weights == other.weights
+            && self.tiles == other.tiles
     }
 }
 
@@ -109,23 +246,55 @@ impl Eq for Grid {}
 
 impl Grid {
     /// A grid of the given size filled with one tile.
+    ///
+    /// ```
+    /// use astar_grid::grid::{Grid, Pos, Tile};
+    ///
+    /// let mut grid = Grid::new(5, 4, Tile::Floor);
+    /// for y in 0..3 {
+    ///     grid.set(Pos::new(2, y), Tile::Wall);
+    /// }
+    /// assert!(!grid.is_passable(Pos::new(2, 1)));
+    /// assert!(grid.is_passable(Pos::new(2, 3)));
+    /// // Outside the grid is void, which nobody may stand on.
+    /// assert_eq!(grid.get(Pos::new(-1, 0)), Tile::Void);
+    /// ```
     pub fn new(width: usize, height: usize, fill: Tile) -> Self {
         Self::from_tiles(width, height, vec![fill; width * height])
     }
 
     /// A grid from row-major tiles; `tiles.len()` must be `width * height`.
+    ///
+    /// ```
+    /// use astar_grid::grid::{Grid, Tile};
+    ///
+    /// let grid = Grid::from_tiles(2, 1, vec![Tile::Floor, Tile::Wall]);
+    /// assert_eq!(grid, Grid::from_rows(&[".#"]));
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// When the number of tiles is not `width * height`.
     pub fn from_tiles(width: usize, height: usize, tiles: Vec<Tile>) -> Self {
         assert_eq!(tiles.len(), width * height, "tile count must match size");
+        let mut terrain_cells = [0; 3];
+        for t in &tiles {
+            if let Some(i) = t.terrain_index() {
+                terrain_cells[i] += 1;
+            }
+        }
         Self {
             width,
             height,
             tiles,
             revision: next_revision(),
+            weights: TerrainWeights::DEFAULT,
+            terrain_cells,
         }
     }
 
-    /// A grid from rows of text: `#` wall, space void, anything else floor; short rows are
-    /// padded with void. Handy for tests and examples.
+    /// A grid from rows of text: `#` wall, space void, `~` water, `"` brush, anything else
+    /// floor; short rows are padded with void. Handy for tests and examples.
     pub fn from_rows(rows: &[&str]) -> Self {
         let width = rows.iter().map(|r| r.chars().count()).max().unwrap_or(0);
         let mut tiles = Vec::with_capacity(width * rows.len());
@@ -134,6 +303,8 @@ impl Grid {
             tiles.extend(row.chars().map(|c| match c {
                 '#' => Tile::Wall,
                 ' ' => Tile::Void,
+                '~' => Tile::Water,
+                '"' => Tile::Brush,
                 _ => Tile::Floor,
             }));
             tiles.resize(start + width, Tile::Void);
@@ -171,6 +342,12 @@ impl Grid {
         &self.tiles
     }
 
+    /// Whether every step on the grid costs the plain 10 or 14: no cell's terrain weighs
+    /// more than 1 (see [`Grid::is_weighted`]). What Jump Point Search needs.
+    pub fn has_uniform_costs(&self) -> bool {
+        !self.is_weighted()
+    }
+
     /// Whether a position lies inside the grid.
     pub fn contains(&self, p: Pos) -> bool {
         p.x >= 0 && p.y >= 0 && (p.x as usize) < self.width && (p.y as usize) < self.height
@@ -201,6 +378,12 @@ impl Grid {
     pub fn set(&mut self, p: Pos, tile: Tile) -> bool {
         match self.index(p) {
             Some(i) if self.tiles[i] != tile => {
+                if let Some(t) = self.tiles[i].terrain_index() {
+                    self.terrain_cells[t] -= 1;
+                }
+                if let Some(t) = tile.terrain_index() {
+                    self.terrain_cells[t] += 1;
+                }
                 self.tiles[i] = tile;
                 self.revision = next_revision();
                 true
@@ -209,7 +392,94 @@ impl Grid {
         }
     }
 
+    /// The weight of each terrain.
+    pub fn weights(&self) -> TerrainWeights {
+        self.weights
+    }
+
+    /// Sets the weight of each terrain; returns whether anything changed (a change gives the
+    /// grid a new revision).
+    pub fn set_weights(&mut self, weights: TerrainWeights) -> bool {
+        if self.weights == weights {
+            return false;
+        }
+        self.weights = weights;
+        self.revision = next_revision();
+        true
+    }
+
+    /// The same grid with other terrain weights.
+    ///
+    /// ```
+    /// use astar_grid::grid::{Grid, TerrainWeights};
+    ///
+    /// let pond = Grid::from_rows(&["..~.."]);
+    /// assert!(pond.is_weighted());
+    /// // Water that weighs 1 is floor as far as costs go.
+    /// assert!(!pond.with_weights(TerrainWeights::ONES).is_weighted());
+    /// ```
+    pub fn with_weights(mut self, weights: TerrainWeights) -> Self {
+        self.set_weights(weights);
+        self
+    }
+
+    /// Whether some cell costs more than its base cost to enter: a cell of a terrain whose
+    /// weight is not 1. The engine searches unweighted grids on its fast path (and Jump
+    /// Point Search, which assumes uniform costs, may only run on them).
+    #[inline]
+    pub fn is_weighted(&self) -> bool {
+        (0..3).any(|i| self.terrain_cells[i] > 0 && self.weights.0[i] != 1)
+    }
+
+    /// The weight of the cell at `p`: what a step entering it multiplies its base cost by
+    /// (0 for walls, void and outside).
+    #[inline]
+    pub fn weight(&self, p: Pos) -> u32 {
+        self.weights.get(self.get(p))
+    }
+
+    /// What entering `to` from `from` costs: the step's base cost (10 straight, 14
+    /// diagonal) times the weight of `to`. `None` when the two are not a king move apart or
+    /// `to` cannot be entered; the corner rule is [`Grid::can_step`]'s business.
+    ///
+    /// ```
+    /// use astar_grid::grid::{Grid, Pos};
+    ///
+    /// let grid = Grid::from_rows(&[".~", "\"#"]);
+    /// assert_eq!(grid.step_cost(Pos::new(0, 0), Pos::new(1, 0)), Some(30));
+    /// assert_eq!(grid.step_cost(Pos::new(1, 0), Pos::new(0, 1)), Some(28));
+    /// assert_eq!(grid.step_cost(Pos::new(0, 0), Pos::new(1, 1)), None);
+    /// ```
+    pub fn step_cost(&self, from: Pos, to: Pos) -> Option<u32> {
+        let base = match ((to.x - from.x).abs(), (to.y - from.y).abs()) {
+            (1, 0) | (0, 1) => STRAIGHT,
+            (1, 1) => DIAGONAL,
+            _ => return None,
+        };
+        let w = self.weight(to);
+        (w > 0).then_some(base * w)
+    }
+
+    /// The cost of a path on this grid: the sum of its steps' [`Grid::step_cost`]s, or
+    /// `None` when a step is not a king move or enters a wall.
+    pub fn path_cost(&self, path: &[Pos]) -> Option<u32> {
+        path.windows(2).map(|w| self.step_cost(w[0], w[1])).sum()
+    }
+
     /// Whether one king move from `from` by `(dx, dy)` is legal under `rule`.
+    ///
+    /// ```
+    /// use astar_grid::grid::{Grid, Neighbourhood, Pos};
+    ///
+    /// let grid = Grid::from_rows(&["..", "#."]);
+    /// let from = Pos::new(0, 0);
+    /// // The diagonal passes the wall's corner: legal only when corners may be cut.
+    /// assert!(!grid.can_step(from, 1, 1, Neighbourhood::Eight));
+    /// assert!(grid.can_step(from, 1, 1, Neighbourhood::EightCutCorners));
+    /// assert!(grid.can_step(from, 1, 0, Neighbourhood::Four));
+    /// // Not a king move at all.
+    /// assert!(!grid.can_step(from, 2, 0, Neighbourhood::Eight));
+    /// ```
     pub fn can_step(&self, from: Pos, dx: i32, dy: i32, rule: Neighbourhood) -> bool {
         if dx == 0 && dy == 0 || dx.abs() > 1 || dy.abs() > 1 {
             return false;
@@ -285,6 +555,14 @@ impl std::str::FromStr for Neighbourhood {
     type Err = String;
 
     /// Parses `8`, `8cut` or `4`.
+    ///
+    /// ```
+    /// use astar_grid::grid::Neighbourhood;
+    ///
+    /// assert_eq!("8cut".parse(), Ok(Neighbourhood::EightCutCorners));
+    /// assert_eq!(Neighbourhood::Four.to_string(), "4");
+    /// assert_eq!(Neighbourhood::Eight.next(), Neighbourhood::EightCutCorners);
+    /// ```
     fn from_str(s: &str) -> Result<Self, String> {
         Self::from_name(s)
             .ok_or_else(|| format!("{s:?} is not a neighbourhood: use {}", Self::NAMES))
@@ -296,6 +574,20 @@ impl std::str::FromStr for Neighbourhood {
 /// 8-way movement without corner cutting connects exactly the cells that 4-way movement
 /// connects (any legal diagonal can be replaced by two straight steps), so one 4-connected
 /// labelling answers both; corner cutting needs its own 8-connected labelling.
+///
+/// ```
+/// use astar_grid::grid::{Grid, Neighbourhood, Regions};
+///
+/// let grid = Grid::from_rows(&["..#...", ".#....", "#....."]);
+/// let apart = Regions::compute(&grid, Neighbourhood::Eight);
+/// assert_eq!(apart.count(), 2);
+/// assert_ne!(apart.label(0), apart.label(3));
+/// assert_eq!(apart.size(apart.largest().unwrap()), 12);
+/// // Cutting corners joins the top-left corner to the rest through the diagonal gap.
+/// let joined = Regions::compute(&grid, Neighbourhood::EightCutCorners);
+/// assert_eq!(joined.count(), 1);
+/// assert_eq!(joined.label(2), Regions::NONE, "walls have no region");
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct Regions {
     labels: Vec<u32>,

@@ -1,7 +1,8 @@
 //! What `check` warns about in a level that parses: things that make it unplayable or
 //! unwinnable as designed. Reach is the game's movement rule, 8-way without cutting corners,
 //! whose regions are those of 4-way steps: a diagonal step is legal only when both
-//! orthogonal cells beside it are free, so it never joins what 4-way steps do not.
+//! orthogonal cells beside it are free, so it never joins what 4-way steps do not. Water and
+//! brush are passable however much they weigh: they slow a monster, never stop it.
 
 use super::{FeatureKind, Level};
 use crate::content::kinds::kind;
@@ -99,11 +100,21 @@ mod tests {
     #[test]
     fn a_playable_level_has_no_warnings() {
         assert!(warnings("#######\n#@.#.g#\n#..#..#\n#.....#\n#######\n").is_empty());
-        for file in ["default", "pillar", "bracket", "tutorial"] {
+        for file in ["default", "pillar", "bracket", "tutorial", "pond"] {
             let text = std::fs::read(format!("levels/{file}.txt")).unwrap();
             let level = Level::parse(&text, file).unwrap();
             assert_eq!(lint(&level), [], "{file}");
         }
+    }
+
+    #[test]
+    fn water_and_brush_are_reach_however_heavy() {
+        // The goblin can only come through the water and the brush: slow, but it comes.
+        let src = "cost: ~ 9\ncost: \" 9\n#########\n#@.#~#.g#\n#..~\"~..#\n#########\n";
+        assert!(warnings(src).is_empty());
+        // A wall where the water was parts them.
+        let dry = "#########\n#@.#~#.g#\n#..~#~..#\n#########\n";
+        assert_eq!(warnings(dry).len(), 1);
     }
 
     #[test]

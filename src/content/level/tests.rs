@@ -76,7 +76,7 @@ fn crlf_and_size_header_keep_trailing_void() {
 fn unknown_glyph_points_at_its_column() {
     assert_eq!(
         error("####\n#@X#\n"),
-        "t.txt:2:3: unknown glyph 'X': use '#' wall, '.' floor, '@' player, 'a'-'z' monster, '>' stairs, '!' potion, space void\n  |\n2 | #@X#\n  |   ^"
+        "t.txt:2:3: unknown glyph 'X': use '#' wall, '.' floor, '~' water, '\"' brush, '@' player, 'a'-'z' monster, '>' stairs, '!' potion, space void\n  |\n2 | #@X#\n  |   ^"
     );
 }
 
@@ -188,8 +188,72 @@ fn headers_must_come_first_and_be_known() {
     );
     assert_eq!(
         parse("colour: red\n@").unwrap_err().headline(),
-        "t.txt:1:1: unknown header \"colour\" (known: title, size, map, message)"
+        "t.txt:1:1: unknown header \"colour\" (known: title, size, map, message, next, cost)"
     );
+}
+
+#[test]
+fn terrain_glyphs_and_cost_headers_set_the_weights() {
+    let l = parse("cost: ~ 5\ncost:\" 1\n#####\n#@~\"#\n#####\n").unwrap();
+    assert_eq!(l.grid.get(Pos::new(2, 1)), Tile::Water);
+    assert_eq!(l.grid.get(Pos::new(3, 1)), Tile::Brush);
+    assert_eq!(l.grid.weight(Pos::new(2, 1)), 5);
+    assert_eq!(l.grid.weight(Pos::new(3, 1)), 1);
+    assert_eq!(l.grid.weight(Pos::new(1, 1)), 1);
+    assert!(l.grid.is_weighted());
+    assert_eq!(
+        l.to_text(),
+        "cost: ~ 5\ncost: \" 1\nsize: 5x3\nmap:\n#####\n#@~\"#\n#####\n"
+    );
+    assert_eq!(parse(&l.to_text()).unwrap(), l);
+    // The defaults: floor 1, water 3, brush 2, and no header written for them.
+    let plain = parse("#####\n#@~\"#\n#####\n").unwrap();
+    assert_eq!(plain.grid.weight(Pos::new(2, 1)), 3);
+    assert_eq!(plain.grid.weight(Pos::new(3, 1)), 2);
+    assert!(!plain.to_text().contains("cost"));
+    // Floor may weigh more too.
+    let heavy = parse("cost: . 2\n@.\n").unwrap();
+    assert_eq!(heavy.grid.weight(Pos::new(1, 0)), 2);
+}
+
+#[test]
+fn bad_cost_headers_point_at_what_is_wrong() {
+    for (src, want) in [
+        (
+            "cost: # 2\n@",
+            "t.txt:1:7: '#' has no cost: only '.' floor, '~' water and '\"' brush have one",
+        ),
+        (
+            "cost: ~ 10\n@",
+            "t.txt:1:9: bad cost \"10\" for '~': a whole number from 1 to 9",
+        ),
+        (
+            "cost:  ~   0\n@",
+            "t.txt:1:12: bad cost \"0\" for '~': a whole number from 1 to 9",
+        ),
+        (
+            "cost: \" x\n@",
+            "t.txt:1:9: bad cost \"x\" for '\"': a whole number from 1 to 9",
+        ),
+        (
+            "cost: ~\n@",
+            "t.txt:1:8: expected `cost: GLYPH N`, e.g. `cost: ~ 4`, with GLYPH one of . ~ \" and N from 1 to 9",
+        ),
+        (
+            "cost: ~3\n@",
+            "t.txt:1:8: expected `cost: GLYPH N`, e.g. `cost: ~ 4`, with GLYPH one of . ~ \" and N from 1 to 9",
+        ),
+        (
+            "cost:\n@",
+            "t.txt:1:6: expected `cost: GLYPH N`, e.g. `cost: ~ 4`, with GLYPH one of . ~ \" and N from 1 to 9",
+        ),
+        (
+            "cost: ~ 2\n; again\ncost: ~ 4\n@",
+            "t.txt:3:1: a second cost for '~' (the first is on line 1)",
+        ),
+    ] {
+        assert_eq!(parse(src).unwrap_err().headline(), want, "{src:?}");
+    }
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! Explaining a recorded search to a learner: the open list in the order the engine pops
 //! it, and what each expansion did to each neighbour.
 
-use super::{NodeInfo, NodeState, Snapshot, Trace, TraceEvent};
+use super::{Algorithm, NodeInfo, NodeState, Snapshot, Trace, TraceEvent};
 use crate::grid::{DIRECTIONS, Grid, Neighbourhood, Pos};
 
 /// What an expansion did with one neighbour of the node it expanded.
@@ -23,24 +23,12 @@ pub enum Fate {
     NotBetter,
     /// Already expanded: a consistent heuristic never reopens it.
     Closed,
-    /// A wall, void or outside the map.
+    /// A wall or void.
     Wall,
+    /// Outside the map.
+    Outside,
     /// A diagonal past a wall corner, which the rule forbids.
     Corner,
-}
-
-impl Fate {
-    /// A short description: `new G 24`, `G 38 -> 34`, `kept`, `closed`, `wall`, `corner`.
-    pub fn describe(self) -> String {
-        match self {
-            Fate::New { g } => format!("new G {g}"),
-            Fate::Improved { old, new } => format!("G {old} -> {new}"),
-            Fate::NotBetter => "kept".into(),
-            Fate::Closed => "closed".into(),
-            Fate::Wall => "wall".into(),
-            Fate::Corner => "corner".into(),
-        }
-    }
 }
 
 /// One expansion: the node taken from the open list and what became of its neighbours.
@@ -50,7 +38,9 @@ pub struct Expansion {
     pub step: u32,
     /// The node expanded.
     pub node: Pos,
-    /// Each neighbour the rule allows a look at, in direction order, with its fate.
+    /// Each neighbour the rule allows a look at, in direction order, with its fate; for a
+    /// search of [`Algorithm::Jps`], the jump points its runs reached and opened or
+    /// improved, in the order it reached them (the runs that found none leave nothing).
     pub neighbours: Vec<(Pos, Fate)>,
 }
 
@@ -101,6 +91,23 @@ impl Trace {
             }
         }
         let node = node?;
+        if self.options.algorithm == Algorithm::Jps {
+            let neighbours = opened
+                .iter()
+                .map(|&(p, g)| {
+                    let fate = match before.get(p) {
+                        Some(old) => Fate::Improved { old: old.g, new: g },
+                        None => Fate::New { g },
+                    };
+                    (p, fate)
+                })
+                .collect();
+            return Some(Expansion {
+                step,
+                node,
+                neighbours,
+            });
+        }
         let rule = self.options.neighbourhood;
         let dirs: &[(i32, i32)] = if rule == Neighbourhood::Four {
             &DIRECTIONS[..4]
@@ -111,7 +118,9 @@ impl Trace {
             .iter()
             .map(|&(dx, dy)| {
                 let p = node.offset(dx, dy);
-                let fate = if !grid.is_passable(p) {
+                let fate = if !grid.contains(p) {
+                    Fate::Outside
+                } else if !grid.is_passable(p) {
                     Fate::Wall
                 } else if !grid.can_step(node, dx, dy, rule) {
                     Fate::Corner
@@ -162,7 +171,8 @@ mod tests {
 
     #[test]
     fn an_expansion_reports_every_neighbour_and_why() {
-        // The start is beside the wall: east is a wall, the diagonals past it are corners.
+        // The start is beside the wall: east is a wall, the diagonals past it are corners,
+        // and west is off the map (not a wall: the lab names it so).
         let g = Grid::from_rows(&["...", ".#.", "..."]);
         let (_, trace) =
             Pathfinder::new().find_traced(&g, Query::new(Pos::new(0, 1), Pos::new(2, 1)));
@@ -175,11 +185,11 @@ mod tests {
                 Fate::New { g: 10 },
                 Fate::Wall,
                 Fate::New { g: 10 },
-                Fate::Wall,
+                Fate::Outside,
                 Fate::Corner,
                 Fate::Corner,
-                Fate::Wall,
-                Fate::Wall,
+                Fate::Outside,
+                Fate::Outside,
             ]
         );
         // The second expansion sees the start closed.

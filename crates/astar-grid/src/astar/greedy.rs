@@ -5,7 +5,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use super::{Query, SearchResult, Status, Tracer};
+use super::{Query, SearchResult, Status, Ties, TraceEvent, Tracer};
 use crate::grid::{DIAGONAL, DIRECTIONS, Grid, Neighbourhood, Pos, STRAIGHT};
 
 /// The buffers of greedy searches, kept between them.
@@ -17,8 +17,10 @@ pub(super) struct Greedy {
     parent: Vec<u32>,
     closed: Vec<bool>,
     generation: u32,
-    /// Entries `(H, G, y, x)`: lower H first, then lower G, then reading order.
-    heap: BinaryHeap<Reverse<(u32, u32, i32, i32)>>,
+    /// Entries `(H, tie, cell, G)`, lowest first: `tie` is `G << 32 | cell` under
+    /// [`Ties::LowerH`] (lower H, then lower G, then reading order), and counts down from
+    /// `u64::MAX` as entries are queued under [`Ties::Lifo`] (the last queued first).
+    heap: BinaryHeap<Reverse<(u32, u64, u32, u32)>>,
 }
 
 const NONE: u32 = u32::MAX;
@@ -45,7 +47,12 @@ impl Greedy {
         self.heap.clear();
         let opts = &q.options;
         let heuristic = opts.heuristic;
-        let h = |p: Pos| heuristic.estimate(p.x.abs_diff(q.goal.x), p.y.abs_diff(q.goal.y));
+        // On weighted grids H is scaled as A*'s is, and steps cost their cell's weight.
+        let (scale, weighted) = (grid.weights().lowest(), grid.is_weighted());
+        let h = |p: Pos| {
+            let h = heuristic.estimate(p.x.abs_diff(q.goal.x), p.y.abs_diff(q.goal.y));
+            if weighted { h * scale } else { h }
+        };
         let blocked = |p: Pos| q.is_taken(grid, p);
         let dirs: &[(i32, i32)] = if opts.neighbourhood == Neighbourhood::Four {
             &DIRECTIONS[..4]
@@ -55,15 +62,31 @@ impl Greedy {
         let Some(s) = grid.index(q.start) else { return };
         self.touch(s, generation, 0, NONE);
         let h0 = h(q.start);
-        self.heap.push(Reverse((h0, 0, q.start.y, q.start.x)));
+        let lifo = opts.ties == Ties::Lifo;
+        let mut serial = u64::MAX;
+        let mut tie = |g: u32, c: usize| {
+            if lifo {
+                serial -= 1;
+                serial
+            } else {
+                u64::from(g) << 32 | c as u64
+            }
+        };
+        self.heap.push(Reverse((h0, tie(0, s), s as u32, 0)));
         if T::ENABLED {
-            tracer.open(q.start, 0, h0, h0, None);
+            tracer.event(TraceEvent::Open {
+                cell: q.start,
+                g: 0,
+                h: h0,
+                f: h0,
+                parent: None,
+            });
         }
         let cap = opts.cap.unwrap_or(u32::MAX);
         let mut expanded = 0u32;
-        while let Some(Reverse((_, g, y, x))) = self.heap.pop() {
-            let p = Pos::new(x, y);
-            let c = grid.index(p).unwrap_or(0);
+        while let Some(Reverse((_, _, c, g))) = self.heap.pop() {
+            let c = c as usize;
+            let p = grid.pos(c);
             if self.closed[c] || self.g[c] != g {
                 continue;
             }
@@ -77,7 +100,7 @@ impl Greedy {
             self.closed[c] = true;
             expanded += 1;
             if T::ENABLED {
-                tracer.close(p);
+                tracer.event(TraceEvent::Close { cell: p });
             }
             if p == q.goal {
                 result.path.clear();
@@ -101,16 +124,27 @@ impl Greedy {
                     continue;
                 }
                 let nc = grid.index(np).unwrap_or(0);
-                let ng = g + if d < 4 { STRAIGHT } else { DIAGONAL };
+                let base = if d < 4 { STRAIGHT } else { DIAGONAL };
+                let ng = g + if weighted {
+                    base * grid.weight(np)
+                } else {
+                    base
+                };
                 let known = self.stamp[nc] == generation;
                 if known && (self.closed[nc] || self.g[nc] <= ng) {
                     continue;
                 }
                 self.touch(nc, generation, ng, c as u32);
                 let nh = h(np);
-                self.heap.push(Reverse((nh, ng, np.y, np.x)));
+                self.heap.push(Reverse((nh, tie(ng, nc), nc as u32, ng)));
                 if T::ENABLED {
-                    tracer.open(np, ng, nh, nh, Some(p));
+                    tracer.event(TraceEvent::Open {
+                        cell: np,
+                        g: ng,
+                        h: nh,
+                        f: nh,
+                        parent: Some(p),
+                    });
                 }
             }
         }

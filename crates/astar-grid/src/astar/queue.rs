@@ -7,7 +7,7 @@ pub(crate) trait OpenList: Default {
     /// Queues an entry.
     fn push(&mut self, f: u32, key: u64);
     /// Removes an entry with the smallest `f`: among those the smallest key, except in
-    /// [`LifoRing`], which hands out the last one queued.
+    /// [`LifoRing`] and `BucketQueue<true>`, which hand out the last one queued.
     ///
     /// `live(f, key)` tells whether an entry still matters; entries that are not may be
     /// dropped unseen (they are when a bucket of at least [`FILTER_MIN`] is sorted, so that
@@ -17,7 +17,8 @@ pub(crate) trait OpenList: Default {
 }
 
 /// A min-priority queue of `(f, key)` pairs: buckets by `f` in a growable ring, each bucket a
-/// plain `Vec` of keys, so that ties on `f` pop in `key` order.
+/// plain `Vec` of keys, so that ties on `f` pop in `key` order (or, with `LIFO`, last in,
+/// first out, and no bucket is ever sorted).
 ///
 /// Only the bucket being popped is kept sorted (descending, minimum last): a bucket is sorted
 /// once when it becomes the minimum, and keys pushed into it afterwards are almost always
@@ -32,7 +33,7 @@ pub(crate) trait OpenList: Default {
 /// weight, whose F can spread far and, above weight 1 or with those heuristics, even fall
 /// below the minimum, so the ring grows to fit (and keeps its capacity for later searches).
 #[derive(Debug, Clone)]
-pub(crate) struct BucketQueue {
+pub(crate) struct BucketQueue<const LIFO: bool> {
     buckets: Vec<Vec<u64>>,
     lo: u32,
     hi: u32,
@@ -48,7 +49,7 @@ pub(crate) struct BucketQueue {
 /// No bucket is sorted: larger than any `f` pushed (G and weighted H both stay below `2^31`).
 const NONE: u32 = u32::MAX;
 
-impl Default for BucketQueue {
+impl<const LIFO: bool> Default for BucketQueue<LIFO> {
     fn default() -> Self {
         Self {
             buckets: Vec::new(),
@@ -62,7 +63,7 @@ impl Default for BucketQueue {
     }
 }
 
-impl OpenList for BucketQueue {
+impl<const LIFO: bool> OpenList for BucketQueue<LIFO> {
     fn start(&mut self, f: u32, key: u64) {
         self.clear();
         self.push(f, key);
@@ -85,7 +86,7 @@ impl OpenList for BucketQueue {
         }
         let mask = self.buckets.len() - 1;
         let bucket = &mut self.buckets[f as usize & mask];
-        if self.sorted == f {
+        if !LIFO && self.sorted == f {
             let mut i = bucket.len();
             while i > 0 && bucket[i - 1] < key {
                 i -= 1;
@@ -97,13 +98,23 @@ impl OpenList for BucketQueue {
         self.len += 1;
     }
 
-    /// Each bucket drops its dead entries as it is sorted, on becoming the minimum.
+    /// Each bucket drops its dead entries as it is sorted, on becoming the minimum; under
+    /// `LIFO` dead entries are popped like live ones, for the search loop to skip.
     #[inline(always)]
     fn pop(&mut self, live: impl Fn(u32, u64) -> bool) -> Option<(u32, u64)> {
         if self.len == 0 {
             return None;
         }
         let mask = self.buckets.len() - 1;
+        if LIFO {
+            loop {
+                if let Some(key) = self.buckets[self.lo as usize & mask].pop() {
+                    self.len -= 1;
+                    return Some((self.lo, key));
+                }
+                self.lo += 1;
+            }
+        }
         loop {
             let bucket = &mut self.buckets[self.lo as usize & mask];
             if self.sorted == self.lo {
@@ -128,7 +139,7 @@ impl OpenList for BucketQueue {
     }
 }
 
-impl BucketQueue {
+impl<const LIFO: bool> BucketQueue<LIFO> {
     /// Removes every entry, keeping the allocations.
     pub(crate) fn clear(&mut self) {
         if self.len > 0 {
@@ -438,7 +449,7 @@ mod tests {
 
     #[test]
     fn pops_in_f_then_key_order_across_growth_and_reuse() {
-        let mut q = BucketQueue::default();
+        let mut q = BucketQueue::<false>::default();
         let items = [(500u32, 3u64), (20, 9), (20, 1), (7000, 0), (3, 5), (20, 4)];
         for (f, k) in items {
             q.push(f, k);
@@ -494,6 +505,51 @@ mod tests {
                 }
             }
             assert!(reference.is_empty(), "round {round}: the ring lost entries");
+            assert!(popped > 1000, "round {round}: only {popped} pops");
+        }
+    }
+
+    #[test]
+    fn lifo_bucket_queue_pops_by_f_then_last_in_first_out_anywhere() {
+        use std::collections::BTreeMap;
+        let mut next = xorshift(0x2545_F491_4F6C_DD1D);
+        let mut q = BucketQueue::<true>::default();
+        for round in 0..3 {
+            let mut reference: BTreeMap<u32, Vec<u64>> = BTreeMap::new();
+            let base = 1000 + 500 * round;
+            q.start(base, 1);
+            reference.entry(base).or_default().push(1);
+            let mut popped = 0;
+            while let Some((f, key)) = q.pop(all) {
+                let mut first = reference
+                    .first_entry()
+                    .expect("the reference holds entries");
+                let want_f = *first.key();
+                let want = first.get_mut().pop().expect("no empty F is kept");
+                if first.get().is_empty() {
+                    first.remove();
+                }
+                assert_eq!((f, key), (want_f, want));
+                popped += 1;
+                if popped < 3000 {
+                    for _ in 0..1 + next() % 3 {
+                        // Like weighted A*: mostly just above, sometimes far above or below.
+                        let r = next();
+                        let child_f = match r % 13 {
+                            0 => f.saturating_sub((r >> 8) as u32 % 40),
+                            1 => f + (r >> 8) as u32 % 3000,
+                            _ => f + (r >> 8) as u32 % 29,
+                        };
+                        let child = next() % 64;
+                        q.push(child_f, child);
+                        reference.entry(child_f).or_default().push(child);
+                    }
+                }
+            }
+            assert!(
+                reference.is_empty(),
+                "round {round}: the queue lost entries"
+            );
             assert!(popped > 1000, "round {round}: only {popped} pops");
         }
     }
@@ -570,7 +626,7 @@ mod tests {
 
     #[test]
     fn bucket_queue_pops_like_a_reference_heap_under_a_consistent_searchs_pushes() {
-        pops_like_a_reference_heap_under_a_consistent_searchs_pushes::<BucketQueue>(false);
+        pops_like_a_reference_heap_under_a_consistent_searchs_pushes::<BucketQueue<false>>(false);
     }
 
     /// Checks that a bucket of at least [`FILTER_MIN`] entries, filled before it becomes the
@@ -616,7 +672,7 @@ mod tests {
 
     #[test]
     fn bucket_queue_long_buckets_hand_out_no_dead_entries() {
-        long_buckets_hand_out_no_dead_entries::<BucketQueue>();
+        long_buckets_hand_out_no_dead_entries::<BucketQueue<false>>();
     }
 
     #[test]
@@ -649,7 +705,7 @@ mod tests {
 
     #[test]
     fn accepts_keys_below_the_current_minimum() {
-        let mut q = BucketQueue::default();
+        let mut q = BucketQueue::<false>::default();
         q.push(100, 0);
         q.push(130, 0);
         assert_eq!(q.pop(all), Some((100, 0)));
@@ -666,7 +722,7 @@ mod tests {
             !key.is_multiple_of(5)
         }
         for live in [all as fn(u32, u64) -> bool, some_dead] {
-            let mut q = BucketQueue::default();
+            let mut q = BucketQueue::<false>::default();
             let mut reference = BinaryHeap::new();
             let mut next = xorshift(0x9E37_79B9_7F4A_7C15u64);
             let mut floor = 1000u32;

@@ -140,13 +140,14 @@ fn ties_break_toward_lower_h_then_reading_order() {
 }
 
 #[test]
-fn blockers_reroute_and_are_restored_afterwards() {
+fn occupants_reroute_and_are_forgotten_afterwards() {
     let g = grid(&["...", "...", "..."]);
     let mut pf = Pathfinder::new();
     let o = SearchOptions::default();
     let mut out = SearchResult::default();
-    let blockers = [Pos::new(1, 1)];
-    let q = Query::new(Pos::new(0, 1), Pos::new(2, 1)).blockers(&blockers);
+    let mut occupied = vec![0; g.len()];
+    occupied[4] = 1;
+    let q = Query::new(Pos::new(0, 1), Pos::new(2, 1)).occupied(&occupied);
     pf.search(&g, q, &mut out, &mut ());
     assert_eq!(out.cost, Some(28));
     assert!(!out.path.contains(&Pos::new(1, 1)));
@@ -200,14 +201,7 @@ fn tie_rules_parse_and_print() {
         ties: Ties::Lifo,
         ..SearchOptions::default()
     };
-    assert_eq!(lifo.describe(), "8 octile w1 ties lifo");
-    // Searches off the ring keep lower H, and say nothing of a rule they do not follow.
-    let manhattan = SearchOptions {
-        heuristic: Heuristic::Manhattan,
-        ..lifo
-    };
-    assert_eq!(manhattan.describe(), "8 manhattan w1");
-    assert_eq!(SearchOptions::default().describe(), "8 octile w1");
+    assert_ne!(lifo, SearchOptions::default());
 }
 
 #[test]
@@ -282,76 +276,6 @@ fn unreachable_is_told_by_region_labels_without_a_single_event() {
 }
 
 #[test]
-fn parent_covers_matches_the_grids_own_move_rule() {
-    // Every wall pattern around a node, every parent direction, every rule: a neighbour is
-    // covered exactly when it is the parent or the parent can step onto it.
-    let c = Pos::new(1, 1);
-    for rule in Neighbourhood::ALL {
-        for from in 0..8 {
-            let (fx, fy) = DIRECTIONS[from];
-            let parent = Pos::new(c.x - fx, c.y - fy);
-            // The parent is walkable: it was expanded.
-            let parent_bit = DIRECTIONS
-                .iter()
-                .position(|&(dx, dy)| (dx, dy) == (-fx, -fy));
-            let parent_bit = 1 << parent_bit.expect("a king move");
-            for open in (0..256usize).filter(|open| open & parent_bit != 0) {
-                let mut g = Grid::new(3, 3, Tile::Floor);
-                for (e, &(dx, dy)) in DIRECTIONS.iter().enumerate() {
-                    if open & (1 << e) == 0 {
-                        g.set(Pos::new(c.x + dx, c.y + dy), Tile::Wall);
-                    }
-                }
-                let mut want = 0u8;
-                for (d, &(dx, dy)) in DIRECTIONS.iter().enumerate() {
-                    let n = Pos::new(c.x + dx, c.y + dy);
-                    let (sx, sy) = (n.x - parent.x, n.y - parent.y);
-                    let step = sx.abs() <= 1 && sy.abs() <= 1 && g.can_step(parent, sx, sy, rule);
-                    if n == parent || step {
-                        want |= 1 << d;
-                    }
-                }
-                let got = PARENT_COVERS[rule_index(rule)][from][open];
-                assert_eq!(got, want, "{rule:?} from {from} open {open:08b}");
-            }
-        }
-    }
-}
-
-#[test]
-fn next_moves_are_the_grids_legal_moves_less_those_the_parent_covers() {
-    let c = Pos::new(1, 1);
-    for rule in Neighbourhood::ALL {
-        let table = &NEXT_MOVES[rule_index(rule)];
-        for open in 0..256usize {
-            let mut g = Grid::new(3, 3, Tile::Floor);
-            for (e, &(dx, dy)) in DIRECTIONS.iter().enumerate() {
-                if open & (1 << e) == 0 {
-                    g.set(Pos::new(c.x + dx, c.y + dy), Tile::Wall);
-                }
-            }
-            let mut legal = 0u8;
-            for (d, &(dx, dy)) in DIRECTIONS.iter().enumerate() {
-                if g.can_step(c, dx, dy, rule) {
-                    legal |= 1 << d;
-                }
-            }
-            for from in 0..16 {
-                let want = if from < 8 {
-                    legal & !PARENT_COVERS[rule_index(rule)][from][open]
-                } else {
-                    legal
-                };
-                assert_eq!(
-                    table[from][open], want,
-                    "{rule:?} from {from} open {open:08b}"
-                );
-            }
-        }
-    }
-}
-
-#[test]
 fn a_reshaped_grid_of_the_same_padded_size_is_searched_afresh() {
     // 3x5 and 5x3 both pad to 35 cells, with different strides: the buffers must be rebuilt,
     // or cells inside the old shape would be walkable border cells of the new one.
@@ -367,4 +291,289 @@ fn a_reshaped_grid_of_the_same_padded_size_is_searched_afresh() {
         Pathfinder::new().find(&wide, Query::new(Pos::new(0, 0), Pos::new(4, 2)))
     );
     assert_eq!(r.cost, Some(10 * 10));
+}
+
+#[test]
+fn lifo_ties_apply_to_every_search_not_only_the_rings() {
+    // Weighted, inadmissible and greedy searches follow the rule too: on some goal of a room
+    // with walls each expands other nodes or finds another path than under lower H (else the
+    // rule would be silently ignored), and still finds a legal path of the cost it reports.
+    let g = grid(&[
+        "............",
+        "..####......",
+        "......#..#..",
+        "..#...#..#..",
+        "..#.......#.",
+        "............",
+    ]);
+    let kinds = [
+        SearchOptions {
+            weight: Weight::from_millis(2000),
+            ..SearchOptions::default()
+        },
+        SearchOptions {
+            heuristic: Heuristic::Manhattan,
+            ..SearchOptions::default()
+        },
+        SearchOptions {
+            heuristic: Heuristic::Euclidean,
+            ..SearchOptions::default()
+        },
+        SearchOptions {
+            greedy: true,
+            ..SearchOptions::default()
+        },
+    ];
+    let mut pf = Pathfinder::new();
+    for by_h in kinds {
+        let lifo = SearchOptions {
+            ties: Ties::Lifo,
+            ..by_h
+        };
+        let mut differ = 0;
+        for goal in (0..g.len()).map(|i| g.pos(i)).filter(|&p| g.is_passable(p)) {
+            let q = Query::new(Pos::new(0, 0), goal);
+            let a = pf.find(&g, q.options(by_h));
+            let b = pf.find(&g, q.options(lifo));
+            assert_eq!(b.status, Status::Found, "{lifo:?} to {goal}");
+            assert_eq!(path_cost(&b.path), b.cost, "{lifo:?} to {goal}");
+            differ += usize::from(a.path != b.path || a.expanded != b.expanded);
+        }
+        assert!(
+            differ > 0,
+            "{lifo:?} searched exactly as lower H on every goal"
+        );
+    }
+}
+
+/// A grid of `w`x`h` with about `walls` percent walls, from a small deterministic generator.
+fn random_grid(w: usize, h: usize, walls: u64, seed: u64) -> Grid {
+    let mut s = seed | 1;
+    let tiles = (0..w * h)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            if s % 100 < walls {
+                Tile::Wall
+            } else {
+                Tile::Floor
+            }
+        })
+        .collect();
+    Grid::from_tiles(w, h, tiles)
+}
+
+fn jps(ties: Ties) -> SearchOptions {
+    SearchOptions {
+        algorithm: Algorithm::Jps,
+        ties,
+        ..SearchOptions::default()
+    }
+}
+
+#[test]
+fn jump_point_search_finds_a_stars_costs_with_fewer_expansions() {
+    // Open fields, scattered walls and mazes of every density, every pair of a sample of
+    // cells: the same cost as A*, a legal path of that cost, and on open ground far fewer
+    // nodes expanded.
+    let mut pf = Pathfinder::new();
+    let (mut jps_expanded, mut astar_expanded) = (0u64, 0u64);
+    for (i, walls) in [0, 5, 15, 30, 45].into_iter().enumerate() {
+        let g = random_grid(40, 23, walls, 0x9E37_79B9 + i as u64);
+        let floors: Vec<Pos> = (0..g.len())
+            .map(|c| g.pos(c))
+            .filter(|&p| g.is_passable(p))
+            .collect();
+        for (k, &a) in floors.iter().enumerate().step_by(17) {
+            for &b in floors.iter().skip(k % 5).step_by(23) {
+                let q = Query::new(a, b);
+                let plain = pf.find(&g, q);
+                for ties in Ties::ALL {
+                    let r = pf.find(&g, q.options(jps(ties)));
+                    assert_eq!(
+                        (r.status, r.cost),
+                        (plain.status, plain.cost),
+                        "{a} -> {b} {ties}"
+                    );
+                    assert_eq!(r.fallback, None);
+                    if r.status == Status::Found {
+                        assert_eq!(path_cost(&r.path), r.cost, "{a} -> {b}");
+                    } else {
+                        assert!(r.path.is_empty());
+                    }
+                    assert!(r.path.windows(2).all(|w| {
+                        g.can_step(w[0], w[1].x - w[0].x, w[1].y - w[0].y, Neighbourhood::Eight)
+                    }));
+                    if walls == 0 && ties == Ties::LowerH {
+                        jps_expanded += u64::from(r.expanded);
+                        astar_expanded += u64::from(plain.expanded);
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        jps_expanded * 5 < astar_expanded,
+        "JPS expanded {jps_expanded} nodes, A* {astar_expanded}"
+    );
+}
+
+#[test]
+fn jump_point_search_turns_at_the_forced_neighbour_past_a_wall_end() {
+    // East along the wall's foot, the cell past its end opens upward: the only way up.
+    let g = grid(&["..........", "#####.....", ".........."]);
+    let (r, trace) = Pathfinder::new().find_traced(
+        &g,
+        Query::new(Pos::new(0, 2), Pos::new(0, 0)).options(jps(Ties::LowerH)),
+    );
+    // East to the wall's end, up past it (no diagonal may cut its corner), west back.
+    assert_eq!(r.cost, Some(50 + 20 + 50));
+    let opened: Vec<Pos> = trace
+        .events()
+        .iter()
+        .filter_map(|e| match *e {
+            TraceEvent::Open { cell, .. } => Some(cell),
+            TraceEvent::Close { .. } => None,
+        })
+        .collect();
+    // The jump point at the wall's end, where the free cell above follows a blocked one.
+    assert!(opened.contains(&Pos::new(5, 2)), "{opened:?}");
+    let end = trace.snapshot(u32::MAX);
+    assert_eq!(
+        end.path, r.path,
+        "the snapshot walks the runs between jump points"
+    );
+    assert!(end.nodes.len() < 10, "{} nodes touched", end.nodes.len());
+}
+
+#[test]
+fn jump_point_search_says_why_it_does_not_apply_and_a_star_runs() {
+    let g = grid(&["......", ".##...", "......"]);
+    let q = Query::new(Pos::new(0, 0), Pos::new(5, 2));
+    let mut pf = Pathfinder::new();
+    let cases = [
+        (
+            SearchOptions {
+                neighbourhood: Neighbourhood::Four,
+                ..jps(Ties::LowerH)
+            },
+            Fallback::Neighbourhood,
+        ),
+        (
+            SearchOptions {
+                neighbourhood: Neighbourhood::EightCutCorners,
+                ..jps(Ties::LowerH)
+            },
+            Fallback::Neighbourhood,
+        ),
+        (
+            SearchOptions {
+                greedy: true,
+                ..jps(Ties::LowerH)
+            },
+            Fallback::Greedy,
+        ),
+        (
+            SearchOptions {
+                heuristic: Heuristic::Manhattan,
+                ..jps(Ties::LowerH)
+            },
+            Fallback::Estimate,
+        ),
+        (
+            SearchOptions {
+                weight: Weight::from_millis(1500),
+                ..jps(Ties::Lifo)
+            },
+            Fallback::Estimate,
+        ),
+    ];
+    for (o, why) in cases {
+        let r = pf.find(&g, q.options(o));
+        assert_eq!(r.fallback, Some(why), "{o:?}");
+        let a_star = pf.find(
+            &g,
+            q.options(SearchOptions {
+                algorithm: Algorithm::AStar,
+                ..o
+            }),
+        );
+        assert_eq!(
+            SearchResult {
+                fallback: None,
+                ..r
+            },
+            a_star,
+            "{o:?}: A* ran instead"
+        );
+    }
+    // Someone in the way: jump points assume only walls block.
+    let mut occupied = vec![0; g.len()];
+    occupied[3] = 9;
+    let r = pf.find(&g, q.options(jps(Ties::LowerH)).occupied(&occupied));
+    assert_eq!(r.fallback, Some(Fallback::Occupied));
+    assert_eq!(
+        SearchResult {
+            fallback: None,
+            ..r
+        },
+        pf.find(&g, q.occupied(&occupied))
+    );
+    // And where it applies it says nothing, and is JPS: fewer expansions here.
+    let r = pf.find(&g, q.options(jps(Ties::LowerH)));
+    assert_eq!(r.fallback, None);
+    assert!(r.expanded < pf.find(&g, q).expanded);
+}
+
+#[test]
+fn jump_point_search_hands_cluttered_large_grids_to_a_star() {
+    let mut pf = Pathfinder::new();
+    // Two far cells of the largest region, so that the search runs.
+    let far = |g: &Grid| {
+        let regions = Regions::compute(g, Neighbourhood::Eight);
+        let big = regions.largest();
+        let cells: Vec<Pos> = (0..g.len())
+            .filter(|&c| Some(regions.label(c)) == big)
+            .map(|c| g.pos(c))
+            .collect();
+        Query::new(cells[0], cells[cells.len() - 1])
+    };
+    // Scattered walls over 100x100 cells: straight runs of two or three cells.
+    let cluttered = random_grid(100, 100, 30, 7);
+    let q = far(&cluttered);
+    let r = pf.find(&cluttered, q.options(jps(Ties::LowerH)));
+    assert_eq!(r.fallback, Some(Fallback::Cluttered));
+    // A* runs in its place, under the faster tie rule whatever the options say: on some goal
+    // that finds another path or expands other nodes than lower H would.
+    let lifo = SearchOptions {
+        ties: Ties::Lifo,
+        ..SearchOptions::default()
+    };
+    let mut differ = 0;
+    for goal in (0..cluttered.len()).step_by(97).map(|c| cluttered.pos(c)) {
+        let q = Query::new(q.start, goal);
+        let r = pf.find(&cluttered, q.options(jps(Ties::LowerH)));
+        let by_lifo = pf.find(&cluttered, q.options(lifo));
+        assert_eq!(
+            SearchResult {
+                fallback: None,
+                ..r.clone()
+            },
+            by_lifo,
+            "to {goal}"
+        );
+        differ += usize::from(r.status == Status::Found && pf.find(&cluttered, q) != by_lifo);
+    }
+    assert!(differ > 0);
+    // The same clutter on fewer than 4096 walkable cells: JPS runs.
+    let small = random_grid(60, 60, 30, 7);
+    let q = far(&small);
+    let r = pf.find(&small, q.options(jps(Ties::LowerH)));
+    assert_eq!(r.fallback, None);
+    assert_eq!(r.cost, pf.find(&small, q).cost);
+    // Open ground with a few walls, as large: JPS runs.
+    let open = random_grid(100, 100, 3, 7);
+    let r = pf.find(&open, far(&open).options(jps(Ties::LowerH)));
+    assert_eq!(r.fallback, None);
 }

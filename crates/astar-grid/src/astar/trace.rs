@@ -5,22 +5,48 @@ use std::collections::HashMap;
 use super::SearchOptions;
 use crate::grid::Pos;
 
-/// Receives the events of a search; the no-op `()` tracer compiles away entirely.
+/// Receives the events of a search, one [`TraceEvent`] at a time; the no-op `()` tracer
+/// compiles away entirely.
+///
+/// ```
+/// use astar_grid::astar::{Pathfinder, Query, SearchResult, TraceEvent, Tracer};
+/// use astar_grid::grid::{Grid, Pos};
+///
+/// /// Counts the nodes opened and keeps the last one expanded.
+/// #[derive(Default)]
+/// struct Count {
+///     opened: u32,
+///     last: Option<Pos>,
+/// }
+///
+/// impl Tracer for Count {
+///     const ENABLED: bool = true;
+///     fn event(&mut self, event: TraceEvent) {
+///         match event {
+///             TraceEvent::Open { .. } => self.opened += 1,
+///             TraceEvent::Close { cell } => self.last = Some(cell),
+///         }
+///     }
+/// }
+///
+/// let grid = Grid::from_rows(&["....", ".##.", "...."]);
+/// let (mut count, mut result) = (Count::default(), SearchResult::default());
+/// let q = Query::new(Pos::new(0, 1), Pos::new(3, 1));
+/// Pathfinder::new().search(&grid, q, &mut result, &mut count);
+/// assert_eq!(count.last, Some(Pos::new(3, 1)), "the goal is expanded last");
+/// assert!(count.opened >= result.expanded);
+/// ```
 pub trait Tracer {
     /// Whether this tracer records anything (lets the engine skip the work for `()`).
     const ENABLED: bool;
-    /// A node was opened, or reopened with a better G.
-    fn open(&mut self, cell: Pos, g: u32, h: u32, f: u32, parent: Option<Pos>);
-    /// A node was taken from the open list and expanded.
-    fn close(&mut self, cell: Pos);
+    /// One event of the search, in the order they happen.
+    fn event(&mut self, event: TraceEvent);
 }
 
 impl Tracer for () {
     const ENABLED: bool = false;
     #[inline(always)]
-    fn open(&mut self, _: Pos, _: u32, _: u32, _: u32, _: Option<Pos>) {}
-    #[inline(always)]
-    fn close(&mut self, _: Pos) {}
+    fn event(&mut self, _: TraceEvent) {}
 }
 
 /// One step of a recorded search.
@@ -62,18 +88,9 @@ pub struct Trace {
 
 impl Tracer for Trace {
     const ENABLED: bool = true;
-    fn open(&mut self, cell: Pos, g: u32, h: u32, f: u32, parent: Option<Pos>) {
-        self.events.push(TraceEvent::Open {
-            cell,
-            g,
-            h,
-            f,
-            parent,
-        });
-    }
-    fn close(&mut self, cell: Pos) {
-        self.events.push(TraceEvent::Close { cell });
-        self.closes += 1;
+    fn event(&mut self, event: TraceEvent) {
+        self.closes += u32::from(matches!(event, TraceEvent::Close { .. }));
+        self.events.push(event);
     }
 }
 
@@ -125,7 +142,9 @@ pub struct Snapshot {
     index: HashMap<Pos, usize>,
     /// The node expanded last, if any.
     pub current: Option<Pos>,
-    /// The parent chain from the start to `current` (the final path once the goal is expanded).
+    /// The parent chain from the start to `current` (the final path once the goal is
+    /// expanded), every cell of it: where a parent is not next to its node (a jump point of
+    /// [`Algorithm::Jps`](super::Algorithm::Jps)), the cells of the run between them too.
     pub path: Vec<Pos>,
     /// How many of `nodes` are closed, counted as they are replayed: the overlay asks every
     /// frame. (The engine never reopens or closes twice, so it is `step` for its traces, but
@@ -232,17 +251,45 @@ impl Trace {
         }
         snap.step = closes;
         if let Some(mut at) = snap.current {
-            snap.path.push(at);
+            let mut chain = vec![at];
             // A parent chain is acyclic, but bound it anyway so a corrupt trace cannot hang.
             while let Some(p) = snap.get(at).and_then(|n| n.parent) {
-                if snap.path.len() > snap.nodes.len() {
+                if chain.len() > snap.nodes.len() {
                     break;
                 }
-                snap.path.push(p);
+                chain.push(p);
                 at = p;
             }
-            snap.path.reverse();
+            snap.path = walk_runs(chain.iter().rev().copied());
         }
         snap
     }
+}
+
+/// The cells from the first of `points` to the last, through each in turn: between two
+/// that are not neighbours, the run of [`Algorithm::Jps`](super::Algorithm::Jps) that joins
+/// them, diagonal first, then straight.
+///
+/// ```
+/// use astar_grid::astar::walk_runs;
+/// use astar_grid::grid::Pos;
+///
+/// let cells = walk_runs([Pos::new(0, 0), Pos::new(3, 1), Pos::new(3, 2)]);
+/// let want = [(0, 0), (1, 1), (2, 1), (3, 1), (3, 2)].map(|(x, y)| Pos::new(x, y));
+/// assert_eq!(cells, want);
+/// ```
+pub fn walk_runs(points: impl IntoIterator<Item = Pos>) -> Vec<Pos> {
+    let mut points = points.into_iter();
+    let Some(mut at) = points.next() else {
+        return Vec::new();
+    };
+    let mut cells = vec![at];
+    for to in points {
+        // Stepping by the signs of what is left goes diagonally first, then straight.
+        while at != to {
+            at = at.offset((to.x - at.x).signum(), (to.y - at.y).signum());
+            cells.push(at);
+        }
+    }
+    cells
 }

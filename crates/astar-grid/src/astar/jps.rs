@@ -1,0 +1,791 @@
+//! Jump Point Search (Harabor and Grastien, AAAI 2011) for the game's movement rule: 8-way,
+//! no corner cutting, 10/14 costs, with the forced-neighbour rules of that rule (Harabor and
+//! Grastien, SoCS 2012), block-based straight scans and diagonal runs that do not stop at
+//! their turning points (their ICAPS 2014 paper).
+//!
+//! Without corner cutting a diagonal step never has a forced neighbour: the cell beside and
+//! behind it is always reachable round the two free sides the step needs. So only straight
+//! runs find jump points on their own: running east, a cell is one when, above or below it,
+//! a free cell follows a blocked one (that free cell is reached well only through it). A
+//! diagonal run tries, from every cell it crosses, the straight runs along its two parts.
+//! A jump point's successors are the runs of its natural moves (the direction it was reached
+//! by, and for a diagonal its two straight parts) and of its forced ones; every other move
+//! has a path as short that does not pass through it. Jump points are searched as A* nodes,
+//! with the octile distance along the run (diagonal first, then straight) as the step cost;
+//! consistent estimates stay consistent, so no node is reopened.
+//!
+//! A straight run reads 64 cells at once: for each direction a bit set per row (east and
+//! west) or column (south and north) marks where runs stop, walls and jump points, so one
+//! word and a count of trailing zeros find the next stop. A run's outcome depends on the map
+//! alone (the goal is checked apart), so it is remembered per cell and direction until the
+//! grid changes: a diagonal run, which tries two straight runs per cell, mostly reads them.
+
+use std::cell::Cell;
+
+use super::queue::{BucketQueue, OpenList};
+use super::{Fallback, Query, SearchResult, Status, Ties, TraceEvent, Tracer};
+use crate::grid::{DIAGONAL, DIRECTIONS, Grid, Pos, STRAIGHT};
+
+/// The direction of a node without a parent (the start): every move is tried.
+const START: u32 = 8;
+
+/// The search state of one jump point in 8 bytes, what a search reads of every successor it
+/// finds: `stamp << 48 | g << 4 | dir`, where `stamp` is `generation << 1 | closed` of the
+/// search that last touched it, `g` the best known cost from the start and `dir` the
+/// direction of the last part of the run that reached it (an index of [`DIRECTIONS`]) or
+/// [`START`]. The jump point it came from is kept apart, in [`Jps::parents`]: only the path
+/// reads it.
+type Node = u64;
+
+/// A node of the search stamped `stamp`.
+#[inline(always)]
+fn node(stamp: u32, g: u32, dir: u32) -> Node {
+    u64::from(stamp) << 48 | u64::from(g) << 4 | u64::from(dir)
+}
+
+#[inline(always)]
+fn stamp_of(n: Node) -> u32 {
+    (n >> 48) as u32
+}
+
+#[inline(always)]
+fn g_of(n: Node) -> u32 {
+    (n >> 4) as u32 & G_MASK
+}
+
+/// G fits in 28 bits, as in A* (see [`MAX_SEARCH_CELLS`](super::MAX_SEARCH_CELLS)).
+const G_MASK: u32 = (1 << 28) - 1;
+
+/// The last generation whose stamps fit in a node's 16 bits.
+const MAX_GENERATION: u32 = (1 << 15) - 1;
+
+/// One bit per cell of a padded map, one bit set per line (a row, or a column for the
+/// transposed copies), each with 64 bits before its first cell and a spare word after its
+/// last, so that a window of 64 cells ending or starting at any cell of the line can be
+/// read without a bounds test.
+#[derive(Debug, Clone, Default)]
+struct Lines {
+    bits: Vec<u64>,
+    /// Words per line.
+    words: usize,
+}
+
+impl Lines {
+    /// `lines` lines of `len` cells, every bit (the margins too) set.
+    fn new(lines: usize, len: usize) -> Self {
+        let words = (len + 64).div_ceil(64) + 1;
+        Self {
+            bits: vec![u64::MAX; lines * words],
+            words,
+        }
+    }
+
+    fn clear(&mut self, line: usize, at: usize) {
+        let b = at + 64;
+        self.bits[line * self.words + b / 64] &= !(1 << (b % 64));
+    }
+
+    /// The 64 bits of `line` from cell `at` on: bit `i` is cell `at + i`.
+    #[inline(always)]
+    fn ahead(&self, line: usize, at: usize) -> u64 {
+        self.window(line, at + 64)
+    }
+
+    /// The 64 bits of `line` up to cell `at`: bit `63 - i` is cell `at - i` (cells before the
+    /// line's start read as the margin).
+    #[inline(always)]
+    fn behind(&self, line: usize, at: usize) -> u64 {
+        self.window(line, at + 1)
+    }
+
+    /// The 64 bits from bit `b` of the padded line on.
+    #[inline(always)]
+    fn window(&self, line: usize, b: usize) -> u64 {
+        let w = line * self.words + b / 64;
+        let shift = (b % 64) as u32;
+        let (lo, hi) = (self.bits[w], self.bits[w + 1]);
+        // `hi << (64 - shift)`, without the shift by 64 when `shift` is 0.
+        lo >> shift | (hi << 1) << (63 - shift)
+    }
+}
+
+/// Where a straight run from cell `at` of a line stops, reading `stops` (set at walls, at
+/// jump points, and in the margins): its distance, and whether the cell there is a jump
+/// point (or else the wall that ends the run).
+#[inline(always)]
+fn run<const FORWARD: bool>(stops: &Lines, line: usize, at: usize, walls: &Lines) -> (u32, bool) {
+    // The distance of the window's first cell, and that cell.
+    let (mut d, mut from) = (1u32, if FORWARD { at + 1 } else { at - 1 });
+    loop {
+        let stop = if FORWARD {
+            stops.ahead(line, from)
+        } else {
+            stops.behind(line, from)
+        };
+        if stop != 0 {
+            let (i, cell) = if FORWARD {
+                let i = stop.trailing_zeros();
+                (i, from + i as usize)
+            } else {
+                let i = stop.leading_zeros();
+                (i, from - i as usize)
+            };
+            return (d + i, walls.ahead(line, cell) & 1 == 0);
+        }
+        // The margins and the map's wall border stop every run: this never leaves the line.
+        d += 64;
+        from = if FORWARD { from + 64 } else { from - 64 };
+    }
+}
+
+/// Grids with fewer walkable cells always run JPS: searches there are quick either way.
+pub(super) const CLUTTER_MIN_CELLS: usize = 4096;
+
+/// On larger grids, JPS hands over to A* when the straight runs average fewer than this many
+/// tenths of a cell (walkable cells per stop, running east): scattered walls and one-cell
+/// mazes, where nearly every cell is a jump point and a jump point costs several times what
+/// an A* node does. Measured on the Moving AI maps: JPS took 1.2 to 1.4 times A*'s time on
+/// the random maps (runs of 3.9 and 1.6 cells) and about as long on the maze (1.6), and
+/// under a third on every other map (5.5 cells and up).
+pub(super) const CLUTTER_RUN_TENTHS: usize = 45;
+
+/// A remembered run not computed yet.
+const UNKNOWN: u16 = u16::MAX;
+
+/// The map as JPS reads it, rebuilt when the grid's revision changes.
+#[derive(Debug, Clone, Default)]
+struct Map {
+    /// The revision of the grid copied in, or 0 before the first.
+    revision: u64,
+    /// Why JPS does not run on this grid, if it does not.
+    verdict: Option<Fallback>,
+    /// Padded width: the map with a one-cell wall border.
+    stride: usize,
+    /// `2^64 / stride` rounded up: turns the cell-to-row division into a multiplication.
+    stride_magic: u64,
+    /// Per padded cell, what runs read there.
+    cells: Vec<Spot>,
+    /// The walls (set) and walkable cells (clear), by rows and, transposed, by columns.
+    rows: Lines,
+    cols: Lines,
+    /// Where runs east, west, south and north stop: walls, and the cells from which a side
+    /// cell (above or below for east and west, left or right for south and north) is free
+    /// while the one before it, toward where the run comes from, is not.
+    east: Lines,
+    west: Lines,
+    south: Lines,
+    north: Lines,
+}
+
+/// What runs read at a cell, together so that a step of a diagonal run reads one cache line.
+#[derive(Debug, Clone, Default)]
+struct Spot {
+    /// Bit `d` when the neighbour in direction `d` is walkable, bit `8 + d` when the step
+    /// there is legal (for a diagonal, its two sides are free too).
+    bits: u16,
+    /// Per straight direction, the run from here as `distance << 1 | jump point`, or
+    /// [`UNKNOWN`].
+    runs: [Cell<u16>; 4],
+    /// Per diagonal direction, as `steps << 1 | last`, how far the diagonal run from here
+    /// goes to the next cell whose straight parts find a jump point or, with `last`, to the
+    /// last cell it reaches (the next step cuts a corner or meets a wall); or [`UNKNOWN`].
+    diagonals: [Cell<u16>; 4],
+}
+
+/// The buffers of Jump Point Search, kept between searches.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Jps {
+    map: Map,
+    nodes: Vec<Node>,
+    /// Per padded cell, the jump point its node was best reached from.
+    parents: Vec<u32>,
+    generation: u32,
+    /// The open list under [`Ties::LowerH`]: keys `H << 32 | cell`, so equal F pops by
+    /// lower H, then in reading order.
+    queue: BucketQueue<false>,
+    /// The open list under [`Ties::Lifo`]: keys are cells.
+    lifo: BucketQueue<true>,
+    /// The successors of the node being expanded: (padded cell, direction, cost from it,
+    /// padded `x | y << 16`).
+    found: Vec<(u32, u32, u32, u32)>,
+    /// Jump points from the goal back, as the path is walked back.
+    trail: Vec<u32>,
+}
+
+impl Jps {
+    /// Copies `grid` in when it changed; returns why JPS does not run on it, if it does not:
+    /// a step that costs more than the plain 10 or 14, or straight runs too short for
+    /// jumping to pay (see [`CLUTTER_MIN_CELLS`]).
+    pub(super) fn prepare(&mut self, grid: &Grid) -> Option<Fallback> {
+        let map = &mut self.map;
+        if map.revision == grid.revision() {
+            return map.verdict;
+        }
+        map.revision = grid.revision();
+        let (w, h) = (grid.width(), grid.height());
+        let (stride, height) = (w + 2, h + 2);
+        map.stride = stride;
+        // Exact for every 32-bit cell index (Lemire, Kaser and Kurz, 2019); stride >= 3.
+        map.stride_magic = (u64::MAX / stride as u64).wrapping_add(1);
+        let mut walk = vec![false; stride * height];
+        map.rows = Lines::new(height, stride);
+        map.cols = Lines::new(stride, height);
+        for (i, t) in grid.tiles().iter().enumerate() {
+            if t.is_passable() {
+                let (x, y) = (i % w + 1, i / w + 1);
+                walk[y * stride + x] = true;
+                map.rows.clear(y, x);
+                map.cols.clear(x, y);
+            }
+        }
+        let at = |x: usize, y: usize| walk[y * stride + x];
+        // Free here, blocked before (toward where a run comes from).
+        let opens = |x: usize, y: usize, bx: usize, by: usize| at(x, y) && !at(bx, by);
+        map.east = Lines::new(height, stride);
+        map.west = Lines::new(height, stride);
+        map.south = Lines::new(stride, height);
+        map.north = Lines::new(stride, height);
+        let unknown = Spot {
+            bits: 0,
+            runs: std::array::from_fn(|_| Cell::new(UNKNOWN)),
+            diagonals: std::array::from_fn(|_| Cell::new(UNKNOWN)),
+        };
+        map.cells = vec![unknown; stride * height];
+        for y in 1..height - 1 {
+            for x in (1..stride - 1).filter(|&x| at(x, y)) {
+                let (l, r, u, d) = (x - 1, x + 1, y - 1, y + 1);
+                if !(opens(x, u, l, u) || opens(x, d, l, d)) {
+                    map.east.clear(y, x);
+                }
+                if !(opens(x, u, r, u) || opens(x, d, r, d)) {
+                    map.west.clear(y, x);
+                }
+                if !(opens(l, y, l, u) || opens(r, y, r, u)) {
+                    map.south.clear(x, y);
+                }
+                if !(opens(l, y, l, d) || opens(r, y, r, d)) {
+                    map.north.clear(x, y);
+                }
+                let mut bits = 0u16;
+                for (dir, &(dx, dy)) in DIRECTIONS.iter().enumerate() {
+                    let (nx, ny) = (offset(x, dx), offset(y, dy));
+                    if at(nx, ny) {
+                        bits |= 1 << dir;
+                        if at(nx, y) && at(x, ny) {
+                            bits |= 1 << (8 + dir);
+                        }
+                    }
+                }
+                map.cells[y * stride + x].bits = bits;
+            }
+        }
+        // A run stops where the east stop mask is set one cell on: count those stops.
+        let (mut walkable, mut stops) = (0usize, 0usize);
+        for y in 1..height - 1 {
+            for x in (1..stride - 1).filter(|&x| at(x, y)) {
+                walkable += 1;
+                stops += (map.east.ahead(y, x + 1) & 1) as usize;
+            }
+        }
+        map.verdict = if !grid.has_uniform_costs() {
+            Some(Fallback::WeightedTerrain)
+        } else if walkable >= CLUTTER_MIN_CELLS && walkable * 10 < stops * CLUTTER_RUN_TENTHS {
+            Some(Fallback::Cluttered)
+        } else {
+            None
+        };
+        if self.nodes.len() != stride * height {
+            self.nodes = vec![0; stride * height];
+            self.parents = vec![0; stride * height];
+            self.generation = 0;
+        }
+        map.verdict
+    }
+
+    /// Runs Jump Point Search for `q` on the prepared grid; the endpoints are valid, apart
+    /// and connected, the options those JPS applies to (8-way, weight 1, a consistent
+    /// estimate, no occupancy).
+    pub(super) fn search<T: Tracer>(
+        &mut self,
+        q: &Query<'_>,
+        result: &mut SearchResult,
+        tracer: &mut T,
+    ) {
+        if self.generation >= MAX_GENERATION {
+            self.nodes.fill(0);
+            self.generation = 0;
+        }
+        self.generation += 1;
+        let open = self.generation << 1;
+        let mut at = Buffers {
+            map: &self.map,
+            nodes: &mut self.nodes,
+            parents: &mut self.parents,
+            found: &mut self.found,
+        };
+        let found = match q.options.ties {
+            Ties::LowerH => at.run(q, result, tracer, open, &mut self.queue, |h, c| {
+                u64::from(h) << 32 | c as u64
+            }),
+            Ties::Lifo => at.run(q, result, tracer, open, &mut self.lifo, |_, c| c as u64),
+        };
+        if let Some((c, g, expanded)) = found {
+            write_path(
+                &self.map,
+                &self.nodes,
+                &self.parents,
+                &mut self.trail,
+                c,
+                &mut result.path,
+            );
+            result.set(Status::Found, Some(g), expanded);
+        }
+    }
+}
+
+/// What the search loop works on, borrowed apart from the open lists.
+struct Buffers<'a> {
+    map: &'a Map,
+    nodes: &'a mut [Node],
+    parents: &'a mut [u32],
+    found: &'a mut Vec<(u32, u32, u32, u32)>,
+}
+
+impl Buffers<'_> {
+    /// The search loop on the open list `queue`, with keys `key(h, cell)`; returns the goal's
+    /// cell, its cost and the expansions when found (the result is set otherwise).
+    #[inline(always)]
+    fn run<T: Tracer, Q: OpenList>(
+        &mut self,
+        q: &Query<'_>,
+        result: &mut SearchResult,
+        tracer: &mut T,
+        open: u32,
+        queue: &mut Q,
+        key: impl Fn(u32, usize) -> u64,
+    ) -> Option<(usize, u32, u32)> {
+        let closed = open | 1;
+        let stride = self.map.stride;
+        let cell = |p: Pos| (p.y as usize + 1) * stride + p.x as usize + 1;
+        let (s, t) = (cell(q.start), cell(q.goal));
+        let goal = (q.goal.x as usize + 1, q.goal.y as usize + 1);
+        let heuristic = q.options.heuristic;
+        let h = |x: usize, y: usize| {
+            heuristic.estimate(x.abs_diff(goal.0) as u32, y.abs_diff(goal.1) as u32)
+        };
+        let pos = |c: usize| Pos::new((c % stride) as i32 - 1, (c / stride) as i32 - 1);
+        let found = &mut *self.found;
+        let map = self.map;
+        let nodes = &mut *self.nodes;
+        let parents = &mut *self.parents;
+        let magic = map.stride_magic;
+
+        nodes[s] = node(open, 0, START);
+        let h0 = h(q.start.x as usize + 1, q.start.y as usize + 1);
+        // Every F is even (steps of 10 and 14, even estimates): the queue is keyed by F / 2,
+        // which halves the buckets it steps through.
+        queue.start(h0 >> 1, key(h0, s));
+        if T::ENABLED {
+            tracer.event(TraceEvent::Open {
+                cell: q.start,
+                g: 0,
+                h: h0,
+                f: h0,
+                parent: None,
+            });
+        }
+        let cap = q.options.cap.unwrap_or(u32::MAX);
+        let mut expanded = 0u32;
+        let mut answer = None;
+        while let Some((_, k)) = queue.pop(|_, k| stamp_of(nodes[k as u32 as usize]) != closed) {
+            let c = k as u32 as usize;
+            let here = nodes[c];
+            if stamp_of(here) == closed {
+                continue;
+            }
+            if expanded >= cap {
+                result.set(Status::CapReached, None, expanded);
+                break;
+            }
+            nodes[c] = here | 1 << 48;
+            expanded += 1;
+            if T::ENABLED {
+                tracer.event(TraceEvent::Close { cell: pos(c) });
+            }
+            let g = g_of(here);
+            if c == t {
+                answer = Some((c, g, expanded));
+                break;
+            }
+            found.clear();
+            let row = ((u128::from(magic) * c as u128) >> 64) as usize;
+            let xy = (c - row * stride, row);
+            map.successors(c, xy, here as u32 & 15, goal, found);
+            for &(jc, d, cost, jxy) in found.iter() {
+                let jc = jc as usize;
+                let ng = g + cost;
+                let old = nodes[jc];
+                let st = stamp_of(old);
+                if st == closed || st == open && g_of(old) <= ng {
+                    continue;
+                }
+                nodes[jc] = node(open, ng, d);
+                parents[jc] = c as u32;
+                let nh = h(jxy as usize & 0xFFFF, jxy as usize >> 16);
+                queue.push((ng + nh) >> 1, key(nh, jc));
+                if T::ENABLED {
+                    tracer.event(TraceEvent::Open {
+                        cell: pos(jc),
+                        g: ng,
+                        h: nh,
+                        f: ng + nh,
+                        parent: Some(pos(c)),
+                    });
+                }
+            }
+        }
+        if answer.is_none() && expanded < cap {
+            result.set(Status::Unreachable, None, expanded);
+        }
+        answer
+    }
+}
+
+impl Map {
+    /// The jump points reached from the node at padded cell `c`, entered by direction `dir`:
+    /// each as (padded cell, direction of its run's last part, cost from the node), into
+    /// `out`.
+    #[inline(always)]
+    fn successors(
+        &self,
+        c: usize,
+        (x, y): (usize, usize),
+        dir: u32,
+        goal: (usize, usize),
+        out: &mut Vec<(u32, u32, u32, u32)>,
+    ) {
+        let bits = self.cells[c].bits;
+        // The moves worth trying, as legal moves: the rest would stop at their first step.
+        let moves = u32::from(bits >> 8)
+            & match dir {
+                START => 0xFF,
+                d => u32::from(NEXT[d as usize][usize::from(bits as u8)]),
+            };
+        let mut m = moves;
+        while m != 0 {
+            let d = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if d < 4 {
+                let (dx, dy) = DIRECTIONS[d];
+                if let Some(n) = self.straight(c, x, y, d, goal) {
+                    let (jx, jy) = (offset(x, dx * n as i32), offset(y, dy * n as i32));
+                    let xy = (jx | jy << 16) as u32;
+                    out.push(((jy * self.stride + jx) as u32, d as u32, n * STRAIGHT, xy));
+                }
+            } else {
+                self.diagonal(c, x, y, d, goal, out);
+            }
+        }
+    }
+
+    /// Follows the diagonal run from padded cell `c` at `(x, y)` in direction `d` and adds to
+    /// `out`, for each cell it crosses, the jump points of the straight runs from that cell
+    /// along its two parts (reached diagonally, then straight), and the goal if it crosses
+    /// it or one of those runs does. It does not stop at those cells to expand them later,
+    /// as the first JPS did (which then scans the same straight runs again): it carries on
+    /// until a wall or a corner stops it (Harabor and Grastien, 2014). It skips the cells
+    /// whose straight parts find no jump point at once, as [`Map::diagonal_run`] remembers
+    /// them, looking only whether the goal lies on one of their runs.
+    #[inline(always)]
+    fn diagonal(
+        &self,
+        mut c: usize,
+        mut x: usize,
+        mut y: usize,
+        d: usize,
+        goal: (usize, usize),
+        out: &mut Vec<(u32, u32, u32, u32)>,
+    ) {
+        let (dx, dy) = DIRECTIONS[d];
+        let stride = self.stride;
+        let step = offset(0, dx).wrapping_add(offset(0, dy).wrapping_mul(stride));
+        let (h, v) = (STRAIGHT_PARTS[d - 4][0], STRAIGHT_PARTS[d - 4][1]);
+        let (gx, gy) = goal;
+        let mut cost = 0u32;
+        loop {
+            let (k, last) = self.diagonal_run(c, x, y, d);
+            if k == 0 {
+                return;
+            }
+            // The steps at which the run is on the goal's row and on its column.
+            let ahead = |from: usize, to: usize, up: bool| {
+                if up {
+                    to.checked_sub(from)
+                } else {
+                    from.checked_sub(to)
+                }
+            };
+            let on_row = ahead(y, gy, dy > 0).filter(|&i| i >= 1 && i < k);
+            let on_col = ahead(x, gx, dx > 0).filter(|&i| i >= 1 && i < k);
+            if on_row.is_some() && on_row == on_col {
+                // The goal lies on the diagonal itself.
+                let i = on_row.unwrap_or(0);
+                let (c, x, y) = (
+                    c.wrapping_add(i.wrapping_mul(step)),
+                    offset(x, dx * i as i32),
+                    offset(y, dy * i as i32),
+                );
+                out.push((
+                    c as u32,
+                    d as u32,
+                    cost + i as u32 * DIAGONAL,
+                    (x | y << 16) as u32,
+                ));
+                return;
+            }
+            if let Some(i) = on_row {
+                let (mc, mx) = (
+                    c.wrapping_add(i.wrapping_mul(step)),
+                    offset(x, dx * i as i32),
+                );
+                if let Some(n) = self.straight(mc, mx, gy, h, goal).filter(|_| gx != mx)
+                    && offset(mx, dx * n as i32) == gx
+                {
+                    let jc = (mc as isize + dx as isize * n as isize) as u32;
+                    let along = cost + i as u32 * DIAGONAL + n * STRAIGHT;
+                    out.push((jc, h as u32, along, (gx | gy << 16) as u32));
+                }
+            }
+            if let Some(i) = on_col {
+                let (mc, my) = (
+                    c.wrapping_add(i.wrapping_mul(step)),
+                    offset(y, dy * i as i32),
+                );
+                if let Some(n) = self.straight(mc, gx, my, v, goal).filter(|_| gy != my)
+                    && offset(my, dy * n as i32) == gy
+                {
+                    let jc = (mc as isize + dy as isize * (n as usize * stride) as isize) as u32;
+                    let along = cost + i as u32 * DIAGONAL + n * STRAIGHT;
+                    out.push((jc, v as u32, along, (gx | gy << 16) as u32));
+                }
+            }
+            (c, x, y, cost) = (
+                c.wrapping_add(k.wrapping_mul(step)),
+                offset(x, dx * k as i32),
+                offset(y, dy * k as i32),
+                cost + k as u32 * DIAGONAL,
+            );
+            if (x, y) == goal {
+                out.push((c as u32, d as u32, cost, (x | y << 16) as u32));
+                return;
+            }
+            let legal = self.cells[c].bits >> 8;
+            if legal & 1 << h != 0
+                && let Some(n) = self.straight(c, x, y, h, goal)
+            {
+                let jx = offset(x, dx * n as i32);
+                let jc = (c as isize + dx as isize * n as isize) as u32;
+                out.push((jc, h as u32, cost + n * STRAIGHT, (jx | y << 16) as u32));
+            }
+            if legal & 1 << v != 0
+                && let Some(n) = self.straight(c, x, y, v, goal)
+            {
+                let jy = offset(y, dy * n as i32);
+                let jc = (c as isize + dy as isize * (n as usize * stride) as isize) as u32;
+                out.push((jc, v as u32, cost + n * STRAIGHT, (x | jy << 16) as u32));
+            }
+            if last {
+                return;
+            }
+        }
+    }
+
+    /// How many steps the diagonal run from padded cell `c` at `(x, y)` in direction `d`
+    /// goes to the next cell whose straight parts find a jump point (ignoring the goal), and
+    /// whether that is instead the last cell it reaches. Remembered for every cell on the
+    /// way, which share the answer.
+    #[inline(always)]
+    fn diagonal_run(&self, c: usize, x: usize, y: usize, d: usize) -> (usize, bool) {
+        let known = self.cells[c].diagonals[d - 4].get();
+        if known != UNKNOWN {
+            return (usize::from(known >> 1), known & 1 != 0);
+        }
+        let (dx, dy) = DIRECTIONS[d];
+        let step = offset(0, dx).wrapping_add(offset(0, dy).wrapping_mul(self.stride));
+        let (h, v) = (STRAIGHT_PARTS[d - 4][0], STRAIGHT_PARTS[d - 4][1]);
+        let (mut at, mut ax, mut ay, mut k) = (c, x, y, 0usize);
+        let last = loop {
+            if self.cells[at].bits & 1 << (8 + d) == 0 {
+                break true;
+            }
+            (at, ax, ay, k) = (at.wrapping_add(step), offset(ax, dx), offset(ay, dy), k + 1);
+            let legal = self.cells[at].bits >> 8;
+            let jumps = |part: usize| legal & 1 << part != 0 && self.known_run(at, ax, ay, part).1;
+            if jumps(h) || jumps(v) {
+                break false;
+            }
+        };
+        for i in 0..k {
+            let code = ((k - i) << 1 | usize::from(last)) as u16;
+            self.cells[c.wrapping_add(i.wrapping_mul(step))].diagonals[d - 4].set(code);
+        }
+        if k == 0 {
+            self.cells[c].diagonals[d - 4].set(1);
+        }
+        (k, last)
+    }
+
+    /// The straight run from padded cell `c` at `(x, y)` in direction `d`, goal aside: its
+    /// length to where it stops, and whether a jump point is there (else a wall is).
+    #[inline(always)]
+    fn known_run(&self, c: usize, x: usize, y: usize, d: usize) -> (u32, bool) {
+        let slot = &self.cells[c].runs[d];
+        let mut known = slot.get();
+        if known == UNKNOWN {
+            let (dist, jump) = match d {
+                1 => run::<true>(&self.east, y, x, &self.rows),
+                3 => run::<false>(&self.west, y, x, &self.rows),
+                2 => run::<true>(&self.south, x, y, &self.cols),
+                _ => run::<false>(&self.north, x, y, &self.cols),
+            };
+            known = (dist << 1 | u32::from(jump)) as u16;
+            slot.set(known);
+        }
+        (u32::from(known >> 1), known & 1 != 0)
+    }
+
+    /// The length of the straight run from padded cell `c` at `(x, y)` in direction `d` to
+    /// its jump point (or the goal), or `None` when it ends at a wall first.
+    #[inline(always)]
+    fn straight(
+        &self,
+        c: usize,
+        x: usize,
+        y: usize,
+        d: usize,
+        (gx, gy): (usize, usize),
+    ) -> Option<u32> {
+        let (dist, jump) = self.known_run(c, x, y, d);
+        // The goal, if the run passes it: up to the jump point, or short of the wall.
+        let (dx, dy) = DIRECTIONS[d];
+        let to_goal = if dy == 0 {
+            (gy == y && gx != x && (gx > x) == (dx > 0)).then(|| gx.abs_diff(x) as u32)
+        } else {
+            (gx == x && gy != y && (gy > y) == (dy > 0)).then(|| gy.abs_diff(y) as u32)
+        };
+        match to_goal {
+            Some(g) if g < dist || jump && g == dist => Some(g),
+            _ => jump.then_some(dist),
+        }
+    }
+}
+
+/// For each diagonal direction (4..8), its two straight parts: horizontal, then vertical.
+const STRAIGHT_PARTS: [[usize; 2]; 4] = {
+    let mut parts = [[0; 2]; 4];
+    let mut d = 4;
+    while d < 8 {
+        let (dx, dy) = DIRECTIONS[d];
+        parts[d - 4] = [dir_index(dx, 0), dir_index(0, dy)];
+        d += 1;
+    }
+    parts
+};
+
+/// For each direction a node was reached by and the walkability of its eight neighbours
+/// (bit `d` for direction `d`): the moves worth trying from it, before legality. A diagonal
+/// has its natural moves alone, the diagonal and its two straight parts. A straight move
+/// has its own direction, and for each side whose cell is free while the cell behind it
+/// (toward the parent) is not, the forced moves onto that side and diagonally ahead past it.
+const NEXT: [[u8; 256]; 8] = {
+    let mut table = [[0u8; 256]; 8];
+    let mut d = 0;
+    while d < 8 {
+        let (dx, dy) = DIRECTIONS[d];
+        let mut open = 0;
+        while open < 256 {
+            let mut moves = 1u8 << d;
+            if d >= 4 {
+                moves |= 1 << dir_index(dx, 0) | 1 << dir_index(0, dy);
+            } else {
+                let mut s = -1;
+                while s <= 1 {
+                    let (sx, sy) = if dx == 0 { (s, 0) } else { (0, s) };
+                    let side = dir_index(sx, sy);
+                    let behind = dir_index(sx - dx, sy - dy);
+                    if open & 1 << side != 0 && open & 1 << behind == 0 {
+                        moves |= 1 << side | 1 << dir_index(dx + sx, dy + sy);
+                    }
+                    s += 2;
+                }
+            }
+            table[d][open] = moves;
+            open += 1;
+        }
+        d += 1;
+    }
+    table
+};
+
+/// Writes the path that ends at padded cell `c` into `path`, every cell of every run, by
+/// walking the parents back into `trail`.
+fn write_path(
+    map: &Map,
+    nodes: &[Node],
+    parents: &[u32],
+    trail: &mut Vec<u32>,
+    c: usize,
+    path: &mut Vec<Pos>,
+) {
+    trail.clear();
+    let mut at = c;
+    loop {
+        trail.push(at as u32);
+        if nodes[at] as u32 & 15 == START {
+            break;
+        }
+        at = parents[at] as usize;
+    }
+    let stride = map.stride;
+    let pos = |c: u32| {
+        Pos::new(
+            (c as usize % stride) as i32 - 1,
+            (c as usize / stride) as i32 - 1,
+        )
+    };
+    let Some(&first) = trail.last() else { return };
+    let mut from = pos(first);
+    // Sized once: a run of n steps between two jump points adds n cells.
+    let cells = trail
+        .windows(2)
+        .map(|w| pos(w[0]).chebyshev(pos(w[1])) as usize)
+        .sum::<usize>();
+    path.reserve_exact(cells + 1);
+    path.push(from);
+    // Each run is diagonal first, then straight: stepping by the signs of what is left
+    // walks exactly that (as `walk_runs` does, without its allocation).
+    for to in trail.iter().rev().skip(1).map(|&c| pos(c)) {
+        while from != to {
+            from = from.offset((to.x - from.x).signum(), (to.y - from.y).signum());
+            path.push(from);
+        }
+    }
+}
+
+/// `v + d` for a padded coordinate, which never leaves the padded map.
+#[inline(always)]
+fn offset(v: usize, d: i32) -> usize {
+    v.wrapping_add_signed(d as isize)
+}
+
+/// The index in [`DIRECTIONS`] of the king move `(dx, dy)`.
+const fn dir_index(dx: i32, dy: i32) -> usize {
+    let mut d = 0;
+    while d < 8 {
+        if DIRECTIONS[d].0 == dx && DIRECTIONS[d].1 == dy {
+            return d;
+        }
+        d += 1;
+    }
+    panic!("not a king move")
+}

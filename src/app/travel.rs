@@ -1,0 +1,165 @@
+//! Long actions: resting until healed, exploring, and travel to the stairs. Each takes one
+//! step a tick (so the frame shows every step), and each stops at any key, at anything new
+//! the game reports ([`crate::game::Alarm`]) and when its work is done. The rules of what is
+//! new and where exploring goes are the game's ([`crate::game::explore`]); this is the app's
+//! bookkeeping.
+
+use super::App;
+use crate::content::kinds;
+use crate::game::run::REGEN_TURNS;
+use crate::game::{Act, ActResult, Explore, GameState, PLAYER_HP};
+
+/// A long action under way besides travel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Errand {
+    /// Waiting turns until the player's hit points are full.
+    Rest,
+    /// Walking to the nearest part of the floor not seen yet.
+    Explore,
+}
+
+impl App {
+    /// Resting or exploring under way, if any.
+    pub fn errand(&self) -> Option<Errand> {
+        self.errand
+    }
+
+    /// Stops travel, resting and exploring; whether any was under way.
+    pub(super) fn stop_errands(&mut self) -> bool {
+        let busy = self.travel.take().is_some() | self.errand.take().is_some();
+        self.watch = None;
+        busy
+    }
+
+    /// Why a long action cannot start now: a monster in view (which would interrupt it at
+    /// once), or the run is over.
+    fn refuse_long_action(&mut self, what: &str) -> bool {
+        if self.world().state() != GameState::Playing {
+            return true;
+        }
+        if let Some(m) = self.world().monsters_in_view().first() {
+            let name = kinds::kind(m.kind).name;
+            self.say(format!("You cannot {what} with the {name} in view."));
+            return true;
+        }
+        false
+    }
+
+    /// `Z`: rest until healed.
+    pub(super) fn start_rest(&mut self) {
+        if self.world().player().hp >= PLAYER_HP {
+            self.say("You are unhurt: there is nothing to rest for.");
+            return;
+        }
+        if self.refuse_long_action("rest") {
+            return;
+        }
+        self.errand = Some(super::Errand::Rest);
+        self.watch = Some(self.world().watch());
+    }
+
+    /// `X`: explore the floor.
+    pub(super) fn start_explore(&mut self) {
+        if self.refuse_long_action("explore") {
+            return;
+        }
+        if self.world().explore() == Explore::Done {
+            self.explored();
+            return;
+        }
+        self.errand = Some(super::Errand::Explore);
+        self.watch = Some(self.world().watch());
+    }
+
+    /// `>` away from the stairs: travel to the stairs seen, if any.
+    pub(super) fn travel_to_stairs(&mut self) {
+        if self.world().state() != GameState::Playing {
+            return;
+        }
+        match self.world().seen_stairs() {
+            Some(p) => {
+                self.say("You head for the stairs >.");
+                self.start_travel(p);
+            }
+            None if !self.world().has_stairs() => {
+                self.say("This floor has no stairs: clearing it wins the run.")
+            }
+            None => self.say("You have not found the stairs yet: X explores."),
+        }
+    }
+
+    /// Everything in reach is seen.
+    fn explored(&mut self) {
+        let next = match (
+            self.world().seen_stairs(),
+            self.world().monsters().is_empty(),
+        ) {
+            (Some(_), true) => " > goes to the stairs.",
+            _ => "",
+        };
+        self.say(format!("Explored: nothing more to see from here.{next}"));
+    }
+
+    /// Whether something new came up since the long action began; says what it was.
+    pub(super) fn alarmed(&mut self) -> bool {
+        let Some(watch) = &self.watch else {
+            return false;
+        };
+        let Some(alarm) = self.world().alarm(watch) else {
+            return false;
+        };
+        if let Some(text) = alarm.message() {
+            self.say(text);
+        }
+        self.watch = None;
+        true
+    }
+
+    /// One tick of resting (turns until a hit point comes back) or exploring (one step).
+    pub(super) fn errand_step(&mut self) {
+        let Some(errand) = self.errand else { return };
+        if self.world().state() != GameState::Playing {
+            self.stop_errands();
+            return;
+        }
+        match errand {
+            Errand::Rest => {
+                let hp = self.world().player().hp;
+                // Regeneration gives a point every few turns: one tick per point keeps the
+                // rest short to watch yet drawn as it goes.
+                for _ in 0..REGEN_TURNS {
+                    self.act(Act::Wait);
+                    if self.alarmed() || self.world().state() != GameState::Playing {
+                        self.stop_errands();
+                        return;
+                    }
+                    if self.world().player().hp >= PLAYER_HP {
+                        self.stop_errands();
+                        self.say(format!("You are rested: HP {PLAYER_HP}/{PLAYER_HP}."));
+                        return;
+                    }
+                    if self.world().player().hp > hp {
+                        break;
+                    }
+                }
+            }
+            Errand::Explore => match self.world().explore() {
+                Explore::Done => {
+                    self.stop_errands();
+                    self.explored();
+                }
+                Explore::Step(dx, dy) => {
+                    if self.session.world_mut().player_act(Act::Move(dx, dy)) == ActResult::Acted {
+                        self.after_turn();
+                    } else {
+                        self.stop_errands();
+                        return;
+                    }
+                    if self.alarmed() {
+                        self.stop_errands();
+                    }
+                }
+            },
+        }
+    }
+}

@@ -1,0 +1,322 @@
+//! What the player's long actions need from the rules: the monsters in view, what counts as
+//! something new (the moment resting, travel and exploring stop), the stairs seen, and the
+//! way to the nearest unexplored part of the floor.
+//!
+//! Exploring walks a Dijkstra search over the cells the player has seen (king moves that
+//! cut no corner, 10 straight and 14 diagonal, the monsters' costs) to the nearest seen
+//! potion or frontier cell: seen floor beside a cell never seen. Every neighbour of the cell
+//! the player stands on is always in sight, so reaching a frontier cell uncovers it, and
+//! exploring ends.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::{Monster, World};
+use crate::content::kinds;
+use crate::content::level::FeatureKind;
+use crate::engine::grid::{DIRECTIONS, Neighbourhood, Pos};
+
+/// What the player knew when a long action began: it stops at anything beyond this.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Watch {
+    /// The monsters in view, by id.
+    monsters: Vec<u32>,
+    /// The cells of the stairs and potions seen.
+    features: Vec<Pos>,
+    /// The floor's messages not said yet.
+    notes: usize,
+    /// The player's hit points.
+    hp: i32,
+}
+
+/// Something new that stops a long action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Alarm {
+    /// A monster came into view (its kind letter).
+    Monster(char),
+    /// The player lost hit points.
+    Hurt,
+    /// A feature came into view.
+    Feature(FeatureKind),
+    /// The floor said a message.
+    Note,
+}
+
+impl Alarm {
+    /// The log's line for it, if the game has not said it already (a hit and a level's
+    /// message say themselves).
+    pub fn message(self) -> Option<String> {
+        match self {
+            Alarm::Monster(k) => {
+                let mut text = format!("{} comes into view.", kinds::a_name(k));
+                text[..1].make_ascii_uppercase();
+                Some(text)
+            }
+            Alarm::Feature(FeatureKind::Stairs) => Some("You see the stairs >.".into()),
+            Alarm::Feature(FeatureKind::Potion) => Some("You see a healing potion !.".into()),
+            Alarm::Hurt | Alarm::Note => None,
+        }
+    }
+}
+
+/// The next move of exploring.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Explore {
+    /// Step by this king move.
+    Step(i32, i32),
+    /// Everything the player can reach is seen, and no potion is left in reach.
+    Done,
+}
+
+impl World {
+    /// The monsters the player sees, nearest first (by king moves, then id).
+    pub fn monsters_in_view(&self) -> Vec<&Monster> {
+        let me = self.player.pos;
+        let mut seen: Vec<&Monster> = self
+            .monsters
+            .iter()
+            .filter(|m| self.is_visible(m.pos))
+            .collect();
+        seen.sort_by_key(|m| (m.pos.chebyshev(me), m.id));
+        seen
+    }
+
+    /// What the player knows now, for [`World::alarm`].
+    pub fn watch(&self) -> Watch {
+        Watch {
+            monsters: self.monsters_in_view().iter().map(|m| m.id).collect(),
+            features: self.seen_features().map(|f| f.pos).collect(),
+            notes: self.notes.len(),
+            hp: self.player.hp,
+        }
+    }
+
+    /// The first new thing since `watch`, if any: a monster in view, a hit, stairs or a
+    /// potion come into view, a level's message.
+    pub fn alarm(&self, watch: &Watch) -> Option<Alarm> {
+        if let Some(m) = self
+            .monsters_in_view()
+            .into_iter()
+            .find(|m| !watch.monsters.contains(&m.id))
+        {
+            return Some(Alarm::Monster(m.kind));
+        }
+        if self.player.hp < watch.hp {
+            return Some(Alarm::Hurt);
+        }
+        if self.notes.len() < watch.notes {
+            return Some(Alarm::Note);
+        }
+        self.seen_features()
+            .find(|f| !watch.features.contains(&f.pos))
+            .map(|f| Alarm::Feature(f.kind))
+    }
+
+    fn seen_features(&self) -> impl Iterator<Item = &crate::content::level::Feature> {
+        self.features.iter().filter(|f| self.is_seen(f.pos))
+    }
+
+    /// The seen stairs nearest the player (by king moves), if any.
+    pub fn seen_stairs(&self) -> Option<Pos> {
+        let me = self.player.pos;
+        self.seen_features()
+            .filter(|f| f.kind == FeatureKind::Stairs)
+            .map(|f| f.pos)
+            .min_by_key(|p| (p.chebyshev(me), p.y, p.x))
+    }
+
+    /// Whether a seen cell borders a cell never seen: going there uncovers more.
+    fn is_frontier(&self, p: Pos) -> bool {
+        DIRECTIONS.iter().any(|&(dx, dy)| {
+            let n = p.offset(dx, dy);
+            self.grid.contains(n) && !self.is_seen(n)
+        })
+    }
+
+    /// The first move toward the nearest seen potion or frontier cell, over seen floor and
+    /// round every monster; [`Explore::Done`] when none is left in reach.
+    pub fn explore(&self) -> Explore {
+        let start = self.player.pos;
+        let Some(s) = self.grid.index(start) else {
+            return Explore::Done;
+        };
+        let mut dist = vec![u32::MAX; self.grid.len()];
+        let mut parent = vec![usize::MAX; self.grid.len()];
+        let mut heap = BinaryHeap::new();
+        dist[s] = 0;
+        heap.push(Reverse((0u32, s)));
+        while let Some(Reverse((d, c))) = heap.pop() {
+            if d > dist[c] {
+                continue;
+            }
+            let p = self.grid.pos(c);
+            let potion = self.feature_at(p) == Some(FeatureKind::Potion);
+            if c != s && (potion || self.is_frontier(p)) {
+                let (dx, dy) = first_step(&self.grid, &parent, s, c);
+                return Explore::Step(dx, dy);
+            }
+            for (dx, dy) in DIRECTIONS {
+                let n = p.offset(dx, dy);
+                let Some(nc) = self.grid.index(n) else {
+                    continue;
+                };
+                if !self.is_seen(n)
+                    || self.occupant[nc] != 0
+                    || !self.grid.can_step(p, dx, dy, Neighbourhood::Eight)
+                {
+                    continue;
+                }
+                let nd = d + if dx != 0 && dy != 0 { 14 } else { 10 };
+                if nd < dist[nc] {
+                    dist[nc] = nd;
+                    parent[nc] = c;
+                    heap.push(Reverse((nd, nc)));
+                }
+            }
+        }
+        Explore::Done
+    }
+}
+
+/// The king move from `start` toward `goal` along the parents' chain.
+fn first_step(
+    grid: &crate::engine::grid::Grid,
+    parent: &[usize],
+    start: usize,
+    goal: usize,
+) -> (i32, i32) {
+    let mut c = goal;
+    while parent[c] != start {
+        c = parent[c];
+    }
+    let (from, to) = (grid.pos(start), grid.pos(c));
+    (to.x - from.x, to.y - from.y)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::level::Level;
+    use crate::game::{Act, ActResult};
+
+    fn world(src: &str) -> World {
+        World::new(
+            &Level::parse(src.as_bytes(), "test").expect("valid level"),
+            1,
+        )
+    }
+
+    /// Explores until done (or a bound), returning the steps taken.
+    fn explore_all(w: &mut World) -> u32 {
+        let mut steps = 0;
+        while let Explore::Step(dx, dy) = w.explore() {
+            assert_eq!(w.player_act(Act::Move(dx, dy)), ActResult::Acted);
+            steps += 1;
+            assert!(steps < 500, "exploring never ended");
+        }
+        steps
+    }
+
+    #[test]
+    fn exploring_a_monster_free_level_sees_every_reachable_cell() {
+        // Two rooms joined by a bent corridor: from the start, the east room is out of sight.
+        let mut w = world(
+            "##########\n\
+             #@...#####\n\
+             #....#####\n\
+             #..........#\n\
+             ######.###.#\n\
+             ######.#...#\n\
+             ######...###\n\
+             ############\n",
+        );
+        assert!(!w.is_seen(Pos::new(9, 5)));
+        let steps = explore_all(&mut w);
+        assert!(steps > 0);
+        for c in 0..w.grid().len() {
+            let p = w.grid().pos(c);
+            if w.grid().is_passable(p) {
+                assert!(w.is_seen(p), "{p} never seen after {steps} steps");
+            }
+        }
+        assert_eq!(w.explore(), Explore::Done);
+    }
+
+    #[test]
+    fn exploring_goes_to_the_nearest_frontier_first() {
+        // Sight reaches both ends of a straight corridor: nothing is left to see.
+        let w = world("#################\n#...@...........#\n#################\n");
+        assert_eq!(w.explore(), Explore::Done);
+        // Both ends turn out of sight; the west turn is nearer.
+        let mut w = world(
+            "###########\n\
+             #.#######.#\n\
+             #.#######.#\n\
+             #..@......#\n\
+             ###########\n",
+        );
+        assert!(!w.is_seen(Pos::new(1, 1)));
+        assert_eq!(w.explore(), Explore::Step(-1, 0));
+        explore_all(&mut w);
+        assert!(w.is_seen(Pos::new(1, 1)) && w.is_seen(Pos::new(9, 1)));
+    }
+
+    #[test]
+    fn exploring_picks_up_a_seen_potion() {
+        let mut w = world("#######\n#@...!#\n#######\n");
+        assert!(w.is_seen(Pos::new(5, 1)));
+        explore_all(&mut w);
+        assert_eq!(w.player().potions, 1);
+        assert_eq!(w.player().pos, Pos::new(5, 1));
+    }
+
+    #[test]
+    fn a_monster_coming_into_view_is_an_alarm_one_already_in_view_is_not() {
+        // The goblin waits behind the corner; it comes round within a few turns.
+        let mut w = world(
+            "#########\n\
+             #@......#\n\
+             #######.#\n\
+             #######g#\n\
+             #########\n",
+        );
+        let watch = w.watch();
+        assert!(w.monsters_in_view().is_empty());
+        assert_eq!(w.alarm(&watch), None);
+        let mut alarm = None;
+        for _ in 0..4 {
+            w.player_act(Act::Wait);
+            alarm = alarm.or(w.alarm(&watch));
+        }
+        assert_eq!(alarm, Some(Alarm::Monster('g')));
+        // Once it is known, only something else new counts.
+        let watch = w.watch();
+        assert_eq!(w.alarm(&watch), None);
+    }
+
+    #[test]
+    fn a_hit_a_feature_seen_and_a_message_are_alarms() {
+        let mut w = world("#######\n#@....#\n#######\n");
+        let watch = w.watch();
+        w.player.hp -= 1;
+        assert_eq!(w.alarm(&watch), Some(Alarm::Hurt));
+        let watch = w.watch();
+        w.set_feature(Pos::new(4, 1), Some(FeatureKind::Stairs));
+        assert_eq!(w.alarm(&watch), Some(Alarm::Feature(FeatureKind::Stairs)));
+        assert_eq!(w.seen_stairs(), Some(Pos::new(4, 1)));
+    }
+
+    #[test]
+    fn monsters_in_view_are_nearest_first_and_exclude_the_unseen() {
+        // The orc is walled off out of sight.
+        let w = world(
+            "##########\n\
+             #@.r..g..#\n\
+             #.########\n\
+             #r#..o####\n\
+             ##########\n",
+        );
+        let cells: Vec<Pos> = w.monsters_in_view().iter().map(|m| m.pos).collect();
+        assert_eq!(cells, [Pos::new(3, 1), Pos::new(1, 3), Pos::new(6, 1)]);
+    }
+}

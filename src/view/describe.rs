@@ -1,0 +1,98 @@
+//! The words for the engine's options and a trace's fates, as the panels, captions and the
+//! lab show them (the engine itself builds no text).
+
+use crate::engine::astar::{Algorithm, Fallback, Fate, SearchOptions, Ties, Weight};
+
+/// A short description of search options: `8 octile w1`, `4 zero w1 cap 500`,
+/// `8 octile greedy`, `8 octile w1 ties lifo`.
+pub fn options(o: &SearchOptions) -> String {
+    let mut s = format!("{} {}", o.neighbourhood, o.heuristic);
+    if o.greedy {
+        s.push_str(" greedy");
+    } else {
+        s.push_str(&format!(" w{}", o.weight));
+    }
+    if let Some(cap) = o.cap {
+        s.push_str(&format!(" cap {cap}"));
+    }
+    if o.ties != Ties::LowerH {
+        s.push_str(&format!(" ties {}", o.ties));
+    }
+    if o.algorithm != Algorithm::AStar {
+        s.push_str(&format!(" {}", o.algorithm));
+    }
+    s
+}
+
+/// Why Jump Point Search was asked for and A* ran: `JPS does not apply to 4-way moves: A*
+/// ran instead.`
+pub fn fallback(why: Fallback) -> String {
+    let what = match why {
+        Fallback::Neighbourhood => "moves other than 8-way without corner cutting",
+        Fallback::Estimate => "an inconsistent estimate or a weight other than 1",
+        Fallback::Greedy => "greedy best-first search",
+        Fallback::Occupied => "cells held by others",
+        Fallback::WeightedTerrain => "terrain whose steps cost more than 10 or 14",
+        Fallback::Cluttered => {
+            return "JPS hands this map over to A*: its straight runs are too short for \
+                    jumping to pay (scattered walls, narrow mazes)."
+                .into();
+        }
+    };
+    format!("JPS does not apply to {what}: A* ran instead.")
+}
+
+/// What the open list is ordered by: `F = G + H`, `F = G + 1.5·H`, or `F = H` (greedy).
+pub fn formula(o: &SearchOptions) -> String {
+    if o.greedy {
+        "F = H".into()
+    } else if o.weight == Weight::ONE {
+        "F = G + H".into()
+    } else {
+        format!("F = G + {}·H", o.weight)
+    }
+}
+
+/// What an expansion did with a neighbour: `new G 24`, `G 38 -> 34`, `kept`, `closed`,
+/// `wall`, `corner`.
+pub fn fate(f: Fate) -> String {
+    match f {
+        Fate::New { g } => format!("new G {g}"),
+        Fate::Improved { old, new } => format!("G {old} -> {new}"),
+        Fate::NotBetter => "kept".into(),
+        Fate::Closed => "closed".into(),
+        Fate::Wall => "wall".into(),
+        Fate::Outside => "off the map".into(),
+        Fate::Corner => "corner".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::astar::Heuristic;
+
+    #[test]
+    fn options_read_as_the_panels_show_them() {
+        let lifo = SearchOptions {
+            ties: Ties::Lifo,
+            ..SearchOptions::default()
+        };
+        assert_eq!(options(&lifo), "8 octile w1 ties lifo");
+        // Every search follows the rule, so every description names it.
+        let manhattan = SearchOptions {
+            heuristic: Heuristic::Manhattan,
+            ..lifo
+        };
+        assert_eq!(options(&manhattan), "8 manhattan w1 ties lifo");
+        assert_eq!(options(&SearchOptions::default()), "8 octile w1");
+        let weighted = SearchOptions {
+            weight: Weight::from_millis(1500),
+            cap: Some(500),
+            ..SearchOptions::default()
+        };
+        assert_eq!(options(&weighted), "8 octile w1.5 cap 500");
+        assert_eq!(formula(&weighted), "F = G + 1.5·H");
+        assert_eq!(fate(Fate::Improved { old: 38, new: 34 }), "G 38 -> 34");
+    }
+}

@@ -1,0 +1,150 @@
+//! The side panel in edit mode: which floor of the campaign is edited, the cell under the
+//! cursor, the tool and the glyph, the clipboard, then the keys of what the editor waits
+//! for now, read from the key table (so the panel cannot miss one).
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph, Widget};
+
+use super::{pack, wrap};
+use crate::app::keymap::{self, Action, BINDINGS, Context};
+use crate::app::{App, Prefix, tile_name};
+use crate::content::kinds::kind;
+use crate::content::level::tile_glyph;
+use crate::engine::grid::Pos;
+
+/// What the editor holds now, in a few words: the cursor, the glyph, the shape under way or
+/// the key waited for (the hint bar's start).
+pub(super) fn state_line(app: &App) -> String {
+    let Some(tools) = app.tools() else {
+        return app.cursor().to_string();
+    };
+    let mut s = format!("{} {}", app.cursor(), tile_name(tools.glyph));
+    match (tools.prefix, tools.pending) {
+        (Some(Prefix::Monster), _) => s.push_str(" monster: its letter"),
+        (Some(Prefix::Resize), _) => {
+            let g = &app.design().level().grid;
+            s.push_str(&format!(" resizing {}x{}", g.width(), g.height()));
+        }
+        (None, Some((tool, from))) => s.push_str(&format!(" {} from {from}", tool.name())),
+        (None, None) => {}
+    }
+    s
+}
+
+/// What the design has on a cell, in words.
+fn cell_words(app: &App, p: Pos) -> String {
+    let design = app.design();
+    match design.creature_at(p) {
+        Some('@') => "the player".into(),
+        Some(c) => format!("{c} {}", kind(c).name),
+        None => match design.feature_at(p) {
+            Some(f) => format!("{} {}", f.glyph(), f.name()),
+            None => {
+                let t = design.level().grid.get(p);
+                format!("{} {}", tile_glyph(t), tile_name(t)).trim().into()
+            }
+        },
+    }
+}
+
+pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
+    let block = Block::bordered().title(" editor ");
+    let inner = block.inner(area);
+    block.render(area, buf);
+    let width = usize::from(inner.width).max(1);
+    let head = Style::new().add_modifier(Modifier::BOLD);
+    let dim = Style::new().fg(Color::DarkGray);
+    let mut lines: Vec<Line<'static>> = Vec::new();
+    let field = |lines: &mut Vec<Line<'static>>, name: &'static str, value: String| {
+        let mut first = true;
+        for part in wrap(&value, width.saturating_sub(name.len() + 1).max(1)) {
+            let label = if first { name } else { "" };
+            first = false;
+            lines.push(Line::from(vec![
+                Span::styled(format!("{label:<w$} ", w = name.len()), head),
+                Span::raw(part),
+            ]));
+        }
+    };
+    let w = app.world();
+    let grid = &app.design().level().grid;
+    field(
+        &mut lines,
+        "Floor",
+        format!(
+            "{} of {}, map {}x{}",
+            w.run().depth,
+            w.final_depth(),
+            grid.width(),
+            grid.height()
+        ),
+    );
+    field(&mut lines, "File", app.source().name());
+    if let Some(next) = app.design().next() {
+        field(
+            &mut lines,
+            "Next",
+            crate::text::escape_controls(next).into_owned(),
+        );
+    }
+    field(
+        &mut lines,
+        "At",
+        format!("{} {}", app.cursor(), cell_words(app, app.cursor())),
+    );
+    let Some(tools) = app.tools() else { return };
+    let tool = match tools.pending {
+        Some((tool, from)) => format!("{} from {from}", tool.name()),
+        None => "brush".into(),
+    };
+    field(&mut lines, "Tool", tool);
+    let glyph = format!("{} {}", tile_glyph(tools.glyph), tile_name(tools.glyph));
+    field(&mut lines, "Glyph", glyph.trim().to_string());
+    if let Some(clip) = app.clipboard() {
+        field(
+            &mut lines,
+            "Clip",
+            format!("{}x{}", clip.width(), clip.height()),
+        );
+    }
+    // What the editor waits for, above its keys; idle, the keys speak for themselves.
+    let waiting = match (tools.prefix, tools.pending) {
+        (Some(Prefix::Monster), _) => Some("type the monster's letter:"),
+        (Some(Prefix::Resize), _) => Some("resizing the map:"),
+        (None, Some((crate::app::Tool::Copy, _))) => Some("to the far corner, then c:"),
+        (None, Some(_)) => Some("to the end, then a tile:"),
+        (None, None) => None,
+    };
+    if let Some(what) = waiting {
+        lines.push(Line::styled(what.to_string(), dim));
+    }
+    let context = app.contexts()[0];
+    if context == Context::Edit {
+        // Every key in a few words, as the hint bar has them.
+        let hints = keymap::hints(&app.settings().bindings, &[context]);
+        let units: Vec<&str> = hints.split("  ").collect();
+        lines.extend(pack(&units, "  ", width).into_iter().map(Line::raw));
+    } else {
+        for b in BINDINGS.iter().filter(|b| b.context == context) {
+            // A monster's key with its kind's name, one to a line.
+            let kinds: Vec<String> = b
+                .keys
+                .iter()
+                .filter_map(|(k, a)| match a {
+                    Action::PlaceKind(c) => Some(format!("{} {}", k.name(), kind(*c).name)),
+                    _ => None,
+                })
+                .collect();
+            if kinds.is_empty() {
+                let text = format!("{} {}", b.label, b.help);
+                lines.extend(wrap(&text, width).into_iter().map(Line::raw));
+            } else {
+                lines.extend(pack(&kinds, "  ", width).into_iter().map(Line::raw));
+            }
+        }
+    }
+    Paragraph::new(lines).render(inner, buf);
+}
