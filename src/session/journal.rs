@@ -2,8 +2,10 @@
 //! same answers without touching the disk again.
 //!
 //! A run is rebuilt by replaying its inputs, and almost all of a run follows from its inputs
-//! alone. The exceptions are the level file's: a save chooses a file name by what exists, and
-//! can fail or find the file changed; a reload reads whatever the file holds then. Each such
+//! alone. The exceptions are the level files': a save chooses a file name by what exists, and
+//! can fail, find the file changed or held open by a writer; a reload reads whatever the
+//! file holds then (or finds it changing under the read); a descent to a designed floor
+//! (`next:`) reads that floor's file, and the chain's depth is read from all of them. Each such
 //! answer goes through the [`Journal`]: while it records, it notes the answer; while it
 //! replays, it gives back the noted answer instead of asking the disk, so a replay neither
 //! writes the level nor depends on what the file holds now.
