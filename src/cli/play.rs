@@ -87,6 +87,7 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
     }
     let seed = args.seed;
     let recorder = Arc::new(Mutex::new(recorder));
+    let keys = settings.bindings.clone();
     let ending = crate::frontend::term::play(
         move |size, progress| {
             let mut app = App::with_progress(level, source, seed, size, progress);
@@ -100,6 +101,7 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
             app
         },
         Arc::clone(&recorder),
+        keys,
     )
     .map_err(CliError::Terminal)?;
     Ok(ending.exit_code())

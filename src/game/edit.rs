@@ -24,7 +24,7 @@ impl World {
         self.follow_quietly(change, forward, removed);
         // The goal depends on both: deleting the last monster opens the stairs (or leaves a
         // floor with nothing to win), laying the only stairs makes clearing lead down.
-        if self.monsters().is_empty() != !had_foes || self.has_stairs() != had_stairs {
+        if self.monsters().is_empty() == had_foes || self.has_stairs() != had_stairs {
             let goal = self.goal();
             self.say(goal);
         }

@@ -366,7 +366,10 @@ fn overlay_lines(
     let (open, closed) = snap.counts();
     // The options the shown search ran with: under JPS planning that names jps, which the
     // world's own options (the ones the player can change) do not.
-    let ran = app.world().trace().map_or(app.world().options(), |t| t.options);
+    let ran = app
+        .world()
+        .trace()
+        .map_or(app.world().options(), |t| t.options);
     // CUSTOM is a unit of its own: on a narrow panel it wraps rather than being cut.
     let mut units = vec![vec![
         Span::styled("search", Style::new().add_modifier(Modifier::BOLD)),
