@@ -226,6 +226,9 @@ pub struct App {
     screen: Screen,
     /// The selected monster's id.
     selected: Option<u32>,
+    /// Whether the player chose `selected` (Tab, a click): kept until it is gone. Otherwise
+    /// the selection follows the nearest monster in view, turn by turn.
+    chosen: bool,
     /// Whether the selected monster's path is drawn.
     show_path: bool,
     /// The search overlay.
@@ -281,11 +284,11 @@ impl App {
         progress: Arc<crate::game::Progress>,
     ) -> Self {
         let session = Session::with_progress(design, source, seed, progress);
-        let selected = session.world().monsters().first().map(|m| m.id);
         let mut app = Self {
             session,
             screen: Screen::Play,
-            selected,
+            selected: None,
+            chosen: false,
             show_path: false,
             overlay: Overlay::default(),
             clipboard: None,
@@ -304,6 +307,7 @@ impl App {
             end_note: None,
         };
         app.welcome();
+        app.pick_default();
         app.sync_trace();
         app.settle_camera();
         app
@@ -1063,7 +1067,7 @@ impl App {
             }
             Descended::Refused => {}
             Descended::Down => {
-                self.selected = self.world().monsters().first().map(|m| m.id);
+                self.pick_default();
                 self.travel = None;
                 self.set_cursor(self.world().player().pos);
                 self.after_turn();
@@ -1156,15 +1160,43 @@ impl App {
         self.overlay.step = None;
     }
 
-    /// Selects the first monster when the selected one is gone.
+    /// Keeps the player's choice while that monster lives; otherwise follows the nearest
+    /// monster in view.
     fn keep_selection(&mut self) {
-        if self
+        let alive = self
             .selected()
             .and_then(|id| self.world().monster(id))
-            .is_none()
-        {
-            self.selected = self.world().monsters().first().map(|m| m.id);
+            .is_some();
+        if !(self.chosen && alive) {
+            self.chosen = false;
+            self.selected = self.default_pick();
         }
+    }
+
+    /// The selection nobody chose: the nearest monster the player can see (any monster with
+    /// sight off), else the one selected while it lives, else the first. A far monster out
+    /// of sight is never preferred to one in view.
+    fn default_pick(&self) -> Option<u32> {
+        let w = self.world();
+        let me = w.player().pos;
+        let nearest = if self.sight {
+            w.monsters_in_view().first().map(|m| m.id)
+        } else {
+            w.monsters()
+                .iter()
+                .min_by_key(|m| (m.pos.chebyshev(me), m.id))
+                .map(|m| m.id)
+        };
+        nearest
+            .or_else(|| self.selected.filter(|&id| w.monster(id).is_some()))
+            .or_else(|| w.monsters().first().map(|m| m.id))
+    }
+
+    /// Drops the player's choice and selects as nobody chose.
+    fn pick_default(&mut self) {
+        self.chosen = false;
+        self.selected = None;
+        self.selected = self.default_pick();
     }
 
     /// The monster whose search is recorded: the selected one while the overlay is on.
@@ -1181,6 +1213,8 @@ impl App {
     }
 
     fn cycle_selection(&mut self, by: i32) {
+        // Every monster, seen or not: their searches are what the game is for studying (the
+        // tutorial follows an unseen goblin's), and they all know where the player is.
         let ids: Vec<u32> = self.world().monsters().iter().map(|m| m.id).collect();
         if ids.is_empty() {
             self.selected = None;
@@ -1194,7 +1228,9 @@ impl App {
         self.select(Some(ids[next]));
     }
 
+    /// The player picks a monster.
     fn select(&mut self, id: Option<u32>) {
+        self.chosen = id.is_some();
         self.selected = id;
         self.overlay.step = None;
         self.sync_trace();
@@ -1232,7 +1268,7 @@ impl App {
     /// A new game began in the session: the screen starts over on it.
     fn began(&mut self) {
         self.welcome();
-        self.selected = self.world().monsters().first().map(|m| m.id);
+        self.pick_default();
         self.overlay.step = None;
         self.screen = Screen::Play;
         self.travel = None;
@@ -1442,7 +1478,9 @@ impl App {
             // With the overlay on, a click studies the cell instead of playing turns.
             _ if self.overlay.on => self.screen = Screen::Look { cursor: cell },
             _ => {
-                if let Some(id) = self.world().monster_at(cell).map(|m| m.id) {
+                let seen = |p| !self.sight || self.world().is_visible(p);
+                let picked = self.world().monster_at(cell).filter(|m| seen(m.pos));
+                if let Some(id) = picked.map(|m| m.id) {
                     self.select(Some(id));
                 } else if self.world().state() == GameState::Playing {
                     self.start_travel(cell);

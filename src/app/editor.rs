@@ -342,7 +342,7 @@ impl App {
         };
         match moved {
             Ok(depth) => {
-                self.selected = self.world().monsters().first().map(|m| m.id);
+                self.pick_default();
                 self.travel = None;
                 self.set_cursor(self.world().player().pos);
                 self.after_turn();

@@ -475,7 +475,14 @@ pub const BINDINGS: &[Binding] = &[
         "wait a turn",
         ". wait"
     ),
-    key!(Play, "Z", [ch('Z')], A::Rest, "rest until healed", "Z rest"),
+    key!(
+        Play,
+        "Z",
+        [ch('Z')],
+        A::Rest,
+        "rest, or await foes",
+        "Z rest"
+    ),
     key!(
         Play,
         "X",

@@ -16,7 +16,14 @@ pub enum Errand {
     Rest,
     /// Walking to the nearest part of the floor not seen yet.
     Explore,
+    /// Waiting, turn after turn, for the monsters in view to come next to the player; the
+    /// turns waited so far.
+    Wait(u32),
 }
+
+/// The most turns `Z` waits for monsters in view that never come (one boxed in, or going
+/// round a long way): a stop the player sees rather than a game that seems to hang.
+const WAIT_TURNS: u32 = 100;
 
 impl App {
     /// Resting or exploring under way, if any.
@@ -45,13 +52,24 @@ impl App {
         false
     }
 
-    /// `Z`: rest until healed.
+    /// `Z`: rest until healed; with monsters in view, wait for them to come.
     pub(super) fn start_rest(&mut self) {
-        if self.world().player().hp >= PLAYER_HP {
-            self.say("You are unhurt: there is nothing to rest for.");
+        if self.world().state() != GameState::Playing {
             return;
         }
-        if self.refuse_long_action("rest") {
+        if let Some(m) = self.world().monsters_in_view().first() {
+            let name = kinds::kind(m.kind).name;
+            if m.pos.chebyshev(self.world().player().pos) <= 1 {
+                self.say(format!("The {name} is next to you: no time to wait."));
+            } else {
+                self.say(format!("You wait for the {name} to come to you."));
+                self.errand = Some(super::Errand::Wait(0));
+                self.watch = Some(self.world().watch());
+            }
+            return;
+        }
+        if self.world().player().hp >= PLAYER_HP {
+            self.say("You are unhurt: there is nothing to rest for.");
             return;
         }
         self.errand = Some(super::Errand::Rest);
@@ -141,6 +159,33 @@ impl App {
                     if self.world().player().hp > hp {
                         break;
                     }
+                }
+            }
+            Errand::Wait(turns) => {
+                self.act(Act::Wait);
+                if self.alarmed() || self.world().state() != GameState::Playing {
+                    self.stop_errands();
+                    return;
+                }
+                let me = self.world().player().pos;
+                let seen = self.world().monsters_in_view();
+                let near = seen.iter().find(|m| m.pos.chebyshev(me) <= 1);
+                let stop = match (near, seen.is_empty()) {
+                    (Some(m), _) => {
+                        Some(format!("The {} is next to you.", kinds::kind(m.kind).name))
+                    }
+                    (None, true) => Some("Nothing is in view any more.".to_string()),
+                    (None, false) if turns + 1 >= WAIT_TURNS => {
+                        Some(format!("You have waited {WAIT_TURNS} turns; nothing came."))
+                    }
+                    (None, false) => None,
+                };
+                match stop {
+                    Some(text) => {
+                        self.stop_errands();
+                        self.say(text);
+                    }
+                    None => self.errand = Some(super::Errand::Wait(turns + 1)),
                 }
             }
             Errand::Explore => match self.world().explore() {

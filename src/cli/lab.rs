@@ -44,6 +44,7 @@ pub(super) fn lab(args: &LabArgs) -> Result<i32, CliError> {
     let seed = args.seed;
     // Nothing is recorded: the lab's own scripts start with `#! lab:` instead.
     let recorder = Recorder::new(None, seed, None, false).map_err(CliError::Terminal)?;
+    let keys = settings.bindings.clone();
     let ending = crate::frontend::term::play(
         move |size, progress| {
             let mut app = App::with_progress(design, source, seed, size, progress);
@@ -52,6 +53,7 @@ pub(super) fn lab(args: &LabArgs) -> Result<i32, CliError> {
             app
         },
         Arc::new(Mutex::new(recorder)),
+        keys,
     )
     .map_err(CliError::Terminal)?;
     Ok(ending.exit_code())

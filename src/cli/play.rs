@@ -252,6 +252,12 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
     let hooks = keeper
         .clone()
         .map(|k| k as Arc<dyn crate::frontend::term::Hooks>);
+    // The busy box's keys: those the run plays with (a resumed run keeps its own).
+    let keys = match (&resumed, &fresh) {
+        (Some(app), _) => app.settings().bindings.clone(),
+        (None, Some((_, settings))) => settings.bindings.clone(),
+        (None, None) => Default::default(),
+    };
     let ending = crate::frontend::term::play_kept(
         move |size, progress| match resumed {
             Some(mut app) => {
@@ -273,6 +279,7 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
         },
         Arc::clone(&recorder),
         hooks,
+        keys,
     )
     .map_err(CliError::Terminal)?;
     if let Some(k) = &keeper {

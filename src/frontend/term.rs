@@ -38,6 +38,7 @@ use crossterm::terminal::{self, EnterAlternateScreen, LeaveAlternateScreen};
 use ratatui::buffer::Buffer;
 
 use super::record::Recorder;
+use crate::app::config::Bindings;
 use crate::app::keymap::{self, Action, Context};
 use crate::app::{App, DiskPoll, Input, Recovery};
 
@@ -201,12 +202,14 @@ pub trait Hooks: Send + Sync {
 /// Plays in the terminal until the player quits or a signal ends the game. `make_app` builds
 /// the app for the terminal's size (planning a huge level's monsters takes seconds, so it
 /// runs with the busy box on screen). Every input the app gets goes to `recorder`; after a
-/// panic, the recording is written to a crash file and its path printed.
+/// panic, the recording is written to a crash file and its path printed. `keys` are the
+/// player's bindings, which the busy box reads while the app is on the worker.
 pub fn play(
     make_app: impl FnOnce((u16, u16), Arc<crate::game::Progress>) -> App + Send,
     recorder: Arc<Mutex<Recorder>>,
+    keys: Bindings,
 ) -> io::Result<Ending> {
-    play_kept(make_app, recorder, None)
+    play_kept(make_app, recorder, None, keys)
 }
 
 /// [`play`], telling `hooks` of every input handled and of an ending that does not return.
@@ -214,6 +217,7 @@ pub fn play_kept(
     make_app: impl FnOnce((u16, u16), Arc<crate::game::Progress>) -> App + Send,
     recorder: Arc<Mutex<Recorder>>,
     hooks: Option<Arc<dyn Hooks>>,
+    keys: Bindings,
 ) -> io::Result<Ending> {
     // Callers check first, to refuse with exit 2; this is the last guard before any mode.
     require_terminal().map_err(io::Error::other)?;
@@ -247,6 +251,7 @@ pub fn play_kept(
             recovery_at: Instant::now(),
             progress: None,
             hooks,
+            keys,
         };
         let size = ui.terminal.size()?;
         let size = (size.width, size.height);
@@ -406,13 +411,13 @@ enum FrontKey {
     Other,
 }
 
-/// What a key means while the app is busy on the worker, read from the key table's
-/// busy context (the app and its settings are on the worker: the table's own keys).
-fn front_key(ev: &Event) -> FrontKey {
+/// What a key means while the app is busy on the worker: the key table's busy context under
+/// the player's bindings.
+fn front_key(keys: &Bindings, ev: &Event) -> FrontKey {
     let Event::Key(key) = ev else {
         return FrontKey::Other;
     };
-    match keymap::lookup_table(&[Context::Busy, Context::Always], key) {
+    match keymap::lookup(keys, &[Context::Busy, Context::Always], key) {
         Some(Action::Interrupt) => FrontKey::CtrlC,
         Some(Action::Suspend) => FrontKey::Suspend,
         Some(Action::Quit) => FrontKey::Quit,
@@ -444,6 +449,8 @@ struct Ui {
     progress: Option<Arc<crate::game::Progress>>,
     /// What the front end above does with the game as it goes (kept runs).
     hooks: Option<Arc<dyn Hooks>>,
+    /// The player's key bindings, for the busy box (the app holds its own on the worker).
+    keys: Bindings,
 }
 
 impl Ui {
@@ -688,7 +695,7 @@ impl Ui {
                 );
                 let shown = drawn.is_some();
                 match (
-                    front_key(&ev),
+                    front_key(&self.keys, &ev),
                     asking.as_ref().map(|a: &(FrontKey, Event)| a.0),
                 ) {
                     (FrontKey::Suspend, _) => {
@@ -928,6 +935,7 @@ mod tests {
     fn while_busy_the_key_table_gives_quit_interrupt_suspend_and_yes() {
         use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
         let key = |c, m| Event::Key(KeyEvent::new(KeyCode::Char(c), m));
+        let front_key = |ev: &Event| super::front_key(Bindings::standard(), ev);
         assert_eq!(
             front_key(&key('z', KeyModifiers::CONTROL)),
             FrontKey::Suspend
@@ -937,5 +945,17 @@ mod tests {
         assert_eq!(front_key(&key('y', KeyModifiers::NONE)), FrontKey::Yes);
         assert_eq!(front_key(&key('q', KeyModifiers::ALT)), FrontKey::Other);
         assert_eq!(front_key(&key('h', KeyModifiers::NONE)), FrontKey::Other);
+    }
+
+    #[test]
+    fn while_busy_the_players_bindings_hold() {
+        use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+        let key = |c| Event::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+        let file = b"[keys.busy]\nquit = [\"Q\"]\nyes = [\"j\"]\n";
+        let settings = crate::app::config::parse(file, "config.toml").unwrap();
+        let keys = &settings.bindings;
+        assert_eq!(super::front_key(keys, &key('Q')), FrontKey::Quit);
+        assert_eq!(super::front_key(keys, &key('q')), FrontKey::Other);
+        assert_eq!(super::front_key(keys, &key('j')), FrontKey::Yes);
     }
 }

@@ -19,6 +19,18 @@ impl World {
     /// Follows a change the design made (or undid, `forward` false). A monster taken out
     /// of play is kept in `removed`, and put back as it was when the removal is undone.
     pub fn follow(&mut self, change: &Change, forward: bool, removed: &mut Option<Monster>) {
+        let had_foes = !self.monsters().is_empty();
+        let had_stairs = self.has_stairs();
+        self.follow_quietly(change, forward, removed);
+        // The goal depends on both: deleting the last monster opens the stairs (or leaves a
+        // floor with nothing to win), laying the only stairs makes clearing lead down.
+        if self.monsters().is_empty() == had_foes || self.has_stairs() != had_stairs {
+            let goal = self.goal();
+            self.say(goal);
+        }
+    }
+
+    fn follow_quietly(&mut self, change: &Change, forward: bool, removed: &mut Option<Monster>) {
         match (change, forward) {
             (Change::Tile { pos, after, .. }, true)
             | (
@@ -69,13 +81,7 @@ impl World {
                 },
                 false,
             ) => {
-                let had_stairs = self.has_stairs();
                 self.set_feature(*pos, *after);
-                // Stairs decide whether clearing the floor wins or opens the way down.
-                if self.has_stairs() != had_stairs {
-                    let goal = self.goal();
-                    self.say(goal);
-                }
             }
         }
     }

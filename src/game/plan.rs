@@ -7,8 +7,8 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use super::Monster;
 use crate::engine::astar::{
-    Algorithm, Heuristic, Pathfinder, Query, SearchOptions, SearchResult, Status, Trace,
-    TraceEvent, Tracer,
+    Algorithm, Fallback, Heuristic, Pathfinder, Query, SearchOptions, SearchResult, Status, Ties,
+    Trace, TraceEvent, Tracer,
 };
 use crate::engine::dijkstra::DistanceMap;
 use crate::engine::grid::{DIRECTIONS, Grid, Neighbourhood, Pos};
@@ -466,6 +466,13 @@ impl Planner {
         m.planned = (from, goal);
         m.boxed = false;
         self.pathfinder.search(grid, q, &mut m.plan, &mut trace);
+        if m.plan.fallback.is_some() {
+            // JPS was asked for and A* ran: the trace names the search it holds.
+            trace.options.algorithm = Algorithm::AStar;
+            if m.plan.fallback == Some(Fallback::Cluttered) {
+                trace.options.ties = Ties::Lifo;
+            }
+        }
         self.trace = Some(trace);
         self.trace_serial = NEXT_TRACE_SERIAL.fetch_add(1, Ordering::Relaxed);
         m.plan.expanded

@@ -265,6 +265,9 @@ impl World {
     pub fn goal(&self) -> String {
         let at = format!("depth {} of {}", self.run.depth, self.final_depth());
         let foes = match self.monsters.len() {
+            0 if self.has_stairs() => {
+                return format!("No monsters here: the stairs > are open ({at}).");
+            }
             0 => return format!("No monsters here ({at})."),
             1 => "the monster".to_string(),
             n => format!("the {n} monsters"),

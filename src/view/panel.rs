@@ -364,13 +364,18 @@ fn overlay_lines(
     };
     let total = app.world().trace().map_or(0, |t| t.expansions());
     let (open, closed) = snap.counts();
-    let o = app.world().options();
+    // The options the shown search ran with: under JPS planning that names jps, which the
+    // world's own options (the ones the player can change) do not.
+    let ran = app
+        .world()
+        .trace()
+        .map_or(app.world().options(), |t| t.options);
     // CUSTOM is a unit of its own: on a narrow panel it wraps rather than being cut.
     let mut units = vec![vec![
         Span::styled("search", Style::new().add_modifier(Modifier::BOLD)),
-        Span::raw(format!(" {}", super::describe::options(&o))),
+        Span::raw(format!(" {}", super::describe::options(&ran))),
     ]];
-    if !o.is_default() {
+    if !app.world().options().is_default() {
         units.push(vec![Span::styled(
             "CUSTOM",
             Style::new().fg(Color::Red).add_modifier(Modifier::BOLD),
@@ -378,6 +383,15 @@ fn overlay_lines(
     }
     for line in pack_spans(units, width) {
         lines.push((line, Need::Essential));
+    }
+    let handed = app
+        .selected()
+        .and_then(|id| app.world().monster(id))
+        .and_then(|m| m.plan.fallback);
+    if let Some(why) = handed {
+        for part in wrap(&super::describe::fallback(why), width) {
+            lines.push((Line::styled(part, dim), Need::Essential));
+        }
     }
     let mut units = vec![format!("step {}/{total}", snap.step)];
     if app.overlay().autoplay {

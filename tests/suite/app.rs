@@ -464,3 +464,26 @@ fn the_inspector_keeps_its_place_while_stepping() {
         }
     }
 }
+
+/// The panel follows the nearest monster in view until the player picks one with Tab; the
+/// pick lasts until that monster dies.
+#[test]
+fn the_selection_follows_the_nearest_monster_in_view_until_one_is_picked() {
+    let mut a = common::app(Path::new("levels/default.txt"), 1, (100, 32));
+    let nearest = |a: &App| a.world().monsters_in_view().first().map(|m| m.id);
+    // The rat in the west room, not monster #1 far to the east and out of sight.
+    assert_eq!(a.selected(), Some(2));
+    assert_eq!(nearest(&a), Some(2));
+    // With nobody in view the last one stays selected.
+    for keys in ["l", "l", "k", "k", "k", "y", "h", "h"] {
+        let before = a.selected();
+        common::frame(&mut a, keys);
+        assert_eq!(a.selected(), nearest(&a).or(before), "after {keys}");
+    }
+    // Tab picks the next by id; it stays picked however the others move.
+    common::frame(&mut a, "Tab");
+    let picked = a.selected().unwrap();
+    assert_ne!(Some(picked), nearest(&a));
+    common::frame(&mut a, ". .");
+    assert_eq!(a.selected(), Some(picked));
+}

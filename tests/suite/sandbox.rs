@@ -808,6 +808,17 @@ fn stairs_and_potions_are_laid_deleted_undone_and_saved_as_glyphs() {
     a.set_cursor(goblin);
     common::frame(&mut a, "d");
     assert!(a.world().monsters().is_empty());
+    // The floor it leaves has its way down open, and says so; undo closes it again.
+    assert_eq!(
+        last_log(&a),
+        "No monsters here: the stairs > are open (depth 1 of 3)."
+    );
+    common::frame(&mut a, "U");
+    assert_eq!(
+        last_log(&a),
+        "Kill the monster to open the stairs > (depth 1 of 3)."
+    );
+    common::frame(&mut a, "R");
     common::frame(&mut a, "s");
     let saved = read(&path);
     assert_eq!(saved.lines().nth(4), Some(".......>"));

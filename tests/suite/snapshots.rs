@@ -77,6 +77,7 @@ scripts!(
     panel_figures,
     planning,
     planning_jps,
+    planning_jps_pond,
     pond,
     potion,
     resize,
