@@ -646,7 +646,16 @@ impl Session {
                 other => other.to_string(),
             })?;
         above.push(path);
-        Ok(Some((design, source, above)))
+        Ok(Some((design, self.like_this_floor(source), above)))
+    }
+
+    /// A source for another floor of this run: in a replay, writing nothing like this one.
+    fn like_this_floor(&self, source: Source) -> Source {
+        if self.floor.source.is_replay() {
+            source.for_replay()
+        } else {
+            source
+        }
     }
 
     /// Puts the designed floor below in play, its history empty.
@@ -741,7 +750,7 @@ impl Session {
             })?;
             self.floor = Floor {
                 design,
-                source,
+                source: self.like_this_floor(source),
                 generated: None,
                 origin: Origin::Chain(above),
             };
@@ -797,10 +806,7 @@ impl Session {
 
     /// Replaces the level by a generated one (no file yet).
     fn take_generated(&mut self, level: Level, suggested: PathBuf, origin: (GenKind, u64)) {
-        let mut source = Source::generated(suggested);
-        if self.floor.source.is_replay() {
-            source = source.for_replay();
-        }
+        let source = self.like_this_floor(Source::generated(suggested));
         self.floor = Floor {
             design: Design::new(level),
             source,
