@@ -285,7 +285,10 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
     if let Some(k) = &keeper {
         let said = k.finish();
         if !said.is_empty() {
-            println!("{said}");
+            // The terminal may be gone (a hang-up kept the run): nowhere to say it then,
+            // and no reason to panic over it.
+            use std::io::Write;
+            let _ = writeln!(std::io::stdout(), "{said}");
         }
     }
     Ok(ending.exit_code())

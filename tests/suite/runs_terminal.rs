@@ -294,8 +294,18 @@ fn a_vanished_terminal_keeps_the_run() {
     g.play(b"hk", &[1, 2]);
     // The window closes: every descriptor of the terminal goes.
     g.vanish();
-    g.wait_exit();
+    let status = g.wait_exit();
     drop(g);
+    // Ended as a hang-up, not by a panic over the lost terminal (which writes a crash
+    // file beside the level).
+    assert_eq!(status.code(), Some(129), "{status:?}");
+    let crashes: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains(".crash"))
+        .map(|e| e.file_name())
+        .collect();
+    assert!(crashes.is_empty(), "{crashes:?}");
     let mut g = Game::launch(&[level.as_os_str()], &data);
     g.wait_screen("Resumed your run on default.txt: turn 2, depth 1, seed 9.");
     g.play(b"l", &[3]);
