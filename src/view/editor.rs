@@ -21,7 +21,15 @@ pub(super) fn state_line(app: &App) -> String {
     let Some(tools) = app.tools() else {
         return app.cursor().to_string();
     };
-    let mut s = format!("{} {}", app.cursor(), tile_name(tools.glyph));
+    // The cell first, as the panel's "At" says it, then what the brush lays: a bare glyph
+    // name after the cell read as the cell's own.
+    let glyph = format!("{} {}", tile_glyph(tools.glyph), tile_name(tools.glyph));
+    let mut s = format!(
+        "{} {}  glyph {}",
+        app.cursor(),
+        cell_words(app, app.cursor()),
+        glyph.trim()
+    );
     match (tools.prefix, tools.pending) {
         (Some(Prefix::Monster), _) => s.push_str(" monster: its letter"),
         (Some(Prefix::Resize), _) => {
