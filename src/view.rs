@@ -15,6 +15,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 
+use crate::app::keymap::{Action, Context};
 use crate::app::{App, Confirm, Mode};
 use crate::engine::astar::Snapshot;
 use crate::engine::grid::Pos;
@@ -184,8 +185,51 @@ fn end_text(app: &App) -> (&'static str, Vec<String>) {
         }
     }
     lines.push(String::new());
-    lines.push("r  new run    q  quit".into());
+    let key = |a| app.settings().bindings.key_of(Context::Play, a);
+    lines.push(format!(
+        "{}  new run    {}  quit",
+        key(Action::Restart),
+        key(Action::Quit)
+    ));
     (title, lines)
+}
+
+/// A question's answer line, `template`'s `{}` each replaced by the player's key for the
+/// matching action of the question's context.
+fn answers(app: &App, template: &str, actions: &[Action]) -> String {
+    let mut out = String::new();
+    let mut rest = template;
+    for &a in actions {
+        let Some((head, tail)) = rest.split_once("{}") else {
+            break;
+        };
+        out.push_str(head);
+        out.push_str(&app.settings().bindings.key_of(Context::Confirm, a));
+        rest = tail;
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The answer lines of `question`'s box, in one line for the hint bar.
+fn question_answers(app: &App, question: &Confirm) -> String {
+    let keys: Vec<String> = [
+        Action::Yes,
+        Action::No,
+        Action::SaveAndQuit,
+        Action::TakeFile,
+        Action::KeepMine,
+    ]
+    .iter()
+    .map(|&a| format!("{}  ", app.settings().bindings.key_of(Context::Confirm, a)))
+    .collect();
+    let (_, lines) = question_text(app, question);
+    let answers: Vec<String> = lines
+        .into_iter()
+        .filter(|l| keys.iter().any(|k| l.starts_with(k.as_str())))
+        .map(|l| l.replace("    ", "  ").replace("  ", " "))
+        .collect();
+    answers.join("  ")
 }
 
 /// The title and lines of the popup that asks `question`.
@@ -199,16 +243,16 @@ fn question_text(app: &App, question: &Confirm) -> (&'static str, Vec<String>) {
                 vec![
                     format!("{file} has unsaved edits"),
                     "to its design (the level file).".into(),
-                    "s  save the level, then quit".into(),
-                    "y  quit without saving the level".into(),
-                    "n  keep playing".into(),
+                    answers(app, "{}  save the level, then quit", &[Action::SaveAndQuit]),
+                    answers(app, "{}  quit without saving the level", &[Action::Yes]),
+                    answers(app, "{}  keep playing", &[Action::No]),
                 ]
             } else {
                 vec![
                     unsaved,
-                    "s  save and quit".into(),
-                    "y  quit without saving".into(),
-                    "n  keep playing".into(),
+                    answers(app, "{}  save and quit", &[Action::SaveAndQuit]),
+                    answers(app, "{}  quit without saving", &[Action::Yes]),
+                    answers(app, "{}  keep playing", &[Action::No]),
                 ]
             };
             if kept && app.in_progress() {
@@ -220,22 +264,39 @@ fn question_text(app: &App, question: &Confirm) -> (&'static str, Vec<String>) {
             " Quit? ",
             vec![
                 "Your run is kept: play again to go on.".into(),
-                "(Q gives it up instead.)".into(),
-                "y  quit    n  keep playing".into(),
+                format!(
+                    "({} gives it up instead.)",
+                    app.settings()
+                        .bindings
+                        .key_of(Context::Play, Action::Abandon)
+                ),
+                answers(
+                    app,
+                    "{}  quit    {}  keep playing",
+                    &[Action::Yes, Action::No],
+                ),
             ],
         ),
         Confirm::Quit => (
             " Quit? ",
             vec![
                 "The game is in progress.".into(),
-                "y  quit    n  keep playing".into(),
+                answers(
+                    app,
+                    "{}  quit    {}  keep playing",
+                    &[Action::Yes, Action::No],
+                ),
             ],
         ),
         Confirm::Overwrite => (
             " Overwrite? ",
             vec![
                 format!("{file} changed on disk."),
-                "y  overwrite    n  keep it".into(),
+                answers(
+                    app,
+                    "{}  overwrite    {}  keep it",
+                    &[Action::Yes, Action::No],
+                ),
             ],
         ),
         Confirm::Restart if kept => (
@@ -243,14 +304,22 @@ fn question_text(app: &App, question: &Confirm) -> (&'static str, Vec<String>) {
             vec![
                 "The run in progress ends, abandoned,".into(),
                 "and goes into the scores.".into(),
-                "y  new run    n  keep playing".into(),
+                answers(
+                    app,
+                    "{}  new run    {}  keep playing",
+                    &[Action::Yes, Action::No],
+                ),
             ],
         ),
         Confirm::Restart => (
             " Restart? ",
             vec![
                 "The game is in progress.".into(),
-                "y  restart    n  keep playing".into(),
+                answers(
+                    app,
+                    "{}  restart    {}  keep playing",
+                    &[Action::Yes, Action::No],
+                ),
             ],
         ),
         Confirm::Abandon => {
@@ -259,7 +328,11 @@ fn question_text(app: &App, question: &Confirm) -> (&'static str, Vec<String>) {
                 lines.push("It goes into the scores and the".into());
                 lines.push("morgue, and its save is deleted.".into());
             }
-            lines.push("y  abandon    n  keep playing".into());
+            lines.push(answers(
+                app,
+                "{}  abandon    {}  keep playing",
+                &[Action::Yes, Action::No],
+            ));
             (" Abandon the run? ", lines)
         }
         Confirm::NewLevel => (
@@ -272,7 +345,11 @@ fn question_text(app: &App, question: &Confirm) -> (&'static str, Vec<String>) {
                 } else {
                     "The game in progress ends.".into()
                 },
-                "y  generate    n  keep this level".into(),
+                answers(
+                    app,
+                    "{}  generate    {}  keep this level",
+                    &[Action::Yes, Action::No],
+                ),
             ],
         ),
         Confirm::BlankLevel => (
@@ -283,7 +360,11 @@ fn question_text(app: &App, question: &Confirm) -> (&'static str, Vec<String>) {
                 } else {
                     "The game in progress ends.".into()
                 },
-                "y  start blank    n  keep this level".into(),
+                answers(
+                    app,
+                    "{}  start blank    {}  keep this level",
+                    &[Action::Yes, Action::No],
+                ),
             ],
         ),
         Confirm::Reload(_) => (
@@ -291,8 +372,16 @@ fn question_text(app: &App, question: &Confirm) -> (&'static str, Vec<String>) {
             vec![
                 format!("{file} changed on disk, and the game"),
                 "has unsaved edits. Which to keep?".into(),
-                "f  the file's (drop the game's edits)".into(),
-                "k  the game's (saving asks first)".into(),
+                answers(
+                    app,
+                    "{}  the file's (drop the game's edits)",
+                    &[Action::TakeFile],
+                ),
+                answers(
+                    app,
+                    "{}  the game's (saving asks first)",
+                    &[Action::KeepMine],
+                ),
             ],
         ),
     }
@@ -392,6 +481,11 @@ pub(crate) fn message_text(m: &crate::game::Message) -> std::borrow::Cow<'_, str
 fn render_hint(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut Buffer) {
     let keys = crate::app::keymap::hints(&app.settings().bindings, app.hint_contexts());
     let text = match app.mode() {
+        // A question's answers, as its box gives them: the keys behind it do nothing now.
+        _ if app.question().is_some() => app
+            .question()
+            .map(|q| question_answers(app, q))
+            .unwrap_or_default(),
         // How to leave comes first: a narrow bar cuts from the end.
         Mode::Look => format!("x q Esc leave  {}", describe_cell(app, snap, app.cursor())),
         _ if matches!(app.screen(), crate::app::Screen::Aim) => {

@@ -515,6 +515,16 @@ impl Bindings {
             .collect()
     }
 
+    /// The first key bound to `action` in `context`, as the help writes keys; a dash when
+    /// the player left it none.
+    pub fn key_of(&self, context: Context, action: Action) -> String {
+        slots()
+            .iter()
+            .position(|s| s.context == context && s.action == action)
+            .and_then(|i| self.keys[i].first())
+            .map_or_else(|| "-".into(), |k| label(*k))
+    }
+
     /// The keys of row `row` as the help shows them: the table's label, or the first bound
     /// key of each of its actions (an action with keys in several rows shows in its first).
     pub fn label(&self, row: usize) -> Cow<'static, str> {

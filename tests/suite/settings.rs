@@ -222,3 +222,28 @@ fn every_context_stack_the_app_uses_is_checked_for_clashes() {
         );
     }
 }
+
+/// A question names the player's keys for its answers, in its box and in the hint bar, and
+/// the end screen names theirs for a new run and quitting.
+#[test]
+fn questions_and_the_end_screen_name_the_players_keys() {
+    let file =
+        b"[keys.questions]\nyes = [\"j\"]\nno = [\"x\"]\n[keys.playing]\nrestart = [\"R\"]\n";
+    let settings = astar_rogue::app::config::parse(file, "config.toml").unwrap();
+    let mut a = crate::common::app(std::path::Path::new("levels/pillar.txt"), 1, (80, 24));
+    a.apply_settings(settings);
+    let frame = crate::common::frame(&mut a, "l q");
+    assert!(frame.contains("j  quit    x  keep playing"), "{frame}");
+    let hint = frame.lines().last().unwrap();
+    assert_eq!(hint.trim_end(), "j quit x keep playing");
+    // Answered with the player's own key.
+    let frame = crate::common::frame(&mut a, "x");
+    assert!(!frame.contains("keep playing"), "{frame}");
+    // The run won (as the victory script wins it), the end box names R for a new run.
+    let settings = astar_rogue::app::config::parse(file, "config.toml").unwrap();
+    let level = std::path::Path::new("tests/levels/rathole.txt");
+    let mut a = crate::common::app(level, 2, (60, 16));
+    a.apply_settings(settings);
+    let frame = crate::common::frame(&mut a, "l l l l l l l l l");
+    assert!(frame.contains("R  new run    q  quit"), "{frame}");
+}
