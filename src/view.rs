@@ -486,6 +486,17 @@ fn render_hint(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut Buffer)
             .question()
             .map(|q| question_answers(app, q))
             .unwrap_or_default(),
+        // The run is over: only a new run and quitting do anything, as the end box says.
+        Mode::Play if app.world().state() != GameState::Playing => {
+            let key = |c, a| app.settings().bindings.key_of(c, a);
+            format!(
+                "{} new run  {} quit  {} help  {} messages",
+                key(Context::Play, Action::Restart),
+                key(Context::Play, Action::Quit),
+                key(Context::Global, Action::Help),
+                key(Context::Global, Action::History)
+            )
+        }
         // How to leave comes first: a narrow bar cuts from the end.
         Mode::Look => format!("x q Esc leave  {}", describe_cell(app, snap, app.cursor())),
         _ if matches!(app.screen(), crate::app::Screen::Aim) => {
