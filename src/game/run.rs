@@ -109,6 +109,19 @@ pub fn floor_seed(seed: u64, depth: u32) -> u64 {
     z ^ (z >> 31)
 }
 
+/// How a generated floor's title begins: `Depth 2 of 3: ` then the generator's title.
+const DEPTH_HEADING: &str = "Depth ";
+
+/// A generated floor's title without its `Depth N of M: ` heading (which the panel shows
+/// too): the generator's words, kind, size and seed, for a frame too narrow for both.
+pub fn floor_title_detail(title: &str) -> Option<&str> {
+    let rest = title.strip_prefix(DEPTH_HEADING)?;
+    let (depths, detail) = rest.split_once(": ")?;
+    let (depth, of) = depths.split_once(" of ")?;
+    let number = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_digit());
+    (number(depth) && number(of)).then_some(detail)
+}
+
 /// The generator and seed behind floor `depth` of the run from `seed`.
 pub fn floor_origin(seed: u64, depth: u32) -> (GenKind, u64) {
     (plan(depth).kind, floor_seed(seed, depth))
@@ -123,7 +136,7 @@ pub fn floor(seed: u64, depth: u32) -> Result<Level, GenError> {
     let mut level = generate(&params)?;
     // The generator's title names kind, size and seed: enough to make the floor again.
     level.title = Some(format!(
-        "Depth {depth} of {}: {}",
+        "{DEPTH_HEADING}{depth} of {}: {}",
         FINAL_DEPTH.max(depth),
         params.title()
     ));
