@@ -151,6 +151,10 @@ pub struct Message {
     pub count: u32,
     /// A warning the log shows in bold (low hit points), not an ordinary message.
     pub urgent: bool,
+    /// Said while the player acted: the deed or the monsters' answers to it, which the log
+    /// joins into one paragraph with the rest of that act's messages. Everything else (the
+    /// floor's welcome, a refused move, the app's replies) stands on its own.
+    pub act: bool,
 }
 
 impl std::fmt::Display for Message {
@@ -199,6 +203,15 @@ pub struct World {
     /// The terrains (in [`Tile::TERRAIN`] order) the log has told the player about wading
     /// through: it says so once a game.
     told_wading: [bool; 3],
+    /// While the player acts, the turn it began on: every message of the act (the
+    /// player's deed and the monsters' answers, wading turns included) carries it, the
+    /// turn the panel showed when the player acted.
+    acting: Option<u32>,
+    /// The turn the latest act began on (see [`World::acted_turn`]).
+    acted: u32,
+    /// The player fell below a third of their hit points during this act: the warning is
+    /// said at its end, with the figure the panel then shows.
+    hurt: bool,
 }
 
 impl World {
@@ -246,6 +259,9 @@ impl World {
             lesson: None,
             designed_final: None,
             told_wading: [false; 3],
+            acting: None,
+            acted: 0,
+            hurt: false,
         };
         for s in &level.monsters {
             world.add_monster(s.pos, s.kind, Some(s.pos));
@@ -549,19 +565,22 @@ impl World {
             std::borrow::Cow::Borrowed(_) => text,
             escaped => escaped.into_owned(),
         };
+        let stamp = self.stamp();
         if let Some(last) = self.log.last_mut()
             && last.text == text
             && last.urgent == urgent
         {
             last.count += 1;
-            last.turn = self.turn;
+            last.turn = stamp;
+            last.act = self.acting.is_some();
             return;
         }
         self.log.push(Message {
-            turn: self.turn,
+            turn: stamp,
             text,
             count: 1,
             urgent,
+            act: self.acting.is_some(),
         });
         if self.log.len() > LOG_LIMIT {
             self.log.drain(..self.log.len() - LOG_LIMIT);
@@ -613,8 +632,57 @@ impl World {
         healed
     }
 
-    /// The player acts; on success the monsters take their turn.
+    /// The turn a message said now is stamped with: while the player acts, the turn the
+    /// act began on, else the current one.
+    fn stamp(&self) -> u32 {
+        self.acting.unwrap_or(self.turn)
+    }
+
+    /// The turn the player's latest act began on (0 before any): the stamp of the
+    /// messages it caused, which the log shows as the newest turn's.
+    pub fn acted_turn(&self) -> u32 {
+        self.acted
+    }
+
+    /// The player acts; on success the monsters take their turn. The act's messages all
+    /// carry the turn it began on.
     pub fn player_act(&mut self, act: Act) -> ActResult {
+        let at = self.turn;
+        self.acting = Some(at);
+        self.hurt = false;
+        let said = (self.log.len(), self.log.last().map(|m| m.count));
+        let result = self.act(act);
+        // A refusal (one message, no turn) answers a key, not a turn: it stands on its own.
+        if result == ActResult::Refused
+            && said != (self.log.len(), self.log.last().map(|m| m.count))
+            && let Some(last) = self.log.last_mut()
+        {
+            last.act = false;
+        }
+        if self.hurt && self.state == GameState::Playing && low_hp(self.player.hp) {
+            self.warn_hurt();
+        }
+        self.acting = None;
+        if result == ActResult::Acted {
+            self.acted = at;
+        }
+        result
+    }
+
+    /// The warning of low hit points, with the figure the panel shows now.
+    fn warn_hurt(&mut self) {
+        let advice = if self.player.potions > 0 {
+            "drink a potion (!), or get clear and rest (Z)"
+        } else {
+            "no potion left: get clear, then rest (Z)"
+        };
+        self.warn(format!(
+            "You are badly hurt: HP {}/{PLAYER_HP}; {advice}.",
+            self.player.hp
+        ));
+    }
+
+    fn act(&mut self, act: Act) -> ActResult {
         if self.state != GameState::Playing {
             return ActResult::Refused;
         }
@@ -873,17 +941,10 @@ impl World {
             ));
         } else {
             self.say(format!("The {} hits you for {damage}.", info.name));
-            // Once on the way down past a third, so the warning is not lost among the hits.
+            // Once on the way down past a third, so the warning is not lost among the hits;
+            // said when the turn is over, after any regeneration.
             if low_hp(self.player.hp) && !low_hp(before) {
-                let potion = if self.player.potions > 0 {
-                    "drink a potion (!)"
-                } else {
-                    "no potion to drink"
-                };
-                self.warn(format!(
-                    "You are badly hurt: HP {}/{PLAYER_HP}; {potion}, or get clear and rest (Z).",
-                    self.player.hp
-                ));
+                self.hurt = true;
             }
         }
     }

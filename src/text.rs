@@ -413,9 +413,77 @@ pub fn wrap_cut(text: &str, width: usize, max: usize) -> Vec<String> {
     lines
 }
 
+/// `text` cut to at most `width` characters for a frame's title: whole when it fits, else
+/// whole words and `…`. A label whose value is cut away goes with it (`seed` without its
+/// number), so a number is never shown in part: a copied seed is right or absent. Only a
+/// first word longer than the room is cut inside, and then the `…` says so.
+pub fn fit_title(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        return text.to_string();
+    }
+    // A frame's title is padded with spaces; the last one may go alone.
+    if let Some(t) = text.strip_suffix(' ')
+        && t.chars().count() <= width
+    {
+        return t.to_string();
+    }
+    if width == 0 {
+        return String::new();
+    }
+    let words: Vec<&str> = text.split(' ').collect();
+    let mut kept = 0;
+    let mut chars = 0;
+    for (i, w) in words.iter().enumerate() {
+        let n = w.chars().count() + usize::from(i > 0);
+        // The room left for the mark.
+        if chars + n + 1 > width {
+            break;
+        }
+        chars += n;
+        kept = i + 1;
+    }
+    // A label before a dropped number goes too.
+    let is_value = |w: &str| !w.is_empty() && w.chars().all(|c| c.is_ascii_digit());
+    let is_label = |w: &str| !w.is_empty() && w.chars().all(char::is_alphabetic);
+    if kept > 1 && kept < words.len() && is_value(words[kept]) && is_label(words[kept - 1]) {
+        kept -= 1;
+    }
+    let head = words[..kept].join(" ");
+    let head = head.trim_end_matches([' ', ',', ';']);
+    if head.is_empty() {
+        let mut cut: String = text.chars().take(width - 1).collect();
+        cut.push('…');
+        return cut;
+    }
+    format!("{head}…")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_title_too_wide_loses_whole_words_and_says_so() {
+        let t = "Depth 3 of 3: caves 52x22 seed 404872759832441700";
+        assert_eq!(fit_title(t, 60), t);
+        assert_eq!(fit_title(t, t.chars().count()), t);
+        // One column short: the seed goes whole, its label with it.
+        assert_eq!(fit_title(t, 48), "Depth 3 of 3: caves 52x22…");
+        assert_eq!(fit_title(t, 26), "Depth 3 of 3: caves 52x22…");
+        assert_eq!(fit_title(t, 25), "Depth 3 of 3: caves…");
+        assert_eq!(fit_title("Crowdedcorridor", 8), "Crowded…");
+        assert_eq!(fit_title("Crowd", 0), "");
+        assert_eq!(
+            fit_title(" inspector 6,5 · F = G + H ", 26),
+            " inspector 6,5 · F = G + H"
+        );
+        for w in 0..60 {
+            let fit = fit_title(t, w);
+            assert!(fit.chars().count() <= w, "{fit:?} wider than {w}");
+            // Never a part of the seed.
+            assert!(!fit.contains("4048") || fit.contains("404872759832441700"));
+        }
+    }
 
     #[test]
     fn control_characters_are_escaped_and_the_rest_kept() {

@@ -6,6 +6,7 @@ mod help;
 mod history;
 mod inspector;
 mod lab;
+mod log;
 mod map;
 mod panel;
 
@@ -47,7 +48,7 @@ impl Widget for &App {
         };
         if self.mode() == Mode::Lab {
             lab::render(self, &l, buf);
-            render_log(self, l.log, buf);
+            log::render(self, l.log, buf);
             let snap = self.lab_snapshot(0);
             render_hint(self, snap.as_deref(), l.hint, buf);
             return;
@@ -70,7 +71,7 @@ impl Widget for &App {
         } else {
             panel::render(self, snap, l.side, buf);
         }
-        render_log(self, l.log, buf);
+        log::render(self, l.log, buf);
         render_hint(self, snap, l.hint, buf);
         if self.mode() == Mode::Help {
             help::render(
@@ -429,44 +430,6 @@ fn popup(area: Rect, buf: &mut Buffer, title: &str, lines: &[String]) {
         .border_style(Style::new().fg(Color::Yellow));
     let text: Vec<Line> = lines.iter().map(|l| Line::from(format!(" {l}"))).collect();
     Paragraph::new(text).block(block).render(rect, buf);
-}
-
-fn render_log(app: &App, area: Rect, buf: &mut Buffer) {
-    let block = Block::new().borders(Borders::TOP).title(" log ");
-    let inner = block.inner(area);
-    block.render(area, buf);
-    let n = inner.height as usize;
-    let width = usize::from(inner.width).max(1);
-    // Newest last; long messages wrap so file errors stay readable in full.
-    let mut lines: Vec<Line> = Vec::new();
-    // The front end's notice (a resumed run) is the newest line, in its own colour.
-    if let Some(notice) = app.notice() {
-        let mut parts = wrap(notice, width);
-        parts.truncate(n);
-        for part in parts.into_iter().rev() {
-            lines.insert(0, Line::styled(part, Style::new().fg(Color::Yellow)));
-        }
-    }
-    for m in app.world().log().iter().rev() {
-        if lines.len() >= n {
-            break;
-        }
-        let style = match (m.urgent, m.turn == app.world().turn()) {
-            (true, true) => Style::new().fg(Color::Red).add_modifier(Modifier::BOLD),
-            (true, false) => Style::new().fg(Color::Red),
-            (false, true) => Style::new(),
-            (false, false) => Style::new().fg(Color::DarkGray),
-        };
-        // A message too long for the space left shows its beginning; one longer than the
-        // whole log is cut with a mark. Only what shows is wrapped, so a megabyte of text
-        // costs what a line does.
-        let mut parts = crate::text::wrap_cut(&message_text(m), width, n);
-        parts.truncate(n - lines.len());
-        for part in parts.into_iter().rev() {
-            lines.insert(0, Line::styled(part, style));
-        }
-    }
-    Paragraph::new(lines).render(inner, buf);
 }
 
 /// A message as the log shows it, borrowed unless it carries a repeat count.

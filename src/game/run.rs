@@ -116,6 +116,19 @@ pub fn next_run_seed(seed: u64) -> u64 {
     floor_seed(seed ^ 0x6e65_775f_7275_6e00, 0) % 1_000_000_000
 }
 
+/// How a generated floor's title begins: `Depth 2 of 3: ` then the generator's title.
+const DEPTH_HEADING: &str = "Depth ";
+
+/// A generated floor's title without its `Depth N of M: ` heading (which the panel shows
+/// too): the generator's words, kind, size and seed, for a frame too narrow for both.
+pub fn floor_title_detail(title: &str) -> Option<&str> {
+    let rest = title.strip_prefix(DEPTH_HEADING)?;
+    let (depths, detail) = rest.split_once(": ")?;
+    let (depth, of) = depths.split_once(" of ")?;
+    let number = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_digit());
+    (number(depth) && number(of)).then_some(detail)
+}
+
 /// The generator and seed behind floor `depth` of the run from `seed`.
 pub fn floor_origin(seed: u64, depth: u32) -> (GenKind, u64) {
     (plan(depth).kind, floor_seed(seed, depth))
@@ -130,7 +143,7 @@ pub fn floor(seed: u64, depth: u32) -> Result<Level, GenError> {
     let mut level = generate(&params)?;
     // The generator's title names kind, size and seed: enough to make the floor again.
     level.title = Some(format!(
-        "Depth {depth} of {}: {}",
+        "{DEPTH_HEADING}{depth} of {}: {}",
         FINAL_DEPTH.max(depth),
         params.title()
     ));
@@ -432,12 +445,17 @@ impl World {
     /// floor deeper: the player keeps hit points and potions, and a turn passes (the new
     /// floor's monsters do not move in it).
     pub fn go_down(&mut self, level: &Level) {
+        // An act like any other: its messages carry the turn the player took the stairs on.
+        let at = self.turn;
+        self.acting = Some(at);
         self.enter_floor(level);
         self.run.depth += 1;
         self.turn += 1;
         self.regenerate();
         self.say(format!("You go down the stairs. {}", self.goal()));
         self.say_intro();
+        self.acting = None;
+        self.acted = at;
     }
 
     /// Puts `level` in play as floor `depth` of the run, at once, the run's figures kept:

@@ -809,3 +809,54 @@ fn map_planning_rolls_down_a_weighted_map() {
     }
     assert_eq!(w.monsters()[0].pos.chebyshev(w.player().pos), 1);
 }
+
+#[test]
+fn an_act_and_the_monsters_answers_share_the_turn_the_player_acted_on() {
+    let l = level("######\n#@o..#\n######\n");
+    let mut w = World::new(&l, 2);
+    // The orc (10 HP) outlives two blows of at most 5.
+    for turn in 0..2 {
+        assert_eq!(w.turn(), turn);
+        let before = w.log().len();
+        assert_eq!(w.player_act(Act::Attack(1, 0)), ActResult::Acted);
+        let said = &w.log()[before..];
+        assert!(said[0].text.starts_with("You hit the orc"), "{said:?}");
+        assert!(said[1].text.starts_with("The orc hits you"), "{said:?}");
+        assert!(said.iter().all(|m| m.turn == turn && m.act), "{said:?}");
+        assert_eq!(w.acted_turn(), turn);
+    }
+    // A refusal answers a key, not a turn: stamped with the turn the panel shows then, and
+    // not part of an act's paragraph.
+    w.player_act(Act::Attack(0, 1));
+    let refused = w.log().last().unwrap();
+    assert_eq!((refused.turn, refused.act), (w.turn(), false));
+    assert_eq!(w.acted_turn(), 1);
+}
+
+#[test]
+fn the_badly_hurt_warning_gives_the_hit_points_at_the_end_of_the_turn() {
+    // The troll's blow lands on a regeneration turn: the figure said is the one after it.
+    let l = level("#####\n#@t.#\n#####\n");
+    let mut checked = 0;
+    for seed in 0..200 {
+        let mut w = World::new(&l, seed);
+        while w.state() == GameState::Playing {
+            let before = w.log().len();
+            w.player_act(Act::Wait);
+            for m in w.log()[before..].iter().filter(|m| m.urgent) {
+                let hp = w.player().hp;
+                assert_eq!(
+                    m.text,
+                    format!(
+                        "You are badly hurt: HP {hp}/{PLAYER_HP}; no potion left: get clear, then rest (Z)."
+                    )
+                );
+                checked += usize::from(w.turn().is_multiple_of(run::REGEN_TURNS));
+            }
+        }
+        if checked > 0 {
+            return;
+        }
+    }
+    panic!("no seed warned on a regeneration turn");
+}

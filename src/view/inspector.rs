@@ -79,9 +79,11 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
     };
     let formula = super::describe::formula(&app.world().options());
     let follows = if following.is_some() { " follows" } else { "" };
-    let title = Block::new()
-        .borders(Borders::TOP)
-        .title(format!(" inspector {focus}{follows} · {formula} "));
+    let title = Block::new().borders(Borders::TOP).title(inspector_title(
+        &format!(" inspector {focus}{follows}"),
+        &formula,
+        usize::from(area.width),
+    ));
     let inner = title.inner(area);
     title.render(area, buf);
     let Some(snap) = snap else { return };
@@ -233,6 +235,15 @@ fn put_line(buf: &mut Buffer, r: Rect, row: u16, text: &str, style: Style) {
             .set_char(c)
             .set_style(style);
     }
+}
+
+/// The inspector's title in `room` columns: the formula goes whole before the name does.
+fn inspector_title(name: &str, formula: &str, room: usize) -> String {
+    let full = format!("{name} · {formula} ");
+    if full.trim_end().chars().count() <= room {
+        return crate::text::fit_title(&full, room);
+    }
+    crate::text::fit_title(&format!("{name} "), room)
 }
 
 #[cfg(test)]

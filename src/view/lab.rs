@@ -30,7 +30,9 @@ pub fn summary(result: &SearchResult, from: Pos, to: Pos) -> String {
 
 pub(super) fn render(app: &App, l: &Layout, buf: &mut Buffer) {
     let Some(lab) = app.lab() else { return };
-    let title = super::map::level_title(app);
+    // The frame's corners and " Lab: " before the title (the space after it may go).
+    let room = usize::from(l.map_block.width).saturating_sub(2);
+    let title = super::map::level_title(app, room.saturating_sub(6));
     let pen = match lab.pen {
         Tile::Wall => "walls".to_string(),
         t => t.name().to_string(),
@@ -38,8 +40,16 @@ pub(super) fn render(app: &App, l: &Layout, buf: &mut Buffer) {
     let mode = if lab.paint {
         format!(" mouse paints {pen} (e) ")
     } else {
-        " left sets start, right goal (e paints) ".to_string()
+        [
+            " left sets start, right goal (e paints) ",
+            " left start, right goal ",
+        ]
+        .into_iter()
+        .find(|t| t.chars().count() <= room)
+        .unwrap_or("")
+        .to_string()
     };
+    let mode = crate::text::fit_title(&mode, room);
     Block::bordered()
         .title(format!(" Lab: {title} "))
         .title_bottom(mode)

@@ -25,33 +25,60 @@ const CURRENT: char = '%';
 pub(super) const RAMP: [u8; 10] = [17, 19, 25, 31, 37, 43, 77, 113, 184, 220];
 
 /// The level's title, or the file's name without one, for a map's border, marked while the
-/// design has edits its file does not. The title is the file's text: escaped, it can never
-/// drive the terminal.
-pub(super) fn level_title(app: &App) -> String {
+/// design has edits its file does not, in at most `room` characters: words that do not fit
+/// give way to `…` before the mark does (see [`crate::text::fit_title`]). The title is the
+/// file's text: escaped, it can never drive the terminal.
+pub(super) fn level_title(app: &App, room: usize) -> String {
+    const UNSAVED: &str = " [unsaved]";
     let title = app.design().level().title.as_deref();
     let title = title.map_or_else(|| app.source().name(), str::to_owned);
     let title = crate::text::escape_controls(&title).into_owned();
-    if app.unsaved() {
-        format!("{title} [unsaved]")
+    // A generated floor too wide for its frame gives up its depth (the panel shows it)
+    // before the seed that makes it again.
+    let fit = |room: usize| match crate::game::run::floor_title_detail(&title) {
+        Some(detail) if title.chars().count() > room => crate::text::fit_title(detail, room),
+        _ => crate::text::fit_title(&title, room),
+    };
+    if !app.unsaved() {
+        return fit(room);
+    }
+    let keep = room.saturating_sub(UNSAVED.len());
+    if keep > 0 {
+        format!("{}{UNSAVED}", fit(keep))
     } else {
-        title
+        crate::text::fit_title(&format!("{title}{UNSAVED}"), room)
     }
 }
 
 pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &mut Buffer) {
     let theme = &app.settings().theme;
-    let title = level_title(app);
-    let mut block = Block::bordered().title(format!(" {title} "));
+    // The frame's corners, and a space before the title (the one after may go).
     let room = usize::from(l.map_block.width).saturating_sub(2);
+    let title = level_title(app, room.saturating_sub(1));
+    let mut block = Block::bordered().title(format!(" {title} "));
     if let Some(why) = search_origin(app, room.saturating_sub(title.chars().count() + 3)) {
         block = block.title(Line::from(why).right_aligned());
     }
-    let legend = if app.overlay().on {
+    let mut legend = if app.overlay().on {
         legend(app, snapshot, l.map)
     } else {
         Vec::new()
     };
-    let legend_w: usize = legend.iter().map(|s| s.content.chars().count()).sum();
+    let mut legend_w: usize = legend.iter().map(|s| s.content.chars().count()).sum();
+    if legend_w > room {
+        // The states' glyphs go a pair (glyph, word) at a time from the end; a ramp cut
+        // would show a wrong figure at its end, so a frame too narrow for it shows none.
+        let states =
+            app.world().planner().distance_map().is_none() && app.overlay().layer == Layer::States;
+        while states && legend.len() > 3 && legend_w > room {
+            legend.truncate(legend.len() - 2);
+            legend_w = legend.iter().map(|s| s.content.chars().count()).sum();
+        }
+        if legend_w > room {
+            legend.clear();
+            legend_w = 0;
+        }
+    }
     if !legend.is_empty() {
         // The overlay's legend sits on the map's frame, where it costs no row of the panel.
         block = block.title_bottom(Line::from(legend));
