@@ -1444,6 +1444,16 @@ impl App {
                 if arrived || self.alarmed() {
                     self.travel = None;
                 }
+                let on_stairs = self.world().feature_at(target)
+                    == Some(crate::content::level::FeatureKind::Stairs);
+                if self.world().player().pos == target && on_stairs {
+                    // The @ hides the > it stands on.
+                    let key = self
+                        .settings
+                        .bindings
+                        .key_of(Context::Play, Action::Descend);
+                    self.say(format!("You stand on the stairs: {key} takes them."));
+                }
             }
             None => {
                 self.travel = None;
