@@ -399,7 +399,12 @@ fn overlay_lines(
     }
     units.push(format!("open {}", format_count(open as u64)));
     units.push(format!("closed {}", format_count(closed as u64)));
-    for part in pack(&units, " ", width) {
+    let mut parts = pack(&units, " ", width);
+    if parts.len() > 1 && app.mode() == crate::app::Mode::Play {
+        // The hint bar gives the step too: on a narrow panel the counts keep one row.
+        parts = pack(&units[1..], " ", width);
+    }
+    for part in parts {
         lines.push((Line::from(part), Need::Essential));
     }
 }
