@@ -791,3 +791,68 @@ fn map_planning_rolls_down_a_weighted_map() {
     }
     assert_eq!(w.monsters()[0].pos.chebyshev(w.player().pos), 1);
 }
+
+#[test]
+fn searches_made_ahead_are_the_ones_plan_one_would_make_and_count_when_taken() {
+    use crate::content::generate::{Density, GenKind, GenParams, generate};
+    use crate::engine::astar::SearchResult;
+    let level = generate(&GenParams {
+        kind: GenKind::Caves,
+        width: 80,
+        height: 40,
+        seed: 7,
+        monsters: 3 * PARALLEL_MIN_MONSTERS,
+        density: None,
+        terrain: Some(Density::from_permille(0)),
+    })
+    .unwrap();
+    for planning in [Planning::AStar, Planning::Jps] {
+        let mut w = World::new(&level, 4);
+        w.set_planning(planning);
+        let traced = w.monsters()[6].id;
+        w.planner.trace_next(Some(traced));
+        w.replan_on(3);
+        let goal = w.player().pos;
+        // Every other monster, the traced one among them, in order.
+        let which: Vec<usize> = (0..w.monsters().len()).step_by(2).collect();
+        let (mut ahead, mut fresh) = (w.planner.clone(), w.planner.clone());
+        ahead.plan_ahead(&w.grid, goal, w.options, &w.monsters, &which, 3);
+        // Plans wiped, so that a search not handed over shows; one monster moved after the
+        // searches ahead were made, which must then search anew.
+        let mut monsters = w.monsters.clone();
+        for m in &mut monsters {
+            m.plan = SearchResult::default();
+        }
+        let moved = which[5];
+        let to = [(1, 0), (-1, 0), (0, 1), (0, -1)]
+            .into_iter()
+            .map(|(dx, dy)| monsters[moved].pos.offset(dx, dy))
+            .find(|&p| w.grid.is_passable(p) && w.monster_at(p).is_none() && p != goal)
+            .expect("a free cell beside the monster");
+        monsters[moved].pos = to;
+        let mut by_fresh = monsters.clone();
+        for &i in &which {
+            ahead.plan_one(&w.grid, goal, w.options, &mut monsters[i]);
+            fresh.plan_one(&w.grid, goal, w.options, &mut by_fresh[i]);
+            assert_eq!(monsters[i], by_fresh[i], "{planning}: monster {i}");
+            assert_eq!(
+                monsters[i].plan.status,
+                Status::Found,
+                "{planning}: monster {i}"
+            );
+        }
+        assert_eq!(monsters, by_fresh);
+        assert_eq!(ahead.stats(), fresh.stats(), "{planning}");
+        assert!(ahead.stats().searches as usize >= which.len());
+        assert_eq!(
+            ahead.ahead_left(),
+            0,
+            "{planning}: every search made was taken"
+        );
+        assert!(
+            ahead
+                .trace()
+                .is_some_and(|t| t.expansions() == monsters[6].plan.expanded)
+        );
+    }
+}
