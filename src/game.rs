@@ -736,31 +736,17 @@ impl World {
         }
         // Nobody dies during the monsters' phase, so the indices still hold. The first moves
         // changed the map of who stands where, so a fast monster's old plan may be stale.
-        // Its second search, like the first, ignores the others, and only its own second
-        // move changes where it stands: so those searches too are made up front, in
-        // parallel, each taken (and counted) when its monster's turn comes.
-        let fast: Vec<usize> = (0..self.monsters.len())
-            .filter(|&i| kinds::kind(self.monsters[i].kind).speed == Speed::Fast)
-            .collect();
-        let goal = self.player.pos;
-        self.planner.plan_ahead(
-            &self.grid,
-            goal,
-            self.options,
-            &self.monsters,
-            &fast,
-            cores(),
-        );
-        for &i in &fast {
+        for i in 0..self.monsters.len() {
             if self.state != GameState::Playing {
                 break;
             }
-            let goal = self.player.pos;
-            self.planner
-                .plan_one(&self.grid, goal, self.options, &mut self.monsters[i]);
-            self.monster_acts(i);
+            if kinds::kind(self.monsters[i].kind).speed == Speed::Fast {
+                let goal = self.player.pos;
+                self.planner
+                    .plan_one(&self.grid, goal, self.options, &mut self.monsters[i]);
+                self.monster_acts(i);
+            }
         }
-        self.planner.drop_ahead();
         let work = self.planner.stats();
         self.run.astar_expanded += work.astar_expanded;
         self.run.searches += u64::from(work.searches);
@@ -801,7 +787,11 @@ impl World {
     /// Plans every monster's path without moving anyone (also after edits or option changes).
     /// Many monsters are planned on all cores; the results do not depend on how many.
     pub fn replan(&mut self) {
-        self.replan_on(cores());
+        // The core count is read once: the standard library reads cgroup files every time.
+        static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+        let cores =
+            *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, usize::from));
+        self.replan_on(cores);
     }
 
     /// [`World::replan`] on at most `threads` threads (benchmarks compare 1 with all).
@@ -894,12 +884,6 @@ impl World {
             }
         }
     }
-}
-
-/// The cores to plan on. Read once: the standard library reads cgroup files every time.
-fn cores() -> usize {
-    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, usize::from))
 }
 
 /// Whether hit points are below a third of the start's: the danger the view colours red

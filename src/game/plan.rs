@@ -155,19 +155,6 @@ pub struct Planner {
     planning: Planning,
     /// The shared map of [`Planning::Map`].
     map: DistanceMap,
-    /// Searches made up front by [`Planner::plan_ahead`], in the order the monsters will ask
-    /// for them, each taken by [`Planner::plan_one`] at most once.
-    ahead: Vec<Ahead>,
-}
-
-/// A search made up front for [`Planner::plan_one`]: what it was for, and what it found.
-#[derive(Debug, Clone)]
-struct Ahead {
-    id: u32,
-    from: Pos,
-    goal: Pos,
-    options: SearchOptions,
-    found: SearchResult,
 }
 
 impl Planner {
@@ -236,7 +223,6 @@ impl Planner {
         threads: usize,
     ) {
         self.progress.start(monsters.len());
-        self.ahead.clear();
         self.stats = TurnStats {
             dijkstra_expanded: self.reachable_from(grid, goal, options),
             ..TurnStats::default()
@@ -430,101 +416,10 @@ impl Planner {
         }
     }
 
-    /// Makes up front, on at most `threads` threads, the searches [`Planner::plan_one`]
-    /// would make for `monsters[i]` for each `i` of `which` (in that order) from where they
-    /// stand now, so that those `plan_one` calls (a fast monster's second plan, which also
-    /// ignores the other monsters while the player stands still) only take their result:
-    /// the same search, the same plan, the same figures, counted when taken. Only searches
-    /// that are the whole of `plan_one` are made: A* or JPS planning, not the traced
-    /// monster's. A search not taken is dropped by the next [`Planner::drop_ahead`] or plan
-    /// of everyone; a monster that has moved since, or another goal or options, gets a
-    /// search of its own.
-    pub fn plan_ahead(
-        &mut self,
-        grid: &Grid,
-        goal: Pos,
-        options: SearchOptions,
-        monsters: &[Monster],
-        which: &[usize],
-        threads: usize,
-    ) {
-        self.ahead.clear();
-        if !matches!(self.planning, Planning::AStar | Planning::Jps) {
-            return;
-        }
-        let options = self.searched_with(options);
-        self.ahead.extend(
-            which
-                .iter()
-                .map(|&i| &monsters[i])
-                .filter(|m| Some(m.id) != self.traced)
-                .map(|m| Ahead {
-                    id: m.id,
-                    from: m.pos,
-                    goal,
-                    options,
-                    found: SearchResult::default(),
-                }),
-        );
-        let threads = threads.min(self.ahead.len() / PARALLEL_MIN_MONSTERS).max(1);
-        if threads > 1 && self.workers.len() < threads - 1 {
-            self.workers.resize_with(threads - 1, Pathfinder::new);
-        }
-        let search = |pf: &mut Pathfinder, jobs: &mut [Ahead]| {
-            for a in jobs {
-                let q = Query::new(a.from, a.goal).options(a.options);
-                pf.search(grid, q, &mut a.found, &mut ());
-            }
-        };
-        let per_thread = self.ahead.len().div_ceil(threads).max(1);
-        let mut chunks = self.ahead.chunks_mut(per_thread);
-        let mine = chunks.next().unwrap_or_default();
-        let (pathfinder, workers) = (&mut self.pathfinder, &mut self.workers);
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = chunks
-                .zip(workers.iter_mut())
-                .map(|(chunk, pf)| scope.spawn(move || search(pf, chunk)))
-                .collect();
-            search(pathfinder, mine);
-            for h in handles {
-                // A planning thread only panics on a bug; pass it on rather than hide it.
-                h.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
-            }
-        });
-        // Taken from the back, in the order of `which`.
-        self.ahead.reverse();
-    }
-
-    /// Drops the searches [`Planner::plan_ahead`] made that were not taken.
-    pub fn drop_ahead(&mut self) {
-        self.ahead.clear();
-    }
-
-    /// How many searches [`Planner::plan_ahead`] made are still to be taken.
-    #[cfg(test)]
-    pub(super) fn ahead_left(&self) -> usize {
-        self.ahead.len()
-    }
-
     /// Plans one monster again from where it stands (a fast monster before its second
     /// move, a boxed-in one whose way has opened), the way the planning mode plans, recording the search when it is the traced
     /// one; the work joins the turn's.
     pub fn plan_one(&mut self, grid: &Grid, goal: Pos, options: SearchOptions, m: &mut Monster) {
-        if let Some(a) = self.ahead.last()
-            && a.id == m.id
-        {
-            let made =
-                a.from == m.pos && a.goal == goal && a.options == self.searched_with(options);
-            let mut a = self.ahead.pop().expect("an entry was just seen");
-            if made && Some(m.id) != self.traced {
-                m.planned = (m.pos, goal);
-                std::mem::swap(&mut m.plan, &mut a.found);
-                m.boxed = false;
-                self.stats.astar_expanded += u64::from(m.plan.expanded);
-                self.stats.searches += 1;
-                return;
-            }
-        }
         match self.planning {
             // The map from the player still holds: the player has not moved.
             Planning::Map => self.step_by_map(grid, goal, m),
