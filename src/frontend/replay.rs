@@ -25,7 +25,7 @@ use ratatui::style::{Modifier, Style};
 
 use super::script::{self, Action as Token, RunOptions, Script, ScriptError};
 use crate::app::keymap::{self, Action, Context};
-use crate::app::{App, Input, Mode, open_level};
+use crate::app::{App, Input, Mode};
 
 /// The speeds a replay plays at, in inputs a second.
 pub const SPEEDS: [u32; 10] = [1, 2, 5, 10, 20, 50, 100, 200, 500, 2000];
@@ -92,7 +92,7 @@ impl Replay {
             .filter(|(_, s)| !matches!(s.action, Token::Snap(_)))
             .flat_map(|(i, s)| std::iter::repeat_n(i, s.repeat as usize))
             .collect();
-        let app = Self::fresh(&script, options)?;
+        let app = super::script::start_app(&script, options)?;
         Ok(Replay {
             script,
             options: options.clone(),
@@ -102,36 +102,6 @@ impl Replay {
             inspect: None,
             quit: false,
         })
-    }
-
-    /// The game at the recording's start, set up as `script` sets it up.
-    fn fresh(script: &Script, options: &RunOptions) -> Result<App, ScriptError> {
-        let size = options.size.or(script.header.size).unwrap_or((80, 24));
-        let seed = options.seed.or(script.header.seed).unwrap_or(1);
-        let level = options.level.clone().or(script.header.level.clone());
-        let (design, source) = open_level(level.as_deref(), seed)?;
-        // As `script` plays it: with the settings file the recording names (never the
-        // user's own), and saves carried out in the game without writing anything.
-        let settings = match options.config.as_ref().or(script.header.config.as_ref()) {
-            Some(file) => crate::app::config::load(file)?,
-            None => crate::app::config::Settings::default(),
-        };
-        let source = if options.allow_saves {
-            source
-        } else {
-            source.for_replay()
-        };
-        let mut app = App::new(design, source, seed, size);
-        app.apply_settings(settings);
-        if let Some(planning) = script.header.planning {
-            app.set_planning(planning);
-        }
-        app.set_keeping(script.header.kept_runs);
-        if let Some((start, goal)) = options.lab.or(script.header.lab) {
-            let search = app.world().options();
-            app.open_lab(start, goal, search);
-        }
-        Ok(app)
     }
 
     /// Inputs in the recording.
@@ -201,7 +171,7 @@ impl Replay {
 
     /// Back to the recording's start.
     pub fn restart(&mut self) -> Result<(), ScriptError> {
-        self.app = Self::fresh(&self.script, &self.options)?;
+        self.app = super::script::start_app(&self.script, &self.options)?;
         self.inspect = None;
         self.at = 0;
         self.quit = false;

@@ -758,15 +758,16 @@ pub fn load(path: &Path) -> Result<Script, LoadError> {
     Ok(parse(&bytes, &path.display().to_string())?)
 }
 
-/// Runs a script file as `astar-rogue script` does, writing its output to `out`.
-pub fn run_file(path: &Path, options: &RunOptions, out: &mut dyn Write) -> Result<(), ScriptError> {
-    let mut script = load(path)?;
-    script.header.styles |= options.styles;
+/// The game at a script's start, as `script` (and the replay viewer, whose frames must be
+/// the same) sets it up: the level, seed and size of the header or the options, the settings
+/// file the run names (never the user's own: they must not change a script's frames), saves
+/// carried out in the game without writing anything unless asked, the planning mode, and
+/// the lab when the script opens in it.
+pub fn start_app(script: &Script, options: &RunOptions) -> Result<App, ScriptError> {
     let size = options.size.or(script.header.size).unwrap_or((80, 24));
     let seed = options.seed.or(script.header.seed).unwrap_or(1);
     let level = options.level.clone().or(script.header.level.clone());
     let (level, source) = open_level(level.as_deref(), seed)?;
-    // Only a file the run names: the user's own settings must not change a script's frames.
     let settings = match options.config.as_ref().or(script.header.config.as_ref()) {
         Some(file) => crate::app::config::load(file)?,
         None => crate::app::config::Settings::default(),
@@ -786,6 +787,15 @@ pub fn run_file(path: &Path, options: &RunOptions, out: &mut dyn Write) -> Resul
         let search = app.world().options();
         app.open_lab(start, goal, search);
     }
+    Ok(app)
+}
+
+/// Runs a script file as `astar-rogue script` does, writing its output to `out`.
+pub fn run_file(path: &Path, options: &RunOptions, out: &mut dyn Write) -> Result<(), ScriptError> {
+    let mut script = load(path)?;
+    script.header.styles |= options.styles;
+    let size = options.size.or(script.header.size).unwrap_or((80, 24));
+    let mut app = start_app(&script, options)?;
     play(&script, &mut app, size, options.output, out)?;
     Ok(())
 }
