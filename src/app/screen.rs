@@ -44,7 +44,9 @@ pub fn layout(app: &App, area: Rect) -> Option<Layout> {
     let top_h = log.y - area.y;
     // The panel narrows on small terminals so that the map keeps most of the width; the
     // overlay's keeps room for the inspector's boxes.
-    let side_w = if searching {
+    // Below 14 rows the inspector has no room (the overlay shows it from 50x14), so the
+    // overlay's panel is as narrow as play's and the map keeps the width.
+    let side_w = if searching && area.height >= 14 {
         (area.width * 2 / 5).clamp(28, 90)
     } else if area.width >= 80 {
         28
