@@ -276,7 +276,7 @@ pub enum Algorithm {
     /// same path). It applies to 8-way moves without corner cutting at weight 1 with the
     /// octile, Chebyshev or zero estimate, A* rather than greedy, nobody in the way
     /// ([`Query::occupied`] empty) and a grid whose every step costs the plain 10 or 14
-    /// ([`Grid::has_uniform_costs`]), unless the grid is large and so cluttered that A* is
+    /// (not [`Grid::is_weighted`]), unless the grid is large and so cluttered that A* is
     /// faster ([`Fallback::Cluttered`]); elsewhere A* runs instead and
     /// [`SearchResult::fallback`] says why. Its expansions count jump points, its trace
     /// opens jump points only, each with the jump point its run came from as the parent.

@@ -342,12 +342,6 @@ impl Grid {
         &self.tiles
     }
 
-    /// Whether every step on the grid costs the plain 10 or 14: no cell's terrain weighs
-    /// more than 1 (see [`Grid::is_weighted`]). What Jump Point Search needs.
-    pub fn has_uniform_costs(&self) -> bool {
-        !self.is_weighted()
-    }
-
     /// Whether a position lies inside the grid.
     pub fn contains(&self, p: Pos) -> bool {
         p.x >= 0 && p.y >= 0 && (p.x as usize) < self.width && (p.y as usize) < self.height

@@ -217,6 +217,10 @@ impl Jps {
     /// a step that costs more than the plain 10 or 14, or straight runs too short for
     /// jumping to pay (see [`CLUTTER_MIN_CELLS`]).
     pub(super) fn prepare(&mut self, grid: &Grid) -> Option<Fallback> {
+        // Before the map is built: weighted terrain rules JPS out whatever the map holds.
+        if grid.is_weighted() {
+            return Some(Fallback::WeightedTerrain);
+        }
         let map = &mut self.map;
         if map.revision == grid.revision() {
             return map.verdict;
@@ -287,9 +291,8 @@ impl Jps {
                 stops += (map.east.ahead(y, x + 1) & 1) as usize;
             }
         }
-        map.verdict = if !grid.has_uniform_costs() {
-            Some(Fallback::WeightedTerrain)
-        } else if walkable >= CLUTTER_MIN_CELLS && walkable * 10 < stops * CLUTTER_RUN_TENTHS {
+        map.verdict = if walkable >= CLUTTER_MIN_CELLS && walkable * 10 < stops * CLUTTER_RUN_TENTHS
+        {
             Some(Fallback::Cluttered)
         } else {
             None
@@ -405,7 +408,7 @@ impl Buffers<'_> {
             }
             if expanded >= cap {
                 result.set(Status::CapReached, None, expanded);
-                break;
+                return None;
             }
             nodes[c] = here | 1 << 48;
             expanded += 1;
@@ -444,7 +447,7 @@ impl Buffers<'_> {
                 }
             }
         }
-        if answer.is_none() && expanded < cap {
+        if answer.is_none() {
             result.set(Status::Unreachable, None, expanded);
         }
         answer

@@ -197,11 +197,10 @@ fn tie_rules_parse_and_print() {
     }
     assert_eq!(Ties::default(), Ties::LowerH);
     assert!("fifo".parse::<Ties>().is_err());
-    let lifo = SearchOptions {
-        ties: Ties::Lifo,
-        ..SearchOptions::default()
-    };
-    assert_ne!(lifo, SearchOptions::default());
+    for a in Algorithm::ALL {
+        assert_eq!(a.to_string().parse::<Algorithm>(), Ok(a));
+    }
+    assert!("dijkstra".parse::<Algorithm>().is_err());
 }
 
 #[test]
@@ -519,6 +518,18 @@ fn jump_point_search_says_why_it_does_not_apply_and_a_star_runs() {
             ..r
         },
         pf.find(&g, q.occupied(&occupied))
+    );
+    // Water in the way: steps that cost more than 10 or 14, which jumping skips over. A*
+    // runs, on the grid searched just before by JPS (its map must not answer for this one).
+    let wet = grid(&["......", ".##~..", "......"]);
+    let r = pf.find(&wet, q.options(jps(Ties::LowerH)));
+    assert_eq!(r.fallback, Some(Fallback::WeightedTerrain));
+    assert_eq!(
+        SearchResult {
+            fallback: None,
+            ..r
+        },
+        pf.find(&wet, q)
     );
     // And where it applies it says nothing, and is JPS: fewer expansions here.
     let r = pf.find(&g, q.options(jps(Ties::LowerH)));
