@@ -3,8 +3,8 @@
 //! way to the nearest unexplored part of the floor.
 //!
 //! Exploring walks a Dijkstra search over the cells the player has seen (king moves that
-//! cut no corner, 10 straight and 14 diagonal, the monsters' costs) to the nearest seen
-//! potion or frontier cell: seen floor beside a cell never seen. Every neighbour of the cell
+//! cut no corner, 10 straight and 14 diagonal times the terrain's weight: the monsters'
+//! costs) to the nearest seen potion or frontier cell: seen floor beside a cell never seen. Every neighbour of the cell
 //! the player stands on is always in sight, so reaching a frontier cell uncovers it, and
 //! exploring ends.
 
@@ -166,7 +166,11 @@ impl World {
                 {
                     continue;
                 }
-                let nd = d + if dx != 0 && dy != 0 { 14 } else { 10 };
+                // The step's time with its terrain, as a plan counts it: water is slow.
+                let Some(step) = self.grid.step_cost(p, n) else {
+                    continue;
+                };
+                let nd = d + step;
                 if nd < dist[nc] {
                     dist[nc] = nd;
                     parent[nc] = c;

@@ -42,9 +42,7 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let width = usize::from(inner.width).max(1);
     // The front end's notice (a resumed run) is the newest line, in its own colour.
     let mut notice: Vec<Line> = app.notice().map_or_else(Vec::new, |text| {
-        let mut parts = crate::text::wrap(text, width);
-        parts.truncate(usize::from(inner.height));
-        parts
+        crate::text::wrap_cut(text, width, usize::from(inner.height))
             .into_iter()
             .map(|p| Line::styled(p, Style::new().fg(Color::Yellow)))
             .collect()
