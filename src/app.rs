@@ -796,7 +796,8 @@ impl App {
             (Confirm::Overwrite, _) => self.say("Not saved."),
             (Confirm::Restart, Action::Yes) => self.restart(),
             (Confirm::Abandon, Action::Yes) => {
-                self.travel = None;
+                // Any long action belonged to the game left behind.
+                self.stop_errands();
                 self.session.world_mut().abandon();
             }
             (Confirm::NewLevel, Action::Yes) => self.new_level(),
@@ -1068,7 +1069,8 @@ impl App {
             Descended::Refused => {}
             Descended::Down => {
                 self.pick_default();
-                self.travel = None;
+                // Any long action belonged to the game left behind.
+                self.stop_errands();
                 self.set_cursor(self.world().player().pos);
                 self.after_turn();
             }
@@ -1271,7 +1273,7 @@ impl App {
         self.pick_default();
         self.overlay.step = None;
         self.screen = Screen::Play;
-        self.travel = None;
+        self.stop_errands();
         self.sync_trace();
     }
 

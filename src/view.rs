@@ -88,7 +88,7 @@ impl Widget for &App {
             popup(area, buf, title, &lines);
         }
         if let Some(question) = self.question() {
-            let (title, lines) = question_text(self, question);
+            let (title, lines, _) = question_text(self, question);
             popup(area, buf, title, &lines);
         }
     }
@@ -214,27 +214,17 @@ fn answers(app: &App, template: &str, actions: &[Action]) -> String {
 
 /// The answer lines of `question`'s box, in one line for the hint bar.
 fn question_answers(app: &App, question: &Confirm) -> String {
-    let keys: Vec<String> = [
-        Action::Yes,
-        Action::No,
-        Action::SaveAndQuit,
-        Action::TakeFile,
-        Action::KeepMine,
-    ]
-    .iter()
-    .map(|&a| format!("{}  ", app.settings().bindings.key_of(Context::Confirm, a)))
-    .collect();
-    let (_, lines) = question_text(app, question);
-    let answers: Vec<String> = lines
-        .into_iter()
-        .filter(|l| keys.iter().any(|k| l.starts_with(k.as_str())))
-        .map(|l| l.replace("    ", "  ").replace("  ", " "))
-        .collect();
-    answers.join("  ")
+    let (_, lines, answers) = question_text(app, question);
+    lines[lines.len() - answers..]
+        .iter()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect::<Vec<_>>()
+        .join("  ")
 }
 
-/// The title and lines of the popup that asks `question`.
-fn question_text(app: &App, question: &Confirm) -> (&'static str, Vec<String>) {
+/// The title and lines of the popup that asks `question`, and how many of its last lines
+/// are the answers (the keys to press).
+fn question_text(app: &App, question: &Confirm) -> (&'static str, Vec<String>, usize) {
     let file = app.source().name();
     let unsaved = format!("{file} has unsaved edits.");
     let kept = app.keeping();
@@ -244,22 +234,27 @@ fn question_text(app: &App, question: &Confirm) -> (&'static str, Vec<String>) {
                 vec![
                     format!("{file} has unsaved edits"),
                     "to its design (the level file).".into(),
-                    answers(app, "{}  save the level, then quit", &[Action::SaveAndQuit]),
-                    answers(app, "{}  quit without saving the level", &[Action::Yes]),
-                    answers(app, "{}  keep playing", &[Action::No]),
                 ]
             } else {
-                vec![
-                    unsaved,
-                    answers(app, "{}  save and quit", &[Action::SaveAndQuit]),
-                    answers(app, "{}  quit without saving", &[Action::Yes]),
-                    answers(app, "{}  keep playing", &[Action::No]),
-                ]
+                vec![unsaved]
             };
             if kept && app.in_progress() {
                 lines.push("Your run is kept either way.".into());
             }
-            (" Quit? ", lines)
+            let without = if kept {
+                "{}  quit without saving the level"
+            } else {
+                "{}  quit without saving"
+            };
+            let save = if kept {
+                "{}  save the level, then quit"
+            } else {
+                "{}  save and quit"
+            };
+            lines.push(answers(app, save, &[Action::SaveAndQuit]));
+            lines.push(answers(app, without, &[Action::Yes]));
+            lines.push(answers(app, "{}  keep playing", &[Action::No]));
+            (" Quit? ", lines, 3)
         }
         Confirm::Quit if kept => (
             " Quit? ",
@@ -277,6 +272,7 @@ fn question_text(app: &App, question: &Confirm) -> (&'static str, Vec<String>) {
                     &[Action::Yes, Action::No],
                 ),
             ],
+            1,
         ),
         Confirm::Quit => (
             " Quit? ",
@@ -288,6 +284,7 @@ fn question_text(app: &App, question: &Confirm) -> (&'static str, Vec<String>) {
                     &[Action::Yes, Action::No],
                 ),
             ],
+            1,
         ),
         Confirm::Overwrite => (
             " Overwrite? ",
@@ -299,6 +296,7 @@ fn question_text(app: &App, question: &Confirm) -> (&'static str, Vec<String>) {
                     &[Action::Yes, Action::No],
                 ),
             ],
+            1,
         ),
         Confirm::Restart if kept => (
             " New run? ",
@@ -311,6 +309,7 @@ fn question_text(app: &App, question: &Confirm) -> (&'static str, Vec<String>) {
                     &[Action::Yes, Action::No],
                 ),
             ],
+            1,
         ),
         Confirm::Restart => (
             " Restart? ",
@@ -322,6 +321,7 @@ fn question_text(app: &App, question: &Confirm) -> (&'static str, Vec<String>) {
                     &[Action::Yes, Action::No],
                 ),
             ],
+            1,
         ),
         Confirm::Abandon => {
             let mut lines = vec!["The run ends here, as a loss.".to_string()];
@@ -334,7 +334,7 @@ fn question_text(app: &App, question: &Confirm) -> (&'static str, Vec<String>) {
                 "{}  abandon    {}  keep playing",
                 &[Action::Yes, Action::No],
             ));
-            (" Abandon the run? ", lines)
+            (" Abandon the run? ", lines, 1)
         }
         Confirm::NewLevel => (
             " New level? ",
@@ -352,6 +352,7 @@ fn question_text(app: &App, question: &Confirm) -> (&'static str, Vec<String>) {
                     &[Action::Yes, Action::No],
                 ),
             ],
+            1,
         ),
         Confirm::BlankLevel => (
             " Blank level? ",
@@ -367,6 +368,7 @@ fn question_text(app: &App, question: &Confirm) -> (&'static str, Vec<String>) {
                     &[Action::Yes, Action::No],
                 ),
             ],
+            1,
         ),
         Confirm::Reload(_) => (
             " Changed on disk ",
@@ -384,6 +386,7 @@ fn question_text(app: &App, question: &Confirm) -> (&'static str, Vec<String>) {
                     &[Action::KeepMine],
                 ),
             ],
+            2,
         ),
     }
 }

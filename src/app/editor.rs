@@ -343,7 +343,8 @@ impl App {
         match moved {
             Ok(depth) => {
                 self.pick_default();
-                self.travel = None;
+                // Any long action belonged to the game left behind.
+                self.stop_errands();
                 self.set_cursor(self.world().player().pos);
                 self.after_turn();
                 let name = self.source().name();
