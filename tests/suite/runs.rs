@@ -349,15 +349,26 @@ fn a_resumed_run_goes_on_as_if_never_left() {
 
 #[test]
 fn a_run_left_mid_travel_travels_on() {
-    // A click starts travel; the terminal runs its steps as ticks; the break falls after
-    // three of them, and the resumed game takes the rest from where it stopped.
-    let (state, _) = break_and_resume(
-        "levels/default.txt",
+    // The rat killed, `>` starts travel to the stairs at the far end of the hall; the
+    // terminal runs its steps as ticks; the break falls after three of them, and the
+    // resumed game takes the rest from where it stopped, then descends.
+    let (level, before) = ("tests/levels/far_stairs.txt", "F l F l F l > 3*tick");
+    // The break does fall mid-travel: the same inputs, played as the terminal plays them
+    // (ticks one by one), leave travel under way.
+    let scratch = Scratch::new();
+    let mut probe = Live::new(
+        &scratch.path().join("data"),
+        &scratch.copy(level),
         4,
-        "click:21,9 3*tick",
-        "tick tick tick tick tick tick l",
+        (80, 24),
     );
-    assert!(state.contains("\"turn\":"), "{state}");
+    probe.play(before);
+    assert!(
+        probe.app.travel().is_some(),
+        "travel ended before the break"
+    );
+    let (state, _) = break_and_resume(level, 4, before, "20*tick >");
+    assert!(state.contains("\"depth\":2"), "{state}");
 }
 
 #[test]
