@@ -325,7 +325,7 @@ impl Keeper {
         if let Some(end) = app.take_ended() {
             let note = self.score(&end);
             // The note goes on the end screen; a run abandoned for a new one has none.
-            if !app.world().state().eq(&crate::game::GameState::Playing) {
+            if app.world().state() != crate::game::GameState::Playing {
                 app.set_end_note(Some(note));
             }
             // Permadeath: the run is over, so is its save.
