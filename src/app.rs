@@ -505,6 +505,12 @@ impl App {
         self.keeping = keeping;
     }
 
+    /// Makes the app a replay (`script`, `test`, the replay viewer) or not: saves, on every
+    /// floor, are carried out in the game and said in the log but write nothing.
+    pub fn set_replay(&mut self, replay: bool) {
+        self.session.set_replay(replay);
+    }
+
     /// Whether runs are kept (see [`App::set_keeping`]).
     pub fn keeping(&self) -> bool {
         self.keeping

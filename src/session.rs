@@ -285,6 +285,10 @@ pub struct Session {
     io: Journal,
     /// How far the planning of a turn is, for every game of the run.
     progress: Arc<Progress>,
+    /// A replay (`script`, `test`): the saves of every floor, whatever its source, are
+    /// carried out in the game and said in the log, but nothing is written to disk. The
+    /// session's, not a floor source's, so that no floor put in play can lose it.
+    replay: bool,
 }
 
 impl Session {
@@ -314,6 +318,7 @@ impl Session {
             first: None,
             history: History::default(),
             io: Journal::Off,
+            replay: false,
         };
         session.refresh_chain();
         session
@@ -340,6 +345,17 @@ impl Session {
                 _ => None,
             });
         self.world.set_designed_final(designed);
+    }
+
+    /// Makes this session a replay (or not): its saves write nothing, on every floor (a
+    /// replay of someone's recording must never rewrite the level it names).
+    pub fn set_replay(&mut self, replay: bool) {
+        self.replay = replay;
+    }
+
+    /// Whether saves are only played, not written (see [`Session::set_replay`]).
+    pub fn is_replay(&self) -> bool {
+        self.replay
     }
 
     /// The run's first floor (the one in play when the run is on it).
@@ -646,16 +662,7 @@ impl Session {
                 other => other.to_string(),
             })?;
         above.push(path);
-        Ok(Some((design, self.like_this_floor(source), above)))
-    }
-
-    /// A source for another floor of this run: in a replay, writing nothing like this one.
-    fn like_this_floor(&self, source: Source) -> Source {
-        if self.floor.source.is_replay() {
-            source.for_replay()
-        } else {
-            source
-        }
+        Ok(Some((design, source, above)))
     }
 
     /// Puts the designed floor below in play, its history empty.
@@ -750,7 +757,7 @@ impl Session {
             })?;
             self.floor = Floor {
                 design,
-                source: self.like_this_floor(source),
+                source,
                 generated: None,
                 origin: Origin::Chain(above),
             };
@@ -806,10 +813,9 @@ impl Session {
 
     /// Replaces the level by a generated one (no file yet).
     fn take_generated(&mut self, level: Level, suggested: PathBuf, origin: (GenKind, u64)) {
-        let source = self.like_this_floor(Source::generated(suggested));
         self.floor = Floor {
             design: Design::new(level),
-            source,
+            source: Source::generated(suggested),
             generated: Some(origin),
             origin: Origin::First,
         };

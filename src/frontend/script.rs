@@ -772,12 +772,8 @@ pub fn start_app(script: &Script, options: &RunOptions) -> Result<App, ScriptErr
         Some(file) => crate::app::config::load(file)?,
         None => crate::app::config::Settings::default(),
     };
-    let source = if options.allow_saves {
-        source
-    } else {
-        source.for_replay()
-    };
     let mut app = App::new(level, source, seed, size);
+    app.set_replay(!options.allow_saves);
     app.apply_settings(settings);
     if let Some(planning) = script.header.planning {
         app.set_planning(planning);

@@ -38,9 +38,6 @@ pub struct Source {
     content: Option<Vec<u8>>,
     /// A change on disk not taken yet, waiting for the file to settle.
     settling: Option<Settling>,
-    /// A replay (`script`, `test`): saves are carried out in the game and said in the log,
-    /// but nothing is written to disk.
-    replay: bool,
     /// The recovery file whose edits this game took: removed once they are saved, and the
     /// one a hang-up writes again.
     recovered_from: Option<PathBuf>,
@@ -59,7 +56,6 @@ impl Source {
             stamp,
             content: Some(bytes),
             settling: None,
-            replay: false,
             recovered_from: None,
         }
     }
@@ -72,21 +68,8 @@ impl Source {
             stamp: None,
             content: None,
             settling: None,
-            replay: false,
             recovered_from: None,
         }
-    }
-
-    /// This source in a replay: its saves write nothing (see [`Source::is_replay`]).
-    pub fn for_replay(mut self) -> Self {
-        self.replay = true;
-        self
-    }
-
-    /// Whether saves are only played, not written: a replay of someone's recording must
-    /// never rewrite the level it names.
-    pub fn is_replay(&self) -> bool {
-        self.replay
     }
 
     /// The folder the level's file is in (where files made from it go), `""` for none.
@@ -763,7 +746,7 @@ impl Session {
         }
         let text = self.floor.design.to_text();
         let name = display_name(&target);
-        let replay = self.floor.source.replay;
+        let replay = self.replay;
         // A replay goes on exactly as if the save had been made (what follows may depend
         // on it: a quit that does not ask), but writes nothing.
         let written = if replay {
@@ -782,7 +765,6 @@ impl Session {
                 }
                 let recovered = self.floor.source.recovered_from.take();
                 self.floor.source = Source::file(target, Format::Text, text.into_bytes());
-                self.floor.source.replay = replay;
                 // The recovered edits are in the level now; their copy can go.
                 if let Some(recovery) = recovered.filter(|_| !replay) {
                     let _ = std::fs::remove_file(recovery);
@@ -800,7 +782,7 @@ impl Session {
     /// earlier game is never written over).
     pub fn recovery(&self) -> Option<Recovery> {
         let source = &self.floor.source;
-        if !self.unsaved() || source.replay {
+        if !self.unsaved() || self.replay {
             return None;
         }
         if !matches!(source.kind, SourceKind::Text | SourceKind::MovingAi) {
@@ -963,8 +945,7 @@ impl Session {
         let Some(path) = self.floor.source.path.clone() else {
             return Reloaded::NoFile;
         };
-        let mut source = Source::file(path, format, bytes);
-        source.replay = self.floor.source.replay;
+        let source = Source::file(path, format, bytes);
         let name = source.name();
         let design = match populate_if_empty(design, &source, self.world.seed()) {
             Ok(d) => d,

@@ -239,7 +239,8 @@ fn check_escapes_bidirectional_controls_in_a_title() {
 }
 
 /// Item 3: replaying a recording that saves (`script`) writes no level file, neither the
-/// level nor a generated one, and says so in the log; `--allow-saves` asks for the writes.
+/// level nor a generated one nor a blank one (`C-n`), and says so in the log;
+/// `--allow-saves` asks for the writes.
 #[test]
 fn replays_show_saves_in_the_log_and_write_nothing_unless_asked() {
     let dir = Scratch::new();
@@ -247,7 +248,7 @@ fn replays_show_saves_in_the_log_and_write_nothing_unless_asked() {
     let before = std::fs::read(&level).unwrap();
     dir.write(
         "bug.keys",
-        format!("{RECORDING_MARK}#! level: pillar.txt\n#! size: 80x24\ne k w e s\nG s\n"),
+        format!("{RECORDING_MARK}#! level: pillar.txt\n#! size: 80x24\ne k w e s\nG s\nC-n s\n"),
     );
     let files = || {
         let mut names: Vec<String> = std::fs::read_dir(dir.path())
@@ -282,6 +283,10 @@ fn replays_show_saves_in_the_log_and_write_nothing_unless_asked() {
         frames.contains("-seed2.txt (a replay: nothing written)."),
         "{frames}"
     );
+    assert!(
+        frames.contains("Saved blank-") && frames.contains(".txt (a replay: nothing written)."),
+        "{frames}"
+    );
     assert_eq!(
         std::fs::read(&level).unwrap(),
         before,
@@ -304,8 +309,8 @@ fn replays_show_saves_in_the_log_and_write_nothing_unless_asked() {
     assert_ne!(std::fs::read(&level).unwrap(), before, "asked for: saved");
     assert_eq!(
         files().len(),
-        listed.len() + 1,
-        "and the generated level too"
+        listed.len() + 2,
+        "and the generated and blank levels too"
     );
 }
 
