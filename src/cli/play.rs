@@ -437,15 +437,7 @@ fn offer_recovery(level: &std::path::Path) -> Result<Offer, CliError> {
     };
     let esc =
         |p: &std::path::Path| crate::text::escape_controls(&p.display().to_string()).into_owned();
-    let read = crate::text::read_limited(
-        &file,
-        crate::content::level::MAX_LEVEL_BYTES,
-        "recovery file",
-    )
-    .and_then(|bytes| {
-        let design = crate::app::parse_recovery(&bytes, &file)?;
-        Ok((design, bytes))
-    });
+    let read = crate::app::read_recovery(&file);
     let design = read.as_ref().map(|(d, _)| d);
     let newer = |p: &std::path::Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
     let mut out = std::io::stdout().lock();

@@ -158,23 +158,15 @@ pub enum OpenError {
 /// Opens a level for play: the default level when `path` is `None`. Maps without a player
 /// or monsters (Moving AI maps) get them placed from `seed`.
 pub fn open_level(path: Option<&Path>, seed: u64) -> Result<(Design, Source), OpenError> {
-    let read = |p: &Path| -> Result<(Design, Source), OpenError> {
-        let bytes = crate::text::read_limited(p, MAX_LEVEL_BYTES, "level file")?;
-        let (design, format) =
-            Design::parse_any(&bytes, &p.display().to_string()).map_err(LoadError::from)?;
-        Ok((design, Source::file(p.to_path_buf(), format, bytes)))
-    };
-    let (design, source) = match path {
-        Some(p) => read(p)?,
-        None if Path::new(DEFAULT_LEVEL_PATH).is_file() => read(Path::new(DEFAULT_LEVEL_PATH))?,
-        None => {
-            let design = Design::parse(DEFAULT_LEVEL.as_bytes(), DEFAULT_LEVEL_PATH)
-                .map_err(LoadError::from)?;
-            (design, Source::generated(PathBuf::from("default.txt")))
+    let read = |p: &Path| crate::text::read_limited(p, MAX_LEVEL_BYTES, "level file");
+    match path {
+        Some(p) => open_level_bytes(Some(p), &read(p)?, seed),
+        None if Path::new(DEFAULT_LEVEL_PATH).is_file() => {
+            let p = Path::new(DEFAULT_LEVEL_PATH);
+            open_level_bytes(Some(p), &read(p)?, seed)
         }
-    };
-    let design = populate_if_empty(design, &source, seed).map_err(OpenError::Populate)?;
-    Ok((design, source))
+        None => open_level_bytes(None, DEFAULT_LEVEL.as_bytes(), seed),
+    }
 }
 
 /// Opens a level for play from bytes read before (a saved run's), as [`open_level`] opens
@@ -605,10 +597,11 @@ impl Recovery {
     }
 }
 
-/// Reads a recovery file as a design (within the level limits, never blocking).
-pub fn read_recovery(path: &Path) -> Result<Design, LoadError> {
+/// Reads a recovery file (within the level limits, never blocking): its design, and its
+/// bytes, which a kept run keeps.
+pub fn read_recovery(path: &Path) -> Result<(Design, Vec<u8>), LoadError> {
     let bytes = crate::text::read_limited(path, MAX_LEVEL_BYTES, "recovery file")?;
-    parse_recovery(&bytes, path)
+    Ok((parse_recovery(&bytes, path)?, bytes))
 }
 
 /// The design in the bytes of the recovery file at `path` (a kept run keeps them).
