@@ -80,6 +80,26 @@ fn try_lock(file: &File) -> std::io::Result<bool> {
     }
 }
 
+/// The stem of `path` as a part of a file name of ours (a save slot's, a morgue file's):
+/// letters, digits, `-` and `_` kept, anything else (a space, a dot, a control character)
+/// `_`, at most 40 characters; `fallback` when it has none.
+pub fn file_stem(path: &Path, fallback: &str) -> String {
+    let Some(stem) = path.file_stem() else {
+        return fallback.into();
+    };
+    stem.to_string_lossy()
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(40)
+        .collect()
+}
+
 /// Seconds since 1970 (UTC) now.
 pub fn now() -> u64 {
     SystemTime::now()

@@ -277,14 +277,7 @@ pub fn write(
     tape: impl FnOnce(&Path) -> String,
 ) -> std::io::Result<(PathBuf, PathBuf)> {
     data::ensure(dir)?;
-    let stem = Path::new(&end.level)
-        .file_stem()
-        .map_or_else(|| "run".into(), |s| s.to_string_lossy().into_owned());
-    let stem: String = stem
-        .chars()
-        .map(|c| if c.is_alphanumeric() { c } else { '_' })
-        .take(40)
-        .collect();
+    let stem = data::file_stem(Path::new(&end.level), "run");
     let base = format!("morgue-{stem}-{}", data::stamp(date));
     for i in 0..1000 {
         let name = if i == 0 {
@@ -374,6 +367,26 @@ mod tests {
             std::fs::read_to_string(&b)
                 .unwrap()
                 .contains(&bk.display().to_string())
+        );
+    }
+
+    #[test]
+    fn a_morgue_file_is_named_after_its_level_as_its_save_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut end = ended();
+        end.level = "old-crypt v2\u{1b}.txt".into();
+        let (text, _) = write(dir.path(), &end, 100, |_| String::new()).unwrap();
+        let save = super::super::save::Slot::of(dir.path(), Some(Path::new(&end.level)));
+        let save_stem = save
+            .save
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        assert!(save_stem.starts_with("old-crypt_v2_-"), "{save_stem}");
+        assert!(
+            text.ends_with("morgue-old-crypt_v2_-19700101-000140.txt"),
+            "{text:?}"
         );
     }
 }

@@ -189,20 +189,7 @@ impl Slot {
     pub fn of(data: &Path, level: Option<&Path>) -> Slot {
         let stem = match level {
             Some(p) => {
-                let name = p
-                    .file_stem()
-                    .map_or_else(|| "level".into(), |s| s.to_string_lossy().into_owned());
-                let safe: String = name
-                    .chars()
-                    .map(|c| {
-                        if c.is_alphanumeric() || c == '-' || c == '_' {
-                            c
-                        } else {
-                            '_'
-                        }
-                    })
-                    .take(40)
-                    .collect();
+                let safe = data::file_stem(p, "level");
                 let hash = fnv64(p.as_os_str().as_encoded_bytes());
                 format!("{safe}-{:08x}", hash >> 32)
             }
