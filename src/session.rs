@@ -12,7 +12,7 @@ pub mod morgue;
 pub mod save;
 pub mod scores;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::content::generate::{self, GenKind, GenParams};
@@ -619,11 +619,7 @@ impl Session {
             return Ok(None);
         };
         let mut above = self.floor.above().to_vec();
-        let name = |p: &Path| {
-            p.file_name().map_or_else(String::new, |n| {
-                crate::text::escape_controls(&n.to_string_lossy()).into_owned()
-            })
-        };
+        let name = crate::text::shown_file_name;
         // Which file is below and what it holds are the disk's answers: through the
         // journal, so a rebuilt run goes down to the floor its game found.
         let design = &self.floor.design;

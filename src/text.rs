@@ -153,6 +153,20 @@ pub fn lines<'a>(
     })
 }
 
+/// A path for messages, whole, with its control characters escaped (see
+/// [`escape_controls`]): a name can hold anything.
+pub fn shown_path(path: &Path) -> String {
+    escape_controls(&path.display().to_string()).into_owned()
+}
+
+/// A path's file name for messages (never a full path, so frames stay reproducible), its
+/// control characters escaped; `""` for a path with no file name.
+pub fn shown_file_name(path: &Path) -> String {
+    path.file_name().map_or_else(String::new, |n| {
+        escape_controls(&n.to_string_lossy()).into_owned()
+    })
+}
+
 /// `s` with every control character (escape, bell, carriage return, C1 codes...) and every
 /// bidirectional control (U+202E right-to-left override and its kin, which reorder what a
 /// terminal shows) written as a visible escape such as `\u{1b}` or `\u{202e}`, so text from
@@ -495,6 +509,14 @@ mod tests {
             escape_controls("plain"),
             std::borrow::Cow::Borrowed(_)
         ));
+    }
+
+    #[test]
+    fn paths_and_file_names_are_shown_escaped() {
+        let p = Path::new("/levels/a\x1b[2J/cr\u{202e}ypt.txt");
+        assert_eq!(shown_path(p), "/levels/a\\u{1b}[2J/cr\\u{202e}ypt.txt");
+        assert_eq!(shown_file_name(p), "cr\\u{202e}ypt.txt");
+        assert_eq!(shown_file_name(Path::new("/")), "");
     }
 
     #[test]

@@ -24,8 +24,7 @@ pub struct ConfigArgs {
 /// Prints the settings file's path and the default file, or checks a file.
 pub(super) fn config(args: &ConfigArgs) -> Result<i32, CliError> {
     let mut out = std::io::stdout().lock();
-    let name =
-        |p: &std::path::Path| crate::text::escape_controls(&p.display().to_string()).into_owned();
+    let name = crate::text::shown_path;
     if args.check {
         let (path, must_exist) = match &args.file {
             Some(p) => (p.clone(), true),

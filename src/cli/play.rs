@@ -435,8 +435,7 @@ fn offer_recovery(level: &std::path::Path) -> Result<Offer, CliError> {
     let Some(file) = crate::app::find_recovery(level) else {
         return Ok(Offer::Leave);
     };
-    let esc =
-        |p: &std::path::Path| crate::text::escape_controls(&p.display().to_string()).into_owned();
+    let esc = crate::text::shown_path;
     let read = crate::app::read_recovery(&file);
     let design = read.as_ref().map(|(d, _)| d);
     let newer = |p: &std::path::Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();

@@ -40,7 +40,7 @@ pub(super) fn test(args: &TestArgs) -> Result<i32, CliError> {
         } else {
             return Err(CliError::BadInput(format!(
                 "{}: no such script or folder",
-                crate::text::escape_controls(&root.display().to_string())
+                crate::text::shown_path(root)
             )));
         }
     }
@@ -50,7 +50,7 @@ pub(super) fn test(args: &TestArgs) -> Result<i32, CliError> {
     let (mut passed, mut failed) = (0usize, 0usize);
     // Names and file content never drive the terminal: every path and every line of a
     // frame is printed with its control (and bidirectional) characters escaped.
-    let esc = |p: &Path| crate::text::escape_controls(&p.display().to_string()).into_owned();
+    let esc = crate::text::shown_path;
     for script in &scripts {
         let name = esc(script);
         let expected_path = snapshot::expected_path(script);

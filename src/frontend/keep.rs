@@ -87,10 +87,10 @@ pub fn start_app(
 impl Start {
     /// The level's file name, for messages.
     pub fn name(&self) -> String {
-        self.level.as_deref().and_then(Path::file_name).map_or_else(
-            || "the default level".into(),
-            |n| crate::text::escape_controls(&n.to_string_lossy()).into_owned(),
-        )
+        self.level
+            .as_deref()
+            .filter(|p| p.file_name().is_some())
+            .map_or_else(|| "the default level".into(), crate::text::shown_file_name)
     }
 
     /// What the run of `save` started from.

@@ -139,7 +139,7 @@ fn write_recovery(slot: &Mutex<Option<Recovery>>) {
 
 fn report_recovery(recovery: &Recovery) {
     use std::io::Write;
-    let shown = crate::text::escape_controls(&recovery.path.display().to_string()).into_owned();
+    let shown = crate::text::shown_path(&recovery.path);
     let message = match recovery.write() {
         Ok(()) => format!(
             "Unsaved edits kept in {shown}: the next `astar-rogue play` of the level offers them."

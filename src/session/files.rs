@@ -91,15 +91,8 @@ impl Source {
     pub fn name(&self) -> String {
         self.path
             .as_deref()
-            .map_or_else(|| "(no file)".into(), display_name)
+            .map_or_else(|| "(no file)".into(), crate::text::shown_file_name)
     }
-}
-
-/// A path's file name for messages, control characters escaped: a name can hold anything.
-fn display_name(path: &Path) -> String {
-    path.file_name().map_or_else(String::new, |n| {
-        crate::text::escape_controls(&n.to_string_lossy()).into_owned()
-    })
 }
 
 /// A file's length and modification time: what a cheap poll compares.
@@ -738,7 +731,7 @@ impl Session {
             }
         }
         let text = self.floor.design.to_text();
-        let name = display_name(&target);
+        let name = crate::text::shown_file_name(&target);
         let replay = self.replay;
         // A replay goes on exactly as if the save had been made (what follows may depend
         // on it: a quit that does not ask), but writes nothing.
@@ -796,7 +789,7 @@ impl Session {
     /// edits: the level file is untouched until a save, which then removes the recovery
     /// file. Returns the recovery file's name.
     pub fn take_recovery(&mut self, design: Design, recovery: PathBuf) -> String {
-        let name = display_name(&recovery);
+        let name = crate::text::shown_file_name(&recovery);
         self.floor.design = design;
         self.history.forget();
         self.history.mark_unsaved();
