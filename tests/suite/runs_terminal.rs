@@ -1,115 +1,45 @@
 //! Kept runs in the real binary under a pseudo-terminal: a run left with `q` `y`, ended by
 //! SIGHUP or by its terminal vanishing comes back on the next `play` of its level, on the
 //! screen it was left on (the log says it was resumed), and goes on as `astar-rogue script`
-//! plays the same inputs in one go.
+//! plays the same inputs in one go. The game runs on a pty of its own ([`crate::pty`]).
 
-use std::fs::File;
-use std::io::{Read, Write};
-use std::os::fd::OwnedFd;
 use std::path::Path;
-use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::process::{Command, ExitStatus};
 use std::time::{Duration, Instant};
 
-use nix::pty::{Winsize, openpty};
-use nix::sys::signal::{Signal, kill};
-use nix::unistd::Pid;
+use nix::sys::signal::Signal;
 
-const BIN: &str = env!("CARGO_BIN_EXE_astar-rogue");
+use crate::pty::{BIN, Pty};
+
 const DEADLINE: Duration = Duration::from_secs(10);
 
 /// The game on a pty of 80x24.
 struct Game {
-    child: Child,
-    master: Option<File>,
-    slave: Option<OwnedFd>,
-    output: Arc<Mutex<Vec<u8>>>,
-    /// The reader of the master side, and its stop.
-    reader: Option<(std::thread::JoinHandle<()>, Arc<AtomicBool>)>,
+    pty: Pty,
 }
 
 impl Game {
     fn launch(args: &[&std::ffi::OsStr], data: &Path) -> Game {
-        let size = Winsize {
-            ws_row: 24,
-            ws_col: 80,
-            ws_xpixel: 0,
-            ws_ypixel: 0,
-        };
-        let pty = openpty(Some(&size), None).expect("openpty");
-        // The game must not inherit the master, or closing ours would not hang it up.
-        nix::fcntl::fcntl(
-            &pty.master,
-            nix::fcntl::FcntlArg::F_SETFD(nix::fcntl::FdFlag::FD_CLOEXEC),
-        )
-        .expect("close-on-exec master");
-        let io = |fd: &OwnedFd| Stdio::from(fd.try_clone().expect("dup slave"));
-        let child = Command::new("setsid")
-            .arg("--ctty")
-            .arg(BIN)
-            .arg("play")
-            .args(args)
-            .stdin(io(&pty.slave))
-            .stdout(io(&pty.slave))
-            .stderr(io(&pty.slave))
-            .env("TERM", "xterm-256color")
-            .env("ASTAR_ROGUE_DATA", data)
-            .env_remove("ASTAR_ROGUE_PANIC")
-            .env_remove("NO_COLOR")
-            .spawn()
-            .expect("spawn setsid (util-linux)");
-        let output = Arc::new(Mutex::new(Vec::new()));
-        let mut read_side = File::from(pty.master.try_clone().expect("dup master"));
-        let sink = Arc::clone(&output);
-        let stop = Arc::new(AtomicBool::new(false));
-        let stopped = Arc::clone(&stop);
-        let reader = std::thread::spawn(move || {
-            use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
-            use std::os::fd::AsFd;
-            let mut buf = [0u8; 4096];
-            while !stopped.load(Ordering::SeqCst) {
-                let mut fds = [PollFd::new(read_side.as_fd(), PollFlags::POLLIN)];
-                if poll(&mut fds, PollTimeout::from(20u16)).unwrap_or(0) == 0 {
-                    continue;
-                }
-                match read_side.read(&mut buf) {
-                    Ok(n @ 1..) => sink.lock().unwrap().extend_from_slice(&buf[..n]),
-                    _ => break,
-                }
-            }
-        });
+        let mut full: Vec<&std::ffi::OsStr> = vec!["play".as_ref()];
+        full.extend_from_slice(args);
         Game {
-            child,
-            master: Some(File::from(pty.master)),
-            slave: Some(pty.slave),
-            output,
-            reader: Some((reader, stop)),
+            pty: Pty::spawn(&full, &[("ASTAR_ROGUE_DATA", data.as_os_str())]),
         }
     }
 
     fn text(&self) -> String {
-        String::from_utf8_lossy(&self.output.lock().unwrap()).into_owned()
+        self.pty.text()
     }
 
     /// The screen now, row by row, trailing blanks cut.
     fn screen(&self) -> Vec<String> {
-        let mut p = vt100::Parser::new(
-            std::num::NonZeroU16::new(24).unwrap(),
-            std::num::NonZeroU16::new(80).unwrap(),
-            0,
-        );
-        p.process(&self.output.lock().unwrap());
-        p.screen()
-            .rows(0, 80)
-            .map(|r| r.trim_end().to_string())
-            .collect()
+        self.pty.screen()
     }
 
     fn wait_screen(&mut self, needle: &str) {
         let start = Instant::now();
         while !self.screen().iter().any(|l| l.contains(needle)) {
-            if let Ok(Some(status)) = self.child.try_wait() {
+            if let Ok(Some(status)) = self.pty.child.try_wait() {
                 panic!(
                     "exited ({status}) before showing {needle:?}: {}",
                     self.text()
@@ -135,50 +65,19 @@ impl Game {
     }
 
     fn send(&mut self, bytes: &[u8]) {
-        let m = self.master.as_mut().expect("the terminal is there");
-        m.write_all(bytes).expect("write to the pty");
-        m.flush().expect("flush the pty");
+        self.pty.send(bytes);
     }
 
     /// The terminal goes away: every descriptor of its master side is closed.
     fn vanish(&mut self) {
-        if let Some((reader, stop)) = self.reader.take() {
-            stop.store(true, Ordering::SeqCst);
-            let _ = reader.join();
-        }
-        drop(self.slave.take());
-        drop(self.master.take());
+        self.pty.vanish();
     }
 
     fn wait_exit(&mut self) -> ExitStatus {
-        let start = Instant::now();
-        loop {
-            if let Some(status) = self.child.try_wait().expect("try_wait") {
-                // Let the reader take the last bytes.
-                std::thread::sleep(Duration::from_millis(50));
-                return status;
-            }
-            assert!(
-                start.elapsed() < DEADLINE,
-                "the game did not exit; output {:?}",
-                self.text()
-            );
-            std::thread::sleep(Duration::from_millis(10));
-        }
-    }
-}
-
-impl Drop for Game {
-    fn drop(&mut self) {
-        if let Ok(None) = self.child.try_wait() {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
-        }
-        if let Some((reader, stop)) = self.reader.take() {
-            stop.store(true, Ordering::SeqCst);
-            let _ = reader.join();
-        }
-        drop(self.slave.take());
+        let status = self.pty.wait_exit(DEADLINE);
+        // Let the reader take the last bytes.
+        std::thread::sleep(Duration::from_millis(50));
+        status
     }
 }
 
@@ -275,7 +174,7 @@ fn sighup_keeps_the_run_and_the_next_start_resumes_it() {
     let mut g = Game::launch(&[level.as_os_str(), "--seed".as_ref(), "8".as_ref()], &data);
     g.wait_screen("Turn 0 ");
     g.play(b"lj", &[1, 2]);
-    kill(Pid::from_raw(g.child.id() as i32), Signal::SIGHUP).unwrap();
+    g.pty.signal(Signal::SIGHUP);
     assert_eq!(g.wait_exit().code(), Some(129));
     drop(g);
     let mut g = Game::launch(&[level.as_os_str()], &data);

@@ -4,29 +4,22 @@
 //! the right status. Also: NO_COLOR, long turns that keep answering keys, and recordings
 //! whose replay ends on the frame the screen showed (read back with the vt100 crate).
 //!
-//! Each test opens its own pty (80x24), starts `astar-rogue play` (a scratch copy of
-//! levels/pillar.txt unless it says otherwise) on it as a
-//! session leader with the pty as its controlling terminal (util-linux `setsid --ctty`), reads
-//! everything the child writes from the master side, and reads the pty's termios from the
-//! slave side (which the test keeps open) before, during and after the game. Every wait has a
+//! Each test starts `astar-rogue play` (a scratch copy of levels/pillar.txt unless it says
+//! otherwise) on a pty of its own ([`crate::pty`]) and reads the pty's termios from the slave
+//! side (which the test keeps open) before, during and after the game. Every wait has a
 //! deadline; a child still running at the end is killed.
 
 use std::fs::File;
-use std::io::{Read, Write};
-use std::os::fd::OwnedFd;
+use std::io::Write;
 use std::path::Path;
-use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::mpsc;
-use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
+use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use nix::pty::{Winsize, openpty};
-use nix::sys::signal::{Signal, kill};
+use nix::sys::signal::Signal;
 use nix::sys::termios::{LocalFlags, Termios, tcgetattr};
-use nix::unistd::Pid;
 
-const BIN: &str = env!("CARGO_BIN_EXE_astar-rogue");
+use crate::pty::{self, BIN, Pty};
 /// The longest any one wait may take; a passing test takes well under a second.
 const DEADLINE: Duration = Duration::from_secs(10);
 
@@ -42,13 +35,7 @@ const READY: &str = "quit";
 
 /// The game running on a pty.
 struct Session {
-    child: Child,
-    /// The slave side, kept open so its termios can be read after the child exits.
-    slave: Option<OwnedFd>,
-    master: File,
-    output: Arc<Mutex<Vec<u8>>>,
-    reader: Option<(JoinHandle<()>, mpsc::Receiver<()>)>,
-    before: Termios,
+    pty: Pty,
     /// A scratch folder holding the level, when the session made one (crash files land
     /// beside the level, never in the repository).
     _scratch: Option<tempfile::TempDir>,
@@ -87,77 +74,39 @@ impl Session {
 
     /// Starts `astar-rogue play ARGS...` with extra environment variables.
     fn launch(args: &[&std::ffi::OsStr], env: &[(&str, &str)]) -> Session {
-        let size = Winsize {
-            ws_row: 24,
-            ws_col: 80,
-            ws_xpixel: 0,
-            ws_ypixel: 0,
-        };
-        let pty = openpty(Some(&size), None).expect("openpty");
-        let before = tcgetattr(&pty.slave).expect("tcgetattr before");
-        let io = |fd: &OwnedFd| Stdio::from(fd.try_clone().expect("dup slave"));
         // Kept runs go to a folder of the test's own, never the user's.
         let data = tempfile::tempdir().expect("a data folder");
-        let mut cmd = Command::new("setsid");
-        cmd.arg("--ctty")
-            .arg(BIN)
-            .arg("play")
-            .args(args)
-            .env("ASTAR_ROGUE_DATA", data.path())
-            .stdin(io(&pty.slave))
-            .stdout(io(&pty.slave))
-            .stderr(io(&pty.slave))
-            .env("TERM", "xterm-256color")
-            .env_remove("ASTAR_ROGUE_PANIC")
-            .env_remove("NO_COLOR")
-            .env_remove("RUST_BACKTRACE");
-        for (k, v) in env {
-            cmd.env(k, v);
-        }
-        let child = cmd.spawn().expect("spawn setsid (util-linux)");
-        let output = Arc::new(Mutex::new(Vec::new()));
-        let mut read_side = File::from(pty.master.try_clone().expect("dup master"));
-        let sink = Arc::clone(&output);
-        let (done_tx, done_rx) = mpsc::channel();
-        let reader = std::thread::spawn(move || {
-            let mut buf = [0u8; 4096];
-            // Ends with EIO once every slave descriptor is closed.
-            while let Ok(n @ 1..) = read_side.read(&mut buf) {
-                sink.lock().unwrap().extend_from_slice(&buf[..n]);
-            }
-            let _ = done_tx.send(());
-        });
+        let mut all: Vec<(&str, &std::ffi::OsStr)> =
+            vec![("ASTAR_ROGUE_DATA", data.path().as_os_str())];
+        all.extend(env.iter().map(|(k, v)| (*k, v.as_ref())));
+        let mut full: Vec<&std::ffi::OsStr> = vec!["play".as_ref()];
+        full.extend_from_slice(args);
+        let pty = Pty::spawn(&full, &all);
         Session {
-            child,
-            slave: Some(pty.slave),
-            master: File::from(pty.master),
-            output,
-            reader: Some((reader, done_rx)),
-            before,
+            pty,
             _scratch: None,
             _data: data,
         }
     }
 
     fn text(&self) -> String {
-        String::from_utf8_lossy(&self.output.lock().unwrap()).into_owned()
+        self.pty.text()
     }
 
     fn len(&self) -> usize {
-        self.output.lock().unwrap().len()
+        self.pty.len()
     }
 
-    /// What the terminal shows now, row by row (ratatui moves the cursor over unchanged
-    /// cells, so visible text is not contiguous in the raw output).
+    /// What the terminal shows now, row by row.
     fn screen(&self) -> String {
-        screen(&self.output.lock().unwrap(), 24, 80).join("\n")
+        self.pty.screen().join("\n")
     }
 
     /// Waits until the screen shows `needle`.
     fn wait_screen(&mut self, needle: &str) {
         let start = Instant::now();
         while !self.screen().contains(needle) {
-            if let Ok(Some(status)) = self.child.try_wait() {
+            if let Ok(Some(status)) = self.pty.child.try_wait() {
                 panic!(
                     "the game exited ({status}) before showing {needle:?}: {}",
                     self.screen()
@@ -176,7 +125,7 @@ impl Session {
     fn wait_for(&mut self, needle: &str) {
         let start = Instant::now();
         while !self.text().contains(needle) {
-            if let Ok(Some(status)) = self.child.try_wait() {
+            if let Ok(Some(status)) = self.pty.child.try_wait() {
                 panic!(
                     "the game exited ({status}) before writing {needle:?}; it wrote {:?}",
                     self.text()
@@ -195,7 +144,7 @@ impl Session {
     fn wait_ready(&mut self) {
         self.wait_for(MOUSE_ON);
         self.wait_for(READY);
-        let during = tcgetattr(self.slave.as_ref().unwrap()).expect("tcgetattr during");
+        let during = self.termios();
         assert!(
             !during.local_flags.contains(LocalFlags::ICANON)
                 && !during.local_flags.contains(LocalFlags::ECHO),
@@ -217,18 +166,17 @@ impl Session {
     }
 
     fn send(&mut self, bytes: &[u8]) {
-        self.master.write_all(bytes).expect("write to the pty");
-        self.master.flush().expect("flush the pty");
+        self.pty.send(bytes);
     }
 
     fn signal(&mut self, sig: Signal) {
-        kill(Pid::from_raw(self.child.id() as i32), sig).expect("kill");
+        self.pty.signal(sig);
     }
 
     /// The process state letter from /proc (`T` when stopped).
     fn state(&self) -> char {
-        let stat =
-            std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).unwrap_or_default();
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.pty.child.id()))
+            .unwrap_or_default();
         // The state follows the command name, which is in parentheses.
         stat.rsplit_once(')')
             .and_then(|(_, rest)| rest.trim_start().chars().next())
@@ -249,60 +197,25 @@ impl Session {
     }
 
     fn termios(&self) -> Termios {
-        tcgetattr(self.slave.as_ref().unwrap()).expect("tcgetattr")
+        tcgetattr(self.pty.slave()).expect("tcgetattr")
     }
 
     /// Waits for the child to exit; panics after `within`.
     fn wait_exit(&mut self, within: Duration) -> ExitStatus {
-        let start = Instant::now();
-        loop {
-            if let Some(status) = self.child.try_wait().expect("try_wait") {
-                return status;
-            }
-            assert!(
-                start.elapsed() < within,
-                "the game did not exit within {within:?}; output {:?}",
-                self.text()
-            );
-            std::thread::sleep(Duration::from_millis(5));
-        }
+        self.pty.wait_exit(within)
     }
 
     /// Waits for the child to exit and collects what it left behind.
     fn finish(mut self) -> Finished {
-        let start = Instant::now();
-        let status = loop {
-            if let Some(status) = self.child.try_wait().expect("try_wait") {
-                break status;
-            }
-            assert!(
-                start.elapsed() < DEADLINE,
-                "the game did not exit within {DEADLINE:?}; output {:?}",
-                self.text()
-            );
-            std::thread::sleep(Duration::from_millis(10));
-        };
-        let after = tcgetattr(self.slave.as_ref().unwrap()).expect("tcgetattr after");
+        let status = self.pty.wait_exit(DEADLINE);
+        let after = tcgetattr(self.pty.slave()).expect("tcgetattr after");
         // Closing our slave lets the reader drain the rest and stop.
-        drop(self.slave.take());
-        let (reader, done) = self.reader.take().unwrap();
-        if done.recv_timeout(DEADLINE).is_ok() {
-            let _ = reader.join();
-        }
+        self.pty.drain(DEADLINE);
         Finished {
             status,
             output: self.text(),
-            before: self.before.clone(),
+            before: self.pty.before.clone(),
             after,
-        }
-    }
-}
-
-impl Drop for Session {
-    fn drop(&mut self) {
-        if let Ok(None) = self.child.try_wait() {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
         }
     }
 }
@@ -543,24 +456,10 @@ fn scratch_level(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
     (dir, level)
 }
 
-/// The screen a terminal shows after `bytes`, as rows of text with trailing blanks cut.
-fn screen(bytes: &[u8], rows: u16, cols: u16) -> Vec<String> {
-    let mut p = vt100::Parser::new(
-        std::num::NonZeroU16::new(rows).unwrap(),
-        std::num::NonZeroU16::new(cols).unwrap(),
-        0,
-    );
-    p.process(bytes);
-    p.screen()
-        .rows(0, cols)
-        .map(|r| r.trim_end().to_string())
-        .collect()
-}
-
 /// The last frame the game drew: the alternate screen just before it was left.
 fn last_frame_shown(output: &str) -> Vec<String> {
     let leave = output.rfind(LEAVE_ALT).expect("left the alternate screen");
-    screen(&output.as_bytes()[..leave], 24, 80)
+    pty::screen(&output.as_bytes()[..leave])
 }
 
 /// The final frame `astar-rogue script` prints for a script file.
@@ -751,66 +650,17 @@ fn panic_in_a_monster_turn() {
 /// read it, and with standard error on the dead tty it is usually 0 but sometimes 101.
 #[test]
 fn a_vanished_terminal_ends_the_game() {
-    use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
-    use std::os::fd::AsFd;
-    let size = Winsize {
-        ws_row: 24,
-        ws_col: 80,
-        ws_xpixel: 0,
-        ws_ypixel: 0,
-    };
-    let pty = openpty(Some(&size), None).expect("openpty");
-    // The game must not inherit the master, or closing ours would not hang the terminal up.
-    nix::fcntl::fcntl(
-        &pty.master,
-        nix::fcntl::FcntlArg::F_SETFD(nix::fcntl::FdFlag::FD_CLOEXEC),
-    )
-    .expect("close-on-exec master");
     // A scratch copy: a crash file would land beside the level.
     let (_scratch, level) = scratch_level("pillar.txt");
-    let io = |fd: &OwnedFd| Stdio::from(fd.try_clone().expect("dup slave"));
-    let mut child = Command::new("setsid")
-        .arg("--ctty")
-        .arg(BIN)
-        .arg("play")
-        .arg(&level)
-        .stdin(io(&pty.slave))
-        .stdout(io(&pty.slave))
-        .stderr(io(&pty.slave))
-        .env("TERM", "xterm-256color")
-        .env("ASTAR_ROGUE_DATA", _scratch.path().join("data"))
-        .env_remove("ASTAR_ROGUE_PANIC")
-        .spawn()
-        .expect("spawn setsid (util-linux)");
-    drop(pty.slave);
-    // Read until the game is drawn, with the one master descriptor we will close.
-    let mut master = File::from(pty.master);
-    let mut seen = Vec::new();
-    let start = Instant::now();
-    while !String::from_utf8_lossy(&seen).contains(READY) {
-        assert!(start.elapsed() < DEADLINE, "the game never drew: {seen:?}");
-        let mut fds = [PollFd::new(master.as_fd(), PollFlags::POLLIN)];
-        if poll(&mut fds, PollTimeout::from(100u16)).unwrap_or(0) > 0 {
-            let mut buf = [0u8; 4096];
-            match master.read(&mut buf) {
-                Ok(n) if n > 0 => seen.extend_from_slice(&buf[..n]),
-                _ => break,
-            }
-        }
-    }
-    assert!(
-        String::from_utf8_lossy(&seen).contains(READY),
-        "the game ended before it drew: {seen:?}"
-    );
-    drop(master);
+    let mut s = Session::launch(&[level.as_os_str()], &[]);
+    s.wait_ready();
+    s.pty.vanish();
     let start = Instant::now();
     let status = loop {
-        if let Some(status) = child.try_wait().expect("try_wait") {
+        if let Some(status) = s.pty.child.try_wait().expect("try_wait") {
             break status;
         }
         if start.elapsed() > DEADLINE {
-            let _ = child.kill();
-            let _ = child.wait();
             panic!("the game kept running after its terminal vanished");
         }
         std::thread::sleep(Duration::from_millis(20));
@@ -954,12 +804,7 @@ fn after_sigstop_and_a_cooked_terminal_sigcont_takes_raw_mode_for_real() {
     s.signal(Signal::SIGSTOP);
     s.wait_stopped();
     // What the shell does when its job stops: its own (cooked) modes back.
-    tcsetattr(
-        s.slave.as_ref().unwrap(),
-        SetArg::TCSANOW,
-        &s.before.clone(),
-    )
-    .unwrap();
+    tcsetattr(s.pty.slave(), SetArg::TCSANOW, &s.pty.before.clone()).unwrap();
     assert!(
         s.termios()
             .local_flags
@@ -1012,7 +857,7 @@ fn a_backlog_of_ten_thousand_inputs_drains_at_once() {
     backlog.push(b'?');
     let began = Instant::now();
     // Written from a thread: a game that stops reading must fail the wait, not hang it.
-    let mut master = s.master.try_clone().expect("dup master");
+    let mut master = s.pty.master();
     let writer = std::thread::spawn(move || {
         let _ = master.write_all(&backlog);
     });
