@@ -2,7 +2,7 @@
 //! each input its frame (with the styles) is the one `script --frames all` prints for that
 //! input, whether the recording ticks by hand or not; looking into it while paused (the
 //! overlay, look mode, the selection) changes nothing of what comes after, and a jump to a
-//! turn, forward or back, lands on the frame the replay shows there anyway.
+//! turn, forward or back, lands on the frame `script` prints when the game reaches it.
 
 use std::path::Path;
 
@@ -14,10 +14,20 @@ use crate::common::{Scratch, repo};
 
 /// The frames `script --frames all --styles` prints, each with its styles block.
 fn script_frames(path: &Path) -> Vec<String> {
+    script_frames_at_turns(path)
+        .into_iter()
+        .map(|(_, f)| f)
+        .collect()
+}
+
+/// The frames `script --frames all --styles --state` prints, each with its styles block,
+/// and the game's turn when it was drawn (from the state lines `--state` prints as the
+/// turn moves).
+fn script_frames_at_turns(path: &Path) -> Vec<(u32, String)> {
     let options = RunOptions {
         output: Output {
             frames: Frames::All,
-            state: false,
+            state: true,
         },
         styles: true,
         ..RunOptions::default()
@@ -25,14 +35,19 @@ fn script_frames(path: &Path) -> Vec<String> {
     let mut out = Vec::new();
     script::run_file(path, &options, &mut out).unwrap();
     let text = String::from_utf8(out).unwrap();
-    let mut frames: Vec<String> = Vec::new();
+    let mut frames: Vec<(u32, String)> = Vec::new();
+    let mut turn = 0;
     for line in text.split_inclusive('\n') {
-        if line.starts_with("--- frame ") {
-            frames.push(String::new());
+        if let Some(state) = line.strip_prefix("{\"turn\":") {
+            let digits: String = state.chars().take_while(char::is_ascii_digit).collect();
+            turn = digits.parse().expect("a state line starts with the turn");
+        } else if line.starts_with("--- frame ") {
+            frames.push((turn, String::new()));
         } else if !line.starts_with("--- styles ") {
             frames
                 .last_mut()
                 .expect("a frame header first")
+                .1
                 .push_str(line);
         }
     }
@@ -123,16 +138,22 @@ fn looking_into_a_paused_replay_changes_nothing_after() {
 }
 
 #[test]
-fn a_jump_to_a_turn_lands_where_playing_gets() {
+fn a_jump_to_a_turn_shows_the_frame_script_prints_at_that_turn() {
     let path = repo("tests/scripts/chase_bracket.keys");
+    let want = script_frames_at_turns(&path);
     let mut r = Replay::open(&path, &RunOptions::default()).unwrap();
-    assert!(r.seek_turn(5).unwrap());
-    assert_eq!(r.replayed().world().turn(), 5);
-    let at_five = shown(&r);
-    let inputs = r.at();
-    assert!(r.seek_turn(8).unwrap());
-    assert!(r.seek_turn(5).unwrap(), "back again, from the start");
-    assert_eq!((shown(&r), r.at()), (at_five, inputs));
+    // Forward, forward again, back (from the start), and forward to the last turn.
+    for turn in [5, 12, 3, 16] {
+        let i = want
+            .iter()
+            .position(|(t, _)| *t == turn)
+            .unwrap_or_else(|| panic!("the recording reaches turn {turn}"));
+        assert!(r.seek_turn(turn).unwrap(), "turn {turn}");
+        assert_eq!(r.replayed().world().turn(), turn);
+        // Landed on the input that first reached the turn, showing script's frame for it.
+        assert_eq!(r.at(), i + 1, "turn {turn}");
+        assert_eq!(shown(&r), want[i].1, "turn {turn}");
+    }
     assert!(!r.seek_turn(100_000).unwrap(), "past the end");
     assert!(r.done());
 }
