@@ -271,7 +271,9 @@ struct Kept {
 pub struct Keeper {
     data: PathBuf,
     slot: Slot,
-    _lock: Lock,
+    /// The slot's lock, held while the game runs; let go (its file removed) when the game
+    /// ends keeping no run.
+    lock: Mutex<Option<Lock>>,
     start: Start,
     recorder: Arc<Mutex<Recorder>>,
     kept: Mutex<Kept>,
@@ -292,7 +294,7 @@ impl Keeper {
         Self {
             data,
             slot,
-            _lock: lock,
+            lock: Mutex::new(Some(lock)),
             start,
             recorder,
             kept: Mutex::new(Kept {
@@ -450,7 +452,7 @@ impl Keeper {
     }
 
     /// The game ends (however it ends): saves the run in progress, or removes a save left
-    /// of a run that is over. Returns what to tell the player; a second call does nothing
+    /// of a run that is over, and the slot's lock file with it. Returns what to tell the player; a second call does nothing
     /// more and says the same.
     pub fn finish(&self) -> String {
         let mut kept = self.kept();
@@ -475,6 +477,12 @@ impl Keeper {
             }
         } else {
             let _ = std::fs::remove_file(&self.slot.save);
+            // Nothing is kept in the slot, so its lock file goes too (it is ours and
+            // empty; a game waiting for it takes a new one).
+            let lock = self.lock.lock().unwrap_or_else(|p| p.into_inner()).take();
+            if let Some(lock) = lock {
+                lock.remove();
+            }
             String::new()
         };
         kept.finished = Some(said.clone());

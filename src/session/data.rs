@@ -34,7 +34,40 @@ pub fn ensure(dir: &Path) -> std::io::Result<()> {
 /// the system drops it then).
 #[derive(Debug)]
 pub struct Lock {
-    _file: File,
+    file: File,
+    path: PathBuf,
+}
+
+impl Lock {
+    /// Lets the lock go and removes its file, when the file at its path is still the one
+    /// locked and still empty (a lock file of ours: never another process's, nor a file put
+    /// in its place). It is removed while still held: a game waiting for it then finds
+    /// the file gone and takes the lock on a new one (see [`lock`]).
+    pub fn remove(self) {
+        let ours = std::fs::symlink_metadata(&self.path)
+            .is_ok_and(|m| m.is_file() && m.len() == 0 && is_locked_file(&self.file, &self.path));
+        if ours {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
+
+/// Whether `path` still leads to the file `file` has open (on systems without inode
+/// numbers, assumed so).
+fn is_locked_file(file: &File, path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (file.metadata(), std::fs::metadata(path)) {
+            (Ok(a), Ok(b)) => (a.dev(), a.ino()) == (b.dev(), b.ino()),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (file, path);
+        true
+    }
 }
 
 /// Takes the exclusive lock on `path` (created empty when missing; its content is never
@@ -49,25 +82,41 @@ pub fn lock(path: &Path, wait: Option<Duration>) -> std::io::Result<Option<Lock>
         // A FIFO put in its place must not hang the game.
         options.custom_flags(libc::O_NONBLOCK);
     }
-    let file = options.open(path)?;
-    let meta = file.metadata()?;
-    if !meta.is_file() {
-        return Err(std::io::Error::other(format!(
-            "{} is {}, not a lock file",
-            path.display(),
-            crate::text::file_kind(&meta)
-        )));
-    }
     let began = Instant::now();
-    loop {
-        if try_lock(&file)? {
-            return Ok(Some(Lock { _file: file }));
+    // Each round opens the file at the path anew; only a holder removing it (or something
+    // else put there) while this one waits sends it round again.
+    'open: for _ in 0..100 {
+        let file = options.open(path)?;
+        let meta = file.metadata()?;
+        if !meta.is_file() {
+            return Err(std::io::Error::other(format!(
+                "{} is {}, not a lock file",
+                path.display(),
+                crate::text::file_kind(&meta)
+            )));
         }
-        match wait {
-            Some(w) if began.elapsed() < w => std::thread::sleep(Duration::from_millis(5)),
-            _ => return Ok(None),
+        loop {
+            if try_lock(&file)? {
+                // Its holder may have removed the file meanwhile ([`Lock::remove`]): a lock
+                // on a file no longer at the path keeps nobody out, so take the one there.
+                if !is_locked_file(&file, path) {
+                    continue 'open;
+                }
+                return Ok(Some(Lock {
+                    file,
+                    path: path.to_path_buf(),
+                }));
+            }
+            match wait {
+                Some(w) if began.elapsed() < w => std::thread::sleep(Duration::from_millis(5)),
+                _ => return Ok(None),
+            }
         }
     }
+    Err(std::io::Error::other(format!(
+        "{}: the lock file keeps being replaced",
+        path.display()
+    )))
 }
 
 /// `flock` through the standard library (`File::try_lock`, Rust 1.89): the crate forbids
@@ -188,5 +237,44 @@ mod tests {
         let fifo_dir = dir.path().join("d");
         std::fs::create_dir(&fifo_dir).unwrap();
         assert!(lock(&fifo_dir, None).is_err());
+    }
+
+    #[test]
+    fn a_lock_file_removed_by_its_holder_is_never_held_twice() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.lock");
+        let held = lock(&path, None).unwrap().expect("free");
+        // A game waiting for the lock has the file open when its holder removes it.
+        let waiting = {
+            let path = path.clone();
+            std::thread::spawn(move || lock(&path, Some(Duration::from_secs(5))).unwrap())
+        };
+        std::thread::sleep(Duration::from_millis(200));
+        held.remove();
+        let second = waiting.join().unwrap().expect("the lock, once let go");
+        // The waiter holds the lock file that is there now, so no third game gets it.
+        assert!(path.exists());
+        assert!(lock(&path, None).unwrap().is_none(), "held twice");
+        // Removed by its holder: gone.
+        second.remove();
+        assert!(!path.exists());
+    }
+
+    #[test]
+    fn a_lock_file_that_is_not_ours_is_not_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.lock");
+        // Something was written into it: not a lock file of ours.
+        let held = lock(&path, None).unwrap().expect("free");
+        std::fs::write(&path, "someone's\n").unwrap();
+        held.remove();
+        assert_eq!(std::fs::read(&path).unwrap(), b"someone's\n");
+        // Another file put in its place.
+        std::fs::remove_file(&path).unwrap();
+        let held = lock(&path, None).unwrap().expect("free");
+        std::fs::remove_file(&path).unwrap();
+        std::fs::write(&path, "").unwrap();
+        held.remove();
+        assert!(path.exists(), "another file at the path stays");
     }
 }

@@ -594,6 +594,33 @@ fn abandoning_ends_the_run_as_a_loss() {
     assert_eq!(outcomes, ["abandoned", "abandoned"]);
 }
 
+#[test]
+fn a_game_left_with_no_run_kept_leaves_no_lock_behind() {
+    let scratch = Scratch::new();
+    let level = scratch.copy("levels/pillar.txt");
+    let data = scratch.path().join("data");
+    // Left at turn 0: no save, and no lock file (the folder is as empty as before).
+    let live = Live::new(&data, &level, 5, (80, 24));
+    let slot = live.slot.clone();
+    assert!(slot.lock.exists(), "held while the game runs");
+    assert_eq!(live.leave(), "");
+    assert!(!slot.save.exists());
+    assert!(!slot.lock.exists(), "the lock of a game that kept nothing");
+    // Left in progress: the save is kept, and the lock file with it (the next game of
+    // the level takes it).
+    let mut live = Live::new(&data, &level, 5, (80, 24));
+    live.play("h");
+    assert!(live.leave().contains("is kept"));
+    assert!(slot.save.exists() && slot.lock.exists());
+    // Resumed and played to its end: the save goes, and the lock too.
+    let mut live = Live::resume(&data, &level, (80, 24));
+    live.play("Q y");
+    assert_eq!(live.app.world().state().name(), "abandoned");
+    assert_eq!(live.leave(), "");
+    assert!(!slot.save.exists());
+    assert!(!slot.lock.exists());
+}
+
 /// A save on disk for the refusal tests: a real one, of a run on the pillar.
 fn saved_run(scratch: &Scratch) -> (PathBuf, PathBuf, Slot) {
     let level = scratch.copy("levels/pillar.txt");

@@ -876,6 +876,29 @@ fn a_backlog_of_ten_thousand_inputs_drains_at_once() {
     f.assert_restored();
 }
 
+/// Quitting at the recovery question changes nothing: the recovery file stays, and the
+/// data folder keeps no lock file of the run that never began.
+#[test]
+fn quitting_at_the_recovery_question_leaves_no_lock_file() {
+    let (dir, level) = scratch_level("pillar.txt");
+    let recovery = dir.path().join(".pillar.txt.astar-rogue-recover");
+    std::fs::copy(&level, &recovery).unwrap();
+    let mut s = Session::launch(&[level.as_os_str()], &[]);
+    s.wait_for("Recover the edits? [y/n/d/q]");
+    s.send(b"q\n");
+    let status = s.wait_exit(DEADLINE);
+    assert_eq!(status.code(), Some(0), "{:?}", s.text());
+    assert!(recovery.exists());
+    let saves = s._data.path().join("saves");
+    assert!(saves.is_dir(), "the lock was taken before the question");
+    let left: Vec<_> = std::fs::read_dir(&saves)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
 /// Issue 30, item 15: a hang-up with unsaved level edits keeps them in a recovery file beside
 /// the level, and the next start offers it as vim offers a swap file: declined, it stays
 /// (and a new hang-up writes another, never over it); deleted on `d`; recovered on `y`,
