@@ -16,11 +16,11 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use super::record::Recorder;
-use super::script::{self, Frames, Output};
+use super::script::{self, Frames, Output, StateLine};
 use super::term::Hooks;
 use crate::app::App;
 use crate::app::config::Settings;
-use crate::game::Planning;
+use crate::game::{Message, Planning};
 use crate::session::data::{self, Lock};
 use crate::session::morgue;
 use crate::session::save::{GAME, RunSave, Slot, seen_hash};
@@ -146,13 +146,38 @@ pub fn extra_headers(start: &Start) -> Vec<(&'static str, String)> {
 /// What the game's state must come back to after a replay: the `--state` line, the
 /// length of the log and its last message.
 pub fn check_line(app: &App) -> String {
-    let log = app.world().log();
-    format!(
-        "{} log {} {}",
-        script::state_line(app),
-        log.len(),
-        log.last().map_or(String::new(), |m| m.to_string())
-    )
+    Check::of(app).line()
+}
+
+/// What the check line is made of, taken from the game after an input: the state's
+/// numbers and the log's last message. The line itself (every monster as JSON) is written
+/// only with a save, which most inputs never see.
+#[derive(Debug, Clone)]
+struct Check {
+    state: StateLine,
+    log: usize,
+    last: Option<Message>,
+}
+
+impl Check {
+    fn of(app: &App) -> Check {
+        let log = app.world().log();
+        Check {
+            state: StateLine::of(app),
+            log: log.len(),
+            last: log.last().cloned(),
+        }
+    }
+
+    /// The check line ([`check_line`]).
+    fn line(&self) -> String {
+        format!(
+            "{} log {} {}",
+            self.state.line(),
+            self.log,
+            self.last.as_ref().map_or(String::new(), |m| m.to_string())
+        )
+    }
 }
 
 /// Why a save could not be rebuilt into its run.
@@ -243,8 +268,8 @@ struct Checkpoint {
     ticks: u32,
     /// The disk's answers given by then.
     io: usize,
-    /// The game's check line then.
-    check: String,
+    /// What the game's check line is made of then (`None` before the first input noted).
+    check: Option<Check>,
     /// Whether a run was in progress (a save is kept) or not (any save is removed).
     in_progress: bool,
     turn: u32,
@@ -277,6 +302,8 @@ pub struct Keeper {
     start: Start,
     recorder: Arc<Mutex<Recorder>>,
     kept: Mutex<Kept>,
+    /// How often the run in progress is saved while it is played.
+    autosave: Duration,
 }
 
 impl Keeper {
@@ -303,7 +330,15 @@ impl Keeper {
                 written: Instant::now(),
                 finished: None,
             }),
+            autosave: AUTOSAVE,
         }
+    }
+
+    /// Saves the run in progress at least every `every` while it is played, instead of
+    /// every 30 seconds (zero: after every input, as a test may want).
+    pub fn with_autosave(mut self, every: Duration) -> Self {
+        self.autosave = every;
+        self
     }
 
     fn kept(&self) -> MutexGuard<'_, Kept> {
@@ -322,7 +357,7 @@ impl Keeper {
             return;
         }
         let io = app.take_io();
-        let disk_moved = !io.is_empty() || kept.at.check.is_empty();
+        let disk_moved = !io.is_empty() || kept.at.check.is_none();
         kept.io.extend(io);
         if let Some(end) = app.take_ended() {
             let note = self.score(&end);
@@ -354,16 +389,17 @@ impl Keeper {
             lines,
             ticks,
             io: kept.io.len(),
-            check: check_line(app),
+            check: Some(Check::of(app)),
             in_progress: app.in_progress(),
             turn: w.turn(),
             depth: w.run().depth,
             run_seed: w.seed(),
             seen,
         };
-        if kept.at.in_progress && kept.written.elapsed() >= AUTOSAVE {
-            // A failed autosave is said when the game ends, which tries again.
-            let _ = self.write(&kept);
+        if kept.at.in_progress && kept.written.elapsed() >= self.autosave {
+            // A failed autosave is said when the game ends, which tries again. The line is
+            // made from the game itself here, as it stands at the checkpoint.
+            let _ = self.write(&kept, check_line(app));
             kept.written = Instant::now();
         }
     }
@@ -412,8 +448,8 @@ impl Keeper {
         format!("{place}\n{morgue_note}")
     }
 
-    /// The save of the run as it stood after the last input.
-    fn save_of(&self, kept: &Kept) -> RunSave {
+    /// The save of the run as it stood after the last input, whose check line is `check`.
+    fn save_of(&self, kept: &Kept, check: String) -> RunSave {
         let r = self.recorder();
         let (lines, _) = r.tape();
         let at = &kept.at;
@@ -439,7 +475,7 @@ impl Keeper {
             size: r.start_size(),
             tape,
             io: kept.io[..at.io.min(kept.io.len())].to_vec(),
-            check: at.check.clone(),
+            check,
             turn: at.turn,
             depth: at.depth,
             name: self.start.name(),
@@ -447,8 +483,8 @@ impl Keeper {
         }
     }
 
-    fn write(&self, kept: &Kept) -> std::io::Result<()> {
-        self.save_of(kept).write(&self.slot.save)
+    fn write(&self, kept: &Kept, check: String) -> std::io::Result<()> {
+        self.save_of(kept, check).write(&self.slot.save)
     }
 
     /// The game ends (however it ends): saves the run in progress, or removes a save left
@@ -461,7 +497,8 @@ impl Keeper {
         }
         let at = kept.at.clone();
         let said = if at.in_progress {
-            match self.write(&kept) {
+            let check = at.check.as_ref().map_or_else(String::new, Check::line);
+            match self.write(&kept, check) {
                 Ok(()) => format!(
                     "Your run on {} is kept (turn {}, depth {}, seed {}): `{}` resumes it.",
                     self.start.name(),

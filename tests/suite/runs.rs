@@ -49,6 +49,21 @@ fn start_of(level: &Path, seed: u64) -> Start {
 impl Live {
     /// A new kept game on `level` (absolute) with `seed`, its data folder `data`.
     fn new(data: &Path, level: &Path, seed: u64, size: (u16, u16)) -> Live {
+        Self::new_saving_every(data, level, seed, size, None)
+    }
+
+    /// [`Live::new`] whose keeper saves the run after every input (an autosave each time).
+    fn forcing_saves(data: &Path, level: &Path, seed: u64, size: (u16, u16)) -> Live {
+        Self::new_saving_every(data, level, seed, size, Some(std::time::Duration::ZERO))
+    }
+
+    fn new_saving_every(
+        data: &Path,
+        level: &Path,
+        seed: u64,
+        size: (u16, u16),
+        autosave: Option<std::time::Duration>,
+    ) -> Live {
         let start = start_of(level, seed);
         let (design, source) =
             astar_rogue::session::open_level_bytes(Some(level), &start.bytes, seed).unwrap();
@@ -60,7 +75,7 @@ impl Live {
             recorder = recorder.with_header(k, v);
         }
         recorder.start(size);
-        Self::keep(data, level, app, recorder, start, Vec::new())
+        Self::keep(data, level, app, recorder, start, Vec::new(), autosave)
     }
 
     fn keep(
@@ -70,6 +85,7 @@ impl Live {
         recorder: Recorder,
         start: Start,
         io: Vec<astar_rogue::session::Io>,
+        autosave: Option<std::time::Duration>,
     ) -> Live {
         let slot = Slot::of(data, Some(&level.canonicalize().unwrap()));
         std::fs::create_dir_all(slot.save.parent().unwrap()).unwrap();
@@ -79,7 +95,7 @@ impl Live {
             .unwrap()
             .expect("the slot is free");
         let recorder = Arc::new(Mutex::new(recorder));
-        let keeper = Keeper::new(
+        let mut keeper = Keeper::new(
             data.to_path_buf(),
             slot.clone(),
             lock,
@@ -87,6 +103,9 @@ impl Live {
             Arc::clone(&recorder),
             io,
         );
+        if let Some(every) = autosave {
+            keeper = keeper.with_autosave(every);
+        }
         keeper.note(&mut app);
         Live {
             app,
@@ -113,7 +132,7 @@ impl Live {
         if app.size() != size {
             app.handle_event(&Event::Resize(size.0, size.1));
         }
-        Self::keep(data, level, app, recorder, start, save.io)
+        Self::keep(data, level, app, recorder, start, save.io, None)
     }
 
     /// Plays script tokens as the terminal would.
@@ -619,6 +638,41 @@ fn a_game_left_with_no_run_kept_leaves_no_lock_behind() {
     assert_eq!(live.leave(), "");
     assert!(!slot.save.exists());
     assert!(!slot.lock.exists());
+}
+
+#[test]
+fn a_save_written_when_the_game_ends_is_the_autosave_of_its_last_input() {
+    // The check line is made only when a save is written: on leaving, it is made from what
+    // the keeper took at the last input, and must be the line an autosave made from the
+    // game itself at that input, byte for byte (the save's time aside). The lazy game
+    // leaves after more inputs, which are not the run's: through the quit question, or at
+    // once with C-c (mid-travel).
+    for (level, seed, inputs, leave) in [
+        ("levels/default.txt", 1, "l l k . o ] x l Esc . Tab", "q y"),
+        (
+            "tests/levels/far_stairs.txt",
+            4,
+            "F l F l F l > 3*tick",
+            "C-c",
+        ),
+        ("levels/pillar.txt", 5, "h . e k w e h", "q y"),
+    ] {
+        let scratch = Scratch::new();
+        let level = scratch.copy(level);
+        let size = (80, 24);
+        let mut forced = Live::forcing_saves(&scratch.path().join("forced"), &level, seed, size);
+        let mut lazy = Live::new(&scratch.path().join("lazy"), &level, seed, size);
+        forced.play(inputs);
+        lazy.play(inputs);
+        let want = RunSave::read(&forced.slot.save).expect("the autosave of the last input");
+        lazy.play(leave);
+        assert!(!lazy.app.is_running(), "{inputs}: left");
+        let save = lazy.slot.save.clone();
+        assert!(lazy.leave().contains("is kept"), "{inputs}");
+        let mut got = RunSave::read(&save).unwrap();
+        got.saved = want.saved;
+        assert_eq!(got.encode(), want.encode(), "{inputs}");
+    }
 }
 
 /// A save on disk for the refusal tests: a real one, of a run on the pillar.
