@@ -1389,7 +1389,12 @@ impl App {
             Reloaded::Restarted {
                 name,
                 history_cleared,
+                replaced,
             } => {
+                if let Some(end) = replaced {
+                    // The run in progress that the file's level replaces ends, abandoned.
+                    self.ended = Some(*end);
+                }
                 self.began();
                 self.say(format!(
                     "{name} changed on disk: the game restarts from the file."

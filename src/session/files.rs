@@ -12,7 +12,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
 use super::Session;
+use super::morgue::{Outcome, RunEnd};
 use crate::content::level::{Design, Format, LoadError, MAX_LEVEL_BYTES};
+use crate::game::GameState;
 
 /// What kind of thing the level came from, which decides where it saves.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -678,6 +680,9 @@ pub enum Reloaded {
         name: String,
         /// Whether the undo history, which belonged to the level before, was dropped.
         history_cleared: bool,
+        /// The run in progress that the restart replaced, ended as abandoned (as a new run
+        /// or a new level ends it), taken just before.
+        replaced: Option<Box<RunEnd>>,
     },
 }
 
@@ -937,6 +942,9 @@ impl Session {
             Ok(d) => d,
             Err(why) => return Reloaded::Failed(why),
         };
+        let w = &self.world;
+        let replaced = (w.state() == GameState::Playing && w.turn() > 0)
+            .then(|| Box::new(RunEnd::of(self, Outcome::Abandoned)));
         self.floor.source = source;
         self.floor.design = design;
         let history_cleared = self.history.forget();
@@ -944,6 +952,7 @@ impl Session {
         Reloaded::Restarted {
             name,
             history_cleared,
+            replaced,
         }
     }
 }

@@ -587,6 +587,84 @@ fn a_run_that_ends_is_scored_with_a_morgue_and_its_save_is_gone() {
     assert!(!save.exists());
 }
 
+/// Writes `text` into the level file as another program would, with a time in the past so
+/// that the game's next poll takes it at once (it has settled).
+fn edit_outside(level: &Path, text: &str) {
+    std::fs::write(level, text).unwrap();
+    let f = std::fs::File::options().append(true).open(level).unwrap();
+    f.set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(5))
+        .unwrap();
+}
+
+#[test]
+fn a_run_restarted_by_an_outside_edit_ends_as_abandoned_and_is_scored_once() {
+    let scratch = Scratch::new();
+    let level = scratch.copy("levels/pillar.txt");
+    let data = scratch.path().join("data");
+    let outcomes = || -> Vec<(String, u32)> {
+        let table = astar_rogue::session::scores::load(&data).unwrap();
+        table
+            .scores
+            .iter()
+            .map(|s| (s.outcome.clone(), s.turns))
+            .collect()
+    };
+    let original = std::fs::read_to_string(&level).unwrap();
+    let mut live = Live::new(&data, &level, 5, (80, 24));
+    live.play("h h .");
+    let turn = live.app.world().turn();
+    assert!(turn > 0);
+    // The file is the truth: the game restarts from it, and the run it replaces ends.
+    let edited = original.replacen("........\n", "...#....\n", 1);
+    assert_ne!(edited, original);
+    edit_outside(&level, &edited);
+    live.play("reload");
+    assert_eq!(live.app.world().turn(), 0, "restarted from the file");
+    assert_eq!(outcomes(), [("abandoned".to_string(), turn)]);
+    let table = astar_rogue::session::scores::load(&data).unwrap();
+    let morgue = table.scores[0].morgue.clone().expect("a morgue file");
+    let text = std::fs::read_to_string(&morgue).unwrap();
+    assert!(
+        text.contains(&format!("Abandoned on depth 1 of 1, turn {turn}.")),
+        "{text}"
+    );
+    // The new run is played and left: its save's tape holds the reload and the run before.
+    live.play("l .");
+    assert!(live.leave().contains("is kept"));
+    // Resumed, the replay of that tape restarts from the file again, and scores nothing.
+    let mut resumed = Live::resume(&data, &level, (80, 24));
+    resumed.app.set_notice(None);
+    assert_eq!(resumed.app.world().turn(), 2);
+    resumed.play("h");
+    assert_eq!(outcomes().len(), 1, "scored once");
+    // An outside edit of the resumed run ends it too, once more.
+    let second = resumed.app.world().turn();
+    assert!(second > 0);
+    edit_outside(&level, &original);
+    resumed.play("reload");
+    assert_eq!(resumed.app.world().turn(), 0);
+    let mut all = outcomes();
+    all.sort();
+    let mut want = [
+        ("abandoned".to_string(), turn),
+        ("abandoned".to_string(), second),
+    ];
+    want.sort();
+    assert_eq!(all, want);
+    // With unsaved edits in the game, the player is asked; taking the file's level ends
+    // the run too.
+    resumed.play("h . e k w e");
+    assert!(resumed.app.unsaved() && resumed.app.world().turn() > 0);
+    edit_outside(&level, &edited);
+    resumed.play("reload");
+    assert!(resumed.app.question().is_some(), "f or k");
+    assert_eq!(outcomes().len(), 2, "not before the player chose");
+    resumed.play("f");
+    assert_eq!(resumed.app.world().turn(), 0);
+    assert_eq!(outcomes().len(), 3);
+    assert_eq!(resumed.leave(), "", "nothing left to keep");
+}
+
 #[test]
 fn abandoning_ends_the_run_as_a_loss() {
     let scratch = Scratch::new();
