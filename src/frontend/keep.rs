@@ -488,8 +488,8 @@ impl Keeper {
     }
 
     /// The game ends (however it ends): saves the run in progress, or removes a save left
-    /// of a run that is over, and the slot's lock file with it. Returns what to tell the player; a second call does nothing
-    /// more and says the same.
+    /// of a run that is over, and the slot's lock file with it. Returns what to tell the
+    /// player; a second call does nothing more and says the same.
     pub fn finish(&self) -> String {
         let mut kept = self.kept();
         if let Some(said) = &kept.finished {
