@@ -34,7 +34,7 @@ pub mod run;
 pub mod sight;
 
 pub use explore::{Alarm, Explore, Watch};
-pub use plan::{Planner, Planning, Progress, TurnStats, boxed_in};
+pub use plan::{Planner, Planning, Progress, Spread, TurnStats, boxed_in};
 pub use run::RunStats;
 pub use sight::Sight;
 
@@ -793,8 +793,12 @@ impl World {
     fn monsters_act(&mut self) {
         // A monster's first search ignores the other monsters and the player stands still
         // during this phase, so every plan can be made up front (in parallel) with exactly
-        // the result it would have had just before that monster's move.
-        self.replan();
+        // the result it would have had just before that monster's move; so can a fast one's
+        // second, from the cell its first plan steps to.
+        self.plan_everyone(Spread {
+            threads: cores(),
+            ahead: true,
+        });
         let resting = self.turn % 2 == 1;
         for i in 0..self.monsters.len() {
             if self.state != GameState::Playing {
@@ -814,7 +818,7 @@ impl World {
             if kinds::kind(self.monsters[i].kind).speed == Speed::Fast {
                 let goal = self.player.pos;
                 self.planner
-                    .plan_one(&self.grid, goal, self.options, &mut self.monsters[i]);
+                    .plan_second(&self.grid, goal, self.options, i, &mut self.monsters[i]);
                 self.monster_acts(i);
             }
         }
@@ -858,15 +862,21 @@ impl World {
     /// Plans every monster's path without moving anyone (also after edits or option changes).
     /// Many monsters are planned on all cores; the results do not depend on how many.
     pub fn replan(&mut self) {
-        // The core count is read once: the standard library reads cgroup files every time.
-        static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-        let cores =
-            *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, usize::from));
-        self.replan_on(cores);
+        self.plan_everyone(Spread {
+            threads: cores(),
+            ahead: false,
+        });
     }
 
     /// [`World::replan`] on at most `threads` threads (benchmarks compare 1 with all).
     pub fn replan_on(&mut self, threads: usize) {
+        self.plan_everyone(Spread {
+            threads,
+            ahead: false,
+        });
+    }
+
+    fn plan_everyone(&mut self, spread: Spread) {
         let goal = self.player.pos;
         self.planner.plan_all(
             &self.grid,
@@ -874,7 +884,7 @@ impl World {
             self.options,
             &mut self.monsters,
             &self.occupant,
-            threads,
+            spread,
         );
     }
 
@@ -1019,3 +1029,9 @@ pub(crate) fn nearest_free_cells(
 
 #[cfg(test)]
 mod tests;
+
+/// The cores to plan on, read once: the standard library reads cgroup files every time.
+fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, usize::from))
+}

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use super::Monster;
+use crate::content::kinds::{self, Speed};
 use crate::engine::astar::{
     Algorithm, Fallback, Heuristic, Pathfinder, Query, SearchOptions, SearchResult, Status, Ties,
     Trace, TraceEvent, Tracer,
@@ -155,6 +156,30 @@ pub struct Planner {
     planning: Planning,
     /// The shared map of [`Planning::Map`].
     map: DistanceMap,
+    /// Per monster (by index, as of the latest [`Planner::plan_all`]), the plan of a fast
+    /// one's second move, made up front with its first: see [`Ahead`].
+    ahead: Vec<Ahead>,
+}
+
+/// How [`Planner::plan_all`] goes about its work.
+#[derive(Debug, Clone, Copy)]
+pub struct Spread {
+    /// At most this many threads.
+    pub threads: usize,
+    /// Plans for a turn: fast monsters' second searches are made ahead too.
+    pub ahead: bool,
+}
+
+/// A fast monster's second search, made on the planning threads right after its first, from
+/// the cell its first plan steps to: a search reads only the map, the cell it starts from and
+/// the player's, none of which moves during the monsters' phase, so when the monster does
+/// take that step, this is exactly the search it would run there. Made next to the first,
+/// it also finds that search's cells still in the core's cache.
+#[derive(Debug, Clone, Default)]
+struct Ahead {
+    /// The cell it starts from, or `None` when none was made.
+    from: Option<Pos>,
+    plan: SearchResult,
 }
 
 impl Planner {
@@ -206,8 +231,10 @@ impl Planner {
         (self.planning == Planning::Map).then_some(&self.map)
     }
 
-    /// Plans every monster's path to `goal` under `options` on at most `threads` threads,
-    /// and records the traced monster's search. The results do not depend on `threads`.
+    /// Plans every monster's path to `goal` under `options` on at most `spread.threads`
+    /// threads, and records the traced monster's search. The results do not depend on the
+    /// threads. With `spread.ahead`, for a turn, fast monsters' second searches are made too
+    /// (see [`Planner::plan_second`]).
     ///
     /// A monster [`boxed_in`] by the others (`occupied`: one entry per cell, nonzero where a
     /// monster stands) runs no search: it could not take a step anyway, and in a packed
@@ -220,7 +247,7 @@ impl Planner {
         options: SearchOptions,
         monsters: &mut [Monster],
         occupied: &[u32],
-        threads: usize,
+        spread: Spread,
     ) {
         self.progress.start(monsters.len());
         self.stats = TurnStats {
@@ -231,14 +258,23 @@ impl Planner {
             return self.plan_by_map(grid, goal, options, monsters);
         }
         let options = self.searched_with(options);
-        let threads = threads.min(monsters.len() / PARALLEL_MIN_MONSTERS).max(1);
+        let threads = spread
+            .threads
+            .min(monsters.len() / PARALLEL_MIN_MONSTERS)
+            .max(1);
         if threads > 1 {
             self.workers.resize_with(threads - 1, Pathfinder::new);
         }
         let traced = self.traced;
-        let per_thread = monsters.len().div_ceil(threads);
+        let per_thread = monsters.len().div_ceil(threads).max(1);
         let traced_at = traced.and_then(|id| monsters.iter().position(|m| m.id == id));
-        let mut chunks = monsters.chunks_mut(per_thread.max(1));
+        // A capped search is followed by a second one toward its best node, made at the
+        // monster's turn: only plain searches are made ahead.
+        let ahead = spread.ahead && matches!(self.planning, Planning::AStar | Planning::Jps);
+        self.ahead.resize_with(monsters.len(), Ahead::default);
+        let mut chunks = monsters
+            .chunks_mut(per_thread)
+            .zip(self.ahead.chunks_mut(per_thread));
         let mine = chunks.next().unwrap_or_default();
         let (expanded, searches) = std::thread::scope(|scope| {
             let handles: Vec<_> = chunks
@@ -250,6 +286,7 @@ impl Planner {
                         options,
                         occupied,
                         traced,
+                        ahead,
                     };
                     scope.spawn(move || plan_chunk(pf, grid, at, chunk))
                 })
@@ -260,6 +297,7 @@ impl Planner {
                 options,
                 occupied,
                 traced,
+                ahead,
             };
             let mut total = plan_chunk(&mut self.pathfinder, grid, at, mine);
             for h in handles {
@@ -436,6 +474,37 @@ impl Planner {
         }
     }
 
+    /// Plans fast monster `i` (its index at the latest [`Planner::plan_all`]) again before
+    /// its second move, as [`Planner::plan_one`] does, without searching when the answer is
+    /// known: it has not moved since its first search (that search again), or it took the
+    /// step its second search was made ahead from (that one). The turn's figures count the
+    /// search either stands for, as if it ran now.
+    pub fn plan_second(
+        &mut self,
+        grid: &Grid,
+        goal: Pos,
+        options: SearchOptions,
+        i: usize,
+        m: &mut Monster,
+    ) {
+        let known = matches!(self.planning, Planning::AStar | Planning::Jps)
+            && self.traced != Some(m.id)
+            && !m.boxed;
+        let unmoved = known && m.planned == (m.pos, goal);
+        if !unmoved {
+            match self.ahead.get_mut(i) {
+                Some(ahead) if known && ahead.from == Some(m.pos) => {
+                    ahead.from = None;
+                    std::mem::swap(&mut m.plan, &mut ahead.plan);
+                    m.planned = (m.pos, goal);
+                }
+                _ => return self.plan_one(grid, goal, options, m),
+            }
+        }
+        self.stats.astar_expanded += u64::from(m.plan.expanded);
+        self.stats.searches += 1;
+    }
+
     /// One monster's A* from where it stands, traced when it is the traced one.
     fn search_one(&mut self, grid: &Grid, goal: Pos, options: SearchOptions, m: &mut Monster) {
         let expanded = if self.traced == Some(m.id) {
@@ -573,6 +642,8 @@ struct Plans<'a> {
     options: SearchOptions,
     occupied: &'a [u32],
     traced: Option<u32>,
+    /// Whether fast monsters' second searches are made ahead.
+    ahead: bool,
 }
 
 /// Plans each monster of `chunk` but the traced one with `pf`; returns (expanded, searches).
@@ -580,7 +651,7 @@ fn plan_chunk(
     pf: &mut Pathfinder,
     grid: &Grid,
     at: Plans<'_>,
-    chunk: &mut [Monster],
+    (chunk, aheads): (&mut [Monster], &mut [Ahead]),
 ) -> (u64, u32) {
     let Plans {
         progress,
@@ -588,9 +659,14 @@ fn plan_chunk(
         options,
         occupied,
         traced,
+        ahead,
     } = at;
     let mut total = (0u64, 0u32);
-    for m in chunk.iter_mut().filter(|m| Some(m.id) != traced) {
+    for (m, next) in chunk.iter_mut().zip(aheads) {
+        next.from = None;
+        if Some(m.id) == traced {
+            continue;
+        }
         m.planned = (m.pos, goal);
         m.boxed = boxed_in(grid, occupied, goal, m.pos, options.neighbourhood);
         if m.boxed {
@@ -601,6 +677,17 @@ fn plan_chunk(
             let q = Query::new(m.pos, goal).options(options);
             pf.search(grid, q, &mut m.plan, &mut ());
             total = (total.0 + u64::from(m.plan.expanded), total.1 + 1);
+            // Stepping onto the player is an attack: the monster stays, and its second
+            // search would be this one again.
+            if let Some(&step) = m.plan.path.get(1)
+                && ahead
+                && step != goal
+                && kinds::kind(m.kind).speed == Speed::Fast
+            {
+                let q = Query::new(step, goal).options(options);
+                pf.search(grid, q, &mut next.plan, &mut ());
+                next.from = Some(step);
+            }
         }
         progress.one_more();
     }

@@ -316,6 +316,54 @@ fn a_fast_monster_moves_twice_and_plans_before_each_move() {
 }
 
 #[test]
+fn a_fast_monsters_second_plan_is_the_search_from_where_it_stands() {
+    use crate::content::generate::{GenKind, GenParams, generate};
+    use crate::engine::astar::{Algorithm, SearchOptions};
+    // A crowd of rats, goblins and orcs on plain floor: planned on two threads, where the
+    // rats' second searches are made ahead of their moves or not made at all.
+    let level = generate(&GenParams {
+        kind: GenKind::Caves,
+        width: 60,
+        height: 30,
+        seed: 9,
+        monsters: 2 * PARALLEL_MIN_MONSTERS,
+        density: None,
+        terrain: Some(crate::content::generate::Density::from_permille(0)),
+    })
+    .unwrap();
+    for planning in [Planning::AStar, Planning::Jps] {
+        let mut w = World::new(&level, 2);
+        w.set_planning(planning);
+        let options = SearchOptions {
+            algorithm: match planning {
+                Planning::Jps => Algorithm::Jps,
+                _ => Algorithm::AStar,
+            },
+            ..w.options()
+        };
+        let mut pf = Pathfinder::new();
+        let mut rats = 0;
+        for _ in 0..6 {
+            if w.state() != GameState::Playing {
+                break;
+            }
+            w.player_act(Act::Wait);
+            for m in w.monsters() {
+                if kinds::kind(m.kind).speed == Speed::Fast {
+                    let q = Query::new(m.planned.0, m.planned.1).options(options);
+                    assert_eq!(m.plan, pf.find(w.grid(), q), "{planning}: rat {}", m.id);
+                    // Planned where it stood before its second move, at most one step back.
+                    let (from, at) = (m.planned.0, m.pos);
+                    assert!(from.x.abs_diff(at.x) <= 1 && from.y.abs_diff(at.y) <= 1);
+                    rats += 1;
+                }
+            }
+        }
+        assert!(rats > 100, "{planning}: {rats} rats' plans");
+    }
+}
+
+#[test]
 fn a_slow_monster_acts_on_even_turns_only() {
     let l = level("############\n#@........t#\n############\n");
     let mut w = World::new(&l, 1);
