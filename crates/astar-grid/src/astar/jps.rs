@@ -674,7 +674,7 @@ impl Map {
         // the line is positive.
         let (dx, dy) = DIRECTIONS[d];
         let (ox, oy) = (gx as isize - x as isize, gy as isize - y as isize);
-        let across = ox * dy as isize | oy * dx as isize;
+        let across = (ox * dy as isize) | (oy * dx as isize);
         let along = ox * dx as isize + oy * dy as isize;
         let to_goal = (across == 0 && along > 0).then_some(along as u32);
         match to_goal {
