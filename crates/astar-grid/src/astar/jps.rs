@@ -187,8 +187,9 @@ struct Spot {
     /// [`UNKNOWN`].
     runs: [Cell<u16>; 4],
     /// Per diagonal direction, as `steps << 1 | last`, how far the diagonal run from here
-    /// goes to the next cell whose straight parts find a jump point or, with `last`, to the
-    /// last cell it reaches (the next step cuts a corner or meets a wall); or [`UNKNOWN`].
+    /// goes to the next cell whose straight parts find a jump point or to the last cell it
+    /// reaches, whichever comes first, and with `last` whether it goes no further (the next
+    /// step cuts a corner or meets a wall); or [`UNKNOWN`].
     diagonals: [Cell<u16>; 4],
 }
 
@@ -520,16 +521,15 @@ impl Map {
             if k == 0 {
                 return;
             }
-            // The steps at which the run is on the goal's row and on its column.
-            let ahead = |from: usize, to: usize, up: bool| {
-                if up {
-                    to.checked_sub(from)
-                } else {
-                    from.checked_sub(to)
-                }
+            // The steps at which the run is on the goal's row and on its column, counted
+            // with a multiplication by the direction's sign rather than a branch on it, which
+            // changes from run to run.
+            let ahead = |from: usize, to: usize, sign: i32| {
+                let i = (to as isize - from as isize) * sign as isize;
+                (i >= 1 && (i as usize) < k).then_some(i as usize)
             };
-            let on_row = ahead(y, gy, dy > 0).filter(|&i| i >= 1 && i < k);
-            let on_col = ahead(x, gx, dx > 0).filter(|&i| i >= 1 && i < k);
+            let on_row = ahead(y, gy, dy);
+            let on_col = ahead(x, gx, dx);
             if on_row.is_some() && on_row == on_col {
                 // The goal lies on the diagonal itself.
                 let i = on_row.unwrap_or(0);
@@ -582,17 +582,14 @@ impl Map {
                 out.push((c as u32, d as u32, cost, (x | y << 16) as u32));
                 return;
             }
-            let legal = self.cells[c].bits >> 8;
-            if legal & 1 << h != 0
-                && let Some(n) = self.straight(c, x, y, h, goal)
-            {
+            // No test that the straight parts' first steps are legal: a run that meets a wall
+            // at once finds no jump point, and is remembered in the cell just read.
+            if let Some(n) = self.straight(c, x, y, h, goal) {
                 let jx = offset(x, dx * n as i32);
                 let jc = (c as isize + dx as isize * n as isize) as u32;
                 out.push((jc, h as u32, cost + n * STRAIGHT, (jx | y << 16) as u32));
             }
-            if legal & 1 << v != 0
-                && let Some(n) = self.straight(c, x, y, v, goal)
-            {
+            if let Some(n) = self.straight(c, x, y, v, goal) {
                 let jy = offset(y, dy * n as i32);
                 let jc = (c as isize + dy as isize * (n as usize * stride) as isize) as u32;
                 out.push((jc, v as u32, cost + n * STRAIGHT, (x | jy << 16) as u32));
@@ -604,9 +601,9 @@ impl Map {
     }
 
     /// How many steps the diagonal run from padded cell `c` at `(x, y)` in direction `d`
-    /// goes to the next cell whose straight parts find a jump point (ignoring the goal), and
-    /// whether that is instead the last cell it reaches. Remembered for every cell on the
-    /// way, which share the answer.
+    /// goes to the next cell whose straight parts find a jump point (ignoring the goal) or to
+    /// the last cell it reaches, and whether it goes no further than there. Remembered for
+    /// every cell on the way, which share the answer.
     #[inline(always)]
     fn diagonal_run(&self, c: usize, x: usize, y: usize, d: usize) -> (usize, bool) {
         let known = self.cells[c].diagonals[d - 4].get();
@@ -624,8 +621,10 @@ impl Map {
             (at, ax, ay, k) = (at.wrapping_add(step), offset(ax, dx), offset(ay, dy), k + 1);
             let legal = self.cells[at].bits >> 8;
             let jumps = |part: usize| legal & 1 << part != 0 && self.known_run(at, ax, ay, part).1;
+            // A cell whose straight parts jump is also the last when the run cannot go on:
+            // the search then ends the run there, rather than asking again to learn it.
             if jumps(h) || jumps(v) {
-                break false;
+                break legal & 1 << d == 0;
             }
         };
         for i in 0..k {
@@ -670,12 +669,14 @@ impl Map {
     ) -> Option<u32> {
         let (dist, jump) = self.known_run(c, x, y, d);
         // The goal, if the run passes it: up to the jump point, or short of the wall.
+        // Without a branch on the run's axis, which changes from run to run: the goal is on
+        // the run's line when its offset across the line is 0, ahead when its offset along
+        // the line is positive.
         let (dx, dy) = DIRECTIONS[d];
-        let to_goal = if dy == 0 {
-            (gy == y && gx != x && (gx > x) == (dx > 0)).then(|| gx.abs_diff(x) as u32)
-        } else {
-            (gx == x && gy != y && (gy > y) == (dy > 0)).then(|| gy.abs_diff(y) as u32)
-        };
+        let (ox, oy) = (gx as isize - x as isize, gy as isize - y as isize);
+        let across = (ox * dy as isize) | (oy * dx as isize);
+        let along = ox * dx as isize + oy * dy as isize;
+        let to_goal = (across == 0 && along > 0).then_some(along as u32);
         match to_goal {
             Some(g) if g < dist || jump && g == dist => Some(g),
             _ => jump.then_some(dist),
