@@ -359,6 +359,15 @@ fn move_help(action: Action) -> Option<&'static str> {
     })
 }
 
+/// What an attack in place does, for the file's comments.
+fn aim_help(action: Action) -> Option<String> {
+    let Action::AttackToward(dx, dy) = action else {
+        return None;
+    };
+    let way = move_help(Action::Move(dx, dy))?.strip_prefix("move ")?;
+    Some(format!("attack {way}"))
+}
+
 /// The distinct actions of a row, in the order its keys first give them.
 fn row_actions(row: usize) -> Vec<Action> {
     let mut out: Vec<Action> = Vec::new();
@@ -429,6 +438,39 @@ fn row_slots() -> &'static [Vec<usize>] {
     })
 }
 
+/// For each slot of [`slots`], the slot whose keys it takes when the settings do not bind
+/// it: the directions of an attack in place follow the moves (`everywhere.move_w` for
+/// `attack_in_place.attack_w`), so a player who moves with other keys aims with them too.
+pub fn followed() -> &'static [Option<usize>] {
+    static FOLLOWED: OnceLock<Vec<Option<usize>>> = OnceLock::new();
+    FOLLOWED.get_or_init(|| {
+        slots()
+            .iter()
+            .map(|s| match s.action {
+                Action::AttackToward(dx, dy) => slots()
+                    .iter()
+                    .position(|m| m.context == Context::Global && m.action == Action::Move(dx, dy)),
+                _ => None,
+            })
+            .collect()
+    })
+}
+
+/// The eight direction slots of `context` (the moves everywhere, the attacks in place), in
+/// [`MOVES`]' order.
+fn direction_slots(context: Context) -> Vec<usize> {
+    MOVES
+        .iter()
+        .filter_map(|&(dx, dy)| {
+            slots().iter().position(|s| {
+                s.context == context
+                    && matches!(s.action,
+                        Action::Move(x, y) | Action::AttackToward(x, y) if (x, y) == (dx, dy))
+            })
+        })
+        .collect()
+}
+
 /// Which keys stand for each action of the key table.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Bindings {
@@ -485,34 +527,26 @@ impl Bindings {
             .all(|&i| self.keys[i] == slots()[i].defaults)
     }
 
-    fn moves_default(&self) -> bool {
-        self.move_slots()
+    /// The first key of each direction slot of `context`, in [`MOVES`]' order, or `None`
+    /// when they are all the table's.
+    fn direction_keys(&self, context: Context) -> Option<Vec<String>> {
+        let slots_here = direction_slots(context);
+        if slots_here
             .iter()
             .all(|&i| self.keys[i] == slots()[i].defaults)
-    }
-
-    /// The eight movement slots, in [`MOVES`]' order.
-    fn move_slots(&self) -> Vec<usize> {
-        MOVES
-            .iter()
-            .filter_map(|&(dx, dy)| {
-                slots()
-                    .iter()
-                    .position(|s| s.context == Context::Global && s.action == Action::Move(dx, dy))
-            })
-            .collect()
-    }
-
-    /// The first key of each movement slot, in [`MOVES`]' order.
-    fn move_keys(&self) -> Vec<String> {
-        self.move_slots()
-            .into_iter()
-            .map(|i| {
-                self.keys[i]
-                    .first()
-                    .map_or_else(|| "-".into(), |k| label(*k))
-            })
-            .collect()
+        {
+            return None;
+        }
+        Some(
+            slots_here
+                .into_iter()
+                .map(|i| {
+                    self.keys[i]
+                        .first()
+                        .map_or_else(|| "-".into(), |k| label(*k))
+                })
+                .collect(),
+        )
     }
 
     /// The first key bound to `action` in `context`, as the help writes keys; a dash when
@@ -523,6 +557,30 @@ impl Bindings {
             .position(|s| s.context == context && s.action == action)
             .and_then(|i| self.keys[i].first())
             .map_or_else(|| "-".into(), |k| label(*k))
+    }
+
+    /// Whether every key of `context` is the table's.
+    pub fn is_default_context(&self, context: Context) -> bool {
+        slots()
+            .iter()
+            .zip(&self.keys)
+            .all(|(s, keys)| s.context != context || *keys == s.defaults)
+    }
+
+    /// A context's heading on the help screen, naming the player's key that leads there
+    /// (`Search overlay (o)`).
+    pub fn title(&self, context: Context) -> Cow<'static, str> {
+        let title = context.title();
+        let Some((ctx, action)) = context.entered_by() else {
+            return Cow::Borrowed(title);
+        };
+        let key = self.key_of(ctx, action);
+        match title.rsplit_once(" (") {
+            Some((head, _)) if key != Bindings::standard().key_of(ctx, action) => {
+                Cow::Owned(format!("{head} ({key})"))
+            }
+            _ => Cow::Borrowed(title),
+        }
     }
 
     /// The keys of row `row` as the help shows them: the table's label, or the first bound
@@ -565,12 +623,18 @@ impl Bindings {
             return Cow::Borrowed(b.hint);
         }
         let (keys, what) = b.hint.rsplit_once(' ').unwrap_or(("", b.hint));
-        if b.keys.is_empty() {
-            // The rows that describe the movement keys.
-            if self.moves_default() {
-                return Cow::Borrowed(b.hint);
-            }
-            return Cow::Owned(format!("{} {what}", self.move_keys().concat()));
+        if keys == "hjklyubn" {
+            // The eight ways, written together: the moves (a row that describes them), or
+            // the attacks in place.
+            let context = if b.context == Context::Aim {
+                Context::Aim
+            } else {
+                Context::Global
+            };
+            return match self.direction_keys(context) {
+                None => Cow::Borrowed(b.hint),
+                Some(keys) => Cow::Owned(format!("{} {what}", keys.concat())),
+            };
         }
         let first = |row: usize, n: usize| -> Option<String> {
             let &i = row_slots().get(row)?.get(n)?;
@@ -938,6 +1002,14 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<Settings, ParseError> {
             }
         }
     }
+    // What the file leaves unbound follows its slot's keys as the file bound them.
+    for (i, from) in followed().iter().enumerate() {
+        if let Some(m) = *from
+            && written[i].is_none()
+        {
+            settings.bindings.keys[i] = settings.bindings.keys[m].clone();
+        }
+    }
     check_clashes(&settings.bindings, &written, &err)?;
     Ok(settings)
 }
@@ -977,8 +1049,20 @@ fn check_clashes(
     written: &[Option<Vec<Range<usize>>>],
     err: &impl Fn(Range<usize>, String) -> ParseError,
 ) -> Result<(), ParseError> {
-    let full = |i: usize| format!("{}.{}", section(slots()[i].context), slots()[i].name);
+    let name = |i: usize| format!("{}.{}", section(slots()[i].context), slots()[i].name);
+    // A slot the file left to follow another has that one's keys, written where it is.
+    let from = |i: usize| followed()[i].filter(|_| written[i].is_none());
+    let full = |i: usize, default: bool| {
+        let default = if default { "its default" } else { "" };
+        match from(i) {
+            Some(m) if default.is_empty() => format!("{} (as {})", name(i), name(m)),
+            Some(m) => format!("{} (as {}, {default})", name(i), name(m)),
+            None if default.is_empty() => name(i),
+            None => format!("{} ({default})", name(i)),
+        }
+    };
     let span = |i: usize, k: Key| {
+        let i = from(i).unwrap_or(i);
         let at = bindings.keys[i].iter().position(|x| *x == k)?;
         written[i].as_ref()?.get(at).cloned()
     };
@@ -1010,15 +1094,11 @@ fn check_clashes(
                     (Some(a), None) => a.clone(),
                     (None, None) => 0..0,
                 };
-                let default =
-                    |s: &Option<Range<usize>>| if s.is_some() { "" } else { " (its default)" };
                 let message = format!(
-                    "{:?} is bound to both {}{} and {}{}: one key can do one thing",
+                    "{:?} is bound to both {} and {}: one key can do one thing",
                     label(k),
-                    full(j),
-                    default(&a),
-                    full(i),
-                    default(&b)
+                    full(j, a.is_none()),
+                    full(i, b.is_none()),
                 );
                 if worst.as_ref().is_none_or(|(w, _)| at.start < w.start) {
                     worst = Some((at, message));
@@ -1053,13 +1133,28 @@ pub fn default_file() -> String {
     );
     for context in CONTEXTS {
         out.push_str(&format!("\n[keys.{}]\n", section(context)));
-        for s in slots().iter().filter(|s| s.context == context) {
+        for (i, s) in slots().iter().enumerate() {
+            if s.context != context {
+                continue;
+            }
             let keys: Vec<String> = s
                 .defaults
                 .iter()
                 .map(|k| format!("{:?}", label(*k)))
                 .collect();
             let line = format!("{} = [{}]", s.name, keys.join(", "));
+            if let Some(m) = followed()[i] {
+                // Written out, it would stop following: a file saved from this one and
+                // changed in its moves would aim with the old keys.
+                let line = format!("# {line}");
+                let way = aim_help(s.action).unwrap_or_else(|| s.help.to_string());
+                let gap = if line.chars().count() < 36 { "" } else { " " };
+                out.push_str(&format!(
+                    "{line:<36}{gap}# {way}; unset, the keys of {}\n",
+                    slots()[m].name
+                ));
+                continue;
+            }
             let pair = row_slots()[s.rows[0]].len() == 2 && s.help.contains(" / ");
             let help = if let Some(way) = move_help(s.action) {
                 way.to_string()
@@ -1250,6 +1345,97 @@ mod tests {
         );
         // Different parts of the game that never apply together may share a key.
         parse_str("[keys.edit]\nwall = [\"s\"]\nsave = [\"C-s\"]\n").unwrap();
+    }
+
+    #[test]
+    fn each_attack_in_place_follows_its_move_in_the_table_too() {
+        let mut n = 0;
+        for (i, from) in followed().iter().enumerate() {
+            let Some(m) = *from else { continue };
+            n += 1;
+            let (Action::AttackToward(dx, dy), Action::Move(mx, my)) =
+                (slots()[i].action, slots()[m].action)
+            else {
+                panic!("{} follows {}", slots()[i].name, slots()[m].name);
+            };
+            assert_eq!((dx, dy), (mx, my));
+            assert_eq!(
+                slots()[i].defaults,
+                slots()[m].defaults,
+                "{}",
+                slots()[i].name
+            );
+        }
+        assert_eq!(n, 8);
+    }
+
+    #[test]
+    fn attacks_in_place_follow_the_moves_unless_bound() {
+        let aim = [Context::Aim, Context::Always];
+        let key = |c| Key {
+            code: c,
+            ctrl: false,
+        };
+        let (a, d, z) = (KeyCode::F(2), KeyCode::F(3), KeyCode::F(4));
+        let (h, j) = (KeyCode::Char('h'), KeyCode::Char('j'));
+        let s = parse_str("[keys.everywhere]\nmove_w = [\"F2\"]\nmove_e = [\"F3\"]\n").unwrap();
+        let b = &s.bindings;
+        assert_eq!(b.lookup(&aim, key(a)), Some(Action::AttackToward(-1, 0)));
+        assert_eq!(b.lookup(&aim, key(d)), Some(Action::AttackToward(1, 0)));
+        assert_eq!(b.lookup(&aim, key(h)), None);
+        assert_eq!(b.lookup(&aim, key(j)), Some(Action::AttackToward(0, 1)));
+        let row = BINDINGS
+            .iter()
+            .position(|r| r.context == Context::Aim && !r.hint.is_empty())
+            .unwrap();
+        assert_eq!(b.label(row), "F2 j k F3");
+        assert_eq!(b.hint(row), "F2jkF3yubn attack");
+        // Bound on purpose, an attack keeps its own keys whatever the moves are.
+        let s = parse_str(
+            "[keys.attack_in_place]\nattack_w = [\"F4\"]\n[keys.everywhere]\nmove_w = [\"F2\"]\n",
+        )
+        .unwrap();
+        assert_eq!(
+            s.bindings.lookup(&aim, key(z)),
+            Some(Action::AttackToward(-1, 0))
+        );
+        assert_eq!(s.bindings.lookup(&aim, key(a)), None);
+        // A move key that cancels the attack too is a clash, at the move's key.
+        let e = parse_str("[keys.attack_in_place]\nattack = [\"F\", \"u\"]\n").unwrap_err();
+        assert_eq!((e.line, e.col), (2, 16), "{e}");
+        assert_eq!(
+            e.message,
+            "\"u\" is bound to both attack_in_place.attack_ne (as everywhere.move_ne, its default) and attack_in_place.attack: one key can do one thing"
+        );
+        let e = parse_str(
+            "[keys.attack_in_place]\nattack = [\"F\", \"w\"]\n[keys.everywhere]\nmove_n = [\"w\"]\n",
+        )
+        .unwrap_err();
+        assert_eq!((e.line, e.col), (4, 11), "{e}");
+        assert_eq!(
+            e.message,
+            "\"w\" is bound to both attack_in_place.attack_n (as everywhere.move_n) and attack_in_place.attack: one key can do one thing"
+        );
+    }
+
+    #[test]
+    fn headings_and_the_help_title_name_the_bound_keys() {
+        let s = parse_str(
+            "[keys.playing]\noverlay = [\"F2\"]\nattack = [\"F3\"]\n[keys.help]\nclose = [\"c\"]\n",
+        )
+        .unwrap();
+        let b = &s.bindings;
+        assert_eq!(b.title(Context::Overlay), "Search overlay (F2)");
+        assert_eq!(b.title(Context::Aim), "Attack in place (F3)");
+        assert_eq!(b.title(Context::Look), "Look mode (x)");
+        assert_eq!(
+            super::super::help::title(b, 1, 3, 80),
+            " help 2/3: PageDown next, PageUp back, c closes "
+        );
+        assert_eq!(
+            super::super::help::title(Bindings::standard(), 1, 3, 80),
+            " help 2/3: Space or PgDn next, PgUp back, Esc closes "
+        );
     }
 
     #[test]

@@ -247,3 +247,41 @@ fn questions_and_the_end_screen_name_the_players_keys() {
     let frame = crate::common::frame(&mut a, "l l l l l l l l l");
     assert!(frame.contains("R  new run    q  quit"), "{frame}");
 }
+
+/// Aiming follows the moves: a move key rebound in `[keys.everywhere]` gives the direction
+/// of an attack in place too, the key it replaced no longer aims, and the hint bar and the
+/// help name the new key; `[keys.attack_in_place]`, when it binds a direction, still wins.
+#[test]
+fn a_rebound_move_key_aims_an_attack_in_place() {
+    let level = std::path::Path::new("tests/levels/troll.txt");
+    let file = b"[keys.everywhere]\nmove_e = [\"t\", \"Right\", \"6\"]\n";
+    let settings = astar_rogue::app::config::parse(file, "config.toml").unwrap();
+    let mut a = crate::common::app(level, 1, (80, 24));
+    a.apply_settings(settings);
+    let frame = crate::common::frame(&mut a, "F");
+    let hint = frame.lines().last().unwrap();
+    assert_eq!(
+        hint.trim_end(),
+        "ATTACK IN PLACE: which way?  hjktyubn attack  F Esc cancel"
+    );
+    // The old key does nothing now; the new one hits the troll east of the player.
+    let frame = crate::common::frame(&mut a, "l");
+    assert!(!frame.contains("You hit the troll"), "{frame}");
+    let frame = crate::common::frame(&mut a, "Esc F t");
+    assert!(frame.contains("You hit the troll"), "{frame}");
+    assert_eq!(
+        a.world().player().pos,
+        astar_rogue::engine::grid::Pos::new(2, 2)
+    );
+    let help = crate::common::frame(&mut a, "?");
+    assert!(help.contains("h j k t     attack W S N E"), "{help}");
+    // An attack bound on purpose keeps its own key.
+    let file = b"[keys.everywhere]\nmove_e = [\"t\"]\n[keys.attack_in_place]\nattack_e = [\"T\"]\n";
+    let settings = astar_rogue::app::config::parse(file, "config.toml").unwrap();
+    let mut a = crate::common::app(level, 1, (80, 24));
+    a.apply_settings(settings);
+    let frame = crate::common::frame(&mut a, "F t");
+    assert!(!frame.contains("You hit the troll"), "{frame}");
+    let frame = crate::common::frame(&mut a, "Esc F T");
+    assert!(frame.contains("You hit the troll"), "{frame}");
+}
