@@ -140,6 +140,96 @@ pub enum ActResult {
     Refused,
 }
 
+/// A command of the player's whose key a message names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Command {
+    /// The key list (help).
+    Help,
+    /// The search overlay.
+    Overlay,
+    /// Exploring.
+    Explore,
+    /// Resting.
+    Rest,
+    /// Drinking a potion.
+    Drink,
+}
+
+impl Command {
+    /// Every command, for the app's test that the table gives each the key below.
+    pub const ALL: [Command; 5] = [
+        Command::Help,
+        Command::Overlay,
+        Command::Explore,
+        Command::Rest,
+        Command::Drink,
+    ];
+
+    /// The key the key table gives it, which the log's text names: the game never knows the
+    /// player's keys, so the text (for records: the morgue file, a save's check) names the
+    /// table's, and the view names the player's ([`Message::worded`]). A test in
+    /// `app::config` holds these equal to the table's.
+    pub fn table_key(self) -> &'static str {
+        match self {
+            Command::Help => "?",
+            Command::Overlay => "o",
+            Command::Explore => "X",
+            Command::Rest => "Z",
+            Command::Drink => "!",
+        }
+    }
+}
+
+/// Advice a message ends with, which names keys: the game says which advice, and whoever
+/// shows it words it with the keys they know ([`Advice::words`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Advice {
+    /// The first words of a run: where the keys are, and what to try; `searches` when
+    /// there are monsters whose searches to show.
+    Welcome {
+        /// Whether the floor has monsters (and so searches to show).
+        searches: bool,
+    },
+    /// Badly hurt with a potion: drink it, or get clear and rest.
+    DrinkOrRest,
+    /// Badly hurt without one: get clear, then rest.
+    Rest,
+}
+
+impl Advice {
+    /// The advice in words, `key` naming the key of each command.
+    pub fn words(self, key: impl Fn(Command) -> String) -> String {
+        match self {
+            Advice::Welcome { searches: false } => format!(
+                "{} lists keys; {} explores.",
+                key(Command::Help),
+                key(Command::Explore)
+            ),
+            Advice::Welcome { searches: true } => format!(
+                "{} lists keys; {} shows A* searches; {} explores; {} rests.",
+                key(Command::Help),
+                key(Command::Overlay),
+                key(Command::Explore),
+                key(Command::Rest)
+            ),
+            Advice::DrinkOrRest => format!(
+                "drink a potion ({}), or get clear and rest ({}).",
+                key(Command::Drink),
+                key(Command::Rest)
+            ),
+            Advice::Rest => format!(
+                "no potion left: get clear, then rest ({}).",
+                key(Command::Rest)
+            ),
+        }
+    }
+
+    /// The advice with the key table's keys, as the log's text has it.
+    pub fn table_words(self) -> String {
+        self.words(|c| c.table_key().to_string())
+    }
+}
+
 /// One line of the message log: a message and how many times in a row it was said.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Message {
@@ -155,6 +245,23 @@ pub struct Message {
     /// joins into one paragraph with the rest of that act's messages. Everything else (the
     /// floor's welcome, a refused move, the app's replies) stands on its own.
     pub act: bool,
+    /// The advice the text ends with, worded there with the key table's keys.
+    pub advice: Option<Advice>,
+}
+
+impl Message {
+    /// The text with its advice worded by `key` instead of with the table's keys (borrowed
+    /// when that changes nothing), without the repeat count.
+    pub fn worded(&self, key: impl Fn(Command) -> String) -> std::borrow::Cow<'_, str> {
+        let Some(advice) = self.advice else {
+            return std::borrow::Cow::Borrowed(&self.text);
+        };
+        let (table, mine) = (advice.table_words(), advice.words(key));
+        match self.text.strip_suffix(table.as_str()) {
+            Some(head) if mine != table => std::borrow::Cow::Owned(format!("{head}{mine}")),
+            _ => std::borrow::Cow::Borrowed(&self.text),
+        }
+    }
 }
 
 impl std::fmt::Display for Message {
@@ -552,15 +659,25 @@ impl World {
     /// Adds a line to the log, its control characters escaped (text from files can never
     /// drive a terminal it is shown on); a message said again right after itself folds into it.
     pub fn say(&mut self, text: impl Into<String>) {
-        self.log_line(text.into(), false);
+        self.log_line(text.into(), false, None);
     }
 
     /// Adds a warning to the log: a message the log shows in bold.
     pub fn warn(&mut self, text: impl Into<String>) {
-        self.log_line(text.into(), true);
+        self.log_line(text.into(), true, None);
     }
 
-    fn log_line(&mut self, text: String, urgent: bool) {
+    /// Adds advice to the log, after `head` (which may be empty): its text names the key
+    /// table's keys, and a view words it again with the player's ([`Message::worded`]).
+    pub fn advise(&mut self, head: &str, advice: Advice) {
+        self.log_line(
+            format!("{head}{}", advice.table_words()),
+            false,
+            Some(advice),
+        );
+    }
+
+    fn log_line(&mut self, text: String, urgent: bool, advice: Option<Advice>) {
         let text = match crate::text::escape_controls(&text) {
             std::borrow::Cow::Borrowed(_) => text,
             escaped => escaped.into_owned(),
@@ -569,6 +686,7 @@ impl World {
         if let Some(last) = self.log.last_mut()
             && last.text == text
             && last.urgent == urgent
+            && last.advice == advice
         {
             last.count += 1;
             last.turn = stamp;
@@ -581,6 +699,7 @@ impl World {
             count: 1,
             urgent,
             act: self.acting.is_some(),
+            advice,
         });
         if self.log.len() > LOG_LIMIT {
             self.log.drain(..self.log.len() - LOG_LIMIT);
@@ -672,14 +791,16 @@ impl World {
     /// The warning of low hit points, with the figure the panel shows now.
     fn warn_hurt(&mut self) {
         let advice = if self.player.potions > 0 {
-            "drink a potion (!), or get clear and rest (Z)"
+            Advice::DrinkOrRest
         } else {
-            "no potion left: get clear, then rest (Z)"
+            Advice::Rest
         };
-        self.warn(format!(
-            "You are badly hurt: HP {}/{PLAYER_HP}; {advice}.",
-            self.player.hp
-        ));
+        let head = format!("You are badly hurt: HP {}/{PLAYER_HP}; ", self.player.hp);
+        self.log_line(
+            format!("{head}{}", advice.table_words()),
+            true,
+            Some(advice),
+        );
     }
 
     fn act(&mut self, act: Act) -> ActResult {

@@ -16,6 +16,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 
+use crate::app::config::Bindings;
 use crate::app::keymap::{Action, Context};
 use crate::app::{App, Confirm, Mode};
 use crate::engine::astar::Snapshot;
@@ -435,12 +436,17 @@ fn popup(area: Rect, buf: &mut Buffer, title: &str, lines: &[String]) {
     Paragraph::new(text).block(block).render(rect, buf);
 }
 
-/// A message as the log shows it, borrowed unless it carries a repeat count.
-pub(crate) fn message_text(m: &crate::game::Message) -> std::borrow::Cow<'_, str> {
+/// A message as the log shows it, its advice naming the player's keys: borrowed unless
+/// it carries a repeat count or other keys.
+pub(crate) fn message_text<'a>(
+    bindings: &Bindings,
+    m: &'a crate::game::Message,
+) -> std::borrow::Cow<'a, str> {
+    let text = m.worded(|c| bindings.command_key(c));
     if m.count > 1 {
-        std::borrow::Cow::Owned(m.to_string())
+        std::borrow::Cow::Owned(format!("{text} x{}", m.count))
     } else {
-        std::borrow::Cow::Borrowed(&m.text)
+        text
     }
 }
 
@@ -464,7 +470,16 @@ fn render_hint(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut Buffer)
             )
         }
         // How to leave comes first: a narrow bar cuts from the end.
-        Mode::Look => format!("x q Esc leave  {}", describe_cell(app, snap, app.cursor())),
+        Mode::Look => {
+            let b = &app.settings().bindings;
+            let mut leave = b.keys_of(Context::Look, Action::Look);
+            leave.push(b.key_of(Context::Global, Action::Back));
+            format!(
+                "{} leave  {}",
+                leave.join(" "),
+                describe_cell(app, snap, app.cursor())
+            )
+        }
         _ if matches!(app.screen(), crate::app::Screen::Aim) => {
             format!("ATTACK IN PLACE: which way?  {keys}")
         }
@@ -543,9 +558,16 @@ fn describe_cell(app: &App, snap: Option<&Snapshot>, p: Pos) -> String {
     s.push_str(&terrain_note(app.world().grid(), p));
     match snap {
         Some(snap) => s.push_str(&describe_node(snap, p)),
-        None => s.push_str("  (o shows the search)"),
+        None => s.push_str(&format!("  ({} shows the search)", look_overlay_key(app))),
     }
     s
+}
+
+/// The key that shows the search from look mode.
+fn look_overlay_key(app: &App) -> String {
+    app.settings()
+        .bindings
+        .key_of(Context::Look, Action::ToggleOverlay)
 }
 
 /// What look mode tells of a cell, for the panel: what stands or lies there (a monster's
@@ -581,7 +603,12 @@ fn look_units(app: &App, snap: Option<&Snapshot>, p: Pos) -> Vec<String> {
     }
     match w.feature_at(p) {
         Some(FeatureKind::Stairs) => units.push(match w.monsters().len() {
-            0 => "stairs down >: open, > takes them".into(),
+            0 => format!(
+                "stairs down >: open, {} takes them",
+                app.settings()
+                    .bindings
+                    .key_of(Context::Play, Action::Descend)
+            ),
             n => format!("stairs down >: sealed while {n} live"),
         }),
         Some(FeatureKind::Potion) => units.push("healing potion !: walk on it".into()),
@@ -604,7 +631,7 @@ fn look_units(app: &App, snap: Option<&Snapshot>, p: Pos) -> Vec<String> {
                 .filter(|u| !u.is_empty())
                 .map(str::to_owned),
         ),
-        None => units.push("(o shows the search)".into()),
+        None => units.push(format!("({} shows the search)", look_overlay_key(app))),
     }
     units
 }

@@ -27,6 +27,7 @@ use super::keymap::{Action, BINDINGS, Context, Key};
 use super::search::{DEFAULT_SPEED, SPEEDS};
 use crate::content::level::{FeatureKind, Side};
 use crate::engine::grid::Tile;
+use crate::game::Command;
 use crate::text::{LoadError, ParseError};
 
 /// The environment variable naming a settings file to read instead of the usual one.
@@ -559,6 +560,18 @@ impl Bindings {
             .map_or_else(|| "-".into(), |k| label(*k))
     }
 
+    /// The player's key for a command a message names (the log's text names the table's).
+    pub fn command_key(&self, command: Command) -> String {
+        let (context, action) = match command {
+            Command::Help => (Context::Global, Action::Help),
+            Command::Overlay => (Context::Play, Action::ToggleOverlay),
+            Command::Explore => (Context::Play, Action::Explore),
+            Command::Rest => (Context::Play, Action::Rest),
+            Command::Drink => (Context::Play, Action::Drink),
+        };
+        self.key_of(context, action)
+    }
+
     /// Whether every key of `context` is the table's.
     pub fn is_default_context(&self, context: Context) -> bool {
         slots()
@@ -581,6 +594,15 @@ impl Bindings {
             }
             _ => Cow::Borrowed(title),
         }
+    }
+
+    /// Every key bound to `action` in `context`, as the help writes keys.
+    pub fn keys_of(&self, context: Context, action: Action) -> Vec<String> {
+        slots()
+            .iter()
+            .position(|s| s.context == context && s.action == action)
+            .map(|i| self.keys[i].iter().map(|k| label(*k)).collect())
+            .unwrap_or_default()
     }
 
     /// The keys of row `row` as the help shows them: the table's label, or the first bound
@@ -1436,6 +1458,13 @@ mod tests {
             super::super::help::title(Bindings::standard(), 1, 3, 80),
             " help 2/3: Space or PgDn next, PgUp back, Esc closes "
         );
+    }
+
+    #[test]
+    fn the_log_names_the_tables_keys_for_its_commands() {
+        for c in Command::ALL {
+            assert_eq!(Bindings::standard().command_key(c), c.table_key(), "{c:?}");
+        }
     }
 
     #[test]

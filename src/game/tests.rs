@@ -860,3 +860,28 @@ fn the_badly_hurt_warning_gives_the_hit_points_at_the_end_of_the_turn() {
     }
     panic!("no seed warned on a regeneration turn");
 }
+
+#[test]
+fn advice_is_worded_again_with_other_keys_and_its_text_keeps_the_tables() {
+    let mut w = World::new(&level("#####\n#@.g#\n#####\n"), 1);
+    w.advise("You are badly hurt: HP 9/30; ", Advice::DrinkOrRest);
+    w.advise("You are badly hurt: HP 9/30; ", Advice::DrinkOrRest);
+    let m = w.log().last().unwrap();
+    assert_eq!(
+        m.text,
+        "You are badly hurt: HP 9/30; drink a potion (!), or get clear and rest (Z)."
+    );
+    assert_eq!(m.count, 2, "said again, it folds");
+    let mine = |c: Command| match c {
+        Command::Drink => "F6".to_string(),
+        Command::Rest => "C-r".to_string(),
+        other => other.table_key().to_string(),
+    };
+    assert_eq!(
+        m.worded(mine),
+        "You are badly hurt: HP 9/30; drink a potion (F6), or get clear and rest (C-r)."
+    );
+    assert_eq!(m.worded(|c| c.table_key().to_string()), m.text);
+    w.say("plain");
+    assert_eq!(w.log().last().unwrap().worded(mine), "plain");
+}

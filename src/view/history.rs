@@ -27,7 +27,11 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
     // At most `max` lines of a message; one taller than the screen is cut with a mark.
     // Only what shows is wrapped, so a message of a megabyte opens the history at once.
     let message_lines = |m: &crate::game::Message, max: usize| -> Vec<Line<'static>> {
-        let mut parts = crate::text::wrap_cut(&super::message_text(m), text_width, height);
+        let mut parts = crate::text::wrap_cut(
+            &super::message_text(&app.settings().bindings, m),
+            text_width,
+            height,
+        );
         parts.truncate(max);
         parts
             .into_iter()
