@@ -637,6 +637,33 @@ impl Bindings {
         Cow::Owned(fit(&text))
     }
 
+    /// The help's words for row `row`: the table's, with the row's own key (the `F` of
+    /// "attack in place: F, a way") replaced by the bound one when its one action has
+    /// other keys.
+    pub fn help(&self, row: usize) -> Cow<'static, str> {
+        let b = &BINDINGS[row];
+        let (slots_here, Some(&(own, _))) = (&row_slots()[row], b.keys.first()) else {
+            return Cow::Borrowed(b.help);
+        };
+        if slots_here.len() != 1 || self.is_default_row(row) {
+            return Cow::Borrowed(b.help);
+        }
+        let own = label(own);
+        let bound = self.keys[slots_here[0]]
+            .first()
+            .map_or_else(|| "-".into(), |k| label(*k));
+        let words: Vec<String> = b
+            .help
+            .split(' ')
+            .map(|w| match w.strip_suffix(',') {
+                Some(k) if k == own => format!("{bound},"),
+                _ if w == own => bound.clone(),
+                _ => w.to_string(),
+            })
+            .collect();
+        Cow::Owned(words.join(" "))
+    }
+
     /// What the hint bar shows for row `row`: the table's hint, its keys replaced by the
     /// bound ones.
     pub fn hint(&self, row: usize) -> Cow<'static, str> {
@@ -1450,6 +1477,21 @@ mod tests {
         assert_eq!(b.title(Context::Overlay), "Search overlay (F2)");
         assert_eq!(b.title(Context::Aim), "Attack in place (F3)");
         assert_eq!(b.title(Context::Look), "Look mode (x)");
+        let row = |ctx, action| {
+            BINDINGS
+                .iter()
+                .position(|r| r.context == ctx && r.keys.iter().any(|(_, a)| *a == action))
+                .unwrap()
+        };
+        assert_eq!(
+            b.help(row(Context::Play, Action::Attack)),
+            "attack in place: F3, a way"
+        );
+        assert_eq!(b.help(row(Context::Play, Action::Wait)), "wait a turn");
+        let s = parse_str("[keys.edit]\ncopy = [\"C\"]\n").unwrap();
+        let copy = row(Context::Edit, Action::Tool(Tool::Copy));
+        assert_eq!(s.bindings.help(copy), "copy: corner, C again");
+        assert_eq!(Bindings::standard().help(copy), "copy: corner, c again");
         assert_eq!(
             super::super::help::title(b, 1, 3, 80),
             " help 2/3: PageDown next, PageUp back, c closes "

@@ -23,7 +23,7 @@ pub enum Row {
     /// A context's title.
     Heading(Context),
     /// Keys (as the player bound them) and what they do.
-    Binding(String, &'static str),
+    Binding(String, String),
 }
 
 fn rows(bindings: &Bindings) -> Vec<Row> {
@@ -35,7 +35,12 @@ fn rows(bindings: &Bindings) -> Vec<Row> {
                 .iter()
                 .enumerate()
                 .filter(|(_, b)| b.context == ctx)
-                .map(|(r, b)| Row::Binding(bindings.label(r).into_owned(), b.help)),
+                .map(|(r, _)| {
+                    Row::Binding(
+                        bindings.label(r).into_owned(),
+                        bindings.help(r).into_owned(),
+                    )
+                }),
         );
     }
     out

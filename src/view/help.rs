@@ -52,7 +52,7 @@ pub(super) fn render(bindings: &Bindings, page: usize, seed: u64, area: Rect, bu
                 }
                 Row::Binding(label, help) => Line::from(vec![
                     Span::styled(format!(" {label:<w$} ", w = KEYS_W - 1), key),
-                    Span::raw(*help),
+                    Span::raw(help.as_str()),
                 ]),
             });
         }
