@@ -86,11 +86,11 @@ impl Widget for &App {
             history::render(self, area, buf);
         } else if self.world().state() != GameState::Playing {
             let (title, lines) = end_text(self);
-            popup(area, buf, title, &lines);
+            popup(over_map(&l, area, &lines, title), buf, title, &lines);
         }
         if let Some(question) = self.question() {
             let (title, lines, _) = question_text(self, question);
-            popup(area, buf, title, &lines);
+            popup(over_map(&l, area, &lines, title), buf, title, &lines);
         }
     }
 }
@@ -395,7 +395,8 @@ fn question_text(app: &App, question: &Confirm) -> (&'static str, Vec<String>, u
 /// A box over the frame with a front end's own message (a long turn, a level loading),
 /// drawn as the game's questions are.
 pub fn notice(area: Rect, buf: &mut Buffer, title: &str, lines: &[String]) {
-    popup(area, buf, title, lines);
+    let (w, h) = popup_size(lines, title);
+    popup(centred(area, w, h).into(), buf, title, lines);
 }
 
 /// Drops the colours of every cell and keeps its glyph and modifiers (reversed, bold,
@@ -413,7 +414,49 @@ fn too_small(area: Rect, buf: &mut Buffer) {
         .render(area, buf);
 }
 
-fn popup(area: Rect, buf: &mut Buffer, title: &str, lines: &[String]) {
+/// Where a box of `lines` under `title` goes: over the map's frame when it fits there, so
+/// that the panel beside stays whole; else over the screen, with the panel's rows it
+/// crosses cleared so that no cut words show beside it.
+fn over_map(l: &Layout, area: Rect, lines: &[String], title: &str) -> Popup {
+    let (w, h) = popup_size(lines, title);
+    if w <= l.map_block.width && h <= l.map_block.height {
+        return Popup {
+            rect: centred(l.map_block, w, h),
+            clear: None,
+        };
+    }
+    let rect = centred(area, w, h);
+    let panel = Rect::new(
+        l.side.x + 1,
+        l.side.y + 1,
+        l.side.width.saturating_sub(2),
+        l.side.height.saturating_sub(2),
+    );
+    let rows = rect.intersection(panel);
+    let clear = (!rows.is_empty()).then(|| Rect::new(panel.x, rows.y, panel.width, rows.height));
+    Popup { rect, clear }
+}
+
+/// A box's place, and what beside it to clear.
+struct Popup {
+    /// The box.
+    rect: Rect,
+    /// Cells to blank first: the panel's rows the box cuts.
+    clear: Option<Rect>,
+}
+
+impl From<Rect> for Popup {
+    /// A box centred in `area`, clearing nothing else.
+    fn from(area: Rect) -> Self {
+        Popup {
+            rect: area,
+            clear: None,
+        }
+    }
+}
+
+/// The width and height of a box of `lines` under `title`, borders and margins included.
+fn popup_size(lines: &[String], title: &str) -> (u16, u16) {
     let w = lines
         .iter()
         .map(|l| l.chars().count())
@@ -421,13 +464,24 @@ fn popup(area: Rect, buf: &mut Buffer, title: &str, lines: &[String]) {
         .max()
         .unwrap_or(0) as u16
         + 4;
-    let h = lines.len() as u16 + 2;
-    let rect = Rect::new(
+    (w, lines.len() as u16 + 2)
+}
+
+/// A `w` by `h` rectangle centred in `area` (cut to it).
+fn centred(area: Rect, w: u16, h: u16) -> Rect {
+    Rect::new(
         area.x + area.width.saturating_sub(w) / 2,
         area.y + area.height.saturating_sub(h) / 2,
         w.min(area.width),
         h.min(area.height),
-    );
+    )
+}
+
+fn popup(at: Popup, buf: &mut Buffer, title: &str, lines: &[String]) {
+    if let Some(clear) = at.clear {
+        Clear.render(clear, buf);
+    }
+    let rect = at.rect;
     Clear.render(rect, buf);
     let block = Block::bordered()
         .title(title)
