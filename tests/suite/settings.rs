@@ -323,6 +323,8 @@ floor_down = [\"F11\"]
 player = [\"F6\"]
 [keys.resize]
 grow_left = [\"F1\"]
+[keys.history]
+close = [\"F9\"]
 [keys.lab]
 start = [\"S\"]
 goal = [\"C-g\"]
@@ -350,8 +352,9 @@ fn last_said(a: &astar_rogue::app::App) -> String {
 
 /// Every message that names a key names the player's: the welcome (said before the
 /// settings are read), the game's badly-hurt advice and the panel's LOW HP line, look
-/// mode's lines, the overlay's layer legend, the lab's, the editor's, travel's and
-/// exploring's, generating, saving over a changed file and an outside edit's question.
+/// mode's lines, the message history's keys, the overlay's layer legend, the lab's, the
+/// editor's, travel's and exploring's, generating, saving over a changed file and an
+/// outside edit's question.
 #[test]
 fn fixed_messages_name_the_players_keys() {
     use crate::common::{Scratch, frame};
@@ -377,6 +380,10 @@ fn fixed_messages_name_the_players_keys() {
     let dir = Scratch::new();
     let pillar = dir.copy("levels/pillar.txt");
     let mut a = rebound(&pillar, 1, (80, 24));
+    // The message history's keys.
+    let f = frame(&mut a, "C-p");
+    assert!(f.contains(" Up Down PageUp PageDown F9 "), "{f}");
+    frame(&mut a, "F9");
     // Look mode, the search not shown.
     let f = frame(&mut a, "x");
     let hint = f.lines().last().unwrap();
