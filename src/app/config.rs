@@ -439,22 +439,51 @@ fn row_slots() -> &'static [Vec<usize>] {
     })
 }
 
-/// For each slot of [`slots`], the slot whose keys it takes when the settings do not bind
-/// it: the directions of an attack in place follow the moves (`everywhere.move_w` for
-/// `attack_in_place.attack_w`), so a player who moves with other keys aims with them too.
-pub fn followed() -> &'static [Option<usize>] {
-    static FOLLOWED: OnceLock<Vec<Option<usize>>> = OnceLock::new();
+/// For each slot of [`slots`], the slots whose keys it takes, in order, when the settings
+/// do not bind it (none for most): the directions of an attack in place follow the moves
+/// (`everywhere.move_w` for `attack_in_place.attack_w`), so a player who moves with other
+/// keys aims with them too, and its cancel follows the attack key and the way back (`F`
+/// again or `Esc`).
+pub fn followed() -> &'static [Vec<usize>] {
+    static FOLLOWED: OnceLock<Vec<Vec<usize>>> = OnceLock::new();
+    let slot = |context: Context, action: Action| {
+        slots()
+            .iter()
+            .position(|m| m.context == context && m.action == action)
+    };
     FOLLOWED.get_or_init(|| {
         slots()
             .iter()
-            .map(|s| match s.action {
-                Action::AttackToward(dx, dy) => slots()
-                    .iter()
-                    .position(|m| m.context == Context::Global && m.action == Action::Move(dx, dy)),
-                _ => None,
+            .map(|s| match (s.context, s.action) {
+                (Context::Aim, Action::AttackToward(dx, dy)) => {
+                    slot(Context::Global, Action::Move(dx, dy))
+                        .into_iter()
+                        .collect()
+                }
+                (Context::Aim, Action::Attack) => [
+                    slot(Context::Play, Action::Attack),
+                    slot(Context::Global, Action::Back),
+                ]
+                .into_iter()
+                .flatten()
+                .collect(),
+                _ => Vec::new(),
             })
             .collect()
     })
+}
+
+/// The keys slot `i` takes from the slots it follows, in order, each once.
+fn followed_keys(keys: &[Vec<Key>], i: usize) -> Vec<Key> {
+    let mut out: Vec<Key> = Vec::new();
+    for &m in &followed()[i] {
+        for &k in &keys[m] {
+            if !out.contains(&k) {
+                out.push(k);
+            }
+        }
+    }
+    out
 }
 
 /// The eight direction slots of `context` (the moves everywhere, the attacks in place), in
@@ -685,47 +714,80 @@ impl Bindings {
                 Some(keys) => Cow::Owned(format!("{} {what}", keys.concat())),
             };
         }
-        let first = |row: usize, n: usize| -> Option<String> {
-            let &i = row_slots().get(row)?.get(n)?;
-            Some(
-                self.keys[i]
-                    .first()
-                    .map_or_else(|| "-".into(), |k| label(*k)),
-            )
+        // Each key the hint names stands for what the table gives it: the row's own action,
+        // else one of its part of the game, else one that applies everywhere ("x q Esc
+        // leave" names look mode's way out and the way back).
+        let resolve = |token: &str| -> Option<usize> {
+            let named = |i: &usize| slots()[*i].defaults.iter().any(|k| k.name() == token);
+            let in_context =
+                |c: Context| (0..slots().len()).filter(move |&i| slots()[i].context == c);
+            row_slots()[row]
+                .iter()
+                .copied()
+                .chain(in_context(b.context))
+                .chain(in_context(Context::Global))
+                .chain(in_context(Context::Always))
+                .find(named)
         };
-        let tokens = keys.split_whitespace().count();
-        let slots_here = row_slots()[row].len();
-        // A hint may speak for the rows after its own ("N H W B options", "U/R undo/redo").
-        let (rows, parts, sep): (Vec<usize>, Vec<Option<String>>, &str) = if keys.contains('/') {
-            (
-                vec![row, row + 1],
-                vec![first(row, 0), first(row + 1, 0)],
-                "/",
-            )
-        } else if tokens > 1 && slots_here >= tokens {
-            (vec![row], (0..tokens).map(|n| first(row, n)).collect(), " ")
-        } else if tokens > 1 {
-            let rows: Vec<usize> = (row..row + tokens).collect();
-            let parts = rows.iter().map(|&r| first(r, 0)).collect();
-            (rows, parts, " ")
-        } else if slots_here == 2
-            && keys.chars().count() == 2
-            && b.keys.iter().map(|(k, _)| label(*k)).collect::<String>() == keys
-        {
-            // "+- speed": both keys of a pair, written together.
-            (vec![row], vec![first(row, 0), first(row, 1)], "")
-        } else {
-            (vec![row], vec![first(row, 0)], " ")
-        };
-        if rows
-            .iter()
-            .all(|&r| r < BINDINGS.len() && self.is_default_row(r))
-        {
+        let sep = if keys.contains('/') { "/" } else { " " };
+        // Each written token: its keys' slots, and whether its keys were written together
+        // ("+-", "hjkl").
+        let mut tokens: Vec<(Vec<(String, usize)>, bool)> = Vec::new();
+        for token in keys.split(sep).filter(|t| !t.is_empty()) {
+            if let Some(i) = resolve(token) {
+                tokens.push((vec![(token.to_string(), i)], false));
+                continue;
+            }
+            let glued: Option<Vec<(String, usize)>> = token
+                .chars()
+                .map(|c| resolve(&c.to_string()).map(|i| (c.to_string(), i)))
+                .collect();
+            match glued {
+                Some(keys) if keys.len() > 1 => tokens.push((keys, true)),
+                // Words the table's keys cannot read: the hint as written.
+                _ => return Cow::Borrowed(b.hint),
+            }
+        }
+        let touched = |i: usize| self.keys[i] != slots()[i].defaults;
+        if !tokens.iter().flat_map(|(t, _)| t).any(|&(_, i)| touched(i)) {
             return Cow::Borrowed(b.hint);
         }
-        let parts: Vec<String> = parts.into_iter().map(|p| p.unwrap_or_default()).collect();
-        let keys = parts.join(sep);
-        Cow::Owned(format!("{keys} {what}"))
+        // A slot named by several keys shows once, with all the player's keys; one the
+        // player left alone keeps the key the hint wrote.
+        let count = |i: usize| {
+            tokens
+                .iter()
+                .flat_map(|(t, _)| t)
+                .filter(|&&(_, j)| j == i)
+                .count()
+        };
+        let mut shown: Vec<usize> = Vec::new();
+        let mut parts: Vec<String> = Vec::new();
+        for (keys, glued) in &tokens {
+            let mut out: Vec<String> = Vec::new();
+            for (written, i) in keys {
+                if !touched(*i) {
+                    out.push(written.clone());
+                    continue;
+                }
+                if shown.contains(i) {
+                    continue;
+                }
+                shown.push(*i);
+                let bound: Vec<String> = self.keys[*i].iter().map(|k| label(*k)).collect();
+                out.push(match (bound.first(), count(*i) > 1) {
+                    (None, _) => "-".to_string(),
+                    (Some(_), true) => bound.join(" "),
+                    (Some(k), false) => k.clone(),
+                });
+            }
+            if out.is_empty() {
+                continue;
+            }
+            let together = *glued && out.iter().all(|k| k.chars().count() == 1);
+            parts.push(out.join(if together { "" } else { " " }));
+        }
+        Cow::Owned(format!("{} {what}", parts.join(sep)))
     }
 }
 
@@ -1053,10 +1115,8 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<Settings, ParseError> {
     }
     // What the file leaves unbound follows its slot's keys as the file bound them.
     for (i, from) in followed().iter().enumerate() {
-        if let Some(m) = *from
-            && written[i].is_none()
-        {
-            settings.bindings.keys[i] = settings.bindings.keys[m].clone();
+        if !from.is_empty() && written[i].is_none() {
+            settings.bindings.keys[i] = followed_keys(&settings.bindings.keys, i);
         }
     }
     check_clashes(&settings.bindings, &written, &err)?;
@@ -1099,11 +1159,20 @@ fn check_clashes(
     err: &impl Fn(Range<usize>, String) -> ParseError,
 ) -> Result<(), ParseError> {
     let name = |i: usize| format!("{}.{}", section(slots()[i].context), slots()[i].name);
-    // A slot the file left to follow another has that one's keys, written where it is.
-    let from = |i: usize| followed()[i].filter(|_| written[i].is_none());
-    let full = |i: usize, default: bool| {
+    // A slot the file left to follow others has their keys, each written where its own
+    // slot is: `from` is the one that gave it `k`.
+    let from = |i: usize, k: Key| {
+        if written[i].is_some() {
+            return None;
+        }
+        followed()[i]
+            .iter()
+            .copied()
+            .find(|&m| bindings.keys[m].contains(&k))
+    };
+    let full = |i: usize, k: Key, default: bool| {
         let default = if default { "its default" } else { "" };
-        match from(i) {
+        match from(i, k) {
             Some(m) if default.is_empty() => format!("{} (as {})", name(i), name(m)),
             Some(m) => format!("{} (as {}, {default})", name(i), name(m)),
             None if default.is_empty() => name(i),
@@ -1111,7 +1180,7 @@ fn check_clashes(
         }
     };
     let span = |i: usize, k: Key| {
-        let i = from(i).unwrap_or(i);
+        let i = from(i, k).unwrap_or(i);
         let at = bindings.keys[i].iter().position(|x| *x == k)?;
         written[i].as_ref()?.get(at).cloned()
     };
@@ -1146,8 +1215,8 @@ fn check_clashes(
                 let message = format!(
                     "{:?} is bound to both {} and {}: one key can do one thing",
                     label(k),
-                    full(j, a.is_none()),
-                    full(i, b.is_none()),
+                    full(j, k, a.is_none()),
+                    full(i, k, b.is_none()),
                 );
                 if worst.as_ref().is_none_or(|(w, _)| at.start < w.start) {
                     worst = Some((at, message));
@@ -1192,15 +1261,16 @@ pub fn default_file() -> String {
                 .map(|k| format!("{:?}", label(*k)))
                 .collect();
             let line = format!("{} = [{}]", s.name, keys.join(", "));
-            if let Some(m) = followed()[i] {
+            if !followed()[i].is_empty() {
                 // Written out, it would stop following: a file saved from this one and
                 // changed in its moves would aim with the old keys.
                 let line = format!("# {line}");
                 let way = aim_help(s.action).unwrap_or_else(|| s.help.to_string());
                 let gap = if line.chars().count() < 36 { "" } else { " " };
+                let names: Vec<&str> = followed()[i].iter().map(|&m| slots()[m].name).collect();
                 out.push_str(&format!(
                     "{line:<36}{gap}# {way}; unset, the keys of {}\n",
-                    slots()[m].name
+                    names.join(" and ")
                 ));
                 continue;
             }
@@ -1399,23 +1469,31 @@ mod tests {
     #[test]
     fn each_attack_in_place_follows_its_move_in_the_table_too() {
         let mut n = 0;
+        let table: Vec<Vec<Key>> = slots().iter().map(|s| s.defaults.clone()).collect();
         for (i, from) in followed().iter().enumerate() {
-            let Some(m) = *from else { continue };
+            if from.is_empty() {
+                continue;
+            }
             n += 1;
-            let (Action::AttackToward(dx, dy), Action::Move(mx, my)) =
-                (slots()[i].action, slots()[m].action)
-            else {
-                panic!("{} follows {}", slots()[i].name, slots()[m].name);
-            };
-            assert_eq!((dx, dy), (mx, my));
+            assert_eq!(slots()[i].context, Context::Aim);
+            match (slots()[i].action, &from[..]) {
+                (Action::AttackToward(dx, dy), &[m]) => {
+                    assert_eq!(slots()[m].action, Action::Move(dx, dy));
+                }
+                (Action::Attack, &[a, b]) => {
+                    assert_eq!(slots()[a].action, Action::Attack);
+                    assert_eq!(slots()[b].action, Action::Back);
+                }
+                _ => panic!("{} follows {from:?}", slots()[i].name),
+            }
             assert_eq!(
                 slots()[i].defaults,
-                slots()[m].defaults,
+                followed_keys(&table, i),
                 "{}",
                 slots()[i].name
             );
         }
-        assert_eq!(n, 8);
+        assert_eq!(n, 9);
     }
 
     #[test]
@@ -1449,6 +1527,19 @@ mod tests {
             Some(Action::AttackToward(-1, 0))
         );
         assert_eq!(s.bindings.lookup(&aim, key(a)), None);
+        // The cancel follows the attack key (and the way back), in the hint too.
+        let s = parse_str("[keys.playing]\nattack = [\"F4\"]\n").unwrap();
+        assert_eq!(s.bindings.lookup(&aim, key(z)), Some(Action::Attack));
+        assert_eq!(
+            s.bindings.lookup(&aim, key(KeyCode::Esc)),
+            Some(Action::Attack)
+        );
+        assert_eq!(s.bindings.lookup(&aim, key(KeyCode::Char('F'))), None);
+        let cancel = BINDINGS
+            .iter()
+            .position(|r| r.context == Context::Aim && r.hint.ends_with(" cancel"))
+            .unwrap();
+        assert_eq!(s.bindings.hint(cancel), "F4 Esc cancel");
         // A move key that cancels the attack too is a clash, at the move's key.
         let e = parse_str("[keys.attack_in_place]\nattack = [\"F\", \"u\"]\n").unwrap_err();
         assert_eq!((e.line, e.col), (2, 16), "{e}");
@@ -1532,5 +1623,26 @@ mod tests {
         assert_eq!(b.hint(row("moves")), "F2jklyubn move");
         assert_eq!(b.hint(row("o")), "o search");
         assert_eq!(b.hint(row("+ -")), "+- speed");
+        // A hint that names keys of other rows, or several keys of its own.
+        let s = parse_str(
+            "[keys.overlay]\nheuristic = [\"F3\"]\n[keys.resize]\ngrow_left = [\"F1\"]\ncrop_top = [\"I\"]\n[keys.history]\nolder = [\"F5\"]\n[keys.look]\nlook = [\"F6\"]\n",
+        )
+        .unwrap();
+        let b = &s.bindings;
+        let row = |ctx: Context, label: &str| {
+            BINDINGS
+                .iter()
+                .position(|r| r.context == ctx && r.label == label)
+                .unwrap()
+        };
+        assert_eq!(b.hint(row(Context::Overlay, "N")), "N F3 W B options");
+        assert_eq!(b.hint(row(Context::Resize, "←→↑↓ hlkj")), "F1 j k l grow");
+        assert_eq!(b.hint(row(Context::Resize, "H L K J")), "HJIL crop");
+        assert_eq!(
+            b.hint(row(Context::History, "↑↓ k j")),
+            "F5 ↓ PgUp PgDn scroll"
+        );
+        assert_eq!(b.hint(row(Context::Look, "x q")), "F6 Esc leave");
+        assert_eq!(b.hint(row(Context::Edit, "U C-z")), "U/R undo/redo");
     }
 }
