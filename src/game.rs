@@ -247,16 +247,73 @@ pub struct Message {
     pub act: bool,
     /// The advice the text ends with, worded there with the key table's keys.
     pub advice: Option<Advice>,
+    /// A level's message as the level wrote it, its keys between backticks (`` `l` ``):
+    /// the text is it without them, and a view names the player's keys there instead.
+    pub marked: Option<String>,
+}
+
+/// Names the player's keys, for text that names the key table's: the game never knows
+/// them, so a view words its messages again ([`Message::worded`]).
+pub trait KeyNames {
+    /// The player's key for a command.
+    fn command(&self, command: Command) -> String;
+    /// The player's key for what the key table gives `key` (a key as a level writes it:
+    /// `l`, `C-p`, `Esc`), or `None` to keep it as written.
+    fn rebound(&self, key: &str) -> Option<String>;
+}
+
+/// The keys of the key table, as the log's text names them.
+pub struct TableKeys;
+
+impl KeyNames for TableKeys {
+    fn command(&self, command: Command) -> String {
+        command.table_key().to_string()
+    }
+
+    fn rebound(&self, _: &str) -> Option<String> {
+        None
+    }
+}
+
+/// `text` with each key between backticks named by `keys` and the backticks dropped (a
+/// lone backtick stays as it is).
+pub fn name_keys<'a>(text: &'a str, keys: &impl KeyNames) -> std::borrow::Cow<'a, str> {
+    if !text.contains('`') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find('`') {
+        let Some(len) = rest[open + 1..].find('`') else {
+            break;
+        };
+        let key = &rest[open + 1..open + 1 + len];
+        out.push_str(&rest[..open]);
+        match keys.rebound(key) {
+            Some(mine) => out.push_str(&mine),
+            None => out.push_str(key),
+        }
+        rest = &rest[open + len + 2..];
+    }
+    out.push_str(rest);
+    std::borrow::Cow::Owned(out)
 }
 
 impl Message {
-    /// The text with its advice worded by `key` instead of with the table's keys (borrowed
-    /// when that changes nothing), without the repeat count.
-    pub fn worded(&self, key: impl Fn(Command) -> String) -> std::borrow::Cow<'_, str> {
+    /// The text with the keys it names named by `keys` instead of the table's: its advice
+    /// worded again, a level's marked keys named (borrowed when that changes nothing),
+    /// without the repeat count.
+    pub fn worded(&self, keys: &impl KeyNames) -> std::borrow::Cow<'_, str> {
+        if let Some(marked) = &self.marked {
+            return match name_keys(marked, keys) {
+                std::borrow::Cow::Owned(s) if s != self.text => std::borrow::Cow::Owned(s),
+                _ => std::borrow::Cow::Borrowed(&self.text),
+            };
+        }
         let Some(advice) = self.advice else {
             return std::borrow::Cow::Borrowed(&self.text);
         };
-        let (table, mine) = (advice.table_words(), advice.words(key));
+        let (table, mine) = (advice.table_words(), advice.words(|c| keys.command(c)));
         match self.text.strip_suffix(table.as_str()) {
             Some(head) if mine != table => std::borrow::Cow::Owned(format!("{head}{mine}")),
             _ => std::borrow::Cow::Borrowed(&self.text),
@@ -677,6 +734,22 @@ impl World {
         );
     }
 
+    /// Says a level's message, which becomes the lesson kept on screen: its keys marked
+    /// between backticks show as written without them, and a view names the player's.
+    fn say_note(&mut self, text: &str) {
+        let marked = crate::text::escape_controls(text).into_owned();
+        let plain = name_keys(&marked, &TableKeys).into_owned();
+        if plain == marked {
+            self.say(plain);
+        } else {
+            self.log_line(plain, false, None);
+            if let Some(last) = self.log.last_mut() {
+                last.marked = Some(marked.clone());
+            }
+        }
+        self.lesson = Some(marked);
+    }
+
     fn log_line(&mut self, text: String, urgent: bool, advice: Option<Advice>) {
         let text = match crate::text::escape_controls(&text) {
             std::borrow::Cow::Borrowed(_) => text,
@@ -700,6 +773,7 @@ impl World {
             urgent,
             act: self.acting.is_some(),
             advice,
+            marked: None,
         });
         if self.log.len() > LOG_LIMIT {
             self.log.drain(..self.log.len() - LOG_LIMIT);

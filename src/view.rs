@@ -105,7 +105,10 @@ fn render_lesson(app: &App, map: Rect, buf: &mut Buffer) {
     if map.width < 12 || map.height < 6 {
         return;
     }
-    let lines = wrap(lesson, usize::from(map.width));
+    let lines = wrap(
+        &crate::game::name_keys(lesson, &app.settings().bindings),
+        usize::from(map.width),
+    );
     // A rule with its title above the text: one row of frame, so it fits the blank rows a
     // small level leaves.
     let h = (lines.len() as u16 + 1).min(map.height / 2);
@@ -496,7 +499,7 @@ pub(crate) fn message_text<'a>(
     bindings: &Bindings,
     m: &'a crate::game::Message,
 ) -> std::borrow::Cow<'a, str> {
-    let text = m.worded(|c| bindings.command_key(c));
+    let text = m.worded(bindings);
     if m.count > 1 {
         std::borrow::Cow::Owned(format!("{text} x{}", m.count))
     } else {

@@ -791,6 +791,37 @@ impl Bindings {
     }
 }
 
+impl crate::game::KeyNames for Bindings {
+    fn command(&self, command: Command) -> String {
+        self.command_key(command)
+    }
+
+    /// A key a level's message names stands for what the table gives it while playing
+    /// (or, failing that, with the search shown, in look mode, aiming): the player's
+    /// first key for that, when they bound it otherwise.
+    fn rebound(&self, key: &str) -> Option<String> {
+        let key = parse_key(key).ok()?;
+        let order = [
+            Context::Play,
+            Context::Global,
+            Context::Overlay,
+            Context::Look,
+            Context::Aim,
+            Context::Always,
+        ];
+        let i = order.iter().find_map(|&c| {
+            slots()
+                .iter()
+                .position(|s| s.context == c && s.defaults.contains(&key))
+        })?;
+        (self.keys[i] != slots()[i].defaults).then(|| {
+            self.keys[i]
+                .first()
+                .map_or_else(|| "-".into(), |k| label(*k))
+        })
+    }
+}
+
 /// A label cut to fit the help's key column.
 fn fit(text: &str) -> String {
     let w = super::help::KEYS_W - 1;

@@ -247,6 +247,7 @@ mod tests {
             count: 1,
             urgent: false,
             advice: None,
+            marked: None,
             act: true,
         }
     }

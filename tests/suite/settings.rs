@@ -506,3 +506,32 @@ fn fixed_messages_name_the_players_keys() {
     let f = frame(&mut a, "");
     assert!(f.contains("stairs down >: open, F8 "), "{f}");
 }
+
+/// The tutorial's lessons mark their keys (`` `l` ``): the log and the lesson box name the
+/// player's keys there, and the table's, unmarked, for a player who rebinds nothing.
+#[test]
+fn the_tutorials_lessons_name_the_players_keys() {
+    let file = b"[keys.everywhere]\nmove_e = [\"t\", \"Right\", \"6\"]\nhelp = [\"F1\"]\n";
+    let settings = astar_rogue::app::config::parse(file, "config.toml").unwrap();
+    let level = crate::common::repo("levels/tutorial.txt");
+    let mut a = crate::common::app(&level, 1, (80, 24));
+    a.apply_settings(settings);
+    let f = crate::common::frame(&mut a, "");
+    let lines: Vec<&str> = f.lines().map(str::trim_end).collect();
+    assert!(
+        lines.contains(
+            &"You are the @. Walk east with t or the right arrow; h j k t y u b n move 8 ways."
+        ),
+        "{f}"
+    );
+    assert!(lines.contains(&"F1 lists every key."), "{f}");
+    assert!(
+        lines.contains(
+            &"│arrow; h j k t y u b n move 8 ways. F1 lists every││                          │"
+        ),
+        "{f}"
+    );
+    // The log's own text, for the records, is the table's.
+    assert!(a.world().log().iter().any(|m| m.text
+        == "You are the @. Walk east with l or the right arrow; h j k l y u b n move 8 ways. ? lists every key."));
+}
