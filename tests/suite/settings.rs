@@ -505,6 +505,21 @@ fn fixed_messages_name_the_players_keys() {
     a.set_cursor(astar_rogue::engine::grid::Pos::new(1, 3));
     let f = frame(&mut a, "");
     assert!(f.contains("stairs down >: open, F8 "), "{f}");
+    // The editor on a floor that names none below, then a blank level.
+    frame(&mut a, "Esc F3 F11");
+    assert_eq!(
+        last_said(&a),
+        "This floor names no floor below: F9 makes one (a next: header)."
+    );
+    // Mid-run it asks first, answered with the player's yes.
+    frame(&mut a, "C-n");
+    assert!(a.question().is_some());
+    frame(&mut a, "j");
+    assert!(
+        last_said(&a).contains("level: F3 edits it, F7 saves it as "),
+        "{}",
+        last_said(&a)
+    );
 }
 
 /// The tutorial's lessons mark their keys (`` `l` ``): the log and the lesson box name the
