@@ -319,11 +319,12 @@ impl App {
         let goal = self.world().goal();
         // Two lines, so that neither is cut in an 80-column log, the goal last so that a
         // one-line log (a short terminal) shows it.
-        self.say(if self.world().monsters().is_empty() {
-            "? lists keys; X explores."
-        } else {
-            "? lists keys; o shows A* searches; X explores; Z rests."
-        });
+        // Said before the settings are read (`App::new`), it names the player's keys only
+        // as the view words it (`Message::worded`).
+        let searches = !self.world().monsters().is_empty();
+        self.session
+            .world_mut()
+            .advise("", crate::game::Advice::Welcome { searches });
         self.say(goal);
         self.session.world_mut().say_intro();
     }
@@ -488,8 +489,9 @@ impl App {
         let name = self.session.take_recovery(design, recovery);
         self.began();
         let level = self.source().name();
+        let save = self.key(Context::Play, Action::Save);
         self.say(format!(
-            "Recovered the unsaved edits kept in {name}: s saves them into {level}."
+            "Recovered the unsaved edits kept in {name}: {save} saves them into {level}."
         ));
     }
 
@@ -1069,9 +1071,10 @@ impl App {
     /// Takes the stairs: the session puts the floor below in play.
     fn descend(&mut self) {
         match self.session.descend() {
-            Descended::Unsaved => {
-                self.say("Save (s) or undo your edits first: the floor below replaces this design.")
-            }
+            Descended::Unsaved => self.say(format!(
+                "Save ({}) or undo your edits first: the floor below replaces this design.",
+                self.key(Context::Play, Action::Save)
+            )),
             Descended::Refused => {}
             Descended::Down => {
                 self.pick_default();
@@ -1257,9 +1260,10 @@ impl App {
             .in_progress()
             .then(|| RunEnd::of(&self.session, Outcome::Abandoned));
         if !self.session.new_run(seed) {
-            self.say(
-                "Save (s) or undo your edits to this floor first: restarting goes back to the first floor.",
-            );
+            self.say(format!(
+                "Save ({}) or undo your edits to this floor first: restarting goes back to the first floor.",
+                self.key(Context::Play, Action::Save)
+            ));
             return;
         }
         if abandoned.is_some() {
@@ -1301,8 +1305,12 @@ impl App {
                 }
                 self.began();
                 let (kind, (w, h), seed, name) = (made.kind, made.size, made.seed, made.name);
+                let (again, save) = (
+                    self.key(Context::Play, Action::NewLevel),
+                    self.key(Context::Play, Action::Save),
+                );
                 self.say(format!(
-                    "Generated {kind} {w}x{h} seed {seed}; G for {}, s saves it as {name}.",
+                    "Generated {kind} {w}x{h} seed {seed}; {again} for {}, {save} saves it as {name}.",
                     kind.next()
                 ));
                 self.say(format!(
@@ -1333,7 +1341,11 @@ impl App {
             Saved::NoFile => self.say("This level has no file to save to."),
             Saved::Asks { name, why } => {
                 self.ask(Confirm::Overwrite);
-                self.say(format!("{name} {why}. Overwrite it? (y/n)"));
+                let (yes, no) = (
+                    self.key(Context::Confirm, Action::Yes),
+                    self.key(Context::Confirm, Action::No),
+                );
+                self.say(format!("{name} {why}. Overwrite it? ({yes}/{no})"));
             }
             Saved::Failed { name, error } => self.say(format!(
                 "Could not save {name}: {error}. The file on disk is unchanged."
@@ -1381,8 +1393,12 @@ impl App {
             Reloaded::Failed(why) => self.say(format!("Reload failed, level kept: {why}")),
             Reloaded::Conflict(pending) => {
                 let name = self.session.source().name();
+                let (take, keep) = (
+                    self.key(Context::Confirm, Action::TakeFile),
+                    self.key(Context::Confirm, Action::KeepMine),
+                );
                 self.say(format!(
-                    "{name} changed on disk, and the game has unsaved edits: f takes the file's, k keeps yours."
+                    "{name} changed on disk, and the game has unsaved edits: {take} takes the file's, {keep} keeps yours."
                 ));
                 self.ask(Confirm::Reload(pending));
             }
@@ -1410,9 +1426,15 @@ impl App {
     /// so the next save asks before overwriting it.
     fn keep_own_design(&mut self) {
         let name = self.session.source().name();
+        let save = self.key(Context::Play, Action::Save);
         self.say(format!(
-            "Kept your edits; {name} on disk is newer (s asks before overwriting it)."
+            "Kept your edits; {name} on disk is newer ({save} asks before overwriting it)."
         ));
+    }
+
+    /// The player's first key for `action` in `context`, for the app's messages.
+    fn key(&self, context: Context, action: Action) -> String {
+        self.settings.bindings.key_of(context, action)
     }
 
     /// The app's own words in the message log (the game's come from the game).

@@ -140,6 +140,96 @@ pub enum ActResult {
     Refused,
 }
 
+/// A command of the player's whose key a message names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Command {
+    /// The key list (help).
+    Help,
+    /// The search overlay.
+    Overlay,
+    /// Exploring.
+    Explore,
+    /// Resting.
+    Rest,
+    /// Drinking a potion.
+    Drink,
+}
+
+impl Command {
+    /// Every command, for the app's test that the table gives each the key below.
+    pub const ALL: [Command; 5] = [
+        Command::Help,
+        Command::Overlay,
+        Command::Explore,
+        Command::Rest,
+        Command::Drink,
+    ];
+
+    /// The key the key table gives it, which the log's text names: the game never knows the
+    /// player's keys, so the text (for records: the morgue file, a save's check) names the
+    /// table's, and the view names the player's ([`Message::worded`]). A test in
+    /// `app::config` holds these equal to the table's.
+    pub fn table_key(self) -> &'static str {
+        match self {
+            Command::Help => "?",
+            Command::Overlay => "o",
+            Command::Explore => "X",
+            Command::Rest => "Z",
+            Command::Drink => "!",
+        }
+    }
+}
+
+/// Advice a message ends with, which names keys: the game says which advice, and whoever
+/// shows it words it with the keys they know ([`Advice::words`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Advice {
+    /// The first words of a run: where the keys are, and what to try; `searches` when
+    /// there are monsters whose searches to show.
+    Welcome {
+        /// Whether the floor has monsters (and so searches to show).
+        searches: bool,
+    },
+    /// Badly hurt with a potion: drink it, or get clear and rest.
+    DrinkOrRest,
+    /// Badly hurt without one: get clear, then rest.
+    Rest,
+}
+
+impl Advice {
+    /// The advice in words, `key` naming the key of each command.
+    pub fn words(self, key: impl Fn(Command) -> String) -> String {
+        match self {
+            Advice::Welcome { searches: false } => format!(
+                "{} lists keys; {} explores.",
+                key(Command::Help),
+                key(Command::Explore)
+            ),
+            Advice::Welcome { searches: true } => format!(
+                "{} lists keys; {} shows A* searches; {} explores; {} rests.",
+                key(Command::Help),
+                key(Command::Overlay),
+                key(Command::Explore),
+                key(Command::Rest)
+            ),
+            Advice::DrinkOrRest => format!(
+                "drink a potion ({}), or get clear and rest ({}).",
+                key(Command::Drink),
+                key(Command::Rest)
+            ),
+            Advice::Rest => format!(
+                "no potion left: get clear, then rest ({}).",
+                key(Command::Rest)
+            ),
+        }
+    }
+
+    /// The advice with the key table's keys, as the log's text has it.
+    pub fn table_words(self) -> String {
+        self.words(|c| c.table_key().to_string())
+    }
+}
+
 /// One line of the message log: a message and how many times in a row it was said.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Message {
@@ -155,6 +245,80 @@ pub struct Message {
     /// joins into one paragraph with the rest of that act's messages. Everything else (the
     /// floor's welcome, a refused move, the app's replies) stands on its own.
     pub act: bool,
+    /// The advice the text ends with, worded there with the key table's keys.
+    pub advice: Option<Advice>,
+    /// A level's message as the level wrote it, its keys between backticks (`` `l` ``):
+    /// the text is it without them, and a view names the player's keys there instead.
+    pub marked: Option<String>,
+}
+
+/// Names the player's keys, for text that names the key table's: the game never knows
+/// them, so a view words its messages again ([`Message::worded`]).
+pub trait KeyNames {
+    /// The player's key for a command.
+    fn command(&self, command: Command) -> String;
+    /// The player's key for what the key table gives `key` (a key as a level writes it:
+    /// `l`, `C-p`, `Esc`), or `None` to keep it as written.
+    fn rebound(&self, key: &str) -> Option<String>;
+}
+
+/// The keys of the key table, as the log's text names them.
+pub struct TableKeys;
+
+impl KeyNames for TableKeys {
+    fn command(&self, command: Command) -> String {
+        command.table_key().to_string()
+    }
+
+    fn rebound(&self, _: &str) -> Option<String> {
+        None
+    }
+}
+
+/// `text` with each key between backticks named by `keys` and the backticks dropped (a
+/// lone backtick stays as it is).
+pub fn name_keys<'a>(text: &'a str, keys: &impl KeyNames) -> std::borrow::Cow<'a, str> {
+    if !text.contains('`') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find('`') {
+        let Some(len) = rest[open + 1..].find('`') else {
+            break;
+        };
+        let key = &rest[open + 1..open + 1 + len];
+        out.push_str(&rest[..open]);
+        match keys.rebound(key) {
+            Some(mine) => out.push_str(&mine),
+            None => out.push_str(key),
+        }
+        rest = &rest[open + len + 2..];
+    }
+    out.push_str(rest);
+    std::borrow::Cow::Owned(out)
+}
+
+impl Message {
+    /// The text with the keys it names named by `keys` instead of the table's: its advice
+    /// worded again, a level's marked keys named (borrowed when that changes nothing),
+    /// without the repeat count.
+    pub fn worded(&self, keys: &impl KeyNames) -> std::borrow::Cow<'_, str> {
+        if let Some(marked) = &self.marked {
+            return match name_keys(marked, keys) {
+                std::borrow::Cow::Owned(s) if s != self.text => std::borrow::Cow::Owned(s),
+                _ => std::borrow::Cow::Borrowed(&self.text),
+            };
+        }
+        let Some(advice) = self.advice else {
+            return std::borrow::Cow::Borrowed(&self.text);
+        };
+        let (table, mine) = (advice.table_words(), advice.words(|c| keys.command(c)));
+        match self.text.strip_suffix(table.as_str()) {
+            Some(head) if mine != table => std::borrow::Cow::Owned(format!("{head}{mine}")),
+            _ => std::borrow::Cow::Borrowed(&self.text),
+        }
+    }
 }
 
 impl std::fmt::Display for Message {
@@ -552,15 +716,41 @@ impl World {
     /// Adds a line to the log, its control characters escaped (text from files can never
     /// drive a terminal it is shown on); a message said again right after itself folds into it.
     pub fn say(&mut self, text: impl Into<String>) {
-        self.log_line(text.into(), false);
+        self.log_line(text.into(), false, None);
     }
 
     /// Adds a warning to the log: a message the log shows in bold.
     pub fn warn(&mut self, text: impl Into<String>) {
-        self.log_line(text.into(), true);
+        self.log_line(text.into(), true, None);
     }
 
-    fn log_line(&mut self, text: String, urgent: bool) {
+    /// Adds advice to the log, after `head` (which may be empty): its text names the key
+    /// table's keys, and a view words it again with the player's ([`Message::worded`]).
+    pub fn advise(&mut self, head: &str, advice: Advice) {
+        self.log_line(
+            format!("{head}{}", advice.table_words()),
+            false,
+            Some(advice),
+        );
+    }
+
+    /// Says a level's message, which becomes the lesson kept on screen: its keys marked
+    /// between backticks show as written without them, and a view names the player's.
+    fn say_note(&mut self, text: &str) {
+        let marked = crate::text::escape_controls(text).into_owned();
+        let plain = name_keys(&marked, &TableKeys).into_owned();
+        if plain == marked {
+            self.say(plain);
+        } else {
+            self.log_line(plain, false, None);
+            if let Some(last) = self.log.last_mut() {
+                last.marked = Some(marked.clone());
+            }
+        }
+        self.lesson = Some(marked);
+    }
+
+    fn log_line(&mut self, text: String, urgent: bool, advice: Option<Advice>) {
         let text = match crate::text::escape_controls(&text) {
             std::borrow::Cow::Borrowed(_) => text,
             escaped => escaped.into_owned(),
@@ -569,6 +759,7 @@ impl World {
         if let Some(last) = self.log.last_mut()
             && last.text == text
             && last.urgent == urgent
+            && last.advice == advice
         {
             last.count += 1;
             last.turn = stamp;
@@ -581,6 +772,8 @@ impl World {
             count: 1,
             urgent,
             act: self.acting.is_some(),
+            advice,
+            marked: None,
         });
         if self.log.len() > LOG_LIMIT {
             self.log.drain(..self.log.len() - LOG_LIMIT);
@@ -672,14 +865,16 @@ impl World {
     /// The warning of low hit points, with the figure the panel shows now.
     fn warn_hurt(&mut self) {
         let advice = if self.player.potions > 0 {
-            "drink a potion (!), or get clear and rest (Z)"
+            Advice::DrinkOrRest
         } else {
-            "no potion left: get clear, then rest (Z)"
+            Advice::Rest
         };
-        self.warn(format!(
-            "You are badly hurt: HP {}/{PLAYER_HP}; {advice}.",
-            self.player.hp
-        ));
+        let head = format!("You are badly hurt: HP {}/{PLAYER_HP}; ", self.player.hp);
+        self.log_line(
+            format!("{head}{}", advice.table_words()),
+            true,
+            Some(advice),
+        );
     }
 
     fn act(&mut self, act: Act) -> ActResult {

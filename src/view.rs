@@ -16,6 +16,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 
+use crate::app::config::Bindings;
 use crate::app::keymap::{Action, Context};
 use crate::app::{App, Confirm, Mode};
 use crate::engine::astar::Snapshot;
@@ -85,11 +86,11 @@ impl Widget for &App {
             history::render(self, area, buf);
         } else if self.world().state() != GameState::Playing {
             let (title, lines) = end_text(self);
-            popup(area, buf, title, &lines);
+            popup(over_map(&l, area, &lines, title), buf, title, &lines);
         }
         if let Some(question) = self.question() {
             let (title, lines, _) = question_text(self, question);
-            popup(area, buf, title, &lines);
+            popup(over_map(&l, area, &lines, title), buf, title, &lines);
         }
     }
 }
@@ -104,7 +105,10 @@ fn render_lesson(app: &App, map: Rect, buf: &mut Buffer) {
     if map.width < 12 || map.height < 6 {
         return;
     }
-    let lines = wrap(lesson, usize::from(map.width));
+    let lines = wrap(
+        &crate::game::name_keys(lesson, &app.settings().bindings),
+        usize::from(map.width),
+    );
     // A rule with its title above the text: one row of frame, so it fits the blank rows a
     // small level leaves.
     let h = (lines.len() as u16 + 1).min(map.height / 2);
@@ -394,7 +398,8 @@ fn question_text(app: &App, question: &Confirm) -> (&'static str, Vec<String>, u
 /// A box over the frame with a front end's own message (a long turn, a level loading),
 /// drawn as the game's questions are.
 pub fn notice(area: Rect, buf: &mut Buffer, title: &str, lines: &[String]) {
-    popup(area, buf, title, lines);
+    let (w, h) = popup_size(lines, title);
+    popup(centred(area, w, h).into(), buf, title, lines);
 }
 
 /// Drops the colours of every cell and keeps its glyph and modifiers (reversed, bold,
@@ -412,7 +417,49 @@ fn too_small(area: Rect, buf: &mut Buffer) {
         .render(area, buf);
 }
 
-fn popup(area: Rect, buf: &mut Buffer, title: &str, lines: &[String]) {
+/// Where a box of `lines` under `title` goes: over the map's frame when it fits there, so
+/// that the panel beside stays whole; else over the screen, with the panel's rows it
+/// crosses cleared so that no cut words show beside it.
+fn over_map(l: &Layout, area: Rect, lines: &[String], title: &str) -> Popup {
+    let (w, h) = popup_size(lines, title);
+    if w <= l.map_block.width && h <= l.map_block.height {
+        return Popup {
+            rect: centred(l.map_block, w, h),
+            clear: None,
+        };
+    }
+    let rect = centred(area, w, h);
+    let panel = Rect::new(
+        l.side.x + 1,
+        l.side.y + 1,
+        l.side.width.saturating_sub(2),
+        l.side.height.saturating_sub(2),
+    );
+    let rows = rect.intersection(panel);
+    let clear = (!rows.is_empty()).then(|| Rect::new(panel.x, rows.y, panel.width, rows.height));
+    Popup { rect, clear }
+}
+
+/// A box's place, and what beside it to clear.
+struct Popup {
+    /// The box.
+    rect: Rect,
+    /// Cells to blank first: the panel's rows the box cuts.
+    clear: Option<Rect>,
+}
+
+impl From<Rect> for Popup {
+    /// A box centred in `area`, clearing nothing else.
+    fn from(area: Rect) -> Self {
+        Popup {
+            rect: area,
+            clear: None,
+        }
+    }
+}
+
+/// The width and height of a box of `lines` under `title`, borders and margins included.
+fn popup_size(lines: &[String], title: &str) -> (u16, u16) {
     let w = lines
         .iter()
         .map(|l| l.chars().count())
@@ -420,13 +467,24 @@ fn popup(area: Rect, buf: &mut Buffer, title: &str, lines: &[String]) {
         .max()
         .unwrap_or(0) as u16
         + 4;
-    let h = lines.len() as u16 + 2;
-    let rect = Rect::new(
+    (w, lines.len() as u16 + 2)
+}
+
+/// A `w` by `h` rectangle centred in `area` (cut to it).
+fn centred(area: Rect, w: u16, h: u16) -> Rect {
+    Rect::new(
         area.x + area.width.saturating_sub(w) / 2,
         area.y + area.height.saturating_sub(h) / 2,
         w.min(area.width),
         h.min(area.height),
-    );
+    )
+}
+
+fn popup(at: Popup, buf: &mut Buffer, title: &str, lines: &[String]) {
+    if let Some(clear) = at.clear {
+        Clear.render(clear, buf);
+    }
+    let rect = at.rect;
     Clear.render(rect, buf);
     let block = Block::bordered()
         .title(title)
@@ -435,12 +493,17 @@ fn popup(area: Rect, buf: &mut Buffer, title: &str, lines: &[String]) {
     Paragraph::new(text).block(block).render(rect, buf);
 }
 
-/// A message as the log shows it, borrowed unless it carries a repeat count.
-pub(crate) fn message_text(m: &crate::game::Message) -> std::borrow::Cow<'_, str> {
+/// A message as the log shows it, its advice naming the player's keys: borrowed unless
+/// it carries a repeat count or other keys.
+pub(crate) fn message_text<'a>(
+    bindings: &Bindings,
+    m: &'a crate::game::Message,
+) -> std::borrow::Cow<'a, str> {
+    let text = m.worded(bindings);
     if m.count > 1 {
-        std::borrow::Cow::Owned(m.to_string())
+        std::borrow::Cow::Owned(format!("{text} x{}", m.count))
     } else {
-        std::borrow::Cow::Borrowed(&m.text)
+        text
     }
 }
 
@@ -464,7 +527,16 @@ fn render_hint(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut Buffer)
             )
         }
         // How to leave comes first: a narrow bar cuts from the end.
-        Mode::Look => format!("x q Esc leave  {}", describe_cell(app, snap, app.cursor())),
+        Mode::Look => {
+            let b = &app.settings().bindings;
+            let mut leave = b.keys_of(Context::Look, Action::Look);
+            leave.push(b.key_of(Context::Global, Action::Back));
+            format!(
+                "{} leave  {}",
+                leave.join(" "),
+                describe_cell(app, snap, app.cursor())
+            )
+        }
         _ if matches!(app.screen(), crate::app::Screen::Aim) => {
             format!("ATTACK IN PLACE: which way?  {keys}")
         }
@@ -543,9 +615,16 @@ fn describe_cell(app: &App, snap: Option<&Snapshot>, p: Pos) -> String {
     s.push_str(&terrain_note(app.world().grid(), p));
     match snap {
         Some(snap) => s.push_str(&describe_node(snap, p)),
-        None => s.push_str("  (o shows the search)"),
+        None => s.push_str(&format!("  ({} shows the search)", look_overlay_key(app))),
     }
     s
+}
+
+/// The key that shows the search from look mode.
+fn look_overlay_key(app: &App) -> String {
+    app.settings()
+        .bindings
+        .key_of(Context::Look, Action::ToggleOverlay)
 }
 
 /// What look mode tells of a cell, for the panel: what stands or lies there (a monster's
@@ -581,7 +660,12 @@ fn look_units(app: &App, snap: Option<&Snapshot>, p: Pos) -> Vec<String> {
     }
     match w.feature_at(p) {
         Some(FeatureKind::Stairs) => units.push(match w.monsters().len() {
-            0 => "stairs down >: open, > takes them".into(),
+            0 => format!(
+                "stairs down >: open, {} takes them",
+                app.settings()
+                    .bindings
+                    .key_of(Context::Play, Action::Descend)
+            ),
             n => format!("stairs down >: sealed while {n} live"),
         }),
         Some(FeatureKind::Potion) => units.push("healing potion !: walk on it".into()),
@@ -604,7 +688,7 @@ fn look_units(app: &App, snap: Option<&Snapshot>, p: Pos) -> Vec<String> {
                 .filter(|u| !u.is_empty())
                 .map(str::to_owned),
         ),
-        None => units.push("(o shows the search)".into()),
+        None => units.push(format!("({} shows the search)", look_overlay_key(app))),
     }
     units
 }

@@ -27,6 +27,7 @@ use super::keymap::{Action, BINDINGS, Context, Key};
 use super::search::{DEFAULT_SPEED, SPEEDS};
 use crate::content::level::{FeatureKind, Side};
 use crate::engine::grid::Tile;
+use crate::game::Command;
 use crate::text::{LoadError, ParseError};
 
 /// The environment variable naming a settings file to read instead of the usual one.
@@ -359,6 +360,15 @@ fn move_help(action: Action) -> Option<&'static str> {
     })
 }
 
+/// What an attack in place does, for the file's comments.
+fn aim_help(action: Action) -> Option<String> {
+    let Action::AttackToward(dx, dy) = action else {
+        return None;
+    };
+    let way = move_help(Action::Move(dx, dy))?.strip_prefix("move ")?;
+    Some(format!("attack {way}"))
+}
+
 /// The distinct actions of a row, in the order its keys first give them.
 fn row_actions(row: usize) -> Vec<Action> {
     let mut out: Vec<Action> = Vec::new();
@@ -429,6 +439,68 @@ fn row_slots() -> &'static [Vec<usize>] {
     })
 }
 
+/// For each slot of [`slots`], the slots whose keys it takes, in order, when the settings
+/// do not bind it (none for most): the directions of an attack in place follow the moves
+/// (`everywhere.move_w` for `attack_in_place.attack_w`), so a player who moves with other
+/// keys aims with them too, and its cancel follows the attack key and the way back (`F`
+/// again or `Esc`).
+pub fn followed() -> &'static [Vec<usize>] {
+    static FOLLOWED: OnceLock<Vec<Vec<usize>>> = OnceLock::new();
+    let slot = |context: Context, action: Action| {
+        slots()
+            .iter()
+            .position(|m| m.context == context && m.action == action)
+    };
+    FOLLOWED.get_or_init(|| {
+        slots()
+            .iter()
+            .map(|s| match (s.context, s.action) {
+                (Context::Aim, Action::AttackToward(dx, dy)) => {
+                    slot(Context::Global, Action::Move(dx, dy))
+                        .into_iter()
+                        .collect()
+                }
+                (Context::Aim, Action::Attack) => [
+                    slot(Context::Play, Action::Attack),
+                    slot(Context::Global, Action::Back),
+                ]
+                .into_iter()
+                .flatten()
+                .collect(),
+                _ => Vec::new(),
+            })
+            .collect()
+    })
+}
+
+/// The keys slot `i` takes from the slots it follows, in order, each once.
+fn followed_keys(keys: &[Vec<Key>], i: usize) -> Vec<Key> {
+    let mut out: Vec<Key> = Vec::new();
+    for &m in &followed()[i] {
+        for &k in &keys[m] {
+            if !out.contains(&k) {
+                out.push(k);
+            }
+        }
+    }
+    out
+}
+
+/// The eight direction slots of `context` (the moves everywhere, the attacks in place), in
+/// [`MOVES`]' order.
+fn direction_slots(context: Context) -> Vec<usize> {
+    MOVES
+        .iter()
+        .filter_map(|&(dx, dy)| {
+            slots().iter().position(|s| {
+                s.context == context
+                    && matches!(s.action,
+                        Action::Move(x, y) | Action::AttackToward(x, y) if (x, y) == (dx, dy))
+            })
+        })
+        .collect()
+}
+
 /// Which keys stand for each action of the key table.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Bindings {
@@ -485,34 +557,26 @@ impl Bindings {
             .all(|&i| self.keys[i] == slots()[i].defaults)
     }
 
-    fn moves_default(&self) -> bool {
-        self.move_slots()
+    /// The first key of each direction slot of `context`, in [`MOVES`]' order, or `None`
+    /// when they are all the table's.
+    fn direction_keys(&self, context: Context) -> Option<Vec<String>> {
+        let slots_here = direction_slots(context);
+        if slots_here
             .iter()
             .all(|&i| self.keys[i] == slots()[i].defaults)
-    }
-
-    /// The eight movement slots, in [`MOVES`]' order.
-    fn move_slots(&self) -> Vec<usize> {
-        MOVES
-            .iter()
-            .filter_map(|&(dx, dy)| {
-                slots()
-                    .iter()
-                    .position(|s| s.context == Context::Global && s.action == Action::Move(dx, dy))
-            })
-            .collect()
-    }
-
-    /// The first key of each movement slot, in [`MOVES`]' order.
-    fn move_keys(&self) -> Vec<String> {
-        self.move_slots()
-            .into_iter()
-            .map(|i| {
-                self.keys[i]
-                    .first()
-                    .map_or_else(|| "-".into(), |k| label(*k))
-            })
-            .collect()
+        {
+            return None;
+        }
+        Some(
+            slots_here
+                .into_iter()
+                .map(|i| {
+                    self.keys[i]
+                        .first()
+                        .map_or_else(|| "-".into(), |k| label(*k))
+                })
+                .collect(),
+        )
     }
 
     /// The first key bound to `action` in `context`, as the help writes keys; a dash when
@@ -523,6 +587,51 @@ impl Bindings {
             .position(|s| s.context == context && s.action == action)
             .and_then(|i| self.keys[i].first())
             .map_or_else(|| "-".into(), |k| label(*k))
+    }
+
+    /// The player's key for a command a message names (the log's text names the table's).
+    pub fn command_key(&self, command: Command) -> String {
+        let (context, action) = match command {
+            Command::Help => (Context::Global, Action::Help),
+            Command::Overlay => (Context::Play, Action::ToggleOverlay),
+            Command::Explore => (Context::Play, Action::Explore),
+            Command::Rest => (Context::Play, Action::Rest),
+            Command::Drink => (Context::Play, Action::Drink),
+        };
+        self.key_of(context, action)
+    }
+
+    /// Whether every key of `context` is the table's.
+    pub fn is_default_context(&self, context: Context) -> bool {
+        slots()
+            .iter()
+            .zip(&self.keys)
+            .all(|(s, keys)| s.context != context || *keys == s.defaults)
+    }
+
+    /// A context's heading on the help screen, naming the player's key that leads there
+    /// (`Search overlay (o)`).
+    pub fn title(&self, context: Context) -> Cow<'static, str> {
+        let title = context.title();
+        let Some((ctx, action)) = context.entered_by() else {
+            return Cow::Borrowed(title);
+        };
+        let key = self.key_of(ctx, action);
+        match title.rsplit_once(" (") {
+            Some((head, _)) if key != Bindings::standard().key_of(ctx, action) => {
+                Cow::Owned(format!("{head} ({key})"))
+            }
+            _ => Cow::Borrowed(title),
+        }
+    }
+
+    /// Every key bound to `action` in `context`, as the help writes keys.
+    pub fn keys_of(&self, context: Context, action: Action) -> Vec<String> {
+        slots()
+            .iter()
+            .position(|s| s.context == context && s.action == action)
+            .map(|i| self.keys[i].iter().map(|k| label(*k)).collect())
+            .unwrap_or_default()
     }
 
     /// The keys of row `row` as the help shows them: the table's label, or the first bound
@@ -557,6 +666,33 @@ impl Bindings {
         Cow::Owned(fit(&text))
     }
 
+    /// The help's words for row `row`: the table's, with the row's own key (the `F` of
+    /// "attack in place: F, a way") replaced by the bound one when its one action has
+    /// other keys.
+    pub fn help(&self, row: usize) -> Cow<'static, str> {
+        let b = &BINDINGS[row];
+        let (slots_here, Some(&(own, _))) = (&row_slots()[row], b.keys.first()) else {
+            return Cow::Borrowed(b.help);
+        };
+        if slots_here.len() != 1 || self.is_default_row(row) {
+            return Cow::Borrowed(b.help);
+        }
+        let own = label(own);
+        let bound = self.keys[slots_here[0]]
+            .first()
+            .map_or_else(|| "-".into(), |k| label(*k));
+        let words: Vec<String> = b
+            .help
+            .split(' ')
+            .map(|w| match w.strip_suffix(',') {
+                Some(k) if k == own => format!("{bound},"),
+                _ if w == own => bound.clone(),
+                _ => w.to_string(),
+            })
+            .collect();
+        Cow::Owned(words.join(" "))
+    }
+
     /// What the hint bar shows for row `row`: the table's hint, its keys replaced by the
     /// bound ones.
     pub fn hint(&self, row: usize) -> Cow<'static, str> {
@@ -565,54 +701,124 @@ impl Bindings {
             return Cow::Borrowed(b.hint);
         }
         let (keys, what) = b.hint.rsplit_once(' ').unwrap_or(("", b.hint));
-        if b.keys.is_empty() {
-            // The rows that describe the movement keys.
-            if self.moves_default() {
-                return Cow::Borrowed(b.hint);
-            }
-            return Cow::Owned(format!("{} {what}", self.move_keys().concat()));
+        if keys == "hjklyubn" {
+            // The eight ways, written together: the moves (a row that describes them), or
+            // the attacks in place.
+            let context = if b.context == Context::Aim {
+                Context::Aim
+            } else {
+                Context::Global
+            };
+            return match self.direction_keys(context) {
+                None => Cow::Borrowed(b.hint),
+                Some(keys) => Cow::Owned(format!("{} {what}", keys.concat())),
+            };
         }
-        let first = |row: usize, n: usize| -> Option<String> {
-            let &i = row_slots().get(row)?.get(n)?;
-            Some(
-                self.keys[i]
-                    .first()
-                    .map_or_else(|| "-".into(), |k| label(*k)),
-            )
+        // Each key the hint names stands for what the table gives it: the row's own action,
+        // else one of its part of the game, else one that applies everywhere ("x q Esc
+        // leave" names look mode's way out and the way back).
+        let resolve = |token: &str| -> Option<usize> {
+            let named = |i: &usize| slots()[*i].defaults.iter().any(|k| k.name() == token);
+            let in_context =
+                |c: Context| (0..slots().len()).filter(move |&i| slots()[i].context == c);
+            row_slots()[row]
+                .iter()
+                .copied()
+                .chain(in_context(b.context))
+                .chain(in_context(Context::Global))
+                .chain(in_context(Context::Always))
+                .find(named)
         };
-        let tokens = keys.split_whitespace().count();
-        let slots_here = row_slots()[row].len();
-        // A hint may speak for the rows after its own ("N H W B options", "U/R undo/redo").
-        let (rows, parts, sep): (Vec<usize>, Vec<Option<String>>, &str) = if keys.contains('/') {
-            (
-                vec![row, row + 1],
-                vec![first(row, 0), first(row + 1, 0)],
-                "/",
-            )
-        } else if tokens > 1 && slots_here >= tokens {
-            (vec![row], (0..tokens).map(|n| first(row, n)).collect(), " ")
-        } else if tokens > 1 {
-            let rows: Vec<usize> = (row..row + tokens).collect();
-            let parts = rows.iter().map(|&r| first(r, 0)).collect();
-            (rows, parts, " ")
-        } else if slots_here == 2
-            && keys.chars().count() == 2
-            && b.keys.iter().map(|(k, _)| label(*k)).collect::<String>() == keys
-        {
-            // "+- speed": both keys of a pair, written together.
-            (vec![row], vec![first(row, 0), first(row, 1)], "")
-        } else {
-            (vec![row], vec![first(row, 0)], " ")
-        };
-        if rows
-            .iter()
-            .all(|&r| r < BINDINGS.len() && self.is_default_row(r))
-        {
+        let sep = if keys.contains('/') { "/" } else { " " };
+        // Each written token: its keys' slots, and whether its keys were written together
+        // ("+-", "hjkl").
+        let mut tokens: Vec<(Vec<(String, usize)>, bool)> = Vec::new();
+        for token in keys.split(sep).filter(|t| !t.is_empty()) {
+            if let Some(i) = resolve(token) {
+                tokens.push((vec![(token.to_string(), i)], false));
+                continue;
+            }
+            let glued: Option<Vec<(String, usize)>> = token
+                .chars()
+                .map(|c| resolve(&c.to_string()).map(|i| (c.to_string(), i)))
+                .collect();
+            match glued {
+                Some(keys) if keys.len() > 1 => tokens.push((keys, true)),
+                // Words the table's keys cannot read: the hint as written.
+                _ => return Cow::Borrowed(b.hint),
+            }
+        }
+        let touched = |i: usize| self.keys[i] != slots()[i].defaults;
+        if !tokens.iter().flat_map(|(t, _)| t).any(|&(_, i)| touched(i)) {
             return Cow::Borrowed(b.hint);
         }
-        let parts: Vec<String> = parts.into_iter().map(|p| p.unwrap_or_default()).collect();
-        let keys = parts.join(sep);
-        Cow::Owned(format!("{keys} {what}"))
+        // A slot named by several keys shows once, with all the player's keys; one the
+        // player left alone keeps the key the hint wrote.
+        let count = |i: usize| {
+            tokens
+                .iter()
+                .flat_map(|(t, _)| t)
+                .filter(|&&(_, j)| j == i)
+                .count()
+        };
+        let mut shown: Vec<usize> = Vec::new();
+        let mut parts: Vec<String> = Vec::new();
+        for (keys, glued) in &tokens {
+            let mut out: Vec<String> = Vec::new();
+            for (written, i) in keys {
+                if !touched(*i) {
+                    out.push(written.clone());
+                    continue;
+                }
+                if shown.contains(i) {
+                    continue;
+                }
+                shown.push(*i);
+                let bound: Vec<String> = self.keys[*i].iter().map(|k| label(*k)).collect();
+                out.push(match (bound.first(), count(*i) > 1) {
+                    (None, _) => "-".to_string(),
+                    (Some(_), true) => bound.join(" "),
+                    (Some(k), false) => k.clone(),
+                });
+            }
+            if out.is_empty() {
+                continue;
+            }
+            let together = *glued && out.iter().all(|k| k.chars().count() == 1);
+            parts.push(out.join(if together { "" } else { " " }));
+        }
+        Cow::Owned(format!("{} {what}", parts.join(sep)))
+    }
+}
+
+impl crate::game::KeyNames for Bindings {
+    fn command(&self, command: Command) -> String {
+        self.command_key(command)
+    }
+
+    /// A key a level's message names stands for what the table gives it while playing
+    /// (or, failing that, with the search shown, in look mode, aiming): the player's
+    /// first key for that, when they bound it otherwise.
+    fn rebound(&self, key: &str) -> Option<String> {
+        let key = parse_key(key).ok()?;
+        let order = [
+            Context::Play,
+            Context::Global,
+            Context::Overlay,
+            Context::Look,
+            Context::Aim,
+            Context::Always,
+        ];
+        let i = order.iter().find_map(|&c| {
+            slots()
+                .iter()
+                .position(|s| s.context == c && s.defaults.contains(&key))
+        })?;
+        (self.keys[i] != slots()[i].defaults).then(|| {
+            self.keys[i]
+                .first()
+                .map_or_else(|| "-".into(), |k| label(*k))
+        })
     }
 }
 
@@ -938,6 +1144,12 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<Settings, ParseError> {
             }
         }
     }
+    // What the file leaves unbound follows its slot's keys as the file bound them.
+    for (i, from) in followed().iter().enumerate() {
+        if !from.is_empty() && written[i].is_none() {
+            settings.bindings.keys[i] = followed_keys(&settings.bindings.keys, i);
+        }
+    }
     check_clashes(&settings.bindings, &written, &err)?;
     Ok(settings)
 }
@@ -977,8 +1189,29 @@ fn check_clashes(
     written: &[Option<Vec<Range<usize>>>],
     err: &impl Fn(Range<usize>, String) -> ParseError,
 ) -> Result<(), ParseError> {
-    let full = |i: usize| format!("{}.{}", section(slots()[i].context), slots()[i].name);
+    let name = |i: usize| format!("{}.{}", section(slots()[i].context), slots()[i].name);
+    // A slot the file left to follow others has their keys, each written where its own
+    // slot is: `from` is the one that gave it `k`.
+    let from = |i: usize, k: Key| {
+        if written[i].is_some() {
+            return None;
+        }
+        followed()[i]
+            .iter()
+            .copied()
+            .find(|&m| bindings.keys[m].contains(&k))
+    };
+    let full = |i: usize, k: Key, default: bool| {
+        let default = if default { "its default" } else { "" };
+        match from(i, k) {
+            Some(m) if default.is_empty() => format!("{} (as {})", name(i), name(m)),
+            Some(m) => format!("{} (as {}, {default})", name(i), name(m)),
+            None if default.is_empty() => name(i),
+            None => format!("{} ({default})", name(i)),
+        }
+    };
     let span = |i: usize, k: Key| {
+        let i = from(i, k).unwrap_or(i);
         let at = bindings.keys[i].iter().position(|x| *x == k)?;
         written[i].as_ref()?.get(at).cloned()
     };
@@ -1010,15 +1243,11 @@ fn check_clashes(
                     (Some(a), None) => a.clone(),
                     (None, None) => 0..0,
                 };
-                let default =
-                    |s: &Option<Range<usize>>| if s.is_some() { "" } else { " (its default)" };
                 let message = format!(
-                    "{:?} is bound to both {}{} and {}{}: one key can do one thing",
+                    "{:?} is bound to both {} and {}: one key can do one thing",
                     label(k),
-                    full(j),
-                    default(&a),
-                    full(i),
-                    default(&b)
+                    full(j, k, a.is_none()),
+                    full(i, k, b.is_none()),
                 );
                 if worst.as_ref().is_none_or(|(w, _)| at.start < w.start) {
                     worst = Some((at, message));
@@ -1053,13 +1282,29 @@ pub fn default_file() -> String {
     );
     for context in CONTEXTS {
         out.push_str(&format!("\n[keys.{}]\n", section(context)));
-        for s in slots().iter().filter(|s| s.context == context) {
+        for (i, s) in slots().iter().enumerate() {
+            if s.context != context {
+                continue;
+            }
             let keys: Vec<String> = s
                 .defaults
                 .iter()
                 .map(|k| format!("{:?}", label(*k)))
                 .collect();
             let line = format!("{} = [{}]", s.name, keys.join(", "));
+            if !followed()[i].is_empty() {
+                // Written out, it would stop following: a file saved from this one and
+                // changed in its moves would aim with the old keys.
+                let line = format!("# {line}");
+                let way = aim_help(s.action).unwrap_or_else(|| s.help.to_string());
+                let gap = if line.chars().count() < 36 { "" } else { " " };
+                let names: Vec<&str> = followed()[i].iter().map(|&m| slots()[m].name).collect();
+                out.push_str(&format!(
+                    "{line:<36}{gap}# {way}; unset, the keys of {}\n",
+                    names.join(" and ")
+                ));
+                continue;
+            }
             let pair = row_slots()[s.rows[0]].len() == 2 && s.help.contains(" / ");
             let help = if let Some(way) = move_help(s.action) {
                 way.to_string()
@@ -1253,6 +1498,140 @@ mod tests {
     }
 
     #[test]
+    fn each_attack_in_place_follows_its_move_in_the_table_too() {
+        let mut n = 0;
+        let table: Vec<Vec<Key>> = slots().iter().map(|s| s.defaults.clone()).collect();
+        for (i, from) in followed().iter().enumerate() {
+            if from.is_empty() {
+                continue;
+            }
+            n += 1;
+            assert_eq!(slots()[i].context, Context::Aim);
+            match (slots()[i].action, &from[..]) {
+                (Action::AttackToward(dx, dy), &[m]) => {
+                    assert_eq!(slots()[m].action, Action::Move(dx, dy));
+                }
+                (Action::Attack, &[a, b]) => {
+                    assert_eq!(slots()[a].action, Action::Attack);
+                    assert_eq!(slots()[b].action, Action::Back);
+                }
+                _ => panic!("{} follows {from:?}", slots()[i].name),
+            }
+            assert_eq!(
+                slots()[i].defaults,
+                followed_keys(&table, i),
+                "{}",
+                slots()[i].name
+            );
+        }
+        assert_eq!(n, 9);
+    }
+
+    #[test]
+    fn attacks_in_place_follow_the_moves_unless_bound() {
+        let aim = [Context::Aim, Context::Always];
+        let key = |c| Key {
+            code: c,
+            ctrl: false,
+        };
+        let (a, d, z) = (KeyCode::F(2), KeyCode::F(3), KeyCode::F(4));
+        let (h, j) = (KeyCode::Char('h'), KeyCode::Char('j'));
+        let s = parse_str("[keys.everywhere]\nmove_w = [\"F2\"]\nmove_e = [\"F3\"]\n").unwrap();
+        let b = &s.bindings;
+        assert_eq!(b.lookup(&aim, key(a)), Some(Action::AttackToward(-1, 0)));
+        assert_eq!(b.lookup(&aim, key(d)), Some(Action::AttackToward(1, 0)));
+        assert_eq!(b.lookup(&aim, key(h)), None);
+        assert_eq!(b.lookup(&aim, key(j)), Some(Action::AttackToward(0, 1)));
+        let row = BINDINGS
+            .iter()
+            .position(|r| r.context == Context::Aim && !r.hint.is_empty())
+            .unwrap();
+        assert_eq!(b.label(row), "F2 j k F3");
+        assert_eq!(b.hint(row), "F2jkF3yubn attack");
+        // Bound on purpose, an attack keeps its own keys whatever the moves are.
+        let s = parse_str(
+            "[keys.attack_in_place]\nattack_w = [\"F4\"]\n[keys.everywhere]\nmove_w = [\"F2\"]\n",
+        )
+        .unwrap();
+        assert_eq!(
+            s.bindings.lookup(&aim, key(z)),
+            Some(Action::AttackToward(-1, 0))
+        );
+        assert_eq!(s.bindings.lookup(&aim, key(a)), None);
+        // The cancel follows the attack key (and the way back), in the hint too.
+        let s = parse_str("[keys.playing]\nattack = [\"F4\"]\n").unwrap();
+        assert_eq!(s.bindings.lookup(&aim, key(z)), Some(Action::Attack));
+        assert_eq!(
+            s.bindings.lookup(&aim, key(KeyCode::Esc)),
+            Some(Action::Attack)
+        );
+        assert_eq!(s.bindings.lookup(&aim, key(KeyCode::Char('F'))), None);
+        let cancel = BINDINGS
+            .iter()
+            .position(|r| r.context == Context::Aim && r.hint.ends_with(" cancel"))
+            .unwrap();
+        assert_eq!(s.bindings.hint(cancel), "F4 Esc cancel");
+        // A move key that cancels the attack too is a clash, at the move's key.
+        let e = parse_str("[keys.attack_in_place]\nattack = [\"F\", \"u\"]\n").unwrap_err();
+        assert_eq!((e.line, e.col), (2, 16), "{e}");
+        assert_eq!(
+            e.message,
+            "\"u\" is bound to both attack_in_place.attack_ne (as everywhere.move_ne, its default) and attack_in_place.attack: one key can do one thing"
+        );
+        let e = parse_str(
+            "[keys.attack_in_place]\nattack = [\"F\", \"w\"]\n[keys.everywhere]\nmove_n = [\"w\"]\n",
+        )
+        .unwrap_err();
+        assert_eq!((e.line, e.col), (4, 11), "{e}");
+        assert_eq!(
+            e.message,
+            "\"w\" is bound to both attack_in_place.attack_n (as everywhere.move_n) and attack_in_place.attack: one key can do one thing"
+        );
+    }
+
+    #[test]
+    fn headings_and_the_help_title_name_the_bound_keys() {
+        let s = parse_str(
+            "[keys.playing]\noverlay = [\"F2\"]\nattack = [\"F3\"]\n[keys.help]\nclose = [\"c\"]\n",
+        )
+        .unwrap();
+        let b = &s.bindings;
+        assert_eq!(b.title(Context::Overlay), "Search overlay (F2)");
+        assert_eq!(b.title(Context::Aim), "Attack in place (F3)");
+        assert_eq!(b.title(Context::Look), "Look mode (x)");
+        let row = |ctx, action| {
+            BINDINGS
+                .iter()
+                .position(|r| r.context == ctx && r.keys.iter().any(|(_, a)| *a == action))
+                .unwrap()
+        };
+        assert_eq!(
+            b.help(row(Context::Play, Action::Attack)),
+            "attack in place: F3, a way"
+        );
+        assert_eq!(b.help(row(Context::Play, Action::Wait)), "wait a turn");
+        let s = parse_str("[keys.edit]\ncopy = [\"C\"]\n").unwrap();
+        let copy = row(Context::Edit, Action::Tool(Tool::Copy));
+        assert_eq!(s.bindings.help(copy), "copy: corner, C again");
+        assert_eq!(Bindings::standard().help(copy), "copy: corner, c again");
+        assert_eq!(
+            super::super::help::title(b, 1, 3, 80),
+            " help 2/3: PageDown next, PageUp back, c closes "
+        );
+        assert_eq!(
+            super::super::help::title(Bindings::standard(), 1, 3, 80),
+            " help 2/3: Space or PgDn next, PgUp back, Esc closes "
+        );
+    }
+
+    #[test]
+    fn the_log_names_the_tables_keys_for_its_commands() {
+        for c in Command::ALL {
+            assert_eq!(Bindings::standard().command_key(c), c.table_key(), "{c:?}");
+        }
+    }
+
+    #[test]
     fn a_theme_then_its_colours() {
         let s = parse_str("[colours]\nopen = \"cyan\"\ntheme = \"colour-blind\"\n").unwrap();
         assert_eq!(s.theme.open, Color::Cyan);
@@ -1275,5 +1654,26 @@ mod tests {
         assert_eq!(b.hint(row("moves")), "F2jklyubn move");
         assert_eq!(b.hint(row("o")), "o search");
         assert_eq!(b.hint(row("+ -")), "+- speed");
+        // A hint that names keys of other rows, or several keys of its own.
+        let s = parse_str(
+            "[keys.overlay]\nheuristic = [\"F3\"]\n[keys.resize]\ngrow_left = [\"F1\"]\ncrop_top = [\"I\"]\n[keys.history]\nolder = [\"F5\"]\n[keys.look]\nlook = [\"F6\"]\n",
+        )
+        .unwrap();
+        let b = &s.bindings;
+        let row = |ctx: Context, label: &str| {
+            BINDINGS
+                .iter()
+                .position(|r| r.context == ctx && r.label == label)
+                .unwrap()
+        };
+        assert_eq!(b.hint(row(Context::Overlay, "N")), "N F3 W B options");
+        assert_eq!(b.hint(row(Context::Resize, "←→↑↓ hlkj")), "F1 j k l grow");
+        assert_eq!(b.hint(row(Context::Resize, "H L K J")), "HJIL crop");
+        assert_eq!(
+            b.hint(row(Context::History, "↑↓ k j")),
+            "F5 ↓ PgUp PgDn scroll"
+        );
+        assert_eq!(b.hint(row(Context::Look, "x q")), "F6 Esc leave");
+        assert_eq!(b.hint(row(Context::Edit, "U C-z")), "U/R undo/redo");
     }
 }

@@ -8,6 +8,8 @@
 //! at its other end, the tile to draw it with (`w`, `.`, `v`, any tile key) or `Enter` for
 //! the glyph last used. Tiles are taken as they come, so new terrain needs only its key.
 
+use super::config::Bindings;
+use super::keymap::{Action, Context};
 use super::{App, Confirm, Mode, Screen};
 use crate::content::kinds::kind;
 use crate::content::level::tools::{self, Clip, TooBig};
@@ -114,7 +116,13 @@ impl App {
         }
         match pending {
             Some((Tool::Copy, _)) => {
-                self.say("Copying: c or Enter copies the region, Esc forgets it.");
+                let text = format!(
+                    "Copying: {} or {} copies the region, {} forgets it.",
+                    self.key(Context::Edit, Action::Tool(Tool::Copy)),
+                    self.key(Context::Edit, Action::Finish),
+                    self.key(Context::Global, Action::Back)
+                );
+                self.say(text);
             }
             Some(_) => self.finish_shape(),
             None => self.apply_edit(EditOp::SetTile(self.cursor(), tile), false),
@@ -163,8 +171,9 @@ impl App {
             Tool::Copy => {
                 match self.design().copy(anchor, cursor) {
                     Some(clip) => {
+                        let paste = self.key(Context::Edit, Action::Paste);
                         self.say(format!(
-                            "Copied {size} from {lo}; p pastes it here or on another floor."
+                            "Copied {size} from {lo}; {paste} pastes it here or on another floor."
                         ));
                         self.clipboard = Some(clip);
                     }
@@ -210,17 +219,21 @@ impl App {
         if done.changed > 0 {
             self.after_edit();
         }
+        let undo = self.key(Context::Edit, Action::Undo);
         let mut text = match done.changed {
             0 => format!("{what}: nothing changed."),
-            1 => format!("{what}: 1 change (U undoes it)."),
-            n => format!("{what}: {n} changes (U undoes them at once)."),
+            1 => format!("{what}: 1 change ({undo} undoes it)."),
+            n => format!("{what}: {n} changes ({undo} undoes them at once)."),
         };
         if let Some(why) = done.first_refusal {
             let kept = match done.refused {
                 1 => "1 cell kept".to_string(),
                 n => format!("{n} cells kept"),
             };
-            text.push_str(&format!(" {kept}: {}", refusal(why)));
+            text.push_str(&format!(
+                " {kept}: {}",
+                refusal(why, &self.settings.bindings)
+            ));
         }
         self.say(text);
     }
@@ -247,9 +260,40 @@ impl App {
             self.set_prefix(Some(Prefix::Resize));
             let grid = &self.design().level().grid;
             let (w, h) = (grid.width(), grid.height());
-            self.say(format!(
-                "Resizing the {w}x{h} map: hjkl or arrows grow a side, HJKL crop it; Z ends."
-            ));
+            let text = if self.settings.bindings.is_default_context(Context::Resize) {
+                format!(
+                    "Resizing the {w}x{h} map: hjkl or arrows grow a side, HJKL crop it; Z ends."
+                )
+            } else {
+                // Each side's letter where it has one (the table's are the arrows, then
+                // hjkl), written together when they are all one character.
+                let ways = |n: i8| -> String {
+                    let keys = [Side::Left, Side::Bottom, Side::Top, Side::Right].map(|side| {
+                        let keys = self
+                            .settings
+                            .bindings
+                            .keys_of(Context::Resize, Action::Resize(side, n));
+                        let letter = keys.iter().find(|k| k.chars().count() == 1);
+                        letter
+                            .or(keys.first())
+                            .cloned()
+                            .unwrap_or_else(|| "-".into())
+                    });
+                    let sep = if keys.iter().all(|k| k.chars().count() == 1) {
+                        ""
+                    } else {
+                        " "
+                    };
+                    keys.join(sep)
+                };
+                format!(
+                    "Resizing the {w}x{h} map: {} grow a side, {} crop it; {} ends.",
+                    ways(1),
+                    ways(-1),
+                    self.key(Context::Resize, Action::ResizePrefix)
+                )
+            };
+            self.say(text);
         }
     }
 
@@ -316,17 +360,25 @@ impl App {
         match self.session.add_floor_below() {
             Ok(f) => {
                 let (w, h) = f.size;
+                let (save, down) = (
+                    self.key(Context::Edit, Action::Save),
+                    self.key(Context::Edit, Action::FloorDown),
+                );
                 self.say(format!(
-                    "Made {} ({w}x{h}, blank) as the floor below: s saves the next: header, ] goes down to edit it. Stairs (>) lead there.",
+                    "Made {} ({w}x{h}, blank) as the floor below: {save} saves the next: header, {down} goes down to edit it. Stairs (>) lead there.",
                     f.name
                 ));
             }
-            Err(NoNewFloor::NoFile) => {
-                self.say("Save this floor first (s): the floor below goes beside its file.")
-            }
-            Err(NoNewFloor::HasNext(name)) => self.say(format!(
-                "This floor leads to {name} already: ] goes down to it."
+            Err(NoNewFloor::NoFile) => self.say(format!(
+                "Save this floor first ({}): the floor below goes beside its file.",
+                self.key(Context::Edit, Action::Save)
             )),
+            Err(NoNewFloor::HasNext(name)) => {
+                let down = self.key(Context::Edit, Action::FloorDown);
+                self.say(format!(
+                    "This floor leads to {name} already: {down} goes down to it."
+                ))
+            }
             Err(NoNewFloor::Failed { name, error }) => {
                 self.say(format!("Could not make {name}: {error}."))
             }
@@ -354,13 +406,14 @@ impl App {
                 ));
             }
             Err(why) => self.say(match why {
-                NoFloor::Unsaved => {
-                    "Save (s) or undo your edits first: the other floor replaces this design."
-                        .to_string()
-                }
-                NoFloor::NoNext => {
-                    "This floor names no floor below: N makes one (a next: header).".to_string()
-                }
+                NoFloor::Unsaved => format!(
+                    "Save ({}) or undo your edits first: the other floor replaces this design.",
+                    self.key(Context::Edit, Action::Save)
+                ),
+                NoFloor::NoNext => format!(
+                    "This floor names no floor below: {} makes one (a next: header).",
+                    self.key(Context::Edit, Action::FloorBelow)
+                ),
                 NoFloor::Top => "This is the first floor.".to_string(),
                 NoFloor::Generated => {
                     "This floor was generated: only designed floors are gone to.".to_string()
@@ -402,8 +455,12 @@ impl App {
                         tools: Tools::default(),
                     };
                 }
+                let (edit, save) = (
+                    self.key(Context::Play, Action::Edit),
+                    self.key(Context::Edit, Action::Save),
+                );
                 self.say(format!(
-                    "A blank {}x{} level: e edits it, s saves it as {name}.",
+                    "A blank {}x{} level: {edit} edits it, {save} saves it as {name}.",
                     w.max(3),
                     h.max(3)
                 ));
@@ -438,7 +495,7 @@ impl App {
         match self.session.edit(op, stroke) {
             Ok(true) => self.after_edit(),
             Ok(false) => {}
-            Err(why) => self.say(refusal(why)),
+            Err(why) => self.say(refusal(why, &self.settings.bindings)),
         }
     }
 
@@ -481,8 +538,9 @@ impl App {
     }
 }
 
-/// Why an edit was refused, for the player.
-fn refusal(why: Refusal) -> String {
+/// Why an edit was refused, for the player, naming the player's keys.
+fn refusal(why: Refusal, bindings: &Bindings) -> String {
+    let d = bindings.key_of(Context::Edit, Action::Delete);
     let who = |c: char| match c {
         '@' => "the player".to_string(),
         c => format!("a {}", kind(c).name),
@@ -490,18 +548,21 @@ fn refusal(why: Refusal) -> String {
     match why {
         Refusal::StartsHere(c) => {
             let fix = if c == '@' {
-                "move the start (@)"
+                format!(
+                    "move the start ({})",
+                    bindings.key_of(Context::Edit, Action::MovePlayer)
+                )
             } else {
-                "delete it (d)"
+                format!("delete it ({d})")
             };
             format!("{} starts here; {fix} first.", capitalise(&who(c)))
         }
         Refusal::PlayerStandsThere => "You stand there; step aside first.".into(),
         Refusal::LiesHere(FeatureKind::Stairs) => {
-            "The stairs down lie here; delete them (d) first.".into()
+            format!("The stairs down lie here; delete them ({d}) first.")
         }
         Refusal::LiesHere(FeatureKind::Potion) => {
-            "A healing potion lies here; delete it (d) first.".into()
+            format!("A healing potion lies here; delete it ({d}) first.")
         }
         Refusal::NeedsFloor(Needs::Monster) => "Monsters stand on floor: put floor first.".into(),
         Refusal::NeedsFloor(Needs::Player) => "The player needs a floor cell.".into(),

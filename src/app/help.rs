@@ -5,7 +5,7 @@
 use ratatui::layout::Rect;
 
 use super::config::Bindings;
-use super::keymap::{BINDINGS, Context};
+use super::keymap::{Action, BINDINGS, Context};
 
 /// What the game is and how a run is won, two lines above the keys of the first page
 /// (each fits 78 columns, one line of an 80-column help; narrower, they wrap).
@@ -23,7 +23,7 @@ pub enum Row {
     /// A context's title.
     Heading(Context),
     /// Keys (as the player bound them) and what they do.
-    Binding(String, &'static str),
+    Binding(String, String),
 }
 
 fn rows(bindings: &Bindings) -> Vec<Row> {
@@ -35,7 +35,12 @@ fn rows(bindings: &Bindings) -> Vec<Row> {
                 .iter()
                 .enumerate()
                 .filter(|(_, b)| b.context == ctx)
-                .map(|(r, b)| Row::Binding(bindings.label(r).into_owned(), b.help)),
+                .map(|(r, _)| {
+                    Row::Binding(
+                        bindings.label(r).into_owned(),
+                        bindings.help(r).into_owned(),
+                    )
+                }),
         );
     }
     out
@@ -115,15 +120,32 @@ pub fn layout(bindings: &Bindings, area: Rect) -> HelpLayout {
     }
 }
 
-/// The help's title for a box `width` columns wide: the longest that fits.
-pub fn title(page: usize, pages: usize, width: usize) -> String {
+/// The help's title for a box `width` columns wide: the longest that fits, naming the
+/// player's keys for paging and closing.
+pub fn title(bindings: &Bindings, page: usize, pages: usize, width: usize) -> String {
+    let key = |a| bindings.key_of(Context::Help, a);
+    let (next, back, close) = if bindings.is_default_context(Context::Help) {
+        // The table's second key for the next page is the one most reach for.
+        (
+            "Space or PgDn".to_string(),
+            "PgUp".to_string(),
+            "Esc".to_string(),
+        )
+    } else {
+        (
+            key(Action::NextPage),
+            key(Action::PrevPage),
+            key(Action::Close),
+        )
+    };
     if pages <= 1 {
-        return " help: Esc closes ".into();
+        return format!(" help: {close} closes ");
     }
     let n = format!("{}/{pages}", page + 1);
+    let short = next.rsplit(' ').next().unwrap_or(&next);
     [
-        format!(" help {n}: Space or PgDn next, PgUp back, Esc closes "),
-        format!(" help {n}: PgDn next, PgUp back "),
+        format!(" help {n}: {next} next, {back} back, {close} closes "),
+        format!(" help {n}: {short} next, {back} back "),
         format!(" help {n} "),
     ]
     .into_iter()
@@ -170,11 +192,11 @@ mod tests {
     #[test]
     fn titles_fit_their_box() {
         for width in 12..120 {
-            let t = title(3, 12, width);
+            let t = title(Bindings::standard(), 3, 12, width);
             assert!(t.chars().count() + 2 <= width.max(13), "{width}: {t:?}");
             assert!(t.contains("4/12"), "{width}: {t:?}");
         }
-        assert_eq!(title(0, 1, 40), " help: Esc closes ");
+        assert_eq!(title(Bindings::standard(), 0, 1, 40), " help: Esc closes ");
     }
 
     #[test]

@@ -88,6 +88,30 @@ impl Context {
     }
 }
 
+impl Context {
+    /// The key and its context that lead here, which the help's heading names
+    /// (`Search overlay (o)`); `None` for the parts of the game no one key opens.
+    pub fn entered_by(self) -> Option<(Context, Action)> {
+        Some(match self {
+            Context::Overlay => (Context::Play, Action::ToggleOverlay),
+            Context::Look => (Context::Play, Action::Look),
+            Context::Edit => (Context::Play, Action::Edit),
+            Context::Monster => (Context::Edit, Action::MonsterPrefix),
+            Context::Resize => (Context::Edit, Action::ResizePrefix),
+            Context::Lab => (Context::Play, Action::Lab),
+            Context::Help => (Context::Global, Action::Help),
+            Context::History => (Context::Global, Action::History),
+            Context::Aim => (Context::Play, Action::Attack),
+            Context::Always
+            | Context::Global
+            | Context::Play
+            | Context::Confirm
+            | Context::Busy
+            | Context::Replay => return None,
+        })
+    }
+}
+
 /// Something the player asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
@@ -1131,18 +1155,20 @@ pub const BINDINGS: &[Binding] = &[
         "keep the game's version",
         ""
     ),
+    // The attacks' keys are the moves' in the same order: unless the settings bind them,
+    // they take the player's move keys (`config::followed`), and a test holds the two equal.
     keys!(
         Aim,
         "←↓↑→ hjkl",
         [
-            code(K::Left) => A::AttackToward(-1, 0),
-            code(K::Down) => A::AttackToward(0, 1),
-            code(K::Up) => A::AttackToward(0, -1),
-            code(K::Right) => A::AttackToward(1, 0),
             ch('h') => A::AttackToward(-1, 0),
             ch('j') => A::AttackToward(0, 1),
             ch('k') => A::AttackToward(0, -1),
-            ch('l') => A::AttackToward(1, 0)
+            ch('l') => A::AttackToward(1, 0),
+            code(K::Left) => A::AttackToward(-1, 0),
+            code(K::Down) => A::AttackToward(0, 1),
+            code(K::Up) => A::AttackToward(0, -1),
+            code(K::Right) => A::AttackToward(1, 0)
         ],
         "attack W S N E",
         "hjklyubn attack"

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use super::keymap::{Action, Context};
 use super::lab::Lab;
 use super::{App, Screen};
 use crate::engine::astar::{SearchOptions, Snapshot, Trace, Weight};
@@ -218,9 +219,18 @@ impl App {
         self.overlay.step = None;
         self.overlay.autoplay = false;
         self.settle_camera();
-        self.say(
-            "The lab: s and g (or the mouse) set start and goal, [ ] step, v layers, c compares, L leaves.",
+        let key = |c, a| self.key(c, a);
+        let text = format!(
+            "The lab: {} and {} (or the mouse) set start and goal, {} {} step, {} layers, {} compares, {} leaves.",
+            key(Context::Lab, Action::SetStart),
+            key(Context::Lab, Action::SetGoal),
+            key(Context::Overlay, Action::StepBack),
+            key(Context::Overlay, Action::StepForward),
+            key(Context::Overlay, Action::CycleLayer),
+            key(Context::Lab, Action::CycleCompare),
+            key(Context::Lab, Action::Lab),
         );
+        self.say(text);
     }
 
     /// Opens the lab on the search the overlay shows (or from the cursor to the player).

@@ -5,6 +5,7 @@
 //! bookkeeping.
 
 use super::App;
+use super::keymap::{Action, Context};
 use crate::content::kinds;
 use crate::game::run::REGEN_TURNS;
 use crate::game::{Act, ActResult, Explore, GameState, PLAYER_HP};
@@ -102,7 +103,10 @@ impl App {
             None if !self.world().has_stairs() => {
                 self.say("This floor has no stairs: clearing it wins the run.")
             }
-            None => self.say("You have not found the stairs yet: X explores."),
+            None => self.say(format!(
+                "You have not found the stairs yet: {} explores.",
+                self.key(Context::Play, Action::Explore)
+            )),
         }
     }
 
@@ -112,8 +116,11 @@ impl App {
             self.world().seen_stairs(),
             self.world().monsters().is_empty(),
         ) {
-            (Some(_), true) => " > goes to the stairs.",
-            _ => "",
+            (Some(_), true) => format!(
+                " {} goes to the stairs.",
+                self.key(Context::Play, Action::Descend)
+            ),
+            _ => String::new(),
         };
         self.say(format!("Explored: nothing more to see from here.{next}"));
     }

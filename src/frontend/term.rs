@@ -625,10 +625,16 @@ impl Ui {
             "Working...".to_string()
         }];
         lines.push(format!("{:.1} s", began.elapsed().as_secs_f64()));
+        let key = |a| self.keys.key_of(Context::Busy, a);
         lines.push(match asking {
-            Some(FrontKey::Quit) => "Quit now? y quits, other keys wait".into(),
-            Some(_) => "Unsaved edits! y or Ctrl-C quits anyway".into(),
-            None => "Ctrl-C or q ends the game; keys typed now are dropped".into(),
+            Some(FrontKey::Quit) => {
+                format!("Quit now? {} quits, other keys wait", key(Action::Yes))
+            }
+            Some(_) => format!("Unsaved edits! {} or Ctrl-C quits anyway", key(Action::Yes)),
+            None => format!(
+                "Ctrl-C or {} ends the game; keys typed now are dropped",
+                key(Action::Quit)
+            ),
         });
         if dropped > 0 {
             lines.push(format!(

@@ -300,14 +300,13 @@ impl World {
             .partition(|n| n.at.is_none());
         self.notes = rest;
         for n in start {
-            self.say(n.text.as_str());
-            self.lesson = Some(crate::text::escape_controls(&n.text).into_owned());
+            self.say_note(&n.text);
         }
         self.read_notes();
     }
 
     /// The floor's message said last (its lesson, on the tutorial), kept on screen until
-    /// the next one.
+    /// the next one; its keys marked as the level wrote them (`` `l` ``, [`Message::marked`]).
     pub fn lesson(&self) -> Option<&str> {
         self.lesson.as_deref()
     }
@@ -328,8 +327,7 @@ impl World {
             .partition(|n| n.at == here);
         self.notes = rest;
         for n in now {
-            self.say(n.text.as_str());
-            self.lesson = Some(crate::text::escape_controls(&n.text).into_owned());
+            self.say_note(&n.text);
         }
     }
 

@@ -908,3 +908,68 @@ fn the_badly_hurt_warning_gives_the_hit_points_at_the_end_of_the_turn() {
     }
     panic!("no seed warned on a regeneration turn");
 }
+
+#[test]
+fn advice_is_worded_again_with_other_keys_and_its_text_keeps_the_tables() {
+    let mut w = World::new(&level("#####\n#@.g#\n#####\n"), 1);
+    w.advise("You are badly hurt: HP 9/30; ", Advice::DrinkOrRest);
+    w.advise("You are badly hurt: HP 9/30; ", Advice::DrinkOrRest);
+    let m = w.log().last().unwrap();
+    assert_eq!(
+        m.text,
+        "You are badly hurt: HP 9/30; drink a potion (!), or get clear and rest (Z)."
+    );
+    assert_eq!(m.count, 2, "said again, it folds");
+    struct Mine;
+    impl KeyNames for Mine {
+        fn command(&self, c: Command) -> String {
+            match c {
+                Command::Drink => "F6".to_string(),
+                Command::Rest => "C-r".to_string(),
+                other => other.table_key().to_string(),
+            }
+        }
+        fn rebound(&self, key: &str) -> Option<String> {
+            (key == "l").then(|| "t".to_string())
+        }
+    }
+    let mine = &Mine;
+    assert_eq!(
+        m.worded(mine),
+        "You are badly hurt: HP 9/30; drink a potion (F6), or get clear and rest (C-r)."
+    );
+    assert_eq!(m.worded(&TableKeys), m.text);
+    w.say("plain `l`");
+    assert_eq!(w.log().last().unwrap().worded(mine), "plain `l`");
+}
+
+#[test]
+fn a_levels_marked_keys_show_unmarked_and_a_view_names_its_own() {
+    let l = level("message: Walk east with `l`; `Z` rests. A lone ` stays.\n#####\n#@.g#\n#####\n");
+    let mut w = World::new(&l, 1);
+    w.say_intro();
+    let m = w.log().last().unwrap();
+    assert_eq!(m.text, "Walk east with l; Z rests. A lone ` stays.");
+    struct Mine;
+    impl KeyNames for Mine {
+        fn command(&self, c: Command) -> String {
+            c.table_key().to_string()
+        }
+        fn rebound(&self, key: &str) -> Option<String> {
+            (key == "l").then(|| "t".to_string())
+        }
+    }
+    assert_eq!(
+        m.worded(&Mine),
+        "Walk east with t; Z rests. A lone ` stays."
+    );
+    assert_eq!(m.worded(&TableKeys), m.text);
+    assert_eq!(
+        w.lesson(),
+        Some("Walk east with `l`; `Z` rests. A lone ` stays.")
+    );
+    assert_eq!(
+        name_keys(w.lesson().unwrap(), &Mine),
+        "Walk east with t; Z rests. A lone ` stays."
+    );
+}

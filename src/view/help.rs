@@ -17,7 +17,7 @@ pub(super) fn render(bindings: &Bindings, page: usize, seed: u64, area: Rect, bu
     let (about, col_w, per_page, cols) = (&help.about, help.col_w, help.per_page, &help.cols);
     let total = help.pages();
     let page = page.min(total - 1);
-    let title = title(page, total, usize::from(area.width));
+    let title = title(bindings, page, total, usize::from(area.width));
     let block = Block::bordered()
         .title(title)
         .title_bottom(Line::from(format!(" run seed {seed} ")).right_aligned());
@@ -48,11 +48,11 @@ pub(super) fn render(bindings: &Bindings, page: usize, seed: u64, area: Rect, bu
                     } else {
                         ""
                     };
-                    Line::styled(format!("{}{cont}", ctx.title()), head)
+                    Line::styled(format!("{}{cont}", bindings.title(*ctx)), head)
                 }
                 Row::Binding(label, help) => Line::from(vec![
                     Span::styled(format!(" {label:<w$} ", w = KEYS_W - 1), key),
-                    Span::raw(*help),
+                    Span::raw(help.as_str()),
                 ]),
             });
         }

@@ -8,6 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget};
 
 use crate::app::App;
+use crate::app::keymap::{Action, Context};
 
 /// Columns of the turn number before each message.
 const TURN_WIDTH: usize = 5;
@@ -27,7 +28,11 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
     // At most `max` lines of a message; one taller than the screen is cut with a mark.
     // Only what shows is wrapped, so a message of a megabyte opens the history at once.
     let message_lines = |m: &crate::game::Message, max: usize| -> Vec<Line<'static>> {
-        let mut parts = crate::text::wrap_cut(&super::message_text(m), text_width, height);
+        let mut parts = crate::text::wrap_cut(
+            &super::message_text(&app.settings().bindings, m),
+            text_width,
+            height,
+        );
         parts.truncate(max);
         parts
             .into_iter()
@@ -64,13 +69,23 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
     }
     lines.truncate(height);
     // Messages numbered from 1, as far as they show.
+    let b = &app.settings().bindings;
+    let keys = if b.is_default_context(Context::History) {
+        "↑↓ PgUp PgDn Esc".to_string()
+    } else {
+        let key = |a| b.key_of(Context::History, a);
+        format!(
+            "{} {} {} {} {}",
+            key(Action::Scroll(1)),
+            key(Action::Scroll(-1)),
+            key(Action::ScrollPage(1)),
+            key(Action::ScrollPage(-1)),
+            key(Action::Close)
+        )
+    };
     let block = Block::bordered()
         .title(" message history ")
-        .title_bottom(format!(
-            " {}-{last} of {} ↑↓ PgUp PgDn Esc ",
-            first + 1,
-            log.len()
-        ));
+        .title_bottom(format!(" {}-{last} of {} {keys} ", first + 1, log.len()));
     block.render(area, buf);
     // Short logs sit at the bottom, where the newest message always is.
     let top = inner.y + inner.height.saturating_sub(lines.len() as u16);

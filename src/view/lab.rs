@@ -11,6 +11,7 @@ use ratatui::widgets::{Block, Paragraph, Widget};
 use super::map;
 use super::{format_count, pack};
 use crate::app::config::Theme;
+use crate::app::keymap::{Action, Context};
 use crate::app::screen::{Layout, map_views};
 use crate::app::{App, Layer};
 use crate::engine::astar::{Algorithm, Fate, SearchResult, Snapshot, walk_runs};
@@ -37,17 +38,20 @@ pub(super) fn render(app: &App, l: &Layout, buf: &mut Buffer) {
         Tile::Wall => "walls".to_string(),
         t => t.name().to_string(),
     };
+    let e = app
+        .settings()
+        .bindings
+        .key_of(Context::Lab, Action::TogglePaint);
     let mode = if lab.paint {
-        format!(" mouse paints {pen} (e) ")
+        format!(" mouse paints {pen} ({e}) ")
     } else {
         [
-            " left sets start, right goal (e paints) ",
-            " left start, right goal ",
+            format!(" left sets start, right goal ({e} paints) "),
+            " left start, right goal ".to_string(),
         ]
         .into_iter()
         .find(|t| t.chars().count() <= room)
-        .unwrap_or("")
-        .to_string()
+        .unwrap_or_default()
     };
     let mode = crate::text::fit_title(&mode, room);
     Block::bordered()
@@ -221,7 +225,15 @@ fn render_panel(
                     }
                 }
             }
-            None => below.push(Line::styled("no expansion yet: ] steps", dim)),
+            None => below.push(Line::styled(
+                format!(
+                    "no expansion yet: {} steps",
+                    app.settings()
+                        .bindings
+                        .key_of(Context::Overlay, Action::StepForward)
+                ),
+                dim,
+            )),
         }
         let open = snap.open_list();
         // One row for "… N more"; on a short panel the open list keeps three rows and what
@@ -263,7 +275,7 @@ fn layer_legend(layer: Layer, theme: &Theme, snap: &Snapshot, lines: &mut Vec<Li
     match (layer, map::layer_range(snap, layer)) {
         (Layer::States, _) => {
             let mut spans = vec![Span::raw("layer states")];
-            spans.extend(map::states_legend(layer, theme));
+            spans.extend(map::states_legend(theme));
             lines.push(Line::from(spans));
         }
         (Layer::Parents, _) => lines.push(Line::from("layer parents: arrows to each parent")),

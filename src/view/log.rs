@@ -18,6 +18,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget};
 
 use crate::app::App;
+use crate::app::config::Bindings;
 use crate::game::Message;
 
 /// The mark of text cut away.
@@ -48,7 +49,7 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
             .collect()
     });
     let room = usize::from(inner.height) - notice.len();
-    let rows = layout(log, width, room);
+    let rows = layout(&app.settings().bindings, log, width, room);
     let mut lines: Vec<Line> = rows
         .into_iter()
         .map(|row| {
@@ -66,7 +67,12 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
 /// The log's rows, top to bottom, for `height` rows of `width` columns: the newest
 /// paragraphs whole, and above them the tail of the one before, marked. Costs what shows:
 /// a message of a megabyte is looked at no further than the rows it could fill.
-pub(super) fn layout(log: &[Message], width: usize, height: usize) -> Vec<Row> {
+pub(super) fn layout(
+    bindings: &Bindings,
+    log: &[Message],
+    width: usize,
+    height: usize,
+) -> Vec<Row> {
     let width = width.max(1);
     let mut rows: Vec<Row> = Vec::new();
     let mut end = log.len();
@@ -83,9 +89,9 @@ pub(super) fn layout(log: &[Message], width: usize, height: usize) -> Vec<Row> {
         };
         let newest = end == log.len();
         let para = if newest && end - first == 1 {
-            lone(&log[first], first, width, room)
+            lone(bindings, &log[first], first, width, room)
         } else {
-            paragraph(&log[first..end], first, width, room)
+            paragraph(bindings, &log[first..end], first, width, room)
         };
         rows.splice(0..0, para);
         end = first;
@@ -95,8 +101,8 @@ pub(super) fn layout(log: &[Message], width: usize, height: usize) -> Vec<Row> {
 
 /// A newest paragraph of one message: whole, or its first `room` rows with the cut marked at the
 /// end (its beginning is what matters: a file error's place, a lesson's start).
-fn lone(m: &Message, index: usize, width: usize, room: usize) -> Vec<Row> {
-    crate::text::wrap_cut(&super::message_text(m), width, room)
+fn lone(bindings: &Bindings, m: &Message, index: usize, width: usize, room: usize) -> Vec<Row> {
+    crate::text::wrap_cut(&super::message_text(bindings, m), width, room)
         .into_iter()
         .map(|part| vec![(part, index)])
         .collect()
@@ -104,7 +110,13 @@ fn lone(m: &Message, index: usize, width: usize, room: usize) -> Vec<Row> {
 
 /// The messages of one act (`log[base..]` of the whole log) as one paragraph: whole when
 /// it fits in `room` rows, else its last rows, the first of them starting with `…`.
-fn paragraph(msgs: &[Message], base: usize, width: usize, room: usize) -> Vec<Row> {
+fn paragraph(
+    bindings: &Bindings,
+    msgs: &[Message],
+    base: usize,
+    width: usize,
+    room: usize,
+) -> Vec<Row> {
     // Characters that certainly fill more than the room: `room` rows hold at most
     // `width + 1` characters each, counting the space a break drops.
     let budget = (room + 1) * (width + 1);
@@ -117,7 +129,7 @@ fn paragraph(msgs: &[Message], base: usize, width: usize, room: usize) -> Vec<Ro
             cut = true;
             break;
         }
-        let text = super::message_text(m);
+        let text = super::message_text(bindings, m);
         let n = text.chars().take(budget + 1).count();
         if n > budget {
             // Only its end can show.
@@ -234,6 +246,8 @@ mod tests {
             text: text.to_string(),
             count: 1,
             urgent: false,
+            advice: None,
+            marked: None,
             act: true,
         }
     }
@@ -252,7 +266,7 @@ mod tests {
             msg(4, "The orc hits you for 4."),
             msg(4, "The rat hits you for 2."),
         ];
-        let rows = layout(&log, 78, 3);
+        let rows = layout(Bindings::standard(), &log, 78, 3);
         assert_eq!(
             texts(&rows),
             [
@@ -274,7 +288,7 @@ mod tests {
         let newer = "A goblin and a troll hunt you: monsters always know where you are and plan \
                      with A*. . or 5 waits a turn.";
         let log = [msg(6, older), msg(7, newer)];
-        let rows = texts(&layout(&log, 78, 3));
+        let rows = texts(&layout(Bindings::standard(), &log, 78, 3));
         assert_eq!(
             rows,
             [
@@ -293,9 +307,9 @@ mod tests {
             msg(1, "The rat hits you for 2."),
             msg(1, "The goblin misses."),
         ];
-        let rows = texts(&layout(&log, 40, 1));
+        let rows = texts(&layout(Bindings::standard(), &log, 40, 1));
         assert_eq!(rows, ["…rat hits you for 2. The goblin misses."]);
-        let rows = texts(&layout(&log, 40, 2));
+        let rows = texts(&layout(Bindings::standard(), &log, 40, 2));
         assert_eq!(
             rows,
             [
@@ -305,7 +319,7 @@ mod tests {
         );
         for w in 1..50 {
             for h in 1..5 {
-                for row in layout(&log, w, h) {
+                for row in layout(Bindings::standard(), &log, w, h) {
                     let n: usize = row.iter().map(|p| p.0.chars().count()).sum();
                     assert!(n <= w, "{row:?} is wider than {w}");
                 }
@@ -316,7 +330,12 @@ mod tests {
     #[test]
     fn a_lone_newest_message_taller_than_the_log_shows_its_beginning() {
         let error = format!("levels/x.txt:3:7: unknown tile 'Q' {}", "word ".repeat(40));
-        let rows = texts(&layout(&[msg(0, "Welcome."), msg(2, &error)], 30, 2));
+        let rows = texts(&layout(
+            Bindings::standard(),
+            &[msg(0, "Welcome."), msg(2, &error)],
+            30,
+            2,
+        ));
         assert_eq!(
             rows,
             [
@@ -339,7 +358,7 @@ mod tests {
             saved,
         ];
         assert_eq!(
-            texts(&layout(&log, 78, 4)),
+            texts(&layout(Bindings::standard(), &log, 78, 4)),
             [
                 "Kill the rat to win the run.",
                 "You hit the rat for 2.",
@@ -353,7 +372,7 @@ mod tests {
     fn messages_without_a_full_stop_are_kept_apart() {
         let log = [msg(2, "levels/a.txt:1:1: no start"), msg(2, "You wait.")];
         assert_eq!(
-            texts(&layout(&log, 78, 2)),
+            texts(&layout(Bindings::standard(), &log, 78, 2)),
             ["levels/a.txt:1:1: no start · You wait."]
         );
     }
@@ -364,7 +383,7 @@ mod tests {
         let log = [msg(0, &huge), msg(1, "You wait.")];
         let start = std::time::Instant::now();
         for _ in 0..100 {
-            let rows = texts(&layout(&log, 78, 3));
+            let rows = texts(&layout(Bindings::standard(), &log, 78, 3));
             assert!(rows[0].starts_with('…'), "{rows:?}");
             assert_eq!(rows[2], "You wait.");
         }

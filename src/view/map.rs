@@ -9,6 +9,7 @@ use ratatui::widgets::{Block, Widget};
 
 use super::{Layout, kind_color};
 use crate::app::config::Theme;
+use crate::app::keymap::{Action, Context};
 use crate::app::{App, Layer, Mode};
 use crate::content::level::FeatureKind;
 use crate::engine::astar::{NodeInfo, NodeState, Snapshot};
@@ -263,15 +264,19 @@ fn legend(app: &App, snapshot: Option<&Snapshot>, view: Rect) -> Vec<Span<'stati
         return Vec::new();
     };
     let layer = app.overlay().layer;
+    let v = app
+        .settings()
+        .bindings
+        .key_of(Context::Overlay, Action::CycleLayer);
     match (layer, layer_range(snap, layer)) {
-        (Layer::States, _) => states_legend(layer, &app.settings().theme),
-        (Layer::Parents, _) => vec![Span::raw(" parents: arrows to each (v) ")],
+        (Layer::States, _) => states_legend(&app.settings().theme),
+        (Layer::Parents, _) => vec![Span::raw(format!(" parents: arrows to each ({v}) "))],
         (_, Some((lo, hi))) => {
             let mut spans = ramp_legend(&format!(" {}", layer.name()), lo, hi);
-            spans.push(Span::raw(" (v) "));
+            spans.push(Span::raw(format!(" ({v}) ")));
             spans
         }
-        (_, None) => vec![Span::raw(format!(" layer {} (v) ", layer.name()))],
+        (_, None) => vec![Span::raw(format!(" layer {} ({v}) ", layer.name()))],
     }
 }
 
@@ -297,12 +302,9 @@ fn distance_range(map: &crate::engine::dijkstra::DistanceMap, view: Rect, cam: P
     costs.fold((u32::MAX, 0), |(lo, hi), v| (lo.min(v), hi.max(v)))
 }
 
-/// The glyphs of the states layer, as spans for a frame's title; other layers name
-/// themselves (their ramp's legend is in the lab's panel).
-pub(super) fn states_legend(layer: Layer, theme: &Theme) -> Vec<Span<'static>> {
-    if layer != Layer::States {
-        return vec![Span::raw(format!(" layer {} (v) ", layer.name()))];
-    }
+/// The glyphs of the states layer, as spans for a frame's title (other layers name
+/// themselves; their ramp's legend is in the lab's panel).
+pub(super) fn states_legend(theme: &Theme) -> Vec<Span<'static>> {
     vec![
         Span::raw(" "),
         Span::styled("+", Style::new().bg(theme.open).fg(Color::White)),

@@ -14,7 +14,7 @@ use super::{format_count, inspector, kind_color, pack, pack_spans, wrap};
 use crate::app::App;
 use crate::content::kinds::kind;
 use crate::engine::astar::{Snapshot, Status};
-use crate::game::{PLAYER_HP, Planning, low_hp};
+use crate::game::{Command, PLAYER_HP, Planning, low_hp};
 
 /// Rows for one row of boxes and the title: the inspector on short terminals.
 const SMALL_INSPECTOR_ROWS: u16 = 6;
@@ -92,17 +92,14 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
         depth_need,
     );
     if low_hp(hp) && w.state() == crate::game::GameState::Playing {
+        let key = |c| app.settings().bindings.command_key(c);
+        let rest = key(Command::Rest);
         let what = if w.player().potions > 0 {
-            "LOW HP: ! drinks, Z rests"
+            format!("LOW HP: {} drinks, {rest} rests", key(Command::Drink))
         } else {
-            "LOW HP: get clear, Z rests"
+            format!("LOW HP: get clear, {rest} rests")
         };
-        text(
-            &mut lines,
-            &[what.to_string()],
-            hp_style(hp),
-            Need::Essential,
-        );
+        text(&mut lines, &[what], hp_style(hp), Need::Essential);
     }
     if app.mode() == crate::app::Mode::Look {
         let p = app.cursor();

@@ -247,3 +247,306 @@ fn questions_and_the_end_screen_name_the_players_keys() {
     let frame = crate::common::frame(&mut a, "l l l l l l l l l");
     assert!(frame.contains("R  new run    q  quit"), "{frame}");
 }
+
+/// Aiming follows the moves: a move key rebound in `[keys.everywhere]` gives the direction
+/// of an attack in place too, the key it replaced no longer aims, and the hint bar and the
+/// help name the new key; `[keys.attack_in_place]`, when it binds a direction, still wins.
+#[test]
+fn a_rebound_move_key_aims_an_attack_in_place() {
+    let level = std::path::Path::new("tests/levels/troll.txt");
+    let file = b"[keys.everywhere]\nmove_e = [\"t\", \"Right\", \"6\"]\n";
+    let settings = astar_rogue::app::config::parse(file, "config.toml").unwrap();
+    let mut a = crate::common::app(level, 1, (80, 24));
+    a.apply_settings(settings);
+    let frame = crate::common::frame(&mut a, "F");
+    let hint = frame.lines().last().unwrap();
+    assert_eq!(
+        hint.trim_end(),
+        "ATTACK IN PLACE: which way?  hjktyubn attack  F Esc cancel"
+    );
+    // The old key does nothing now; the new one hits the troll east of the player.
+    let frame = crate::common::frame(&mut a, "l");
+    assert!(!frame.contains("You hit the troll"), "{frame}");
+    let frame = crate::common::frame(&mut a, "Esc F t");
+    assert!(frame.contains("You hit the troll"), "{frame}");
+    assert_eq!(
+        a.world().player().pos,
+        astar_rogue::engine::grid::Pos::new(2, 2)
+    );
+    let help = crate::common::frame(&mut a, "?");
+    assert!(help.contains("h j k t     attack W S N E"), "{help}");
+    // An attack bound on purpose keeps its own key.
+    let file = b"[keys.everywhere]\nmove_e = [\"t\"]\n[keys.attack_in_place]\nattack_e = [\"T\"]\n";
+    let settings = astar_rogue::app::config::parse(file, "config.toml").unwrap();
+    let mut a = crate::common::app(level, 1, (80, 24));
+    a.apply_settings(settings);
+    let frame = crate::common::frame(&mut a, "F t");
+    assert!(!frame.contains("You hit the troll"), "{frame}");
+    let frame = crate::common::frame(&mut a, "Esc F T");
+    assert!(frame.contains("You hit the troll"), "{frame}");
+}
+
+/// The keys every fixed message of the app and the view names, rebound (none of them left
+/// on its default, so a message still naming the table's key fails).
+const MESSAGE_KEYS: &str = "\
+[keys.everywhere]
+help = [\"F1\"]
+[keys.playing]
+overlay = [\"F2\"]
+edit = [\"F3\"]
+explore = [\"F4\"]
+rest = [\"F5\"]
+drink = [\"F6\"]
+save = [\"F7\"]
+descend = [\"F8\"]
+new_level = [\"F9\"]
+[keys.look]
+overlay = [\"F2\"]
+[keys.overlay]
+layer = [\"F10\"]
+step_back = [\"C-b\"]
+step_forward = [\"F11\"]
+[keys.questions]
+yes = [\"j\"]
+no = [\"x\"]
+take_file = [\"t\"]
+keep_mine = [\"m\"]
+[keys.edit]
+save = [\"F7\"]
+undo = [\"F12\"]
+delete = [\"C-d\"]
+paste = [\"P\"]
+copy = [\"C\"]
+finish = [\"F8\"]
+floor_below = [\"F9\"]
+floor_down = [\"F11\"]
+player = [\"F6\"]
+[keys.resize]
+grow_left = [\"F1\"]
+[keys.history]
+close = [\"F9\"]
+[keys.lab]
+start = [\"S\"]
+goal = [\"C-g\"]
+compare = [\"C\"]
+paint = [\"E\"]
+lab = [\"F12\"]
+";
+
+/// An app on `level` playing with [`MESSAGE_KEYS`].
+fn rebound(level: &std::path::Path, seed: u64, size: (u16, u16)) -> astar_rogue::app::App {
+    let settings = astar_rogue::app::config::parse(MESSAGE_KEYS.as_bytes(), "keys.toml")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut a = crate::common::app(level, seed, size);
+    a.apply_settings(settings);
+    a
+}
+
+fn last_said(a: &astar_rogue::app::App) -> String {
+    a.world()
+        .log()
+        .last()
+        .map(|m| m.text.clone())
+        .unwrap_or_default()
+}
+
+/// Every message that names a key names the player's: the welcome (said before the
+/// settings are read), the game's badly-hurt advice and the panel's LOW HP line, look
+/// mode's lines, the message history's keys, the overlay's layer legend, the lab's, the
+/// editor's, travel's and exploring's, generating, saving over a changed file and an
+/// outside edit's question.
+#[test]
+fn fixed_messages_name_the_players_keys() {
+    use crate::common::{Scratch, frame};
+    // The welcome, and the game's advice once badly hurt (the melee script's fight).
+    let mut a = rebound(&crate::common::repo("tests/levels/melee.txt"), 2, (80, 24));
+    let f = frame(&mut a, "");
+    assert!(
+        f.contains("F1 lists keys; F2 shows A* searches; F4 explores; F5 rests."),
+        "{f}"
+    );
+    let f = frame(&mut a, "n n");
+    assert!(
+        f.contains("no potion left: get clear, then rest (F5)."),
+        "{f}"
+    );
+    assert!(f.contains("LOW HP: get clear, F5 "), "{f}");
+    // The game's own text keeps the table's keys, for the records.
+    assert!(a.world().log().iter().any(|m| {
+        m.text
+            .ends_with("no potion left: get clear, then rest (Z).")
+    }));
+
+    let dir = Scratch::new();
+    let pillar = dir.copy("levels/pillar.txt");
+    let mut a = rebound(&pillar, 1, (80, 24));
+    // The message history's keys.
+    let f = frame(&mut a, "C-p");
+    assert!(f.contains(" Up Down PageUp PageDown F9 "), "{f}");
+    frame(&mut a, "F9");
+    // Look mode, the search not shown.
+    let f = frame(&mut a, "x");
+    let hint = f.lines().last().unwrap();
+    assert!(hint.starts_with("x q Esc leave "), "{hint}");
+    assert!(hint.contains("(F2 shows the search)"), "{hint}");
+    // The overlay's layer legend names the layer key.
+    let f = frame(&mut a, "Esc F2 F10");
+    assert!(f.contains("(F10)"), "{f}");
+    // The lab's welcome and its map title.
+    let f = frame(&mut a, "F2 L");
+    assert_eq!(
+        last_said(&a),
+        "The lab: S and C-g (or the mouse) set start and goal, C-b F11 step, F10 layers, C compares, F12 leaves."
+    );
+    assert!(f.contains("(E paints)"), "{f}");
+    frame(&mut a, "F12");
+
+    // The editor's: undo after a shape, a copy, a refusal, resizing, a floor below.
+    frame(&mut a, "F3");
+    let corner = astar_rogue::engine::grid::Pos::new(0, 0);
+    a.set_cursor(corner);
+    frame(&mut a, "r l l F8");
+    assert_eq!(
+        last_said(&a),
+        "Rectangle 3x1 of wall: 3 changes (F12 undoes them at once)."
+    );
+    a.set_cursor(a.world().player().pos);
+    frame(&mut a, "w");
+    assert_eq!(
+        last_said(&a),
+        "The player starts here; move the start (F6) first."
+    );
+    a.set_cursor(corner.offset(0, 1));
+    frame(&mut a, "C l C");
+    assert!(
+        last_said(&a).ends_with("P pastes it here or on another floor."),
+        "{}",
+        last_said(&a)
+    );
+    frame(&mut a, "C w");
+    assert_eq!(
+        last_said(&a),
+        "Copying: C or F8 copies the region, Esc forgets it."
+    );
+    frame(&mut a, "Esc");
+    a.set_cursor(a.design().level().monsters[0].pos);
+    frame(&mut a, "w");
+    assert_eq!(
+        last_said(&a),
+        "A goblin starts here; delete it (C-d) first."
+    );
+    frame(&mut a, "Z");
+    assert_eq!(
+        last_said(&a),
+        "Resizing the 8x6 map: F1 j k l grow a side, HJKL crop it; Esc ends."
+    );
+    frame(&mut a, "Esc F9");
+    assert!(
+        last_said(&a).contains(": F7 saves the next: header, F11 goes down to edit it."),
+        "{}",
+        last_said(&a)
+    );
+    frame(&mut a, "F11");
+    assert_eq!(
+        last_said(&a),
+        "Save (F7) or undo your edits first: the other floor replaces this design."
+    );
+    // An outside edit while the game has unsaved edits asks which to keep.
+    std::fs::write(
+        &pillar,
+        std::fs::read_to_string(&pillar).unwrap() + "; outside\n",
+    )
+    .unwrap();
+    frame(&mut a, "e reload");
+    assert!(
+        last_said(&a).ends_with(": t takes the file's, m keeps yours."),
+        "{}",
+        last_said(&a)
+    );
+    frame(&mut a, "m");
+    assert!(
+        last_said(&a).ends_with("(F7 asks before overwriting it)."),
+        "{}",
+        last_said(&a)
+    );
+    // Saving over the newer file asks.
+    frame(&mut a, "F7");
+    assert!(
+        last_said(&a).ends_with("Overwrite it? (j/x)"),
+        "{}",
+        last_said(&a)
+    );
+    frame(&mut a, "x");
+    // A new level, asked for mid-game.
+    frame(&mut a, "F9 j");
+    let said: Vec<&str> = a.world().log().iter().map(|m| m.text.as_str()).collect();
+    assert!(
+        said.iter().any(|t| t.starts_with("Generated ")
+            && t.contains("; F9 for ")
+            && t.contains(", F7 saves it as ")),
+        "{said:?}"
+    );
+
+    // Travel and exploring toward stairs round a corner.
+    let level = dir.write("corner.txt", "######\n#@...#\n####.#\n#>...#\n######\n");
+    let mut a = rebound(&level, 1, (80, 24));
+    frame(&mut a, "F8");
+    assert_eq!(
+        last_said(&a),
+        "You have not found the stairs yet: F4 explores."
+    );
+    // Exploring stops when the stairs come into view; again, it ends.
+    frame(&mut a, "F4 F4");
+    assert_eq!(
+        last_said(&a),
+        "Explored: nothing more to see from here. F8 goes to the stairs."
+    );
+    frame(&mut a, "x");
+    a.set_cursor(astar_rogue::engine::grid::Pos::new(1, 3));
+    let f = frame(&mut a, "");
+    assert!(f.contains("stairs down >: open, F8 "), "{f}");
+    // The editor on a floor that names none below, then a blank level.
+    frame(&mut a, "Esc F3 F11");
+    assert_eq!(
+        last_said(&a),
+        "This floor names no floor below: F9 makes one (a next: header)."
+    );
+    // Mid-run it asks first, answered with the player's yes.
+    frame(&mut a, "C-n");
+    assert!(a.question().is_some());
+    frame(&mut a, "j");
+    assert!(
+        last_said(&a).contains("level: F3 edits it, F7 saves it as "),
+        "{}",
+        last_said(&a)
+    );
+}
+
+/// The tutorial's lessons mark their keys (`` `l` ``): the log and the lesson box name the
+/// player's keys there, and the table's, unmarked, for a player who rebinds nothing.
+#[test]
+fn the_tutorials_lessons_name_the_players_keys() {
+    let file = b"[keys.everywhere]\nmove_e = [\"t\", \"Right\", \"6\"]\nhelp = [\"F1\"]\n";
+    let settings = astar_rogue::app::config::parse(file, "config.toml").unwrap();
+    let level = crate::common::repo("levels/tutorial.txt");
+    let mut a = crate::common::app(&level, 1, (80, 24));
+    a.apply_settings(settings);
+    let f = crate::common::frame(&mut a, "");
+    let lines: Vec<&str> = f.lines().map(str::trim_end).collect();
+    assert!(
+        lines.contains(
+            &"You are the @. Walk east with t or the right arrow; h j k t y u b n move 8 ways."
+        ),
+        "{f}"
+    );
+    assert!(lines.contains(&"F1 lists every key."), "{f}");
+    assert!(
+        lines.contains(
+            &"│arrow; h j k t y u b n move 8 ways. F1 lists every││                          │"
+        ),
+        "{f}"
+    );
+    // The log's own text, for the records, is the table's.
+    assert!(a.world().log().iter().any(|m| m.text
+        == "You are the @. Walk east with l or the right arrow; h j k l y u b n move 8 ways. ? lists every key."));
+}
