@@ -92,6 +92,9 @@ impl std::str::FromStr for Planning {
 /// Monsters per planning thread below which spawning threads costs more than it saves.
 pub(super) const PARALLEL_MIN_MONSTERS: usize = 16;
 
+/// Monsters a planning thread takes at a time.
+const PIECE: usize = 4;
+
 /// Serials of recorded traces, from one counter for all planners, so that a view caching
 /// what it derived from a trace never mistakes a new game's trace for an old one.
 static NEXT_TRACE_SERIAL: AtomicU64 = AtomicU64::new(1);
@@ -266,40 +269,45 @@ impl Planner {
             self.workers.resize_with(threads - 1, Pathfinder::new);
         }
         let traced = self.traced;
-        let per_thread = monsters.len().div_ceil(threads).max(1);
         let traced_at = traced.and_then(|id| monsters.iter().position(|m| m.id == id));
         // A capped search is followed by a second one toward its best node, made at the
         // monster's turn: only plain searches are made ahead.
         let ahead = spread.ahead && matches!(self.planning, Planning::AStar | Planning::Jps);
         self.ahead.resize_with(monsters.len(), Ahead::default);
-        let mut chunks = monsters
-            .chunks_mut(per_thread)
-            .zip(self.ahead.chunks_mut(per_thread));
-        let mine = chunks.next().unwrap_or_default();
+        // The threads take a few monsters at a time until none are left, rather than a
+        // share each: searches differ a hundredfold in cost, and the monsters' order (often
+        // by where they stand) gathers the long ones, so that on a 1024x1024 cave with the
+        // player near one edge, one half of the crowd held six times the other's work.
+        let pieces =
+            std::sync::Mutex::new(monsters.chunks_mut(PIECE).zip(self.ahead.chunks_mut(PIECE)));
+        let at = Plans {
+            progress: &self.progress,
+            goal,
+            options,
+            occupied,
+            traced,
+            ahead,
+        };
+        let work = |pf: &mut Pathfinder| {
+            let mut total = (0u64, 0u32);
+            loop {
+                // A planning thread only panics on a bug, and then the turn is lost anyway:
+                // the pieces' lock is not poisoned otherwise.
+                let Some(piece) = pieces.lock().unwrap_or_else(|p| p.into_inner()).next() else {
+                    return total;
+                };
+                let (e, n) = plan_chunk(pf, grid, at, piece);
+                total = (total.0 + e, total.1 + n);
+            }
+        };
         let (expanded, searches) = std::thread::scope(|scope| {
-            let handles: Vec<_> = chunks
-                .zip(self.workers.iter_mut())
-                .map(|(chunk, pf)| {
-                    let at = Plans {
-                        progress: &self.progress,
-                        goal,
-                        options,
-                        occupied,
-                        traced,
-                        ahead,
-                    };
-                    scope.spawn(move || plan_chunk(pf, grid, at, chunk))
-                })
+            let handles: Vec<_> = self
+                .workers
+                .iter_mut()
+                .take(threads - 1)
+                .map(|pf| scope.spawn(|| work(pf)))
                 .collect();
-            let at = Plans {
-                progress: &self.progress,
-                goal,
-                options,
-                occupied,
-                traced,
-                ahead,
-            };
-            let mut total = plan_chunk(&mut self.pathfinder, grid, at, mine);
+            let mut total = work(&mut self.pathfinder);
             for h in handles {
                 // A planning thread only panics on a bug; pass it on rather than hide it.
                 let (e, n) = h.join().unwrap_or_else(|p| std::panic::resume_unwind(p));

@@ -194,7 +194,7 @@ fn planning_on_several_cores_gives_each_monster_its_own_search() {
     .unwrap();
     let mut w = World::new(&level, 4);
     w.planner.trace_next(Some(w.monsters()[20].id));
-    // Three threads, whatever this machine has: the traced monster is in a worker's chunk.
+    // Three threads, whatever this machine has, each taking a few monsters at a time.
     w.replan_on(3);
     assert_eq!(w.stats().searches as usize, w.monsters().len());
     let mut pf = Pathfinder::new();
