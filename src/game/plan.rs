@@ -92,8 +92,13 @@ impl std::str::FromStr for Planning {
 /// Monsters per planning thread below which spawning threads costs more than it saves.
 pub(super) const PARALLEL_MIN_MONSTERS: usize = 16;
 
-/// Monsters a planning thread takes at a time.
-const PIECE: usize = 4;
+/// Pieces of work per planning thread: enough that one slow piece leaves the others time
+/// to even out, few enough that a packed crowd of boxed-in monsters (no search each) is not
+/// all locking.
+const PIECES: usize = 64;
+
+/// The fewest monsters a planning thread takes at a time.
+const PIECE_MIN: usize = 4;
 
 /// Serials of recorded traces, from one counter for all planners, so that a view caching
 /// what it derived from a trace never mistakes a new game's trace for an old one.
@@ -274,12 +279,13 @@ impl Planner {
         // monster's turn: only plain searches are made ahead.
         let ahead = spread.ahead && matches!(self.planning, Planning::AStar | Planning::Jps);
         self.ahead.resize_with(monsters.len(), Ahead::default);
-        // The threads take a few monsters at a time until none are left, rather than a
+        // The threads take some monsters at a time until none are left, rather than a
         // share each: searches differ a hundredfold in cost, and the monsters' order (often
         // by where they stand) gathers the long ones, so that on a 1024x1024 cave with the
         // player near one edge, one half of the crowd held six times the other's work.
+        let piece = (monsters.len() / (threads * PIECES)).max(PIECE_MIN);
         let pieces =
-            std::sync::Mutex::new(monsters.chunks_mut(PIECE).zip(self.ahead.chunks_mut(PIECE)));
+            std::sync::Mutex::new(monsters.chunks_mut(piece).zip(self.ahead.chunks_mut(piece)));
         let at = Plans {
             progress: &self.progress,
             goal,
