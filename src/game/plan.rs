@@ -185,8 +185,10 @@ pub struct Spread {
 /// it also finds that search's cells still in the core's cache.
 #[derive(Debug, Clone, Default)]
 struct Ahead {
-    /// The cell it starts from, or `None` when none was made.
-    from: Option<Pos>,
+    /// What it searched: from, to, and the grid's revision; `None` when none was made. All
+    /// three are compared when it is used, so that a later rule that moves the player or
+    /// changes the map during the monsters' phase cannot hand over a stale search.
+    made: Option<(Pos, Pos, u64)>,
     plan: SearchResult,
 }
 
@@ -507,8 +509,8 @@ impl Planner {
         let unmoved = known && m.planned == (m.pos, goal);
         if !unmoved {
             match self.ahead.get_mut(i) {
-                Some(ahead) if known && ahead.from == Some(m.pos) => {
-                    ahead.from = None;
+                Some(ahead) if known && ahead.made == Some((m.pos, goal, grid.revision())) => {
+                    ahead.made = None;
                     std::mem::swap(&mut m.plan, &mut ahead.plan);
                     m.planned = (m.pos, goal);
                 }
@@ -677,7 +679,7 @@ fn plan_chunk(
     } = at;
     let mut total = (0u64, 0u32);
     for (m, next) in chunk.iter_mut().zip(aheads) {
-        next.from = None;
+        next.made = None;
         if Some(m.id) == traced {
             continue;
         }
@@ -691,16 +693,17 @@ fn plan_chunk(
             let q = Query::new(m.pos, goal).options(options);
             pf.search(grid, q, &mut m.plan, &mut ());
             total = (total.0 + u64::from(m.plan.expanded), total.1 + 1);
-            // Stepping onto the player is an attack: the monster stays, and its second
-            // search would be this one again.
+            // Stepping onto the player is an attack, and a wading monster's first move is
+            // spent in its cell: either stays, and its second search would be this one again.
             if let Some(&step) = m.plan.path.get(1)
                 && ahead
                 && step != goal
+                && m.wading == 0
                 && kinds::kind(m.kind).speed == Speed::Fast
             {
                 let q = Query::new(step, goal).options(options);
                 pf.search(grid, q, &mut next.plan, &mut ());
-                next.from = Some(step);
+                next.made = Some((step, goal, grid.revision()));
             }
         }
         progress.one_more();

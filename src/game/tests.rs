@@ -321,17 +321,24 @@ fn a_fast_monsters_second_plan_is_the_search_from_where_it_stands() {
     use crate::engine::astar::{Algorithm, SearchOptions};
     // A crowd of rats, goblins and orcs on plain floor: planned on two threads, where the
     // rats' second searches are made ahead of their moves or not made at all.
-    let level = generate(&GenParams {
-        kind: GenKind::Caves,
-        width: 60,
-        height: 30,
-        seed: 9,
-        monsters: 2 * PARALLEL_MIN_MONSTERS,
-        density: None,
-        terrain: Some(crate::content::generate::Density::from_permille(0)),
-    })
-    .unwrap();
-    for planning in [Planning::AStar, Planning::Jps] {
+    // Plain floor, and the cave's own water and brush, where monsters wade (a wading one's
+    // first move is spent in its cell) and JPS hands every search to A*.
+    for (terrain, planning) in [
+        (Some(0), Planning::AStar),
+        (Some(0), Planning::Jps),
+        (None, Planning::AStar),
+        (None, Planning::Jps),
+    ] {
+        let level = generate(&GenParams {
+            kind: GenKind::Caves,
+            width: 60,
+            height: 30,
+            seed: 9,
+            monsters: 2 * PARALLEL_MIN_MONSTERS,
+            density: None,
+            terrain: terrain.map(crate::content::generate::Density::from_permille),
+        })
+        .unwrap();
         let mut w = World::new(&level, 2);
         w.set_planning(planning);
         let options = SearchOptions {
