@@ -573,7 +573,7 @@ impl Bindings {
                 .map(|i| {
                     self.keys[i]
                         .first()
-                        .map_or_else(|| "-".into(), |k| label(*k))
+                        .map_or_else(|| "-".into(), |k| shown_key(*k))
                 })
                 .collect(),
         )
@@ -586,7 +586,7 @@ impl Bindings {
             .iter()
             .position(|s| s.context == context && s.action == action)
             .and_then(|i| self.keys[i].first())
-            .map_or_else(|| "-".into(), |k| label(*k))
+            .map_or_else(|| "-".into(), |k| shown_key(*k))
     }
 
     /// The player's key for a command a message names (the log's text names the table's).
@@ -630,7 +630,7 @@ impl Bindings {
         slots()
             .iter()
             .position(|s| s.context == context && s.action == action)
-            .map(|i| self.keys[i].iter().map(|k| label(*k)).collect())
+            .map(|i| self.keys[i].iter().map(|k| shown_key(*k)).collect())
             .unwrap_or_default()
     }
 
@@ -651,11 +651,11 @@ impl Bindings {
                 if slots()[i].rows[0] != row {
                     // Untouched, with its keys shown first in another row: this row's own.
                     let mine = b.keys.iter().find(|(_, a)| *a == slots()[i].action);
-                    return mine.map_or_else(|| "-".into(), |(k, _)| label(*k));
+                    return mine.map_or_else(|| "-".into(), |(k, _)| shown_key(*k));
                 }
                 self.keys[i]
                     .first()
-                    .map_or_else(|| "-".into(), |k| label(*k))
+                    .map_or_else(|| "-".into(), |k| shown_key(*k))
             })
             .collect();
         let text = if keys.is_empty() {
@@ -677,10 +677,10 @@ impl Bindings {
         if slots_here.len() != 1 || self.is_default_row(row) {
             return Cow::Borrowed(b.help);
         }
-        let own = label(own);
+        let own = shown_key(own);
         let bound = self.keys[slots_here[0]]
             .first()
-            .map_or_else(|| "-".into(), |k| label(*k));
+            .map_or_else(|| "-".into(), |k| shown_key(*k));
         let words: Vec<String> = b
             .help
             .split(' ')
@@ -774,7 +774,7 @@ impl Bindings {
                     continue;
                 }
                 shown.push(*i);
-                let bound: Vec<String> = self.keys[*i].iter().map(|k| label(*k)).collect();
+                let bound: Vec<String> = self.keys[*i].iter().map(|k| shown_key(*k)).collect();
                 out.push(match (bound.first(), count(*i) > 1) {
                     (None, _) => "-".to_string(),
                     (Some(_), true) => bound.join(" "),
@@ -817,7 +817,7 @@ impl crate::game::KeyNames for Bindings {
         (self.keys[i] != slots()[i].defaults).then(|| {
             self.keys[i]
                 .first()
-                .map_or_else(|| "-".into(), |k| label(*k))
+                .map_or_else(|| "-".into(), |k| shown_key(*k))
         })
     }
 }
@@ -907,7 +907,25 @@ pub fn parse_key(s: &str) -> Result<Key, String> {
     ))
 }
 
-/// A key as the file and the help write it; [`parse_key`] reads it back.
+/// A key as the help, the hints and the messages show it: as the key table's own labels
+/// write it (`PgDn`, `↑`), which the file's names (`PageDown`, `Up`) would not match.
+pub fn shown_key(key: Key) -> String {
+    match key.code {
+        KeyCode::PageUp
+        | KeyCode::PageDown
+        | KeyCode::Left
+        | KeyCode::Right
+        | KeyCode::Up
+        | KeyCode::Down
+            if !key.ctrl =>
+        {
+            key.name()
+        }
+        _ => label(key),
+    }
+}
+
+/// A key as the file writes it; [`parse_key`] reads it back.
 pub fn label(key: Key) -> String {
     match key {
         Key {
@@ -1616,7 +1634,7 @@ mod tests {
         assert_eq!(Bindings::standard().help(copy), "copy: corner, c again");
         assert_eq!(
             super::super::help::title(b, 1, 3, 80),
-            " help 2/3: PageDown next, PageUp back, c closes "
+            " help 2/3: PgDn next, PgUp back, c closes "
         );
         assert_eq!(
             super::super::help::title(Bindings::standard(), 1, 3, 80),

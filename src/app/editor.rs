@@ -273,7 +273,8 @@ impl App {
                             .settings
                             .bindings
                             .keys_of(Context::Resize, Action::Resize(side, n));
-                        let letter = keys.iter().find(|k| k.chars().count() == 1);
+                        // One byte: a letter or sign, not an arrow (`↓` is one character).
+                        let letter = keys.iter().find(|k| k.len() == 1);
                         letter
                             .or(keys.first())
                             .cloned()

@@ -382,7 +382,7 @@ fn fixed_messages_name_the_players_keys() {
     let mut a = rebound(&pillar, 1, (80, 24));
     // The message history's keys.
     let f = frame(&mut a, "C-p");
-    assert!(f.contains(" Up Down PageUp PageDown F9 "), "{f}");
+    assert!(f.contains(" ↑ ↓ PgUp PgDn F9 "), "{f}");
     frame(&mut a, "F9");
     // Look mode, the search not shown.
     let f = frame(&mut a, "x");
