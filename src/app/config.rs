@@ -1672,6 +1672,13 @@ mod tests {
         assert_eq!(b.hint(row("moves")), "F2jklyubn move");
         assert_eq!(b.hint(row("o")), "o search");
         assert_eq!(b.hint(row("+ -")), "+- speed");
+        // Keys with names show as the table writes them, not as the file does.
+        let arrows = parse_str("[keys.everywhere]\nmove_w = [\"Left\"]\nmove_ne = [\"PageUp\"]\n")
+            .unwrap()
+            .bindings;
+        assert_eq!(arrows.label(row("←↓↑→ hjkl")), "← j k l");
+        assert_eq!(arrows.hint(row("moves")), "←jklyPgUpbn move");
+        assert_eq!(arrows.key_of(Context::Global, Action::Move(-1, 0)), "←");
         // A hint that names keys of other rows, or several keys of its own.
         let s = parse_str(
             "[keys.overlay]\nheuristic = [\"F3\"]\n[keys.resize]\ngrow_left = [\"F1\"]\ncrop_top = [\"I\"]\n[keys.history]\nolder = [\"F5\"]\n[keys.look]\nlook = [\"F6\"]\n",
