@@ -144,7 +144,7 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
     // Nothing is written (no lock, no recording) and no mode touched without a terminal
     // to play on.
     crate::frontend::term::require_terminal().map_err(CliError::BadInput)?;
-    let kept = match (&data, slot) {
+    let mut kept = Taken(match (&data, slot) {
         (Some(dir), Some(slot)) => {
             let lock = match early {
                 Some(lock) => lock,
@@ -153,16 +153,16 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
             Some((dir.clone(), lock, slot))
         }
         _ => None,
-    };
+    });
     // Read again under the lock: the one that counts.
-    let saved = match &kept {
+    let saved = match &kept.0 {
         Some((_, _, slot)) if slot.save.exists() => Some(read_save(slot, level.path.as_deref())?),
         _ => None,
     };
-    let keeping = kept.is_some();
+    let keeping = kept.0.is_some();
     let (resumed, fresh, start, tape, io) = match saved {
         Some(save) => {
-            let slot = &kept.as_ref().expect("a save has a slot").2;
+            let slot = &kept.0.as_ref().expect("a save has a slot").2;
             vet(&save, slot)?;
             if save.settings.as_deref().map(str::as_bytes) != settings_text.as_deref() {
                 crate::cli::report(
@@ -195,7 +195,7 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
                 Some(path) => match offer_recovery(path)? {
                     Offer::Quit => {
                         // "Change nothing": not even the lock file taken for the run.
-                        if let Some((_, lock, _)) = kept {
+                        if let Some((_, lock, _)) = kept.0.take() {
                             lock.remove();
                         }
                         return Ok(0);
@@ -240,7 +240,7 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
         recorder = recorder.continuing(size, lines);
     }
     let recorder = Arc::new(Mutex::new(recorder));
-    let keeper = kept.map(|(dir, lock, slot)| {
+    let keeper = kept.0.take().map(|(dir, lock, slot)| {
         Arc::new(Keeper::new(
             dir,
             slot,
@@ -336,6 +336,22 @@ fn command(level: Option<&Path>) -> String {
     match level {
         Some(p) => format!("astar-rogue play {}", p.display()),
         None => "astar-rogue".into(),
+    }
+}
+
+/// The data folder, the lock and the slot of the run being set up, until the keeper takes
+/// them: a game that stops on the way (a save that cannot be resumed, a level that cannot
+/// be read, a recording that cannot be made) removes the lock file it took when it keeps
+/// no run there, leaving the folder as it found it.
+struct Taken(Option<(PathBuf, Lock, Slot)>);
+
+impl Drop for Taken {
+    fn drop(&mut self) {
+        if let Some((_, lock, slot)) = self.0.take()
+            && !slot.save.exists()
+        {
+            lock.remove();
+        }
     }
 }
 

@@ -210,3 +210,44 @@ fn a_vanished_terminal_keeps_the_run() {
     g.play(b"l", &[3]);
     assert_eq!(g.screen(), script_frame(&level, 9, "h k l"));
 }
+
+#[test]
+fn a_game_that_stops_before_it_starts_leaves_no_lock_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let level = dir.path().join("pillar.txt");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/pillar.txt"),
+        &level,
+    )
+    .unwrap();
+    // A recording into a folder that is not there: refused once the run's lock is taken.
+    let record = dir.path().join("missing").join("game.keys");
+    let mut g = Game::launch(
+        &[level.as_os_str(), "--record".as_ref(), record.as_os_str()],
+        &data,
+    );
+    let status = g.pty.wait_exit(DEADLINE);
+    assert_eq!(status.code(), Some(2), "{}", g.text());
+    assert!(g.text().contains("cannot record"), "{}", g.text());
+    let left: Vec<_> = walk(&data);
+    assert!(
+        left.iter()
+            .all(|p| p.extension().is_none_or(|e| e != "lock")),
+        "{left:?}"
+    );
+}
+
+/// Every file below `dir` (none when it does not exist).
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(walk(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
+}
