@@ -1191,7 +1191,7 @@ impl App {
         let w = self.world();
         let me = w.player().pos;
         let nearest = if self.sight {
-            w.monsters_in_view().first().map(|m| m.id)
+            w.nearest_in_view().map(|m| m.id)
         } else {
             w.monsters()
                 .iter()

@@ -260,6 +260,11 @@ pub trait KeyNames {
     /// The player's key for what the key table gives `key` (a key as a level writes it:
     /// `l`, `C-p`, `Esc`), or `None` to keep it as written.
     fn rebound(&self, key: &str) -> Option<String>;
+    /// Whether these are the key table's own keys, so that the log's text already names
+    /// them and nothing need be worded again.
+    fn is_table(&self) -> bool {
+        false
+    }
 }
 
 /// The keys of the key table, as the log's text names them.
@@ -272,6 +277,10 @@ impl KeyNames for TableKeys {
 
     fn rebound(&self, _: &str) -> Option<String> {
         None
+    }
+
+    fn is_table(&self) -> bool {
+        true
     }
 }
 
@@ -304,6 +313,10 @@ impl Message {
     /// worded again, a level's marked keys named (borrowed when that changes nothing),
     /// without the repeat count.
     pub fn worded(&self, keys: &impl KeyNames) -> std::borrow::Cow<'_, str> {
+        // Every frame words every message shown: with the table's keys, at no cost.
+        if keys.is_table() {
+            return std::borrow::Cow::Borrowed(&self.text);
+        }
         if let Some(marked) = &self.marked {
             return match name_keys(marked, keys) {
                 std::borrow::Cow::Owned(s) if s != self.text => std::borrow::Cow::Owned(s),
@@ -727,9 +740,14 @@ impl World {
     /// Adds advice to the log, after `head` (which may be empty): its text names the key
     /// table's keys, and a view words it again with the player's ([`Message::worded`]).
     pub fn advise(&mut self, head: &str, advice: Advice) {
+        self.log_advice(head, advice, false);
+    }
+
+    /// [`World::advise`], in bold when `urgent`.
+    fn log_advice(&mut self, head: &str, advice: Advice, urgent: bool) {
         self.log_line(
             format!("{head}{}", advice.table_words()),
-            false,
+            urgent,
             Some(advice),
         );
     }
@@ -739,13 +757,10 @@ impl World {
     fn say_note(&mut self, text: &str) {
         let marked = crate::text::escape_controls(text).into_owned();
         let plain = name_keys(&marked, &TableKeys).into_owned();
-        if plain == marked {
-            self.say(plain);
-        } else {
-            self.log_line(plain, false, None);
-            if let Some(last) = self.log.last_mut() {
-                last.marked = Some(marked.clone());
-            }
+        let has_marks = plain != marked;
+        self.log_line(plain, false, None);
+        if has_marks && let Some(last) = self.log.last_mut() {
+            last.marked = Some(marked.clone());
         }
         self.lesson = Some(marked);
     }
@@ -870,11 +885,7 @@ impl World {
             Advice::Rest
         };
         let head = format!("You are badly hurt: HP {}/{PLAYER_HP}; ", self.player.hp);
-        self.log_line(
-            format!("{head}{}", advice.table_words()),
-            true,
-            Some(advice),
-        );
+        self.log_advice(&head, advice, true);
     }
 
     fn act(&mut self, act: Act) -> ActResult {

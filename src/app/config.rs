@@ -796,6 +796,10 @@ impl crate::game::KeyNames for Bindings {
         self.command_key(command)
     }
 
+    fn is_table(&self) -> bool {
+        self.keys == Bindings::standard().keys
+    }
+
     /// A key a level's message names stands for what the table gives it while playing
     /// (or, failing that, with the search shown, in look mode, aiming): the player's
     /// first key for that, when they bound it otherwise.

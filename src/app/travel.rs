@@ -45,7 +45,7 @@ impl App {
         if self.world().state() != GameState::Playing {
             return true;
         }
-        if let Some(m) = self.world().monsters_in_view().first() {
+        if let Some(m) = self.world().nearest_in_view() {
             let name = kinds::kind(m.kind).name;
             self.say(format!("You cannot {what} with the {name} in view."));
             return true;
@@ -58,7 +58,7 @@ impl App {
         if self.world().state() != GameState::Playing {
             return;
         }
-        if let Some(m) = self.world().monsters_in_view().first() {
+        if let Some(m) = self.world().nearest_in_view() {
             let name = kinds::kind(m.kind).name;
             if m.pos.chebyshev(self.world().player().pos) <= 1 {
                 self.say(format!("The {name} is next to you: no time to wait."));
@@ -175,9 +175,9 @@ impl App {
                     return;
                 }
                 let me = self.world().player().pos;
-                let seen = self.world().monsters_in_view();
-                let near = seen.iter().find(|m| m.pos.chebyshev(me) <= 1);
-                let stop = match (near, seen.is_empty()) {
+                let nearest = self.world().nearest_in_view();
+                let near = nearest.filter(|m| m.pos.chebyshev(me) <= 1);
+                let stop = match (near, nearest.is_none()) {
                     (Some(m), _) => {
                         Some(format!("The {} is next to you.", kinds::kind(m.kind).name))
                     }

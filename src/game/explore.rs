@@ -81,6 +81,15 @@ impl World {
         seen
     }
 
+    /// The first of [`World::monsters_in_view`], without building the list.
+    pub fn nearest_in_view(&self) -> Option<&Monster> {
+        let me = self.player.pos;
+        self.monsters
+            .iter()
+            .filter(|m| self.is_visible(m.pos))
+            .min_by_key(|m| (m.pos.chebyshev(me), m.id))
+    }
+
     /// What the player knows now, for [`World::alarm`].
     pub fn watch(&self) -> Watch {
         Watch {
@@ -322,5 +331,6 @@ mod tests {
         );
         let cells: Vec<Pos> = w.monsters_in_view().iter().map(|m| m.pos).collect();
         assert_eq!(cells, [Pos::new(3, 1), Pos::new(1, 3), Pos::new(6, 1)]);
+        assert_eq!(w.nearest_in_view().map(|m| m.pos), Some(Pos::new(3, 1)));
     }
 }
