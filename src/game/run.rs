@@ -497,7 +497,8 @@ mod tests {
             assert!(seed < 1_000_000_000);
             assert!(seen.insert(seed), "seed {seed} came twice");
         }
-        assert_eq!(next_run_seed(7), next_run_seed(7));
+        // Pinned: recorded `runs: kept` scripts replay with the seeds it gives.
+        assert_eq!(next_run_seed(7), 213_358_238);
     }
 
     #[test]

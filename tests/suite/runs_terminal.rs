@@ -56,6 +56,7 @@ impl Game {
 
     /// Sends keys one at a time, each once the screen shows what it did (`Turn N`).
     fn play(&mut self, keys: &[u8], turns: &[u32]) {
+        assert_eq!(keys.len(), turns.len(), "a turn to wait for after each key");
         for (k, t) in keys.iter().zip(turns) {
             self.send(&[*k]);
             self.wait_screen(&format!("Turn {t} "));
@@ -230,6 +231,11 @@ fn a_game_that_stops_before_it_starts_leaves_no_lock_file() {
     let status = g.pty.wait_exit(DEADLINE);
     assert_eq!(status.code(), Some(2), "{}", g.text());
     assert!(g.text().contains("cannot record"), "{}", g.text());
+    // The refusal came after the lock was taken (else this test shows nothing).
+    assert!(
+        data.join("saves").is_dir(),
+        "no saves folder: the lock was never taken"
+    );
     let left: Vec<_> = walk(&data);
     assert!(
         left.iter()
