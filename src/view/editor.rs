@@ -22,7 +22,8 @@ pub(super) fn state_line(app: &App) -> String {
         return app.cursor().to_string();
     };
     // The cell first, as the panel's "At" says it, then what the brush lays: a bare glyph
-    // name after the cell read as the cell's own.
+    // name after the cell read as the cell's own; each field two spaces from the next, or
+    // the glyph's name runs on into what follows ("wall rectangle from 3,1").
     let glyph = format!("{} {}", tile_glyph(tools.glyph), tile_name(tools.glyph));
     let mut s = format!(
         "{} {}  glyph {}",
@@ -31,12 +32,12 @@ pub(super) fn state_line(app: &App) -> String {
         glyph.trim()
     );
     match (tools.prefix, tools.pending) {
-        (Some(Prefix::Monster), _) => s.push_str(" monster: its letter"),
+        (Some(Prefix::Monster), _) => s.push_str("  monster: its letter"),
         (Some(Prefix::Resize), _) => {
             let g = &app.design().level().grid;
-            s.push_str(&format!(" resizing {}x{}", g.width(), g.height()));
+            s.push_str(&format!("  resizing {}x{}", g.width(), g.height()));
         }
-        (None, Some((tool, from))) => s.push_str(&format!(" {} from {from}", tool.name())),
+        (None, Some((tool, from))) => s.push_str(&format!("  {} from {from}", tool.name())),
         (None, None) => {}
     }
     s
