@@ -353,11 +353,6 @@ impl Session {
         self.replay = replay;
     }
 
-    /// Whether saves are only played, not written (see [`Session::set_replay`]).
-    pub fn is_replay(&self) -> bool {
-        self.replay
-    }
-
     /// The run's first floor (the one in play when the run is on it).
     pub fn first_floor(&self) -> &Floor {
         self.first.as_deref().unwrap_or(&self.floor)

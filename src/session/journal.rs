@@ -266,13 +266,15 @@ pub mod bytes_text {
 
     /// The bytes as `t:TEXT` or `x:HEX`.
     pub fn encode(bytes: &[u8]) -> String {
+        use std::fmt::Write;
         match std::str::from_utf8(bytes) {
             Ok(text) => format!("t:{text}"),
             Err(_) => {
                 let mut out = String::with_capacity(2 + 2 * bytes.len());
                 out.push_str("x:");
                 for b in bytes {
-                    out.push_str(&format!("{b:02x}"));
+                    // Written in place: a string per byte on every autosave of a large level.
+                    let _ = write!(out, "{b:02x}");
                 }
                 out
             }
