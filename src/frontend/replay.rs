@@ -14,9 +14,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::{Duration, Instant};
 
-use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event, KeyCode};
-use crossterm::execute;
-use crossterm::terminal::{self, EnterAlternateScreen, LeaveAlternateScreen};
+use crossterm::event::{self, Event, KeyCode};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
@@ -267,20 +265,17 @@ impl Viewer {
     }
 }
 
-/// The ending signals: the viewer restores the terminal and leaves on each.
-const SIGNALS: [i32; 4] = [libc::SIGHUP, libc::SIGINT, libc::SIGTERM, libc::SIGQUIT];
-
+/// The terminal as the game leaves it (the game's own steps: see `term`).
 fn restore() {
-    let _ = execute!(stdout(), DisableMouseCapture);
-    let _ = terminal::disable_raw_mode();
-    let _ = execute!(stdout(), LeaveAlternateScreen, crossterm::cursor::Show);
+    super::term::restore_terminal();
 }
 
 /// Plays `replay` in the terminal until the viewer is left; starts paused when `paused`,
 /// at `speed` (an index into [`SPEEDS`]). The exit code: 0, or 128 + a signal's number.
 pub fn watch(mut replay: Replay, speed: usize, paused: bool) -> io::Result<i32> {
     let stop = Arc::new(AtomicI32::new(0));
-    let mut signals = signal_hook::iterator::Signals::new(SIGNALS)?;
+    // The signals that end the game end the viewer, restoring the terminal first.
+    let mut signals = signal_hook::iterator::Signals::new(super::term::ENDING_SIGNALS)?;
     let flag = Arc::clone(&stop);
     std::thread::Builder::new()
         .name("signals".into())
@@ -298,8 +293,9 @@ pub fn watch(mut replay: Replay, speed: usize, paused: bool) -> io::Result<i32> 
         restore();
         previous(info);
     }));
-    terminal::enable_raw_mode()?;
-    execute!(stdout(), EnterAlternateScreen, EnableMouseCapture)?;
+    // As the game does: raw mode, the alternate screen, and mouse buttons only (no report
+    // for every move of the pointer, each of which would redraw the whole frame).
+    super::term::set_up_terminal()?;
     let result = (|| {
         let mut term = ratatui::Terminal::new(ratatui::backend::CrosstermBackend::new(stdout()))?;
         let no_color = super::term::no_color();

@@ -301,7 +301,7 @@ fn enter_terminal() -> io::Result<ratatui::DefaultTerminal> {
     ratatui::Terminal::new(ratatui::backend::CrosstermBackend::new(stdout()))
 }
 
-fn set_up_terminal() -> io::Result<()> {
+pub(super) fn set_up_terminal() -> io::Result<()> {
     terminal::enable_raw_mode()?;
     execute!(stdout(), EnterAlternateScreen, EnableMouseButtons)
 }
@@ -317,7 +317,7 @@ fn reenter_terminal() -> io::Result<()> {
 
 /// Undoes [`enter_terminal`], each step on its own: a step that fails (the terminal may be
 /// gone) must not keep the others from running, and nothing here may panic.
-fn restore_terminal() {
+pub(super) fn restore_terminal() {
     let _ = execute!(stdout(), DisableMouseCapture);
     let _ = terminal::disable_raw_mode();
     let _ = execute!(stdout(), LeaveAlternateScreen, Show);

@@ -990,3 +990,39 @@ fn a_hang_up_keeps_unsaved_edits_and_the_next_start_offers_them() {
     f.assert_clean_exit();
     assert!(!f.output.contains("Recover the edits?"));
 }
+
+#[test]
+fn the_replay_viewer_sets_up_and_restores_the_terminal_as_the_game_does() {
+    // SIGUSR1 is one of the game's ending signals the viewer used not to catch: it left
+    // the terminal raw, on the alternate screen, reporting every move of the mouse.
+    let recording = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scripts/rest.keys");
+    let mut pty = Pty::spawn(&["replay".as_ref(), recording.as_os_str()], &[]);
+    let start = Instant::now();
+    while !pty.text().contains(MOUSE_ON) {
+        assert!(
+            start.elapsed() < DEADLINE,
+            "no mouse set-up: {:?}",
+            pty.text()
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    pty.signal(Signal::SIGUSR1);
+    let status = pty.wait_exit(DEADLINE);
+    assert_eq!(status.code(), Some(128 + libc::SIGUSR1), "{:?}", pty.text());
+    let out = pty.text();
+    assert!(
+        !out.contains("\x1b[?1003h"),
+        "any-motion mouse reports asked for: {out:?}"
+    );
+    let (enter, leave) = (out.rfind(ENTER_ALT), out.rfind(LEAVE_ALT));
+    assert!(
+        enter.is_some() && enter < leave,
+        "alternate screen not left: {out:?}"
+    );
+    let after = tcgetattr(pty.slave()).expect("termios");
+    assert!(
+        after.local_flags.contains(LocalFlags::ICANON),
+        "raw mode left on"
+    );
+}
