@@ -76,6 +76,7 @@ scripts!(
     moves,
     overlay,
     panel_figures,
+    path_feature,
     planning,
     planning_jps,
     planning_jps_pond,
