@@ -163,6 +163,9 @@ struct Map {
     stride: usize,
     /// `2^64 / stride` rounded up: turns the cell-to-row division into a multiplication.
     stride_magic: u64,
+    /// Whether expansions are remembered ([`Memo`]): padded sides below 2^16, for the 16 bits
+    /// of an area's corners and of a jump point's coordinates.
+    memo: bool,
     /// Per padded cell, what runs read there.
     cells: Vec<Spot>,
     /// The walls (set) and walkable cells (clear), by rows and, transposed, by columns.
@@ -211,6 +214,169 @@ pub(super) struct Jps {
     found: Vec<(u32, u32, u32, u32)>,
     /// Jump points from the goal back, as the path is walked back.
     trail: Vec<u32>,
+    /// Expansions remembered for this grid.
+    memo: Memo,
+}
+
+/// A successor as the expansion of a jump point finds it: (padded cell, direction of its run's
+/// last part, cost from the jump point, padded `x | y << 16`).
+type Successor = (u32, u32, u32, u32);
+
+/// Expansions remembered: which jump points a jump point entered by a given direction leads
+/// to depends on the map alone, except where the goal lies on one of the runs it scans. So the
+/// successors are kept per cell and direction together with the rectangle those runs sweep;
+/// a later expansion there, in any search for a goal outside that rectangle, copies them
+/// instead of scanning the runs again. The monsters of a game replan every turn on the same
+/// map, as the benchmarks' queries do.
+///
+/// An open-addressing table of 32 bytes per expansion, holding its first two successors
+/// (most expansions have at most two): a search that expands a jump point reads its node,
+/// then this slot, and nothing else of the map. Kept small so that it mostly stays in cache:
+/// on 8room_000 the expansions of all 1,940 scenarios take 22,137 slots, a table of 1 MiB.
+/// (`cell << 3` fits in a key: padded maps stay below 2^25 cells, see
+/// [`MAX_SEARCH_CELLS`](super::MAX_SEARCH_CELLS).)
+#[derive(Debug, Clone, Default)]
+struct Memo {
+    /// A power of two of slots, or none before the first expansion remembered.
+    table: Vec<Expansion>,
+    /// Slots in use.
+    used: usize,
+    /// The successors after an expansion's first two.
+    spill: Vec<u64>,
+}
+
+/// The table stops growing past this many slots (32 bytes each: 8 MiB), the spill past this
+/// many successors (8 bytes each); expansions not remembered then are scanned as before.
+const MEMO_SLOTS_MAX: usize = 1 << 18;
+const MEMO_SPILL_MAX: usize = 1 << 20;
+
+/// One remembered expansion: `key` is `cell << 3 | dir` plus one (0 marks an empty slot),
+/// `len_spill` is `len << 24 | spill`, its runs stay inside `area` (padded
+/// `[x0, y0, x1, y1]`, inclusive), and its `len` successors are `first` and then
+/// `Memo::spill[spill..]`, each `cell << 32 | cost << 3 | direction`.
+#[derive(Debug, Clone, Copy, Default)]
+#[repr(align(32))]
+struct Expansion {
+    key: u32,
+    len_spill: u32,
+    area: [u16; 4],
+    first: [u64; 2],
+}
+
+/// A successor as [`Expansion`] keeps it.
+#[inline(always)]
+fn pack(s: Successor) -> u64 {
+    u64::from(s.0) << 32 | u64::from(s.2 << 3 | s.1)
+}
+
+impl Memo {
+    /// Forgets every expansion (the map changed), keeping the allocations.
+    fn clear(&mut self) {
+        self.table.fill(Expansion::default());
+        self.used = 0;
+        self.spill.clear();
+    }
+
+    /// The slot of `key`: where it is, or the empty slot where it would go.
+    #[inline(always)]
+    fn slot(&self, key: u32) -> usize {
+        let mask = self.table.len() - 1;
+        // Fibonacci hashing: neighbouring cells land far apart, so probes stay short.
+        let mut i = (key.wrapping_mul(0x9E37_79B9) as usize >> 8) & mask;
+        loop {
+            let k = self.table[i].key;
+            if k == key || k == 0 {
+                return i;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// The successors of the jump point at padded cell `c`, entered by direction `dir`, for a
+    /// search toward `goal`, into `out`: remembered ones if the goal lies outside the runs
+    /// they came from, else scanned (and remembered, if the goal lies outside).
+    #[inline(always)]
+    fn expand(
+        &mut self,
+        map: &Map,
+        c: usize,
+        xy: (usize, usize),
+        dir: u32,
+        goal: (usize, usize),
+        out: &mut Vec<Successor>,
+    ) {
+        // A start is expanded once a search; maps too wide for the areas' 16 bits go without.
+        if dir == START || !map.memo || self.table.is_empty() && !self.grow() {
+            return map.successors(c, xy, dir, goal, out);
+        }
+        let (gx, gy) = (goal.0 as u16, goal.1 as u16);
+        let outside = |a: [u16; 4]| gx < a[0] || gx > a[2] || gy < a[1] || gy > a[3];
+        let key = ((c as u32) << 3 | dir) + 1;
+        let mut i = self.slot(key);
+        let known = &self.table[i];
+        if known.key == key {
+            if outside(known.area) {
+                let n = (known.len_spill >> 24) as usize;
+                let spill = (known.len_spill & 0xFF_FFFF) as usize;
+                let rest = if n > 2 {
+                    &self.spill[spill..spill + n - 2]
+                } else {
+                    &[]
+                };
+                let (stride, magic) = (map.stride as u64, map.stride_magic);
+                out.extend(known.first.iter().take(n).chain(rest).map(|&s| {
+                    let jc = s >> 32;
+                    let y = ((u128::from(magic) * u128::from(jc)) >> 64) as u64;
+                    let xy = (jc - y * stride) | y << 16;
+                    (jc as u32, s as u32 & 7, (s as u32) >> 3, xy as u32)
+                }));
+            } else {
+                map.successors(c, xy, dir, goal, out);
+            }
+            return;
+        }
+        map.successors(c, xy, dir, goal, out);
+        let area = map.sweep(c, xy, dir).map(|v| v as u16);
+        let n = out.len();
+        if !outside(area) || n > 255 || self.spill.len() + n > MEMO_SPILL_MAX {
+            return;
+        }
+        // At most three quarters full, so that probes stay short.
+        if 4 * (self.used + 1) > 3 * self.table.len() {
+            if !self.grow() {
+                return;
+            }
+            i = self.slot(key);
+        }
+        let mut first = [0; 2];
+        for (f, &s) in first.iter_mut().zip(out.iter()) {
+            *f = pack(s);
+        }
+        self.table[i] = Expansion {
+            key,
+            len_spill: (n as u32) << 24 | self.spill.len() as u32,
+            area,
+            first,
+        };
+        self.used += 1;
+        self.spill.extend(out.iter().skip(2).map(|&s| pack(s)));
+    }
+
+    /// Doubles the table (from 4,096 slots), unless it is at [`MEMO_SLOTS_MAX`]; returns
+    /// whether it grew.
+    #[cold]
+    fn grow(&mut self) -> bool {
+        let size = (2 * self.table.len()).max(1 << 12);
+        if size > MEMO_SLOTS_MAX {
+            return false;
+        }
+        let old = std::mem::replace(&mut self.table, vec![Expansion::default(); size]);
+        for e in old.into_iter().filter(|e| e.key != 0) {
+            let i = self.slot(e.key);
+            self.table[i] = e;
+        }
+        true
+    }
 }
 
 impl Jps {
@@ -230,6 +396,7 @@ impl Jps {
         let (w, h) = (grid.width(), grid.height());
         let (stride, height) = (w + 2, h + 2);
         map.stride = stride;
+        map.memo = stride < 1 << 16 && height < 1 << 16;
         // Exact for every 32-bit cell index (Lemire, Kaser and Kurz, 2019); stride >= 3.
         map.stride_magic = (u64::MAX / stride as u64).wrapping_add(1);
         let mut walk = vec![false; stride * height];
@@ -256,6 +423,7 @@ impl Jps {
             diagonals: std::array::from_fn(|_| Cell::new(UNKNOWN)),
         };
         map.cells = vec![unknown; stride * height];
+        self.memo.clear();
         for y in 1..height - 1 {
             for x in (1..stride - 1).filter(|&x| at(x, y)) {
                 let (l, r, u, d) = (x - 1, x + 1, y - 1, y + 1);
@@ -326,6 +494,7 @@ impl Jps {
             nodes: &mut self.nodes,
             parents: &mut self.parents,
             found: &mut self.found,
+            memo: &mut self.memo,
         };
         let found = match q.options.ties {
             Ties::LowerH => at.run(q, result, tracer, open, &mut self.queue, |h, c| {
@@ -353,6 +522,7 @@ struct Buffers<'a> {
     nodes: &'a mut [Node],
     parents: &'a mut [u32],
     found: &'a mut Vec<(u32, u32, u32, u32)>,
+    memo: &'a mut Memo,
 }
 
 impl Buffers<'_> {
@@ -382,6 +552,7 @@ impl Buffers<'_> {
         let map = self.map;
         let nodes = &mut *self.nodes;
         let parents = &mut *self.parents;
+        let memo = &mut *self.memo;
         let magic = map.stride_magic;
 
         nodes[s] = node(open, 0, START);
@@ -424,7 +595,7 @@ impl Buffers<'_> {
             found.clear();
             let row = ((u128::from(magic) * c as u128) >> 64) as usize;
             let xy = (c - row * stride, row);
-            map.successors(c, xy, here as u32 & 15, goal, found);
+            memo.expand(map, c, xy, here as u32 & 15, goal, found);
             for &(jc, d, cost, jxy) in found.iter() {
                 let jc = jc as usize;
                 let ng = g + cost;
@@ -490,6 +661,51 @@ impl Map {
                 self.diagonal(c, x, y, d, goal, out);
             }
         }
+    }
+
+    /// The smallest rectangle (padded `[x0, y0, x1, y1]`) holding every cell the runs of
+    /// [`Map::successors`] from padded cell `c` at `(x, y)`, entered by `dir`, could find the
+    /// goal on: each straight run to where it stops, and for each diagonal run every cell it
+    /// crosses with both its straight parts to where they stop.
+    fn sweep(&self, c: usize, (x, y): (usize, usize), dir: u32) -> [u32; 4] {
+        let bits = self.cells[c].bits;
+        let mut m = u32::from(bits >> 8)
+            & match dir {
+                START => 0xFF,
+                d => u32::from(NEXT[d as usize][usize::from(bits as u8)]),
+            };
+        let mut area = [x as u32, y as u32, x as u32, y as u32];
+        let mut take = |x: usize, y: usize| {
+            let (x, y) = (x as u32, y as u32);
+            area = [
+                area[0].min(x),
+                area[1].min(y),
+                area[2].max(x),
+                area[3].max(y),
+            ];
+        };
+        while m != 0 {
+            let d = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let (dx, dy) = DIRECTIONS[d];
+            if d < 4 {
+                let n = self.known_run(c, x, y, d).0 as i32;
+                take(offset(x, dx * n), offset(y, dy * n));
+                continue;
+            }
+            let step = offset(0, dx).wrapping_add(offset(0, dy).wrapping_mul(self.stride));
+            let (h, v) = (STRAIGHT_PARTS[d - 4][0], STRAIGHT_PARTS[d - 4][1]);
+            let (mut at, mut ax, mut ay) = (c, x, y);
+            while self.cells[at].bits & 1 << (8 + d) != 0 {
+                (at, ax, ay) = (at.wrapping_add(step), offset(ax, dx), offset(ay, dy));
+                take(ax, ay);
+                let n = self.known_run(at, ax, ay, h).0 as i32;
+                take(offset(ax, dx * n), ay);
+                let n = self.known_run(at, ax, ay, v).0 as i32;
+                take(ax, offset(ay, dy * n));
+            }
+        }
+        area
     }
 
     /// Follows the diagonal run from padded cell `c` at `(x, y)` in direction `d` and adds to

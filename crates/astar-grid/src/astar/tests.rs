@@ -588,3 +588,89 @@ fn jump_point_search_hands_cluttered_large_grids_to_a_star() {
     let r = pf.find(&open, far(&open).options(jps(Ties::LowerH)));
     assert_eq!(r.fallback, None);
 }
+
+/// Rooms of 7x7 behind walls, each wall between two rooms with one door, as on Moving AI's
+/// 8room maps, from a small deterministic generator.
+fn rooms_grid(rooms: usize, seed: u64) -> Grid {
+    let side = rooms * 8 + 1;
+    let mut s = seed | 1;
+    let mut next = move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    let mut g = Grid::from_tiles(side, side, vec![Tile::Floor; side * side]);
+    for i in 0..side {
+        for j in (0..side).step_by(8) {
+            g.set(Pos::new(i as i32, j as i32), Tile::Wall);
+            g.set(Pos::new(j as i32, i as i32), Tile::Wall);
+        }
+    }
+    for a in 0..rooms {
+        for b in 1..rooms {
+            let along = (a * 8 + 1 + (next() % 7) as usize) as i32;
+            g.set(Pos::new((b * 8) as i32, along), Tile::Floor);
+            let along = (a * 8 + 1 + (next() % 7) as usize) as i32;
+            g.set(Pos::new(along, (b * 8) as i32), Tile::Floor);
+        }
+    }
+    g
+}
+
+#[test]
+fn jump_point_search_remembers_expansions_without_changing_a_result() {
+    // One pathfinder answering query after query on one map remembers its expansions; every
+    // answer, the goal inside or outside the runs of the expansions it reuses, must be the one
+    // a new pathfinder gives (path, cost, expansions), also once the map has changed.
+    for (mut g, seed) in [
+        (rooms_grid(4, 7), 1u64),
+        (rooms_grid(5, 11), 2),
+        (random_grid(37, 29, 12, 5), 3),
+    ] {
+        let mut pf = Pathfinder::new();
+        let mut next = seed;
+        for change in 0..3 {
+            let floors: Vec<Pos> = (0..g.len())
+                .map(|c| g.pos(c))
+                .filter(|&p| g.is_passable(p))
+                .collect();
+            let queries: Vec<Query<'_>> = floors
+                .iter()
+                .enumerate()
+                .step_by(13)
+                .flat_map(|(k, &a)| {
+                    floors.iter().skip(k % 3).step_by(19).flat_map(move |&b| {
+                        Ties::ALL.map(|ties| Query::new(a, b).options(jps(ties)))
+                    })
+                })
+                .collect();
+            let fresh: Vec<SearchResult> = queries
+                .iter()
+                .map(|&q| Pathfinder::new().find(&g, q))
+                .collect();
+            for pass in 0..2 {
+                for (&q, want) in queries.iter().zip(&fresh) {
+                    let (a, b) = (q.start, q.goal);
+                    assert_eq!(
+                        &pf.find(&g, q),
+                        want,
+                        "{a} -> {b}, change {change}, pass {pass}"
+                    );
+                }
+            }
+            // A door shut and a wall opened: the remembered runs no longer hold.
+            next = next
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let wall = (0..g.len())
+                .map(|c| g.pos(c))
+                .filter(|&p| !g.is_passable(p))
+                .nth((next >> 33) as usize % 40)
+                .expect("walls");
+            let floor = floors[(next >> 40) as usize % floors.len()];
+            g.set(wall, Tile::Floor);
+            g.set(floor, Tile::Wall);
+        }
+    }
+}
