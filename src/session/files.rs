@@ -12,9 +12,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
 use super::Session;
-use super::morgue::{Outcome, RunEnd};
+use super::morgue::RunEnd;
 use crate::content::level::{Design, Format, LoadError, MAX_LEVEL_BYTES};
-use crate::game::GameState;
 
 /// What kind of thing the level came from, which decides where it saves.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -942,9 +941,7 @@ impl Session {
             Ok(d) => d,
             Err(why) => return Reloaded::Failed(why),
         };
-        let w = &self.world;
-        let replaced = (w.state() == GameState::Playing && w.turn() > 0)
-            .then(|| Box::new(RunEnd::of(self, Outcome::Abandoned)));
+        let replaced = self.replaced();
         self.floor.source = source;
         self.floor.design = design;
         let history_cleared = self.history.forget();

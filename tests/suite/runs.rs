@@ -684,11 +684,36 @@ fn abandoning_ends_the_run_as_a_loss() {
         live.app.world().seed(),
         astar_rogue::game::run::next_run_seed(2)
     );
-    // r in the middle of it abandons it too: two abandoned runs in the table.
+    // r in the middle of it abandons it too, and so do a generated level (G) and a blank
+    // one (C-n) in the middle of a run: each run they replace is in the table, once.
+    // The turns of the runs in the table, each an abandoned one, fewest first.
+    let abandoned = || {
+        let table = astar_rogue::session::scores::load(&data).unwrap();
+        assert!(table.scores.iter().all(|s| s.outcome == "abandoned"));
+        let mut turns: Vec<u32> = table.scores.iter().map(|s| s.turns).collect();
+        turns.sort_unstable();
+        turns
+    };
     live.play("r y");
-    let table = astar_rogue::session::scores::load(&data).unwrap();
-    let outcomes: Vec<&str> = table.scores.iter().map(|s| s.outcome.as_str()).collect();
-    assert_eq!(outcomes, ["abandoned", "abandoned"]);
+    assert_eq!(abandoned(), [1, 2]);
+    live.play("l l");
+    assert_eq!(live.app.world().turn(), 2);
+    live.play("G y");
+    assert_eq!(live.app.world().turn(), 0, "a new level: a new run");
+    assert_eq!(abandoned(), [1, 2, 2], "G abandons the run it replaces");
+    // On the generated level, the first floor the run has.
+    live.play("5*.");
+    assert_eq!(live.app.world().turn(), 5);
+    live.play("C-n y");
+    assert_eq!(live.app.world().turn(), 0, "a blank level: a new run");
+    assert_eq!(
+        abandoned(),
+        [1, 2, 2, 5],
+        "C-n abandons the run it replaces"
+    );
+    // Nothing under way: nothing more to score.
+    live.play("G");
+    assert_eq!(abandoned(), [1, 2, 2, 5]);
 }
 
 #[test]
