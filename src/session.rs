@@ -17,8 +17,8 @@ use std::sync::Arc;
 
 use crate::content::generate::{self, GenKind, GenParams};
 use crate::content::level::{
-    Change, Design, EditOp, Format, Level, MAX_LEVEL_BYTES, Refusal, ResizeRefusal, Resized, Sides,
-    campaign,
+    Change, Design, EditOp, Format, Level, Refusal, ResizeRefusal, Resized, Sides, campaign,
+    read_level_file,
 };
 use crate::engine::astar::SearchOptions;
 use crate::game::run::FINAL_DEPTH;
@@ -660,7 +660,7 @@ impl Session {
                     return Err(e.headline());
                 }
             };
-            match crate::text::read_limited(&below, MAX_LEVEL_BYTES, "level file") {
+            match read_level_file(&below) {
                 Ok(bytes) => Ok(Some((below, bytes))),
                 Err(crate::text::LoadError::Io { message, .. }) => {
                     Err(format!("cannot read {}: {message}", name(&below)))
@@ -771,10 +771,9 @@ impl Session {
                 self.floor = *first;
             }
         } else {
-            let bytes = self.io.read(|| {
-                crate::text::read_limited(&path, MAX_LEVEL_BYTES, "level file")
-                    .map_err(|e| e.to_string())
-            });
+            let bytes = self
+                .io
+                .read(|| read_level_file(&path).map_err(|e| e.to_string()));
             let (design, source) = bytes.map_err(NoFloor::Broken).and_then(|b| {
                 open_level_bytes(Some(&path), &b, self.world.seed())
                     .map_err(|e| NoFloor::Broken(e.to_string()))
