@@ -127,7 +127,7 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
                 save.name,
                 save.run_seed,
                 save.turn,
-                command(level.path.as_deref())
+                keep::play_command(level.path.as_deref())
             )));
         }
         check_level(save, slot)
@@ -320,14 +320,6 @@ fn load_settings(config: Option<&Path>) -> Result<(Settings, Option<Vec<u8>>), C
         .map_err(crate::text::LoadError::from)?;
     settings.file = Some(path);
     Ok((settings, Some(bytes)))
-}
-
-/// The command that plays `level` again.
-fn command(level: Option<&Path>) -> String {
-    match level {
-        Some(p) => format!("astar-rogue play {}", p.display()),
-        None => "astar-rogue".into(),
-    }
 }
 
 /// The data folder, the lock and the slot of the run being set up, until the keeper takes
