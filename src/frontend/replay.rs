@@ -122,14 +122,6 @@ impl Replay {
         self.quit || self.at >= self.units.len()
     }
 
-    /// The recording's line of the input played last (0 before the first).
-    pub fn line(&self) -> usize {
-        self.at
-            .checked_sub(1)
-            .and_then(|i| self.units.get(i))
-            .map_or(0, |&s| self.script.steps[s].line)
-    }
-
     /// The game as shown: the copy looked into while paused, else the replayed game.
     pub fn app(&self) -> &App {
         self.inspect.as_ref().unwrap_or(&self.app)
