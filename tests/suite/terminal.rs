@@ -107,28 +107,9 @@ impl Session {
         self.pty.len()
     }
 
-    /// What the terminal shows now, row by row.
-    fn screen(&self) -> String {
-        self.pty.screen().join("\n")
-    }
-
     /// Waits until the screen shows `needle`.
     fn wait_screen(&mut self, needle: &str) {
-        let start = Instant::now();
-        while !self.screen().contains(needle) {
-            if let Ok(Some(status)) = self.pty.child.try_wait() {
-                panic!(
-                    "the game exited ({status}) before showing {needle:?}: {}",
-                    self.screen()
-                );
-            }
-            assert!(
-                start.elapsed() < DEADLINE,
-                "no {needle:?} on screen within {DEADLINE:?}:\n{}",
-                self.screen()
-            );
-            std::thread::sleep(Duration::from_millis(10));
-        }
+        self.pty.wait_screen(needle, DEADLINE);
     }
 
     /// Waits until the output contains `needle`.
