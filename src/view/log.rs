@@ -182,7 +182,13 @@ fn paragraph(
         };
     }
     while from > 0 {
-        let earlier = text[..from - 1].rfind(' ').map_or(0, |i| i + 1);
+        // Before the character before `from` (a space, or the end of a row cut inside a
+        // word, which may be of several bytes).
+        let before = text[..from]
+            .char_indices()
+            .next_back()
+            .map_or(0, |(i, _)| i);
+        let earlier = text[..before].rfind(' ').map_or(0, |i| i + 1);
         if !fits(earlier) {
             break;
         }
@@ -374,6 +380,16 @@ mod tests {
         assert_eq!(
             texts(&layout(Bindings::standard(), &log, 78, 2)),
             ["levels/a.txt:1:1: no start · You wait."]
+        );
+    }
+
+    #[test]
+    fn an_older_word_longer_than_a_row_may_be_of_any_characters() {
+        // Cut into rows inside a word of two-byte characters, the tail starts there.
+        let log = [msg(1, &"é".repeat(30)), msg(2, "You wait.")];
+        assert_eq!(
+            texts(&layout(Bindings::standard(), &log, 10, 3)),
+            ["…ééééééééé", "éééééééééé", "You wait."]
         );
     }
 
