@@ -546,7 +546,7 @@ impl App {
 
     /// Whether a run is under way: playing, with turns played. Leaving it keeps it.
     pub fn in_progress(&self) -> bool {
-        self.world().state() == GameState::Playing && self.world().turn() > 0
+        self.session.in_progress()
     }
 
     /// Starts keeping the disk's answers to saves and reloads, for a run that is kept.
@@ -1255,25 +1255,30 @@ impl App {
         } else {
             self.world().seed()
         };
-        // A run in progress that the new one replaces ends, abandoned.
-        let abandoned = self
-            .in_progress()
-            .then(|| RunEnd::of(&self.session, Outcome::Abandoned));
-        if !self.session.new_run(seed) {
-            self.say(format!(
-                "Save ({}) or undo your edits to this floor first: restarting goes back to the first floor.",
-                self.key(Context::Play, Action::Save)
-            ));
-            return;
-        }
-        if abandoned.is_some() {
-            self.ended = abandoned;
+        match self.session.new_run(seed) {
+            // A run in progress that the new one replaces ends, abandoned.
+            Ok(replaced) => self.replaced(replaced),
+            Err(crate::session::UnsavedBelow) => {
+                self.say(format!(
+                    "Save ({}) or undo your edits to this floor first: restarting goes back to the first floor.",
+                    self.key(Context::Play, Action::Save)
+                ));
+                return;
+            }
         }
         self.began();
         if self.keeping {
             self.say(format!("A new run begins, seed {seed}."));
         } else {
             self.say("A new game begins.");
+        }
+    }
+
+    /// Notes the run in progress that a new run or level replaced, ended as abandoned
+    /// (the session took it: [`Session::new_run`]), for the front end to score.
+    fn replaced(&mut self, replaced: Option<Box<RunEnd>>) {
+        if let Some(end) = replaced {
+            self.ended = Some(*end);
         }
     }
 
@@ -1295,14 +1300,9 @@ impl App {
             .map_or((0, 0), |l| {
                 (usize::from(l.map.width), usize::from(l.map.height))
             });
-        let was = self
-            .in_progress()
-            .then(|| RunEnd::of(&self.session, Outcome::Abandoned));
         match self.session.new_level(view) {
             Ok(made) => {
-                if was.is_some() {
-                    self.ended = was;
-                }
+                self.replaced(made.replaced);
                 self.began();
                 let (kind, (w, h), seed, name) = (made.kind, made.size, made.seed, made.name);
                 let (again, save) = (
@@ -1407,10 +1407,8 @@ impl App {
                 history_cleared,
                 replaced,
             } => {
-                if let Some(end) = replaced {
-                    // The run in progress that the file's level replaces ends, abandoned.
-                    self.ended = Some(*end);
-                }
+                // The run in progress that the file's level replaces ends, abandoned.
+                self.replaced(replaced);
                 self.began();
                 self.say(format!(
                     "{name} changed on disk: the game restarts from the file."

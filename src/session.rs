@@ -17,12 +17,12 @@ use std::sync::Arc;
 
 use crate::content::generate::{self, GenKind, GenParams};
 use crate::content::level::{
-    Change, Design, EditOp, Format, Level, MAX_LEVEL_BYTES, Refusal, ResizeRefusal, Resized, Sides,
-    campaign,
+    Change, Design, EditOp, Format, Level, Refusal, ResizeRefusal, Resized, Sides, campaign,
+    read_level_file,
 };
 use crate::engine::astar::SearchOptions;
 use crate::game::run::FINAL_DEPTH;
-use crate::game::{Monster, Progress, World};
+use crate::game::{GameState, Monster, Progress, World};
 pub use create::write_new;
 pub use files::{
     DEFAULT_LEVEL, DEFAULT_LEVEL_PATH, DISK_SETTLE, DiskPoll, OpenError, PendingReload, Polled,
@@ -30,6 +30,7 @@ pub use files::{
     open_level, open_level_bytes, parse_recovery, read_recovery, write_atomic,
 };
 pub use journal::{Io, Journal};
+use morgue::{Outcome, RunEnd};
 
 /// A floor's design and where it came from, said once.
 #[derive(Debug, Clone)]
@@ -271,7 +272,23 @@ pub struct NewLevel {
     pub seed: u64,
     /// The file name it saves as.
     pub name: String,
+    /// The run in progress it replaced, ended as abandoned (see [`Session::replaced`]).
+    pub replaced: Option<Box<RunEnd>>,
 }
+
+/// A blank level made by `C-n`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewBlank {
+    /// The file name it saves as.
+    pub name: String,
+    /// The run in progress it replaced, ended as abandoned (see [`Session::replaced`]).
+    pub replaced: Option<Box<RunEnd>>,
+}
+
+/// Why a new run did not begin: the floor in play is below the first and has unsaved
+/// edits, which going back to the first floor would drop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UnsavedBelow;
 
 /// One run on a level: the design, its file, its edits and the game.
 #[derive(Debug, Clone)]
@@ -535,25 +552,41 @@ impl Session {
         self.refresh_chain();
     }
 
-    /// Starts the run again from its first floor, with the run's seed; false (nothing
-    /// done) on a deeper floor with unsaved edits, which going back would drop.
-    pub fn restart(&mut self) -> bool {
+    /// Whether a run is under way: playing, with turns played. Leaving it keeps it; a new
+    /// run or level in its place ends it, abandoned.
+    pub fn in_progress(&self) -> bool {
+        self.world.state() == GameState::Playing && self.world.turn() > 0
+    }
+
+    /// The run in progress, ended as abandoned, for the score table and the morgue file:
+    /// taken just before a new run, a new level or the level file's reload replaces it
+    /// (`None` when no run is under way). The one place a replaced run is taken.
+    pub fn replaced(&self) -> Option<Box<RunEnd>> {
+        self.in_progress()
+            .then(|| Box::new(RunEnd::of(self, Outcome::Abandoned)))
+    }
+
+    /// Starts the run again from its first floor, with the run's seed, as
+    /// [`Session::new_run`] does.
+    pub fn restart(&mut self) -> Result<Option<Box<RunEnd>>, UnsavedBelow> {
         self.new_run(self.world.seed())
     }
 
-    /// Starts a new run from the first floor with `seed`; false (nothing done) as
-    /// [`Session::restart`].
-    pub fn new_run(&mut self, seed: u64) -> bool {
+    /// Starts a new run from the first floor with `seed`; the run in progress it replaced
+    /// comes back, ended as abandoned ([`Session::replaced`]). Refused, nothing done, on a
+    /// deeper floor with unsaved edits, which going back would drop.
+    pub fn new_run(&mut self, seed: u64) -> Result<Option<Box<RunEnd>>, UnsavedBelow> {
+        if self.first.is_some() && self.unsaved() {
+            return Err(UnsavedBelow);
+        }
+        // Taken before the first floor comes back: the run ends where it stood.
+        let replaced = self.replaced();
         if let Some(first) = self.first.take() {
-            if self.unsaved() {
-                self.first = Some(first);
-                return false;
-            }
             self.floor = *first;
             self.history.forget();
         }
         self.begin(seed);
-        true
+        Ok(replaced)
     }
 
     /// Starts keeping the disk's answers to saves and reloads (see [`Journal`]), for a run
@@ -627,7 +660,7 @@ impl Session {
                     return Err(e.headline());
                 }
             };
-            match crate::text::read_limited(&below, MAX_LEVEL_BYTES, "level file") {
+            match read_level_file(&below) {
                 Ok(bytes) => Ok(Some((below, bytes))),
                 Err(crate::text::LoadError::Io { message, .. }) => {
                     Err(format!("cannot read {}: {message}", name(&below)))
@@ -738,10 +771,9 @@ impl Session {
                 self.floor = *first;
             }
         } else {
-            let bytes = self.io.read(|| {
-                crate::text::read_limited(&path, MAX_LEVEL_BYTES, "level file")
-                    .map_err(|e| e.to_string())
-            });
+            let bytes = self
+                .io
+                .read(|| read_level_file(&path).map_err(|e| e.to_string()));
             let (design, source) = bytes.map_err(NoFloor::Broken).and_then(|b| {
                 open_level_bytes(Some(&path), &b, self.world.seed())
                     .map_err(|e| NoFloor::Broken(e.to_string()))
@@ -814,11 +846,12 @@ impl Session {
     }
 
     /// Starts a new run on a blank level of `size` (see [`Level::blank`]), which saves to a
-    /// new file beside the level; returns that file's name.
-    pub fn new_blank(&mut self, size: (usize, usize)) -> Result<String, String> {
+    /// new file beside the level; returns that file's name and the run it replaced.
+    pub fn new_blank(&mut self, size: (usize, usize)) -> Result<NewBlank, String> {
         let (w, h) = size;
         let name = format!("blank-{w}x{h}.txt");
         let design = Design::blank(w, h, None, &name)?;
+        let replaced = self.replaced();
         self.floor = Floor {
             design,
             source: Source::generated(self.floor.source.folder().join(&name)),
@@ -828,7 +861,7 @@ impl Session {
         self.history.forget();
         self.first = None;
         self.begin(self.world.seed());
-        Ok(name)
+        Ok(NewBlank { name, replaced })
     }
 
     /// Generates a level with the next seed and starts a new run on it: caves of `size`
@@ -854,6 +887,7 @@ impl Session {
             generate::generate(&GenParams::new(kind, w, h, seed)).map_err(|e| e.to_string())?;
         let name = format!("{kind}-{w}x{h}-seed{seed}.txt");
         let suggested = self.floor.source.folder().join(&name);
+        let replaced = self.replaced();
         self.take_generated(level, suggested, (kind, seed));
         self.first = None;
         self.begin(seed);
@@ -862,6 +896,7 @@ impl Session {
             size: (w, h),
             seed,
             name,
+            replaced,
         })
     }
 }

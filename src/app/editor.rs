@@ -436,18 +436,10 @@ impl App {
         let (w, h) = super::screen::layout(self, area).map_or((40, 14), |l| {
             (usize::from(l.map.width), usize::from(l.map.height))
         });
-        let abandoned = self.in_progress().then(|| {
-            crate::session::morgue::RunEnd::of(
-                &self.session,
-                crate::session::morgue::Outcome::Abandoned,
-            )
-        });
         match self.session.new_blank((w.max(3), h.max(3))) {
-            Ok(name) => {
-                if abandoned.is_some() {
-                    // The run in progress ends, abandoned, as a new level replaces it.
-                    self.ended = abandoned;
-                }
+            Ok(crate::session::NewBlank { name, replaced }) => {
+                // The run in progress ends, abandoned, as a new level replaces it.
+                self.replaced(replaced);
                 self.began();
                 if editing {
                     self.screen = Screen::Edit {

@@ -12,7 +12,7 @@ use clap::Args;
 use super::{CliError, EXIT_BAD_INPUT};
 use crate::content::level::campaign::{self, ChainFloor};
 use crate::content::level::lint::{Subject, lint};
-use crate::content::level::{Design, Format, MAX_LEVEL_BYTES};
+use crate::content::level::{Design, Format, read_level_file};
 use crate::text::{LoadError, escape_controls};
 
 /// Arguments of `check`.
@@ -140,6 +140,6 @@ fn check_floor(
 
 /// Reads and parses a level file of either format, keeping its text for positions.
 fn load(path: &Path, name: &str) -> Result<(Design, Format), LoadError> {
-    let bytes = crate::text::read_limited(path, MAX_LEVEL_BYTES, "level file")?;
+    let bytes = read_level_file(path)?;
     Ok(Design::parse_any(&bytes, name)?)
 }

@@ -94,7 +94,7 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
     // slot where its run is kept.
     let (level, bytes, slot) = match (&args.level, &data) {
         (Some(p), dir) => {
-            let bytes = read_level(p)?;
+            let bytes = crate::content::level::read_level_file(p)?;
             // A level that does not parse is reported before the data folder is touched.
             crate::content::level::Design::parse_any(&bytes, &p.display().to_string())
                 .map_err(crate::text::LoadError::from)?;
@@ -127,7 +127,7 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
                 save.name,
                 save.run_seed,
                 save.turn,
-                command(level.path.as_deref())
+                keep::play_command(level.path.as_deref())
             )));
         }
         check_level(save, slot)
@@ -179,7 +179,7 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
             let seed = args.seed.unwrap_or_else(fresh_seed);
             let bytes = match (bytes, &level.path) {
                 (Some(b), _) => b,
-                (None, Some(p)) => read_level(p)?,
+                (None, Some(p)) => crate::content::level::read_level_file(p)?,
                 (None, None) => DEFAULT_LEVEL.as_bytes().to_vec(),
             };
             // Checked before the terminal is touched, so bad input is reported on the
@@ -322,23 +322,6 @@ fn load_settings(config: Option<&Path>) -> Result<(Settings, Option<Vec<u8>>), C
     Ok((settings, Some(bytes)))
 }
 
-/// Reads a level file (bounded, regular files only).
-fn read_level(path: &Path) -> Result<Vec<u8>, CliError> {
-    Ok(crate::text::read_limited(
-        path,
-        crate::content::level::MAX_LEVEL_BYTES,
-        "level file",
-    )?)
-}
-
-/// The command that plays `level` again.
-fn command(level: Option<&Path>) -> String {
-    match level {
-        Some(p) => format!("astar-rogue play {}", p.display()),
-        None => "astar-rogue".into(),
-    }
-}
-
 /// The data folder, the lock and the slot of the run being set up, until the keeper takes
 /// them: a game that stops on the way (a save that cannot be resumed, a level that cannot
 /// be read, a recording that cannot be made) removes the lock file it took when it keeps
@@ -394,13 +377,12 @@ fn check_level(save: &RunSave, slot: &Slot) -> Result<(), CliError> {
         "The save is kept ({}); put the level back as it was to resume the run, or move the save away to start a new one.",
         slot.save.display()
     );
-    let now = crate::text::read_limited(path, crate::content::level::MAX_LEVEL_BYTES, "level file")
-        .map_err(|e| {
-            CliError::BadInput(format!(
-                "{}: the saved run's level cannot be read: {e}.\n{kept}",
-                path.display()
-            ))
-        })?;
+    let now = crate::content::level::read_level_file(path).map_err(|e| {
+        CliError::BadInput(format!(
+            "{}: the saved run's level cannot be read: {e}.\n{kept}",
+            path.display()
+        ))
+    })?;
     if &seen_hash(&now) != seen {
         return Err(CliError::BadInput(format!(
             "{}: the level file changed since the run was saved (turn {}), so the run cannot go on as it was.\n{kept}",

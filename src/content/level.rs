@@ -43,6 +43,12 @@ pub const MAX_LEVEL_CELLS: usize = crate::engine::astar::MAX_SEARCH_CELLS;
 /// Largest level file accepted, in bytes.
 pub const MAX_LEVEL_BYTES: u64 = 64 * 1024 * 1024;
 
+/// Reads a level file's bytes as every reader of one does: regular files only (never
+/// blocking on a FIFO), and refused past [`MAX_LEVEL_BYTES`] before a byte is read.
+pub fn read_level_file(path: &Path) -> Result<Vec<u8>, LoadError> {
+    crate::text::read_limited(path, MAX_LEVEL_BYTES, "level file")
+}
+
 /// A monster's starting place and kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Spawn {
@@ -176,7 +182,7 @@ impl Level {
 
     /// Reads a level file and also returns its bytes (to notice later changes on disk).
     pub fn load_keeping_bytes(path: &Path) -> Result<(Level, Format, Vec<u8>), LoadError> {
-        let bytes = crate::text::read_limited(path, MAX_LEVEL_BYTES, "level file")?;
+        let bytes = read_level_file(path)?;
         let (level, format) = Self::parse_any(&bytes, &path.display().to_string())?;
         Ok((level, format, bytes))
     }

@@ -118,10 +118,16 @@ impl Start {
 
     /// The command that resumes the run.
     pub fn command(&self) -> String {
-        match &self.level {
-            Some(p) => format!("astar-rogue play {}", p.display()),
-            None => "astar-rogue".into(),
-        }
+        play_command(self.level.as_deref())
+    }
+}
+
+/// The command that plays `level` again (`None`: the built-in level), which resumes its
+/// run when one is kept.
+pub fn play_command(level: Option<&Path>) -> String {
+    match level {
+        Some(p) => format!("astar-rogue play {}", p.display()),
+        None => "astar-rogue".into(),
     }
 }
 

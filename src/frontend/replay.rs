@@ -8,20 +8,19 @@
 //! `script` prints for it. Looking into a paused replay works on a copy of the app, which
 //! is dropped when the replay goes on.
 
-use std::io::{self, stdout};
+use std::io;
 use std::path::Path;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::{Duration, Instant};
 
 use crossterm::event::{self, Event, KeyCode};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
+use ratatui::widgets::Widget;
 
 use super::script::{self, Action as Token, RunOptions, Script, ScriptError};
+use super::term;
 use crate::app::keymap::{self, Action, Context};
 use crate::app::{App, Input, Mode};
 
@@ -122,14 +121,6 @@ impl Replay {
         self.quit || self.at >= self.units.len()
     }
 
-    /// The recording's line of the input played last (0 before the first).
-    pub fn line(&self) -> usize {
-        self.at
-            .checked_sub(1)
-            .and_then(|i| self.units.get(i))
-            .map_or(0, |&s| self.script.steps[s].line)
-    }
-
     /// The game as shown: the copy looked into while paused, else the replayed game.
     pub fn app(&self) -> &App {
         self.inspect.as_ref().unwrap_or(&self.app)
@@ -210,12 +201,21 @@ impl Replay {
 
     /// The frame of the game as shown, at the game's own size.
     pub fn frame(&self) -> Buffer {
+        let mut buf = Buffer::empty(Rect::default());
+        self.render(&mut buf);
+        buf
+    }
+
+    /// Draws the frame of the game as shown into `buf`, made the game's own size: a
+    /// terminal smaller than the recording shows the part that fits of the frame `script`
+    /// prints, not a frame laid out anew.
+    pub fn render(&self, buf: &mut Buffer) {
         let app = self.app();
         let (w, h) = app.size();
-        let mut t = Terminal::new(TestBackend::new(w, h)).unwrap_or_else(|e| match e {});
-        t.draw(|f| f.render_widget(app, f.area()))
-            .unwrap_or_else(|e| match e {});
-        t.backend().buffer().clone()
+        let area = Rect::new(0, 0, w, h);
+        buf.resize(area);
+        buf.reset();
+        app.render(area, buf);
     }
 }
 
@@ -265,162 +265,174 @@ impl Viewer {
     }
 }
 
-/// The terminal as the game leaves it (the game's own steps: see `term`).
-fn restore() {
-    super::term::restore_terminal();
-}
-
 /// Plays `replay` in the terminal until the viewer is left; starts paused when `paused`,
 /// at `speed` (an index into [`SPEEDS`]). The exit code: 0, or 128 + a signal's number.
+///
+/// The terminal is the game's: set up, restored and answering signals by the game's own
+/// steps (see `term`), Ctrl-Z and SIGTSTP suspending it until `fg`.
 pub fn watch(mut replay: Replay, speed: usize, paused: bool) -> io::Result<i32> {
-    let stop = Arc::new(AtomicI32::new(0));
+    let flags = Arc::new(term::Flags::default());
     // The signals that end the game end the viewer, restoring the terminal first.
-    let mut signals = signal_hook::iterator::Signals::new(super::term::ENDING_SIGNALS)?;
-    let flag = Arc::clone(&stop);
-    std::thread::Builder::new()
-        .name("signals".into())
-        .spawn(move || {
-            if let Some(n) = signals.forever().next() {
-                flag.store(n, Ordering::SeqCst);
-                // A vanished terminal can hold the loop in crossterm's reader: leave anyway.
-                std::thread::sleep(Duration::from_millis(1500));
-                restore();
-                std::process::exit(128 + n);
-            }
-        })?;
+    term::watch_signals_plainly(Arc::clone(&flags))?;
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        restore();
+        term::restore_terminal();
         previous(info);
     }));
     // As the game does: raw mode, the alternate screen, and mouse buttons only (no report
     // for every move of the pointer, each of which would redraw the whole frame).
-    super::term::set_up_terminal()?;
-    let result = (|| {
-        let mut term = ratatui::Terminal::new(ratatui::backend::CrosstermBackend::new(stdout()))?;
-        let no_color = super::term::no_color();
-        let mut v = Viewer {
-            speed: speed.min(SPEEDS.len() - 1),
-            playing: !paused,
-            prompt: None,
-            said: None,
-            clock: Instant::now(),
-        };
-        let mut dirty = true;
-        loop {
-            let n = stop.load(Ordering::SeqCst);
-            if n != 0 {
-                return Ok(128 + n);
+    let result = term::enter_terminal().and_then(|mut terminal| {
+        let result = view(&mut terminal, &flags, &mut replay, speed, paused);
+        // As the game does: ratatui's `Drop` reports a failed cursor restore with
+        // `eprintln!`, which panics when the terminal is gone.
+        std::mem::forget(terminal);
+        result
+    });
+    term::restore_terminal();
+    result
+}
+
+/// The viewer's loop, on a terminal set up.
+fn view(
+    term: &mut ratatui::DefaultTerminal,
+    flags: &term::Flags,
+    replay: &mut Replay,
+    speed: usize,
+    paused: bool,
+) -> io::Result<i32> {
+    let no_color = term::no_color();
+    let mut v = Viewer {
+        speed: speed.min(SPEEDS.len() - 1),
+        playing: !paused,
+        prompt: None,
+        said: None,
+        clock: Instant::now(),
+    };
+    // The frame of a recording larger than the terminal, drawn whole and shown in part.
+    let mut larger = Buffer::empty(Rect::default());
+    let mut dirty = true;
+    loop {
+        let n = flags.stop();
+        if n != 0 {
+            return Ok(128 + n);
+        }
+        if term::job_control(term, flags, || {})? {
+            dirty = true;
+            // The time stopped is not owed to the speed.
+            v.clock = Instant::now();
+        }
+        if v.playing && !replay.done() {
+            let per = Duration::from_secs_f64(1.0 / f64::from(SPEEDS[v.speed]));
+            let mut steps = 0;
+            while v.clock.elapsed() >= per && steps < 1000 {
+                replay.step();
+                v.clock += per;
+                steps += 1;
+                dirty = true;
             }
-            if v.playing && !replay.done() {
-                let per = Duration::from_secs_f64(1.0 / f64::from(SPEEDS[v.speed]));
-                let mut steps = 0;
-                while v.clock.elapsed() >= per && steps < 1000 {
-                    replay.step();
-                    v.clock += per;
-                    steps += 1;
-                    dirty = true;
+            if replay.done() {
+                v.playing = false;
+            }
+        } else {
+            v.clock = Instant::now();
+        }
+        if dirty {
+            term.draw(|f| {
+                let area = f.area();
+                let (w, h) = replay.app().size();
+                if w <= area.width && h <= area.height {
+                    f.render_widget(replay.app(), Rect::new(area.x, area.y, w, h));
+                } else {
+                    replay.render(&mut larger);
+                    copy_into(&larger, f.buffer_mut(), area);
                 }
-                if replay.done() {
+                let buf = f.buffer_mut();
+                // Below the game when the terminal has room, else over its top row
+                // (the map's title): the bottom row is the look line.
+                let row = if h < area.height { h } else { 0 };
+                let line = v.status(replay, usize::from(area.width));
+                let style = Style::new().add_modifier(Modifier::REVERSED);
+                for x in area.x..area.right() {
+                    buf[(x, area.y + row)].reset();
+                    buf[(x, area.y + row)].set_style(style);
+                }
+                buf.set_string(area.x, area.y + row, line, style);
+                if no_color {
+                    crate::view::strip_colours(buf);
+                }
+            })?;
+            dirty = false;
+        }
+        if !event::poll(Duration::from_millis(10))? {
+            continue;
+        }
+        let ev = event::read()?;
+        dirty = true;
+        v.said = None;
+        let Event::Key(key) = &ev else {
+            continue;
+        };
+        if key.kind == event::KeyEventKind::Release {
+            continue;
+        }
+        if let Some(typed) = &mut v.prompt {
+            match key.code {
+                KeyCode::Char(c) if c.is_ascii_digit() && typed.len() < 9 => typed.push(c),
+                KeyCode::Backspace => {
+                    typed.pop();
+                }
+                KeyCode::Enter => {
+                    let turn: u32 = typed.parse().unwrap_or(0);
+                    v.prompt = None;
                     v.playing = false;
+                    v.said = Some(match replay.seek_turn(turn) {
+                        Ok(true) => format!("at turn {turn}: paused"),
+                        Ok(false) => format!(
+                            "the recording ends at turn {}",
+                            replay.replayed().world().turn()
+                        ),
+                        Err(e) => format!("cannot go back: {e}"),
+                    });
                 }
-            } else {
+                KeyCode::Esc => v.prompt = None,
+                _ => {}
+            }
+            continue;
+        }
+        let keys = &replay.replayed().settings().bindings;
+        match keymap::lookup(keys, &[Context::Replay, Context::Always], key) {
+            // C-c is the table's own (it always quits), q the viewer's.
+            Some(Action::ReplayQuit | Action::Interrupt) => return Ok(0),
+            // In raw mode Ctrl-Z is a key, not SIGTSTP: suspended as the game is.
+            Some(Action::Suspend) => {
+                term::suspend(term, flags)?;
                 v.clock = Instant::now();
             }
-            if dirty {
-                let frame = replay.frame();
-                term.draw(|f| {
-                    let area = f.area();
-                    let buf = f.buffer_mut();
-                    copy_into(&frame, buf, area);
-                    // Below the game when the terminal has room, else over its top row
-                    // (the map's title): the bottom row is the look line.
-                    let row = if frame.area.height < area.height {
-                        frame.area.height
-                    } else {
-                        0
-                    };
-                    let line = v.status(&replay, usize::from(area.width));
-                    let style = Style::new().add_modifier(Modifier::REVERSED);
-                    for x in area.x..area.right() {
-                        buf[(x, area.y + row)].reset();
-                        buf[(x, area.y + row)].set_style(style);
-                    }
-                    buf.set_string(area.x, area.y + row, line, style);
-                    if no_color {
-                        crate::view::strip_colours(buf);
-                    }
-                })?;
-                dirty = false;
+            Some(Action::ReplayPause) => {
+                v.playing = !v.playing && !replay.done();
+                v.clock = Instant::now();
             }
-            if !event::poll(Duration::from_millis(10))? {
-                continue;
+            Some(Action::ReplayStep) => {
+                v.playing = false;
+                replay.step();
             }
-            let ev = event::read()?;
-            dirty = true;
-            v.said = None;
-            let Event::Key(key) = &ev else {
-                continue;
-            };
-            if key.kind == event::KeyEventKind::Release {
-                continue;
-            }
-            if let Some(typed) = &mut v.prompt {
-                match key.code {
-                    KeyCode::Char(c) if c.is_ascii_digit() && typed.len() < 9 => typed.push(c),
-                    KeyCode::Backspace => {
-                        typed.pop();
-                    }
-                    KeyCode::Enter => {
-                        let turn: u32 = typed.parse().unwrap_or(0);
-                        v.prompt = None;
-                        v.playing = false;
-                        v.said = Some(match replay.seek_turn(turn) {
-                            Ok(true) => format!("at turn {turn}: paused"),
-                            Ok(false) => format!(
-                                "the recording ends at turn {}",
-                                replay.replayed().world().turn()
-                            ),
-                            Err(e) => format!("cannot go back: {e}"),
-                        });
-                    }
-                    KeyCode::Esc => v.prompt = None,
-                    _ => {}
+            Some(Action::ReplayFaster) => v.speed = (v.speed + 1).min(SPEEDS.len() - 1),
+            Some(Action::ReplaySlower) => v.speed = v.speed.saturating_sub(1),
+            Some(Action::ReplayJump) => v.prompt = Some(String::new()),
+            Some(Action::ReplayStart) => {
+                v.playing = false;
+                if let Err(e) = replay.restart() {
+                    v.said = Some(format!("cannot go back: {e}"));
                 }
-                continue;
             }
-            let keys = &replay.replayed().settings().bindings;
-            match keymap::lookup(keys, &[Context::Replay, Context::Always], key) {
-                // C-c is the table's own (it always quits), q the viewer's.
-                Some(Action::ReplayQuit | Action::Interrupt) => return Ok(0),
-                Some(Action::ReplayPause) => {
-                    v.playing = !v.playing && !replay.done();
-                    v.clock = Instant::now();
-                }
-                Some(Action::ReplayStep) => {
+            _ => {
+                // The game's keys look into it, pausing it first.
+                if replay.look(&ev) {
                     v.playing = false;
-                    replay.step();
-                }
-                Some(Action::ReplayFaster) => v.speed = (v.speed + 1).min(SPEEDS.len() - 1),
-                Some(Action::ReplaySlower) => v.speed = v.speed.saturating_sub(1),
-                Some(Action::ReplayJump) => v.prompt = Some(String::new()),
-                Some(Action::ReplayStart) => {
-                    v.playing = false;
-                    if let Err(e) = replay.restart() {
-                        v.said = Some(format!("cannot go back: {e}"));
-                    }
-                }
-                _ => {
-                    // The game's keys look into it, pausing it first.
-                    if replay.look(&ev) {
-                        v.playing = false;
-                    }
                 }
             }
         }
-    })();
-    restore();
-    result
+    }
 }
 
 /// Copies the frame into the terminal's buffer from its top-left cell, as far as it fits.

@@ -13,7 +13,7 @@ use std::sync::Mutex;
 use super::script::{self, Frames, Output, RunOptions, ScriptError};
 use super::term::ENDING_SIGNALS;
 use crate::app::OpenError;
-use crate::content::level::MAX_LEVEL_BYTES;
+use crate::content::level::read_level_file;
 use crate::text::LoadError;
 
 /// The expected output of a script: `NAME.snap` beside `NAME.keys`.
@@ -49,8 +49,7 @@ pub fn render(script_path: &Path) -> Result<String, ScriptError> {
         Some(level) => {
             let name = level.file_name().unwrap_or(level.as_os_str());
             let copy = scratch.0.join(name);
-            let bytes = crate::text::read_limited(level, MAX_LEVEL_BYTES, "level file")
-                .map_err(OpenError::Load)?;
+            let bytes = read_level_file(level).map_err(OpenError::Load)?;
             std::fs::write(&copy, bytes).map_err(|e| {
                 OpenError::Load(LoadError::Io {
                     file: level.display().to_string(),

@@ -111,15 +111,22 @@ impl Ending {
     }
 }
 
-/// What the signal watcher tells the main loop.
+/// What the signal watcher tells the main loop (the game's, or the replay viewer's).
 #[derive(Default)]
-struct Flags {
+pub(super) struct Flags {
     /// The number of a signal that ends the process, or 0.
     stop: AtomicI32,
     /// SIGTSTP arrived: restore the terminal and stop.
     suspend: AtomicBool,
     /// SIGCONT arrived: set the terminal up again and redraw.
     resumed: AtomicBool,
+}
+
+impl Flags {
+    /// The number of the signal that asked the process to end, or 0.
+    pub(super) fn stop(&self) -> i32 {
+        self.stop.load(Ordering::SeqCst)
+    }
 }
 
 /// Set by the panic hook, so the main loop draws nothing more over the panic message.
@@ -296,7 +303,7 @@ fn write_crash_file(recorder: &Mutex<Recorder>) {
 }
 
 /// Raw mode, the alternate screen and mouse capture, and a terminal to draw on.
-fn enter_terminal() -> io::Result<ratatui::DefaultTerminal> {
+pub(super) fn enter_terminal() -> io::Result<ratatui::DefaultTerminal> {
     set_up_terminal()?;
     ratatui::Terminal::new(ratatui::backend::CrosstermBackend::new(stdout()))
 }
@@ -321,6 +328,50 @@ pub(super) fn restore_terminal() {
     let _ = execute!(stdout(), DisableMouseCapture);
     let _ = terminal::disable_raw_mode();
     let _ = execute!(stdout(), LeaveAlternateScreen, Show);
+}
+
+/// Ctrl-Z or SIGTSTP: hands the terminal back, stops the process as SIGTSTP would, and on
+/// `fg` takes the terminal again and makes the next draw write all of it.
+pub(super) fn suspend(terminal: &mut ratatui::DefaultTerminal, flags: &Flags) -> io::Result<()> {
+    restore_terminal();
+    signal_hook::low_level::emulate_default_handler(libc::SIGTSTP)?;
+    // Running again: SIGCONT came.
+    reenter_terminal()?;
+    flags.resumed.store(false, Ordering::SeqCst);
+    redraw_all(terminal)
+}
+
+/// Handles the SIGTSTP and SIGCONT the watcher passed on; `before_stop` runs before the
+/// process stops. Whether the screen must be drawn anew.
+pub(super) fn job_control(
+    terminal: &mut ratatui::DefaultTerminal,
+    flags: &Flags,
+    before_stop: impl FnOnce(),
+) -> io::Result<bool> {
+    let mut redraw = false;
+    if flags.suspend.swap(false, Ordering::SeqCst) {
+        before_stop();
+        suspend(terminal, flags)?;
+        redraw = true;
+    }
+    if flags.resumed.swap(false, Ordering::SeqCst) {
+        // A SIGCONT after a stop we did not make (SIGSTOP): the shell has most likely
+        // put the terminal back in cooked mode meanwhile.
+        reenter_terminal()?;
+        redraw_all(terminal)?;
+        redraw = true;
+    }
+    Ok(redraw)
+}
+
+/// Clears the screen and makes the next draw write every cell. Not `Terminal::clear`: it
+/// asks the terminal for the cursor position and fails when no answer comes.
+fn redraw_all(terminal: &mut ratatui::DefaultTerminal) -> io::Result<()> {
+    execute!(stdout(), terminal::Clear(terminal::ClearType::All))?;
+    // Both buffers end up blank, so the next frame is diffed against a blank screen.
+    terminal.swap_buffers();
+    terminal.swap_buffers();
+    Ok(())
 }
 
 /// How long the main loop gets to notice a signal before the watcher ends the process itself.
@@ -365,6 +416,13 @@ fn watch_signals(
             }
         })?;
     Ok(())
+}
+
+/// Watches for signals as the game does, for a loop with no edits to keep and nothing to
+/// tell when it ends (the replay viewer): an ending signal stops the loop (or, when it is
+/// stuck, restores the terminal and exits), SIGTSTP and SIGCONT come through `flags`.
+pub(super) fn watch_signals_plainly(flags: Arc<Flags>) -> io::Result<()> {
+    watch_signals(flags, RecoverySlot::default(), None)
 }
 
 /// Work for the worker thread: it is given the app, and answers what a poll of the disk
@@ -556,41 +614,18 @@ impl Ui {
 
     /// Handles SIGTSTP and SIGCONT; returns whether the screen must be drawn anew.
     fn job_control(&mut self) -> io::Result<bool> {
-        let mut redraw = false;
-        if self.flags.suspend.swap(false, Ordering::SeqCst) {
-            self.suspend()?;
-            redraw = true;
-        }
-        if self.flags.resumed.swap(false, Ordering::SeqCst) {
-            // A SIGCONT after a stop we did not make (SIGSTOP): the shell has most likely
-            // put the terminal back in cooked mode meanwhile.
-            reenter_terminal()?;
-            self.redraw_all()?;
-            redraw = true;
-        }
-        Ok(redraw)
+        let recorder = &self.recorder;
+        job_control(&mut self.terminal, &self.flags, || {
+            if let Ok(mut r) = recorder.lock() {
+                r.flush();
+            }
+        })
     }
 
-    /// Ctrl-Z: hands the terminal back, stops the process as SIGTSTP would, and on `fg`
-    /// takes the terminal again and redraws all of it.
+    /// Ctrl-Z: the recording is flushed, then [`suspend`].
     fn suspend(&mut self) -> io::Result<()> {
         self.record(|r| r.flush());
-        restore_terminal();
-        signal_hook::low_level::emulate_default_handler(libc::SIGTSTP)?;
-        // Running again: SIGCONT came.
-        reenter_terminal()?;
-        self.flags.resumed.store(false, Ordering::SeqCst);
-        self.redraw_all()
-    }
-
-    /// Clears the screen and makes the next draw write every cell. Not `Terminal::clear`:
-    /// it asks the terminal for the cursor position and fails when no answer comes.
-    fn redraw_all(&mut self) -> io::Result<()> {
-        execute!(stdout(), terminal::Clear(terminal::ClearType::All))?;
-        // Both buffers end up blank, so the next frame is diffed against a blank screen.
-        self.terminal.swap_buffers();
-        self.terminal.swap_buffers();
-        Ok(())
+        suspend(&mut self.terminal, &self.flags)
     }
 
     fn draw(&mut self, app: &App) -> io::Result<()> {

@@ -12,9 +12,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
 use super::Session;
-use super::morgue::{Outcome, RunEnd};
-use crate::content::level::{Design, Format, LoadError, MAX_LEVEL_BYTES};
-use crate::game::GameState;
+use super::morgue::RunEnd;
+use crate::content::level::{Design, Format, LoadError, MAX_LEVEL_BYTES, read_level_file};
 
 /// What kind of thing the level came from, which decides where it saves.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -153,7 +152,7 @@ pub enum OpenError {
 /// Opens a level for play: the default level when `path` is `None`. Maps without a player
 /// or monsters (Moving AI maps) get them placed from `seed`.
 pub fn open_level(path: Option<&Path>, seed: u64) -> Result<(Design, Source), OpenError> {
-    let read = |p: &Path| crate::text::read_limited(p, MAX_LEVEL_BYTES, "level file");
+    let read = read_level_file;
     match path {
         Some(p) => open_level_bytes(Some(p), &read(p)?, seed),
         None if Path::new(DEFAULT_LEVEL_PATH).is_file() => {
@@ -810,10 +809,8 @@ impl Session {
         let (Some(path), Some(seen)) = (&source.path, &source.content) else {
             return false;
         };
-        self.io.changed(|| {
-            crate::text::read_limited(path, MAX_LEVEL_BYTES, "level file")
-                .map_or(true, |now| &now != seen)
-        })
+        self.io
+            .changed(|| read_level_file(path).map_or(true, |now| &now != seen))
     }
 
     /// Checks the file's length and time, cheap enough to poll; when they moved, reads
@@ -888,7 +885,7 @@ impl Session {
         // What the file holds, and whether it held still while read, is the disk's
         // answer: through the journal, so a rebuilt run reloads what its game did.
         let read = self.io.reread(|| {
-            let read = crate::text::read_limited(&path, MAX_LEVEL_BYTES, "level file");
+            let read = read_level_file(&path);
             if stamp_of(&path) != before {
                 return Ok(None);
             }
@@ -942,9 +939,7 @@ impl Session {
             Ok(d) => d,
             Err(why) => return Reloaded::Failed(why),
         };
-        let w = &self.world;
-        let replaced = (w.state() == GameState::Playing && w.turn() > 0)
-            .then(|| Box::new(RunEnd::of(self, Outcome::Abandoned)));
+        let replaced = self.replaced();
         self.floor.source = source;
         self.floor.design = design;
         let history_cleared = self.history.forget();

@@ -97,65 +97,22 @@ impl Journal {
         answer
     }
 
-    /// A read of the level file.
+    /// A read of the level file. It never finds the file changing under it: replayed, an
+    /// [`Io::Unsettled`] is an answer the run never had here.
     pub(super) fn read(
         &mut self,
         ask: impl FnOnce() -> Result<Vec<u8>, String>,
     ) -> Result<Vec<u8>, String> {
         self.pass(
             ask,
-            |r| match r {
-                Ok(b) => Io::Read {
-                    bytes: Some(b),
-                    error: None,
-                },
-                Err(e) => Io::Read {
-                    bytes: None,
-                    error: Some(e),
-                },
-            },
-            |io| match io {
-                Io::Read {
-                    bytes: Some(b),
-                    error: None,
-                } => Some(Ok(b)),
-                Io::Read {
-                    bytes: None,
-                    error: Some(e),
-                } => Some(Err(e)),
-                _ => None,
-            },
+            |r| note_read(r.map(Some)),
+            |io| back_read(io).and_then(Result::transpose),
         )
     }
 
     /// A reload's read of the level file: `Ok(None)` when it changed while read.
     pub(super) fn reread(&mut self, ask: impl FnOnce() -> Read) -> Read {
-        self.pass(
-            ask,
-            |r| match r {
-                Ok(None) => Io::Unsettled,
-                Ok(Some(b)) => Io::Read {
-                    bytes: Some(b),
-                    error: None,
-                },
-                Err(e) => Io::Read {
-                    bytes: None,
-                    error: Some(e),
-                },
-            },
-            |io| match io {
-                Io::Unsettled => Some(Ok(None)),
-                Io::Read {
-                    bytes: Some(b),
-                    error: None,
-                } => Some(Ok(Some(b))),
-                Io::Read {
-                    bytes: None,
-                    error: Some(e),
-                } => Some(Err(e)),
-                _ => None,
-            },
-        )
+        self.pass(ask, note_read, back_read)
     }
 
     /// Which process has the level file open for writing, if any.
@@ -256,6 +213,37 @@ impl Journal {
                 _ => None,
             },
         )
+    }
+}
+
+/// The record of a read of the level file (both kinds of read keep the same records).
+fn note_read(read: Read) -> Io {
+    match read {
+        Ok(None) => Io::Unsettled,
+        Ok(Some(b)) => Io::Read {
+            bytes: Some(b),
+            error: None,
+        },
+        Err(e) => Io::Read {
+            bytes: None,
+            error: Some(e),
+        },
+    }
+}
+
+/// A read of the level file back from its record; `None` for a record of anything else.
+fn back_read(io: Io) -> Option<Read> {
+    match io {
+        Io::Unsettled => Some(Ok(None)),
+        Io::Read {
+            bytes: Some(b),
+            error: None,
+        } => Some(Ok(Some(b))),
+        Io::Read {
+            bytes: None,
+            error: Some(e),
+        } => Some(Err(e)),
+        _ => None,
     }
 }
 
@@ -365,6 +353,45 @@ mod tests {
         // Out of answers: the disk answers, and the replay knows it went its own way.
         assert!(!replay.changed(|| false));
         assert!(matches!(replay, Journal::Replay { diverged: true, .. }));
+    }
+
+    #[test]
+    fn a_read_that_must_settle_takes_no_unsettled_answer() {
+        // A reload's read that found the file changing is kept as such...
+        let mut live = Journal::Live(Vec::new());
+        assert_eq!(live.reread(|| Ok(None)), Ok(None));
+        assert_eq!(
+            live.reread(|| Ok(Some(b"@".to_vec()))),
+            Ok(Some(b"@".to_vec()))
+        );
+        let Journal::Live(kept) = live else {
+            unreachable!()
+        };
+        assert_eq!(kept[0], Io::Unsettled);
+        // ...and a plain read given it in a replay asks the disk, the replay diverged.
+        let mut replay = Journal::Replay {
+            queue: kept.into(),
+            diverged: false,
+        };
+        assert_eq!(replay.read(|| Ok(b"disk".to_vec())), Ok(b"disk".to_vec()));
+        assert!(matches!(replay, Journal::Replay { diverged: true, .. }));
+        // A plain read and a reread of bytes keep the same record.
+        let mut replay = Journal::Replay {
+            queue: vec![Io::Read {
+                bytes: Some(b"@".to_vec()),
+                error: None,
+            }]
+            .into(),
+            diverged: false,
+        };
+        assert_eq!(replay.read(|| panic!("asked")), Ok(b"@".to_vec()));
+        assert!(matches!(
+            replay,
+            Journal::Replay {
+                diverged: false,
+                ..
+            }
+        ));
     }
 
     #[test]

@@ -163,31 +163,13 @@ fn paragraph(
             .map(|l| spans(&starts, offset(&text, l), l, None))
             .collect();
     }
-    // The longest tail that fits behind the mark, starting at a word: from the start of the
-    // row that would begin it, a word later while the mark pushes a row out, then a word
-    // earlier while one more still fits.
-    let fits = |from: usize| {
-        crate::text::wrap_lines(&format!("{CUT}{}", &text[from..]), width).count() <= room
-    };
-    let mut from = if lines.len() > room {
+    let start = if lines.len() > room {
         offset(&text, lines[lines.len() - room])
     } else {
         0
     };
-    while !fits(from) {
-        let rest = &text[from..];
-        from += match rest.find(' ') {
-            Some(i) => i + 1,
-            None => rest.chars().next().map_or(rest.len(), char::len_utf8),
-        };
-    }
-    while from > 0 {
-        let earlier = text[..from - 1].rfind(' ').map_or(0, |i| i + 1);
-        if !fits(earlier) {
-            break;
-        }
-        from = earlier;
-    }
+    let tails = Tails::new(&text, width);
+    let from = tail_start(&text, start, |from| tails.rows(from) <= room);
     let shown = format!("{CUT}{}", &text[from..]);
     crate::text::wrap_lines(&shown, width)
         .enumerate()
@@ -199,6 +181,139 @@ fn paragraph(
             }
         })
         .collect()
+}
+
+/// Where the longest tail of `text` that fits behind the mark starts, at a word: from
+/// `start` (the start of the row that would begin it), a word later while the mark pushes a
+/// row out, then a word earlier while one more still fits. `fits` says whether the mark and
+/// the text from a place fit.
+fn tail_start(text: &str, start: usize, fits: impl Fn(usize) -> bool) -> usize {
+    let mut from = start;
+    while !fits(from) {
+        let rest = &text[from..];
+        from += match rest.find(' ') {
+            Some(i) => i + 1,
+            None => rest.chars().next().map_or(rest.len(), char::len_utf8),
+        };
+    }
+    while from > 0 {
+        // Before the character before `from` (a space, or the end of a row cut inside a
+        // word, which may be of several bytes).
+        let before = text[..from]
+            .char_indices()
+            .next_back()
+            .map_or(0, |(i, _)| i);
+        let earlier = text[..before].rfind(' ').map_or(0, |i| i + 1);
+        if !fits(earlier) {
+            break;
+        }
+        from = earlier;
+    }
+    from
+}
+
+/// How many rows the mark and the text from any place in it wrap into, as
+/// [`crate::text::wrap_lines`] wraps them, without wrapping the text again for every place
+/// tried (that cost the whole tail for each word dropped). The wrapping depends only on the
+/// words' lengths in characters (the text split at every space): a row from a word's start
+/// is that word's pieces, then the words that join it; the rows after it are those of the
+/// text from the first word left out, counted once for every word, from the last.
+struct Tails<'a> {
+    text: &'a str,
+    width: usize,
+    /// Each word's byte range: the text split at every space (a word may be empty).
+    words: Vec<(usize, usize)>,
+    /// Each word's length in characters.
+    lens: Vec<usize>,
+    /// `sums[i]`: the characters of the words before word `i`, each with the space before
+    /// it when it joins a row.
+    sums: Vec<usize>,
+    /// `rows[t]`: the rows of the text from word `t`'s start.
+    rows: Vec<usize>,
+}
+
+impl<'a> Tails<'a> {
+    fn new(text: &'a str, width: usize) -> Tails<'a> {
+        let width = width.max(1);
+        let mut words = Vec::new();
+        let mut at = 0;
+        for word in text.split(' ') {
+            words.push((at, at + word.len()));
+            at += word.len() + 1;
+        }
+        let lens: Vec<usize> = words
+            .iter()
+            .map(|&(a, b)| text[a..b].chars().count())
+            .collect();
+        let mut sums = Vec::with_capacity(lens.len() + 1);
+        sums.push(0);
+        for len in &lens {
+            sums.push(sums.last().copied().unwrap_or(0) + 1 + len);
+        }
+        let mut tails = Tails {
+            text,
+            width,
+            words,
+            lens,
+            sums,
+            rows: Vec::new(),
+        };
+        // From the last word back: each word's rows lean on those of a later word. The
+        // row from a word ends no later than the row from the word after it (its words,
+        // less the first, fit after the later one's start), so one end moves back once
+        // over the words.
+        let n = tails.lens.len();
+        let mut rows = vec![0; n];
+        let mut end = n;
+        for t in (0..n).rev() {
+            if tails.lens[t] == 0 {
+                rows[t] = rows.get(t + 1).copied().unwrap_or(1);
+                continue;
+            }
+            let (pieces, first) = split(tails.lens[t], width);
+            let sums = &tails.sums;
+            while end > t + 1 && sums[end] - sums[t + 1] > width - first {
+                end -= 1;
+            }
+            rows[t] = pieces + 1 + rows.get(end).copied().unwrap_or(0);
+        }
+        tails.rows = rows;
+        tails
+    }
+
+    /// The rows of a text whose first word is `first` characters long (at least one: an
+    /// empty word starting a row takes no room, the next word starts it) and whose other
+    /// words are those from word `next` on.
+    fn rows_of(&self, first: usize, next: usize) -> usize {
+        let w = self.width;
+        let (pieces, first) = split(first, w);
+        // The words that join it, each after a space: no more than `w` of them fit.
+        let limit = self.sums[next] + (w - first);
+        let end = (next + w + 1).min(self.sums.len());
+        let joined = self.sums[next..end].partition_point(|&s| s <= limit) - 1;
+        let left = next + joined;
+        if left >= self.lens.len() {
+            pieces + 1
+        } else {
+            pieces + 1 + self.rows[left]
+        }
+    }
+
+    /// The rows of the mark and the text from byte `from` (a character boundary).
+    fn rows(&self, from: usize) -> usize {
+        // The word `from` is in (or ends), and what is left of it from there.
+        let j = self.words.partition_point(|&(a, _)| a <= from) - 1;
+        let (_, end) = self.words[j];
+        let left = self.text[from.min(end)..end].chars().count();
+        self.rows_of(1 + left, j + 1)
+    }
+}
+
+/// A first word of `len` characters on rows `width` wide: the rows of `width` characters
+/// a word longer than a row gives up, and what is left of it to start the next row.
+fn split(len: usize, width: usize) -> (usize, usize) {
+    let pieces = if len > width { (len - 1) / width } else { 0 };
+    (pieces, len - pieces * width)
 }
 
 /// What joins a message to the one before: a space after a sentence's end, else a dot, so
@@ -375,6 +490,108 @@ mod tests {
             texts(&layout(Bindings::standard(), &log, 78, 2)),
             ["levels/a.txt:1:1: no start · You wait."]
         );
+    }
+
+    #[test]
+    fn an_older_word_longer_than_a_row_may_be_of_any_characters() {
+        // Cut into rows inside a word of two-byte characters, the tail starts there.
+        let log = [msg(1, &"é".repeat(30)), msg(2, "You wait.")];
+        assert_eq!(
+            texts(&layout(Bindings::standard(), &log, 10, 3)),
+            ["…ééééééééé", "éééééééééé", "You wait."]
+        );
+    }
+
+    /// The rows of the mark and the text from `from`, wrapped (what the cut used to wrap
+    /// for every word it dropped).
+    fn rows_by_wrapping(text: &str, width: usize, from: usize) -> usize {
+        crate::text::wrap_lines(&format!("{CUT}{}", &text[from..]), width).count()
+    }
+
+    /// Texts of words of every kind the wrapping meets: empty ones (two spaces), short and
+    /// long ones, longer than a row, with characters of several bytes.
+    fn texts_to_wrap() -> Vec<String> {
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n) as usize
+        };
+        let mut out = vec![
+            String::new(),
+            " ".into(),
+            "a".into(),
+            "…".into(),
+            "word ".repeat(30),
+            "x".repeat(45),
+            "You hit the rat for 2. The orc hits you for 4. · The rat hits you for 2.".into(),
+        ];
+        for _ in 0..300 {
+            let words = 1 + next(30);
+            let mut text = String::new();
+            for i in 0..words {
+                if i > 0 {
+                    text.push(' ');
+                }
+                let len = match next(10) {
+                    0 => 0,
+                    1 => 10 + next(30),
+                    _ => 1 + next(7),
+                };
+                for _ in 0..len {
+                    text.push(['a', 'é', '·', 'z', '…'][next(5)]);
+                }
+            }
+            out.push(text);
+        }
+        out
+    }
+
+    #[test]
+    fn the_rows_behind_the_mark_are_counted_as_wrapping_counts_them() {
+        for text in texts_to_wrap() {
+            for width in 1..=14 {
+                let tails = Tails::new(&text, width);
+                for (from, _) in text.char_indices().chain([(text.len(), ' ')]) {
+                    assert_eq!(
+                        tails.rows(from),
+                        rows_by_wrapping(&text, width, from),
+                        "{text:?} from {from}, width {width}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn an_older_paragraphs_tail_starts_where_wrapping_for_every_word_started_it() {
+        // Long paragraphs, as a fight's blows and a lesson's sentences make them.
+        let mut paragraphs = texts_to_wrap();
+        paragraphs.push(
+            "You hit the rat for 2. The orc hits you for 4. The rat hits you for 2. ".repeat(12),
+        );
+        paragraphs.push(format!(
+            "{} levels/a-very-long-file-name-that-fills-rows.txt:1:1: no start · You wait.",
+            "The goblin misses. ".repeat(20)
+        ));
+        for text in &paragraphs {
+            for width in [1, 2, 3, 5, 8, 13, 20, 40, 78] {
+                let tails = Tails::new(text, width);
+                let lines: Vec<&str> = crate::text::wrap_lines(text, width).collect();
+                for room in 1..=6 {
+                    let start = if lines.len() > room {
+                        offset(text, lines[lines.len() - room])
+                    } else {
+                        0
+                    };
+                    let before =
+                        tail_start(text, start, |f| rows_by_wrapping(text, width, f) <= room);
+                    let now = tail_start(text, start, |f| tails.rows(f) <= room);
+                    assert_eq!(now, before, "{text:?} width {width} room {room}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -474,12 +474,29 @@ fn the_selection_follows_the_nearest_monster_in_view_until_one_is_picked() {
     // The rat in the west room, not monster #1 far to the east and out of sight.
     assert_eq!(a.selected(), Some(2));
     assert_eq!(nearest(&a), Some(2));
-    // With nobody in view the last one stays selected.
+    // It follows whoever is nearest in view; with nobody in view the last one stays
+    // selected. The walk has steps of both kinds (else it proves only one).
+    let (mut followed, mut switched, mut kept) = (0, 0, 0);
     for keys in ["l", "l", "k", "k", "k", "y", "h", "h"] {
         let before = a.selected();
         common::frame(&mut a, keys);
-        assert_eq!(a.selected(), nearest(&a).or(before), "after {keys}");
+        match nearest(&a) {
+            Some(id) => {
+                assert_eq!(a.selected(), Some(id), "after {keys}");
+                followed += 1;
+                switched += usize::from(before != Some(id));
+            }
+            None => {
+                assert!(before.is_some(), "after {keys}: somebody was selected");
+                assert_eq!(a.selected(), before, "after {keys}: nobody in view");
+                kept += 1;
+            }
+        }
     }
+    assert!(
+        followed > 0 && switched > 0 && kept > 0,
+        "followed {followed} (to another {switched}), kept {kept}"
+    );
     // Tab picks the next by id; it stays picked however the others move.
     common::frame(&mut a, "Tab");
     let picked = a.selected().unwrap();

@@ -82,6 +82,16 @@ impl Scratch {
     }
 }
 
+/// The start of a kept-run test: a scratch folder holding a copy of the repository's
+/// `level`, that copy, and the data folder the runs are kept in (inside the scratch folder,
+/// not made yet: the game makes it).
+pub fn fresh(level: &str) -> (Scratch, PathBuf, PathBuf) {
+    let scratch = Scratch::new();
+    let copy = scratch.copy(level);
+    let data = scratch.path().join("data");
+    (scratch, copy, data)
+}
+
 /// The lines of a file as the readers number them: a byte-order mark at the start skipped,
 /// split at `\n`, a `\r` before it dropped, no extra line after a final `\n`; each decoded
 /// lossily.

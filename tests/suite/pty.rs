@@ -119,6 +119,26 @@ impl Pty {
         screen(&self.output.lock().unwrap())
     }
 
+    /// Waits until a row of the screen shows `needle`; panics when the game exits first, or
+    /// after `within`.
+    pub fn wait_screen(&mut self, needle: &str, within: Duration) {
+        let start = Instant::now();
+        while !self.screen().iter().any(|row| row.contains(needle)) {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                panic!(
+                    "the game exited ({status}) before showing {needle:?}:\n{}",
+                    self.screen().join("\n")
+                );
+            }
+            assert!(
+                start.elapsed() < within,
+                "no {needle:?} on screen within {within:?}:\n{}",
+                self.screen().join("\n")
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
     /// The slave side, while the test keeps it (to read its termios).
     pub fn slave(&self) -> &OwnedFd {
         self.slave.as_ref().expect("the slave side is kept")

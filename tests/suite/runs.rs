@@ -24,7 +24,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 
-use crate::common::{Scratch, repo};
+use crate::common::{Scratch, fresh, repo};
 
 /// A game as the terminal plays it, with its recorder and keeper.
 struct Live {
@@ -423,9 +423,7 @@ fn a_run_left_on_a_designed_floor_below_resumes_there() {
 fn a_run_left_while_a_program_writes_its_level_says_so_again() {
     // The poll finds the level file changed and held open for writing (by this very
     // process): the game says so, and the resumed run says it again at the same point.
-    let scratch = Scratch::new();
-    let level = scratch.copy("levels/pillar.txt");
-    let data = scratch.path().join("data");
+    let (_scratch, level, data) = fresh("levels/pillar.txt");
     let mut live = Live::new(&data, &level, 5, (80, 24));
     live.play("h");
     let writer = std::fs::File::options().append(true).open(&level).unwrap();
@@ -515,9 +513,7 @@ fn a_run_left_after_saving_its_level_and_taking_outside_edits_resumes_without_th
 
 #[test]
 fn leaving_through_the_quit_question_resumes_without_it() {
-    let scratch = Scratch::new();
-    let level = scratch.copy("levels/default.txt");
-    let data = scratch.path().join("data");
+    let (scratch, level, data) = fresh("levels/default.txt");
     let size = (80, 24);
     let mut reference = Live::new(&scratch.path().join("other"), &level, 9, size);
     reference.play("l l .");
@@ -539,9 +535,7 @@ fn leaving_through_the_quit_question_resumes_without_it() {
 
 #[test]
 fn a_run_that_ends_is_scored_with_a_morgue_and_its_save_is_gone() {
-    let scratch = Scratch::new();
-    let level = scratch.copy("tests/levels/troll.txt");
-    let data = scratch.path().join("data");
+    let (_scratch, level, data) = fresh("tests/levels/troll.txt");
     let mut live = Live::new(&data, &level, 3, (60, 16));
     live.play("l l 3*.");
     // An autosave would be here now; a save left by a quit, to see death remove it.
@@ -598,9 +592,7 @@ fn edit_outside(level: &Path, text: &str) {
 
 #[test]
 fn a_run_restarted_by_an_outside_edit_ends_as_abandoned_and_is_scored_once() {
-    let scratch = Scratch::new();
-    let level = scratch.copy("levels/pillar.txt");
-    let data = scratch.path().join("data");
+    let (_scratch, level, data) = fresh("levels/pillar.txt");
     let outcomes = || -> Vec<(String, u32)> {
         let table = astar_rogue::session::scores::load(&data).unwrap();
         table
@@ -667,9 +659,7 @@ fn a_run_restarted_by_an_outside_edit_ends_as_abandoned_and_is_scored_once() {
 
 #[test]
 fn abandoning_ends_the_run_as_a_loss() {
-    let scratch = Scratch::new();
-    let level = scratch.copy("levels/default.txt");
-    let data = scratch.path().join("data");
+    let (_scratch, level, data) = fresh("levels/default.txt");
     let mut live = Live::new(&data, &level, 2, (80, 24));
     live.play("l . Q");
     assert!(
@@ -684,18 +674,41 @@ fn abandoning_ends_the_run_as_a_loss() {
         live.app.world().seed(),
         astar_rogue::game::run::next_run_seed(2)
     );
-    // r in the middle of it abandons it too: two abandoned runs in the table.
+    // r in the middle of it abandons it too, and so do a generated level (G) and a blank
+    // one (C-n) in the middle of a run: each run they replace is in the table, once.
+    // The turns of the runs in the table, each an abandoned one, fewest first.
+    let abandoned = || {
+        let table = astar_rogue::session::scores::load(&data).unwrap();
+        assert!(table.scores.iter().all(|s| s.outcome == "abandoned"));
+        let mut turns: Vec<u32> = table.scores.iter().map(|s| s.turns).collect();
+        turns.sort_unstable();
+        turns
+    };
     live.play("r y");
-    let table = astar_rogue::session::scores::load(&data).unwrap();
-    let outcomes: Vec<&str> = table.scores.iter().map(|s| s.outcome.as_str()).collect();
-    assert_eq!(outcomes, ["abandoned", "abandoned"]);
+    assert_eq!(abandoned(), [1, 2]);
+    live.play("l l");
+    assert_eq!(live.app.world().turn(), 2);
+    live.play("G y");
+    assert_eq!(live.app.world().turn(), 0, "a new level: a new run");
+    assert_eq!(abandoned(), [1, 2, 2], "G abandons the run it replaces");
+    // On the generated level, the first floor the run has.
+    live.play("5*.");
+    assert_eq!(live.app.world().turn(), 5);
+    live.play("C-n y");
+    assert_eq!(live.app.world().turn(), 0, "a blank level: a new run");
+    assert_eq!(
+        abandoned(),
+        [1, 2, 2, 5],
+        "C-n abandons the run it replaces"
+    );
+    // Nothing under way: nothing more to score.
+    live.play("G");
+    assert_eq!(abandoned(), [1, 2, 2, 5]);
 }
 
 #[test]
 fn a_game_left_with_no_run_kept_leaves_no_lock_behind() {
-    let scratch = Scratch::new();
-    let level = scratch.copy("levels/pillar.txt");
-    let data = scratch.path().join("data");
+    let (_scratch, level, data) = fresh("levels/pillar.txt");
     // Left at turn 0: no save, and no lock file (the folder is as empty as before).
     let live = Live::new(&data, &level, 5, (80, 24));
     let slot = live.slot.clone();
@@ -753,22 +766,41 @@ fn a_save_written_when_the_game_ends_is_the_autosave_of_its_last_input() {
     }
 }
 
-/// A save on disk for the refusal tests: a real one, of a run on the pillar.
-fn saved_run(scratch: &Scratch) -> (PathBuf, PathBuf, Slot) {
-    let level = scratch.copy("levels/pillar.txt");
-    let data = scratch.path().join("data");
+/// A save on disk for the refusal tests: a real one, of a run on the pillar; with
+/// [`fresh`]'s scratch folder, level and data folder.
+fn saved_run() -> (Scratch, PathBuf, PathBuf, Slot) {
+    let (scratch, level, data) = fresh("levels/pillar.txt");
     let mut live = Live::new(&data, &level, 5, (80, 24));
     live.play("h h .");
     let slot = live.slot.clone();
     live.leave();
-    (level, data, slot)
+    (scratch, level, data, slot)
+}
+
+/// `astar-rogue play LEVEL ARGS...` keeping runs in `data`, which must be refused before
+/// the terminal is touched: exit code 2 and nothing on standard output. Its standard
+/// error.
+fn play_refused(level: &Path, args: &[&str], data: &Path) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_astar-rogue"))
+        .arg("play")
+        .arg(level)
+        .args(args)
+        .env(data::DATA_ENV, data)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        out.stdout.is_empty(),
+        "the terminal was not touched: {:?}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    err
 }
 
 #[test]
 fn a_damaged_cut_or_foreign_save_is_refused_and_kept() {
-    let bin = env!("CARGO_BIN_EXE_astar-rogue");
-    let scratch = Scratch::new();
-    let (level, data, slot) = saved_run(&scratch);
+    let (_scratch, level, data, slot) = saved_run();
     let good = std::fs::read(&slot.save).unwrap();
     let text = String::from_utf8(good.clone()).unwrap();
     let cases: [(&str, Vec<u8>, &str); 4] = [
@@ -795,14 +827,7 @@ fn a_damaged_cut_or_foreign_save_is_refused_and_kept() {
     ];
     for (what, bytes, message) in cases {
         std::fs::write(&slot.save, &bytes).unwrap();
-        let out = std::process::Command::new(bin)
-            .arg("play")
-            .arg(&level)
-            .env(data::DATA_ENV, &data)
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(2), "{what}");
-        let err = String::from_utf8_lossy(&out.stderr);
+        let err = play_refused(&level, &[], &data);
         assert!(
             err.starts_with(&format!(
                 "{}: the run saved here cannot be resumed: {message}",
@@ -816,10 +841,6 @@ fn a_damaged_cut_or_foreign_save_is_refused_and_kept() {
             bytes,
             "{what}: left in place"
         );
-        assert!(
-            out.stdout.is_empty(),
-            "{what}: the terminal was not touched"
-        );
     }
     // In the library, the same reasons.
     std::fs::write(&slot.save, b"astar-rogue run save, format 9\n").unwrap();
@@ -831,19 +852,10 @@ fn a_damaged_cut_or_foreign_save_is_refused_and_kept() {
 
 #[test]
 fn a_save_whose_level_changed_is_refused_and_kept() {
-    let bin = env!("CARGO_BIN_EXE_astar-rogue");
-    let scratch = Scratch::new();
-    let (level, data, slot) = saved_run(&scratch);
+    let (_scratch, level, data, slot) = saved_run();
     let saved = std::fs::read(&slot.save).unwrap();
     std::fs::write(&level, "title: Other\n@..\n.g.\n").unwrap();
-    let out = std::process::Command::new(bin)
-        .arg("play")
-        .arg(&level)
-        .env(data::DATA_ENV, &data)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = play_refused(&level, &[], &data);
     let turn = RunSave::decode(&saved).unwrap().turn;
     assert!(turn > 0);
     assert!(
@@ -857,15 +869,7 @@ fn a_save_whose_level_changed_is_refused_and_kept() {
     assert_eq!(std::fs::read(&slot.save).unwrap(), saved);
     // Asking for another seed while a run is kept is refused too, saying how to go on.
     std::fs::copy(repo("levels/pillar.txt"), &level).unwrap();
-    let out = std::process::Command::new(bin)
-        .arg("play")
-        .arg(&level)
-        .args(["--seed", "6"])
-        .env(data::DATA_ENV, &data)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = play_refused(&level, &["--seed", "6"], &data);
     assert!(
         err.starts_with(&format!(
             "pillar.txt has a run in progress (seed 5, turn {turn})"
@@ -876,23 +880,10 @@ fn a_save_whose_level_changed_is_refused_and_kept() {
 
 #[test]
 fn a_run_being_played_cannot_be_played_twice() {
-    let bin = env!("CARGO_BIN_EXE_astar-rogue");
-    let scratch = Scratch::new();
-    let level = scratch.copy("levels/pillar.txt");
-    let data = scratch.path().join("data");
+    let (_scratch, level, data) = fresh("levels/pillar.txt");
     let live = Live::new(&data, &level, 5, (80, 24));
-    let out = std::process::Command::new(bin)
-        .arg("play")
-        .arg(&level)
-        .env(data::DATA_ENV, &data)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("being played in another terminal"),
-        "{:?}",
-        out.stderr
-    );
+    let err = play_refused(&level, &[], &data);
+    assert!(err.contains("being played in another terminal"), "{err}");
     drop(live);
 }
 

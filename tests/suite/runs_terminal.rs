@@ -5,10 +5,11 @@
 
 use std::path::Path;
 use std::process::{Command, ExitStatus};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use nix::sys::signal::Signal;
 
+use crate::common::fresh;
 use crate::pty::{BIN, Pty};
 
 const DEADLINE: Duration = Duration::from_secs(10);
@@ -37,21 +38,7 @@ impl Game {
     }
 
     fn wait_screen(&mut self, needle: &str) {
-        let start = Instant::now();
-        while !self.screen().iter().any(|l| l.contains(needle)) {
-            if let Ok(Some(status)) = self.pty.child.try_wait() {
-                panic!(
-                    "exited ({status}) before showing {needle:?}: {}",
-                    self.text()
-                );
-            }
-            assert!(
-                start.elapsed() < DEADLINE,
-                "no {needle:?} on screen:\n{}",
-                self.screen().join("\n")
-            );
-            std::thread::sleep(Duration::from_millis(10));
-        }
+        self.pty.wait_screen(needle, DEADLINE);
     }
 
     /// Sends keys one at a time, each once the screen shows what it did (`Turn N`).
@@ -113,16 +100,6 @@ fn script_frame(level: &Path, seed: u64, tokens: &str) -> Vec<String> {
         .collect()
 }
 
-fn level_copy(dir: &Path) -> std::path::PathBuf {
-    let level = dir.join("default.txt");
-    std::fs::copy(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/default.txt"),
-        &level,
-    )
-    .unwrap();
-    level
-}
-
 /// The rows of the map and the side panel (the log below them holds the resumed notice).
 fn board(screen: &[String]) -> Vec<String> {
     screen[..19].to_vec()
@@ -130,9 +107,7 @@ fn board(screen: &[String]) -> Vec<String> {
 
 #[test]
 fn quit_and_start_again_brings_the_same_screen_back() {
-    let dir = tempfile::tempdir().unwrap();
-    let level = level_copy(dir.path());
-    let data = dir.path().join("data");
+    let (_dir, level, data) = fresh("levels/default.txt");
     let mut g = Game::launch(&[level.as_os_str(), "--seed".as_ref(), "5".as_ref()], &data);
     g.wait_screen("Turn 0 ");
     g.play(b"llk", &[1, 2, 3]);
@@ -169,9 +144,7 @@ fn quit_and_start_again_brings_the_same_screen_back() {
 
 #[test]
 fn sighup_keeps_the_run_and_the_next_start_resumes_it() {
-    let dir = tempfile::tempdir().unwrap();
-    let level = level_copy(dir.path());
-    let data = dir.path().join("data");
+    let (_dir, level, data) = fresh("levels/default.txt");
     let mut g = Game::launch(&[level.as_os_str(), "--seed".as_ref(), "8".as_ref()], &data);
     g.wait_screen("Turn 0 ");
     g.play(b"lj", &[1, 2]);
@@ -186,9 +159,7 @@ fn sighup_keeps_the_run_and_the_next_start_resumes_it() {
 
 #[test]
 fn a_vanished_terminal_keeps_the_run() {
-    let dir = tempfile::tempdir().unwrap();
-    let level = level_copy(dir.path());
-    let data = dir.path().join("data");
+    let (dir, level, data) = fresh("levels/default.txt");
     let mut g = Game::launch(&[level.as_os_str(), "--seed".as_ref(), "9".as_ref()], &data);
     g.wait_screen("Turn 0 ");
     g.play(b"hk", &[1, 2]);
@@ -214,14 +185,7 @@ fn a_vanished_terminal_keeps_the_run() {
 
 #[test]
 fn a_game_that_stops_before_it_starts_leaves_no_lock_file() {
-    let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("data");
-    let level = dir.path().join("pillar.txt");
-    std::fs::copy(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/pillar.txt"),
-        &level,
-    )
-    .unwrap();
+    let (dir, level, data) = fresh("levels/pillar.txt");
     // A recording into a folder that is not there: refused once the run's lock is taken.
     let record = dir.path().join("missing").join("game.keys");
     let mut g = Game::launch(

@@ -74,14 +74,24 @@ impl Session {
 
     /// Starts `astar-rogue play ARGS...` with extra environment variables.
     fn launch(args: &[&std::ffi::OsStr], env: &[(&str, &str)]) -> Session {
+        let mut full: Vec<&std::ffi::OsStr> = vec!["play".as_ref()];
+        full.extend_from_slice(args);
+        Session::command(&full, env)
+    }
+
+    /// Starts `astar-rogue replay RECORDING`, the replay viewer.
+    fn replay(recording: &Path) -> Session {
+        Session::command(&["replay".as_ref(), recording.as_os_str()], &[])
+    }
+
+    /// Starts `astar-rogue ARGS...` with extra environment variables.
+    fn command(full: &[&std::ffi::OsStr], env: &[(&str, &str)]) -> Session {
         // Kept runs go to a folder of the test's own, never the user's.
         let data = tempfile::tempdir().expect("a data folder");
         let mut all: Vec<(&str, &std::ffi::OsStr)> =
             vec![("ASTAR_ROGUE_DATA", data.path().as_os_str())];
         all.extend(env.iter().map(|(k, v)| (*k, v.as_ref())));
-        let mut full: Vec<&std::ffi::OsStr> = vec!["play".as_ref()];
-        full.extend_from_slice(args);
-        let pty = Pty::spawn(&full, &all);
+        let pty = Pty::spawn(full, &all);
         Session {
             pty,
             _scratch: None,
@@ -97,28 +107,9 @@ impl Session {
         self.pty.len()
     }
 
-    /// What the terminal shows now, row by row.
-    fn screen(&self) -> String {
-        self.pty.screen().join("\n")
-    }
-
     /// Waits until the screen shows `needle`.
     fn wait_screen(&mut self, needle: &str) {
-        let start = Instant::now();
-        while !self.screen().contains(needle) {
-            if let Ok(Some(status)) = self.pty.child.try_wait() {
-                panic!(
-                    "the game exited ({status}) before showing {needle:?}: {}",
-                    self.screen()
-                );
-            }
-            assert!(
-                start.elapsed() < DEADLINE,
-                "no {needle:?} on screen within {DEADLINE:?}:\n{}",
-                self.screen()
-            );
-            std::thread::sleep(Duration::from_millis(10));
-        }
+        self.pty.wait_screen(needle, DEADLINE);
     }
 
     /// Waits until the output contains `needle`.
@@ -360,60 +351,84 @@ fn ctrl_z_and_sigtstp_suspend_with_the_terminal_restored_and_fg_takes_it_again()
     for how in ["Ctrl-Z", "SIGTSTP"] {
         let mut s = Session::start(None);
         s.wait_ready();
-        let seen = s.len();
-        if how == "Ctrl-Z" {
-            s.send(b"\x1a");
-        } else {
-            s.signal(Signal::SIGTSTP);
-        }
-        s.wait_stopped();
-        // Written before the stop, but the reader thread may not have taken it from the pty
-        // yet on a loaded machine.
-        let start = Instant::now();
-        loop {
-            let stopped = s.text()[seen..].to_string();
-            if stopped.contains(MOUSE_OFF) && stopped.contains(LEAVE_ALT) {
-                break;
-            }
-            assert!(
-                start.elapsed() < DEADLINE,
-                "{how}: the terminal must be handed back before stopping: {stopped:?}"
-            );
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let cooked = s.termios();
-        assert!(
-            cooked
-                .local_flags
-                .contains(LocalFlags::ICANON | LocalFlags::ECHO | LocalFlags::ISIG),
-            "{how}: raw mode left on while stopped: {:?}",
-            cooked.local_flags
-        );
-        let seen = s.len();
-        s.signal(Signal::SIGCONT);
-        s.wait_for_more(seen);
-        let start = Instant::now();
-        loop {
-            let again = s.text()[seen..].to_string();
-            if again.contains(ENTER_ALT) && again.contains(MOUSE_ON) && again.contains(READY) {
-                break;
-            }
-            assert!(
-                start.elapsed() < DEADLINE,
-                "{how}: after SIGCONT the game must re-enter and redraw: {again:?}"
-            );
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let raw = s.termios();
-        assert!(
-            !raw.local_flags.contains(LocalFlags::ICANON),
-            "{how}: raw mode must be back after fg"
-        );
+        suspend_and_resume(&mut s, how, READY);
         s.send(b"q");
         let f = s.finish();
         f.assert_clean_exit();
         f.assert_restored();
     }
+}
+
+/// The replay viewer suspends as the game does: Ctrl-Z and SIGTSTP hand the terminal back,
+/// `fg` takes it again and redraws the viewer.
+#[test]
+fn the_replay_viewer_suspends_and_resumes_as_the_game_does() {
+    let recording = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scripts/rest.keys");
+    for how in ["Ctrl-Z", "SIGTSTP"] {
+        let mut s = Session::replay(&recording);
+        s.wait_for(MOUSE_ON);
+        s.wait_screen("REPLAY");
+        suspend_and_resume(&mut s, how, "REPLAY");
+        s.send(b"q");
+        let f = s.finish();
+        f.assert_clean_exit();
+        f.assert_restored();
+    }
+}
+
+/// Suspends the program on `s` by `how` (`Ctrl-Z` or `SIGTSTP`) and checks it handed the
+/// terminal back before it stopped; then resumes it (`fg`) and checks it took the terminal
+/// again and drew all of it, `ready` on screen.
+fn suspend_and_resume(s: &mut Session, how: &str, ready: &str) {
+    let seen = s.len();
+    if how == "Ctrl-Z" {
+        s.send(b"\x1a");
+    } else {
+        s.signal(Signal::SIGTSTP);
+    }
+    s.wait_stopped();
+    // Written before the stop, but the reader thread may not have taken it from the pty
+    // yet on a loaded machine.
+    let start = Instant::now();
+    loop {
+        let stopped = s.text()[seen..].to_string();
+        if stopped.contains(MOUSE_OFF) && stopped.contains(LEAVE_ALT) {
+            break;
+        }
+        assert!(
+            start.elapsed() < DEADLINE,
+            "{how}: the terminal must be handed back before stopping: {stopped:?}"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let cooked = s.termios();
+    assert!(
+        cooked
+            .local_flags
+            .contains(LocalFlags::ICANON | LocalFlags::ECHO | LocalFlags::ISIG),
+        "{how}: raw mode left on while stopped: {:?}",
+        cooked.local_flags
+    );
+    let seen = s.len();
+    s.signal(Signal::SIGCONT);
+    s.wait_for_more(seen);
+    let start = Instant::now();
+    loop {
+        let again = s.text()[seen..].to_string();
+        if again.contains(ENTER_ALT) && again.contains(MOUSE_ON) && again.contains(ready) {
+            break;
+        }
+        assert!(
+            start.elapsed() < DEADLINE,
+            "{how}: after SIGCONT it must re-enter and redraw: {again:?}"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let raw = s.termios();
+    assert!(
+        !raw.local_flags.contains(LocalFlags::ICANON),
+        "{how}: raw mode must be back after fg"
+    );
 }
 
 /// `NO_COLOR`: the frames carry no colour at all, and the overlay still shows its glyphs.

@@ -10,7 +10,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Design, FeatureKind, Format, LoadError, MAX_LEVEL_BYTES, ParseError};
+use super::{Design, FeatureKind, Format, LoadError, ParseError};
 
 /// The file a `next:` header names, for a level read from `level`.
 pub fn next_path(level: &Path, next: &str) -> PathBuf {
@@ -96,7 +96,7 @@ pub fn unreadable(path: &Path, design: &Design, below: &Path, error: LoadError) 
 
 /// Reads a level file of either format.
 pub fn load(path: &Path) -> Result<(Design, Format), LoadError> {
-    let bytes = crate::text::read_limited(path, MAX_LEVEL_BYTES, "level file")?;
+    let bytes = super::read_level_file(path)?;
     Ok(Design::parse_any(&bytes, &path.display().to_string())?)
 }
 
