@@ -1256,7 +1256,6 @@ impl App {
             self.world().seed()
         };
         match self.session.new_run(seed) {
-            // A run in progress that the new one replaces ends, abandoned.
             Ok(replaced) => self.replaced(replaced),
             Err(crate::session::UnsavedBelow) => {
                 self.say(format!(
@@ -1274,8 +1273,9 @@ impl App {
         }
     }
 
-    /// Notes the run in progress that a new run or level replaced, ended as abandoned
-    /// (the session took it: [`Session::new_run`]), for the front end to score.
+    /// Notes the run in progress that a new run, a new or blank level or the file's reload
+    /// replaced, ended as abandoned (the session hands it back from each), for the front end
+    /// to score.
     fn replaced(&mut self, replaced: Option<Box<RunEnd>>) {
         if let Some(end) = replaced {
             self.ended = Some(*end);
@@ -1407,7 +1407,6 @@ impl App {
                 history_cleared,
                 replaced,
             } => {
-                // The run in progress that the file's level replaces ends, abandoned.
                 self.replaced(replaced);
                 self.began();
                 self.say(format!(

@@ -272,7 +272,7 @@ pub struct NewLevel {
     pub seed: u64,
     /// The file name it saves as.
     pub name: String,
-    /// The run in progress it replaced, ended as abandoned (see [`Session::replaced`]).
+    /// The run in progress it replaced, ended as abandoned.
     pub replaced: Option<Box<RunEnd>>,
 }
 
@@ -281,7 +281,7 @@ pub struct NewLevel {
 pub struct NewBlank {
     /// The file name it saves as.
     pub name: String,
-    /// The run in progress it replaced, ended as abandoned (see [`Session::replaced`]).
+    /// The run in progress it replaced, ended as abandoned.
     pub replaced: Option<Box<RunEnd>>,
 }
 
@@ -560,20 +560,15 @@ impl Session {
 
     /// The run in progress, ended as abandoned, for the score table and the morgue file:
     /// taken just before a new run, a new level or the level file's reload replaces it
-    /// (`None` when no run is under way). The one place a replaced run is taken.
-    pub fn replaced(&self) -> Option<Box<RunEnd>> {
+    /// (`None` when no run is under way). The one place a replaced run is taken, private so
+    /// that no front end can take it a second time.
+    fn replaced(&self) -> Option<Box<RunEnd>> {
         self.in_progress()
             .then(|| Box::new(RunEnd::of(self, Outcome::Abandoned)))
     }
 
-    /// Starts the run again from its first floor, with the run's seed, as
-    /// [`Session::new_run`] does.
-    pub fn restart(&mut self) -> Result<Option<Box<RunEnd>>, UnsavedBelow> {
-        self.new_run(self.world.seed())
-    }
-
     /// Starts a new run from the first floor with `seed`; the run in progress it replaced
-    /// comes back, ended as abandoned ([`Session::replaced`]). Refused, nothing done, on a
+    /// comes back, ended as abandoned. Refused, nothing done, on a
     /// deeper floor with unsaved edits, which going back would drop.
     pub fn new_run(&mut self, seed: u64) -> Result<Option<Box<RunEnd>>, UnsavedBelow> {
         if self.first.is_some() && self.unsaved() {

@@ -438,7 +438,6 @@ impl App {
         });
         match self.session.new_blank((w.max(3), h.max(3))) {
             Ok(crate::session::NewBlank { name, replaced }) => {
-                // The run in progress ends, abandoned, as a new level replaces it.
                 self.replaced(replaced);
                 self.began();
                 if editing {

@@ -294,7 +294,7 @@ pub fn watch(mut replay: Replay, speed: usize, paused: bool) -> io::Result<i32> 
 
 /// The viewer's loop, on a terminal set up.
 fn view(
-    term: &mut ratatui::DefaultTerminal,
+    terminal: &mut ratatui::DefaultTerminal,
     flags: &term::Flags,
     replay: &mut Replay,
     speed: usize,
@@ -316,7 +316,7 @@ fn view(
         if n != 0 {
             return Ok(128 + n);
         }
-        if term::job_control(term, flags, || {})? {
+        if term::job_control(terminal, flags, || {})? {
             dirty = true;
             // The time stopped is not owed to the speed.
             v.clock = Instant::now();
@@ -337,7 +337,7 @@ fn view(
             v.clock = Instant::now();
         }
         if dirty {
-            term.draw(|f| {
+            terminal.draw(|f| {
                 let area = f.area();
                 let (w, h) = replay.app().size();
                 if w <= area.width && h <= area.height {
@@ -405,7 +405,7 @@ fn view(
             Some(Action::ReplayQuit | Action::Interrupt) => return Ok(0),
             // In raw mode Ctrl-Z is a key, not SIGTSTP: suspended as the game is.
             Some(Action::Suspend) => {
-                term::suspend(term, flags)?;
+                term::suspend(terminal, flags)?;
                 v.clock = Instant::now();
             }
             Some(Action::ReplayPause) => {

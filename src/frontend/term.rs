@@ -129,6 +129,14 @@ impl Flags {
     }
 }
 
+/// Runs `f` on the recorder unless a panic while it was held poisoned it: a recording cut
+/// short must not take the terminal's restoring down with it.
+fn with_recorder(recorder: &Mutex<Recorder>, f: impl FnOnce(&mut Recorder)) {
+    if let Ok(mut r) = recorder.lock() {
+        f(&mut r);
+    }
+}
+
 /// Set by the panic hook, so the main loop draws nothing more over the panic message.
 static PANICKING: AtomicBool = AtomicBool::new(false);
 
@@ -520,14 +528,12 @@ impl Ui {
     }
 
     fn record(&self, f: impl FnOnce(&mut Recorder)) {
-        if let Ok(mut r) = self.recorder.lock() {
-            f(&mut r);
-        }
+        with_recorder(&self.recorder, f);
     }
 
     /// The ending a stop signal asks for, or a quit.
     fn ending(&self) -> Ending {
-        match self.flags.stop.load(Ordering::SeqCst) {
+        match self.flags.stop() {
             0 => Ending::Quit,
             n => Ending::Signal(n),
         }
@@ -616,9 +622,7 @@ impl Ui {
     fn job_control(&mut self) -> io::Result<bool> {
         let recorder = &self.recorder;
         job_control(&mut self.terminal, &self.flags, || {
-            if let Ok(mut r) = recorder.lock() {
-                r.flush();
-            }
+            with_recorder(recorder, Recorder::flush)
         })
     }
 
@@ -716,7 +720,7 @@ impl Ui {
                 Err(TryRecvError::Disconnected) => gone(),
                 Err(TryRecvError::Empty) => {}
             }
-            if self.flags.stop.load(Ordering::SeqCst) != 0 {
+            if self.flags.stop() != 0 {
                 // Give the work a moment to end, so that the edits kept are its own.
                 match done.recv_timeout(STOP_WAIT) {
                     Ok(answer) => break answer,
@@ -825,7 +829,7 @@ impl Ui {
         let mut last_draw = Instant::now();
         let mut dirty = true;
         loop {
-            if self.flags.stop.load(Ordering::SeqCst) != 0 {
+            if self.flags.stop() != 0 {
                 self.record(|r| r.finish());
                 self.keep_edits(&lock(app));
                 return Ok(self.ending());

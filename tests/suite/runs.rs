@@ -701,8 +701,10 @@ fn abandoning_ends_the_run_as_a_loss() {
         [1, 2, 2, 5],
         "C-n abandons the run it replaces"
     );
-    // Nothing under way: nothing more to score.
+    // Nothing under way: a new level at once, and nothing more to score.
+    let blank = live.app.world().grid().tiles().to_vec();
     live.play("G");
+    assert_ne!(live.app.world().grid().tiles(), blank, "G made a level");
     assert_eq!(abandoned(), [1, 2, 2, 5]);
 }
 
