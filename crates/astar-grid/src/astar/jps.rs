@@ -233,8 +233,9 @@ type Successor = (u32, u32, u32, u32);
 /// (most expansions have at most two): a search that expands a jump point reads its node,
 /// then this slot, and nothing else of the map. Kept small so that it mostly stays in cache:
 /// on 8room_000 the expansions of all 1,940 scenarios take 22,137 slots, a table of 1 MiB.
-/// (`cell << 3` fits in a key: padded maps stay below 2^25 cells, see
-/// [`MAX_SEARCH_CELLS`](super::MAX_SEARCH_CELLS).)
+/// (`cell << 3` fits in a key: a map remembers only with sides below 2^16, see [`Map::memo`],
+/// so with at most [`MAX_SEARCH_CELLS`](super::MAX_SEARCH_CELLS) cells it pads to fewer than
+/// 2^25.)
 #[derive(Debug, Clone, Default)]
 struct Memo {
     /// A power of two of slots, or none before the first expansion remembered.
@@ -248,6 +249,9 @@ struct Memo {
 /// The table stops growing past this many slots (32 bytes each: 8 MiB), the spill past this
 /// many successors (8 bytes each); expansions not remembered then are scanned as before.
 const MEMO_SLOTS_MAX: usize = 1 << 18;
+
+/// The table's first size; tiny under test, so that the tests' small maps make it grow.
+const MEMO_SLOTS_MIN: usize = if cfg!(test) { 16 } else { 1 << 12 };
 const MEMO_SPILL_MAX: usize = 1 << 20;
 
 /// One remembered expansion: `key` is `cell << 3 | dir` plus one (0 marks an empty slot),
@@ -281,8 +285,10 @@ impl Memo {
     #[inline(always)]
     fn slot(&self, key: u32) -> usize {
         let mask = self.table.len() - 1;
-        // Fibonacci hashing: neighbouring cells land far apart, so probes stay short.
-        let mut i = (key.wrapping_mul(0x9E37_79B9) as usize >> 8) & mask;
+        // Fibonacci hashing, the product's top bits: neighbouring cells land far apart, so
+        // probes stay short.
+        let bits = self.table.len().trailing_zeros();
+        let mut i = (key.wrapping_mul(0x9E37_79B9) >> (32 - bits)) as usize;
         loop {
             let k = self.table[i].key;
             if k == key || k == 0 {
@@ -336,16 +342,22 @@ impl Memo {
             return;
         }
         map.successors(c, xy, dir, goal, out);
-        let area = map.sweep(c, xy, dir).map(|v| v as u16);
         let n = out.len();
-        if !outside(area) || n > 255 || self.spill.len() + n > MEMO_SPILL_MAX {
+        // At most three quarters full, so that probes stay short; the room is looked at
+        // before the sweep, which costs more than the scan itself.
+        let full = 4 * (self.used + 1) > 3 * self.table.len();
+        if n > 255
+            || self.spill.len() + n.saturating_sub(2) > MEMO_SPILL_MAX
+            || full && 2 * self.table.len() > MEMO_SLOTS_MAX
+        {
             return;
         }
-        // At most three quarters full, so that probes stay short.
-        if 4 * (self.used + 1) > 3 * self.table.len() {
-            if !self.grow() {
-                return;
-            }
+        let area = map.sweep(c, xy, dir).map(|v| v as u16);
+        if !outside(area) {
+            return;
+        }
+        if full {
+            self.grow();
             i = self.slot(key);
         }
         let mut first = [0; 2];
@@ -362,11 +374,11 @@ impl Memo {
         self.spill.extend(out.iter().skip(2).map(|&s| pack(s)));
     }
 
-    /// Doubles the table (from 4,096 slots), unless it is at [`MEMO_SLOTS_MAX`]; returns
-    /// whether it grew.
+    /// Doubles the table (from [`MEMO_SLOTS_MIN`] slots), unless it is at
+    /// [`MEMO_SLOTS_MAX`]; returns whether it grew.
     #[cold]
     fn grow(&mut self) -> bool {
-        let size = (2 * self.table.len()).max(1 << 12);
+        let size = (2 * self.table.len()).max(MEMO_SLOTS_MIN);
         if size > MEMO_SLOTS_MAX {
             return false;
         }
@@ -380,6 +392,13 @@ impl Memo {
 }
 
 impl Jps {
+    /// How many expansions are remembered, the table's slots and the successors spilled
+    /// past each expansion's first two, for the tests to see that they are.
+    #[cfg(test)]
+    pub(super) fn remembered(&self) -> (usize, usize, usize) {
+        (self.memo.used, self.memo.table.len(), self.memo.spill.len())
+    }
+
     /// Copies `grid` in when it changed; returns why JPS does not run on it, if it does not:
     /// a step that costs more than the plain 10 or 14, or straight runs too short for
     /// jumping to pay (see [`CLUTTER_MIN_CELLS`]).

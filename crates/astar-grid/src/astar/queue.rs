@@ -363,7 +363,7 @@ const NETWORK_MAX: usize = 16;
 
 /// The comparators of Batcher's odd-even merge sort on 16 lanes that touch only the first
 /// `n`: each `(a, b)`, `a < b`, puts the larger key in lane `a`. The others are left out, which
-/// is sound because the lanes from `n` on hold zeros, smaller than every key, where every
+/// is sound because the lanes from `n` on hold zeros, no larger than any key, where every
 /// comparator would leave them: the network sorts the first `n` lanes alone.
 const fn batcher(n: usize) -> ([(u8, u8); 64], usize) {
     let mut pairs = [(0u8, 0u8); 64];

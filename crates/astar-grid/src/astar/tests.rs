@@ -659,15 +659,24 @@ fn jump_point_search_remembers_expansions_without_changing_a_result() {
                     );
                 }
             }
+            // Remembered, the table grown from its first 16 slots, successors spilled.
+            let (used, slots, spilled) = pf.jps.remembered();
+            assert!(
+                used > 100 && slots >= 256 && spilled > 0,
+                "{used} remembered in {slots} slots, {spilled} spilled"
+            );
             // A door shut and a wall opened: the remembered runs no longer hold.
             next = next
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
-            let wall = (0..g.len())
+            let inner = |p: Pos| {
+                p.x > 0 && p.y > 0 && p.x + 1 < g.width() as i32 && p.y + 1 < g.height() as i32
+            };
+            let walls: Vec<Pos> = (0..g.len())
                 .map(|c| g.pos(c))
-                .filter(|&p| !g.is_passable(p))
-                .nth((next >> 33) as usize % 40)
-                .expect("walls");
+                .filter(|&p| !g.is_passable(p) && inner(p))
+                .collect();
+            let wall = walls[(next >> 33) as usize % walls.len()];
             let floor = floors[(next >> 40) as usize % floors.len()];
             g.set(wall, Tile::Floor);
             g.set(floor, Tile::Wall);
