@@ -380,6 +380,18 @@ fn row_actions(row: usize) -> Vec<Action> {
     out
 }
 
+/// The slot of `action` in `context` (by index into [`slots`]), if it can be bound there.
+fn slot_of(context: Context, action: Action) -> Option<usize> {
+    slots()
+        .iter()
+        .position(|s| s.context == context && s.action == action)
+}
+
+/// The first of `keys` as the help writes keys; a dash when there is none.
+fn first_shown(keys: &[Key]) -> String {
+    keys.first().map_or_else(|| "-".into(), |k| shown_key(*k))
+}
+
 /// Every bindable action, by context, in the key table's order. Interrupt is not among
 /// them: Ctrl-C always quits.
 pub fn slots() -> &'static [Slot] {
@@ -428,11 +440,7 @@ fn row_slots() -> &'static [Vec<usize>] {
             .map(|r| {
                 row_actions(r)
                     .into_iter()
-                    .filter_map(|a| {
-                        slots()
-                            .iter()
-                            .position(|s| s.context == BINDINGS[r].context && s.action == a)
-                    })
+                    .filter_map(|a| slot_of(BINDINGS[r].context, a))
                     .collect()
             })
             .collect()
@@ -446,23 +454,18 @@ fn row_slots() -> &'static [Vec<usize>] {
 /// again or `Esc`).
 pub fn followed() -> &'static [Vec<usize>] {
     static FOLLOWED: OnceLock<Vec<Vec<usize>>> = OnceLock::new();
-    let slot = |context: Context, action: Action| {
-        slots()
-            .iter()
-            .position(|m| m.context == context && m.action == action)
-    };
     FOLLOWED.get_or_init(|| {
         slots()
             .iter()
             .map(|s| match (s.context, s.action) {
                 (Context::Aim, Action::AttackToward(dx, dy)) => {
-                    slot(Context::Global, Action::Move(dx, dy))
+                    slot_of(Context::Global, Action::Move(dx, dy))
                         .into_iter()
                         .collect()
                 }
                 (Context::Aim, Action::Attack) => [
-                    slot(Context::Play, Action::Attack),
-                    slot(Context::Global, Action::Back),
+                    slot_of(Context::Play, Action::Attack),
+                    slot_of(Context::Global, Action::Back),
                 ]
                 .into_iter()
                 .flatten()
@@ -582,11 +585,7 @@ impl Bindings {
     /// The first key bound to `action` in `context`, as the help writes keys; a dash when
     /// the player left it none.
     pub fn key_of(&self, context: Context, action: Action) -> String {
-        slots()
-            .iter()
-            .position(|s| s.context == context && s.action == action)
-            .and_then(|i| self.keys[i].first())
-            .map_or_else(|| "-".into(), |k| shown_key(*k))
+        slot_of(context, action).map_or_else(|| "-".into(), |i| first_shown(&self.keys[i]))
     }
 
     /// The player's key for a command a message names (the log's text names the table's).
@@ -627,9 +626,7 @@ impl Bindings {
 
     /// Every key bound to `action` in `context`, as the help writes keys.
     pub fn keys_of(&self, context: Context, action: Action) -> Vec<String> {
-        slots()
-            .iter()
-            .position(|s| s.context == context && s.action == action)
+        slot_of(context, action)
             .map(|i| self.keys[i].iter().map(|k| shown_key(*k)).collect())
             .unwrap_or_default()
     }
@@ -653,9 +650,7 @@ impl Bindings {
                     let mine = b.keys.iter().find(|(_, a)| *a == slots()[i].action);
                     return mine.map_or_else(|| "-".into(), |(k, _)| shown_key(*k));
                 }
-                self.keys[i]
-                    .first()
-                    .map_or_else(|| "-".into(), |k| shown_key(*k))
+                first_shown(&self.keys[i])
             })
             .collect();
         let text = if keys.is_empty() {
@@ -678,9 +673,7 @@ impl Bindings {
             return Cow::Borrowed(b.help);
         }
         let own = shown_key(own);
-        let bound = self.keys[slots_here[0]]
-            .first()
-            .map_or_else(|| "-".into(), |k| shown_key(*k));
+        let bound = first_shown(&self.keys[slots_here[0]]);
         let words: Vec<String> = b
             .help
             .split(' ')
@@ -818,11 +811,7 @@ impl crate::game::KeyNames for Bindings {
                 .iter()
                 .position(|s| s.context == c && s.defaults.contains(&key))
         })?;
-        (self.keys[i] != slots()[i].defaults).then(|| {
-            self.keys[i]
-                .first()
-                .map_or_else(|| "-".into(), |k| shown_key(*k))
-        })
+        (self.keys[i] != slots()[i].defaults).then(|| first_shown(&self.keys[i]))
     }
 }
 
