@@ -560,28 +560,6 @@ impl Bindings {
             .all(|&i| self.keys[i] == slots()[i].defaults)
     }
 
-    /// The first key of each direction slot of `context`, in [`MOVES`]' order, or `None`
-    /// when they are all the table's.
-    fn direction_keys(&self, context: Context) -> Option<Vec<String>> {
-        let slots_here = direction_slots(context);
-        if slots_here
-            .iter()
-            .all(|&i| self.keys[i] == slots()[i].defaults)
-        {
-            return None;
-        }
-        Some(
-            slots_here
-                .into_iter()
-                .map(|i| {
-                    self.keys[i]
-                        .first()
-                        .map_or_else(|| "-".into(), |k| shown_key(*k))
-                })
-                .collect(),
-        )
-    }
-
     /// The first key bound to `action` in `context`, as the help writes keys; a dash when
     /// the player left it none.
     pub fn key_of(&self, context: Context, action: Action) -> String {
@@ -694,19 +672,6 @@ impl Bindings {
             return Cow::Borrowed(b.hint);
         }
         let (keys, what) = b.hint.rsplit_once(' ').unwrap_or(("", b.hint));
-        if keys == "hjklyubn" {
-            // The eight ways, written together: the moves (a row that describes them), or
-            // the attacks in place.
-            let context = if b.context == Context::Aim {
-                Context::Aim
-            } else {
-                Context::Global
-            };
-            return match self.direction_keys(context) {
-                None => Cow::Borrowed(b.hint),
-                Some(keys) => Cow::Owned(format!("{} {what}", keys.concat())),
-            };
-        }
         // Each key the hint names stands for what the table gives it: the row's own action,
         // else one of its part of the game, else one that applies everywhere ("x q Esc
         // leave" names look mode's way out and the way back).
@@ -777,7 +742,15 @@ impl Bindings {
             if out.is_empty() {
                 continue;
             }
-            let together = *glued && out.iter().all(|k| k.chars().count() == 1);
+            // The eight ways of a part of the game (the moves, the attacks in place) stay
+            // written together whatever their keys: apart, they would crowd the bar.
+            let ways = CONTEXTS.iter().any(|&c| {
+                let eight = direction_slots(c);
+                eight.len() == MOVES.len()
+                    && keys.len() == eight.len()
+                    && keys.iter().all(|(_, i)| eight.contains(i))
+            });
+            let together = *glued && (ways || out.iter().all(|k| k.chars().count() == 1));
             parts.push(out.join(if together { "" } else { " " }));
         }
         Cow::Owned(format!("{} {what}", parts.join(sep)))
