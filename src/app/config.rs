@@ -1600,7 +1600,7 @@ mod tests {
         assert_eq!(Bindings::standard().help(copy), "copy: corner, c again");
         assert_eq!(
             super::super::help::title(b, 1, 3, 80),
-            " help 2/3: PgDn next, PgUp back, c closes "
+            " help 2/3: Space or PgDn next, PgUp back, c closes "
         );
         assert_eq!(
             super::super::help::title(Bindings::standard(), 1, 3, 80),

@@ -124,25 +124,18 @@ pub fn layout(bindings: &Bindings, area: Rect) -> HelpLayout {
 /// player's keys for paging and closing.
 pub fn title(bindings: &Bindings, page: usize, pages: usize, width: usize) -> String {
     let key = |a| bindings.key_of(Context::Help, a);
-    let (next, back, close) = if bindings.is_default_context(Context::Help) {
-        // The table's second key for the next page is the one most reach for.
-        (
-            "Space or PgDn".to_string(),
-            "PgUp".to_string(),
-            "Esc".to_string(),
-        )
-    } else {
-        (
-            key(Action::NextPage),
-            key(Action::PrevPage),
-            key(Action::Close),
-        )
+    // The next page's first two keys (the table's are the two most reach for).
+    let nexts = bindings.keys_of(Context::Help, Action::NextPage);
+    let short = nexts.first().cloned().unwrap_or_else(|| "-".into());
+    let next = match &nexts[..] {
+        [a, b, ..] => format!("{a} or {b}"),
+        _ => short.clone(),
     };
+    let (back, close) = (key(Action::PrevPage), key(Action::Close));
     if pages <= 1 {
         return format!(" help: {close} closes ");
     }
     let n = format!("{}/{pages}", page + 1);
-    let short = next.rsplit(' ').next().unwrap_or(&next);
     [
         format!(" help {n}: {next} next, {back} back, {close} closes "),
         format!(" help {n}: {short} next, {back} back "),

@@ -1061,10 +1061,10 @@ pub const BINDINGS: &[Binding] = &[
     ),
     key!(
         Help,
-        "PgDn Space",
+        "Space PgDn",
         [
-            code(K::PageDown),
             code(K::Char(' ')),
+            code(K::PageDown),
             code(K::Down),
             code(K::Right)
         ],

@@ -382,7 +382,7 @@ fn fixed_messages_name_the_players_keys() {
     let mut a = rebound(&pillar, 1, (80, 24));
     // The message history's keys.
     let f = frame(&mut a, "C-p");
-    assert!(f.contains(" ↑ ↓ PgUp PgDn F9 "), "{f}");
+    assert!(f.contains(" ↑↓ PgUp PgDn F9 "), "{f}");
     frame(&mut a, "F9");
     // Look mode, the search not shown.
     let f = frame(&mut a, "x");
@@ -438,7 +438,7 @@ fn fixed_messages_name_the_players_keys() {
     frame(&mut a, "Z");
     assert_eq!(
         last_said(&a),
-        "Resizing the 8x6 map: F1 j k l grow a side, HJKL crop it; Esc ends."
+        "Resizing the 8x6 map: F1 j k l grow a side, HJKL crop it; Z ends."
     );
     frame(&mut a, "Esc F9");
     assert!(
