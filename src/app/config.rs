@@ -448,10 +448,12 @@ fn row_slots() -> &'static [Vec<usize>] {
 }
 
 /// For each slot of [`slots`], the slots whose keys it takes, in order, when the settings
-/// do not bind it (none for most): the directions of an attack in place follow the moves
+/// do not bind it (none for most). The directions of an attack in place follow the moves
 /// (`everywhere.move_w` for `attack_in_place.attack_w`), so a player who moves with other
 /// keys aims with them too, and its cancel follows the attack key and the way back (`F`
-/// again or `Esc`).
+/// again or `Esc`); growing a side of the map while resizing follows the move toward it,
+/// and the message history scrolls with the moves north and south; the busy box quits
+/// with the playing quit key and confirms with the questions' yes.
 pub fn followed() -> &'static [Vec<usize>] {
     static FOLLOWED: OnceLock<Vec<Vec<usize>>> = OnceLock::new();
     FOLLOWED.get_or_init(|| {
@@ -470,18 +472,49 @@ pub fn followed() -> &'static [Vec<usize>] {
                 .into_iter()
                 .flatten()
                 .collect(),
+                (Context::Resize, Action::Resize(side, n)) if n > 0 => {
+                    let (dx, dy) = match side {
+                        Side::Left => (-1, 0),
+                        Side::Right => (1, 0),
+                        Side::Top => (0, -1),
+                        Side::Bottom => (0, 1),
+                    };
+                    slot_of(Context::Global, Action::Move(dx, dy))
+                        .into_iter()
+                        .collect()
+                }
+                (Context::History, Action::Scroll(n)) => {
+                    let dy = if n > 0 { -1 } else { 1 };
+                    slot_of(Context::Global, Action::Move(0, dy))
+                        .into_iter()
+                        .collect()
+                }
+                (Context::Busy, Action::Quit) => {
+                    slot_of(Context::Play, Action::Quit).into_iter().collect()
+                }
+                (Context::Busy, Action::Yes) => {
+                    slot_of(Context::Confirm, Action::Yes).into_iter().collect()
+                }
                 _ => Vec::new(),
             })
             .collect()
     })
 }
 
-/// The keys slot `i` takes from the slots it follows, in order, each once.
+/// The keys slot `i` takes from the slots it follows, in order, each once: all but those
+/// its own part of the game binds to an action that follows nothing (a move on `K` does
+/// not grow the top while resizing, where `K` crops it).
 fn followed_keys(keys: &[Vec<Key>], i: usize) -> Vec<Key> {
+    let context = slots()[i].context;
+    let own = |k: &Key| {
+        (0..slots().len()).any(|j| {
+            slots()[j].context == context && followed()[j].is_empty() && keys[j].contains(k)
+        })
+    };
     let mut out: Vec<Key> = Vec::new();
     for &m in &followed()[i] {
         for &k in &keys[m] {
-            if !out.contains(&k) {
+            if !out.contains(&k) && !own(&k) {
                 out.push(k);
             }
         }
@@ -1275,29 +1308,25 @@ pub fn default_file() -> String {
                 .iter()
                 .map(|k| format!("{:?}", label(*k)))
                 .collect();
-            let line = format!("{} = [{}]", s.name, keys.join(", "));
-            if !followed()[i].is_empty() {
-                // Written out, it would stop following: a file saved from this one and
-                // changed in its moves would aim with the old keys.
-                let line = format!("# {line}");
-                let way = aim_help(s.action).unwrap_or_else(|| s.help.to_string());
-                let gap = if line.chars().count() < 36 { "" } else { " " };
-                let names: Vec<&str> = followed()[i].iter().map(|&m| slots()[m].name).collect();
-                out.push_str(&format!(
-                    "{line:<36}{gap}# {way}; unset, the keys of {}\n",
-                    names.join(" and ")
-                ));
-                continue;
-            }
+            let mut line = format!("{} = [{}]", s.name, keys.join(", "));
             let pair = row_slots()[s.rows[0]].len() == 2 && s.help.contains(" / ");
-            let help = if let Some(way) = move_help(s.action) {
+            let mut help = if let Some(way) = move_help(s.action) {
                 way.to_string()
+            } else if let Some(way) = aim_help(s.action) {
+                way
             } else if pair {
                 let halves: Vec<&str> = s.help.splitn(2, " / ").collect();
                 pair_help(&halves, s.half)
             } else {
                 s.help.to_string()
             };
+            if !followed()[i].is_empty() {
+                // Written out, it would stop following: a file saved from this one and
+                // changed in its moves would aim with the old keys.
+                line = format!("# {line}");
+                let names: Vec<String> = followed()[i].iter().map(|&m| file_name(m)).collect();
+                help = format!("{help}; unset, the keys of {}", names.join(" and "));
+            }
             // A long line still keeps a space before its comment.
             let gap = if line.chars().count() < 36 { "" } else { " " };
             out.push_str(&format!("{line:<36}{gap}# {help}\n"));
@@ -1329,6 +1358,17 @@ pub fn default_file() -> String {
         SPEEDS.map(|s| s.to_string()).join(", ")
     ));
     out
+}
+
+/// Slot `i`'s name as the file's comments write it: with its section when another
+/// section has an action of that name (`playing.quit`, `busy.quit`).
+fn file_name(i: usize) -> String {
+    let s = &slots()[i];
+    if slots().iter().filter(|t| t.name == s.name).count() > 1 {
+        format!("{}.{}", section(s.context), s.name)
+    } else {
+        s.name.to_string()
+    }
 }
 
 /// One half of a pair row's help ("select next / prev foe" gives "select next foe" and
@@ -1482,23 +1522,37 @@ mod tests {
     }
 
     #[test]
-    fn each_attack_in_place_follows_its_move_in_the_table_too() {
+    fn each_follower_has_the_keys_it_follows_in_the_table_too() {
         let mut n = 0;
         let table: Vec<Vec<Key>> = slots().iter().map(|s| s.defaults.clone()).collect();
+        let is = |m: usize, context: Context, action: Action| {
+            assert_eq!((slots()[m].context, slots()[m].action), (context, action));
+        };
         for (i, from) in followed().iter().enumerate() {
             if from.is_empty() {
                 continue;
             }
             n += 1;
-            assert_eq!(slots()[i].context, Context::Aim);
-            match (slots()[i].action, &from[..]) {
-                (Action::AttackToward(dx, dy), &[m]) => {
-                    assert_eq!(slots()[m].action, Action::Move(dx, dy));
+            let (g, side) = (Context::Global, Side::Left);
+            match (slots()[i].context, slots()[i].action, &from[..]) {
+                (Context::Aim, Action::AttackToward(dx, dy), &[m]) => {
+                    is(m, g, Action::Move(dx, dy))
                 }
-                (Action::Attack, &[a, b]) => {
-                    assert_eq!(slots()[a].action, Action::Attack);
-                    assert_eq!(slots()[b].action, Action::Back);
+                (Context::Aim, Action::Attack, &[a, b]) => {
+                    is(a, Context::Play, Action::Attack);
+                    is(b, g, Action::Back);
                 }
+                (Context::Resize, Action::Resize(s, 1), &[m]) => {
+                    let way = [(side, (-1, 0)), (Side::Right, (1, 0)), (Side::Top, (0, -1))]
+                        .into_iter()
+                        .find(|w| w.0 == s)
+                        .map_or((0, 1), |w| w.1);
+                    is(m, g, Action::Move(way.0, way.1));
+                }
+                (Context::History, Action::Scroll(1), &[m]) => is(m, g, Action::Move(0, -1)),
+                (Context::History, Action::Scroll(-1), &[m]) => is(m, g, Action::Move(0, 1)),
+                (Context::Busy, Action::Quit, &[m]) => is(m, Context::Play, Action::Quit),
+                (Context::Busy, Action::Yes, &[m]) => is(m, Context::Confirm, Action::Yes),
                 _ => panic!("{} follows {from:?}", slots()[i].name),
             }
             assert_eq!(
@@ -1508,7 +1562,68 @@ mod tests {
                 slots()[i].name
             );
         }
-        assert_eq!(n, 9);
+        assert_eq!(n, 9 + 4 + 2 + 2);
+    }
+
+    /// Resizing and the history follow the moves as aiming does, but a key that part of
+    /// the game binds itself stays its own; the busy box follows quit and yes.
+    #[test]
+    fn resizing_the_history_and_the_busy_box_follow_the_moves_quit_and_yes() {
+        let key = |c| Key {
+            code: c,
+            ctrl: false,
+        };
+        let resize = [Context::Resize, Context::Always];
+        let history = [Context::History, Context::Always];
+        let busy = [Context::Busy, Context::Always];
+        let s = parse_str(
+            "[keys.everywhere]\nmove_n = [\"K\", \"I\"]\nmove_w = [\"A\"]\n[keys.playing]\nquit = [\"C-q\"]\n[keys.questions]\nyes = [\"o\"]\n",
+        )
+        .unwrap();
+        let b = &s.bindings;
+        let (k, w, a) = (KeyCode::Char('K'), KeyCode::Char('I'), KeyCode::Char('A'));
+        // K crops the top while resizing, as the table has it; I grows it.
+        assert_eq!(
+            b.lookup(&resize, key(k)),
+            Some(Action::Resize(Side::Top, -1))
+        );
+        assert_eq!(
+            b.lookup(&resize, key(w)),
+            Some(Action::Resize(Side::Top, 1))
+        );
+        assert_eq!(
+            b.lookup(&resize, key(a)),
+            Some(Action::Resize(Side::Left, 1))
+        );
+        assert_eq!(b.lookup(&resize, key(KeyCode::Char('h'))), None);
+        assert_eq!(b.lookup(&resize, key(KeyCode::Up)), None);
+        assert_eq!(b.lookup(&history, key(k)), Some(Action::Scroll(1)));
+        assert_eq!(b.lookup(&history, key(w)), Some(Action::Scroll(1)));
+        assert_eq!(b.lookup(&history, key(KeyCode::Char('k'))), None);
+        assert_eq!(
+            b.lookup(&history, key(KeyCode::Down)),
+            Some(Action::Scroll(-1))
+        );
+        let c_q = Key {
+            code: KeyCode::Char('q'),
+            ctrl: true,
+        };
+        assert_eq!(b.lookup(&busy, c_q), Some(Action::Quit));
+        assert_eq!(b.lookup(&busy, key(KeyCode::Char('q'))), None);
+        assert_eq!(b.lookup(&busy, key(KeyCode::Char('o'))), Some(Action::Yes));
+        assert_eq!(b.lookup(&busy, key(KeyCode::Char('y'))), None);
+        // Bound on purpose, they keep their own keys.
+        let s = parse_str(
+            "[keys.everywhere]\nmove_n = [\"I\"]\n[keys.resize]\ngrow_top = [\"T\"]\n[keys.busy]\nquit = [\"Q\"]\n",
+        )
+        .unwrap();
+        let b = &s.bindings;
+        assert_eq!(b.lookup(&resize, key(w)), None);
+        assert_eq!(
+            b.lookup(&resize, key(KeyCode::Char('T'))),
+            Some(Action::Resize(Side::Top, 1))
+        );
+        assert_eq!(b.lookup(&busy, key(KeyCode::Char('Q'))), Some(Action::Quit));
     }
 
     #[test]
@@ -1658,10 +1773,10 @@ mod tests {
                 .unwrap()
         };
         assert_eq!(b.hint(row(Context::Overlay, "N")), "N F3 W B options");
-        assert_eq!(b.hint(row(Context::Resize, "←→↑↓ hlkj")), "F1 j k l grow");
+        assert_eq!(b.hint(row(Context::Resize, "←↓↑→ hjkl")), "F1 j k l grow");
         assert_eq!(b.hint(row(Context::Resize, "H L K J")), "HJIL crop");
         assert_eq!(
-            b.hint(row(Context::History, "↑↓ k j")),
+            b.hint(row(Context::History, "↑↓ k j 8 2")),
             "F5 ↓ PgUp PgDn scroll"
         );
         assert_eq!(b.hint(row(Context::Look, "x q")), "F6 Esc leave");

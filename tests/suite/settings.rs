@@ -550,3 +550,46 @@ fn the_tutorials_lessons_name_the_players_keys() {
     assert!(a.world().log().iter().any(|m| m.text
         == "You are the @. Walk east with l or the right arrow; h j k l y u b n move 8 ways. ? lists every key."));
 }
+
+/// Resizing the map and scrolling the history follow the moves as aiming does, except where
+/// resizing binds the key itself (K crops the top): the editor's message and the history's
+/// footer name the keys that do it.
+#[test]
+fn resizing_and_the_history_follow_the_moves() {
+    let file =
+        b"[keys.everywhere]\nmove_w = [\"A\", \"Left\", \"4\"]\nmove_n = [\"K\", \"Up\", \"8\"]\n";
+    let settings = astar_rogue::app::config::parse(file, "config.toml").unwrap();
+    let dir = crate::common::Scratch::new();
+    let pillar = dir.copy("levels/pillar.txt");
+    let mut a = crate::common::app(&pillar, 1, (80, 24));
+    a.apply_settings(settings);
+    crate::common::frame(&mut a, "e Z");
+    assert_eq!(
+        last_said(&a),
+        "Resizing the 8x6 map: Aj8l or arrows grow a side, HJKL crop it; Z ends."
+    );
+    let size = |a: &astar_rogue::app::App| {
+        let g = &a.design().level().grid;
+        (g.width(), g.height())
+    };
+    crate::common::frame(&mut a, "A");
+    assert_eq!(size(&a), (9, 6), "A grows the left");
+    crate::common::frame(&mut a, "h K 8");
+    assert_eq!(
+        size(&a),
+        (9, 6),
+        "h grows nothing, K crops the top, 8 grows it"
+    );
+    crate::common::frame(&mut a, "Esc Esc");
+    let f = crate::common::frame(&mut a, "C-p");
+    assert!(f.contains(" K↓ PgUp PgDn Esc "), "{f}");
+    // The table's keys, the footer as the table writes it.
+    let mut a = crate::common::app(&pillar, 1, (80, 24));
+    let f = crate::common::frame(&mut a, "C-p");
+    assert!(f.contains(" ↑↓ PgUp PgDn Esc "), "{f}");
+    crate::common::frame(&mut a, "Esc e Z");
+    assert_eq!(
+        last_said(&a),
+        "Resizing the 8x6 map: hjkl or arrows grow a side, HJKL crop it; Z ends."
+    );
+}
