@@ -187,9 +187,15 @@ pub fn section(context: Context) -> &'static str {
 /// The contexts in the file's order.
 const CONTEXTS: [Context; 15] = Context::ALL;
 
-/// The contexts that are active together (as `App::contexts` gives them, and the busy
-/// box's): one key may do one thing in each of these, so two actions on one key within one
-/// is an error.
+/// The contexts the terminal's busy box consults while a long turn is worked out.
+pub const BUSY_STACK: &[Context] = &[Context::Busy, Context::Always];
+
+/// The contexts the replay viewer consults for its own keys.
+pub const REPLAY_STACK: &[Context] = &[Context::Replay, Context::Always];
+
+/// The contexts that are active together (as `App::contexts` gives them, the busy box's
+/// and the replay viewer's): one key may do one thing in each of these, so two actions on
+/// one key within one is an error.
 pub const STACKS: [&[Context]; 14] = [
     &[Context::Monster, Context::Always],
     &[Context::Resize, Context::Always],
@@ -218,8 +224,8 @@ pub const STACKS: [&[Context]; 14] = [
         Context::Always,
     ],
     &[Context::Play, Context::Global, Context::Always],
-    &[Context::Busy, Context::Always],
-    &[Context::Replay, Context::Always],
+    BUSY_STACK,
+    REPLAY_STACK,
 ];
 
 /// An action's name in the file. Every action has one: a new action does not compile until

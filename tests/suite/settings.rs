@@ -207,12 +207,19 @@ fn scripts_and_test_never_read_the_users_settings() {
 }
 
 /// The clash check knows which parts of the game apply together: every set of contexts the
-/// app uses is one of `config::STACKS`.
+/// app uses (on each of its screens, the busy box's and the replay viewer's) is one of
+/// `config::STACKS`, and each of those is one the game uses.
 #[test]
 fn every_context_stack_the_app_uses_is_checked_for_clashes() {
-    use astar_rogue::app::config::STACKS;
+    use astar_rogue::app::config::{BUSY_STACK, REPLAY_STACK, STACKS};
     let level = super::common::repo("levels/pillar.txt");
-    for keys in ["", "o", "x", "o x", "e", "L"] {
+    let mut used: Vec<&[astar_rogue::app::keymap::Context]> = vec![BUSY_STACK, REPLAY_STACK];
+    // Each screen: playing, the overlay, look mode with and without it, the editor and its
+    // monster and resize keys, the lab, aiming, the help, the history and a question.
+    let screens = [
+        "", "o", "x", "o x", "e", "e m", "e Z", "L", "F", "?", "C-p", "l q",
+    ];
+    for keys in screens {
         let mut app = super::common::app(&level, 1, (80, 24));
         super::common::frame(&mut app, keys);
         let stack = app.contexts();
@@ -220,7 +227,15 @@ fn every_context_stack_the_app_uses_is_checked_for_clashes() {
             STACKS.contains(&stack),
             "after {keys:?} the app uses {stack:?}, which the settings' clash check misses"
         );
+        used.push(stack);
     }
+    for stack in STACKS {
+        assert!(
+            used.contains(&stack),
+            "the clash check has {stack:?}, which no screen uses"
+        );
+    }
+    assert_eq!(used.len(), STACKS.len(), "{used:?}");
 }
 
 /// A question names the player's keys for its answers, in its box and in the hint bar, and
