@@ -23,6 +23,7 @@ use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
 use super::editor::Tool;
+use super::help::KEYS_W;
 use super::keymap::{Action, BINDINGS, Context, Key};
 use super::search::{DEFAULT_SPEED, SPEEDS};
 use crate::content::level::{FeatureKind, Side};
@@ -655,8 +656,14 @@ impl Bindings {
         // A row that only repeats keys of actions shown first in other rows (the numpad's)
         // keeps its own words.
         let shows_first = row_slots()[row].iter().any(|&i| slots()[i].rows[0] == row);
-        if b.keys.is_empty() || self.is_default_row(row) || !shows_first {
+        if b.keys.is_empty() || self.is_default_row(row) {
             return Cow::Borrowed(b.label);
+        }
+        if !shows_first {
+            return match self.repeated(row) {
+                Some((label, _)) => Cow::Owned(fit(&label)),
+                None => Cow::Borrowed(b.label),
+            };
         }
         let keys: Vec<String> = row_slots()[row]
             .iter()
@@ -683,6 +690,9 @@ impl Bindings {
     /// other keys.
     pub fn help(&self, row: usize) -> Cow<'static, str> {
         let b = &BINDINGS[row];
+        if let Some((_, help)) = self.repeated(row) {
+            return Cow::Owned(help);
+        }
         let (slots_here, Some(&(own, _))) = (&row_slots()[row], b.keys.first()) else {
             return Cow::Borrowed(b.help);
         };
@@ -701,6 +711,64 @@ impl Bindings {
             })
             .collect();
         Cow::Owned(words.join(" "))
+    }
+
+    /// The label and words of a row that only repeats keys of actions shown first in other
+    /// rows (the numpad's), when some of its keys no longer do what it says: the keys that
+    /// still do, its digits together ("numpad 1234679" when the player moved north with
+    /// another key), and its words up to the keys they named, then those still bound
+    /// ("move; Home PgUp End PgDn"). `None` for every other row, and while all its keys
+    /// still do what the table has them do.
+    fn repeated(&self, row: usize) -> Option<(String, String)> {
+        let b = &BINDINGS[row];
+        let shows_first = row_slots()[row].iter().any(|&i| slots()[i].rows[0] == row);
+        if b.keys.is_empty() || shows_first || self.is_default_row(row) {
+            return None;
+        }
+        let kept: Vec<Key> = b
+            .keys
+            .iter()
+            .filter(|(k, a)| slot_of(b.context, *a).is_some_and(|i| self.keys[i].contains(k)))
+            .map(|&(k, _)| k)
+            .collect();
+        if kept.len() == b.keys.len() {
+            return None;
+        }
+        let mut digits: Vec<char> = kept
+            .iter()
+            .filter_map(|k| match k.code {
+                KeyCode::Char(c) if c.is_ascii_digit() && !k.ctrl => Some(c),
+                _ => None,
+            })
+            .collect();
+        digits.sort_unstable();
+        let digits: String = digits.into_iter().collect();
+        let named: Vec<String> = kept
+            .iter()
+            .filter(|k| !matches!(k.code, KeyCode::Char(c) if c.is_ascii_digit() && !k.ctrl))
+            .map(|k| shown_key(*k))
+            .collect();
+        let (what, _) = b.help.split_once(';').unwrap_or((b.help, ""));
+        // The label's word for where the digits are ("numpad"), when it has one.
+        let place = b
+            .label
+            .split(' ')
+            .next()
+            .filter(|w| w.chars().all(char::is_alphabetic));
+        let label = match (place, digits.is_empty(), named.is_empty()) {
+            (_, true, true) => "(none)".to_string(),
+            (_, true, false) => return Some((named.join(" "), what.to_string())),
+            (Some(place), false, _) if place.len() + 1 + digits.len() < KEYS_W => {
+                format!("{place} {digits}")
+            }
+            _ => digits,
+        };
+        let help = if named.is_empty() {
+            what.to_string()
+        } else {
+            format!("{what}; {}", named.join(" "))
+        };
+        Some((label, help))
     }
 
     /// What the hint bar shows for row `row`: the table's hint, its keys replaced by the
@@ -829,7 +897,7 @@ impl crate::game::KeyNames for Bindings {
 
 /// A label cut to fit the help's key column.
 fn fit(text: &str) -> String {
-    let w = super::help::KEYS_W - 1;
+    let w = KEYS_W - 1;
     if text.chars().count() <= w {
         return text.to_string();
     }

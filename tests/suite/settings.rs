@@ -608,3 +608,43 @@ fn resizing_and_the_history_follow_the_moves() {
         "Resizing the 8x6 map: hjkl or arrows grow a side, HJKL crop it; Z ends."
     );
 }
+
+/// The help rewords the numpad's rows when a move no longer has its digit.
+#[test]
+fn the_help_rewords_the_numpad_rows_when_a_move_loses_its_digit() {
+    let file = b"[keys.everywhere]\nmove_n = [\"K\"]\n";
+    let settings = astar_rogue::app::config::parse(file, "config.toml").unwrap();
+    let mut a = crate::common::app(std::path::Path::new("levels/pillar.txt"), 1, (80, 24));
+    a.apply_settings(settings);
+    let mut help = crate::common::frame(&mut a, "?");
+    for _ in 0..4 {
+        help.push_str(&crate::common::frame(&mut a, "PageDown"));
+    }
+    let lines: Vec<&str> = help.lines().collect();
+    let has = |row: &str| lines.iter().any(|l| l.contains(row));
+    assert!(has(" 1234679     move; Home PgUp End PgDn"), "{help}");
+    assert!(has(" 1234679     hit; Home PgUp End PgDn"), "{help}");
+    assert!(has(" numpad 246  grow, as the moves"), "{help}");
+    assert!(!has("numpad 1-9"), "{help}");
+}
+
+/// A long key in a row's words goes on to the next line, under them, instead of being cut
+/// (or running into the next column).
+#[test]
+fn a_long_key_in_a_help_rows_words_goes_on_below_them() {
+    let file = b"[keys.playing]\nattack = [\"F2\"]\n";
+    let settings = astar_rogue::app::config::parse(file, "config.toml").unwrap();
+    let mut a = crate::common::app(std::path::Path::new("levels/pillar.txt"), 1, (80, 24));
+    a.apply_settings(settings);
+    let help = crate::common::frame(&mut a, "?");
+    let lines: Vec<&str> = help.lines().collect();
+    let row = " F2          attack in place: F2, a";
+    let at = lines
+        .iter()
+        .position(|l| l.contains(row))
+        .unwrap_or_else(|| panic!("{help}"));
+    // Under its words, in the same column.
+    let col = lines[at].split(row).next().unwrap().chars().count();
+    let below: String = lines[at + 1].chars().skip(col).take(16).collect();
+    assert_eq!(below, format!("{:13}way", ""), "{}", lines[at + 1]);
+}
