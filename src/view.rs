@@ -62,15 +62,16 @@ impl Widget for &App {
         };
         let snap = snap.as_deref();
         map::render(self, snap, &l, buf);
-        if matches!(self.mode(), Mode::Play | Mode::Look)
-            && self.world().state() == GameState::Playing
-        {
-            render_lesson(self, l.map, buf);
-        }
         if self.mode() == Mode::Edit {
             editor::render(self, l.side, buf);
         } else {
             panel::render(self, snap, l.side, buf);
+        }
+        // After the panel: on a narrow screen the lesson's box goes over it too.
+        if matches!(self.mode(), Mode::Play | Mode::Look)
+            && self.world().state() == GameState::Playing
+        {
+            render_lesson(self, &l, buf);
         }
         log::render(self, l.log, buf);
         render_hint(self, snap, l.hint, buf);
@@ -97,49 +98,80 @@ impl Widget for &App {
 
 /// The level's last message (the tutorial's lesson) in a box on the map, until the next:
 /// the log scrolls, the lesson stays. The box takes the half of the map away from the
-/// player, at most half its rows.
-fn render_lesson(app: &App, map: Rect, buf: &mut Buffer) {
+/// player, at most half its rows; when its lines do not fit there (a narrow map), it takes
+/// the whole width, panel too, and the rows on the far side of the player's, without its
+/// rule when that is what the last line needs.
+fn render_lesson(app: &App, l: &Layout, buf: &mut Buffer) {
     let Some(lesson) = app.world().lesson() else {
         return;
     };
+    let map = l.map;
     if map.width < 12 || map.height < 6 {
         return;
     }
-    let lines = wrap(
-        &crate::game::name_keys(lesson, &app.settings().bindings),
-        usize::from(map.width),
-    );
-    // A rule with its title above the text: one row of frame, so it fits the blank rows a
-    // small level leaves.
-    let h = (lines.len() as u16 + 1).min(map.height / 2);
-    // Where the level's rows are drawn: a box in the blank rows above or below them hides
-    // nothing; else it takes the half away from the player.
-    let grid_h = app.world().grid().height() as i32;
-    let top = (map.y as i32 - app.camera().y).clamp(map.y as i32, map.bottom() as i32) as u16;
-    let bottom =
-        (map.y as i32 - app.camera().y + grid_h).clamp(map.y as i32, map.bottom() as i32) as u16;
+    let text = crate::game::name_keys(lesson, &app.settings().bindings);
+    let lines = wrap(&text, usize::from(map.width));
     let player_row = crate::app::screen::screen_cell(app, app.world().player().pos)
         .map_or(map.y, |(_, row)| row);
-    let y = if map.bottom() - bottom >= h {
-        map.bottom() - h
-    } else if top - map.y >= h {
-        map.y
-    } else if player_row < map.y + map.height / 2 {
-        map.bottom() - h
+    // A rule with its title above the text: one row of frame, so it fits the blank rows a
+    // small level leaves.
+    if lines.len() < usize::from(map.height / 2) {
+        let h = lines.len() as u16 + 1;
+        // Where the level's rows are drawn: a box in the blank rows above or below them
+        // hides nothing; else it takes the half away from the player.
+        let grid_h = app.world().grid().height() as i32;
+        let top = (map.y as i32 - app.camera().y).clamp(map.y as i32, map.bottom() as i32) as u16;
+        let bottom = (map.y as i32 - app.camera().y + grid_h)
+            .clamp(map.y as i32, map.bottom() as i32) as u16;
+        let y = if map.bottom() - bottom >= h {
+            map.bottom() - h
+        } else if top - map.y >= h {
+            map.y
+        } else if player_row < map.y + map.height / 2 {
+            map.bottom() - h
+        } else {
+            map.y
+        };
+        draw_lesson(Rect::new(map.x, y, map.width, h), lines, true, buf);
+        return;
+    }
+    // Too tall for half the map: over the map and the panel, below the player's row when
+    // it fits there (the panel's HP stays in view), else where there is more room.
+    let whole = Rect::new(
+        l.map_block.x,
+        l.map_block.y,
+        l.side.right() - l.map_block.x,
+        l.map_block.height,
+    );
+    let lines = wrap(&text, usize::from(whole.width));
+    let above = player_row.saturating_sub(whole.y).min(whole.height);
+    let below = whole.bottom().saturating_sub(player_row + 1);
+    let room = usize::from(above.max(below));
+    let rule = lines.len() < room;
+    let h = (lines.len() + usize::from(rule)).min(room) as u16;
+    let y = if below >= h || below >= above {
+        whole.bottom() - h
     } else {
-        map.y
+        whole.y
     };
-    let rect = Rect::new(map.x, y, map.width, h);
+    draw_lesson(Rect::new(whole.x, y, whole.width, h), lines, rule, buf);
+}
+
+/// The lesson's box: its lines in cyan, under a rule titled " lesson " if `rule`.
+fn draw_lesson(rect: Rect, lines: Vec<String>, rule: bool, buf: &mut Buffer) {
     Clear.render(rect, buf);
-    let block = Block::new()
-        .borders(Borders::TOP)
-        .title(" lesson ")
-        .border_style(Style::new().fg(Color::Cyan));
-    let text: Vec<Line> = lines
-        .into_iter()
-        .map(|l| Line::styled(l, Style::new().fg(Color::Cyan)))
-        .collect();
-    Paragraph::new(text).block(block).render(rect, buf);
+    let style = Style::new().fg(Color::Cyan);
+    let text: Vec<Line> = lines.into_iter().map(|l| Line::styled(l, style)).collect();
+    let mut paragraph = Paragraph::new(text);
+    if rule {
+        paragraph = paragraph.block(
+            Block::new()
+                .borders(Borders::TOP)
+                .title(" lesson ")
+                .border_style(style),
+        );
+    }
+    paragraph.render(rect, buf);
 }
 
 /// The end screen of a run: how it ended and what it took, the figures of `--state`, the
@@ -428,7 +460,10 @@ fn over_map(l: &Layout, area: Rect, lines: &[String], title: &str) -> Popup {
             clear: None,
         };
     }
-    let rect = centred(area, w, h);
+    // Over the map and the panel, the log and the hint below it left whole, when it fits
+    // there; else over the whole screen.
+    let top = Rect::new(area.x, area.y, area.width, l.log.y.saturating_sub(area.y));
+    let rect = centred(if h <= top.height { top } else { area }, w, h);
     let panel = Rect::new(
         l.side.x + 1,
         l.side.y + 1,

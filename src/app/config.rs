@@ -23,6 +23,7 @@ use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
 use super::editor::Tool;
+use super::help::KEYS_W;
 use super::keymap::{Action, BINDINGS, Context, Key};
 use super::search::{DEFAULT_SPEED, SPEEDS};
 use crate::content::level::{FeatureKind, Side};
@@ -187,9 +188,15 @@ pub fn section(context: Context) -> &'static str {
 /// The contexts in the file's order.
 const CONTEXTS: [Context; 15] = Context::ALL;
 
-/// The contexts that are active together (as `App::contexts` gives them, and the busy
-/// box's): one key may do one thing in each of these, so two actions on one key within one
-/// is an error.
+/// The contexts the terminal's busy box consults while a long turn is worked out.
+pub const BUSY_STACK: &[Context] = &[Context::Busy, Context::Always];
+
+/// The contexts the replay viewer consults for its own keys.
+pub const REPLAY_STACK: &[Context] = &[Context::Replay, Context::Always];
+
+/// The contexts that are active together (as `App::contexts` gives them, the busy box's
+/// and the replay viewer's): one key may do one thing in each of these, so two actions on
+/// one key within one is an error.
 pub const STACKS: [&[Context]; 14] = [
     &[Context::Monster, Context::Always],
     &[Context::Resize, Context::Always],
@@ -218,8 +225,8 @@ pub const STACKS: [&[Context]; 14] = [
         Context::Always,
     ],
     &[Context::Play, Context::Global, Context::Always],
-    &[Context::Busy, Context::Always],
-    &[Context::Replay, Context::Always],
+    BUSY_STACK,
+    REPLAY_STACK,
 ];
 
 /// An action's name in the file. Every action has one: a new action does not compile until
@@ -380,6 +387,18 @@ fn row_actions(row: usize) -> Vec<Action> {
     out
 }
 
+/// The slot of `action` in `context` (by index into [`slots`]), if it can be bound there.
+fn slot_of(context: Context, action: Action) -> Option<usize> {
+    slots()
+        .iter()
+        .position(|s| s.context == context && s.action == action)
+}
+
+/// The first of `keys` as the help writes keys; a dash when there is none.
+fn first_shown(keys: &[Key]) -> String {
+    keys.first().map_or_else(|| "-".into(), |k| shown_key(*k))
+}
+
 /// Every bindable action, by context, in the key table's order. Interrupt is not among
 /// them: Ctrl-C always quits.
 pub fn slots() -> &'static [Slot] {
@@ -428,11 +447,7 @@ fn row_slots() -> &'static [Vec<usize>] {
             .map(|r| {
                 row_actions(r)
                     .into_iter()
-                    .filter_map(|a| {
-                        slots()
-                            .iter()
-                            .position(|s| s.context == BINDINGS[r].context && s.action == a)
-                    })
+                    .filter_map(|a| slot_of(BINDINGS[r].context, a))
                     .collect()
             })
             .collect()
@@ -440,45 +455,73 @@ fn row_slots() -> &'static [Vec<usize>] {
 }
 
 /// For each slot of [`slots`], the slots whose keys it takes, in order, when the settings
-/// do not bind it (none for most): the directions of an attack in place follow the moves
+/// do not bind it (none for most). The directions of an attack in place follow the moves
 /// (`everywhere.move_w` for `attack_in_place.attack_w`), so a player who moves with other
 /// keys aims with them too, and its cancel follows the attack key and the way back (`F`
-/// again or `Esc`).
+/// again or `Esc`); growing a side of the map while resizing follows the move toward it,
+/// and the message history scrolls with the moves north and south; the busy box quits
+/// with the playing quit key and confirms with the questions' yes.
 pub fn followed() -> &'static [Vec<usize>] {
     static FOLLOWED: OnceLock<Vec<Vec<usize>>> = OnceLock::new();
-    let slot = |context: Context, action: Action| {
-        slots()
-            .iter()
-            .position(|m| m.context == context && m.action == action)
-    };
     FOLLOWED.get_or_init(|| {
         slots()
             .iter()
             .map(|s| match (s.context, s.action) {
                 (Context::Aim, Action::AttackToward(dx, dy)) => {
-                    slot(Context::Global, Action::Move(dx, dy))
+                    slot_of(Context::Global, Action::Move(dx, dy))
                         .into_iter()
                         .collect()
                 }
                 (Context::Aim, Action::Attack) => [
-                    slot(Context::Play, Action::Attack),
-                    slot(Context::Global, Action::Back),
+                    slot_of(Context::Play, Action::Attack),
+                    slot_of(Context::Global, Action::Back),
                 ]
                 .into_iter()
                 .flatten()
                 .collect(),
+                (Context::Resize, Action::Resize(side, n)) if n > 0 => {
+                    let (dx, dy) = match side {
+                        Side::Left => (-1, 0),
+                        Side::Right => (1, 0),
+                        Side::Top => (0, -1),
+                        Side::Bottom => (0, 1),
+                    };
+                    slot_of(Context::Global, Action::Move(dx, dy))
+                        .into_iter()
+                        .collect()
+                }
+                (Context::History, Action::Scroll(n)) => {
+                    let dy = if n > 0 { -1 } else { 1 };
+                    slot_of(Context::Global, Action::Move(0, dy))
+                        .into_iter()
+                        .collect()
+                }
+                (Context::Busy, Action::Quit) => {
+                    slot_of(Context::Play, Action::Quit).into_iter().collect()
+                }
+                (Context::Busy, Action::Yes) => {
+                    slot_of(Context::Confirm, Action::Yes).into_iter().collect()
+                }
                 _ => Vec::new(),
             })
             .collect()
     })
 }
 
-/// The keys slot `i` takes from the slots it follows, in order, each once.
+/// The keys slot `i` takes from the slots it follows, in order, each once: all but those
+/// its own part of the game binds to an action that follows nothing (a move on `K` does
+/// not grow the top while resizing, where `K` crops it).
 fn followed_keys(keys: &[Vec<Key>], i: usize) -> Vec<Key> {
+    let context = slots()[i].context;
+    let own = |k: &Key| {
+        (0..slots().len()).any(|j| {
+            slots()[j].context == context && followed()[j].is_empty() && keys[j].contains(k)
+        })
+    };
     let mut out: Vec<Key> = Vec::new();
     for &m in &followed()[i] {
         for &k in &keys[m] {
-            if !out.contains(&k) {
+            if !out.contains(&k) && !own(&k) {
                 out.push(k);
             }
         }
@@ -557,36 +600,10 @@ impl Bindings {
             .all(|&i| self.keys[i] == slots()[i].defaults)
     }
 
-    /// The first key of each direction slot of `context`, in [`MOVES`]' order, or `None`
-    /// when they are all the table's.
-    fn direction_keys(&self, context: Context) -> Option<Vec<String>> {
-        let slots_here = direction_slots(context);
-        if slots_here
-            .iter()
-            .all(|&i| self.keys[i] == slots()[i].defaults)
-        {
-            return None;
-        }
-        Some(
-            slots_here
-                .into_iter()
-                .map(|i| {
-                    self.keys[i]
-                        .first()
-                        .map_or_else(|| "-".into(), |k| shown_key(*k))
-                })
-                .collect(),
-        )
-    }
-
     /// The first key bound to `action` in `context`, as the help writes keys; a dash when
     /// the player left it none.
     pub fn key_of(&self, context: Context, action: Action) -> String {
-        slots()
-            .iter()
-            .position(|s| s.context == context && s.action == action)
-            .and_then(|i| self.keys[i].first())
-            .map_or_else(|| "-".into(), |k| shown_key(*k))
+        slot_of(context, action).map_or_else(|| "-".into(), |i| first_shown(&self.keys[i]))
     }
 
     /// The player's key for a command a message names (the log's text names the table's).
@@ -627,9 +644,7 @@ impl Bindings {
 
     /// Every key bound to `action` in `context`, as the help writes keys.
     pub fn keys_of(&self, context: Context, action: Action) -> Vec<String> {
-        slots()
-            .iter()
-            .position(|s| s.context == context && s.action == action)
+        slot_of(context, action)
             .map(|i| self.keys[i].iter().map(|k| shown_key(*k)).collect())
             .unwrap_or_default()
     }
@@ -641,8 +656,14 @@ impl Bindings {
         // A row that only repeats keys of actions shown first in other rows (the numpad's)
         // keeps its own words.
         let shows_first = row_slots()[row].iter().any(|&i| slots()[i].rows[0] == row);
-        if b.keys.is_empty() || self.is_default_row(row) || !shows_first {
+        if b.keys.is_empty() || self.is_default_row(row) {
             return Cow::Borrowed(b.label);
+        }
+        if !shows_first {
+            return match self.repeated(row) {
+                Some((label, _)) => Cow::Owned(fit(&label)),
+                None => Cow::Borrowed(b.label),
+            };
         }
         let keys: Vec<String> = row_slots()[row]
             .iter()
@@ -653,9 +674,7 @@ impl Bindings {
                     let mine = b.keys.iter().find(|(_, a)| *a == slots()[i].action);
                     return mine.map_or_else(|| "-".into(), |(k, _)| shown_key(*k));
                 }
-                self.keys[i]
-                    .first()
-                    .map_or_else(|| "-".into(), |k| shown_key(*k))
+                first_shown(&self.keys[i])
             })
             .collect();
         let text = if keys.is_empty() {
@@ -671,6 +690,9 @@ impl Bindings {
     /// other keys.
     pub fn help(&self, row: usize) -> Cow<'static, str> {
         let b = &BINDINGS[row];
+        if let Some((_, help)) = self.repeated(row) {
+            return Cow::Owned(help);
+        }
         let (slots_here, Some(&(own, _))) = (&row_slots()[row], b.keys.first()) else {
             return Cow::Borrowed(b.help);
         };
@@ -678,9 +700,7 @@ impl Bindings {
             return Cow::Borrowed(b.help);
         }
         let own = shown_key(own);
-        let bound = self.keys[slots_here[0]]
-            .first()
-            .map_or_else(|| "-".into(), |k| shown_key(*k));
+        let bound = first_shown(&self.keys[slots_here[0]]);
         let words: Vec<String> = b
             .help
             .split(' ')
@@ -693,6 +713,64 @@ impl Bindings {
         Cow::Owned(words.join(" "))
     }
 
+    /// The label and words of a row that only repeats keys of actions shown first in other
+    /// rows (the numpad's), when some of its keys no longer do what it says: the keys that
+    /// still do, its digits together ("numpad 1234679" when the player moved north with
+    /// another key), and its words up to the keys they named, then those still bound
+    /// ("move; Home PgUp End PgDn"). `None` for every other row, and while all its keys
+    /// still do what the table has them do.
+    fn repeated(&self, row: usize) -> Option<(String, String)> {
+        let b = &BINDINGS[row];
+        let shows_first = row_slots()[row].iter().any(|&i| slots()[i].rows[0] == row);
+        if b.keys.is_empty() || shows_first || self.is_default_row(row) {
+            return None;
+        }
+        let kept: Vec<Key> = b
+            .keys
+            .iter()
+            .filter(|(k, a)| slot_of(b.context, *a).is_some_and(|i| self.keys[i].contains(k)))
+            .map(|&(k, _)| k)
+            .collect();
+        if kept.len() == b.keys.len() {
+            return None;
+        }
+        let mut digits: Vec<char> = kept
+            .iter()
+            .filter_map(|k| match k.code {
+                KeyCode::Char(c) if c.is_ascii_digit() && !k.ctrl => Some(c),
+                _ => None,
+            })
+            .collect();
+        digits.sort_unstable();
+        let digits: String = digits.into_iter().collect();
+        let named: Vec<String> = kept
+            .iter()
+            .filter(|k| !matches!(k.code, KeyCode::Char(c) if c.is_ascii_digit() && !k.ctrl))
+            .map(|k| shown_key(*k))
+            .collect();
+        let (what, _) = b.help.split_once(';').unwrap_or((b.help, ""));
+        // The label's word for where the digits are ("numpad"), when it has one.
+        let place = b
+            .label
+            .split(' ')
+            .next()
+            .filter(|w| w.chars().all(char::is_alphabetic));
+        let label = match (place, digits.is_empty(), named.is_empty()) {
+            (_, true, true) => "(none)".to_string(),
+            (_, true, false) => return Some((named.join(" "), what.to_string())),
+            (Some(place), false, _) if place.len() + 1 + digits.len() < KEYS_W => {
+                format!("{place} {digits}")
+            }
+            _ => digits,
+        };
+        let help = if named.is_empty() {
+            what.to_string()
+        } else {
+            format!("{what}; {}", named.join(" "))
+        };
+        Some((label, help))
+    }
+
     /// What the hint bar shows for row `row`: the table's hint, its keys replaced by the
     /// bound ones.
     pub fn hint(&self, row: usize) -> Cow<'static, str> {
@@ -701,19 +779,6 @@ impl Bindings {
             return Cow::Borrowed(b.hint);
         }
         let (keys, what) = b.hint.rsplit_once(' ').unwrap_or(("", b.hint));
-        if keys == "hjklyubn" {
-            // The eight ways, written together: the moves (a row that describes them), or
-            // the attacks in place.
-            let context = if b.context == Context::Aim {
-                Context::Aim
-            } else {
-                Context::Global
-            };
-            return match self.direction_keys(context) {
-                None => Cow::Borrowed(b.hint),
-                Some(keys) => Cow::Owned(format!("{} {what}", keys.concat())),
-            };
-        }
         // Each key the hint names stands for what the table gives it: the row's own action,
         // else one of its part of the game, else one that applies everywhere ("x q Esc
         // leave" names look mode's way out and the way back).
@@ -784,7 +849,15 @@ impl Bindings {
             if out.is_empty() {
                 continue;
             }
-            let together = *glued && out.iter().all(|k| k.chars().count() == 1);
+            // The eight ways of a part of the game (the moves, the attacks in place) stay
+            // written together whatever their keys: apart, they would crowd the bar.
+            let ways = CONTEXTS.iter().any(|&c| {
+                let eight = direction_slots(c);
+                eight.len() == MOVES.len()
+                    && keys.len() == eight.len()
+                    && keys.iter().all(|(_, i)| eight.contains(i))
+            });
+            let together = *glued && (ways || out.iter().all(|k| k.chars().count() == 1));
             parts.push(out.join(if together { "" } else { " " }));
         }
         Cow::Owned(format!("{} {what}", parts.join(sep)))
@@ -818,17 +891,13 @@ impl crate::game::KeyNames for Bindings {
                 .iter()
                 .position(|s| s.context == c && s.defaults.contains(&key))
         })?;
-        (self.keys[i] != slots()[i].defaults).then(|| {
-            self.keys[i]
-                .first()
-                .map_or_else(|| "-".into(), |k| shown_key(*k))
-        })
+        (self.keys[i] != slots()[i].defaults).then(|| first_shown(&self.keys[i]))
     }
 }
 
 /// A label cut to fit the help's key column.
 fn fit(text: &str) -> String {
-    let w = super::help::KEYS_W - 1;
+    let w = KEYS_W - 1;
     if text.chars().count() <= w {
         return text.to_string();
     }
@@ -1313,29 +1382,25 @@ pub fn default_file() -> String {
                 .iter()
                 .map(|k| format!("{:?}", label(*k)))
                 .collect();
-            let line = format!("{} = [{}]", s.name, keys.join(", "));
-            if !followed()[i].is_empty() {
-                // Written out, it would stop following: a file saved from this one and
-                // changed in its moves would aim with the old keys.
-                let line = format!("# {line}");
-                let way = aim_help(s.action).unwrap_or_else(|| s.help.to_string());
-                let gap = if line.chars().count() < 36 { "" } else { " " };
-                let names: Vec<&str> = followed()[i].iter().map(|&m| slots()[m].name).collect();
-                out.push_str(&format!(
-                    "{line:<36}{gap}# {way}; unset, the keys of {}\n",
-                    names.join(" and ")
-                ));
-                continue;
-            }
+            let mut line = format!("{} = [{}]", s.name, keys.join(", "));
             let pair = row_slots()[s.rows[0]].len() == 2 && s.help.contains(" / ");
-            let help = if let Some(way) = move_help(s.action) {
+            let mut help = if let Some(way) = move_help(s.action) {
                 way.to_string()
+            } else if let Some(way) = aim_help(s.action) {
+                way
             } else if pair {
                 let halves: Vec<&str> = s.help.splitn(2, " / ").collect();
                 pair_help(&halves, s.half)
             } else {
                 s.help.to_string()
             };
+            if !followed()[i].is_empty() {
+                // Written out, it would stop following: a file saved from this one and
+                // changed in its moves would aim with the old keys.
+                line = format!("# {line}");
+                let names: Vec<String> = followed()[i].iter().map(|&m| file_name(m)).collect();
+                help = format!("{help}; unset, the keys of {}", names.join(" and "));
+            }
             // A long line still keeps a space before its comment.
             let gap = if line.chars().count() < 36 { "" } else { " " };
             out.push_str(&format!("{line:<36}{gap}# {help}\n"));
@@ -1367,6 +1432,17 @@ pub fn default_file() -> String {
         SPEEDS.map(|s| s.to_string()).join(", ")
     ));
     out
+}
+
+/// Slot `i`'s name as the file's comments write it: with its section when another
+/// section has an action of that name (`playing.quit`, `busy.quit`).
+fn file_name(i: usize) -> String {
+    let s = &slots()[i];
+    if slots().iter().filter(|t| t.name == s.name).count() > 1 {
+        format!("{}.{}", section(s.context), s.name)
+    } else {
+        s.name.to_string()
+    }
 }
 
 /// One half of a pair row's help ("select next / prev foe" gives "select next foe" and
@@ -1520,23 +1596,37 @@ mod tests {
     }
 
     #[test]
-    fn each_attack_in_place_follows_its_move_in_the_table_too() {
+    fn each_follower_has_the_keys_it_follows_in_the_table_too() {
         let mut n = 0;
         let table: Vec<Vec<Key>> = slots().iter().map(|s| s.defaults.clone()).collect();
+        let is = |m: usize, context: Context, action: Action| {
+            assert_eq!((slots()[m].context, slots()[m].action), (context, action));
+        };
         for (i, from) in followed().iter().enumerate() {
             if from.is_empty() {
                 continue;
             }
             n += 1;
-            assert_eq!(slots()[i].context, Context::Aim);
-            match (slots()[i].action, &from[..]) {
-                (Action::AttackToward(dx, dy), &[m]) => {
-                    assert_eq!(slots()[m].action, Action::Move(dx, dy));
+            let (g, side) = (Context::Global, Side::Left);
+            match (slots()[i].context, slots()[i].action, &from[..]) {
+                (Context::Aim, Action::AttackToward(dx, dy), &[m]) => {
+                    is(m, g, Action::Move(dx, dy))
                 }
-                (Action::Attack, &[a, b]) => {
-                    assert_eq!(slots()[a].action, Action::Attack);
-                    assert_eq!(slots()[b].action, Action::Back);
+                (Context::Aim, Action::Attack, &[a, b]) => {
+                    is(a, Context::Play, Action::Attack);
+                    is(b, g, Action::Back);
                 }
+                (Context::Resize, Action::Resize(s, 1), &[m]) => {
+                    let way = [(side, (-1, 0)), (Side::Right, (1, 0)), (Side::Top, (0, -1))]
+                        .into_iter()
+                        .find(|w| w.0 == s)
+                        .map_or((0, 1), |w| w.1);
+                    is(m, g, Action::Move(way.0, way.1));
+                }
+                (Context::History, Action::Scroll(1), &[m]) => is(m, g, Action::Move(0, -1)),
+                (Context::History, Action::Scroll(-1), &[m]) => is(m, g, Action::Move(0, 1)),
+                (Context::Busy, Action::Quit, &[m]) => is(m, Context::Play, Action::Quit),
+                (Context::Busy, Action::Yes, &[m]) => is(m, Context::Confirm, Action::Yes),
                 _ => panic!("{} follows {from:?}", slots()[i].name),
             }
             assert_eq!(
@@ -1546,7 +1636,68 @@ mod tests {
                 slots()[i].name
             );
         }
-        assert_eq!(n, 9);
+        assert_eq!(n, 9 + 4 + 2 + 2);
+    }
+
+    /// Resizing and the history follow the moves as aiming does, but a key that part of
+    /// the game binds itself stays its own; the busy box follows quit and yes.
+    #[test]
+    fn resizing_the_history_and_the_busy_box_follow_the_moves_quit_and_yes() {
+        let key = |c| Key {
+            code: c,
+            ctrl: false,
+        };
+        let resize = [Context::Resize, Context::Always];
+        let history = [Context::History, Context::Always];
+        let busy = [Context::Busy, Context::Always];
+        let s = parse_str(
+            "[keys.everywhere]\nmove_n = [\"K\", \"I\"]\nmove_w = [\"A\"]\n[keys.playing]\nquit = [\"C-q\"]\n[keys.questions]\nyes = [\"o\"]\n",
+        )
+        .unwrap();
+        let b = &s.bindings;
+        let (k, w, a) = (KeyCode::Char('K'), KeyCode::Char('I'), KeyCode::Char('A'));
+        // K crops the top while resizing, as the table has it; I grows it.
+        assert_eq!(
+            b.lookup(&resize, key(k)),
+            Some(Action::Resize(Side::Top, -1))
+        );
+        assert_eq!(
+            b.lookup(&resize, key(w)),
+            Some(Action::Resize(Side::Top, 1))
+        );
+        assert_eq!(
+            b.lookup(&resize, key(a)),
+            Some(Action::Resize(Side::Left, 1))
+        );
+        assert_eq!(b.lookup(&resize, key(KeyCode::Char('h'))), None);
+        assert_eq!(b.lookup(&resize, key(KeyCode::Up)), None);
+        assert_eq!(b.lookup(&history, key(k)), Some(Action::Scroll(1)));
+        assert_eq!(b.lookup(&history, key(w)), Some(Action::Scroll(1)));
+        assert_eq!(b.lookup(&history, key(KeyCode::Char('k'))), None);
+        assert_eq!(
+            b.lookup(&history, key(KeyCode::Down)),
+            Some(Action::Scroll(-1))
+        );
+        let c_q = Key {
+            code: KeyCode::Char('q'),
+            ctrl: true,
+        };
+        assert_eq!(b.lookup(&busy, c_q), Some(Action::Quit));
+        assert_eq!(b.lookup(&busy, key(KeyCode::Char('q'))), None);
+        assert_eq!(b.lookup(&busy, key(KeyCode::Char('o'))), Some(Action::Yes));
+        assert_eq!(b.lookup(&busy, key(KeyCode::Char('y'))), None);
+        // Bound on purpose, they keep their own keys.
+        let s = parse_str(
+            "[keys.everywhere]\nmove_n = [\"I\"]\n[keys.resize]\ngrow_top = [\"T\"]\n[keys.busy]\nquit = [\"Q\"]\n",
+        )
+        .unwrap();
+        let b = &s.bindings;
+        assert_eq!(b.lookup(&resize, key(w)), None);
+        assert_eq!(
+            b.lookup(&resize, key(KeyCode::Char('T'))),
+            Some(Action::Resize(Side::Top, 1))
+        );
+        assert_eq!(b.lookup(&busy, key(KeyCode::Char('Q'))), Some(Action::Quit));
     }
 
     #[test]
@@ -1638,7 +1789,7 @@ mod tests {
         assert_eq!(Bindings::standard().help(copy), "copy: corner, c again");
         assert_eq!(
             super::super::help::title(b, 1, 3, 80),
-            " help 2/3: PgDn next, PgUp back, c closes "
+            " help 2/3: Space or PgDn next, PgUp back, c closes "
         );
         assert_eq!(
             super::super::help::title(Bindings::standard(), 1, 3, 80),
@@ -1696,10 +1847,10 @@ mod tests {
                 .unwrap()
         };
         assert_eq!(b.hint(row(Context::Overlay, "N")), "N F3 W B options");
-        assert_eq!(b.hint(row(Context::Resize, "←→↑↓ hlkj")), "F1 j k l grow");
+        assert_eq!(b.hint(row(Context::Resize, "←↓↑→ hjkl")), "F1 j k l grow");
         assert_eq!(b.hint(row(Context::Resize, "H L K J")), "HJIL crop");
         assert_eq!(
-            b.hint(row(Context::History, "↑↓ k j")),
+            b.hint(row(Context::History, "↑↓ k j 8 2")),
             "F5 ↓ PgUp PgDn scroll"
         );
         assert_eq!(b.hint(row(Context::Look, "x q")), "F6 Esc leave");

@@ -260,40 +260,49 @@ impl App {
             self.set_prefix(Some(Prefix::Resize));
             let grid = &self.design().level().grid;
             let (w, h) = (grid.width(), grid.height());
-            let text = if self.settings.bindings.is_default_context(Context::Resize) {
-                format!(
-                    "Resizing the {w}x{h} map: hjkl or arrows grow a side, HJKL crop it; Z ends."
-                )
-            } else {
-                // Each side's letter where it has one (the table's are the arrows, then
-                // hjkl), written together when they are all one character.
-                let ways = |n: i8| -> String {
-                    let keys = [Side::Left, Side::Bottom, Side::Top, Side::Right].map(|side| {
-                        let keys = self
-                            .settings
-                            .bindings
-                            .keys_of(Context::Resize, Action::Resize(side, n));
-                        // One byte: a letter or sign, not an arrow (`↓` is one character).
-                        let letter = keys.iter().find(|k| k.len() == 1);
-                        letter
-                            .or(keys.first())
-                            .cloned()
-                            .unwrap_or_else(|| "-".into())
-                    });
-                    let sep = if keys.iter().all(|k| k.chars().count() == 1) {
-                        ""
-                    } else {
-                        " "
-                    };
-                    keys.join(sep)
+            // Each side's letter where it has one (the table's are hjkl, then the arrows),
+            // written together when they are all one character, and "or arrows" when every
+            // side has its arrow too.
+            let bindings = &self.settings.bindings;
+            let ways = |n: i8| -> String {
+                let sides = [Side::Left, Side::Bottom, Side::Top, Side::Right];
+                let keys =
+                    sides.map(|side| bindings.keys_of(Context::Resize, Action::Resize(side, n)));
+                let letters = keys.clone().map(|keys| {
+                    // One byte: a letter or sign, not an arrow (`↓` is one character).
+                    let letter = keys.iter().find(|k| k.len() == 1);
+                    letter
+                        .or(keys.first())
+                        .cloned()
+                        .unwrap_or_else(|| "-".into())
+                });
+                let sep = if letters.iter().all(|k| k.chars().count() == 1) {
+                    ""
+                } else {
+                    " "
                 };
-                format!(
-                    "Resizing the {w}x{h} map: {} grow a side, {} crop it; {} ends.",
-                    ways(1),
-                    ways(-1),
-                    self.key(Context::Resize, Action::ResizePrefix)
-                )
+                let arrows = ["←", "↓", "↑", "→"];
+                let all_arrows = keys
+                    .iter()
+                    .zip(arrows)
+                    .all(|(k, a)| k.iter().any(|k| k == a))
+                    && letters.iter().zip(arrows).all(|(l, a)| l != a);
+                let or = if all_arrows { " or arrows" } else { "" };
+                format!("{}{or}", letters.join(sep))
             };
+            // The key that began resizing ends it, if it does; else the first that does.
+            let done = bindings.keys_of(Context::Resize, Action::ResizePrefix);
+            let began = self.key(Context::Edit, Action::ResizePrefix);
+            let ends = if done.contains(&began) {
+                began
+            } else {
+                self.key(Context::Resize, Action::ResizePrefix)
+            };
+            let text = format!(
+                "Resizing the {w}x{h} map: {} grow a side, {} crop it; {ends} ends.",
+                ways(1),
+                ways(-1),
+            );
             self.say(text);
         }
     }

@@ -17,6 +17,14 @@ pub const ABOUT: [&str; 2] = [
 /// Width of the key column.
 pub const KEYS_W: usize = 12;
 
+/// Widest a column is: a row of the table fits it (a test holds them to it), so the help
+/// of a 40-column terminal shows every row whole.
+pub const COL_W: usize = 38;
+
+/// Blank columns between two columns of the help, so that a row that fills its column
+/// never reads on into the next column's words.
+pub const GAP: usize = 2;
+
 /// One row of the help: a heading or a binding.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Row {
@@ -24,57 +32,97 @@ pub enum Row {
     Heading(Context),
     /// Keys (as the player bound them) and what they do.
     Binding(String, String),
+    /// The rest of the binding above's words, when the player's keys make them too long
+    /// for the column: shown under its words.
+    More(String),
 }
 
-fn rows(bindings: &Bindings) -> Vec<Row> {
+impl Row {
+    /// The row's text as the column shows it (the heading's as the table titles it).
+    pub fn text(&self, bindings: &Bindings) -> String {
+        match self {
+            Row::Heading(ctx) => bindings.title(*ctx).into_owned(),
+            Row::Binding(label, help) => format!(" {label:<w$} {help}", w = KEYS_W - 1),
+            Row::More(rest) => format!("{:w$}{rest}", "", w = KEYS_W + 1),
+        }
+    }
+}
+
+/// Every row of the help for columns `col_w` wide: a binding whose words do not fit goes
+/// on in [`Row::More`] rows below.
+fn rows(bindings: &Bindings, col_w: usize) -> Vec<Row> {
+    let words_w = col_w.saturating_sub(KEYS_W + 1).max(1);
     let mut out = Vec::new();
     for ctx in Context::ALL {
         out.push(Row::Heading(ctx));
-        out.extend(
-            BINDINGS
-                .iter()
-                .enumerate()
-                .filter(|(_, b)| b.context == ctx)
-                .map(|(r, _)| {
-                    Row::Binding(
-                        bindings.label(r).into_owned(),
-                        bindings.help(r).into_owned(),
-                    )
-                }),
-        );
+        for (r, _) in BINDINGS
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.context == ctx)
+        {
+            let help = bindings.help(r);
+            let mut lines = crate::text::wrap(&help, words_w).into_iter();
+            out.push(Row::Binding(
+                bindings.label(r).into_owned(),
+                lines.next().unwrap_or_default(),
+            ));
+            out.extend(lines.map(Row::More));
+        }
     }
     out
 }
 
-/// The help's columns, column `i` at most `height(i)` rows, each headed by its context.
-fn columns(bindings: &Bindings, height: impl Fn(usize) -> usize) -> Vec<Vec<Row>> {
+/// The help's columns `col_w` wide, column `i` at most `height(i)` rows, each headed by
+/// its context; a binding and the rows that go on with its words stay in one column.
+fn columns(bindings: &Bindings, col_w: usize, height: impl Fn(usize) -> usize) -> Vec<Vec<Row>> {
+    // A heading alone, or a binding with its rows that go on.
+    let mut units: Vec<Vec<Row>> = Vec::new();
+    for row in rows(bindings, col_w) {
+        match (row, units.last_mut()) {
+            (row @ Row::More(_), Some(unit)) => unit.push(row),
+            (row, _) => units.push(vec![row]),
+        }
+    }
     let mut cols: Vec<Vec<Row>> = Vec::new();
     let mut current: Vec<Row> = Vec::new();
     let mut context = None;
-    for row in rows(bindings) {
+    for unit in units {
         let height = height(cols.len()).max(2);
-        if let Row::Heading(c) = row {
+        if let Row::Heading(c) = unit[0] {
             context = Some(c);
             // A heading never sits alone at the bottom of a column.
             if current.len() + 2 > height {
                 cols.push(std::mem::take(&mut current));
             }
-            current.push(row);
+            current.extend(unit);
             continue;
         }
-        if current.len() >= height {
-            cols.push(std::mem::take(&mut current));
-            if let Some(c) = context {
-                current.push(Row::Heading(c));
-            }
-            // A continued heading is marked by its column starting with a binding's context.
+        // A binding and its rows go on to a new column together, unless they are taller
+        // than one can hold under its heading: then row by row.
+        let whole = unit.len() < height;
+        if whole && current.len() + unit.len() > height {
+            new_column(&mut cols, &mut current, context);
         }
-        current.push(row);
+        for row in unit {
+            if current.len() >= height {
+                new_column(&mut cols, &mut current, context);
+            }
+            current.push(row);
+        }
     }
     if !current.is_empty() {
         cols.push(current);
     }
     cols
+}
+
+/// Ends the column under way and starts the next, headed by the context it goes on with (a
+/// continued heading is marked by its column starting with a binding's context).
+fn new_column(cols: &mut Vec<Vec<Row>>, current: &mut Vec<Row>, context: Option<Context>) {
+    cols.push(std::mem::take(current));
+    if let Some(c) = context {
+        current.push(Row::Heading(c));
+    }
 }
 
 /// How the help lays out in an area.
@@ -108,10 +156,15 @@ pub fn layout(bindings: &Bindings, area: Rect) -> HelpLayout {
         .collect();
     let body_h = usize::from(area.height.saturating_sub(2));
     let first_h = body_h.saturating_sub(about.len() + 1);
-    // Rows are at most 38 characters (a test holds them to it).
-    let col_w = 38.min(inner_w);
-    let per_page = ((inner_w + 1) / (col_w + 1)).max(1);
-    let cols = columns(bindings, |i| if i < per_page { first_h } else { body_h });
+    let col_w = COL_W.min(inner_w);
+    let per_page = ((inner_w + GAP) / (col_w + GAP)).max(1);
+    let cols = columns(
+        bindings,
+        col_w,
+        |i| {
+            if i < per_page { first_h } else { body_h }
+        },
+    );
     HelpLayout {
         about,
         col_w,
@@ -124,25 +177,18 @@ pub fn layout(bindings: &Bindings, area: Rect) -> HelpLayout {
 /// player's keys for paging and closing.
 pub fn title(bindings: &Bindings, page: usize, pages: usize, width: usize) -> String {
     let key = |a| bindings.key_of(Context::Help, a);
-    let (next, back, close) = if bindings.is_default_context(Context::Help) {
-        // The table's second key for the next page is the one most reach for.
-        (
-            "Space or PgDn".to_string(),
-            "PgUp".to_string(),
-            "Esc".to_string(),
-        )
-    } else {
-        (
-            key(Action::NextPage),
-            key(Action::PrevPage),
-            key(Action::Close),
-        )
+    // The next page's first two keys (the table's are the two most reach for).
+    let nexts = bindings.keys_of(Context::Help, Action::NextPage);
+    let short = nexts.first().cloned().unwrap_or_else(|| "-".into());
+    let next = match &nexts[..] {
+        [a, b, ..] => format!("{a} or {b}"),
+        _ => short.clone(),
     };
+    let (back, close) = (key(Action::PrevPage), key(Action::Close));
     if pages <= 1 {
         return format!(" help: {close} closes ");
     }
     let n = format!("{}/{pages}", page + 1);
-    let short = next.rsplit(' ').next().unwrap_or(&next);
     [
         format!(" help {n}: {next} next, {back} back, {close} closes "),
         format!(" help {n}: {short} next, {back} back "),
@@ -159,7 +205,7 @@ pub fn continued(cols: &[Vec<Row>], i: usize, ctx: Context) -> &'static str {
     let runs_on = before.is_some_and(|col| {
         col.iter().rev().find_map(|r| match r {
             Row::Heading(c) => Some(*c),
-            Row::Binding(..) => None,
+            Row::Binding(..) | Row::More(_) => None,
         }) == Some(ctx)
     });
     if runs_on { " (cont.)" } else { "" }
@@ -174,7 +220,7 @@ mod tests {
         for b in BINDINGS {
             let row = format!(" {:<w$} {}", b.label, b.help, w = KEYS_W - 1);
             assert!(
-                row.chars().count() <= 38,
+                row.chars().count() <= COL_W,
                 "{row:?} is too wide for 40 columns"
             );
         }
@@ -202,7 +248,7 @@ mod tests {
     #[test]
     fn columns_keep_their_headings() {
         for height in 2..30 {
-            for col in columns(Bindings::standard(), |_| height) {
+            for col in columns(Bindings::standard(), COL_W, |_| height) {
                 assert!(matches!(col[0], Row::Heading(_)), "height {height}");
                 assert!(col.len() <= height.max(2));
                 assert!(

@@ -941,21 +941,35 @@ pub const BINDINGS: &[Binding] = &[
         "place none",
         "Esc none"
     ),
+    // Growing a side takes the move keys toward it, as aiming does (`config::followed`):
+    // these rows are the moves' keys in the moves' order, and a test holds them equal.
     keys!(
         Resize,
-        "←→↑↓ hlkj",
+        "←↓↑→ hjkl",
         [
-            code(K::Left) => A::Resize(Side::Left, 1),
-            code(K::Right) => A::Resize(Side::Right, 1),
-            code(K::Up) => A::Resize(Side::Top, 1),
-            code(K::Down) => A::Resize(Side::Bottom, 1),
             ch('h') => A::Resize(Side::Left, 1),
-            ch('l') => A::Resize(Side::Right, 1),
+            ch('j') => A::Resize(Side::Bottom, 1),
             ch('k') => A::Resize(Side::Top, 1),
-            ch('j') => A::Resize(Side::Bottom, 1)
+            ch('l') => A::Resize(Side::Right, 1),
+            code(K::Left) => A::Resize(Side::Left, 1),
+            code(K::Down) => A::Resize(Side::Bottom, 1),
+            code(K::Up) => A::Resize(Side::Top, 1),
+            code(K::Right) => A::Resize(Side::Right, 1)
         ],
         "grow that side by one",
         "hjkl grow"
+    ),
+    keys!(
+        Resize,
+        "numpad 4286",
+        [
+            ch('4') => A::Resize(Side::Left, 1),
+            ch('2') => A::Resize(Side::Bottom, 1),
+            ch('8') => A::Resize(Side::Top, 1),
+            ch('6') => A::Resize(Side::Right, 1)
+        ],
+        "grow, as the moves",
+        ""
     ),
     keys!(
         Resize,
@@ -1061,10 +1075,10 @@ pub const BINDINGS: &[Binding] = &[
     ),
     key!(
         Help,
-        "PgDn Space",
+        "Space PgDn",
         [
-            code(K::PageDown),
             code(K::Char(' ')),
+            code(K::PageDown),
             code(K::Down),
             code(K::Right)
         ],
@@ -1088,14 +1102,17 @@ pub const BINDINGS: &[Binding] = &[
         "close (also Enter)",
         "Esc close"
     ),
+    // Scrolling takes the moves north and south (`config::followed`), in their order.
     keys!(
         History,
-        "↑↓ k j",
+        "↑↓ k j 8 2",
         [
-            code(K::Up) => A::Scroll(1),
-            code(K::Down) => A::Scroll(-1),
             ch('k') => A::Scroll(1),
-            ch('j') => A::Scroll(-1)
+            code(K::Up) => A::Scroll(1),
+            ch('8') => A::Scroll(1),
+            ch('j') => A::Scroll(-1),
+            code(K::Down) => A::Scroll(-1),
+            ch('2') => A::Scroll(-1)
         ],
         "older / newer message",
         "↑↓ PgUp PgDn scroll"
@@ -1213,8 +1230,9 @@ pub const BINDINGS: &[Binding] = &[
         "cancel the attack",
         "F Esc cancel"
     ),
+    // The playing quit key and the questions' yes (`config::followed`).
     key!(Busy, "q", [ch('q')], A::Quit, "quit (asks)", ""),
-    key!(Busy, "y", [ch('y')], A::Yes, "yes, quit", ""),
+    key!(Busy, "y", [ch('y'), ch('Y')], A::Yes, "yes, quit", ""),
     key!(
         Replay,
         "Space",
@@ -1325,12 +1343,17 @@ mod tests {
     fn every_row_names_each_of_its_keys() {
         for b in BINDINGS {
             for &(key, _) in b.keys {
-                // Upper-case answers to a question are the lower-case ones with Shift.
+                // Upper-case answers to a question (and the busy box's yes, the questions') are the
+                // lower-case ones with Shift.
                 let shown = match key.code {
-                    KeyCode::Char(c) if b.context == Context::Confirm || c == 'N' => Key {
-                        code: KeyCode::Char(c.to_ascii_lowercase()),
-                        ..key
-                    },
+                    KeyCode::Char(c)
+                        if matches!(b.context, Context::Confirm | Context::Busy) || c == 'N' =>
+                    {
+                        Key {
+                            code: KeyCode::Char(c.to_ascii_lowercase()),
+                            ..key
+                        }
+                    }
                     _ => key,
                 };
                 assert!(

@@ -483,7 +483,7 @@ fn front_key(keys: &Bindings, ev: &Event) -> FrontKey {
     let Event::Key(key) = ev else {
         return FrontKey::Other;
     };
-    match keymap::lookup(keys, &[Context::Busy, Context::Always], key) {
+    match keymap::lookup(keys, crate::app::config::BUSY_STACK, key) {
         Some(Action::Interrupt) => FrontKey::CtrlC,
         Some(Action::Suspend) => FrontKey::Suspend,
         Some(Action::Quit) => FrontKey::Quit,

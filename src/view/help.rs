@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget};
 
 use crate::app::config::Bindings;
-use crate::app::help::{KEYS_W, Row, continued, layout, title};
+use crate::app::help::{GAP, KEYS_W, Row, continued, layout, title};
 
 /// Draws help page `page`; its bottom border names the run's seed, which plays the run
 /// again (`--seed`).
@@ -35,7 +35,7 @@ pub(super) fn render(bindings: &Bindings, page: usize, seed: u64, area: Rect, bu
     let head = Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD);
     let key = Style::new().fg(Color::Cyan);
     for (c, col) in cols.iter().skip(page * per_page).take(per_page).enumerate() {
-        let x = inner.x + (c * (col_w + 1)) as u16;
+        let x = inner.x + (c * (col_w + GAP)) as u16;
         if x >= inner.right() || y >= inner.bottom() {
             break;
         }
@@ -54,6 +54,7 @@ pub(super) fn render(bindings: &Bindings, page: usize, seed: u64, area: Rect, bu
                     Span::styled(format!(" {label:<w$} ", w = KEYS_W - 1), key),
                     Span::raw(help.as_str()),
                 ]),
+                Row::More(_) => Line::raw(row.text(bindings)),
             });
         }
         let rect = Rect::new(

@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget};
 
 use crate::app::App;
-use crate::app::keymap::{Action, Context};
+use crate::app::keymap::{BINDINGS, Context};
 
 /// Columns of the turn number before each message.
 const TURN_WIDTH: usize = 5;
@@ -70,19 +70,19 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
     lines.truncate(height);
     // Messages numbered from 1, as far as they show.
     let b = &app.settings().bindings;
-    let keys = if b.is_default_context(Context::History) {
-        "↑↓ PgUp PgDn Esc".to_string()
-    } else {
-        let key = |a| b.key_of(Context::History, a);
-        format!(
-            "{} {} {} {} {}",
-            key(Action::Scroll(1)),
-            key(Action::Scroll(-1)),
-            key(Action::ScrollPage(1)),
-            key(Action::ScrollPage(-1)),
-            key(Action::Close)
-        )
-    };
+    // The keys of the history's hints, without their words ("↑↓ PgUp PgDn scroll" and
+    // "Esc close" give "↑↓ PgUp PgDn Esc"), as the player bound them.
+    let keys: Vec<String> = BINDINGS
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.context == Context::History && !r.hint.is_empty())
+        .map(|(i, _)| {
+            let hint = b.hint(i);
+            hint.rsplit_once(' ')
+                .map_or_else(|| hint.to_string(), |(keys, _)| keys.to_string())
+        })
+        .collect();
+    let keys = keys.join(" ");
     let block = Block::bordered()
         .title(" message history ")
         .title_bottom(format!(" {}-{last} of {} {keys} ", first + 1, log.len()));

@@ -55,6 +55,122 @@ fn the_help_screen_lists_every_binding_on_its_pages_at_every_size() {
     }
 }
 
+/// Keys that make rows longer than the table's: a key name in a row's words (`F` of
+/// "attack in place: F, a way"), a move rebound so that the numpad row is reworded.
+const LONG_KEYS: &[u8] = b"[keys.playing]\nattack = [\"Backspace\"]\n[keys.edit]\nmonster = [\"Insert\"]\ncopy = [\"C-x\"]\n[keys.everywhere]\nmove_n = [\"K\"]\n";
+
+/// At every size from 40x12 to 200x60, with the table's keys and with long ones, the help's
+/// columns fit its box with two blank columns between them, every row fits its column
+/// (words too long for it go on below), every column fits the box's height, and every
+/// binding is there whole.
+#[test]
+fn help_columns_never_touch_or_cut_a_row_at_any_size() {
+    use astar_rogue::app::config::{Bindings, parse};
+    use help::{GAP, Row};
+    let long = parse(LONG_KEYS, "long.toml").unwrap().bindings;
+    for bindings in [Bindings::standard(), &long] {
+        // Each binding's row as it should read, words joined again, in the help's order.
+        let expected: Vec<String> = astar_rogue::app::keymap::Context::ALL
+            .iter()
+            .flat_map(|&ctx| (0..BINDINGS.len()).filter(move |&r| BINDINGS[r].context == ctx))
+            .map(|r| format!("{} {}", bindings.label(r), bindings.help(r)))
+            .collect();
+        for w in 40..=200u16 {
+            for h in 12..=60u16 {
+                let l = help::layout(bindings, ratatui::layout::Rect::new(0, 0, w, h));
+                let inner_w = usize::from(w - 2);
+                assert!(
+                    l.per_page * l.col_w + (l.per_page - 1) * GAP <= inner_w,
+                    "{w}x{h}: {} columns of {} do not fit {inner_w}",
+                    l.per_page,
+                    l.col_w
+                );
+                let body_h = usize::from(h - 2);
+                let mut found: Vec<String> = Vec::new();
+                for (i, col) in l.cols.iter().enumerate() {
+                    let room = if i < l.per_page {
+                        body_h - l.about.len() - 1
+                    } else {
+                        body_h
+                    };
+                    assert!(
+                        col.len() <= room,
+                        "{w}x{h}: column {i} is {} rows",
+                        col.len()
+                    );
+                    for (j, row) in col.iter().enumerate() {
+                        let cont = match row {
+                            Row::Heading(ctx) if j == 0 => help::continued(&l.cols, i, *ctx),
+                            _ => "",
+                        };
+                        let text = row.text(bindings) + cont;
+                        assert!(
+                            text.chars().count() <= l.col_w,
+                            "{w}x{h}: {text:?} is wider than its column ({})",
+                            l.col_w
+                        );
+                        match row {
+                            Row::Binding(label, words) => found.push(format!("{label} {words}")),
+                            Row::More(words) => {
+                                let last = found.last_mut().expect("a binding above");
+                                last.push(' ');
+                                last.push_str(words);
+                            }
+                            Row::Heading(_) => {}
+                        }
+                    }
+                }
+                assert_eq!(found, expected, "{w}x{h}");
+            }
+        }
+    }
+}
+
+/// The help drawn at 80x24 (where a full row used to run into the next column's heading,
+/// "a way Attack in place (F)") and other sizes: the two columns before each column's
+/// start are blank on every row of every page.
+#[test]
+fn the_help_drawn_leaves_a_gap_before_each_column() {
+    use astar_rogue::app::config::parse;
+    for keys in [&b""[..], LONG_KEYS] {
+        for size in [(40u16, 12u16), (80, 24), (81, 25), (118, 30), (200, 60)] {
+            let settings = parse(keys, "keys.toml").unwrap();
+            let l = help::layout(
+                &settings.bindings,
+                ratatui::layout::Rect::new(0, 0, size.0, size.1),
+            );
+            let mut a = common::app(Path::new("levels/default.txt"), 1, size);
+            a.apply_settings(settings);
+            common::frame(&mut a, "?");
+            for page in 0..l.pages() {
+                let frame = common::frame(&mut a, "");
+                let rows: Vec<Vec<char>> = frame
+                    .lines()
+                    .skip_while(|r| !r.starts_with('┌'))
+                    .skip(1)
+                    .take(usize::from(size.1) - 2)
+                    .map(|r| r.chars().collect())
+                    .collect();
+                // The first page's about text runs across the columns, above them.
+                let about = if page == 0 { l.about.len() + 1 } else { 0 };
+                for c in 1..l.per_page {
+                    let x = 1 + c * (l.col_w + help::GAP);
+                    for (y, row) in rows.iter().enumerate().skip(about) {
+                        // Two, whatever the layout's constant says.
+                        let gap: String = row[x - 2..x].iter().collect();
+                        assert!(
+                            gap.trim().is_empty(),
+                            "{size:?} page {page} row {y}: {:?}",
+                            row.iter().collect::<String>()
+                        );
+                    }
+                }
+                common::frame(&mut a, "PageDown");
+            }
+        }
+    }
+}
+
 #[derive(serde::Deserialize)]
 struct Node {
     x: i32,

@@ -207,12 +207,19 @@ fn scripts_and_test_never_read_the_users_settings() {
 }
 
 /// The clash check knows which parts of the game apply together: every set of contexts the
-/// app uses is one of `config::STACKS`.
+/// app uses (on each of its screens, the busy box's and the replay viewer's) is one of
+/// `config::STACKS`, and each of those is one the game uses.
 #[test]
 fn every_context_stack_the_app_uses_is_checked_for_clashes() {
-    use astar_rogue::app::config::STACKS;
+    use astar_rogue::app::config::{BUSY_STACK, REPLAY_STACK, STACKS};
     let level = super::common::repo("levels/pillar.txt");
-    for keys in ["", "o", "x", "o x", "e", "L"] {
+    let mut used: Vec<&[astar_rogue::app::keymap::Context]> = vec![BUSY_STACK, REPLAY_STACK];
+    // Each screen: playing, the overlay, look mode with and without it, the editor and its
+    // monster and resize keys, the lab, aiming, the help, the history and a question.
+    let screens = [
+        "", "o", "x", "o x", "e", "e m", "e Z", "L", "F", "?", "C-p", "l q",
+    ];
+    for keys in screens {
         let mut app = super::common::app(&level, 1, (80, 24));
         super::common::frame(&mut app, keys);
         let stack = app.contexts();
@@ -220,7 +227,15 @@ fn every_context_stack_the_app_uses_is_checked_for_clashes() {
             STACKS.contains(&stack),
             "after {keys:?} the app uses {stack:?}, which the settings' clash check misses"
         );
+        used.push(stack);
     }
+    for stack in STACKS {
+        assert!(
+            used.contains(&stack),
+            "the clash check has {stack:?}, which no screen uses"
+        );
+    }
+    assert_eq!(used.len(), STACKS.len(), "{used:?}");
 }
 
 /// A question names the player's keys for its answers, in its box and in the hint bar, and
@@ -382,7 +397,7 @@ fn fixed_messages_name_the_players_keys() {
     let mut a = rebound(&pillar, 1, (80, 24));
     // The message history's keys.
     let f = frame(&mut a, "C-p");
-    assert!(f.contains(" ↑ ↓ PgUp PgDn F9 "), "{f}");
+    assert!(f.contains(" ↑↓ PgUp PgDn F9 "), "{f}");
     frame(&mut a, "F9");
     // Look mode, the search not shown.
     let f = frame(&mut a, "x");
@@ -438,7 +453,7 @@ fn fixed_messages_name_the_players_keys() {
     frame(&mut a, "Z");
     assert_eq!(
         last_said(&a),
-        "Resizing the 8x6 map: F1 j k l grow a side, HJKL crop it; Esc ends."
+        "Resizing the 8x6 map: F1 j k l grow a side, HJKL crop it; Z ends."
     );
     frame(&mut a, "Esc F9");
     assert!(
@@ -549,4 +564,87 @@ fn the_tutorials_lessons_name_the_players_keys() {
     // The log's own text, for the records, is the table's.
     assert!(a.world().log().iter().any(|m| m.text
         == "You are the @. Walk east with l or the right arrow; h j k l y u b n move 8 ways. ? lists every key."));
+}
+
+/// Resizing the map and scrolling the history follow the moves as aiming does, except where
+/// resizing binds the key itself (K crops the top): the editor's message and the history's
+/// footer name the keys that do it.
+#[test]
+fn resizing_and_the_history_follow_the_moves() {
+    let file =
+        b"[keys.everywhere]\nmove_w = [\"A\", \"Left\", \"4\"]\nmove_n = [\"K\", \"Up\", \"8\"]\n";
+    let settings = astar_rogue::app::config::parse(file, "config.toml").unwrap();
+    let dir = crate::common::Scratch::new();
+    let pillar = dir.copy("levels/pillar.txt");
+    let mut a = crate::common::app(&pillar, 1, (80, 24));
+    a.apply_settings(settings);
+    crate::common::frame(&mut a, "e Z");
+    assert_eq!(
+        last_said(&a),
+        "Resizing the 8x6 map: Aj8l or arrows grow a side, HJKL crop it; Z ends."
+    );
+    let size = |a: &astar_rogue::app::App| {
+        let g = &a.design().level().grid;
+        (g.width(), g.height())
+    };
+    crate::common::frame(&mut a, "A");
+    assert_eq!(size(&a), (9, 6), "A grows the left");
+    crate::common::frame(&mut a, "h K 8");
+    assert_eq!(
+        size(&a),
+        (9, 6),
+        "h grows nothing, K crops the top, 8 grows it"
+    );
+    crate::common::frame(&mut a, "Esc Esc");
+    let f = crate::common::frame(&mut a, "C-p");
+    assert!(f.contains(" K↓ PgUp PgDn Esc "), "{f}");
+    // The table's keys, the footer as the table writes it.
+    let mut a = crate::common::app(&pillar, 1, (80, 24));
+    let f = crate::common::frame(&mut a, "C-p");
+    assert!(f.contains(" ↑↓ PgUp PgDn Esc "), "{f}");
+    crate::common::frame(&mut a, "Esc e Z");
+    assert_eq!(
+        last_said(&a),
+        "Resizing the 8x6 map: hjkl or arrows grow a side, HJKL crop it; Z ends."
+    );
+}
+
+/// The help rewords the numpad's rows when a move no longer has its digit.
+#[test]
+fn the_help_rewords_the_numpad_rows_when_a_move_loses_its_digit() {
+    let file = b"[keys.everywhere]\nmove_n = [\"K\"]\n";
+    let settings = astar_rogue::app::config::parse(file, "config.toml").unwrap();
+    let mut a = crate::common::app(std::path::Path::new("levels/pillar.txt"), 1, (80, 24));
+    a.apply_settings(settings);
+    let mut help = crate::common::frame(&mut a, "?");
+    for _ in 0..4 {
+        help.push_str(&crate::common::frame(&mut a, "PageDown"));
+    }
+    let lines: Vec<&str> = help.lines().collect();
+    let has = |row: &str| lines.iter().any(|l| l.contains(row));
+    assert!(has(" 1234679     move; Home PgUp End PgDn"), "{help}");
+    assert!(has(" 1234679     hit; Home PgUp End PgDn"), "{help}");
+    assert!(has(" numpad 246  grow, as the moves"), "{help}");
+    assert!(!has("numpad 1-9"), "{help}");
+}
+
+/// A long key in a row's words goes on to the next line, under them, instead of being cut
+/// (or running into the next column).
+#[test]
+fn a_long_key_in_a_help_rows_words_goes_on_below_them() {
+    let file = b"[keys.playing]\nattack = [\"F2\"]\n";
+    let settings = astar_rogue::app::config::parse(file, "config.toml").unwrap();
+    let mut a = crate::common::app(std::path::Path::new("levels/pillar.txt"), 1, (80, 24));
+    a.apply_settings(settings);
+    let help = crate::common::frame(&mut a, "?");
+    let lines: Vec<&str> = help.lines().collect();
+    let row = " F2          attack in place: F2, a";
+    let at = lines
+        .iter()
+        .position(|l| l.contains(row))
+        .unwrap_or_else(|| panic!("{help}"));
+    // Under its words, in the same column.
+    let col = lines[at].split(row).next().unwrap().chars().count();
+    let below: String = lines[at + 1].chars().skip(col).take(16).collect();
+    assert_eq!(below, format!("{:13}way", ""), "{}", lines[at + 1]);
 }

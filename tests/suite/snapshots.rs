@@ -72,6 +72,7 @@ scripts!(
     lab_side_click,
     lab_terrain,
     lab_wide,
+    lesson_narrow,
     melee,
     moves,
     overlay,
