@@ -251,7 +251,11 @@ impl Viewer {
             let hints = if self.playing {
                 keymap::hints(keys, &[Context::Replay])
             } else {
-                format!("{}  o x Tab look", keymap::hints(keys, &[Context::Replay]))
+                // The game's own keys look into it: the player's, as the game names them.
+                let look = [Action::ToggleOverlay, Action::Look, Action::NextMonster]
+                    .map(|a| keys.key_of(Context::Play, a))
+                    .join(" ");
+                format!("{}  {look} look", keymap::hints(keys, &[Context::Replay]))
             };
             format!(
                 "REPLAY {run}  turn {}  depth {}  input {}/{}  {hints}",
@@ -400,7 +404,7 @@ fn view(
             continue;
         }
         let keys = &replay.replayed().settings().bindings;
-        match keymap::lookup(keys, &[Context::Replay, Context::Always], key) {
+        match keymap::lookup(keys, crate::app::config::REPLAY_STACK, key) {
             // C-c is the table's own (it always quits), q the viewer's.
             Some(Action::ReplayQuit | Action::Interrupt) => return Ok(0),
             // In raw mode Ctrl-Z is a key, not SIGTSTP: suspended as the game is.
@@ -443,5 +447,45 @@ fn copy_into(frame: &Buffer, buf: &mut Buffer, area: Rect) {
         for x in 0..w {
             buf[(area.x + x, area.y + y)] = frame[(x, y)].clone();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_paused_status_names_the_players_keys_for_looking_in() {
+        let dir = std::env::temp_dir().join(format!("astar-replay-status-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let config = dir.join("keys.toml");
+        std::fs::write(
+            &config,
+            "[keys.playing]\noverlay = [\"O\"]\nlook = [\"F5\"]\nnext_monster = [\"F6\"]\n",
+        )
+        .unwrap();
+        let recording = dir.join("run.keys");
+        let level = repo_level().display().to_string();
+        std::fs::write(
+            &recording,
+            format!("#! level: {level}\n#! size: 80x24\n#! config: keys.toml\nl l\n"),
+        )
+        .unwrap();
+        let replay = Replay::open(&recording, &RunOptions::default()).unwrap();
+        let viewer = Viewer {
+            speed: DEFAULT_SPEED,
+            playing: false,
+            prompt: None,
+            said: None,
+            clock: Instant::now(),
+        };
+        let status = viewer.status(&replay, 200);
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(status.ends_with("  O F5 F6 look"), "{status}");
+    }
+
+    /// The repository's default level, by its absolute path.
+    fn repo_level() -> std::path::PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/default.txt")
     }
 }
