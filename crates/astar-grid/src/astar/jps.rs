@@ -152,6 +152,11 @@ pub(super) const CLUTTER_RUN_TENTHS: usize = 45;
 /// A remembered run not computed yet.
 const UNKNOWN: u16 = u16::MAX;
 
+/// Straight runs of this many cells or more are not remembered: `distance << 1 | jump` must
+/// fit in 16 bits below [`UNKNOWN`]. (Diagonal runs never come near: a map of at most
+/// [`MAX_SEARCH_CELLS`](super::MAX_SEARCH_CELLS) cells has a shorter side of at most 4,096.)
+const LONGEST_KEPT_RUN: u32 = (1 << 15) - 1;
+
 /// The map as JPS reads it, rebuilt when the grid's revision changes.
 #[derive(Debug, Clone, Default)]
 struct Map {
@@ -884,18 +889,22 @@ impl Map {
     #[inline(always)]
     fn known_run(&self, c: usize, x: usize, y: usize, d: usize) -> (u32, bool) {
         let slot = &self.cells[c].runs[d];
-        let mut known = slot.get();
-        if known == UNKNOWN {
-            let (dist, jump) = match d {
-                1 => run::<true>(&self.east, y, x, &self.rows),
-                3 => run::<false>(&self.west, y, x, &self.rows),
-                2 => run::<true>(&self.south, x, y, &self.cols),
-                _ => run::<false>(&self.north, x, y, &self.cols),
-            };
-            known = (dist << 1 | u32::from(jump)) as u16;
-            slot.set(known);
+        let known = slot.get();
+        if known != UNKNOWN {
+            return (u32::from(known >> 1), known & 1 != 0);
         }
-        (u32::from(known >> 1), known & 1 != 0)
+        let (dist, jump) = match d {
+            1 => run::<true>(&self.east, y, x, &self.rows),
+            3 => run::<false>(&self.west, y, x, &self.rows),
+            2 => run::<true>(&self.south, x, y, &self.cols),
+            _ => run::<false>(&self.north, x, y, &self.cols),
+        };
+        // Runs too long for the 15 bits kept (and for UNKNOWN) are scanned again each time:
+        // wrapped, a run of 39,999 cells would read as 7,231 and lose the goal beyond it.
+        if dist < LONGEST_KEPT_RUN {
+            slot.set((dist << 1 | u32::from(jump)) as u16);
+        }
+        (dist, jump)
     }
 
     /// The length of the straight run from padded cell `c` at `(x, y)` in direction `d` to

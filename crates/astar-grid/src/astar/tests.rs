@@ -683,3 +683,25 @@ fn jump_point_search_remembers_expansions_without_changing_a_result() {
         }
     }
 }
+
+#[test]
+fn jump_point_search_runs_longer_than_its_remembered_runs_hold() {
+    // A remembered straight run keeps its length in 15 bits: longer ones are scanned each
+    // time rather than wrapped (a run of 39,999 cells read as 7,231).
+    let (w, h) = (40_000, 3);
+    let g = Grid::from_tiles(w, h, vec![Tile::Floor; w * h]);
+    let mut pf = Pathfinder::new();
+    for (a, b) in [
+        ((0, 1), (39_999, 1)),
+        ((39_999, 0), (0, 2)),
+        ((5, 0), (39_990, 0)),
+    ] {
+        let q = Query::new(Pos::new(a.0, a.1), Pos::new(b.0, b.1));
+        for _ in 0..2 {
+            let r = pf.find(&g, q.options(jps(Ties::LowerH)));
+            assert_eq!(r.fallback, None);
+            assert_eq!(r.cost, pf.find(&g, q).cost, "{a:?} -> {b:?}");
+            assert_eq!(path_cost(&r.path), r.cost);
+        }
+    }
+}
