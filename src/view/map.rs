@@ -163,15 +163,9 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
     {
         // A potion or the stairs on the way keeps its glyph, on the path's colour: the path
         // is the monster's, the item is what the player is looking for.
-        let items: Vec<Pos> = app
-            .world()
-            .features()
-            .iter()
-            .filter(|f| shown(f.pos) || remembered(f.pos))
-            .map(|f| f.pos)
-            .collect();
+        let item = |p: Pos| app.world().feature_at(p).is_some() && (shown(p) || remembered(p));
         for &p in m.plan.path.iter().skip(1) {
-            if items.contains(&p) {
+            if item(p) {
                 put(p, None, Style::new().fg(Color::Black).bg(theme.path));
             } else {
                 put(p, Some(PATH), Style::new().fg(theme.path));
