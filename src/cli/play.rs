@@ -193,13 +193,9 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
                 .filter(|_| opened.1.kind != SourceKind::Generated)
             {
                 Some(path) => match offer_recovery(path)? {
-                    Offer::Quit => {
-                        // "Change nothing": not even the lock file taken for the run.
-                        if let Some((_, lock, _)) = kept.0.take() {
-                            lock.remove();
-                        }
-                        return Ok(0);
-                    }
+                    // "Change nothing": not even the lock file taken for the run, which
+                    // dropping the slot's guard on this return removes.
+                    Offer::Quit => return Ok(0),
                     Offer::Take(design, file, bytes) => Some(Recovered {
                         design: *design,
                         path: file,

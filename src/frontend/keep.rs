@@ -403,9 +403,8 @@ impl Keeper {
             seen,
         };
         if kept.at.in_progress && kept.written.elapsed() >= self.autosave {
-            // A failed autosave is said when the game ends, which tries again. The line is
-            // made from the game itself here, as it stands at the checkpoint.
-            let _ = self.write(&kept, check_line(app));
+            // A failed autosave is said when the game ends, which tries again.
+            let _ = self.write(&kept);
             kept.written = Instant::now();
         }
     }
@@ -454,11 +453,13 @@ impl Keeper {
         format!("{place}\n{morgue_note}")
     }
 
-    /// The save of the run as it stood after the last input, whose check line is `check`.
-    fn save_of(&self, kept: &Kept, check: String) -> RunSave {
+    /// The save of the run as it stood after the last input, with the check line of the
+    /// game as it stood then.
+    fn save_of(&self, kept: &Kept) -> RunSave {
         let r = self.recorder();
         let (lines, _) = r.tape();
         let at = &kept.at;
+        let check = at.check.as_ref().map_or_else(String::new, Check::line);
         let mut tape: Vec<String> = lines[..at.lines.min(lines.len())].to_vec();
         match at.ticks {
             0 => {}
@@ -489,8 +490,8 @@ impl Keeper {
         }
     }
 
-    fn write(&self, kept: &Kept, check: String) -> std::io::Result<()> {
-        self.save_of(kept, check).write(&self.slot.save)
+    fn write(&self, kept: &Kept) -> std::io::Result<()> {
+        self.save_of(kept).write(&self.slot.save)
     }
 
     /// The game ends (however it ends): saves the run in progress, or removes a save left
@@ -503,8 +504,7 @@ impl Keeper {
         }
         let at = kept.at.clone();
         let said = if at.in_progress {
-            let check = at.check.as_ref().map_or_else(String::new, Check::line);
-            match self.write(&kept, check) {
+            match self.write(&kept) {
                 Ok(()) => format!(
                     "Your run on {} is kept (turn {}, depth {}, seed {}): `{}` resumes it.",
                     self.start.name(),

@@ -316,7 +316,7 @@ pub(super) fn enter_terminal() -> io::Result<ratatui::DefaultTerminal> {
     ratatui::Terminal::new(ratatui::backend::CrosstermBackend::new(stdout()))
 }
 
-pub(super) fn set_up_terminal() -> io::Result<()> {
+fn set_up_terminal() -> io::Result<()> {
     terminal::enable_raw_mode()?;
     execute!(stdout(), EnterAlternateScreen, EnableMouseButtons)
 }
