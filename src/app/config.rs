@@ -775,7 +775,9 @@ impl Bindings {
     /// bound ones.
     pub fn hint(&self, row: usize) -> Cow<'static, str> {
         let b = &BINDINGS[row];
-        if b.hint.is_empty() {
+        // The table's keys (most players'): the hint as written, without reading it, since
+        // the bar and the help ask for every hint on every frame.
+        if b.hint.is_empty() || self.keys == Bindings::standard().keys {
             return Cow::Borrowed(b.hint);
         }
         let (keys, what) = b.hint.rsplit_once(' ').unwrap_or(("", b.hint));
