@@ -217,7 +217,7 @@ pub(super) struct Jps {
     lifo: BucketQueue<true>,
     /// The successors of the node being expanded: (padded cell, direction, cost from it,
     /// padded `x | y << 16`).
-    found: Vec<(u32, u32, u32, u32)>,
+    found: Vec<Successor>,
     /// Jump points from the goal back, as the path is walked back.
     trail: Vec<u32>,
     /// Expansions remembered for this grid.
@@ -288,7 +288,9 @@ fn pack(s: Successor) -> u64 {
 impl Memo {
     /// Forgets every expansion (the map changed), keeping the allocations.
     fn clear(&mut self) {
-        self.table.fill(Expansion::default());
+        // Dropped rather than wiped: the next expansion grows a table afresh, sized to the
+        // new map's needs.
+        self.table = Vec::new();
         self.used = 0;
         self.spill.clear();
     }
@@ -341,12 +343,15 @@ impl Memo {
                 } else {
                     &[]
                 };
-                let (stride, magic) = (map.stride as u64, map.stride_magic);
                 out.extend(known.first.iter().take(n).chain(rest).map(|&s| {
-                    let jc = s >> 32;
-                    let y = ((u128::from(magic) * u128::from(jc)) >> 64) as u64;
-                    let xy = (jc - y * stride) | y << 16;
-                    (jc as u32, s as u32 & 7, (s as u32) >> 3, xy as u32)
+                    let jc = (s >> 32) as usize;
+                    let (x, y) = map.xy(jc);
+                    (
+                        jc as u32,
+                        s as u32 & 7,
+                        (s as u32) >> 3,
+                        (x | y << 16) as u32,
+                    )
                 }));
             } else {
                 map.successors(c, xy, dir, goal, out);
@@ -552,7 +557,7 @@ struct Buffers<'a> {
     map: &'a Map,
     nodes: &'a mut [Node],
     parents: &'a mut [u32],
-    found: &'a mut Vec<(u32, u32, u32, u32)>,
+    found: &'a mut Vec<Successor>,
     memo: &'a mut Memo,
 }
 
@@ -584,7 +589,6 @@ impl Buffers<'_> {
         let nodes = &mut *self.nodes;
         let parents = &mut *self.parents;
         let memo = &mut *self.memo;
-        let magic = map.stride_magic;
 
         nodes[s] = node(open, 0, START);
         let h0 = h(q.start.x as usize + 1, q.start.y as usize + 1);
@@ -624,9 +628,7 @@ impl Buffers<'_> {
                 break;
             }
             found.clear();
-            let row = ((u128::from(magic) * c as u128) >> 64) as usize;
-            let xy = (c - row * stride, row);
-            memo.expand(map, c, xy, here as u32 & 15, goal, found);
+            memo.expand(map, c, map.xy(c), here as u32 & 15, goal, found);
             for &(jc, d, cost, jxy) in found.iter() {
                 let jc = jc as usize;
                 let ng = g + cost;
@@ -658,6 +660,13 @@ impl Buffers<'_> {
 }
 
 impl Map {
+    /// The padded `(x, y)` of padded cell `c`, by multiplication rather than division.
+    #[inline(always)]
+    fn xy(&self, c: usize) -> (usize, usize) {
+        let y = ((u128::from(self.stride_magic) * c as u128) >> 64) as usize;
+        (c - y * self.stride, y)
+    }
+
     /// The jump points reached from the node at padded cell `c`, entered by direction `dir`:
     /// each as (padded cell, direction of its run's last part, cost from the node), into
     /// `out`.
@@ -668,7 +677,7 @@ impl Map {
         (x, y): (usize, usize),
         dir: u32,
         goal: (usize, usize),
-        out: &mut Vec<(u32, u32, u32, u32)>,
+        out: &mut Vec<Successor>,
     ) {
         let bits = self.cells[c].bits;
         // The moves worth trying, as legal moves: the rest would stop at their first step.
@@ -755,7 +764,7 @@ impl Map {
         mut y: usize,
         d: usize,
         goal: (usize, usize),
-        out: &mut Vec<(u32, u32, u32, u32)>,
+        out: &mut Vec<Successor>,
     ) {
         let (dx, dy) = DIRECTIONS[d];
         let stride = self.stride;

@@ -363,8 +363,8 @@ const NETWORK_MAX: usize = 16;
 
 /// The comparators of Batcher's odd-even merge sort on 16 lanes that touch only the first
 /// `n`: each `(a, b)`, `a < b`, puts the larger key in lane `a`. The others are left out, which
-/// is sound because the lanes from `n` on hold zeros, no larger than any key, where every
-/// comparator would leave them: the network sorts the first `n` lanes alone.
+/// is sound because on 16 lanes whose last `16 - n` held keys no larger than any other, each
+/// of those comparators would leave its lanes as they are: the network sorts `n` lanes alone.
 const fn batcher(n: usize) -> ([(u8, u8); 64], usize) {
     let mut pairs = [(0u8, 0u8); 64];
     let mut count = 0;
@@ -404,8 +404,8 @@ impl<const N: usize> Network<N> {
     /// mispredicted branches.
     #[inline(always)]
     fn sort(keys: &mut [u64]) {
-        let mut lanes = [0u64; 16];
-        lanes[..N].copy_from_slice(&keys[..N]);
+        let mut lanes = [0u64; N];
+        lanes.copy_from_slice(&keys[..N]);
         let (pairs, count) = Self::PAIRS;
         let mut i = 0;
         while i < count {
@@ -415,12 +415,13 @@ impl<const N: usize> Network<N> {
             lanes[b] = x.min(y);
             i += 1;
         }
-        keys[..N].copy_from_slice(&lanes[..N]);
+        keys[..N].copy_from_slice(&lanes);
     }
 }
 
 /// Sorts at most [`NETWORK_MAX`] keys descending, by the network for their number.
 fn sort_small(keys: &mut [u64]) {
+    debug_assert!(keys.len() <= NETWORK_MAX, "too many keys for a network");
     match keys.len() {
         2 => Network::<2>::sort(keys),
         3 => Network::<3>::sort(keys),
