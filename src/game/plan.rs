@@ -193,6 +193,13 @@ struct Ahead {
 }
 
 impl Planner {
+    /// Whether the planning mode makes a fast monster's second search ahead (and reuses a
+    /// search while it has not moved): the modes of one optimal search per monster. Both the
+    /// making and the use ask this, so they cannot drift apart.
+    fn plans_ahead(&self) -> bool {
+        matches!(self.planning, Planning::AStar | Planning::Jps)
+    }
+
     /// A planner that reports how far its plans of everyone are to `progress`.
     pub fn with_progress(progress: Arc<Progress>) -> Self {
         Self {
@@ -279,7 +286,7 @@ impl Planner {
         let traced_at = traced.and_then(|id| monsters.iter().position(|m| m.id == id));
         // A capped search is followed by a second one toward its best node, made at the
         // monster's turn: only plain searches are made ahead.
-        let ahead = spread.ahead && matches!(self.planning, Planning::AStar | Planning::Jps);
+        let ahead = spread.ahead && self.plans_ahead();
         self.ahead.resize_with(monsters.len(), Ahead::default);
         // The threads take some monsters at a time until none are left, rather than a
         // share each: searches differ a hundredfold in cost, and the monsters' order (often
@@ -503,9 +510,7 @@ impl Planner {
         i: usize,
         m: &mut Monster,
     ) {
-        let known = matches!(self.planning, Planning::AStar | Planning::Jps)
-            && self.traced != Some(m.id)
-            && !m.boxed;
+        let known = self.plans_ahead() && self.traced != Some(m.id) && !m.boxed;
         let unmoved = known && m.planned == (m.pos, goal);
         if !unmoved {
             match self.ahead.get_mut(i) {
