@@ -26,9 +26,10 @@ pub(crate) trait OpenList: Default {
 /// Only the bucket being popped is kept sorted (descending, minimum last): a bucket is sorted
 /// once when it becomes the minimum, and keys pushed into it afterwards are almost always
 /// smaller than all it holds (a child with the same F has a larger G, so a smaller H), so
-/// they go on the end. That replaces a heap's log-time sift on every push and pop. Long
-/// buckets are sorted by a bucket sort on H, short ones by comparisons, the shortest by a sorting
-/// network (see [`sort_descending`]).
+/// they go on the end. That replaces a heap's log-time sift on every push and pop. Buckets
+/// are sorted in vector registers where the processor has AVX-512, otherwise long ones by a
+/// bucket sort on H, short ones by comparisons, the shortest by a sorting network (see
+/// [`Sorter::sort`]).
 ///
 /// Octile, Chebyshev or zero at weight exactly 1 use the leaner [`RingQueue`] (or, under
 /// `Ties::Lifo`, [`LifoRing`]); everything
@@ -43,10 +44,8 @@ pub(crate) struct BucketQueue<const LIFO: bool> {
     len: usize,
     /// The `f` whose bucket is sorted descending, or [`NONE`].
     sorted: u32,
-    /// Scratch space of [`sort_descending`], kept between sorts.
-    scratch: Vec<u64>,
-    /// The slot counts of [`sort_descending`], kept between sorts.
-    counts: Vec<u32>,
+    /// Sorts the buckets.
+    sorter: Sorter,
 }
 
 /// No bucket is sorted: larger than any `f` pushed (G and weighted H both stay below `2^31`).
@@ -60,8 +59,7 @@ impl<const LIFO: bool> Default for BucketQueue<LIFO> {
             hi: 0,
             len: 0,
             sorted: NONE,
-            scratch: Vec::new(),
-            counts: Vec::new(),
+            sorter: Sorter::default(),
         }
     }
 }
@@ -127,8 +125,7 @@ impl<const LIFO: bool> OpenList for BucketQueue<LIFO> {
                 }
             } else if !bucket.is_empty() {
                 let before = bucket.len();
-                let kept =
-                    filter_and_sort(bucket, self.lo, &live, &mut self.scratch, &mut self.counts);
+                let kept = filter_and_sort(bucket, self.lo, &live, &mut self.sorter);
                 bucket.truncate(kept);
                 self.len -= before - kept;
                 self.sorted = self.lo;
@@ -153,6 +150,7 @@ impl<const LIFO: bool> BucketQueue<LIFO> {
         }
         self.len = 0;
         self.sorted = NONE;
+        self.sorter.keys = 0;
     }
 
     /// Number of queued entries (stale ones included).
@@ -202,8 +200,8 @@ pub(crate) struct RingQueue {
     buckets: [Bucket<u64>; RING],
     /// The smallest F that may still be queued; its bucket is sorted.
     lo: u32,
-    scratch: Vec<u64>,
-    counts: Vec<u32>,
+    /// Sorts the buckets.
+    sorter: Sorter,
 }
 
 /// The keys of one F: `slots[..len]`. Every slot is initialized, so that the bounds check of
@@ -217,6 +215,7 @@ struct Bucket<K> {
 impl OpenList for RingQueue {
     fn start(&mut self, f: u32, key: u64) {
         self.lo = restart(&mut self.buckets, f);
+        self.sorter.keys = 0;
         self.push(f, key);
     }
 
@@ -243,8 +242,7 @@ impl OpenList for RingQueue {
             let bucket = &mut self.buckets[(self.lo as usize >> 1) % RING];
             if bucket.len > 0 {
                 let keys = &mut bucket.slots[..bucket.len];
-                bucket.len =
-                    filter_and_sort(keys, self.lo, &live, &mut self.scratch, &mut self.counts);
+                bucket.len = filter_and_sort(keys, self.lo, &live, &mut self.sorter);
                 if bucket.len > 0 {
                     bucket.len -= 1;
                     return Some((self.lo, bucket.slots[bucket.len]));
@@ -339,14 +337,13 @@ const FILTER_MIN: usize = 2;
 
 /// Readies the keys of the bucket of `f` for popping, when it becomes the minimum: drops
 /// those `live` rejects, if there are at least [`FILTER_MIN`], then sorts the rest descending
-/// (see [`sort_descending`]). Returns how many keys are left, at the front of `keys`.
+/// (see [`Sorter::sort`]). Returns how many keys are left, at the front of `keys`.
 #[inline(always)]
 fn filter_and_sort(
     keys: &mut [u64],
     f: u32,
     live: impl Fn(u32, u64) -> bool,
-    scratch: &mut Vec<u64>,
-    counts: &mut Vec<u32>,
+    sorter: &mut Sorter,
 ) -> usize {
     let mut n = keys.len();
     if n >= FILTER_MIN {
@@ -359,7 +356,7 @@ fn filter_and_sort(
         }
         n = kept;
     }
-    sort_descending(&mut keys[..n], scratch, counts);
+    sorter.sort(&mut keys[..n]);
     n
 }
 
@@ -450,17 +447,41 @@ fn sort_small(keys: &mut [u64]) {
 /// Buckets shorter than this are sorted by comparisons alone.
 const SPREAD_MIN: usize = 64;
 
-/// Sorts `keys` (each `h << 32 | cell`) descending: where the processor has AVX-512, buckets
-/// of up to [`wide::WIDE_MAX`] keys (nearly all) in its registers (see [`wide`]), the rest by
-/// [`sort_scalar`].
-#[inline(always)]
-fn sort_descending(keys: &mut [u64], scratch: &mut Vec<u64>, counts: &mut Vec<u32>) {
-    #[cfg(target_arch = "x86_64")]
-    if keys.len() <= wide::WIDE_MAX && wide::available() {
-        wide::sort(keys);
-        return;
+/// The sorts of one queue: the scalar sorts' scratch space, kept between sorts, and how many
+/// keys the current search has sorted.
+#[derive(Debug, Clone, Default)]
+struct Sorter {
+    /// Scratch space of [`sort_scalar`]'s bucket sort.
+    scratch: Vec<u64>,
+    /// The slot counts of [`sort_scalar`]'s bucket sort.
+    counts: Vec<u32>,
+    /// Keys sorted since the search began.
+    keys: usize,
+}
+
+/// Keys a search sorts before it turns to the vector registers. A search's first use of them
+/// costs it about a microsecond, whatever it sorts (arena, whose searches take one: 1.05 µs a
+/// query with the scalar sorts, 1.43 with the registers from the first key, 1.42 with them for
+/// buckets over 16 keys only, 0.96 from the 512th key on), which a search that sorts fewer
+/// keys does not earn back; on the large maps waiting for 512 keys is no slower (0.98 of using
+/// them from the first key; 2,048 keys: 1.00).
+const WIDE_AFTER: usize = 512;
+
+impl Sorter {
+    /// Sorts `keys` (each `h << 32 | cell`) descending: where the processor has AVX-512,
+    /// once the search has sorted [`WIDE_AFTER`] keys, buckets of up to [`wide::WIDE_MAX`]
+    /// keys (nearly all) in its registers (see [`wide`]); the rest by [`sort_scalar`].
+    #[inline(always)]
+    fn sort(&mut self, keys: &mut [u64]) {
+        let n = keys.len();
+        self.keys += n;
+        #[cfg(target_arch = "x86_64")]
+        if n <= wide::WIDE_MAX && self.keys > WIDE_AFTER && wide::available() {
+            wide::sort(keys);
+            return;
+        }
+        sort_scalar(keys, &mut self.scratch, &mut self.counts);
     }
-    sort_scalar(keys, scratch, counts);
 }
 
 /// Sorts `keys` (each `h << 32 | cell`) descending, without vector registers.
@@ -858,6 +879,7 @@ mod tests {
     fn bucket_sort_matches_a_comparison_sort() {
         let mut next = xorshift(0x2545_F491_4F6C_DD1Du64);
         let (mut scratch, mut counts) = (Vec::new(), Vec::new());
+        let mut sorter = Sorter::default();
         for (n, h_range, cell_range) in [
             (300, 1u64, 1u64),
             (40, 30, 100),
@@ -882,7 +904,8 @@ mod tests {
             let mut scalar = keys.clone();
             sort_scalar(&mut scalar, &mut scratch, &mut counts);
             assert_eq!(scalar, want, "n {n}");
-            sort_descending(&mut keys, &mut scratch, &mut counts);
+            sorter.keys = usize::MAX / 2;
+            sorter.sort(&mut keys);
             assert_eq!(keys, want, "n {n}");
         }
     }
