@@ -330,10 +330,12 @@ impl<K: Copy + Default> Bucket<K> {
 }
 
 /// Buckets shorter than this are sorted with their dead entries, which the pops then skip.
-/// Every longer one is filtered: a dead entry popped costs a mispredicted skip in the search
-/// loop, more than the filter's branchless copy (filtering from 2 keys rather than from 16
-/// made lower H 2 to 3% faster on arena2, lak303d and brc202d, with either sort).
-const FILTER_MIN: usize = 2;
+/// Longer ones are filtered: a dead entry popped costs a mispredicted skip in the search loop,
+/// more than the filter's branchless copy (filtering from 2 keys rather than from 16 made lower
+/// H 2 to 3% faster on arena2, lak303d and brc202d, with either sort, but 4% slower on the
+/// one-to-three-key buckets of maze512-1-0; from 8, the game maps keep the gain and the maze
+/// loses nothing).
+const FILTER_MIN: usize = 8;
 
 /// Readies the keys of the bucket of `f` for popping, when it becomes the minimum: drops
 /// those `live` rejects, if there are at least [`FILTER_MIN`], then sorts the rest descending
@@ -466,17 +468,22 @@ struct Sorter {
 /// keys does not earn back; on the large maps waiting for 512 keys is no slower (0.98 of using
 /// them from the first key; 2,048 keys: 1.00).
 const WIDE_AFTER: usize = 512;
+/// Buckets of at most this many keys are left to the scalar network, whose one to nineteen
+/// compare-exchanges cost less than a round trip through the registers: on maze512-1-0, whose
+/// corridors make buckets of one to three keys, the registers for every size made lower H 4%
+/// slower.
+const WIDE_MIN: usize = 9;
 
 impl Sorter {
     /// Sorts `keys` (each `h << 32 | cell`) descending: where the processor has AVX-512,
-    /// once the search has sorted [`WIDE_AFTER`] keys, buckets of up to [`wide::WIDE_MAX`]
-    /// keys (nearly all) in its registers (see [`wide`]); the rest by [`sort_scalar`].
+    /// once the search has sorted [`WIDE_AFTER`] keys, buckets of [`WIDE_MIN`] to
+    /// [`wide::WIDE_MAX`] keys in its registers (see [`wide`]); the rest by [`sort_scalar`].
     #[inline(always)]
     fn sort(&mut self, keys: &mut [u64]) {
         let n = keys.len();
         self.keys += n;
         #[cfg(target_arch = "x86_64")]
-        if n <= wide::WIDE_MAX && self.keys > WIDE_AFTER && wide::available() {
+        if (WIDE_MIN..=wide::WIDE_MAX).contains(&n) && self.keys > WIDE_AFTER && wide::available() {
             wide::sort(keys);
             return;
         }
@@ -767,12 +774,12 @@ mod tests {
         q.start(100, 1 << 40);
         assert_eq!(q.pop(live), Some((100, 1 << 40)));
         let (long, short) = (3 * FILTER_MIN as u64, FILTER_MIN as u64 - 1);
-        // Keys in a scrambled order (7 is prime to both lengths), a third of them dead.
+        // Keys in a scrambled order (5 is prime to both lengths), a third of them dead.
         for i in 0..long {
-            q.push(110, 1000 + i * 7 % long);
+            q.push(110, 1000 + i * 5 % long);
         }
         for i in 0..short {
-            q.push(120, 1000 + i * 7 % short);
+            q.push(120, 1000 + i * 5 % short);
         }
         let mut popped = Vec::new();
         while let Some(entry) = q.pop(live) {
