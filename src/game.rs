@@ -245,8 +245,9 @@ pub struct Message {
     /// joins into one paragraph with the rest of that act's messages. Everything else (the
     /// floor's welcome, a refused move, the app's replies) stands on its own.
     pub act: bool,
-    /// The advice the text ends with, worded there with the key table's keys.
-    pub advice: Option<Advice>,
+    /// The advice the text ends with, worded there with the key table's keys, and the byte
+    /// where it begins in the text.
+    pub advice: Option<(Advice, usize)>,
     /// A level's message as the level wrote it, its keys between backticks (`` `l` ``):
     /// the text is it without them, and a view names the player's keys there instead.
     pub marked: Option<String>,
@@ -323,12 +324,14 @@ impl Message {
                 _ => std::borrow::Cow::Borrowed(&self.text),
             };
         }
-        let Some(advice) = self.advice else {
+        let Some((advice, at)) = self.advice else {
             return std::borrow::Cow::Borrowed(&self.text);
         };
-        let (table, mine) = (advice.table_words(), advice.words(|c| keys.command(c)));
-        match self.text.strip_suffix(table.as_str()) {
-            Some(head) if mine != table => std::borrow::Cow::Owned(format!("{head}{mine}")),
+        let mine = advice.words(|c| keys.command(c));
+        match (self.text.get(..at), self.text.get(at..)) {
+            (Some(head), Some(table)) if mine != table => {
+                std::borrow::Cow::Owned(format!("{head}{mine}"))
+            }
             _ => std::borrow::Cow::Borrowed(&self.text),
         }
     }
@@ -745,10 +748,13 @@ impl World {
 
     /// [`World::advise`], in bold when `urgent`.
     fn log_advice(&mut self, head: &str, advice: Advice, urgent: bool) {
+        // Escaped here, so that the advice begins where the log's text says (the advice's
+        // words have nothing to escape).
+        let head = crate::text::escape_controls(head);
         self.log_line(
             format!("{head}{}", advice.table_words()),
             urgent,
-            Some(advice),
+            Some((advice, head.len())),
         );
     }
 
@@ -765,7 +771,7 @@ impl World {
         self.lesson = Some(marked);
     }
 
-    fn log_line(&mut self, text: String, urgent: bool, advice: Option<Advice>) {
+    fn log_line(&mut self, text: String, urgent: bool, advice: Option<(Advice, usize)>) {
         let text = match crate::text::escape_controls(&text) {
             std::borrow::Cow::Borrowed(_) => text,
             escaped => escaped.into_owned(),

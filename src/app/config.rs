@@ -529,6 +529,19 @@ fn followed_keys(keys: &[Vec<Key>], i: usize) -> Vec<Key> {
     out
 }
 
+/// The slot a table key that is `named` gives in `context`, as a key pressed there is read:
+/// a slot of `context` itself, else a [`Context::Global`] one, else a [`Context::Always`]
+/// one. The hint bar and a level's messages both read the table's keys this way.
+fn table_slot(context: Context, named: impl Fn(&Key) -> bool) -> Option<usize> {
+    [context, Context::Global, Context::Always]
+        .into_iter()
+        .find_map(|c| {
+            slots()
+                .iter()
+                .position(|s| s.context == c && s.defaults.iter().any(&named))
+        })
+}
+
 /// The eight direction slots of `context` (the moves everywhere, the attacks in place), in
 /// [`MOVES`]' order.
 fn direction_slots(context: Context) -> Vec<usize> {
@@ -549,18 +562,42 @@ fn direction_slots(context: Context) -> Vec<usize> {
 pub struct Bindings {
     /// The keys of each slot, by index into [`slots`].
     keys: Vec<Vec<Key>>,
+    /// Whether `keys` are the table's (most players'): a view then words no message again.
+    table: bool,
+    /// What the hint bar shows for each row of [`BINDINGS`], worked out once from `keys`:
+    /// the bar, the help and the history's footer ask for every hint on every frame.
+    hints: Vec<Cow<'static, str>>,
 }
 
 impl Default for Bindings {
     /// The key table as written.
     fn default() -> Self {
-        Self {
-            keys: slots().iter().map(|s| s.defaults.clone()).collect(),
-        }
+        Self::of(slots().iter().map(|s| s.defaults.clone()).collect())
     }
 }
 
 impl Bindings {
+    /// The bindings that give each slot of [`slots`] these keys, with what the views read
+    /// of them on every frame worked out now, once.
+    fn of(keys: Vec<Vec<Key>>) -> Self {
+        let table = keys.iter().zip(slots()).all(|(k, s)| *k == s.defaults);
+        let mut b = Self {
+            keys,
+            table,
+            hints: Vec::new(),
+        };
+        b.hints = (0..BINDINGS.len())
+            .map(|row| {
+                if table {
+                    Cow::Borrowed(BINDINGS[row].hint)
+                } else {
+                    b.rebound_hint(row)
+                }
+            })
+            .collect();
+        b
+    }
+
     /// The key table as written, shared.
     pub fn standard() -> &'static Bindings {
         static STANDARD: OnceLock<Bindings> = OnceLock::new();
@@ -773,29 +810,21 @@ impl Bindings {
 
     /// What the hint bar shows for row `row`: the table's hint, its keys replaced by the
     /// bound ones.
-    pub fn hint(&self, row: usize) -> Cow<'static, str> {
+    pub fn hint(&self, row: usize) -> &str {
+        &self.hints[row]
+    }
+
+    /// [`Bindings::hint`], worked out: the table's hint with its keys replaced by the
+    /// bound ones.
+    fn rebound_hint(&self, row: usize) -> Cow<'static, str> {
         let b = &BINDINGS[row];
-        // The table's keys (most players'): the hint as written, without reading it, since
-        // the bar and the help ask for every hint on every frame.
-        if b.hint.is_empty() || self.keys == Bindings::standard().keys {
+        if b.hint.is_empty() {
             return Cow::Borrowed(b.hint);
         }
         let (keys, what) = b.hint.rsplit_once(' ').unwrap_or(("", b.hint));
-        // Each key the hint names stands for what the table gives it: the row's own action,
-        // else one of its part of the game, else one that applies everywhere ("x q Esc
-        // leave" names look mode's way out and the way back).
-        let resolve = |token: &str| -> Option<usize> {
-            let named = |i: &usize| slots()[*i].defaults.iter().any(|k| k.name() == token);
-            let in_context =
-                |c: Context| (0..slots().len()).filter(move |&i| slots()[i].context == c);
-            row_slots()[row]
-                .iter()
-                .copied()
-                .chain(in_context(b.context))
-                .chain(in_context(Context::Global))
-                .chain(in_context(Context::Always))
-                .find(named)
-        };
+        // Each key the hint names stands for what the table gives it in the row's part of
+        // the game ("x q Esc leave" names look mode's way out and the way back).
+        let resolve = |token: &str| table_slot(b.context, |k| k.name() == token);
         let sep = if keys.contains('/') { "/" } else { " " };
         // Each written token: its keys' slots, and whether its keys were written together
         // ("+-", "hjkl").
@@ -872,7 +901,7 @@ impl crate::game::KeyNames for Bindings {
     }
 
     fn is_table(&self) -> bool {
-        self.keys == Bindings::standard().keys
+        self.table
     }
 
     /// A key a level's message names stands for what the table gives it while playing
@@ -880,19 +909,9 @@ impl crate::game::KeyNames for Bindings {
     /// first key for that, when they bound it otherwise.
     fn rebound(&self, key: &str) -> Option<String> {
         let key = parse_key(key).ok()?;
-        let order = [
-            Context::Play,
-            Context::Global,
-            Context::Overlay,
-            Context::Look,
-            Context::Aim,
-            Context::Always,
-        ];
-        let i = order.iter().find_map(|&c| {
-            slots()
-                .iter()
-                .position(|s| s.context == c && s.defaults.contains(&key))
-        })?;
+        let i = [Context::Play, Context::Overlay, Context::Look, Context::Aim]
+            .into_iter()
+            .find_map(|c| table_slot(c, |k| *k == key))?;
         (self.keys[i] != slots()[i].defaults).then(|| first_shown(&self.keys[i]))
     }
 }
@@ -1243,6 +1262,7 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<Settings, ParseError> {
             settings.bindings.keys[i] = followed_keys(&settings.bindings.keys, i);
         }
     }
+    settings.bindings = Bindings::of(std::mem::take(&mut settings.bindings.keys));
     check_clashes(&settings.bindings, &written, &err)?;
     Ok(settings)
 }
@@ -1511,6 +1531,26 @@ mod tests {
             names.sort_unstable();
             names.dedup();
             assert_eq!(names.len(), n, "names in {:?} repeat", section(ctx));
+        }
+    }
+
+    #[test]
+    fn the_bindings_are_the_table_when_every_key_is_the_table_s() {
+        use crate::game::KeyNames;
+        assert!(Bindings::standard().is_table());
+        // Written out, but as the table has it: still the table, so nothing is worded again.
+        assert!(
+            parse_str("[keys.everywhere]\nmove_w = [\"h\", \"Left\", \"4\"]\n")
+                .unwrap()
+                .bindings
+                .is_table()
+        );
+        for file in [
+            "[keys.everywhere]\nmove_w = [\"F2\"]\n",
+            "[keys.everywhere]\nmove_w = [\"h\"]\n",
+            "[keys.playing]\nwait = [\".\", \"F2\"]\n",
+        ] {
+            assert!(!parse_str(file).unwrap().bindings.is_table(), "{file}");
         }
     }
 

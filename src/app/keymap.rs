@@ -1286,7 +1286,7 @@ pub const BINDINGS: &[Binding] = &[
 /// The hint bar's text for the contexts that apply (most specific first): the help key
 /// first, then the hints of each context's bindings, in table order.
 pub fn hints(bindings: &Bindings, contexts: &[Context]) -> String {
-    let mut parts: Vec<std::borrow::Cow<'static, str>> = Vec::new();
+    let mut parts: Vec<&str> = Vec::new();
     let global = contexts.iter().filter(|c| **c == Context::Global);
     let others = contexts.iter().filter(|c| **c != Context::Global);
     for &ctx in global.chain(others) {

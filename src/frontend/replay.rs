@@ -276,24 +276,16 @@ impl Viewer {
 /// steps (see `term`), Ctrl-Z and SIGTSTP suspending it until `fg`.
 pub fn watch(mut replay: Replay, speed: usize, paused: bool) -> io::Result<i32> {
     let flags = Arc::new(term::Flags::default());
-    // The signals that end the game end the viewer, restoring the terminal first.
-    term::watch_signals_plainly(Arc::clone(&flags))?;
-    let previous = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        term::restore_terminal();
-        previous(info);
-    }));
-    // As the game does: raw mode, the alternate screen, and mouse buttons only (no report
-    // for every move of the pointer, each of which would redraw the whole frame).
-    let result = term::enter_terminal().and_then(|mut terminal| {
-        let result = view(&mut terminal, &flags, &mut replay, speed, paused);
-        // As the game does: ratatui's `Drop` reports a failed cursor restore with
-        // `eprintln!`, which panics when the terminal is gone.
-        std::mem::forget(terminal);
-        result
-    });
-    term::restore_terminal();
-    result
+    // As the game does: the signals that end the game end the viewer, restoring the
+    // terminal first; raw mode, the alternate screen and mouse buttons only (no report for
+    // every move of the pointer, each of which would redraw the whole frame). It has no
+    // edits to keep and nothing to tell when it ends.
+    let watched = (Arc::clone(&flags), Arc::default(), None);
+    term::in_terminal(
+        watched,
+        || {},
+        |terminal| view(terminal, &flags, &mut replay, speed, paused),
+    )
 }
 
 /// The viewer's loop, on a terminal set up.

@@ -239,20 +239,14 @@ pub fn play_kept(
     let inject = std::env::var(PANIC_ENV).unwrap_or_default();
     let flags = Arc::new(Flags::default());
     let recovery: RecoverySlot = Arc::default();
-    watch_signals(Arc::clone(&flags), Arc::clone(&recovery), hooks.clone())?;
-    // Our own panic hook rather than ratatui's: its restore prints with `eprintln!`, which
-    // panics again (and aborts) when the terminal is gone.
-    let previous = std::panic::take_hook();
     let crash_recorder = Arc::clone(&recorder);
     let crash_recovery = Arc::clone(&recovery);
-    std::panic::set_hook(Box::new(move |info| {
-        PANICKING.store(true, Ordering::SeqCst);
-        restore_terminal();
-        previous(info);
+    let after_panic = move || {
         write_crash_file(&crash_recorder);
         write_recovery(&crash_recovery);
-    }));
-    let result = enter_terminal().and_then(|terminal| {
+    };
+    let watched = (Arc::clone(&flags), Arc::clone(&recovery), hooks.clone());
+    in_terminal(watched, after_panic, |terminal| {
         let mut ui = Ui {
             terminal,
             flags,
@@ -282,10 +276,39 @@ pub fn play_kept(
             });
             ui.wait_for(Guard::Nothing, &done)
         });
-        let result = made.and_then(|mut app| ui.event_loop(&mut app, &inject));
+        made.and_then(|mut app| ui.event_loop(&mut app, &inject))
+    })
+}
+
+/// What the signal watcher of [`in_terminal`] is given: the flags it raises, the unsaved
+/// edits it keeps when the main loop does not answer an ending signal, and the hooks it tells.
+pub(super) type Watched = (Arc<Flags>, RecoverySlot, Option<Arc<dyn Hooks>>);
+
+/// Runs `body` on the terminal set up (raw mode, the alternate screen, mouse buttons), with
+/// the signal watcher running on `watched`, and restores the terminal the one way on every
+/// exit path: `body` returning or failing, the set-up failing half-way, or a panic (our hook
+/// restores it before the panic message, then runs `after_panic`). The game and the replay
+/// viewer both run in it.
+pub(super) fn in_terminal<T>(
+    (flags, recovery, hooks): Watched,
+    after_panic: impl Fn() + Send + Sync + 'static,
+    body: impl FnOnce(&mut ratatui::DefaultTerminal) -> io::Result<T>,
+) -> io::Result<T> {
+    watch_signals(flags, recovery, hooks)?;
+    // Our own panic hook rather than ratatui's: its restore prints with `eprintln!`, which
+    // panics again (and aborts) when the terminal is gone.
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        PANICKING.store(true, Ordering::SeqCst);
+        restore_terminal();
+        previous(info);
+        after_panic();
+    }));
+    let result = enter_terminal().and_then(|mut terminal| {
+        let result = body(&mut terminal);
         // ratatui's `Drop` for `Terminal` reports a failed cursor restore with `eprintln!`,
         // which panics when the terminal is gone; `restore_terminal` shows the cursor instead.
-        std::mem::forget(ui.terminal);
+        std::mem::forget(terminal);
         result
     });
     restore_terminal();
@@ -311,7 +334,7 @@ fn write_crash_file(recorder: &Mutex<Recorder>) {
 }
 
 /// Raw mode, the alternate screen and mouse capture, and a terminal to draw on.
-pub(super) fn enter_terminal() -> io::Result<ratatui::DefaultTerminal> {
+fn enter_terminal() -> io::Result<ratatui::DefaultTerminal> {
     set_up_terminal()?;
     ratatui::Terminal::new(ratatui::backend::CrosstermBackend::new(stdout()))
 }
@@ -332,7 +355,7 @@ fn reenter_terminal() -> io::Result<()> {
 
 /// Undoes [`enter_terminal`], each step on its own: a step that fails (the terminal may be
 /// gone) must not keep the others from running, and nothing here may panic.
-pub(super) fn restore_terminal() {
+fn restore_terminal() {
     let _ = execute!(stdout(), DisableMouseCapture);
     let _ = terminal::disable_raw_mode();
     let _ = execute!(stdout(), LeaveAlternateScreen, Show);
@@ -426,13 +449,6 @@ fn watch_signals(
     Ok(())
 }
 
-/// Watches for signals as the game does, for a loop with no edits to keep and nothing to
-/// tell when it ends (the replay viewer): an ending signal stops the loop (or, when it is
-/// stuck, restores the terminal and exits), SIGTSTP and SIGCONT come through `flags`.
-pub(super) fn watch_signals_plainly(flags: Arc<Flags>) -> io::Result<()> {
-    watch_signals(flags, RecoverySlot::default(), None)
-}
-
 /// Work for the worker thread: it is given the app, and answers what a poll of the disk
 /// found (other work answers [`DiskPoll::Quiet`]).
 type Job = Box<dyn FnOnce(&mut App) -> DiskPoll + Send>;
@@ -493,8 +509,8 @@ fn front_key(keys: &Bindings, ev: &Event) -> FrontKey {
 }
 
 /// The terminal loop's state.
-struct Ui {
-    terminal: ratatui::DefaultTerminal,
+struct Ui<'t> {
+    terminal: &'t mut ratatui::DefaultTerminal,
     flags: Arc<Flags>,
     no_color: bool,
     /// The last frame drawn of the app, which the busy box is drawn over.
@@ -519,7 +535,7 @@ struct Ui {
     keys: Bindings,
 }
 
-impl Ui {
+impl Ui<'_> {
     /// Tells the hooks that the app handled an input and the recorder has it.
     fn handled(&self, app: &Shared<'_>) {
         if let Some(h) = &self.hooks {
@@ -621,7 +637,7 @@ impl Ui {
     /// Handles SIGTSTP and SIGCONT; returns whether the screen must be drawn anew.
     fn job_control(&mut self) -> io::Result<bool> {
         let recorder = &self.recorder;
-        job_control(&mut self.terminal, &self.flags, || {
+        job_control(self.terminal, &self.flags, || {
             with_recorder(recorder, Recorder::flush)
         })
     }
@@ -629,7 +645,7 @@ impl Ui {
     /// Ctrl-Z: the recording is flushed, then [`suspend`].
     fn suspend(&mut self) -> io::Result<()> {
         self.record(|r| r.flush());
-        suspend(&mut self.terminal, &self.flags)
+        suspend(self.terminal, &self.flags)
     }
 
     fn draw(&mut self, app: &App) -> io::Result<()> {

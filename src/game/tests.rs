@@ -946,6 +946,12 @@ fn advice_is_worded_again_with_other_keys_and_its_text_keeps_the_tables() {
         "You are badly hurt: HP 9/30; drink a potion (F6), or get clear and rest (C-r)."
     );
     assert_eq!(m.worded(&TableKeys), m.text);
+    // A head the log escapes: the advice is still found where it begins.
+    w.advise("Hurt\u{1b}[2J: ", Advice::Rest);
+    assert_eq!(
+        w.log().last().unwrap().worded(mine),
+        "Hurt\\u{1b}[2J: no potion left: get clear, then rest (C-r)."
+    );
     w.say("plain `l`");
     assert_eq!(w.log().last().unwrap().worded(mine), "plain `l`");
 }
