@@ -26,10 +26,9 @@ pub(crate) trait OpenList: Default {
 /// Only the bucket being popped is kept sorted (descending, minimum last): a bucket is sorted
 /// once when it becomes the minimum, and keys pushed into it afterwards are almost always
 /// smaller than all it holds (a child with the same F has a larger G, so a smaller H), so
-/// they go on the end. That replaces a heap's log-time sift on every push and pop. Buckets
-/// are sorted in vector registers where the processor has AVX-512, otherwise long ones by a
-/// bucket sort on H, short ones by comparisons, the shortest by a sorting network (see
-/// [`Sorter::sort`]).
+/// they go on the end. That replaces a heap's log-time sift on every push and pop. How a
+/// bucket is sorted (vector registers for most, scalar sorts for the rest) is
+/// [`Sorter::sort`]'s.
 ///
 /// Octile, Chebyshev or zero at weight exactly 1 use the leaner [`RingQueue`] (or, under
 /// `Ties::Lifo`, [`LifoRing`]); everything
@@ -461,30 +460,34 @@ struct Sorter {
     keys: usize,
 }
 
-/// Keys a search sorts before it turns to the vector registers. A search's first use of them
+/// Keys a search sorts (the bucket at hand included) before it turns to the vector
+/// registers. A search's first use of them
 /// costs it about a microsecond, whatever it sorts (arena, whose searches take one: 1.05 µs a
 /// query with the scalar sorts, 1.43 with the registers from the first key, 1.42 with them for
 /// buckets over 16 keys only, 0.96 from the 512th key on), which a search that sorts fewer
 /// keys does not earn back; on the large maps waiting for 512 keys is no slower (0.98 of using
 /// them from the first key; 2,048 keys: 1.00).
+#[cfg(target_arch = "x86_64")]
 const WIDE_AFTER: usize = 512;
-/// Buckets of at most this many keys are left to the scalar network, whose one to nineteen
+
+/// Buckets of fewer keys than this are left to the scalar network, whose one to nineteen
 /// compare-exchanges cost less than a round trip through the registers: on maze512-1-0, whose
 /// corridors make buckets of one to three keys, the registers for every size made lower H 4%
 /// slower.
+#[cfg(target_arch = "x86_64")]
 const WIDE_MIN: usize = 9;
 
 impl Sorter {
     /// Sorts `keys` (each `h << 32 | cell`) descending: where the processor has AVX-512,
-    /// once the search has sorted [`WIDE_AFTER`] keys, buckets of [`WIDE_MIN`] to
-    /// [`wide::WIDE_MAX`] keys in its registers (see [`wide`]); the rest by [`sort_scalar`].
+    /// once the search has sorted `WIDE_AFTER` keys, buckets of `WIDE_MIN` to
+    /// `wide::WIDE_MAX` keys (9 to 128) in its registers (see `wide`); the smallest and the
+    /// largest buckets, and every bucket elsewhere, by [`sort_scalar`].
     #[inline(always)]
     fn sort(&mut self, keys: &mut [u64]) {
         let n = keys.len();
         self.keys += n;
         #[cfg(target_arch = "x86_64")]
-        if (WIDE_MIN..=wide::WIDE_MAX).contains(&n) && self.keys > WIDE_AFTER && wide::available() {
-            wide::sort(keys);
+        if (WIDE_MIN..=wide::WIDE_MAX).contains(&n) && self.keys > WIDE_AFTER && wide::sort(keys) {
             return;
         }
         sort_scalar(keys, &mut self.scratch, &mut self.counts);
@@ -774,12 +777,21 @@ mod tests {
         q.start(100, 1 << 40);
         assert_eq!(q.pop(live), Some((100, 1 << 40)));
         let (long, short) = (3 * FILTER_MIN as u64, FILTER_MIN as u64 - 1);
-        // Keys in a scrambled order (5 is prime to both lengths), a third of them dead.
+        // Keys in a scrambled order (a stride prime to both lengths), a third of them dead.
+        let coprime = |mut a: u64, mut b: u64| {
+            while b != 0 {
+                (a, b) = (b, a % b);
+            }
+            a == 1
+        };
+        let stride = (5..)
+            .find(|&s| coprime(s, long) && coprime(s, short))
+            .unwrap();
         for i in 0..long {
-            q.push(110, 1000 + i * 5 % long);
+            q.push(110, 1000 + i * stride % long);
         }
         for i in 0..short {
-            q.push(120, 1000 + i * 5 % short);
+            q.push(120, 1000 + i * stride % short);
         }
         let mut popped = Vec::new();
         while let Some(entry) = q.pop(live) {
@@ -844,13 +856,17 @@ mod tests {
     #[test]
     fn the_wide_sort_sorts_every_input() {
         if !wide::available() {
+            // Then nothing sorts in the registers either: the scalar sorts' tests cover it.
+            let mut keys = vec![2, 1, 3];
+            assert!(!wide::sort(&mut keys), "no AVX-512F, no sort");
+            assert_eq!(keys, [2, 1, 3]);
             eprintln!("no AVX-512F here: the wide sort is not used, nor tested");
             return;
         }
         let check = |mut keys: Vec<u64>| {
             let mut want = keys.clone();
             want.sort_unstable_by(|a, b| b.cmp(a));
-            wide::sort(&mut keys);
+            assert!(wide::sort(&mut keys));
             assert_eq!(keys, want);
         };
         for n in 0..=16 {
@@ -877,7 +893,7 @@ mod tests {
         // Keys only in the lanes of the slice are read and written: a sort of the front of
         // a longer run leaves the rest as it was.
         let mut keys: Vec<u64> = (0..200).collect();
-        wide::sort(&mut keys[..37]);
+        assert!(wide::sort(&mut keys[..37]));
         assert!(keys[..37].iter().rev().copied().eq(0..37));
         assert!(keys[37..].iter().copied().eq(37..200));
     }

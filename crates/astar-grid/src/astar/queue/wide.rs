@@ -4,11 +4,12 @@
 //! The scalar sorts pay for every key in compares and moves that depend on the keys (an
 //! insertion sort's exits mispredict, a network's compare-exchanges run one pair at a time);
 //! here eight keys are compared and exchanged at once by a bitonic network, without a branch
-//! on the keys, in at most eight registers. The keys are the queue's `h << 32 | cell`, so the
+//! on the keys, in one to sixteen registers. The keys are the queue's `h << 32 | cell`, so the
 //! order is exactly the scalar sorts' (unsigned 64-bit compares).
 
-// The one place in the crate with `unsafe`: calling the AVX-512 function once the processor is
-// known to have AVX-512F, and its masked loads and stores, which touch only lanes inside `keys`.
+// The one place in the crate with `unsafe`: calling the AVX-512 function once `sort` has found
+// that the processor has AVX-512F, and its masked loads and stores, which touch only lanes
+// inside `keys`.
 #![allow(unsafe_code)]
 
 use std::arch::x86_64::{
@@ -19,22 +20,27 @@ use std::arch::x86_64::{
 /// The most keys [`sort`] takes: sixteen registers of eight.
 pub(super) const WIDE_MAX: usize = 128;
 
-/// Whether [`sort`] may be called: the processor has AVX-512F (the answer is cached by the
+/// Whether the processor has AVX-512F, so that [`sort`] sorts (the answer is cached by the
 /// standard library after the first call).
 #[inline(always)]
 pub(super) fn available() -> bool {
     std::is_x86_feature_detected!("avx512f")
 }
 
-/// Sorts `keys` descending. Call only when [`available`] said yes.
+/// Sorts `keys` descending and returns true, where the processor has AVX-512F; elsewhere
+/// leaves them as they are and returns false, for the caller to sort them otherwise.
 ///
 /// # Panics
 /// If `keys` holds more than [`WIDE_MAX`] keys.
-pub(super) fn sort(keys: &mut [u64]) {
+#[inline(always)]
+pub(super) fn sort(keys: &mut [u64]) -> bool {
     assert!(keys.len() <= WIDE_MAX, "too many keys for the registers");
-    debug_assert!(available(), "AVX-512F checked before the call");
-    // SAFETY: every caller has checked `available()`, so the processor runs AVX-512F code.
-    unsafe { sort_avx512(keys) }
+    if !available() {
+        return false;
+    }
+    // SAFETY: `available()` has just said that the processor runs AVX-512F code.
+    unsafe { sort_avx512(keys) };
+    true
 }
 
 #[target_feature(enable = "avx512f")]
