@@ -3,7 +3,7 @@
 //! lookup tables that pick the moves worth trying from a node. Nothing here is public: the
 //! API is [`Pathfinder`](super::Pathfinder).
 
-use super::queue::{BucketQueue, LifoRing, OpenList, RingQueue};
+use super::queue::{BucketQueue, LifoRing, OpenList, RingQueue, narrow_shift};
 use super::{
     Heuristic, MAX_SEARCH_CELLS, Query, SearchResult, Status, Ties, TraceEvent, Tracer, Weight,
 };
@@ -13,7 +13,9 @@ use crate::grid::{DIAGONAL, DIRECTIONS, Grid, Neighbourhood, Pos, STRAIGHT};
 #[derive(Debug, Clone, Default)]
 pub(super) struct Queues {
     /// Octile, Chebyshev and zero searches at weight exactly 1, lower H first.
-    ring: RingQueue,
+    ring: RingQueue<u64>,
+    /// The same on boards whose keys fit in 32 bits.
+    ring32: RingQueue<u32>,
     /// The same searches under [`Ties::Lifo`].
     lifo: LifoRing,
     /// Every other search, whose F can spread arbitrarily far, lower H first.
@@ -95,6 +97,9 @@ pub(super) struct Board {
     generation: u32,
     /// The found path, goal first, as [`Board::write_path`] walks it back.
     trail: Vec<Pos>,
+    /// Where H begins in a 32-bit open-list key, if this board's cells and estimates fit in
+    /// one (see [`narrow_shift`]).
+    narrow: Option<u32>,
 }
 
 impl Board {
@@ -138,7 +143,13 @@ impl Board {
             };
         }
         match opts.ties {
-            Ties::LowerH => self.ring_search::<T, _, OCCUPIED>(q, result, tracer, &mut queues.ring),
+            Ties::LowerH => match self.narrow {
+                Some(shift) => {
+                    queues.ring32.set_shift(shift);
+                    self.ring_search::<T, _, OCCUPIED>(q, result, tracer, &mut queues.ring32)
+                }
+                None => self.ring_search::<T, _, OCCUPIED>(q, result, tracer, &mut queues.ring),
+            },
             Ties::Lifo => self.ring_search::<T, _, OCCUPIED>(q, result, tracer, &mut queues.lifo),
         }
     }
@@ -181,6 +192,10 @@ impl Board {
             }
             self.nodes[c] = Node(self.nodes[c].0 & !OPEN | open << 32);
         }
+        // Octile bounds the ring's estimates (Chebyshev and zero are below it).
+        let max_h =
+            Heuristic::Octile.estimate(w.saturating_sub(1) as u32, h.saturating_sub(1) as u32);
+        self.narrow = narrow_shift(cells, max_h);
         self.revision = grid.revision();
     }
 

@@ -19,6 +19,85 @@ pub(crate) trait OpenList: Default {
     fn pop(&mut self, live: impl Fn(u32, u64) -> bool) -> Option<(u32, u64)>;
 }
 
+/// A bucket's key as it is stored and sorted: the search's `h << 32 | cell` as a [`u64`], or
+/// packed into a [`u32`] as `h << shift | cell` where the map's cells fit in `shift` bits and
+/// its largest H in the rest ([`narrow_shift`]), half the memory and twice the keys a
+/// register sorts. Both compare as the search's key does.
+pub(crate) trait Key: Copy + Ord + Default + std::fmt::Debug {
+    /// The stored form of the search's key `h << 32 | cell`.
+    fn pack(key: u64, shift: u32) -> Self;
+    /// The search's key as a pop hands it out: the cell in the low 32 bits (the narrow key
+    /// drops H, which the search does not read back).
+    fn unpack(self, shift: u32) -> u64;
+    /// The key's H.
+    fn h(self, shift: u32) -> u32;
+    /// Sorts `keys` descending in vector registers and returns true, if the processor has
+    /// them and `keys` are not too many; otherwise returns false.
+    fn sort_wide(keys: &mut [Self]) -> bool;
+}
+
+impl Key for u64 {
+    #[inline(always)]
+    fn pack(key: u64, _: u32) -> Self {
+        key
+    }
+
+    #[inline(always)]
+    fn unpack(self, _: u32) -> u64 {
+        self
+    }
+
+    #[inline(always)]
+    fn h(self, _: u32) -> u32 {
+        (self >> 32) as u32
+    }
+
+    #[inline(always)]
+    fn sort_wide(keys: &mut [Self]) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if (WIDE_MIN..=wide::w64::WIDE_MAX).contains(&keys.len()) {
+            return wide::w64::sort(keys);
+        }
+        let _ = keys;
+        false
+    }
+}
+
+impl Key for u32 {
+    #[inline(always)]
+    fn pack(key: u64, shift: u32) -> Self {
+        ((key >> 32) as u32) << shift | key as u32
+    }
+
+    #[inline(always)]
+    fn unpack(self, shift: u32) -> u64 {
+        u64::from(self & ((1 << shift) - 1))
+    }
+
+    #[inline(always)]
+    fn h(self, shift: u32) -> u32 {
+        self >> shift
+    }
+
+    #[inline(always)]
+    fn sort_wide(keys: &mut [Self]) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if (WIDE_MIN_32..=wide::w32::WIDE_MAX).contains(&keys.len()) {
+            return wide::w32::sort(keys);
+        }
+        let _ = keys;
+        false
+    }
+}
+
+/// The `shift` of [`u32`] keys for a board of `cells` cells whose estimates stay at most
+/// `max_h`, if both fit in 32 bits.
+pub(crate) fn narrow_shift(cells: usize, max_h: u32) -> Option<u32> {
+    let shift = usize::BITS - cells.saturating_sub(1).leading_zeros();
+    let h_bits = u32::BITS - max_h.leading_zeros();
+    (shift + h_bits <= 32 && shift < 32).then_some(shift)
+}
+
 /// A min-priority queue of `(f, key)` pairs: buckets by `f` in a growable ring, each bucket a
 /// plain `Vec` of keys, so that ties on `f` pop in `key` order (or, with `LIFO`, last in,
 /// first out, and no bucket is ever sorted).
@@ -44,7 +123,7 @@ pub(crate) struct BucketQueue<const LIFO: bool> {
     /// The `f` whose bucket is sorted descending, or [`NONE`].
     sorted: u32,
     /// Sorts the buckets.
-    sorter: Sorter,
+    sorter: Sorter<u64>,
 }
 
 /// No bucket is sorted: larger than any `f` pushed (G and weighted H both stay below `2^31`).
@@ -124,7 +203,7 @@ impl<const LIFO: bool> OpenList for BucketQueue<LIFO> {
                 }
             } else if !bucket.is_empty() {
                 let before = bucket.len();
-                let kept = filter_and_sort(bucket, self.lo, &live, &mut self.sorter);
+                let kept = filter_and_sort(bucket, 32, self.lo, &live, &mut self.sorter);
                 bucket.truncate(kept);
                 self.len -= before - kept;
                 self.sorted = self.lo;
@@ -194,13 +273,25 @@ const RING: usize = 16;
 /// order, and pushes never search. With these heuristics a node has at most two such
 /// children, a straight step and then a diagonal one whose H is 4 lower, so even they arrive
 /// in order.
+///
+/// Keys are [`Key`]s: `u64`, or `u32` where [`narrow_shift`] finds them room (every Moving AI
+/// map), which halves the memory a bucket takes and doubles the keys a vector register sorts.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct RingQueue {
-    buckets: [Bucket<u64>; RING],
+pub(crate) struct RingQueue<K> {
+    buckets: [Bucket<K>; RING],
     /// The smallest F that may still be queued; its bucket is sorted.
     lo: u32,
+    /// Where H begins in a `u32` key (see [`Key`]); unused for `u64`.
+    shift: u32,
     /// Sorts the buckets.
-    sorter: Sorter,
+    sorter: Sorter<K>,
+}
+
+impl RingQueue<u32> {
+    /// Packs keys for a board whose cells fit in `shift` bits (see [`narrow_shift`]).
+    pub(crate) fn set_shift(&mut self, shift: u32) {
+        self.shift = shift;
+    }
 }
 
 /// The keys of one F: `slots[..len]`. Every slot is initialized, so that the bounds check of
@@ -211,7 +302,7 @@ struct Bucket<K> {
     len: usize,
 }
 
-impl OpenList for RingQueue {
+impl<K: Key> OpenList for RingQueue<K> {
     fn start(&mut self, f: u32, key: u64) {
         self.lo = restart(&mut self.buckets, f);
         self.sorter.keys = 0;
@@ -220,6 +311,7 @@ impl OpenList for RingQueue {
 
     #[inline(always)]
     fn push(&mut self, f: u32, key: u64) {
+        let key = K::pack(key, self.shift);
         let bucket = &mut self.buckets[ring_slot(self.lo, f)];
         debug_assert!(
             f != self.lo || bucket.len == 0 || bucket.slots[bucket.len - 1] > key,
@@ -230,10 +322,11 @@ impl OpenList for RingQueue {
 
     #[inline(always)]
     fn pop(&mut self, live: impl Fn(u32, u64) -> bool) -> Option<(u32, u64)> {
+        let shift = self.shift;
         let bucket = &mut self.buckets[(self.lo as usize >> 1) % RING];
         if bucket.len > 0 {
             bucket.len -= 1;
-            return Some((self.lo, bucket.slots[bucket.len]));
+            return Some((self.lo, bucket.slots[bucket.len].unpack(shift)));
         }
         // Every queued F lies below `lo + 2 * RING`: a whole ring of empty buckets means no more.
         for _ in 1..RING {
@@ -241,10 +334,10 @@ impl OpenList for RingQueue {
             let bucket = &mut self.buckets[(self.lo as usize >> 1) % RING];
             if bucket.len > 0 {
                 let keys = &mut bucket.slots[..bucket.len];
-                bucket.len = filter_and_sort(keys, self.lo, &live, &mut self.sorter);
+                bucket.len = filter_and_sort(keys, shift, self.lo, &live, &mut self.sorter);
                 if bucket.len > 0 {
                     bucket.len -= 1;
-                    return Some((self.lo, bucket.slots[bucket.len]));
+                    return Some((self.lo, bucket.slots[bucket.len].unpack(shift)));
                 }
             }
         }
@@ -340,11 +433,12 @@ const FILTER_MIN: usize = 8;
 /// those `live` rejects, if there are at least [`FILTER_MIN`], then sorts the rest descending
 /// (see [`Sorter::sort`]). Returns how many keys are left, at the front of `keys`.
 #[inline(always)]
-fn filter_and_sort(
-    keys: &mut [u64],
+fn filter_and_sort<K: Key>(
+    keys: &mut [K],
+    shift: u32,
     f: u32,
     live: impl Fn(u32, u64) -> bool,
-    sorter: &mut Sorter,
+    sorter: &mut Sorter<K>,
 ) -> usize {
     let mut n = keys.len();
     if n >= FILTER_MIN {
@@ -353,11 +447,11 @@ fn filter_and_sort(
         for i in 0..n {
             let key = keys[i];
             keys[kept] = key;
-            kept += usize::from(live(f, key));
+            kept += usize::from(live(f, key.unpack(shift)));
         }
         n = kept;
     }
-    sorter.sort(&mut keys[..n]);
+    sorter.sort(&mut keys[..n], shift);
     n
 }
 
@@ -406,8 +500,8 @@ impl<const N: usize> Network<N> {
     /// from its inner loop, which depends on every key, was most of the lower-H rule's
     /// mispredicted branches.
     #[inline(always)]
-    fn sort(keys: &mut [u64]) {
-        let mut lanes = [0u64; N];
+    fn sort<K: Key>(keys: &mut [K]) {
+        let mut lanes = [K::default(); N];
         lanes.copy_from_slice(&keys[..N]);
         let (pairs, count) = Self::PAIRS;
         let mut i = 0;
@@ -423,7 +517,7 @@ impl<const N: usize> Network<N> {
 }
 
 /// Sorts at most [`NETWORK_MAX`] keys descending, by the network for their number.
-fn sort_small(keys: &mut [u64]) {
+fn sort_small<K: Key>(keys: &mut [K]) {
     debug_assert!(keys.len() <= NETWORK_MAX, "too many keys for a network");
     match keys.len() {
         2 => Network::<2>::sort(keys),
@@ -451,9 +545,9 @@ const SPREAD_MIN: usize = 64;
 /// The sorts of one queue: the scalar sorts' scratch space, kept between sorts, and how many
 /// keys the current search has sorted.
 #[derive(Debug, Clone, Default)]
-struct Sorter {
+struct Sorter<K> {
     /// Scratch space of [`sort_scalar`]'s bucket sort.
-    scratch: Vec<u64>,
+    scratch: Vec<K>,
     /// The slot counts of [`sort_scalar`]'s bucket sort.
     counts: Vec<u32>,
     /// Keys sorted since the search began.
@@ -477,24 +571,29 @@ const WIDE_AFTER: usize = 512;
 #[cfg(target_arch = "x86_64")]
 const WIDE_MIN: usize = 9;
 
-impl Sorter {
-    /// Sorts `keys` (each `h << 32 | cell`) descending: where the processor has AVX-512,
-    /// once the search has sorted `WIDE_AFTER` keys, buckets of `WIDE_MIN` to
-    /// `wide::WIDE_MAX` keys (9 to 128) in its registers (see `wide`); the smallest and the
-    /// largest buckets, and every bucket elsewhere, by [`sort_scalar`].
+/// [`WIDE_MIN`] for `u32` keys, sixteen to a register: on the large maps, one register for
+/// five to eight keys as well was 2 to 3% faster, and the maze lost nothing (from three keys
+/// it lost 6%).
+#[cfg(target_arch = "x86_64")]
+const WIDE_MIN_32: usize = 5;
+
+impl<K: Key> Sorter<K> {
+    /// Sorts `keys` (see [`Key`]) descending: where the processor has AVX-512, once the
+    /// search has sorted `WIDE_AFTER` keys, buckets of `WIDE_MIN` (9) to sixteen registers'
+    /// keys (128 `u64`, 256 `u32`) in its registers (see `wide`); the smallest and the largest
+    /// buckets, and every bucket elsewhere, by [`sort_scalar`].
     #[inline(always)]
-    fn sort(&mut self, keys: &mut [u64]) {
-        let n = keys.len();
-        self.keys += n;
+    fn sort(&mut self, keys: &mut [K], shift: u32) {
+        self.keys += keys.len();
         #[cfg(target_arch = "x86_64")]
-        if (WIDE_MIN..=wide::WIDE_MAX).contains(&n) && self.keys > WIDE_AFTER && wide::sort(keys) {
+        if self.keys > WIDE_AFTER && K::sort_wide(keys) {
             return;
         }
-        sort_scalar(keys, &mut self.scratch, &mut self.counts);
+        sort_scalar(keys, shift, &mut self.scratch, &mut self.counts);
     }
 }
 
-/// Sorts `keys` (each `h << 32 | cell`) descending, without vector registers.
+/// Sorts `keys` (see [`Key`]; H from bit `shift`) descending, without vector registers.
 ///
 /// Buckets of at most [`NETWORK_MAX`] keys (three in four on the Moving AI maps, 40% of the
 /// keys) go through a sorting network. Longer ones: a bucket sort on H: the keys are spread by
@@ -502,7 +601,7 @@ impl Sorter {
 /// that keys of one slot, which mostly arrive ascending, land nearly descending), and an
 /// insertion sort then orders each slot's few keys. Short buckets, and spreads that leave too
 /// much shifting, go through `sort_unstable`.
-fn sort_scalar(keys: &mut [u64], scratch: &mut Vec<u64>, counts: &mut Vec<u32>) {
+fn sort_scalar<K: Key>(keys: &mut [K], shift: u32, scratch: &mut Vec<K>, counts: &mut Vec<u32>) {
     let n = keys.len();
     if n <= NETWORK_MAX {
         sort_small(keys);
@@ -524,15 +623,15 @@ fn sort_scalar(keys: &mut [u64], scratch: &mut Vec<u64>, counts: &mut Vec<u32>) 
         return;
     }
     let (lo, hi) = keys.iter().fold((u32::MAX, 0), |(lo, hi), &k| {
-        let h = (k >> 32) as u32;
+        let h = k.h(shift);
         (lo.min(h), hi.max(h))
     });
     let slots = n.next_power_of_two();
     let span = (hi - lo) as usize;
-    let shift = (usize::BITS - span.leading_zeros()).saturating_sub(slots.trailing_zeros());
-    let slot_of = |k: u64| ((hi - (k >> 32) as u32) >> shift) as usize;
+    let spread = (usize::BITS - span.leading_zeros()).saturating_sub(slots.trailing_zeros());
+    let slot_of = |k: K| ((hi - k.h(shift)) >> spread) as usize;
     counts.clear();
-    counts.resize((span >> shift) + 1, 0);
+    counts.resize((span >> spread) + 1, 0);
     for &k in keys.iter() {
         counts[slot_of(k)] += 1;
     }
@@ -694,7 +793,8 @@ mod tests {
     }
 
     /// Pops `q` and `reference` past their dead entries, which `q` may drop unseen or hand out
-    /// for the caller to skip, to the next live one; both must agree on it.
+    /// for the caller to skip, to the next live one; both must agree on it (on its F and
+    /// cell: a narrow ring hands out no H). Returns the reference's entry.
     fn next_live<Q: OpenList>(
         q: &mut Q,
         reference: &mut std::collections::BinaryHeap<std::cmp::Reverse<(u32, u64)>>,
@@ -702,8 +802,16 @@ mod tests {
     ) -> Option<(u32, u64)> {
         let got = std::iter::from_fn(|| q.pop(live)).find(|&(f, k)| live(f, k));
         let want = std::iter::from_fn(|| reference.pop().map(|x| x.0)).find(|&(f, k)| live(f, k));
-        assert_eq!(got, want);
-        got
+        let cell = |entry: Option<(u32, u64)>| entry.map(|(f, k)| (f, k as u32));
+        assert_eq!(cell(got), cell(want));
+        want
+    }
+
+    /// A narrow ring for keys of up to 16 bits of cell.
+    fn narrow() -> RingQueue<u32> {
+        let mut q = RingQueue::<u32>::default();
+        q.set_shift(16);
+        q
     }
 
     /// Checks `Q` against a reference heap under pushes as a consistent search makes them,
@@ -711,19 +819,22 @@ mod tests {
     /// parent's F come in descending order, as the ring's heuristics make them (a straight
     /// step, then a diagonal one whose H is lower); without, in any order.
     fn pops_like_a_reference_heap_under_a_consistent_searchs_pushes<Q: OpenList>(
+        new: impl Fn() -> Q,
         siblings_in_order: bool,
     ) {
         use std::cmp::Reverse;
         use std::collections::BinaryHeap;
         let mut next = xorshift(0x2545_F491_4F6C_DD1Du64);
-        let live = |_: u32, key: u64| !key.is_multiple_of(7);
-        let mut serial = 0u64;
+        let live = |_: u32, key: u64| !(key as u32).is_multiple_of(7);
         let mut siblings = Vec::new();
         for _ in 0..20 {
-            let mut q = Q::default();
+            // Keys `h << 32 | cell` with a serial number for the cell, below 2^16 so that a
+            // narrow ring takes them: keys of a search are distinct.
+            let mut serial = 1u64;
+            let mut q = new();
             let mut reference = BinaryHeap::new();
-            q.start(1000, 1 << 44);
-            reference.push(Reverse((1000u32, 1u64 << 44)));
+            q.start(1000, 1 << 47);
+            reference.push(Reverse((1000u32, 1u64 << 47)));
             for _ in 0..5000 {
                 let Some((f, key)) = next_live(&mut q, &mut reference, live) else {
                     break;
@@ -734,14 +845,14 @@ mod tests {
                 for _ in 0..next() % 5 {
                     let r = next();
                     let df = [0, 0, 0, 4, 8, 14, 20, 28][(r % 8) as usize];
-                    // H in the high bits, a serial number below: keys of a search are distinct.
                     let h = if df == 0 {
-                        (key >> 24) - 1 - (r >> 8) % 8
+                        (key >> 32) - 1 - (r >> 8) % 8
                     } else {
-                        (1 << 20) - (r >> 8) % 5000
+                        (1 << 15) - (r >> 8) % 5000
                     };
                     serial += 1;
-                    let child = h << 24 | serial;
+                    assert!(serial < 1 << 16);
+                    let child = h << 32 | serial;
                     if df == 0 && siblings_in_order {
                         siblings.push(child);
                         continue;
@@ -760,22 +871,28 @@ mod tests {
 
     #[test]
     fn ring_pops_like_a_reference_heap_under_a_consistent_searchs_pushes() {
-        pops_like_a_reference_heap_under_a_consistent_searchs_pushes::<RingQueue>(true);
+        pops_like_a_reference_heap_under_a_consistent_searchs_pushes(
+            RingQueue::<u64>::default,
+            true,
+        );
+        pops_like_a_reference_heap_under_a_consistent_searchs_pushes(narrow, true);
     }
 
     #[test]
     fn bucket_queue_pops_like_a_reference_heap_under_a_consistent_searchs_pushes() {
-        pops_like_a_reference_heap_under_a_consistent_searchs_pushes::<BucketQueue<false>>(false);
+        pops_like_a_reference_heap_under_a_consistent_searchs_pushes(
+            BucketQueue::<false>::default,
+            false,
+        );
     }
 
     /// Checks that a bucket of at least [`FILTER_MIN`] entries, filled before it becomes the
     /// minimum, hands out none of its dead ones, and that a shorter one hands out its live
     /// ones in order.
-    fn long_buckets_hand_out_no_dead_entries<Q: OpenList>() {
+    fn long_buckets_hand_out_no_dead_entries<Q: OpenList>(mut q: Q) {
         let live = |_: u32, key: u64| !key.is_multiple_of(3);
-        let mut q = Q::default();
-        q.start(100, 1 << 40);
-        assert_eq!(q.pop(live), Some((100, 1 << 40)));
+        q.start(100, 998);
+        assert_eq!(q.pop(live), Some((100, 998)));
         let (long, short) = (3 * FILTER_MIN as u64, FILTER_MIN as u64 - 1);
         // Keys in a scrambled order (a stride prime to both lengths), a third of them dead.
         let coprime = |mut a: u64, mut b: u64| {
@@ -815,12 +932,13 @@ mod tests {
 
     #[test]
     fn ring_long_buckets_hand_out_no_dead_entries() {
-        long_buckets_hand_out_no_dead_entries::<RingQueue>();
+        long_buckets_hand_out_no_dead_entries(RingQueue::<u64>::default());
+        long_buckets_hand_out_no_dead_entries(narrow());
     }
 
     #[test]
     fn bucket_queue_long_buckets_hand_out_no_dead_entries() {
-        long_buckets_hand_out_no_dead_entries::<BucketQueue<false>>();
+        long_buckets_hand_out_no_dead_entries(BucketQueue::<false>::default());
     }
 
     /// By the 0-1 principle a comparator network sorts every input if it sorts every input of
@@ -850,59 +968,69 @@ mod tests {
         }
     }
 
-    /// The registers' network against a comparison sort: every input of zeros and ones up to
-    /// 16 keys (the 0-1 principle), then random keys of every size it takes, many equal in H.
+    /// The registers' networks against a comparison sort: every input of zeros and ones up
+    /// to 16 keys (the 0-1 principle), then random keys of every size they take, many equal
+    /// in H. `$key` keys whose cell has `$cell_bits` bits.
+    #[cfg(target_arch = "x86_64")]
+    macro_rules! check_wide {
+        ($module:ident, $key:ty, $cell_bits:literal) => {{
+            use wide::$module;
+            if !wide::available() {
+                // Then nothing sorts in the registers either: the scalar sorts' tests cover it.
+                let mut keys: Vec<$key> = vec![2, 1, 3];
+                assert!(!$module::sort(&mut keys), "no AVX-512F, no sort");
+                assert_eq!(keys, [2, 1, 3]);
+                eprintln!("no AVX-512F here: the wide sort is not used, nor tested");
+                return;
+            }
+            let check = |mut keys: Vec<$key>| {
+                let mut want = keys.clone();
+                want.sort_unstable_by(|a, b| b.cmp(a));
+                assert!($module::sort(&mut keys));
+                assert_eq!(keys, want);
+            };
+            for n in 0..=16 {
+                for bits in 0u32..1 << n {
+                    check((0..n).map(|i| <$key>::from((bits >> i) & 1)).collect());
+                }
+            }
+            let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
+            let key = |h: u64, cell: u64| (h << $cell_bits | cell) as $key;
+            for n in 0..=$module::WIDE_MAX {
+                for _ in 0..300 {
+                    check((0..n).map(|_| key(next() % 2, next() % 2 << 8)).collect());
+                    check((0..n).map(|_| key(next() % 40, next() % 9)).collect());
+                    check((0..n).map(|_| (next() >> 1) as $key).collect());
+                }
+            }
+            // Keys only in the lanes of the slice are read and written: a sort of the front of
+            // a longer run leaves the rest as it was.
+            let mut keys: Vec<$key> = (0..300).collect();
+            assert!($module::sort(&mut keys[..37]));
+            assert!(keys[..37].iter().rev().copied().eq(0..37));
+            assert!(keys[37..].iter().copied().eq(37..300));
+        }};
+    }
+
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn the_wide_sort_sorts_every_input() {
-        if !wide::available() {
-            // Then nothing sorts in the registers either: the scalar sorts' tests cover it.
-            let mut keys = vec![2, 1, 3];
-            assert!(!wide::sort(&mut keys), "no AVX-512F, no sort");
-            assert_eq!(keys, [2, 1, 3]);
-            eprintln!("no AVX-512F here: the wide sort is not used, nor tested");
-            return;
-        }
-        let check = |mut keys: Vec<u64>| {
-            let mut want = keys.clone();
-            want.sort_unstable_by(|a, b| b.cmp(a));
-            assert!(wide::sort(&mut keys));
-            assert_eq!(keys, want);
-        };
-        for n in 0..=16 {
-            for bits in 0u32..1 << n {
-                check((0..n).map(|i| u64::from((bits >> i) & 1)).collect());
-            }
-        }
-        let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
-        for n in 0..=wide::WIDE_MAX {
-            for _ in 0..300 {
-                check(
-                    (0..n)
-                        .map(|_| (next() % 2) | ((next() % 2) << 40))
-                        .collect(),
-                );
-                check(
-                    (0..n)
-                        .map(|_| ((next() % 40) << 32) | (next() % 9))
-                        .collect(),
-                );
-                check((0..n).map(|_| next() >> 1).collect());
-            }
-        }
-        // Keys only in the lanes of the slice are read and written: a sort of the front of
-        // a longer run leaves the rest as it was.
-        let mut keys: Vec<u64> = (0..200).collect();
-        assert!(wide::sort(&mut keys[..37]));
-        assert!(keys[..37].iter().rev().copied().eq(0..37));
-        assert!(keys[37..].iter().copied().eq(37..200));
+        check_wide!(w64, u64, 32);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_narrow_wide_sort_sorts_every_input() {
+        check_wide!(w32, u32, 16);
     }
 
     #[test]
     fn bucket_sort_matches_a_comparison_sort() {
         let mut next = xorshift(0x2545_F491_4F6C_DD1Du64);
         let (mut scratch, mut counts) = (Vec::new(), Vec::new());
+        let (mut scratch32, mut counts32) = (Vec::new(), Vec::new());
         let mut sorter = Sorter::default();
+        let mut sorter32 = Sorter::default();
         for (n, h_range, cell_range) in [
             (300, 1u64, 1u64),
             (40, 30, 100),
@@ -922,15 +1050,49 @@ mod tests {
                     (((r >> 32) % h_range + 7) << 32) | ((r & 0xFFFF_FFFF) % cell_range)
                 })
                 .collect();
+            // The same keys narrowed to 32 bits, H above bit 14, where they fit.
+            let narrow = |k: u64| {
+                ((k >> 32) as u32)
+                    .checked_mul(1 << 14)
+                    .map(|h| h | k as u32)
+            };
+            let keys32 = keys
+                .iter()
+                .map(|&k| narrow(k).filter(|_| (k as u32) < 1 << 14))
+                .collect::<Option<Vec<u32>>>();
             let mut want = keys.clone();
             want.sort_unstable_by(|a, b| b.cmp(a));
             let mut scalar = keys.clone();
-            sort_scalar(&mut scalar, &mut scratch, &mut counts);
+            sort_scalar(&mut scalar, 32, &mut scratch, &mut counts);
             assert_eq!(scalar, want, "n {n}");
             sorter.keys = usize::MAX / 2;
-            sorter.sort(&mut keys);
+            sorter.sort(&mut keys, 32);
             assert_eq!(keys, want, "n {n}");
+            let Some(mut keys32) = keys32 else {
+                continue;
+            };
+            let want32: Vec<u32> = want.iter().map(|&k| narrow(k).unwrap()).collect();
+            let mut scalar32 = keys32.clone();
+            sort_scalar(&mut scalar32, 14, &mut scratch32, &mut counts32);
+            assert_eq!(scalar32, want32, "n {n}, narrow");
+            sorter32.keys = usize::MAX / 2;
+            sorter32.sort(&mut keys32, 14);
+            assert_eq!(keys32, want32, "n {n}, narrow");
         }
+    }
+
+    #[test]
+    fn narrow_keys_are_used_where_cells_and_estimates_fit_in_32_bits() {
+        // A 512x512 map: 514x514 padded cells (19 bits), estimates up to 14 * 511 (13 bits).
+        assert_eq!(narrow_shift(514 * 514, 14 * 511), Some(19));
+        assert_eq!(narrow_shift(1 << 19, 1 << 13), None);
+        assert_eq!(narrow_shift(1 << 19, (1 << 13) - 1), Some(19));
+        assert_eq!(narrow_shift((1 << 19) + 1, 1), Some(20));
+        assert_eq!(narrow_shift(1026 * 1026, 14 * 1023), None);
+        let key = 7154u64 << 32 | (514 * 514 - 1);
+        let packed = u32::pack(key, 19);
+        assert_eq!(packed.h(19), 7154);
+        assert_eq!(packed.unpack(19), 514 * 514 - 1);
     }
 
     #[test]
