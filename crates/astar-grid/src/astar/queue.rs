@@ -585,6 +585,16 @@ impl<K: Key> Sorter<K> {
     #[inline(always)]
     fn sort(&mut self, keys: &mut [K], shift: u32) {
         self.keys += keys.len();
+        // The smallest buckets here, in the search loop: a call to the scalar sorts for one
+        // to four keys cost lak303d, arena2 and brc202d about 1.5% (brc202d sorts 145,000
+        // buckets of one key, 440,000 of two or three), the maze 2% more for four keys.
+        match keys.len() {
+            0 | 1 => return,
+            2 => return Network::<2>::sort(keys),
+            3 => return Network::<3>::sort(keys),
+            4 => return Network::<4>::sort(keys),
+            _ => {}
+        }
         #[cfg(target_arch = "x86_64")]
         if self.keys > WIDE_AFTER && K::sort_wide(keys) {
             return;
