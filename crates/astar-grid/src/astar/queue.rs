@@ -564,10 +564,10 @@ struct Sorter<K> {
 #[cfg(target_arch = "x86_64")]
 const WIDE_AFTER: usize = 512;
 
-/// Buckets of fewer keys than this are left to the scalar network, whose one to nineteen
-/// compare-exchanges cost less than a round trip through the registers: on maze512-1-0, whose
-/// corridors make buckets of one to three keys, the registers for every size made lower H 4%
-/// slower.
+/// Buckets of fewer `u64` keys than this are left to the scalar network, whose one to nineteen
+/// compare-exchanges cost less than a round trip through the registers: on maze512-1-0, which
+/// sorts tens of millions of buckets of two to fifteen keys, the registers for every size made
+/// lower H 4% slower.
 #[cfg(target_arch = "x86_64")]
 const WIDE_MIN: usize = 9;
 
@@ -579,9 +579,10 @@ const WIDE_MIN_32: usize = 5;
 
 impl<K: Key> Sorter<K> {
     /// Sorts `keys` (see [`Key`]) descending: where the processor has AVX-512, once the
-    /// search has sorted `WIDE_AFTER` keys, buckets of `WIDE_MIN` (9) to sixteen registers'
-    /// keys (128 `u64`, 256 `u32`) in its registers (see `wide`); the smallest and the largest
-    /// buckets, and every bucket elsewhere, by [`sort_scalar`].
+    /// search has sorted `WIDE_AFTER` keys, buckets from `WIDE_MIN` (9) `u64` or
+    /// `WIDE_MIN_32` (5) `u32` keys to sixteen registers' keys (128 `u64`, 256 `u32`) in its
+    /// registers (see `wide`); up to four keys by a network here, and the other buckets, and
+    /// every bucket elsewhere, by [`sort_scalar`].
     #[inline(always)]
     fn sort(&mut self, keys: &mut [K], shift: u32) {
         self.keys += keys.len();

@@ -705,3 +705,44 @@ fn jump_point_search_runs_longer_than_its_remembered_runs_hold() {
         }
     }
 }
+
+/// A board too large for the ring's 32-bit keys (1500x400: 20 bits of cell, 15 of estimate)
+/// searches with 64-bit ones, in exactly the order of a board that fits them: the same rows,
+/// walled below on the large one so that both searches see the same cells, expand the same
+/// nodes in the same order (reading order is the same at the same width) and find the same
+/// paths.
+#[test]
+fn boards_too_large_for_narrow_keys_search_in_the_same_order() {
+    let (w, rows) = (1500, 40);
+    let small = random_grid(w, rows, 20, 0x51DE);
+    let mut tiles = small.tiles().to_vec();
+    tiles.resize(w * 400, Tile::Wall);
+    let large = Grid::from_tiles(w, 400, tiles);
+    let mut next = 0x2545_F491u64;
+    let mut searched = 0;
+    while searched < 12 {
+        let mut pick = || {
+            next ^= next << 13;
+            next ^= next >> 7;
+            next ^= next << 17;
+            Pos::new(
+                (next % w as u64) as i32,
+                (next / w as u64 % rows as u64) as i32,
+            )
+        };
+        let (start, goal) = (pick(), pick());
+        if !small.is_passable(start) || !small.is_passable(goal) {
+            continue;
+        }
+        let (closed, path) = expansions(&small, start, goal);
+        if path.is_empty() {
+            continue;
+        }
+        assert_eq!(
+            expansions(&large, start, goal),
+            (closed, path),
+            "{start:?} to {goal:?}"
+        );
+        searched += 1;
+    }
+}
