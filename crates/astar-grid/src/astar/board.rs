@@ -199,6 +199,12 @@ impl Board {
         self.revision = grid.revision();
     }
 
+    /// Where H begins in the ring's 32-bit keys on this board, if it takes them.
+    #[cfg(test)]
+    pub(super) fn narrow(&self) -> Option<u32> {
+        self.narrow
+    }
+
     #[inline]
     pub(super) fn cell(&self, p: Pos) -> usize {
         (p.y as usize + 1) * self.stride + p.x as usize + 1

@@ -10,7 +10,9 @@ pub(crate) trait OpenList: Default {
     /// Queues an entry.
     fn push(&mut self, f: u32, key: u64);
     /// Removes an entry with the smallest `f`: among those the smallest key, except in
-    /// [`LifoRing`] and `BucketQueue<true>`, which hand out the last one queued.
+    /// [`LifoRing`] and `BucketQueue<true>`, which hand out the last one queued. The key
+    /// handed out holds at least the cell, in its low 32 bits (a ring of `u32` keys and
+    /// [`LifoRing`] drop H, which the search does not read back).
     ///
     /// `live(f, key)` tells whether an entry still matters; entries that are not may be
     /// dropped unseen (they are when a bucket of at least [`FILTER_MIN`] is sorted, so that
@@ -32,7 +34,8 @@ pub(crate) trait Key: Copy + Ord + Default + std::fmt::Debug {
     /// The key's H.
     fn h(self, shift: u32) -> u32;
     /// Sorts `keys` descending in vector registers and returns true, if the processor has
-    /// them and `keys` are not too many; otherwise returns false.
+    /// them and `keys` are neither too few nor too many for them; otherwise returns false.
+    #[cfg(target_arch = "x86_64")]
     fn sort_wide(keys: &mut [Self]) -> bool;
 }
 
@@ -52,20 +55,20 @@ impl Key for u64 {
         (self >> 32) as u32
     }
 
+    #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn sort_wide(keys: &mut [Self]) -> bool {
-        #[cfg(target_arch = "x86_64")]
-        if (WIDE_MIN..=wide::w64::WIDE_MAX).contains(&keys.len()) {
-            return wide::w64::sort(keys);
-        }
-        let _ = keys;
-        false
+        (WIDE_MIN..=wide::w64::WIDE_MAX).contains(&keys.len()) && wide::w64::sort(keys)
     }
 }
 
 impl Key for u32 {
     #[inline(always)]
     fn pack(key: u64, shift: u32) -> Self {
+        debug_assert!(
+            key >> 32 >> (32 - shift) == 0 && (key as u32) >> shift == 0,
+            "H or the cell overflows its bits"
+        );
         ((key >> 32) as u32) << shift | key as u32
     }
 
@@ -79,14 +82,10 @@ impl Key for u32 {
         self >> shift
     }
 
+    #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn sort_wide(keys: &mut [Self]) -> bool {
-        #[cfg(target_arch = "x86_64")]
-        if (WIDE_MIN_32..=wide::w32::WIDE_MAX).contains(&keys.len()) {
-            return wide::w32::sort(keys);
-        }
-        let _ = keys;
-        false
+        (WIDE_MIN_32..=wide::w32::WIDE_MAX).contains(&keys.len()) && wide::w32::sort(keys)
     }
 }
 
@@ -274,8 +273,8 @@ const RING: usize = 16;
 /// children, a straight step and then a diagonal one whose H is 4 lower, so even they arrive
 /// in order.
 ///
-/// Keys are [`Key`]s: `u64`, or `u32` where [`narrow_shift`] finds them room (every Moving AI
-/// map), which halves the memory a bucket takes and doubles the keys a vector register sorts.
+/// Keys are [`Key`]s: `u64`, or `u32` where [`narrow_shift`] finds them room (every map up to
+/// 512x512, so every Moving AI map here), which halves the memory a bucket takes and doubles the keys a vector register sorts.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct RingQueue<K> {
     buckets: [Bucket<K>; RING],

@@ -718,6 +718,7 @@ fn boards_too_large_for_narrow_keys_search_in_the_same_order() {
     let mut tiles = small.tiles().to_vec();
     tiles.resize(w * 400, Tile::Wall);
     let large = Grid::from_tiles(w, 400, tiles);
+
     let mut next = 0x2545_F491u64;
     let mut searched = 0;
     while searched < 12 {
@@ -744,5 +745,11 @@ fn boards_too_large_for_narrow_keys_search_in_the_same_order() {
             "{start:?} to {goal:?}"
         );
         searched += 1;
+        let keys_of = |g: &Grid| {
+            let mut pf = Pathfinder::new();
+            pf.find(g, Query::new(start, goal));
+            pf.board.narrow()
+        };
+        assert_eq!((keys_of(&small), keys_of(&large)), (Some(16), None));
     }
 }
