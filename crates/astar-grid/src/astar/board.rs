@@ -37,7 +37,7 @@ pub(super) const NO_PARENT: u32 = 15;
 /// the start and `d` the direction of the step that reached it (the parent is one step back)
 /// or [`NO_PARENT`]. Costs fit in 28 bits: a path has fewer steps than the 2^24 cells of the
 /// largest map, each at most 14 < 2^4. Storing G inverted below the stamp makes "is `ng` an
-/// improvement" a single comparison, see [`Node::improves`].
+/// improvement" a single comparison, see [`Node::state`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 struct Node(u64);
 
