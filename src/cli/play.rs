@@ -30,6 +30,8 @@ pub struct PlayArgs {
     /// exact run. Without it, each run draws a fresh seed.
     #[arg(long)]
     pub seed: Option<u64>,
+    // The text is also `--help`'s, where `[:N]` reads as optional, not as a link.
+    #[allow(rustdoc::broken_intra_doc_links)]
     /// How the monsters plan: astar (each its own, every turn), capped[:N] (A* capped at N
     /// expansions, 5000 by default), map (one Dijkstra map from the player for all) or jps
     /// (each its own Jump Point Search, every turn).
