@@ -745,11 +745,14 @@ fn boards_too_large_for_narrow_keys_search_in_the_same_order() {
             "{start:?} to {goal:?}"
         );
         searched += 1;
-        let keys_of = |g: &Grid| {
-            let mut pf = Pathfinder::new();
-            pf.find(g, Query::new(start, goal));
-            pf.board.narrow()
-        };
-        assert_eq!((keys_of(&small), keys_of(&large)), (Some(16), None));
+        if searched == 1 {
+            // Which keys each board took: a real search prepares the board.
+            let keys_of = |g: &Grid| {
+                let mut pf = Pathfinder::new();
+                pf.find(g, Query::new(start, goal));
+                pf.board.narrow()
+            };
+            assert_eq!((keys_of(&small), keys_of(&large)), (Some(16), None));
+        }
     }
 }
