@@ -48,6 +48,10 @@ pub const DETOUR_FACTOR: u32 = 4;
 /// ...plus this many.
 pub const DETOUR_SLACK: u32 = 64;
 
+/// The stamp of a message said during an act until the act ends (see [`World::end_act`]):
+/// no turn reaches it.
+const PENDING: u32 = u32::MAX;
+
 /// The player's hit points at the start.
 pub const PLAYER_HP: i32 = 30;
 /// Messages kept in the log: a whole run's, for the message history.
@@ -383,11 +387,12 @@ pub struct World {
     /// The terrains (in [`Tile::TERRAIN`] order) the log has told the player about wading
     /// through: it says so once a game.
     told_wading: [bool; 3],
-    /// While the player acts, the turn it began on: every message of the act (the
-    /// player's deed and the monsters' answers, wading turns included) carries it, the
-    /// turn the panel showed when the player acted.
-    acting: Option<u32>,
-    /// The turn the latest act began on (see [`World::acted_turn`]).
+    /// Whether the player is acting: the act's messages (the player's deed and the
+    /// monsters' answers, wading turns included) are stamped [`PENDING`] until it ends, and
+    /// then with the turn it ended on, the figure the panel shows after it and the one
+    /// "You die on turn N" names.
+    acting: bool,
+    /// The turn the latest act ended on (see [`World::acted_turn`]).
     acted: u32,
     /// The player fell below a third of their hit points during this act: the warning is
     /// said at its end, with the figure the panel then shows.
@@ -439,7 +444,7 @@ impl World {
             lesson: None,
             designed_final: None,
             told_wading: [false; 3],
-            acting: None,
+            acting: false,
             acted: 0,
             hurt: false,
         };
@@ -784,7 +789,7 @@ impl World {
         {
             last.count += 1;
             last.turn = stamp;
-            last.act = self.acting.is_some();
+            last.act = self.acting;
             return;
         }
         self.log.push(Message {
@@ -792,7 +797,7 @@ impl World {
             text,
             count: 1,
             urgent,
-            act: self.acting.is_some(),
+            act: self.acting,
             advice,
             marked: None,
         });
@@ -846,23 +851,42 @@ impl World {
         healed
     }
 
-    /// The turn a message said now is stamped with: while the player acts, the turn the
-    /// act began on, else the current one.
+    /// The turn a message said now is stamped with: while the player acts, [`PENDING`]
+    /// (see [`World::end_act`]), else the current one.
     fn stamp(&self) -> u32 {
-        self.acting.unwrap_or(self.turn)
+        if self.acting { PENDING } else { self.turn }
     }
 
-    /// The turn the player's latest act began on (0 before any): the stamp of the
+    /// Begins an act: its messages wait for the turn it ends on (see [`World::end_act`]).
+    fn begin_act(&mut self) {
+        self.acting = true;
+    }
+
+    /// Ends an act: its messages, the newest in the log, get the turn it ended on; if it
+    /// took a turn, it becomes the latest act (see [`World::acted_turn`]).
+    fn end_act(&mut self, acted: bool) {
+        self.acting = false;
+        for m in self.log.iter_mut().rev() {
+            if m.turn != PENDING {
+                break;
+            }
+            m.turn = self.turn;
+        }
+        if acted {
+            self.acted = self.turn;
+        }
+    }
+
+    /// The turn the player's latest act ended on (0 before any): the stamp of the
     /// messages it caused, which the log shows as the newest turn's.
     pub fn acted_turn(&self) -> u32 {
         self.acted
     }
 
     /// The player acts; on success the monsters take their turn. The act's messages all
-    /// carry the turn it began on.
+    /// carry the turn it ended on (the turn a refusal leaves as it was).
     pub fn player_act(&mut self, act: Act) -> ActResult {
-        let at = self.turn;
-        self.acting = Some(at);
+        self.begin_act();
         self.hurt = false;
         let said = (self.log.len(), self.log.last().map(|m| m.count));
         let result = self.act(act);
@@ -876,10 +900,7 @@ impl World {
         if self.hurt && self.state == GameState::Playing && low_hp(self.player.hp) {
             self.warn_hurt();
         }
-        self.acting = None;
-        if result == ActResult::Acted {
-            self.acted = at;
-        }
+        self.end_act(result == ActResult::Acted);
         result
     }
 

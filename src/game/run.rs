@@ -443,17 +443,15 @@ impl World {
     /// floor deeper: the player keeps hit points and potions, and a turn passes (the new
     /// floor's monsters do not move in it).
     pub fn go_down(&mut self, level: &Level) {
-        // An act like any other: its messages carry the turn the player took the stairs on.
-        let at = self.turn;
-        self.acting = Some(at);
+        // An act like any other: its messages carry the turn it ends on.
+        self.begin_act();
         self.enter_floor(level);
         self.run.depth += 1;
         self.turn += 1;
         self.regenerate();
         self.say(format!("You go down the stairs. {}", self.goal()));
         self.say_intro();
-        self.acting = None;
-        self.acted = at;
+        self.end_act(true);
     }
 
     /// Puts `level` in play as floor `depth` of the run, at once, the run's figures kept:

@@ -106,8 +106,15 @@ fn combat_kills_monsters_and_the_player_can_die() {
         assert!(w.turn() < 100);
     }
     assert_eq!(w.player().hp, 0);
+    // The turn it names is the panel's and the log's stamp of it.
+    let died = w.log().last().unwrap();
+    assert!(
+        died.text
+            .ends_with(&format!("You die on turn {}.", w.turn()))
+    );
+    assert_eq!(died.turn, w.turn());
     assert_eq!(w.player_act(Act::Wait), ActResult::Refused);
-    assert!(w.log().last().unwrap().text.contains("You die on turn"));
+    assert!(w.log().iter().any(|m| m.text.contains("You die on turn")));
     assert_eq!(w.run().killer, Some('t'));
     assert!(!w.abandon(), "a run that ended cannot be abandoned");
 }
@@ -810,10 +817,12 @@ fn a_step_into_water_takes_three_turns_and_the_log_says_so_once() {
             .count()
     };
     assert_eq!(wading(&w), 1);
+    let said = w.log().last().unwrap();
     assert_eq!(
-        w.log().last().unwrap().text,
+        said.text,
         "You wade into the water: each step into it takes 3 turns, for monsters too."
     );
+    assert_eq!(said.turn, 3, "stamped with the turn the whole step ends on");
     w.player_act(Act::Move(1, 0));
     assert_eq!(w.turn(), 6);
     w.player_act(Act::Move(1, 0));
@@ -866,7 +875,7 @@ fn map_planning_rolls_down_a_weighted_map() {
 }
 
 #[test]
-fn an_act_and_the_monsters_answers_share_the_turn_the_player_acted_on() {
+fn an_act_and_the_monsters_answers_share_the_turn_the_act_ends_on() {
     let l = level("######\n#@o..#\n######\n");
     let mut w = World::new(&l, 2);
     // The orc (10 HP) outlives two blows of at most 5.
@@ -877,15 +886,16 @@ fn an_act_and_the_monsters_answers_share_the_turn_the_player_acted_on() {
         let said = &w.log()[before..];
         assert!(said[0].text.starts_with("You hit the orc"), "{said:?}");
         assert!(said[1].text.starts_with("The orc hits you"), "{said:?}");
-        assert!(said.iter().all(|m| m.turn == turn && m.act), "{said:?}");
-        assert_eq!(w.acted_turn(), turn);
+        // The turn the panel shows once the act is over.
+        assert!(said.iter().all(|m| m.turn == turn + 1 && m.act), "{said:?}");
+        assert_eq!(w.acted_turn(), turn + 1);
     }
     // A refusal answers a key, not a turn: stamped with the turn the panel shows then, and
     // not part of an act's paragraph.
     w.player_act(Act::Attack(0, 1));
     let refused = w.log().last().unwrap();
     assert_eq!((refused.turn, refused.act), (w.turn(), false));
-    assert_eq!(w.acted_turn(), 1);
+    assert_eq!(w.acted_turn(), 2);
 }
 
 #[test]

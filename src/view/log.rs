@@ -1,5 +1,5 @@
 //! The message log under the map, newest last: each of the player's acts (the deed and the
-//! monsters' answers, all stamped with the turn it began on) is one wrapped paragraph, as
+//! monsters' answers, all stamped with the turn it ended on) is one wrapped paragraph, as
 //! DCSS and Brogue put several short messages on a line, so a fight's blows both ways fit
 //! in a few rows. Other messages (a floor's welcome, a refused move, the app's replies) are
 //! paragraphs of their own.
