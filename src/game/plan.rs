@@ -497,6 +497,13 @@ impl Planner {
         }
     }
 
+    /// Whether monster `i`'s (its index at the latest [`Planner::plan_all`]) second search
+    /// was made ahead and is still unused.
+    #[cfg(test)]
+    pub(crate) fn searched_ahead(&self, i: usize) -> bool {
+        self.ahead.get(i).is_some_and(|a| a.made.is_some())
+    }
+
     /// Plans fast monster `i` (its index at the latest [`Planner::plan_all`]) again before
     /// its second move, as [`Planner::plan_one`] does, without searching when the answer is
     /// known: it has not moved since its first search (that search again), or it took the
@@ -700,11 +707,17 @@ fn plan_chunk(
             total = (total.0 + u64::from(m.plan.expanded), total.1 + 1);
             // Stepping onto the player is an attack, and a wading monster's first move is
             // spent in its cell: either stays, and its second search would be this one again.
+            // So does a monster whose step another holds that moves after it (monsters move
+            // in id order), or it steps aside: a search from the step would go unused.
             if let Some(&step) = m.plan.path.get(1)
                 && ahead
                 && step != goal
                 && m.wading == 0
                 && kinds::kind(m.kind).speed == Speed::Fast
+                && grid
+                    .index(step)
+                    .and_then(|c| occupied.get(c))
+                    .is_none_or(|&who| who <= m.id)
             {
                 let q = Query::new(step, goal).options(options);
                 pf.search(grid, q, &mut next.plan, &mut ());

@@ -1,4 +1,4 @@
-use super::plan::PARALLEL_MIN_MONSTERS;
+use super::plan::{PARALLEL_MIN_MONSTERS, Spread};
 use super::*;
 use crate::engine::astar::path_cost;
 use crate::engine::astar::{Pathfinder, Query, Status};
@@ -320,6 +320,36 @@ fn a_fast_monster_moves_twice_and_plans_before_each_move() {
         .sum();
     assert_eq!(hits, 2);
     assert_eq!(w.run().damage_taken, (PLAYER_HP - w.player().hp) as u32);
+}
+
+#[test]
+fn no_search_is_made_ahead_from_a_cell_a_later_monster_holds() {
+    // The left rat (id 1) plans through the goblin (id 3), which moves after it: the rat's
+    // first move is blocked, so a second search from the goblin's cell would go unused.
+    // The right rat's way is free.
+    // (A nook beside it keeps it from being boxed in, where no search is made at all.)
+    let l = level("######\n#.r#r#\n##g#.#\n##.#.#\n##.#.#\n#@...#\n######\n");
+    let mut w = World::new(&l, 1);
+    let ids: Vec<(char, u32)> = w.monsters().iter().map(|m| (m.kind, m.id)).collect();
+    assert_eq!(ids, [('r', 1), ('r', 2), ('g', 3)]);
+    // The traced monster's searches are made at its turn, never ahead.
+    w.set_traced(None);
+    w.plan_everyone(Spread {
+        threads: 1,
+        ahead: true,
+    });
+    assert!(
+        !w.planner.searched_ahead(0),
+        "no search ahead for the blocked rat"
+    );
+    assert!(w.planner.searched_ahead(1), "one for the free rat");
+    assert!(!w.planner.searched_ahead(2), "none for the goblin (slow)");
+    // And the turn plays as before: the blocked rat waits for the goblin to move on and
+    // steps after it, on its first plan; the free one moves twice.
+    w.player_act(Act::Wait);
+    assert_eq!(w.monsters()[0].pos, Pos::new(2, 2));
+    assert_eq!(w.monsters()[1].pos, Pos::new(4, 3));
+    assert_eq!(w.monsters()[2].pos, Pos::new(2, 3));
 }
 
 #[test]
