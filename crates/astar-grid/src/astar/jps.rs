@@ -1026,13 +1026,8 @@ fn write_path(
         .sum::<usize>();
     path.reserve_exact(cells + 1);
     path.push(from);
-    // Each run is diagonal first, then straight: stepping by the signs of what is left
-    // walks exactly that (as `walk_runs` does, without its allocation).
     for to in trail.iter().rev().skip(1).map(|&c| pos(c)) {
-        while from != to {
-            from = from.offset((to.x - from.x).signum(), (to.y - from.y).signum());
-            path.push(from);
-        }
+        super::trace::walk_run(&mut from, to, path);
     }
 }
 

@@ -285,11 +285,17 @@ pub fn walk_runs(points: impl IntoIterator<Item = Pos>) -> Vec<Pos> {
     };
     let mut cells = vec![at];
     for to in points {
-        // Stepping by the signs of what is left goes diagonally first, then straight.
-        while at != to {
-            at = at.offset((to.x - at.x).signum(), (to.y - at.y).signum());
-            cells.push(at);
-        }
+        walk_run(&mut at, to, &mut cells);
     }
     cells
+}
+
+/// Adds the cells of the run from `at` to `to` after `at` (diagonal first, then straight)
+/// to `cells`, and leaves `at` at `to`.
+pub(super) fn walk_run(at: &mut Pos, to: Pos, cells: &mut Vec<Pos>) {
+    // Stepping by the signs of what is left goes diagonally first, then straight.
+    while *at != to {
+        *at = at.offset((to.x - at.x).signum(), (to.y - at.y).signum());
+        cells.push(*at);
+    }
 }
