@@ -368,27 +368,45 @@ impl Board {
         result.set(Status::Unreachable, None, expanded);
     }
 
-    /// Writes the path that ends at `c` (at `end`) into `path`: one walk back along the
-    /// parents into the reused trail, whose length then sizes `path`, so that `find`
-    /// allocates it exactly once.
+    /// Writes the path that ends at `c` (at `end`) into `path` (see [`write_path`]).
     fn write_path(&mut self, c: usize, end: Pos, path: &mut Vec<Pos>) {
+        let nodes = &self.nodes;
         let offsets = direction_offsets(self.stride);
-        let trail = &mut self.trail;
-        trail.clear();
-        let (mut at, mut p) = (c, end);
-        loop {
-            trail.push(p);
-            let d = self.nodes[at].dir();
-            if d == NO_PARENT {
-                break;
-            }
-            // Positions by step rather than from the index: no division on the way back.
-            let (dx, dy) = DIRECTIONS[d as usize & 7];
-            at = at.wrapping_sub(offsets[d as usize & 7]);
-            p = Pos::new(p.x - dx, p.y - dy);
-        }
-        path.extend(trail.iter().rev());
+        write_path(
+            |at| nodes[at].dir(),
+            offsets,
+            (c, end),
+            &mut self.trail,
+            path,
+        );
     }
+}
+
+/// Writes the path that ends at padded cell `c` (at `end`) into `path`, start first: one
+/// walk back along the directions `dir` gives each cell ([`NO_PARENT`] at the start) into
+/// the reused `trail`, whose length then sizes `path`, so that a search allocates it
+/// exactly once.
+pub(super) fn write_path(
+    dir: impl Fn(usize) -> u32,
+    offsets: [usize; 8],
+    (c, end): (usize, Pos),
+    trail: &mut Vec<Pos>,
+    path: &mut Vec<Pos>,
+) {
+    trail.clear();
+    let (mut at, mut p) = (c, end);
+    loop {
+        trail.push(p);
+        let d = dir(at);
+        if d == NO_PARENT {
+            break;
+        }
+        // Positions by step rather than from the index: no division on the way back.
+        let (dx, dy) = DIRECTIONS[d as usize & 7];
+        at = at.wrapping_sub(offsets[d as usize & 7]);
+        p = Pos::new(p.x - dx, p.y - dy);
+    }
+    path.extend(trail.iter().rev());
 }
 
 /// The cost of a step in each direction of [`DIRECTIONS`].

@@ -11,7 +11,7 @@
 //! strictly better G, closed nodes are never reopened. H is the heuristic times the lowest
 //! terrain weight, so that it stays admissible (and consistent when it was).
 
-use super::board::{COSTS, NEXT_MOVES, NO_PARENT, direction_offsets, rule_index};
+use super::board::{self, COSTS, NEXT_MOVES, NO_PARENT, direction_offsets, rule_index};
 use super::queue::{BucketQueue, OpenList};
 use super::{MAX_SEARCH_CELLS, Query, SearchResult, Status, Ties, TraceEvent, Tracer};
 use crate::grid::{DIRECTIONS, Grid, Pos};
@@ -213,20 +213,9 @@ impl Weighted {
 
     /// Writes the path that ends at `c` (at `end`) into `path`, start first.
     fn write_path(&mut self, c: usize, end: Pos, path: &mut Vec<Pos>) {
+        let dir = &self.dir;
         let offsets = direction_offsets(self.stride);
-        let trail = &mut self.trail;
-        trail.clear();
-        let (mut at, mut p) = (c, end);
-        loop {
-            trail.push(p);
-            let d = u32::from(self.dir[at]);
-            if d == NO_PARENT {
-                break;
-            }
-            let (dx, dy) = DIRECTIONS[d as usize & 7];
-            at = at.wrapping_sub(offsets[d as usize & 7]);
-            p = Pos::new(p.x - dx, p.y - dy);
-        }
-        path.extend(trail.iter().rev());
+        let by = |at: usize| u32::from(dir[at]);
+        board::write_path(by, offsets, (c, end), &mut self.trail, path);
     }
 }
