@@ -48,13 +48,13 @@ impl Row {
     }
 }
 
-/// Every row of the help for columns `col_w` wide: a binding whose words do not fit goes
-/// on in [`Row::More`] rows below.
-fn rows(bindings: &Bindings, col_w: usize) -> Vec<Row> {
+/// Every row of the help for columns `col_w` wide, in the pieces a column keeps whole: a
+/// heading alone, or a binding with the [`Row::More`] rows that go on with its words.
+fn units(bindings: &Bindings, col_w: usize) -> Vec<Vec<Row>> {
     let words_w = col_w.saturating_sub(KEYS_W + 1).max(1);
     let mut out = Vec::new();
     for ctx in Context::ALL {
-        out.push(Row::Heading(ctx));
+        out.push(vec![Row::Heading(ctx)]);
         for (r, _) in BINDINGS
             .iter()
             .enumerate()
@@ -62,11 +62,12 @@ fn rows(bindings: &Bindings, col_w: usize) -> Vec<Row> {
         {
             let help = bindings.help(r);
             let mut lines = crate::text::wrap(&help, words_w).into_iter();
-            out.push(Row::Binding(
+            let mut unit = vec![Row::Binding(
                 bindings.label(r).into_owned(),
                 lines.next().unwrap_or_default(),
-            ));
-            out.extend(lines.map(Row::More));
+            )];
+            unit.extend(lines.map(Row::More));
+            out.push(unit);
         }
     }
     out
@@ -75,18 +76,10 @@ fn rows(bindings: &Bindings, col_w: usize) -> Vec<Row> {
 /// The help's columns `col_w` wide, column `i` at most `height(i)` rows, each headed by
 /// its context; a binding and the rows that go on with its words stay in one column.
 fn columns(bindings: &Bindings, col_w: usize, height: impl Fn(usize) -> usize) -> Vec<Vec<Row>> {
-    // A heading alone, or a binding with its rows that go on.
-    let mut units: Vec<Vec<Row>> = Vec::new();
-    for row in rows(bindings, col_w) {
-        match (row, units.last_mut()) {
-            (row @ Row::More(_), Some(unit)) => unit.push(row),
-            (row, _) => units.push(vec![row]),
-        }
-    }
     let mut cols: Vec<Vec<Row>> = Vec::new();
     let mut current: Vec<Row> = Vec::new();
     let mut context = None;
-    for unit in units {
+    for unit in units(bindings, col_w) {
         let height = height(cols.len()).max(2);
         if let Row::Heading(c) = unit[0] {
             context = Some(c);
