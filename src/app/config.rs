@@ -888,8 +888,11 @@ impl Bindings {
                     && keys.len() == eight.len()
                     && keys.iter().all(|(_, i)| eight.contains(i))
             });
-            let together = *glued && (ways || out.iter().all(|k| k.chars().count() == 1));
-            parts.push(out.join(if together { "" } else { " " }));
+            parts.push(match (*glued, ways) {
+                (false, _) => out.join(" "),
+                (true, true) => out.concat(),
+                (true, false) => together(&out),
+            });
         }
         Cow::Owned(format!("{} {what}", parts.join(sep)))
     }
@@ -999,6 +1002,18 @@ pub fn parse_key(s: &str) -> Result<Key, String> {
         "{s:?} is not a key: use one character (\"h\", \"?\"), C-x for Ctrl-x, F1 to F12 or a name ({})",
         NAMED.map(|n| n.0).join(", ")
     ))
+}
+
+/// Keys the table writes together ("hjkl", "+-") as the hint bar and the messages write
+/// them: still together when each is one character, else apart ("F2 F3"), where the names
+/// would run into one another.
+pub(super) fn together(keys: &[String]) -> String {
+    let sep = if keys.iter().all(|k| k.chars().count() == 1) {
+        ""
+    } else {
+        " "
+    };
+    keys.join(sep)
 }
 
 /// A key as the help, the hints and the messages show it: as the key table's own labels
