@@ -8,7 +8,7 @@
 //! at its other end, the tile to draw it with (`w`, `.`, `v`, any tile key) or `Enter` for
 //! the glyph last used. Tiles are taken as they come, so new terrain needs only its key.
 
-use super::config::Bindings;
+use super::config::{Bindings, together};
 use super::keymap::{Action, Context};
 use super::{App, Confirm, Mode, Screen};
 use crate::content::kinds::kind;
@@ -261,8 +261,8 @@ impl App {
             let grid = &self.design().level().grid;
             let (w, h) = (grid.width(), grid.height());
             // Each side's letter where it has one (the table's are hjkl, then the arrows),
-            // written together when they are all one character, and "or arrows" when every
-            // side has its arrow too.
+            // written together as the hint bar writes them, and "or arrows" when every side
+            // has its arrow too.
             let bindings = &self.settings.bindings;
             let ways = |n: i8| -> String {
                 let sides = [Side::Left, Side::Bottom, Side::Top, Side::Right];
@@ -276,11 +276,6 @@ impl App {
                         .cloned()
                         .unwrap_or_else(|| "-".into())
                 });
-                let sep = if letters.iter().all(|k| k.chars().count() == 1) {
-                    ""
-                } else {
-                    " "
-                };
                 let arrows = ["←", "↓", "↑", "→"];
                 let all_arrows = keys
                     .iter()
@@ -288,7 +283,7 @@ impl App {
                     .all(|(k, a)| k.iter().any(|k| k == a))
                     && letters.iter().zip(arrows).all(|(l, a)| l != a);
                 let or = if all_arrows { " or arrows" } else { "" };
-                format!("{}{or}", letters.join(sep))
+                format!("{}{or}", together(&letters))
             };
             // The key that began resizing ends it, if it does; else the first that does.
             let done = bindings.keys_of(Context::Resize, Action::ResizePrefix);

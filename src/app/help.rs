@@ -30,10 +30,12 @@ pub const GAP: usize = 2;
 pub enum Row {
     /// A context's title.
     Heading(Context),
-    /// Keys (as the player bound them) and what they do.
+    /// Keys (as the player bound them) and what they do: the words' first row, or none
+    /// when the keys fill the key column (see [`Row::More`]).
     Binding(String, String),
-    /// The rest of the binding above's words, when the player's keys make them too long
-    /// for the column: shown under its words.
+    /// The binding above's words that its row does not hold: the rest when the player's
+    /// keys make them too long for the column, all of them when its keys fill the key
+    /// column. Shown under its words.
     More(String),
 }
 
@@ -48,25 +50,31 @@ impl Row {
     }
 }
 
-/// Every row of the help for columns `col_w` wide: a binding whose words do not fit goes
-/// on in [`Row::More`] rows below.
-fn rows(bindings: &Bindings, col_w: usize) -> Vec<Row> {
+/// Every row of the help for columns `col_w` wide, in the pieces a column keeps whole: a
+/// heading alone, or a binding with the [`Row::More`] rows that go on with its words.
+fn units(bindings: &Bindings, col_w: usize) -> Vec<Vec<Row>> {
     let words_w = col_w.saturating_sub(KEYS_W + 1).max(1);
     let mut out = Vec::new();
     for ctx in Context::ALL {
-        out.push(Row::Heading(ctx));
+        out.push(vec![Row::Heading(ctx)]);
         for (r, _) in BINDINGS
             .iter()
             .enumerate()
             .filter(|(_, b)| b.context == ctx)
         {
+            let label = bindings.label(r).into_owned();
             let help = bindings.help(r);
             let mut lines = crate::text::wrap(&help, words_w).into_iter();
-            out.push(Row::Binding(
-                bindings.label(r).into_owned(),
-                lines.next().unwrap_or_default(),
-            ));
-            out.extend(lines.map(Row::More));
+            // Keys that fill their column ("moves click") would leave one space before
+            // their words, and read on into them: the words start on the row below.
+            let first = if label.chars().count() < KEYS_W - 1 {
+                lines.next().unwrap_or_default()
+            } else {
+                String::new()
+            };
+            let mut unit = vec![Row::Binding(label, first)];
+            unit.extend(lines.map(Row::More));
+            out.push(unit);
         }
     }
     out
@@ -75,23 +83,20 @@ fn rows(bindings: &Bindings, col_w: usize) -> Vec<Row> {
 /// The help's columns `col_w` wide, column `i` at most `height(i)` rows, each headed by
 /// its context; a binding and the rows that go on with its words stay in one column.
 fn columns(bindings: &Bindings, col_w: usize, height: impl Fn(usize) -> usize) -> Vec<Vec<Row>> {
-    // A heading alone, or a binding with its rows that go on.
-    let mut units: Vec<Vec<Row>> = Vec::new();
-    for row in rows(bindings, col_w) {
-        match (row, units.last_mut()) {
-            (row @ Row::More(_), Some(unit)) => unit.push(row),
-            (row, _) => units.push(vec![row]),
-        }
-    }
     let mut cols: Vec<Vec<Row>> = Vec::new();
     let mut current: Vec<Row> = Vec::new();
     let mut context = None;
-    for unit in units {
+    let mut units = units(bindings, col_w).into_iter().peekable();
+    while let Some(unit) = units.next() {
         let height = height(cols.len()).max(2);
         if let Row::Heading(c) = unit[0] {
             context = Some(c);
-            // A heading never sits alone at the bottom of a column.
-            if current.len() + 2 > height {
+            // A heading never sits alone at the bottom of a column: the binding under it
+            // goes with it, all its rows when they go on to a new column together.
+            let first = units
+                .peek()
+                .map_or(1, |next| if next.len() < height { next.len() } else { 1 });
+            if current.len() + 1 + first > height {
                 cols.push(std::mem::take(&mut current));
             }
             current.extend(unit);
@@ -243,6 +248,30 @@ mod tests {
             assert!(t.contains("4/12"), "{width}: {t:?}");
         }
         assert_eq!(title(Bindings::standard(), 0, 1, 40), " help: Esc closes ");
+    }
+
+    #[test]
+    fn keys_that_fill_their_column_have_their_words_below() {
+        let rows: Vec<Row> = units(Bindings::standard(), COL_W).concat();
+        let at = rows
+            .iter()
+            .position(|r| matches!(r, Row::Binding(label, _) if label == "moves click"))
+            .expect("look mode's moves and click");
+        assert_eq!(rows[at], Row::Binding("moves click".into(), String::new()));
+        assert_eq!(rows[at + 1], Row::More("move the cursor".into()));
+        assert_eq!(
+            rows[at + 1].text(Bindings::standard()),
+            "             move the cursor"
+        );
+        // Shorter keys keep their words beside them, two blanks or more between.
+        for row in &rows {
+            if let Row::Binding(label, words) = row {
+                assert!(
+                    words.is_empty() || label.chars().count() <= KEYS_W - 2,
+                    "{label:?} {words:?}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -71,23 +71,26 @@ pub enum Explore {
 impl World {
     /// The monsters the player sees, nearest first (by king moves, then id).
     pub fn monsters_in_view(&self) -> Vec<&Monster> {
-        let me = self.player.pos;
-        let mut seen: Vec<&Monster> = self
-            .monsters
-            .iter()
-            .filter(|m| self.is_visible(m.pos))
-            .collect();
-        seen.sort_by_key(|m| (m.pos.chebyshev(me), m.id));
+        let mut seen: Vec<&Monster> = self.seen_monsters().collect();
+        seen.sort_by_key(|m| self.nearness(m));
         seen
     }
 
     /// The first of [`World::monsters_in_view`], without building the list.
     pub fn nearest_in_view(&self) -> Option<&Monster> {
-        let me = self.player.pos;
-        self.monsters
-            .iter()
-            .filter(|m| self.is_visible(m.pos))
-            .min_by_key(|m| (m.pos.chebyshev(me), m.id))
+        self.seen_monsters().min_by_key(|m| self.nearness(m))
+    }
+
+    /// The monsters the player sees, in the world's order: the list and the nearest both come from
+    /// here and [`World::nearness`], so that they cannot disagree.
+    fn seen_monsters(&self) -> impl Iterator<Item = &Monster> {
+        self.monsters.iter().filter(|m| self.is_visible(m.pos))
+    }
+
+    /// The order of the monsters in view: king moves from the player, then id, so that
+    /// monsters as near keep one order from turn to turn.
+    fn nearness(&self, m: &Monster) -> (i32, u32) {
+        (m.pos.chebyshev(self.player.pos), m.id)
     }
 
     /// What the player knows now, for [`World::alarm`].

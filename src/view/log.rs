@@ -223,10 +223,8 @@ struct Tails<'a> {
     width: usize,
     /// Each word's byte range: the text split at every space (a word may be empty).
     words: Vec<(usize, usize)>,
-    /// Each word's length in characters.
-    lens: Vec<usize>,
     /// `sums[i]`: the characters of the words before word `i`, each with the space before
-    /// it when it joins a row.
+    /// it when it joins a row (so word `i` is `sums[i + 1] - sums[i] - 1` characters long).
     sums: Vec<usize>,
     /// `rows[t]`: the rows of the text from word `t`'s start.
     rows: Vec<usize>,
@@ -236,49 +234,39 @@ impl<'a> Tails<'a> {
     fn new(text: &'a str, width: usize) -> Tails<'a> {
         let width = width.max(1);
         let mut words = Vec::new();
+        let mut sums = vec![0];
         let mut at = 0;
         for word in text.split(' ') {
             words.push((at, at + word.len()));
             at += word.len() + 1;
+            sums.push(sums[sums.len() - 1] + 1 + word.chars().count());
         }
-        let lens: Vec<usize> = words
-            .iter()
-            .map(|&(a, b)| text[a..b].chars().count())
-            .collect();
-        let mut sums = Vec::with_capacity(lens.len() + 1);
-        sums.push(0);
-        for len in &lens {
-            sums.push(sums.last().copied().unwrap_or(0) + 1 + len);
-        }
-        let mut tails = Tails {
-            text,
-            width,
-            words,
-            lens,
-            sums,
-            rows: Vec::new(),
-        };
         // From the last word back: each word's rows lean on those of a later word. The
         // row from a word ends no later than the row from the word after it (its words,
         // less the first, fit after the later one's start), so one end moves back once
         // over the words.
-        let n = tails.lens.len();
+        let n = words.len();
         let mut rows = vec![0; n];
         let mut end = n;
         for t in (0..n).rev() {
-            if tails.lens[t] == 0 {
+            let len = sums[t + 1] - sums[t] - 1;
+            if len == 0 {
                 rows[t] = rows.get(t + 1).copied().unwrap_or(1);
                 continue;
             }
-            let (pieces, first) = split(tails.lens[t], width);
-            let sums = &tails.sums;
+            let (pieces, first) = split(len, width);
             while end > t + 1 && sums[end] - sums[t + 1] > width - first {
                 end -= 1;
             }
             rows[t] = pieces + 1 + rows.get(end).copied().unwrap_or(0);
         }
-        tails.rows = rows;
-        tails
+        Tails {
+            text,
+            width,
+            words,
+            sums,
+            rows,
+        }
     }
 
     /// The rows of a text whose first word is `first` characters long (at least one: an
@@ -291,12 +279,7 @@ impl<'a> Tails<'a> {
         let limit = self.sums[next] + (w - first);
         let end = (next + w + 1).min(self.sums.len());
         let joined = self.sums[next..end].partition_point(|&s| s <= limit) - 1;
-        let left = next + joined;
-        if left >= self.lens.len() {
-            pieces + 1
-        } else {
-            pieces + 1 + self.rows[left]
-        }
+        pieces + 1 + self.rows.get(next + joined).copied().unwrap_or(0)
     }
 
     /// The rows of the mark and the text from byte `from` (a character boundary).

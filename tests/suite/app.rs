@@ -42,10 +42,30 @@ fn the_help_screen_lists_every_binding_on_its_pages_at_every_size() {
         }
         assert_eq!(a.help_page(), pages - 1, "PageDown stops at the last page");
         // Each binding's whole row, keys then description: a lone key letter alone would be
-        // found anywhere in the frame.
+        // found anywhere in the frame. Keys that fill their column have the description on
+        // the row below, where the others' descriptions start.
+        let rows: Vec<Vec<char>> = seen.lines().map(|l| l.chars().collect()).collect();
         for b in BINDINGS {
-            let row = format!(" {:<11} {}", b.label, b.help);
-            assert!(seen.contains(&row), "{size:?}: help misses {row:?}\n{seen}");
+            if b.label.chars().count() < help::KEYS_W - 1 {
+                let row = format!(" {:<11} {}", b.label, b.help);
+                assert!(seen.contains(&row), "{size:?}: help misses {row:?}\n{seen}");
+                continue;
+            }
+            let keys: Vec<char> = format!(" {} ", b.label).chars().collect();
+            let words: Vec<char> = format!("{:w$}{}", "", b.help, w = help::KEYS_W + 1)
+                .chars()
+                .collect();
+            let found = rows.windows(2).any(|two| {
+                (0..two[0].len()).any(|x| {
+                    two[0][x..].starts_with(&keys)
+                        && two[1].get(x..).is_some_and(|r| r.starts_with(&words))
+                })
+            });
+            assert!(
+                found,
+                "{size:?}: help misses {:?} above {:?}\n{seen}",
+                b.label, b.help
+            );
         }
         // A key the help does not bind does nothing there; Esc closes it.
         common::frame(&mut a, "x");
@@ -61,8 +81,8 @@ const LONG_KEYS: &[u8] = b"[keys.playing]\nattack = [\"Backspace\"]\n[keys.edit]
 
 /// At every size from 40x12 to 200x60, with the table's keys and with long ones, the help's
 /// columns fit its box with two blank columns between them, every row fits its column
-/// (words too long for it go on below), every column fits the box's height, and every
-/// binding is there whole.
+/// (words too long for it go on below, as do the words of keys that fill their column),
+/// every column fits the box's height, and every binding is there whole.
 #[test]
 fn help_columns_never_touch_or_cut_a_row_at_any_size() {
     use astar_rogue::app::config::{Bindings, parse};
@@ -110,7 +130,18 @@ fn help_columns_never_touch_or_cut_a_row_at_any_size() {
                             l.col_w
                         );
                         match row {
-                            Row::Binding(label, words) => found.push(format!("{label} {words}")),
+                            // Keys that fill their column have their words below: never
+                            // one blank between them.
+                            Row::Binding(label, words) if words.is_empty() => {
+                                found.push(label.clone())
+                            }
+                            Row::Binding(label, words) => {
+                                assert!(
+                                    label.chars().count() < help::KEYS_W - 1,
+                                    "{w}x{h}: {label:?} runs into {words:?}"
+                                );
+                                found.push(format!("{label} {words}"))
+                            }
                             Row::More(words) => {
                                 let last = found.last_mut().expect("a binding above");
                                 last.push(' ');

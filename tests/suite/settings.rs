@@ -357,12 +357,19 @@ fn rebound(level: &std::path::Path, seed: u64, size: (u16, u16)) -> astar_rogue:
     a
 }
 
+/// What the game said last.
 fn last_said(a: &astar_rogue::app::App) -> String {
     a.world()
         .log()
         .last()
         .map(|m| m.text.clone())
         .unwrap_or_default()
+}
+
+/// What the game said last once it has played `keys` and drawn the frame.
+fn said_after(a: &mut astar_rogue::app::App, keys: &str) -> String {
+    crate::common::frame(a, keys);
+    last_said(a)
 }
 
 /// Every message that names a key names the player's: the welcome (said before the
@@ -420,50 +427,42 @@ fn fixed_messages_name_the_players_keys() {
     frame(&mut a, "F3");
     let corner = astar_rogue::engine::grid::Pos::new(0, 0);
     a.set_cursor(corner);
-    frame(&mut a, "r l l F8");
     assert_eq!(
-        last_said(&a),
+        said_after(&mut a, "r l l F8"),
         "Rectangle 3x1 of wall: 3 changes (F12 undoes them at once)."
     );
     a.set_cursor(a.world().player().pos);
-    frame(&mut a, "w");
     assert_eq!(
-        last_said(&a),
+        said_after(&mut a, "w"),
         "The player starts here; move the start (F6) first."
     );
     a.set_cursor(corner.offset(0, 1));
-    frame(&mut a, "C l C");
+    let said = said_after(&mut a, "C l C");
     assert!(
-        last_said(&a).ends_with("P pastes it here or on another floor."),
-        "{}",
-        last_said(&a)
+        said.ends_with("P pastes it here or on another floor."),
+        "{said}"
     );
-    frame(&mut a, "C w");
     assert_eq!(
-        last_said(&a),
+        said_after(&mut a, "C w"),
         "Copying: C or F8 copies the region, Esc forgets it."
     );
     frame(&mut a, "Esc");
     a.set_cursor(a.design().level().monsters[0].pos);
-    frame(&mut a, "w");
     assert_eq!(
-        last_said(&a),
+        said_after(&mut a, "w"),
         "A goblin starts here; delete it (C-d) first."
     );
-    frame(&mut a, "Z");
     assert_eq!(
-        last_said(&a),
+        said_after(&mut a, "Z"),
         "Resizing the 8x6 map: F1 j k l grow a side, HJKL crop it; Z ends."
     );
-    frame(&mut a, "Esc F9");
+    let said = said_after(&mut a, "Esc F9");
     assert!(
-        last_said(&a).contains(": F7 saves the next: header, F11 goes down to edit it."),
-        "{}",
-        last_said(&a)
+        said.contains(": F7 saves the next: header, F11 goes down to edit it."),
+        "{said}"
     );
-    frame(&mut a, "F11");
     assert_eq!(
-        last_said(&a),
+        said_after(&mut a, "F11"),
         "Save (F7) or undo your edits first: the other floor replaces this design."
     );
     // An outside edit while the game has unsaved edits asks which to keep.
@@ -472,25 +471,16 @@ fn fixed_messages_name_the_players_keys() {
         std::fs::read_to_string(&pillar).unwrap() + "; outside\n",
     )
     .unwrap();
-    frame(&mut a, "e reload");
+    let said = said_after(&mut a, "e reload");
     assert!(
-        last_said(&a).ends_with(": t takes the file's, m keeps yours."),
-        "{}",
-        last_said(&a)
+        said.ends_with(": t takes the file's, m keeps yours."),
+        "{said}"
     );
-    frame(&mut a, "m");
-    assert!(
-        last_said(&a).ends_with("(F7 asks before overwriting it)."),
-        "{}",
-        last_said(&a)
-    );
+    let said = said_after(&mut a, "m");
+    assert!(said.ends_with("(F7 asks before overwriting it)."), "{said}");
     // Saving over the newer file asks.
-    frame(&mut a, "F7");
-    assert!(
-        last_said(&a).ends_with("Overwrite it? (j/x)"),
-        "{}",
-        last_said(&a)
-    );
+    let said = said_after(&mut a, "F7");
+    assert!(said.ends_with("Overwrite it? (j/x)"), "{said}");
     frame(&mut a, "x");
     // A new level, asked for mid-game.
     frame(&mut a, "F9 j");
@@ -505,15 +495,13 @@ fn fixed_messages_name_the_players_keys() {
     // Travel and exploring toward stairs round a corner.
     let level = dir.write("corner.txt", "######\n#@...#\n####.#\n#>...#\n######\n");
     let mut a = rebound(&level, 1, (80, 24));
-    frame(&mut a, "F8");
     assert_eq!(
-        last_said(&a),
+        said_after(&mut a, "F8"),
         "You have not found the stairs yet: F4 explores."
     );
     // Exploring stops when the stairs come into view; again, it ends.
-    frame(&mut a, "F4 F4");
     assert_eq!(
-        last_said(&a),
+        said_after(&mut a, "F4 F4"),
         "Explored: nothing more to see from here. F8 goes to the stairs."
     );
     frame(&mut a, "x");
@@ -521,19 +509,17 @@ fn fixed_messages_name_the_players_keys() {
     let f = frame(&mut a, "");
     assert!(f.contains("stairs down >: open, F8 "), "{f}");
     // The editor on a floor that names none below, then a blank level.
-    frame(&mut a, "Esc F3 F11");
     assert_eq!(
-        last_said(&a),
+        said_after(&mut a, "Esc F3 F11"),
         "This floor names no floor below: F9 makes one (a next: header)."
     );
     // Mid-run it asks first, answered with the player's yes.
     frame(&mut a, "C-n");
     assert!(a.question().is_some());
-    frame(&mut a, "j");
+    let said = said_after(&mut a, "j");
     assert!(
-        last_said(&a).contains("level: F3 edits it, F7 saves it as "),
-        "{}",
-        last_said(&a)
+        said.contains("level: F3 edits it, F7 saves it as "),
+        "{said}"
     );
 }
 

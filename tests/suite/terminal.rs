@@ -114,18 +114,32 @@ impl Session {
 
     /// Waits until the output contains `needle`.
     fn wait_for(&mut self, needle: &str) {
+        self.wait_for_all(0, &[needle], "");
+    }
+
+    /// Waits until the output after its first `seen` bytes contains each of `needles`;
+    /// panics when the game exits first, or after [`DEADLINE`], saying `why` it waited
+    /// (when not empty) and what it got.
+    fn wait_for_all(&mut self, seen: usize, needles: &[&str], why: &str) {
+        let why = if why.is_empty() {
+            String::new()
+        } else {
+            format!("{why}: ")
+        };
         let start = Instant::now();
-        while !self.text().contains(needle) {
+        loop {
+            let after = self.text()[seen..].to_string();
+            if needles.iter().all(|n| after.contains(n)) {
+                return;
+            }
             if let Ok(Some(status)) = self.pty.child.try_wait() {
                 panic!(
-                    "the game exited ({status}) before writing {needle:?}; it wrote {:?}",
-                    self.text()
+                    "{why}the game exited ({status}) before writing {needles:?}; it wrote {after:?}"
                 );
             }
             assert!(
                 start.elapsed() < DEADLINE,
-                "no {needle:?} within {DEADLINE:?}; output so far {:?}",
-                self.text()
+                "{why}no {needles:?} within {DEADLINE:?}; output so far {after:?}"
             );
             std::thread::sleep(Duration::from_millis(10));
         }
@@ -389,18 +403,11 @@ fn suspend_and_resume(s: &mut Session, how: &str, ready: &str) {
     s.wait_stopped();
     // Written before the stop, but the reader thread may not have taken it from the pty
     // yet on a loaded machine.
-    let start = Instant::now();
-    loop {
-        let stopped = s.text()[seen..].to_string();
-        if stopped.contains(MOUSE_OFF) && stopped.contains(LEAVE_ALT) {
-            break;
-        }
-        assert!(
-            start.elapsed() < DEADLINE,
-            "{how}: the terminal must be handed back before stopping: {stopped:?}"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    s.wait_for_all(
+        seen,
+        &[MOUSE_OFF, LEAVE_ALT],
+        &format!("{how}: the terminal must be handed back before stopping"),
+    );
     let cooked = s.termios();
     assert!(
         cooked
@@ -412,18 +419,11 @@ fn suspend_and_resume(s: &mut Session, how: &str, ready: &str) {
     let seen = s.len();
     s.signal(Signal::SIGCONT);
     s.wait_for_more(seen);
-    let start = Instant::now();
-    loop {
-        let again = s.text()[seen..].to_string();
-        if again.contains(ENTER_ALT) && again.contains(MOUSE_ON) && again.contains(ready) {
-            break;
-        }
-        assert!(
-            start.elapsed() < DEADLINE,
-            "{how}: after SIGCONT it must re-enter and redraw: {again:?}"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    s.wait_for_all(
+        seen,
+        &[ENTER_ALT, MOUSE_ON, ready],
+        &format!("{how}: after SIGCONT it must re-enter and redraw"),
+    );
     let raw = s.termios();
     assert!(
         !raw.local_flags.contains(LocalFlags::ICANON),
@@ -1011,21 +1011,13 @@ fn the_replay_viewer_sets_up_and_restores_the_terminal_as_the_game_does() {
     // SIGUSR1 is one of the game's ending signals the viewer used not to catch: it left
     // the terminal raw, on the alternate screen, reporting every move of the mouse.
     let recording = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scripts/rest.keys");
-    let mut pty = Pty::spawn(&["replay".as_ref(), recording.as_os_str()], &[]);
-    let start = Instant::now();
-    while !pty.text().contains(MOUSE_ON) {
-        assert!(
-            start.elapsed() < DEADLINE,
-            "no mouse set-up: {:?}",
-            pty.text()
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    let mut s = Session::replay(&recording);
+    s.wait_for(MOUSE_ON);
     std::thread::sleep(Duration::from_millis(200));
-    pty.signal(Signal::SIGUSR1);
-    let status = pty.wait_exit(DEADLINE);
-    assert_eq!(status.code(), Some(128 + libc::SIGUSR1), "{:?}", pty.text());
-    let out = pty.text();
+    s.signal(Signal::SIGUSR1);
+    let f = s.finish();
+    let out = &f.output;
+    assert_eq!(f.status.code(), Some(128 + libc::SIGUSR1), "{out:?}");
     assert!(
         !out.contains("\x1b[?1003h"),
         "any-motion mouse reports asked for: {out:?}"
@@ -1035,9 +1027,8 @@ fn the_replay_viewer_sets_up_and_restores_the_terminal_as_the_game_does() {
         enter.is_some() && enter < leave,
         "alternate screen not left: {out:?}"
     );
-    let after = tcgetattr(pty.slave()).expect("termios");
     assert!(
-        after.local_flags.contains(LocalFlags::ICANON),
+        f.after.local_flags.contains(LocalFlags::ICANON),
         "raw mode left on"
     );
 }
