@@ -31,6 +31,7 @@ macro_rules! network {
         iota: $iota:expr,
         set1: $set1:ident, loadu: $loadu:ident, storeu: $storeu:ident, blend: $blend:ident,
         max: $max:ident, min: $min:ident, permute: $permute:ident,
+        sort_half: [$(($hx:literal, $hbit:literal)),*],
         sort_one: [$(($x:literal, $bit:literal)),*], finish: [$($j:literal),*] $(,)?
     ) => {
         $(#[$doc])*
@@ -67,6 +68,7 @@ macro_rules! network {
             fn sort_avx512(keys: &mut [$key]) {
                 match keys.len() {
                     0 | 1 => {}
+                    n if n <= LANES / 2 => sort_in_half(keys),
                     n if n <= LANES => sort_in::<1>(keys),
                     n if n <= 2 * LANES => sort_in::<2>(keys),
                     n if n <= 4 * LANES => sort_in::<4>(keys),
@@ -122,12 +124,33 @@ macro_rules! network {
             /// reversed directions (for each block size `k`, lane `i` first meets its mirror
             /// `i ^ (k - 1)`, then `i ^ j` for `j = k / 4, .., 1`; the lower lane keeps the
             /// larger key), the layers `(x, bit)` written out by the caller of the macro (as
-            /// loops they were not unrolled, and the masks were worked out at run time).
+            /// loops they were not unrolled, and the masks were worked out at run time): those
+            /// of [`sort_half`], then those of the last block size, the whole register.
             #[target_feature(enable = "avx512f")]
             #[inline]
             fn sort_one(v: __m512i) -> __m512i {
+                let v = sort_half(v);
                 $(let v = layer(v, $x, const { low_lanes($bit) });)*
                 v
+            }
+
+            /// Sorts each half of a register descending: the layers of [`sort_one`] up to
+            /// blocks of `LANES / 2` lanes. Keys in the lower half only, zeros above, are then
+            /// sorted in fewer layers than the whole register takes.
+            #[target_feature(enable = "avx512f")]
+            #[inline]
+            fn sort_half(v: __m512i) -> __m512i {
+                $(let v = layer(v, $hx, const { low_lanes($hbit) });)*
+                v
+            }
+
+            /// Sorts up to `LANES / 2` keys descending in one register.
+            #[target_feature(enable = "avx512f")]
+            #[inline]
+            fn sort_in_half(keys: &mut [$key]) {
+                let n = keys.len();
+                let [v] = load::<1>(keys);
+                store(keys, &[sort_half(v)], n);
             }
 
             /// The last layers of every merge, inside each register: partners `LANES / 2`,
@@ -306,7 +329,8 @@ network!(
     set1: _mm512_set1_epi64, loadu: _mm512_maskz_loadu_epi64,
     storeu: _mm512_mask_storeu_epi64, blend: _mm512_mask_blend_epi64,
     max: _mm512_max_epu64, min: _mm512_min_epu64, permute: _mm512_permutexvar_epi64,
-    sort_one: [(1, 1), (3, 2), (1, 1), (7, 4), (2, 2), (1, 1)],
+    sort_half: [(1, 1), (3, 2), (1, 1)],
+    sort_one: [(7, 4), (2, 2), (1, 1)],
     finish: [4, 2, 1],
 );
 
@@ -318,8 +342,7 @@ network!(
     set1: _mm512_set1_epi32, loadu: _mm512_maskz_loadu_epi32,
     storeu: _mm512_mask_storeu_epi32, blend: _mm512_mask_blend_epi32,
     max: _mm512_max_epu32, min: _mm512_min_epu32, permute: _mm512_permutexvar_epi32,
-    sort_one: [
-        (1, 1), (3, 2), (1, 1), (7, 4), (2, 2), (1, 1), (15, 8), (4, 4), (2, 2), (1, 1)
-    ],
+    sort_half: [(1, 1), (3, 2), (1, 1), (7, 4), (2, 2), (1, 1)],
+    sort_one: [(15, 8), (4, 4), (2, 2), (1, 1)],
     finish: [8, 4, 2, 1],
 );
