@@ -859,6 +859,8 @@ impl World {
 
     /// Begins an act: its messages wait for the turn it ends on (see [`World::end_act`]).
     fn begin_act(&mut self) {
+        // An act that never ended would leave its messages stamped PENDING.
+        debug_assert!(!self.acting, "an act began before the last one ended");
         self.acting = true;
     }
 
@@ -872,6 +874,7 @@ impl World {
             }
             m.turn = self.turn;
         }
+
         if acted {
             self.acted = self.turn;
         }

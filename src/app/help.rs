@@ -35,7 +35,7 @@ pub enum Row {
     Binding(String, String),
     /// The binding above's words that its row does not hold: the rest when the player's
     /// keys make them too long for the column, all of them when its keys fill the key
-    /// column. Shown under its words.
+    /// column. Shown in the words' column.
     More(String),
 }
 
@@ -48,6 +48,12 @@ impl Row {
             Row::More(rest) => format!("{:w$}{rest}", "", w = KEYS_W + 1),
         }
     }
+}
+
+/// Whether a binding's words start on its keys' row: unless its keys fill the key column
+/// ("moves click"), where one space would leave them reading on into the words.
+pub fn words_beside(label: &str) -> bool {
+    label.chars().count() < KEYS_W - 1
 }
 
 /// Every row of the help for columns `col_w` wide, in the pieces a column keeps whole: a
@@ -65,9 +71,7 @@ fn units(bindings: &Bindings, col_w: usize) -> Vec<Vec<Row>> {
             let label = bindings.label(r).into_owned();
             let help = bindings.help(r);
             let mut lines = crate::text::wrap(&help, words_w).into_iter();
-            // Keys that fill their column ("moves click") would leave one space before
-            // their words, and read on into them: the words start on the row below.
-            let first = if label.chars().count() < KEYS_W - 1 {
+            let first = if words_beside(&label) {
                 lines.next().unwrap_or_default()
             } else {
                 String::new()

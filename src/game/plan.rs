@@ -707,8 +707,9 @@ fn plan_chunk(
             total = (total.0 + u64::from(m.plan.expanded), total.1 + 1);
             // Stepping onto the player is an attack, and a wading monster's first move is
             // spent in its cell: either stays, and its second search would be this one again.
-            // So does a monster whose step another holds that moves after it (monsters move
-            // in id order), or it steps aside: a search from the step would go unused.
+            // A monster whose step is held by one with a higher id (first moves go in id
+            // order, and `monsters` is sorted by id) stays or detours: a search from the
+            // step would go unused.
             if let Some(&step) = m.plan.path.get(1)
                 && ahead
                 && step != goal

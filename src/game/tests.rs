@@ -343,7 +343,10 @@ fn no_search_is_made_ahead_from_a_cell_a_later_monster_holds() {
         "no search ahead for the blocked rat"
     );
     assert!(w.planner.searched_ahead(1), "one for the free rat");
-    assert!(!w.planner.searched_ahead(2), "none for the goblin (slow)");
+    assert!(
+        !w.planner.searched_ahead(2),
+        "none for the goblin (not fast)"
+    );
     // And the turn plays as before: the blocked rat waits for the goblin to move on and
     // steps after it, on its first plan; the free one moves twice.
     w.player_act(Act::Wait);
@@ -534,6 +537,14 @@ fn the_stairs_open_when_the_floor_is_clear_and_lead_to_the_next_floor() {
     let level2 = w.descend().expect("the stairs down");
     assert_eq!(w.run().depth, 2);
     assert_eq!(w.turn(), turn + 1, "taking the stairs takes a turn");
+    // Its messages, the new floor's welcome among them, carry the turn it ended on.
+    let went = w
+        .log()
+        .iter()
+        .rposition(|m| m.text.starts_with("You go down the stairs"));
+    let said = &w.log()[went.expect("the stairs' message")..];
+    assert!(said.iter().all(|m| m.turn == w.turn() && m.act), "{said:?}");
+    assert_eq!(w.acted_turn(), w.turn());
     assert_eq!((w.player().hp, w.player().potions), (17, 1), "kept");
     assert_eq!(w.run().kills, kills);
     assert_eq!(

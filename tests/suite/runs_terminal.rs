@@ -204,4 +204,12 @@ fn a_game_that_stops_before_it_starts_leaves_no_lock_file() {
         "no saves folder: the lock was never taken"
     );
     assert!(!lock.exists(), "{} is left", lock.display());
+    // And no other lock either, should the game's rule for the lock's name have moved.
+    let locks: Vec<_> = std::fs::read_dir(lock.parent().unwrap())
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "lock"))
+        .map(|e| e.path())
+        .collect();
+    assert!(locks.is_empty(), "left: {locks:?}");
 }

@@ -144,7 +144,8 @@ macro_rules! network {
                 v
             }
 
-            /// Sorts up to `LANES / 2` keys descending in one register.
+            /// Sorts up to `LANES / 2` keys descending in one register. (For `u64` keys, up
+            /// to four: only the tests send so few here, the queue sorts them itself.)
             #[target_feature(enable = "avx512f")]
             #[inline]
             fn sort_in_half(keys: &mut [$key]) {
