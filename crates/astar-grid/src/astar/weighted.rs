@@ -1,6 +1,6 @@
 //! A* on weighted grids: a step costs its base cost (10 straight, 14 diagonal) times the
 //! weight of the cell it enters. It is a search of its own, apart from the unweighted fast
-//! path of [`board`](super::board), whose packed nodes and move pruning both rest on every
+//! path of [`board`], whose packed nodes and move pruning both rest on every
 //! step costing its base cost: with weights, G needs more than 28 bits on the largest maps,
 //! and a cell the parent can step to directly may still be cheaper through the node (a
 //! straight step into floor and on into water beats a diagonal into the water when water
