@@ -874,7 +874,6 @@ impl World {
             }
             m.turn = self.turn;
         }
-
         if acted {
             self.acted = self.turn;
         }

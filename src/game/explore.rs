@@ -81,8 +81,8 @@ impl World {
         self.seen_monsters().min_by_key(|m| self.nearness(m))
     }
 
-    /// The monsters the player sees, in the world's order: the list and the nearest both come from
-    /// here and [`World::nearness`], so that they cannot disagree.
+    /// The monsters the player sees, in the world's order: the list and the nearest both
+    /// come from here and [`World::nearness`], so that they cannot disagree.
     fn seen_monsters(&self) -> impl Iterator<Item = &Monster> {
         self.monsters.iter().filter(|m| self.is_visible(m.pos))
     }

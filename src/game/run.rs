@@ -306,7 +306,8 @@ impl World {
     }
 
     /// The floor's message said last (its lesson, on the tutorial), kept on screen until
-    /// the next one; its keys marked as the level wrote them (`` `l` ``, [`Message::marked`](crate::game::Message::marked)).
+    /// the next one; its keys marked as the level wrote them (`` `l` ``,
+    /// [`Message::marked`](super::Message::marked)).
     pub fn lesson(&self) -> Option<&str> {
         self.lesson.as_deref()
     }
