@@ -27,13 +27,23 @@ cargo build --quiet --release
 anchors="$target/anchors/release/anchors"
 ours="$target/release/astar-rogue"
 
+# Every timed run on one core (the last, or ANCHORS_CPU; ANCHORS_CPU=none leaves them to the
+# scheduler) when taskset is there, so that no side is moved between cores mid-run: on this
+# 2-core machine, unpinned, LIFO / tuned_bucket ranged over 0.76 to 1.08 in one run of seven
+# maps and 0.76 to 0.91 pinned minutes later (docs/benchmarks.md).
+pin=()
+cpu=${ANCHORS_CPU:-$(($(nproc) - 1))}
+if [ "$cpu" != none ] && command -v taskset >/dev/null; then
+    pin=(taskset -c "$cpu")
+fi
+
 # Mean µs per query, M expansions/s and whether JPS handed the map over to A* (1 or 0), from
 # one `scen` run; fails unless every scenario was checked against its exact cost and none
 # failed. (Called in a command substitution, which `set -e` does not reach: callers test its
 # status.)
 scen_mean() {
     local out line n handed
-    out=$("$ours" scen --jobs 1 "$@")
+    out=$("${pin[@]}" "$ours" scen --jobs 1 "$@")
     line=$(tail -1 <<<"$out")
     n=$(sed -n 's/^\([0-9]*\) scenarios, 0 failed, \1 exact,.*/\1/p' <<<"$line")
     if [ -z "$n" ]; then
@@ -55,7 +65,7 @@ for map in "${maps[@]}"; do
     scen=../shared/movingai/$map.map.scen
     best_low=inf best_lifo=inf best_jps=inf best_tuned=inf rate=0 handed=0
     for _ in $(seq "$rounds"); do
-        tuned=$("$anchors" all --maps "$map" --only tuned_bucket --scen-max 0 --cap 60 |
+        tuned=$("${pin[@]}" "$anchors" all --maps "$map" --only tuned_bucket --scen-max 0 --cap 60 |
             awk -v m="mai:$map" '/^== / { cur = ($2 == m) } cur && $1 == "tuned_bucket" { print $4 }')
         [ -n "$tuned" ] || { echo "no tuned_bucket figure for $map" >&2 && exit 1; }
         out=$(scen_mean "$scen") || exit 1
