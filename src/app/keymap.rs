@@ -391,6 +391,75 @@ macro_rules! keys {
     };
 }
 
+/// The row of the straight steps (vi keys and arrows) for an action built from a step
+/// `(dx, dy)`: with [`diagonal!`] and [`numpad!`], the one layout that moving and aiming an
+/// attack share. `straight!(Context, Action::Ctor, "help", "hint")`.
+macro_rules! straight {
+    ($ctx:ident, $f:path, $help:expr, $hint:expr) => {
+        keys!(
+            $ctx,
+            "←↓↑→ hjkl",
+            [
+                ch('h') => $f(-1, 0),
+                ch('j') => $f(0, 1),
+                ch('k') => $f(0, -1),
+                ch('l') => $f(1, 0),
+                code(K::Left) => $f(-1, 0),
+                code(K::Down) => $f(0, 1),
+                code(K::Up) => $f(0, -1),
+                code(K::Right) => $f(1, 0)
+            ],
+            $help,
+            $hint
+        )
+    };
+}
+
+/// The row of the diagonal steps (vi keys) of [`straight!`]'s layout.
+macro_rules! diagonal {
+    ($ctx:ident, $f:path, $help:expr, $hint:expr) => {
+        keys!(
+            $ctx,
+            "y u b n",
+            [
+                ch('y') => $f(-1, -1),
+                ch('u') => $f(1, -1),
+                ch('b') => $f(-1, 1),
+                ch('n') => $f(1, 1)
+            ],
+            $help,
+            $hint
+        )
+    };
+}
+
+/// The numpad's row of [`straight!`]'s layout: digits, and Home, PgUp, End and PgDn for the
+/// diagonals.
+macro_rules! numpad {
+    ($ctx:ident, $f:path, $help:expr, $hint:expr) => {
+        keys!(
+            $ctx,
+            "numpad 1-9",
+            [
+                ch('4') => $f(-1, 0),
+                ch('2') => $f(0, 1),
+                ch('8') => $f(0, -1),
+                ch('6') => $f(1, 0),
+                ch('7') => $f(-1, -1),
+                ch('9') => $f(1, -1),
+                ch('1') => $f(-1, 1),
+                ch('3') => $f(1, 1),
+                code(K::Home) => $f(-1, -1),
+                code(K::PageUp) => $f(1, -1),
+                code(K::End) => $f(-1, 1),
+                code(K::PageDown) => $f(1, 1)
+            ],
+            $help,
+            $hint
+        )
+    };
+}
+
 /// A row that describes keys bound in another row (the movement keys) or the mouse.
 macro_rules! note {
     ($ctx:ident, $label:expr, $help:expr, $hint:expr) => {
@@ -425,54 +494,9 @@ pub const BINDINGS: &[Binding] = &[
         "suspend; fg resumes",
         ""
     ),
-    keys!(
-        Global,
-        "←↓↑→ hjkl",
-        [
-            ch('h') => A::Move(-1, 0),
-            ch('j') => A::Move(0, 1),
-            ch('k') => A::Move(0, -1),
-            ch('l') => A::Move(1, 0),
-            code(K::Left) => A::Move(-1, 0),
-            code(K::Down) => A::Move(0, 1),
-            code(K::Up) => A::Move(0, -1),
-            code(K::Right) => A::Move(1, 0)
-        ],
-        "move W S N E",
-        ""
-    ),
-    keys!(
-        Global,
-        "y u b n",
-        [
-            ch('y') => A::Move(-1, -1),
-            ch('u') => A::Move(1, -1),
-            ch('b') => A::Move(-1, 1),
-            ch('n') => A::Move(1, 1)
-        ],
-        "move NW NE SW SE",
-        ""
-    ),
-    keys!(
-        Global,
-        "numpad 1-9",
-        [
-            ch('4') => A::Move(-1, 0),
-            ch('2') => A::Move(0, 1),
-            ch('8') => A::Move(0, -1),
-            ch('6') => A::Move(1, 0),
-            ch('7') => A::Move(-1, -1),
-            ch('9') => A::Move(1, -1),
-            ch('1') => A::Move(-1, 1),
-            ch('3') => A::Move(1, 1),
-            code(K::Home) => A::Move(-1, -1),
-            code(K::PageUp) => A::Move(1, -1),
-            code(K::End) => A::Move(-1, 1),
-            code(K::PageDown) => A::Move(1, 1)
-        ],
-        "move; Home PgUp End PgDn",
-        ""
-    ),
+    straight!(Global, A::Move, "move W S N E", ""),
+    diagonal!(Global, A::Move, "move NW NE SW SE", ""),
+    numpad!(Global, A::Move, "move; Home PgUp End PgDn", ""),
     key!(Global, "?", [ch('?')], A::Help, "this help", "? help"),
     key!(
         Global,
@@ -1174,54 +1198,9 @@ pub const BINDINGS: &[Binding] = &[
     ),
     // The attacks' keys are the moves' in the same order: unless the settings bind them,
     // they take the player's move keys (`config::followed`), and a test holds the two equal.
-    keys!(
-        Aim,
-        "←↓↑→ hjkl",
-        [
-            ch('h') => A::AttackToward(-1, 0),
-            ch('j') => A::AttackToward(0, 1),
-            ch('k') => A::AttackToward(0, -1),
-            ch('l') => A::AttackToward(1, 0),
-            code(K::Left) => A::AttackToward(-1, 0),
-            code(K::Down) => A::AttackToward(0, 1),
-            code(K::Up) => A::AttackToward(0, -1),
-            code(K::Right) => A::AttackToward(1, 0)
-        ],
-        "attack W S N E",
-        "hjklyubn attack"
-    ),
-    keys!(
-        Aim,
-        "y u b n",
-        [
-            ch('y') => A::AttackToward(-1, -1),
-            ch('u') => A::AttackToward(1, -1),
-            ch('b') => A::AttackToward(-1, 1),
-            ch('n') => A::AttackToward(1, 1)
-        ],
-        "attack NW NE SW SE",
-        ""
-    ),
-    keys!(
-        Aim,
-        "numpad 1-9",
-        [
-            ch('4') => A::AttackToward(-1, 0),
-            ch('2') => A::AttackToward(0, 1),
-            ch('8') => A::AttackToward(0, -1),
-            ch('6') => A::AttackToward(1, 0),
-            ch('7') => A::AttackToward(-1, -1),
-            ch('9') => A::AttackToward(1, -1),
-            ch('1') => A::AttackToward(-1, 1),
-            ch('3') => A::AttackToward(1, 1),
-            code(K::Home) => A::AttackToward(-1, -1),
-            code(K::PageUp) => A::AttackToward(1, -1),
-            code(K::End) => A::AttackToward(-1, 1),
-            code(K::PageDown) => A::AttackToward(1, 1)
-        ],
-        "hit; Home PgUp End PgDn",
-        ""
-    ),
+    straight!(Aim, A::AttackToward, "attack W S N E", "hjklyubn attack"),
+    diagonal!(Aim, A::AttackToward, "attack NW NE SW SE", ""),
+    numpad!(Aim, A::AttackToward, "hit; Home PgUp End PgDn", ""),
     key!(
         Aim,
         "F Esc",
