@@ -209,6 +209,13 @@ fn render_panel(
                 for part in pack(&units, " ", width) {
                     below.push(Line::styled(part, head));
                 }
+                if e.goal {
+                    // It stops on taking the goal: no neighbour is looked at.
+                    let units = ["the goal:", "the search", "ends here"];
+                    for part in pack(&units, " ", width.saturating_sub(1)) {
+                        below.push(Line::styled(format!(" {part}"), dim));
+                    }
+                }
                 for (p, fate) in e.neighbours {
                     let style = match fate {
                         Fate::New { .. } => Style::new().fg(Color::Green),

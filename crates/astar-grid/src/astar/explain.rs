@@ -38,6 +38,9 @@ pub struct Expansion {
     pub step: u32,
     /// The node expanded.
     pub node: Pos,
+    /// Whether the node is the goal: the search ends on taking it and looks at none of its
+    /// neighbours, so `neighbours` is empty.
+    pub goal: bool,
     /// Each neighbour the rule allows a look at, in direction order, with its fate; for a
     /// search of [`Algorithm::Jps`], the jump points its runs reached and opened or
     /// improved, in the order it reached them (the runs that found none leave nothing).
@@ -91,6 +94,14 @@ impl Trace {
             }
         }
         let node = node?;
+        if node == self.goal {
+            return Some(Expansion {
+                step,
+                node,
+                goal: true,
+                neighbours: Vec::new(),
+            });
+        }
         if self.options.algorithm == Algorithm::Jps {
             let neighbours = opened
                 .iter()
@@ -105,6 +116,7 @@ impl Trace {
             return Some(Expansion {
                 step,
                 node,
+                goal: false,
                 neighbours,
             });
         }
@@ -141,6 +153,7 @@ impl Trace {
         Some(Expansion {
             step,
             node,
+            goal: false,
             neighbours,
         })
     }
@@ -197,6 +210,29 @@ mod tests {
         assert!(second.neighbours.contains(&(Pos::new(0, 1), Fate::Closed)));
         assert!(trace.expansion(0, &g).is_none());
         assert!(trace.expansion(trace.expansions() + 1, &g).is_none());
+    }
+
+    #[test]
+    fn the_goal_s_expansion_ends_the_search_and_looks_at_no_neighbour() {
+        let g = pillar();
+        let goal = Pos::new(6, 3);
+        for algorithm in [Algorithm::AStar, Algorithm::Jps] {
+            let opts = crate::astar::SearchOptions {
+                algorithm,
+                ..Default::default()
+            };
+            let q = Query::new(Pos::new(2, 3), goal).options(opts);
+            let (_, trace) = Pathfinder::new().find_traced(&g, q);
+            let last = trace.expansion(trace.expansions(), &g).unwrap();
+            assert_eq!((last.node, last.goal), (goal, true), "{algorithm:?}");
+            assert!(last.neighbours.is_empty(), "{algorithm:?}");
+            for step in 1..trace.expansions() {
+                assert!(
+                    !trace.expansion(step, &g).unwrap().goal,
+                    "{algorithm:?} {step}"
+                );
+            }
+        }
     }
 
     #[test]
