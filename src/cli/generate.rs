@@ -1,6 +1,6 @@
 //! `astar-rogue generate [--kind K] [--size WxH] [--seed N] [--monsters M] [--density D]
 //! [--terrain SHARE] [-o FILE]`: every argument has a default, so a bare `generate` prints a
-//! level.
+//! level. `-o` never writes over a file that exists.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -37,7 +37,8 @@ pub struct GenerateArgs {
     /// other kinds (default 0). 0 makes the level as it was before terrain.
     #[arg(long, value_name = "SHARE")]
     pub terrain: Option<Density>,
-    /// Output file (standard output when omitted or `-`).
+    /// Output file, which must not exist: a level there is never replaced (standard output
+    /// when omitted or `-`).
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 }
@@ -57,8 +58,10 @@ pub(super) fn generate(args: &GenerateArgs) -> Result<i32, CliError> {
         Some(path) if path.as_os_str() == "-" => {
             std::io::stdout().lock().write_all(text.as_bytes())?
         }
+        // As `new` does: a file at that name may be a level someone designed, or any other
+        // file of theirs, and a mistyped name must not cost it.
         Some(path) => {
-            crate::app::write_atomic(path, text.as_bytes())
+            crate::app::write_new(path, text.as_bytes())
                 .map_err(|e| CliError::BadInput(format!("{}: {e}", path.display())))?;
         }
         None => std::io::stdout().lock().write_all(text.as_bytes())?,

@@ -557,6 +557,49 @@ fn check_refuses_a_fifo_at_once_instead_of_waiting_for_a_writer() {
 }
 
 #[cfg(unix)]
+/// `-o` names a new file: a level (or anything else) already there, or a link to one, is
+/// left as it was, as `new` leaves it.
+#[test]
+fn generate_never_writes_over_a_file_that_exists() {
+    let dir = tempfile::tempdir().unwrap();
+    let level = dir.path().join("mine.txt");
+    std::fs::write(&level, "my design\n").unwrap();
+    let outside = dir.path().join("outside.save");
+    std::fs::write(&outside, "a save\n").unwrap();
+    let link = dir.path().join("link.txt");
+    std::os::unix::fs::symlink(&outside, &link).unwrap();
+    for path in [&level, &link] {
+        let out = Command::new(BIN)
+            .args(["generate", "--size", "20x10", "-o"])
+            .arg(path)
+            .output()
+            .unwrap();
+        assert_exit(&out, 2);
+        assert_eq!(
+            text(&out.stderr),
+            format!(
+                "{}: it exists already; nothing was written\n",
+                path.display()
+            )
+        );
+    }
+    assert_eq!(std::fs::read_to_string(&level).unwrap(), "my design\n");
+    assert_eq!(std::fs::read_to_string(&outside).unwrap(), "a save\n");
+    // A new name is written, whole.
+    let made = dir.path().join("new.txt");
+    let out = Command::new(BIN)
+        .args(["generate", "--size", "20x10", "-o"])
+        .arg(&made)
+        .output()
+        .unwrap();
+    assert_exit(&out, 0);
+    assert!(
+        std::fs::read_to_string(&made)
+            .unwrap()
+            .starts_with("title: caves 20x10 seed 1\n")
+    );
+}
+
 #[test]
 fn generate_refuses_to_write_through_dev_stdout_into_an_appended_file() {
     let dir = tempfile::tempdir().unwrap();
