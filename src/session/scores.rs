@@ -103,54 +103,62 @@ pub struct Table {
     pub scores: Vec<Score>,
     /// The numbers (from 1) of lines that did not read, kept in the file as they are.
     pub unreadable: Vec<usize>,
-    /// Those lines' text, to write back.
-    kept: Vec<String>,
 }
 
 /// Reads the table in `dir` (an empty one when there is no file yet).
 pub fn load(dir: &Path) -> std::io::Result<Table> {
+    Ok(parse(&read(dir)?))
+}
+
+/// The bytes of the table in `dir`, none when there is no file yet.
+fn read(dir: &Path) -> std::io::Result<Vec<u8>> {
     let path = dir.join(SCORES_FILE);
     if !path.exists() {
-        return Ok(Table::default());
+        return Ok(Vec::new());
     }
-    let bytes = crate::text::read_limited(&path, MAX_SCORES_BYTES, "score table")
-        .map_err(|e| std::io::Error::other(e.to_string()))?;
+    crate::text::read_limited(&path, MAX_SCORES_BYTES, "score table")
+        .map_err(|e| std::io::Error::other(e.to_string()))
+}
+
+/// The runs of a table's bytes, and which lines did not read.
+fn parse(bytes: &[u8]) -> Table {
     let mut table = Table::default();
-    for (i, line) in String::from_utf8_lossy(&bytes).lines().enumerate() {
+    for (i, line) in String::from_utf8_lossy(bytes).lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
         match serde_json::from_str::<Score>(line) {
             Ok(s) => table.scores.push(s),
-            Err(_) => {
-                table.unreadable.push(i + 1);
-                table.kept.push(line.to_string());
-            }
+            Err(_) => table.unreadable.push(i + 1),
         }
     }
     table.scores.sort_by(rank);
-    Ok(table)
+    table
 }
 
 /// Adds a run to the table in `dir`, under the lock; returns its place (from 1) and the
 /// number of runs in the table.
+///
+/// The run's line goes on the end of the file's bytes, which stay as they were, so that the
+/// file reads as a log of runs in the order they ended and a line this version cannot read
+/// (a later version's, or one edited by hand) is kept byte for byte where it was.
 pub fn add(dir: &Path, score: &Score) -> std::io::Result<(usize, usize)> {
     data::ensure(dir)?;
     let _lock = data::lock(&dir.join(LOCK_FILE), Some(LOCK_WAIT))?.ok_or_else(|| {
         std::io::Error::other("another game held the score table's lock too long")
     })?;
-    let mut table = load(dir)?;
-    // Written in the order the runs ended: the file reads as a log.
-    let mut lines = table.kept.clone();
-    let mut by_date = table.scores.clone();
-    by_date.push(score.clone());
-    by_date.sort_by_key(|s| s.date);
-    for s in &by_date {
-        lines.push(serde_json::to_string(s).map_err(std::io::Error::other)?);
+    let mut bytes = read(dir)?;
+    let mut table = parse(&bytes);
+    if !bytes.is_empty() && !bytes.ends_with(b"\n") {
+        bytes.push(b'\n');
     }
-    let mut text = lines.join("\n");
-    text.push('\n');
-    super::write_atomic(&dir.join(SCORES_FILE), text.as_bytes())?;
+    bytes.extend(
+        serde_json::to_string(score)
+            .map_err(std::io::Error::other)?
+            .bytes(),
+    );
+    bytes.push(b'\n');
+    super::write_atomic(&dir.join(SCORES_FILE), &bytes)?;
     table.scores.push(score.clone());
     table.scores.sort_by(rank);
     let place = table
@@ -234,5 +242,32 @@ mod tests {
         assert_eq!(t.unreadable, [1]);
         let text = std::fs::read_to_string(dir.path().join(SCORES_FILE)).unwrap();
         assert!(text.starts_with("not json\n"), "{text}");
+    }
+
+    #[test]
+    fn adding_leaves_every_byte_of_the_table_as_it_was() {
+        let dir = tempfile::tempdir().unwrap();
+        let run = serde_json::to_string(&score("won", 3, 4, 9, 20)).unwrap();
+        // Lines this version cannot read (bytes that are not UTF-8, a NUL, a CR), a run
+        // between them, and no newline at the end.
+        let before = [
+            &b"x\xffy\n"[..],
+            b"bad\r\n",
+            run.as_bytes(),
+            b"\nnul\x00here",
+        ]
+        .concat();
+        std::fs::write(dir.path().join(SCORES_FILE), &before).unwrap();
+        assert_eq!(
+            add(dir.path(), &score("dead", 1, 0, 5, 10)).unwrap(),
+            (2, 2)
+        );
+        let after = std::fs::read(dir.path().join(SCORES_FILE)).unwrap();
+        let added = serde_json::to_string(&score("dead", 1, 0, 5, 10)).unwrap();
+        assert_eq!(
+            after,
+            [&before[..], b"\n", added.as_bytes(), b"\n"].concat()
+        );
+        assert_eq!(load(dir.path()).unwrap().unreadable, [1, 2, 4]);
     }
 }
