@@ -286,16 +286,23 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
         keys,
     )
     .map_err(CliError::Terminal)?;
+    let mut kept = true;
     if let Some(k) = &keeper {
-        let said = k.finish();
-        if !said.is_empty() {
-            // The terminal may be gone (a hang-up kept the run): nowhere to say it then,
-            // and no reason to panic over it.
-            use std::io::Write;
-            let _ = writeln!(std::io::stdout(), "{said}");
+        // The terminal may be gone (a hang-up kept the run): nowhere to say it then, and no
+        // reason to panic over it.
+        use std::io::Write;
+        match k.finish() {
+            Ok(said) if said.is_empty() => {}
+            Ok(said) => {
+                let _ = writeln!(std::io::stdout(), "{said}");
+            }
+            Err(why) => {
+                let _ = writeln!(std::io::stderr(), "{why}");
+                kept = false;
+            }
         }
     }
-    Ok(ending.exit_code())
+    Ok(ending.exit_code_kept(kept))
 }
 
 /// The settings to play with (the file `--config` names, else the user's) and the bytes

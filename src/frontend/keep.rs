@@ -293,8 +293,9 @@ struct Kept {
     at: Checkpoint,
     /// When the save was last written.
     written: Instant,
-    /// Set once the game ends: what was said to the player, so it is done once.
-    finished: Option<String>,
+    /// Set once the game ends: what was said to the player (an error if the run could not
+    /// be kept), so it is done once.
+    finished: Option<Result<String, String>>,
 }
 
 /// Keeps a terminal game's runs: its save slot (locked while the game runs), what it
@@ -496,8 +497,9 @@ impl Keeper {
 
     /// The game ends (however it ends): saves the run in progress, or removes a save left
     /// of a run that is over, and the slot's lock file with it. Returns what to tell the
-    /// player; a second call does nothing more and says the same.
-    pub fn finish(&self) -> String {
+    /// player, or, when the run in progress could not be saved, why; a second call does
+    /// nothing more and says the same.
+    pub fn finish(&self) -> Result<String, String> {
         let mut kept = self.kept();
         if let Some(said) = &kept.finished {
             return said.clone();
@@ -505,18 +507,18 @@ impl Keeper {
         let at = kept.at.clone();
         let said = if at.in_progress {
             match self.write(&kept) {
-                Ok(()) => format!(
+                Ok(()) => Ok(format!(
                     "Your run on {} is kept (turn {}, depth {}, seed {}): `{}` resumes it.",
                     self.start.name(),
                     at.turn,
                     at.depth,
                     at.run_seed,
                     self.start.command()
-                ),
-                Err(e) => format!(
+                )),
+                Err(e) => Err(format!(
                     "Could not keep your run: {}: {e}. A save written before, if any, is unchanged.",
                     self.slot.save.display()
-                ),
+                )),
             }
         } else {
             let _ = std::fs::remove_file(&self.slot.save);
@@ -526,7 +528,7 @@ impl Keeper {
             if let Some(lock) = lock {
                 lock.remove();
             }
-            String::new()
+            Ok(String::new())
         };
         kept.finished = Some(said.clone());
         said
@@ -538,11 +540,19 @@ impl Hooks for Keeper {
         self.note(app);
     }
 
-    fn ending(&self) {
-        let said = self.finish();
-        if !said.is_empty() {
-            use std::io::Write;
-            let _ = writeln!(std::io::stdout(), "{said}");
+    fn ending(&self) -> bool {
+        use std::io::Write;
+        match self.finish() {
+            Ok(said) => {
+                if !said.is_empty() {
+                    let _ = writeln!(std::io::stdout(), "{said}");
+                }
+                true
+            }
+            Err(why) => {
+                let _ = writeln!(std::io::stderr(), "{why}");
+                false
+            }
         }
     }
 }

@@ -109,6 +109,15 @@ impl Ending {
             Ending::Signal(n) => 128 + n,
         }
     }
+
+    /// [`Ending::exit_code`], but 1 for a quit when what was to be kept on the way out (the
+    /// run's save) could not be: a script or a shell must not read that quit as a success.
+    pub fn exit_code_kept(self, kept: bool) -> i32 {
+        match (self, kept) {
+            (Ending::Quit, false) => 1,
+            _ => self.exit_code(),
+        }
+    }
 }
 
 /// What the signal watcher tells the main loop (the game's, or the replay viewer's).
@@ -210,8 +219,9 @@ pub trait Hooks: Send + Sync {
     fn handled(&self, app: &mut App);
     /// The process is about to end without returning from [`play_kept`] (a quit while
     /// the app works, a signal the loop could not answer, a vanished terminal), with the
-    /// terminal restored: keep what must be kept, quickly.
-    fn ending(&self);
+    /// terminal restored: keep what must be kept, quickly. Returns false when something
+    /// could not be kept (the process then ends with a failure, not 0).
+    fn ending(&self) -> bool;
 }
 
 /// Plays in the terminal until the player quits or a signal ends the game. `make_app` builds
@@ -439,7 +449,8 @@ fn watch_signals(
                         write_recovery(&recovery);
                         restore_terminal();
                         if let Some(h) = &hooks {
-                            h.ending();
+                            // The signal's code says how it ended, kept or not.
+                            let _ = h.ending();
                         }
                         std::process::exit(128 + n);
                     }
@@ -564,10 +575,8 @@ impl Ui<'_> {
         if matches!(ending, Ending::Signal(_)) {
             write_recovery(&self.recovery);
         }
-        if let Some(h) = &self.hooks {
-            h.ending();
-        }
-        std::process::exit(ending.exit_code())
+        let kept = self.hooks.as_ref().is_none_or(|h| h.ending());
+        std::process::exit(ending.exit_code_kept(kept))
     }
 
     /// Renews the copy of the unsaved edits that a signal would keep, when the design

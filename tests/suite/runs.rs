@@ -187,9 +187,9 @@ impl Live {
         self.keeper.note(&mut self.app);
     }
 
-    /// Leaves the game: the keeper saves the run.
+    /// Leaves the game: the keeper saves the run (and the test fails if it cannot).
     fn leave(self) -> String {
-        self.keeper.finish()
+        self.keeper.finish().unwrap_or_else(|why| panic!("{why}"))
     }
 }
 
@@ -539,7 +539,7 @@ fn a_run_that_ends_is_scored_with_a_morgue_and_its_save_is_gone() {
     let mut live = Live::new(&data, &level, 3, (60, 16));
     live.play("l l 3*.");
     // An autosave would be here now; a save left by a quit, to see death remove it.
-    let save = live.keeper.finish();
+    let save = live.keeper.finish().unwrap();
     assert!(save.contains("is kept"), "{save}");
     assert!(live.slot.save.exists());
     drop(live);
@@ -731,6 +731,33 @@ fn a_game_left_with_no_run_kept_leaves_no_lock_behind() {
     assert_eq!(live.leave(), "");
     assert!(!slot.save.exists());
     assert!(!slot.lock.exists());
+}
+
+#[test]
+fn a_run_that_cannot_be_kept_says_why_and_leaves_the_old_save_as_it_was() {
+    let (_scratch, level, data, slot) = saved_run();
+    let before = std::fs::read(&slot.save).unwrap();
+    let mut live = Live::resume(&data, &level, (80, 24));
+    live.play("l l");
+    // Read-only: the save is the player's file, and the game never forces a write.
+    let mut perms = std::fs::metadata(&slot.save).unwrap().permissions();
+    perms.set_readonly(true);
+    std::fs::set_permissions(&slot.save, perms).unwrap();
+    let why = live
+        .keeper
+        .finish()
+        .expect_err("a read-only save is not written");
+    assert_eq!(
+        why,
+        format!(
+            "Could not keep your run: {}: the file is read-only. A save written before, if \
+             any, is unchanged.",
+            slot.save.display()
+        )
+    );
+    assert_eq!(std::fs::read(&slot.save).unwrap(), before);
+    // Asked again (the signal watcher and the loop may both ask), it says the same.
+    assert_eq!(live.keeper.finish(), Err(why));
 }
 
 #[test]

@@ -143,6 +143,35 @@ fn quit_and_start_again_brings_the_same_screen_back() {
     g.wait_screen("Resumed your run on default.txt: turn 4, depth 1, seed 5.");
 }
 
+/// A quit whose run cannot be saved is a failure for whoever started the game: the reason
+/// on standard error and exit code 1, the old save as it was.
+#[test]
+fn a_quit_that_cannot_keep_the_run_says_why_and_fails() {
+    let (_dir, level, data) = fresh("levels/default.txt");
+    let mut g = Game::launch(&[level.as_os_str(), "--seed".as_ref(), "5".as_ref()], &data);
+    g.wait_screen("Turn 0 ");
+    g.play(b"l", &[1]);
+    g.send(b"qy");
+    assert_eq!(g.wait_exit().code(), Some(0));
+    drop(g);
+    let slot = Slot::of(&data, Some(&level.canonicalize().unwrap()));
+    let before = std::fs::read(&slot.save).unwrap();
+    let mut perms = std::fs::metadata(&slot.save).unwrap().permissions();
+    perms.set_readonly(true);
+    std::fs::set_permissions(&slot.save, perms).unwrap();
+    let mut g = Game::launch(&[level.as_os_str()], &data);
+    g.wait_screen("Resumed your run");
+    g.play(b"l", &[2]);
+    g.send(b"qy");
+    assert_eq!(g.wait_exit().code(), Some(1), "{}", g.text());
+    assert!(
+        g.text().contains("Could not keep your run: "),
+        "{}",
+        g.text()
+    );
+    assert_eq!(std::fs::read(&slot.save).unwrap(), before);
+}
+
 #[test]
 fn sighup_keeps_the_run_and_the_next_start_resumes_it() {
     let (_dir, level, data) = fresh("levels/default.txt");
