@@ -192,6 +192,9 @@ pub enum RebuildError {
     /// The save holds no level to start from, or its level does not open.
     #[error("its level does not open: {0}")]
     Level(String),
+    /// Its copy of the settings file does not read.
+    #[error("its settings do not read: {0}")]
+    Settings(String),
     /// Its recording does not read.
     #[error("its recording does not read: {0}")]
     Tape(String),
@@ -209,18 +212,18 @@ pub fn rebuild(save: &RunSave) -> Result<App, RebuildError> {
         .as_deref()
         .ok_or_else(|| RebuildError::Level("the save has no level".into()))?;
     let (design, source) =
-        crate::session::open_level_bytes(save.level.as_deref(), bytes, save.seed)
+        crate::session::open_saved_level_bytes(save.level.as_deref(), bytes, save.seed)
             .map_err(|e| RebuildError::Level(e.to_string()))?;
     let start = Start::of(save)?;
     let settings = match &save.settings {
         Some(text) => {
-            let name = save
-                .settings_file
-                .as_deref()
-                .map_or_else(|| "the run's settings".into(), |p| p.display().to_string());
-            let mut settings = crate::app::config::parse(text.as_bytes(), &name).map_err(|e| {
-                RebuildError::Level(format!("its settings do not read: {}", e.headline()))
-            })?;
+            // The save's copy, not the file, which may read well.
+            let name = save.settings_file.as_deref().map_or_else(
+                || "the run's settings".into(),
+                crate::session::saved_copy_name,
+            );
+            let mut settings = crate::app::config::parse(text.as_bytes(), &name)
+                .map_err(|e| RebuildError::Settings(e.headline()))?;
             settings.file = save.settings_file.clone();
             settings
         }

@@ -171,10 +171,35 @@ pub fn open_level_bytes(
     bytes: &[u8],
     seed: u64,
 ) -> Result<(Design, Source), OpenError> {
+    open_bytes_named(path, bytes, seed, |p| p.display().to_string())
+}
+
+/// [`open_level_bytes`] for the copy of the level a saved run holds: its errors name that
+/// copy (`the run's copy of crypt.txt:3:7: …`), not the file at `path`, which may read
+/// well and must not be blamed for the save's bytes.
+pub fn open_saved_level_bytes(
+    path: Option<&Path>,
+    bytes: &[u8],
+    seed: u64,
+) -> Result<(Design, Source), OpenError> {
+    open_bytes_named(path, bytes, seed, saved_copy_name)
+}
+
+/// How errors name the copy of the file at `path` that a saved run holds.
+pub fn saved_copy_name(path: &Path) -> String {
+    format!("the run's copy of {}", path.display())
+}
+
+/// [`open_level_bytes`], with the name its errors give the bytes read from `path`.
+fn open_bytes_named(
+    path: Option<&Path>,
+    bytes: &[u8],
+    seed: u64,
+    name: impl Fn(&Path) -> String,
+) -> Result<(Design, Source), OpenError> {
     let (design, source) = match path {
         Some(p) => {
-            let (design, format) =
-                Design::parse_any(bytes, &p.display().to_string()).map_err(LoadError::from)?;
+            let (design, format) = Design::parse_any(bytes, &name(p)).map_err(LoadError::from)?;
             (
                 design,
                 Source::file(p.to_path_buf(), format, bytes.to_vec()),

@@ -879,6 +879,38 @@ fn a_damaged_cut_or_foreign_save_is_refused_and_kept() {
     );
 }
 
+/// A save whose copy of the level or of the settings does not read blames that copy, not
+/// the files it was made from (they may read well, and the player would look in vain).
+#[test]
+fn a_save_whose_copies_do_not_read_names_the_copies() {
+    let (_scratch, level, _data, slot) = saved_run();
+    let save = RunSave::read(&slot.save).unwrap();
+    let mut bad_level = save.clone();
+    bad_level.level_bytes = Some(b"X\n".to_vec());
+    let Err(e) = keep::rebuild(&bad_level) else {
+        panic!("a level that does not read")
+    };
+    let said = e.to_string();
+    let want = format!(
+        "its level does not open: the run's copy of {}:1:1: unknown glyph 'X'",
+        level.display()
+    );
+    assert!(said.starts_with(&want), "{said}");
+    let mut bad_settings = save.clone();
+    let settings = level.with_file_name("config.toml");
+    bad_settings.settings = Some("[keys\n".into());
+    bad_settings.settings_file = Some(settings.clone());
+    let Err(e) = keep::rebuild(&bad_settings) else {
+        panic!("settings that do not read")
+    };
+    let said = e.to_string();
+    let want = format!(
+        "its settings do not read: the run's copy of {}:1:",
+        settings.display()
+    );
+    assert!(said.starts_with(&want), "{said}");
+}
+
 #[test]
 fn a_save_whose_level_changed_is_refused_and_kept() {
     let (_scratch, level, data, slot) = saved_run();
