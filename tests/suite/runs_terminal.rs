@@ -62,10 +62,11 @@ impl Game {
         self.pty.vanish();
     }
 
+    /// Waits for the game to exit, and for the reader to take its last bytes (what it
+    /// prints once the terminal is restored: a sleep instead let a loaded machine miss it).
     fn wait_exit(&mut self) -> ExitStatus {
         let status = self.pty.wait_exit(DEADLINE);
-        // Let the reader take the last bytes.
-        std::thread::sleep(Duration::from_millis(50));
+        self.pty.drain(DEADLINE);
         status
     }
 }
@@ -222,7 +223,7 @@ fn a_game_that_stops_before_it_starts_leaves_no_lock_file() {
         &[level.as_os_str(), "--record".as_ref(), record.as_os_str()],
         &data,
     );
-    let status = g.pty.wait_exit(DEADLINE);
+    let status = g.wait_exit();
     assert_eq!(status.code(), Some(2), "{}", g.text());
     assert!(g.text().contains("cannot record"), "{}", g.text());
     // The run's lock, where the game takes it: the refusal came after it was taken (else
