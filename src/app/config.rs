@@ -1067,11 +1067,18 @@ pub fn user_path() -> Option<(PathBuf, bool)> {
     Some((dirs.config_dir().join("config.toml"), false))
 }
 
+/// Whether nothing at all is at `path`, so that the defaults apply: a link to nothing is
+/// something (a settings file the player linked is meant to be read, and must say it cannot
+/// be rather than play with the defaults unasked).
+pub fn absent(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_err()
+}
+
 /// The settings the interactive game plays with: the file [`user_path`] names, or the
-/// defaults when that file does not exist (a file `ASTAR_ROGUE_CONFIG` names must exist).
+/// defaults when nothing is there ([`absent`]; a file `ASTAR_ROGUE_CONFIG` names must exist).
 pub fn load_user() -> Result<Settings, LoadError> {
     match user_path() {
-        Some((path, false)) if !path.exists() => Ok(Settings::default()),
+        Some((path, false)) if absent(&path) => Ok(Settings::default()),
         Some((path, _)) => load(&path),
         None => Ok(Settings::default()),
     }

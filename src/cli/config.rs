@@ -30,7 +30,7 @@ pub(super) fn config(args: &ConfigArgs) -> Result<i32, CliError> {
             Some(p) => (p.clone(), true),
             None => config::user_path().ok_or_else(|| CliError::BadInput(no_home()))?,
         };
-        if !must_exist && !path.exists() {
+        if !must_exist && config::absent(&path) {
             writeln!(out, "{}: none, the defaults apply", name(&path))?;
             return Ok(0);
         }
@@ -45,10 +45,12 @@ pub(super) fn config(args: &ConfigArgs) -> Result<i32, CliError> {
             } else {
                 String::new()
             };
-            let state = if path.exists() {
+            let state = if config::absent(&path) {
+                "there is none yet, so the game plays with the defaults below"
+            } else if path.exists() {
                 "it exists; below are the defaults, not what it says"
             } else {
-                "there is none yet, so the game plays with the defaults below"
+                "it is a link to nothing: the game will not start until it is mended or removed"
             };
             writeln!(out, "# The settings file{whence}: {}", name(&path))?;
             writeln!(out, "# ({state})")?;

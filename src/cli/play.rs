@@ -311,7 +311,7 @@ fn load_settings(config: Option<&Path>) -> Result<(Settings, Option<Vec<u8>>), C
     let path = match config {
         Some(p) => Some(p.to_path_buf()),
         None => match crate::app::config::user_path() {
-            Some((path, false)) if !path.exists() => None,
+            Some((path, false)) if crate::app::config::absent(&path) => None,
             Some((path, _)) => Some(path),
             None => None,
         },

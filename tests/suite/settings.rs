@@ -105,6 +105,34 @@ fn the_environment_variable_names_another_file() {
     assert!(text(&out.stderr).starts_with(&format!("{}: ", gone.display())));
 }
 
+/// A settings file linked to nothing is not "no settings": `config --check` and `play`
+/// refuse it, naming it (exit 2), and `config` says what it is.
+#[test]
+fn a_settings_link_to_nothing_is_refused_not_taken_for_the_defaults() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = home.path().join("astar-rogue");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("config.toml");
+    std::os::unix::fs::symlink(home.path().join("moved.toml"), &file).unwrap();
+    for args in [&["config", "--check"][..], &["play"]] {
+        let out = run(home.path(), args, &[]);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.starts_with(&format!("{}: ", file.display())),
+            "{args:?}: {err}"
+        );
+    }
+    let out = run(home.path(), &["config"], &[]);
+    assert!(
+        text(&out.stdout).contains(
+            "# (it is a link to nothing: the game will not start until it is mended or removed)\n"
+        ),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
 #[test]
 fn play_reads_the_users_file_and_refuses_a_bad_one_whole() {
     let home = tempfile::tempdir().unwrap();
