@@ -22,8 +22,8 @@ pub struct ScoresArgs {
 /// Prints the score table from the data folder.
 pub(super) fn scores(args: &ScoresArgs) -> Result<i32, CliError> {
     let dir = data::data_dir().map_err(CliError::BadInput)?;
-    let table = scores::load(&dir)
-        .map_err(|e| CliError::BadInput(format!("{}: {e}", dir.join(SCORES_FILE).display())))?;
+    // Its errors name the file.
+    let table = scores::load(&dir).map_err(|e| CliError::BadInput(e.to_string()))?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for line in &table.unreadable {
         crate::cli::report(&format!(

@@ -110,11 +110,20 @@ pub fn load(dir: &Path) -> std::io::Result<Table> {
     Ok(parse(&read(dir)?))
 }
 
-/// The bytes of the table in `dir`, none when there is no file yet.
+/// The bytes of the table in `dir`, none when there is no file yet. Errors name the file.
 fn read(dir: &Path) -> std::io::Result<Vec<u8>> {
     let path = dir.join(SCORES_FILE);
-    if !path.exists() {
-        return Ok(Vec::new());
+    // Only a name that is not there means no runs yet: a data folder that is a file (or
+    // `/dev/null`) is an error to show, not an empty table.
+    match std::fs::symlink_metadata(&path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => {
+            return Err(std::io::Error::new(
+                e.kind(),
+                format!("{}: {e}", path.display()),
+            ));
+        }
+        Ok(_) => {}
     }
     crate::text::read_limited(&path, MAX_SCORES_BYTES, "score table")
         .map_err(|e| std::io::Error::other(e.to_string()))

@@ -557,6 +557,30 @@ fn check_refuses_a_fifo_at_once_instead_of_waiting_for_a_writer() {
 }
 
 #[cfg(unix)]
+/// `scores` on a data folder it cannot read says so, naming the path once (exit 2): a
+/// data folder that is a file is not an empty table.
+#[test]
+fn scores_refuse_a_data_folder_or_table_they_cannot_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("data-file");
+    std::fs::write(&file, "").unwrap();
+    let folder = dir.path().join("data");
+    std::fs::create_dir_all(folder.join("scores.jsonl")).unwrap();
+    for (data, want) in [
+        (&file, "scores.jsonl: Not a directory (os error 20)\n"),
+        (&folder, "scores.jsonl: is a directory, not a score table\n"),
+    ] {
+        let out = Command::new(BIN)
+            .arg("scores")
+            .env("ASTAR_ROGUE_DATA", data)
+            .output()
+            .unwrap();
+        assert_exit(&out, 2);
+        assert_eq!(text(&out.stderr), format!("{}/{want}", data.display()));
+        assert!(out.stdout.is_empty());
+    }
+}
+
 /// `-o` names a new file: a level (or anything else) already there, or a link to one, is
 /// left as it was, as `new` leaves it.
 #[test]
