@@ -86,14 +86,23 @@ pub fn lock(path: &Path, wait: Option<Duration>) -> std::io::Result<Option<Lock>
     // Each round opens the file at the path anew; only a holder removing it (or something
     // else put there) while this one waits sends it round again.
     'open: for _ in 0..100 {
-        let file = options.open(path)?;
-        let meta = file.metadata()?;
-        if !meta.is_file() {
-            return Err(std::io::Error::other(format!(
+        let not_a_lock = |meta: &std::fs::Metadata| {
+            std::io::Error::other(format!(
                 "{} is {}, not a lock file",
                 path.display(),
-                crate::text::file_kind(&meta)
-            )));
+                crate::text::file_kind(meta)
+            ))
+        };
+        let file = options.open(path).map_err(|e| {
+            // A folder in its place cannot be opened for writing: say what is there.
+            match std::fs::metadata(path) {
+                Ok(meta) if !meta.is_file() => not_a_lock(&meta),
+                _ => std::io::Error::new(e.kind(), format!("{}: {e}", path.display())),
+            }
+        })?;
+        let meta = file.metadata()?;
+        if !meta.is_file() {
+            return Err(not_a_lock(&meta));
         }
         loop {
             if try_lock(&file)? {
@@ -204,6 +213,21 @@ pub fn fnv64(bytes: &[u8]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_lock_that_is_not_a_file_says_what_is_there() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("run.lock");
+        std::fs::create_dir(&path).unwrap();
+        let Err(e) = lock(&path, None) else {
+            panic!("a folder is no lock")
+        };
+        assert_eq!(
+            e.to_string(),
+            format!("{} is a directory, not a lock file", path.display())
+        );
+        assert!(path.is_dir(), "left as it was");
+    }
 
     #[test]
     fn dates_are_civil_utc() {
