@@ -217,14 +217,14 @@ impl std::str::FromStr for Density {
             .then(|| number.parse::<f64>().ok())
             .flatten()
             .ok_or_else(|| {
-                format!("bad density {s:?}: expected a fraction like 0.3 or a percentage like 30%")
+                format!("bad share {s:?}: expected a fraction like 0.3 or a percentage like 30%")
             })?;
         let fraction = if percent { value / 100.0 } else { value };
         if fraction > 1.0 {
             return Err(if percent {
-                format!("bad density {s:?}: a percentage is at most 100%")
+                format!("bad share {s:?}: a percentage is at most 100%")
             } else {
-                format!("bad density {s:?}: a fraction is at most 1 (write 0.3 or 30%)")
+                format!("bad share {s:?}: a fraction is at most 1 (write 0.3 or 30%)")
             });
         }
         Ok(Self((fraction * 1000.0).round() as u16))

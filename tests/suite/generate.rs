@@ -473,11 +473,17 @@ fn the_command_line_takes_a_density_and_refuses_bad_ones() {
         ),
         (
             &["--density", "70"],
-            "invalid value '70' for '--density <DENSITY>': bad density \"70\": a fraction is at most 1",
+            "invalid value '70' for '--density <DENSITY>': bad share \"70\": a fraction is at most 1",
         ),
         (
             &["--density", "lots"],
-            "invalid value 'lots' for '--density <DENSITY>': bad density \"lots\"",
+            "invalid value 'lots' for '--density <DENSITY>': bad share \"lots\"",
+        ),
+        // The same reading for the terrain's share, which is no density.
+        (
+            &["--terrain", "1e-9"],
+            "invalid value '1e-9' for '--terrain <SHARE>': bad share \"1e-9\": expected a \
+             fraction like 0.3 or a percentage like 30%",
         ),
     ] {
         let out = run(&[&base[..], args].concat());
