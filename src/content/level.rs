@@ -377,7 +377,7 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Lines), ParseError> {
     let (mut last_line, mut last_text) = (0, "");
     let mut map_marked = false;
     let mut next: Option<(String, usize, usize)> = None;
-    let (mut map_line, mut last_header) = (None, None);
+    let (mut map_line, mut last_header, mut title_line) = (None, None, None);
     for item in lines(bytes, file) {
         let (n, line) = item?;
         (last_line, last_text) = (n, line);
@@ -422,7 +422,18 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Lines), ParseError> {
                         }
                         next = Some((file.to_string(), n, value_col));
                     }
-                    "title" => title = Some(value.trim().to_string()).filter(|t| !t.is_empty()),
+                    "title" => {
+                        if let Some(first) = title_line {
+                            return Err(err(
+                                n,
+                                1,
+                                format!("a second title: header (the first is on line {first})"),
+                                line,
+                            ));
+                        }
+                        title_line = Some(n);
+                        title = Some(value.trim().to_string()).filter(|t| !t.is_empty());
+                    }
                     _ if key == "message" || key.starts_with("message ") => {
                         let (note, col) =
                             parse_note(key, value).map_err(|(col, msg)| err(n, col, msg, line))?;
@@ -447,6 +458,14 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Lines), ParseError> {
                         weights = weights.with(tile, weight).unwrap_or(weights);
                     }
                     "size" => {
+                        if let Some((.., first, _)) = &size {
+                            return Err(err(
+                                n,
+                                1,
+                                format!("a second size: header (the first is on line {first})"),
+                                line,
+                            ));
+                        }
                         let col = value_col;
                         let (w, h) = parse_size(value).ok_or_else(|| {
                             err(
@@ -477,6 +496,25 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Lines), ParseError> {
             }
         } else if header(line).is_some() {
             return Err(err(n, 1, "header after the map has started".into(), line));
+        }
+        if rows.is_empty()
+            && !map_marked
+            && let Some(word) = header_without_colon(line)
+        {
+            let form = if word == "message" {
+                "`message: TEXT` or `message at X,Y: TEXT`".to_string()
+            } else {
+                format!("`{word}: ...`")
+            };
+            return Err(err(
+                n,
+                word.len() + 1,
+                format!(
+                    "{word:?} with no colon: a header is written {form} (to mean a map row of \
+                     monsters, put `map:` above it)"
+                ),
+                line,
+            ));
         }
         rows.push((n, line));
     }
@@ -628,6 +666,15 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Lines), ParseError> {
         last_header,
     };
     Ok((level, lines))
+}
+
+/// The header name a line begins with when it has no colon (`title The Crypt`): read as
+/// a map row, such a line is a row of monsters, which no one means as a level's first row.
+fn header_without_colon(line: &str) -> Option<&'static str> {
+    const KEYS: [&str; 6] = ["title", "size", "map", "message", "next", "cost"];
+    let word = line.split(' ').next()?;
+    let key = KEYS.into_iter().find(|&k| k == word)?;
+    (line.len() > key.len() && !line.contains(':')).then_some(key)
 }
 
 /// `key: value` where key is lowercase letters, or `message at X,Y: value` (whose key is

@@ -257,6 +257,41 @@ fn bad_cost_headers_point_at_what_is_wrong() {
 }
 
 #[test]
+fn a_header_given_twice_or_without_its_colon_is_an_error_where_it_is() {
+    for (src, want) in [
+        (
+            "title: A\n; renamed\ntitle: B\n#@#\n",
+            "t.txt:3:1: a second title: header (the first is on line 1)",
+        ),
+        (
+            "size: 3x1\nsize: 4x1\n#@#\n",
+            "t.txt:2:1: a second size: header (the first is on line 1)",
+        ),
+        (
+            "title The Crypt\n#@#\n",
+            "t.txt:1:6: \"title\" with no colon: a header is written `title: ...` (to mean a map \
+             row of monsters, put `map:` above it)",
+        ),
+        (
+            "\nmessage at 1,1 hi\n#@#\n",
+            "t.txt:2:8: \"message\" with no colon: a header is written `message: TEXT` or \
+             `message at X,Y: TEXT` (to mean a map row of monsters, put `map:` above it)",
+        ),
+    ] {
+        assert_eq!(parse(src).unwrap_err().headline(), want, "{src:?}");
+    }
+    // Letters that only begin like a header, or come after `map:`, are monsters.
+    for src in [
+        "titles\n@\n",
+        "sizes a\n@\n",
+        "map:\ntitle b\n@\n",
+        "#@#\ntitle b\n",
+    ] {
+        assert!(parse(src).is_ok(), "{src:?}");
+    }
+}
+
+#[test]
 fn messages_show_at_the_start_or_on_a_cell_and_stay_out_of_the_map() {
     let src = "title: M\nmessage: Welcome:  read on. \nmessage at 3,1: A goblin!\n\
                message  at  1,1 :first cell\n#####\n#@.g#\n#####\n";
