@@ -1109,12 +1109,30 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<Settings, ParseError> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         let good = std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or("");
         let (line, col, _) = position(good, good.len());
-        ParseError::new(file.into(), line, col, "not UTF-8 text".into(), "")
+        // The line as far as it reads, the bad byte shown as U+FFFD under the caret.
+        let start = good.rfind('\n').map_or(0, |i| i + 1);
+        let end = bytes[start..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(bytes.len(), |i| start + i);
+        let row = String::from_utf8_lossy(&bytes[start..end]);
+        ParseError::new(file.into(), line, col, "not UTF-8 text".into(), &row)
     })?;
     let err = |span: Range<usize>, message: String| {
         let (line, col, row) = position(text, span.start);
         ParseError::new(file.to_string(), line, col, message, row)
     };
+    // TOML's own error for a stray control character points at the value before it
+    // (`sight = true` and a NUL: "invalid boolean"); name the character where it is.
+    if let Some((at, c)) = text
+        .char_indices()
+        .find(|&(_, c)| c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
+    {
+        return Err(err(
+            at..at,
+            format!("control character {c:?}: a settings file is plain text"),
+        ));
+    }
     let doc = DeTable::parse(text).map_err(|e| {
         let message = e.message().trim().trim_end_matches('.').to_string();
         err(e.span().unwrap_or(0..0), message)
@@ -1533,6 +1551,23 @@ mod tests {
         let s = parse_str(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
         assert_eq!(s, Settings::default());
         assert_eq!(parse_str("").unwrap(), Settings::default());
+    }
+
+    #[test]
+    fn bytes_that_are_not_text_are_named_where_they_are() {
+        let e = parse(b"[game]\nsight = true\0\n", "c.toml").unwrap_err();
+        assert_eq!(
+            e.headline(),
+            "c.toml:2:13: control character '\\0': a settings file is plain text"
+        );
+        let e = parse(b"[game]\nsight = \"\xff\"\n", "c.toml").unwrap_err();
+        assert_eq!(e.headline(), "c.toml:2:10: not UTF-8 text");
+        // The line is shown as far as it reads, the bad byte as U+FFFD under the caret.
+        assert!(
+            e.to_string()
+                .ends_with("2 | sight = \"\u{fffd}\"\n  |          ^"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -51,7 +51,10 @@ fn densities_parse_as_fractions_or_percentages() {
         "", "%", ".", "x", "-0.1", "0.3.1", "1e-1", "nan", "inf", "0,3", "1.5",
     ] {
         let e = text.parse::<Density>().unwrap_err();
-        assert!(e.starts_with(&format!("bad share {text:?}: ")), "{text:?}: {e}");
+        assert!(
+            e.starts_with(&format!("bad share {text:?}: ")),
+            "{text:?}: {e}"
+        );
     }
     assert!("30".parse::<Density>().unwrap_err().contains("at most 1"));
     assert!(
