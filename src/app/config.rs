@@ -1126,7 +1126,7 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<Settings, ParseError> {
     // (`sight = true` and a NUL: "invalid boolean"); name the character where it is.
     if let Some((at, c)) = text
         .char_indices()
-        .find(|&(_, c)| c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
+        .find(|&(_, c)| c.is_ascii_control() && !matches!(c, '\t' | '\n' | '\r'))
     {
         return Err(err(
             at..at,
