@@ -1,5 +1,7 @@
-//! Content: level files (text and Moving AI), Moving AI scenarios, and level generation.
+//! Content: level files (text and Moving AI), Moving AI scenarios, level generation, and the
+//! refusal of a search's endpoints that a map cannot take.
 
+pub mod endpoints;
 pub mod generate;
 pub mod kinds;
 pub mod level;

@@ -10,7 +10,6 @@ use super::CliError;
 use super::query::{QueryArgs, check_endpoints};
 use crate::app::{App, open_level};
 use crate::content::level::Level;
-use crate::engine::astar::{Pathfinder, Query};
 use crate::frontend::record::Recorder;
 
 /// Arguments of `lab`.
@@ -35,9 +34,8 @@ pub(super) fn lab(args: &LabArgs) -> Result<i32, CliError> {
     // touched (on the level as its file says it: a Moving AI map has no monster to start from).
     let (level, _) = Level::load(&q.level)?;
     let (from, to) = q.endpoints(&level)?;
+    check_endpoints(&level, from, to)?;
     let options = q.options();
-    let probe = Pathfinder::new().find(&level.grid, Query::new(from, to).options(options));
-    check_endpoints(&level, from, to, probe.status)?;
     let (design, source) = open_level(Some(&q.level), args.seed)?;
     let settings = super::settings(args.config.as_deref())?;
     crate::frontend::term::require_terminal().map_err(CliError::BadInput)?;

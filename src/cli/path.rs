@@ -45,6 +45,7 @@ pub(super) fn path(args: &PathArgs) -> Result<i32, CliError> {
     let q = &args.query;
     let (level, _) = Level::load(&q.level)?;
     let (from, to) = q.endpoints(&level)?;
+    check_endpoints(&level, from, to)?;
     let mut pf = Pathfinder::new();
     let mut result = SearchResult::default();
     let query = Query::new(from, to).options(q.options());
@@ -55,7 +56,6 @@ pub(super) fn path(args: &PathArgs) -> Result<i32, CliError> {
         Some(nodes) => pf.search(&level.grid, query, &mut result, nodes),
         None => pf.search(&level.grid, query, &mut result, &mut ()),
     }
-    check_endpoints(&level, from, to, result.status)?;
     if let Some(why) = result.fallback {
         // On standard error, so that JSON on standard output stays one object.
         super::report(&crate::view::describe::fallback(why));

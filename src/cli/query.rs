@@ -6,8 +6,9 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::CliError;
+use crate::content::endpoints::BadEndpoint;
 use crate::content::level::Level;
-use crate::engine::astar::{Algorithm, Heuristic, Invalid, SearchOptions, Status, Ties, Weight};
+use crate::engine::astar::{Algorithm, Heuristic, SearchOptions, Ties, Weight};
 use crate::engine::grid::{Neighbourhood, Pos};
 
 /// A level and one search on it.
@@ -78,19 +79,10 @@ impl QueryArgs {
     }
 }
 
-/// The error for a search whose start or goal cannot be searched, if `status` says so.
-pub fn check_endpoints(level: &Level, from: Pos, to: Pos, status: Status) -> Result<(), CliError> {
-    let (w, h) = (level.grid.width(), level.grid.height());
-    let why = |what: &str, p: Pos, i: Invalid| {
-        let reason = match i {
-            Invalid::OutOfBounds => format!("outside the {w}x{h} map"),
-            Invalid::Blocked => "not a floor cell".to_string(),
-        };
-        CliError::BadInput(format!("invalid {what} {p}: {reason}"))
-    };
-    match status {
-        Status::InvalidStart(i) => Err(why("start", from, i)),
-        Status::InvalidGoal(i) => Err(why("goal", to, i)),
-        _ => Ok(()),
+/// The error for a search whose start or goal cannot be searched, if one cannot.
+pub fn check_endpoints(level: &Level, from: Pos, to: Pos) -> Result<(), CliError> {
+    match BadEndpoint::find(&level.grid, from, to) {
+        Some(bad) => Err(CliError::BadInput(bad.describe(&level.grid))),
+        None => Ok(()),
     }
 }

@@ -8,9 +8,10 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use crate::content::endpoints::BadEndpoint;
 use crate::content::level::Level;
 use crate::engine::astar::{
-    Fallback, Pathfinder, Query, SearchOptions, SearchResult, Status, path_cost,
+    Fallback, Invalid, Pathfinder, Query, SearchOptions, SearchResult, Status, path_cost,
 };
 use crate::engine::grid::{Grid, Neighbourhood, Pos};
 use crate::text::{LoadError, ParseError, lines, read_limited};
@@ -308,7 +309,8 @@ pub fn map_path_for(scen_path: &Path, scenarios: &[Scenario]) -> Option<PathBuf>
     )
 }
 
-/// Checks that every scenario fits `grid` (and, when `map_name` is given, names that map).
+/// Checks that every scenario fits `grid` (and, when `map_name` is given, names that map),
+/// its start and goal on floor cells of it.
 /// `source` is the scenario file's bytes, for the line an error quotes.
 pub fn check_fit(
     scenarios: &[Scenario],
@@ -318,7 +320,8 @@ pub fn check_fit(
     source: &[u8],
 ) -> Result<(), ParseError> {
     for s in scenarios {
-        // Errors quote the line and point at the field at fault: the map's name or the width.
+        // Errors quote the line and point at the field at fault: the map's name, the width or
+        // the coordinate.
         let at = |field: usize, msg: String| {
             let text = lines(source, file)
                 .nth(s.line - 1)
@@ -349,6 +352,17 @@ pub fn check_fit(
                     grid.height()
                 ),
             ));
+        }
+        // Published files never hold one: a search refusing it would blame the engine for
+        // a broken file.
+        if let Some(bad) = BadEndpoint::find(grid, s.start, s.goal) {
+            let x_field = if bad.goal { 6 } else { 4 };
+            let x_fits = usize::try_from(bad.at.x).is_ok_and(|x| x < grid.width());
+            let field = match bad.why {
+                Invalid::OutOfBounds if x_fits => x_field + 1,
+                _ => x_field,
+            };
+            return Err(at(field, bad.describe(grid)));
         }
     }
     Ok(())

@@ -1088,3 +1088,65 @@ fn the_test_command_passes_fails_with_a_diff_and_blesses() {
     assert_exit(&out, 0);
     assert_eq!(last_line(&out), "2 passed, 0 failed");
 }
+
+/// A scenario whose start or goal is off the map, or on a cell nobody can stand on, is an
+/// error at the coordinate at fault (exit 2), not a failed search: real scenario files never
+/// hold one, so such a file is broken, and the engine cannot be blamed for it.
+#[test]
+fn scen_endpoints_off_the_map_or_blocked_are_errors_at_the_coordinate() {
+    let dir = tempfile::tempdir().unwrap();
+    // 4x3, the cell 1,1 a tree.
+    std::fs::write(
+        dir.path().join("m.map"),
+        "type octile\nheight 3\nwidth 4\nmap\n....\n.T..\n....\n",
+    )
+    .unwrap();
+    let scen = dir.path().join("m.map.scen");
+    for (line, at, message) in [
+        (
+            "0\tm.map\t4\t3\t4\t0\t0\t0\t4",
+            13,
+            "invalid start 4,0: outside the 4x3 map",
+        ),
+        (
+            "0\tm.map\t4\t3\t0\t3\t0\t0\t3",
+            15,
+            "invalid start 0,3: outside the 4x3 map",
+        ),
+        (
+            "0\tm.map\t4\t3\t0\t0\t3\t3\t3",
+            19,
+            "invalid goal 3,3: outside the 4x3 map",
+        ),
+        (
+            "0\tm.map\t4\t3\t0\t0\t1\t1\t1.41421",
+            17,
+            "invalid goal 1,1: not a floor cell",
+        ),
+        (
+            "0\tm.map\t4\t3\t1\t1\t0\t0\t1.41421",
+            13,
+            "invalid start 1,1: not a floor cell",
+        ),
+    ] {
+        // A good scenario first: the bad one is found before any search runs.
+        std::fs::write(
+            &scen,
+            format!("version 1\n0\tm.map\t4\t3\t0\t0\t3\t0\t3\n{line}\n"),
+        )
+        .unwrap();
+        let out = run(&[Path::new("scen"), &scen]);
+        assert_exit(&out, 2);
+        assert!(out.stdout.is_empty(), "{line:?}: {:?}", text(&out.stdout));
+        assert_eq!(
+            text(&out.stderr),
+            format!(
+                "{}:3:{at}: {message}\n  |\n3 | {}\n  | {}^\n",
+                scen.display(),
+                line.replace('\t', " "),
+                " ".repeat(at - 1)
+            ),
+            "{line:?}"
+        );
+    }
+}

@@ -399,6 +399,20 @@ pub enum Invalid {
     Blocked,
 }
 
+impl Invalid {
+    /// Why `p` cannot be searched from or to on `grid`, if it cannot: the one rule the
+    /// search and every caller that refuses an endpoint before searching share.
+    pub fn of(grid: &Grid, p: Pos) -> Option<Invalid> {
+        if !grid.contains(p) {
+            Some(Invalid::OutOfBounds)
+        } else if !grid.is_passable(p) {
+            Some(Invalid::Blocked)
+        } else {
+            None
+        }
+    }
+}
+
 /// How a search ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Status {
@@ -702,19 +716,10 @@ impl Pathfinder {
         );
         result.path.clear();
         result.fallback = None;
-        let invalid = |p: Pos| {
-            if !grid.contains(p) {
-                Some(Invalid::OutOfBounds)
-            } else if !grid.is_passable(p) {
-                Some(Invalid::Blocked)
-            } else {
-                None
-            }
-        };
-        if let Some(why) = invalid(start) {
+        if let Some(why) = Invalid::of(grid, start) {
             return result.set(Status::InvalidStart(why), None, 0);
         }
-        if let Some(why) = invalid(goal) {
+        if let Some(why) = Invalid::of(grid, goal) {
             return result.set(Status::InvalidGoal(why), None, 0);
         }
         if start == goal {
