@@ -52,6 +52,7 @@ impl From<ScriptError> for CliError {
             ScriptError::Script(e) => CliError::Load(e),
             ScriptError::Level(e) => CliError::Open(e),
             ScriptError::Output(e) => CliError::Output(e),
+            e @ ScriptError::LabOption { .. } => CliError::BadInput(e.to_string()),
         }
     }
 }

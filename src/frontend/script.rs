@@ -25,6 +25,7 @@ use ratatui::buffer::Buffer;
 use serde::Serialize;
 
 use crate::app::{App, Input, OpenError, open_level};
+use crate::content::endpoints::BadEndpoint;
 use crate::engine::grid::Pos;
 use crate::game::Planning;
 use crate::text::{LoadError, ParseError, parse_size};
@@ -79,6 +80,9 @@ pub struct Header {
     pub seed: Option<u64>,
     /// Start in the lab on this query: `(start, goal)`.
     pub lab: Option<(Pos, Pos)>,
+    /// Where the `lab` header's value stands, for the error when the level turns out not to
+    /// have its cells (only known once the level is open).
+    pub lab_at: Option<HeaderValue>,
     /// How the monsters plan (`#! planning: map`), as `play --planning` sets it.
     pub planning: Option<Planning>,
     /// Whether ticks run only at `tick` tokens (`#! ticks: manual`), not to the end of
@@ -92,6 +96,26 @@ pub struct Header {
     pub kept_runs: bool,
     /// The settings file to play with (`#! config: FILE`); without one, the defaults.
     pub config: Option<PathBuf>,
+}
+
+/// Where a header's value stands in its script.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HeaderValue {
+    /// The script's name.
+    pub file: String,
+    /// The header's line, from 1.
+    pub line: usize,
+    /// The value's first column, from 1.
+    pub col: usize,
+    /// The header's line.
+    pub text: String,
+}
+
+impl HeaderValue {
+    /// An error about the value, pointing at it.
+    pub fn error(&self, message: String) -> ParseError {
+        ParseError::new(self.file.clone(), self.line, self.col, message, &self.text)
+    }
 }
 
 /// A parsed script.
@@ -121,6 +145,10 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<Script, ParseError> {
             let (key, value) = rest
                 .split_once(':')
                 .ok_or_else(|| err(n, col, "header needs `key: value`".into(), line))?;
+            let value_col = line[..line.len() - value.trim_start().len()]
+                .chars()
+                .count()
+                + 1;
             let value = value.trim();
             match key.trim() {
                 "level" => {
@@ -143,7 +171,13 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<Script, ParseError> {
                     )
                 }
                 "lab" => {
-                    script.header.lab = Some(lab_query(value).map_err(|m| err(n, col, m, line))?)
+                    script.header.lab = Some(lab_query(value).map_err(|m| err(n, col, m, line))?);
+                    script.header.lab_at = Some(HeaderValue {
+                        file: file.to_string(),
+                        line: n,
+                        col: value_col,
+                        text: line.to_string(),
+                    });
                 }
                 "planning" => {
                     script.header.planning =
@@ -764,6 +798,15 @@ pub enum ScriptError {
     /// Writing the output failed (a closed pipe, a full disk).
     #[error("{0}")]
     Output(#[from] std::io::Error),
+    /// The lab query given instead of the header's ([`RunOptions::lab`], `script --lab`)
+    /// cannot be searched on the level.
+    #[error("--lab {}:{}: {why}", .query.0, .query.1)]
+    LabOption {
+        /// The query, start then goal.
+        query: (Pos, Pos),
+        /// What is wrong with it.
+        why: String,
+    },
 }
 
 /// Reads a script file of at most [`MAX_SCRIPT_BYTES`] and parses it.
@@ -794,6 +837,19 @@ pub fn start_app(script: &Script, options: &RunOptions) -> Result<App, ScriptErr
     }
     app.set_keeping(script.header.kept_runs);
     if let Some((start, goal)) = options.lab.or(script.header.lab) {
+        // Refused as `lab` refuses it: a lab opened on a cell the search cannot take shows
+        // nothing but `invalid_start`, and the script would pass for a good one.
+        let grid = app.world().grid();
+        if let Some(bad) = BadEndpoint::find(grid, start, goal) {
+            let why = bad.describe(grid);
+            return Err(match (options.lab, &script.header.lab_at) {
+                (None, Some(at)) => ScriptError::Script(at.error(why).into()),
+                _ => ScriptError::LabOption {
+                    query: (start, goal),
+                    why,
+                },
+            });
+        }
         let search = app.world().options();
         app.open_lab(start, goal, search);
     }

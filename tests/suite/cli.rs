@@ -1150,3 +1150,49 @@ fn scen_endpoints_off_the_map_or_blocked_are_errors_at_the_coordinate() {
         );
     }
 }
+
+/// A lab query the lab cannot search on the level is refused by `script` as by `lab`: from
+/// `--lab` with the flag named, from the header at its value; both exit 2.
+#[test]
+fn script_refuses_a_lab_query_off_the_map_or_on_a_wall() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("plain.keys");
+    std::fs::write(&plain, ".\n").unwrap();
+    for (query, message) in [
+        ("99,99:0,0", "invalid start 99,99: outside the 8x6 map"),
+        ("1,1:-1,0", "invalid goal -1,0: outside the 8x6 map"),
+        ("4,3:1,1", "invalid start 4,3: not a floor cell"),
+    ] {
+        let out = run(&[
+            "script",
+            &plain.display().to_string(),
+            "--level",
+            "levels/pillar.txt",
+            &format!("--lab={query}"),
+        ]);
+        assert_exit(&out, 2);
+        assert!(out.stdout.is_empty(), "{query}");
+        assert_eq!(
+            text(&out.stderr),
+            format!("--lab {query}: {message}\n"),
+            "{query}"
+        );
+        let header = dir.path().join("header.keys");
+        let body = format!(
+            "#! level: {}\n#!  lab:  {query}\n.\n",
+            repo("levels/pillar.txt").display()
+        );
+        std::fs::write(&header, &body).unwrap();
+        let out = run(&[Path::new("script"), &header]);
+        assert_exit(&out, 2);
+        assert!(out.stdout.is_empty(), "{query}");
+        assert_eq!(
+            text(&out.stderr),
+            format!(
+                "{}:2:11: {message}\n  |\n2 | #!  lab:  {query}\n  |           ^\n",
+                header.display()
+            ),
+            "{query}"
+        );
+    }
+}
