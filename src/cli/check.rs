@@ -50,6 +50,13 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, CliError> {
                 (n, None) => format!(", floor {} of {n}", i + 1),
                 (_, Some(_)) => format!(", floor {}", i + 1),
             };
+            // Opened as the game opens it, which gives a Moving AI map its creatures: a map
+            // the game refuses to play must not pass the check.
+            if let Err(e) = crate::app::open_level(Some(&floor.path), 1) {
+                failed = true;
+                super::report(&e);
+                continue;
+            }
             let name = floor.path.display().to_string();
             failed |= check_floor(&name, floor, args.strict, &place, &mut out)?;
         }

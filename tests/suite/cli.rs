@@ -1196,3 +1196,23 @@ fn script_refuses_a_lab_query_off_the_map_or_on_a_wall() {
         );
     }
 }
+
+/// A Moving AI map with no floor at all: `check` refuses it as playing it does, with the
+/// same message, exit 2. (The message names the file alone, as the game's opening writes
+/// it for its frames.)
+#[test]
+fn check_refuses_a_map_with_no_floor_as_playing_it_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let map = dir.path().join("allwall.map");
+    std::fs::write(&map, "type octile\nheight 2\nwidth 3\nmap\nTTT\nTTT\n").unwrap();
+    let message = "allwall.map: the level has no free floor cell to start the player on\n";
+    let out = run(&[Path::new("check"), &map]);
+    assert_exit(&out, 2);
+    assert!(out.stdout.is_empty(), "{:?}", text(&out.stdout));
+    assert_eq!(text(&out.stderr), message);
+    let script = dir.path().join("k.keys");
+    std::fs::write(&script, ".\n").unwrap();
+    let out = run(&[Path::new("script"), &script, Path::new("--level"), &map]);
+    assert_exit(&out, 2);
+    assert_eq!(text(&out.stderr), message);
+}
