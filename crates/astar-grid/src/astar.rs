@@ -402,6 +402,16 @@ pub enum Invalid {
 impl Invalid {
     /// Why `p` cannot be searched from or to on `grid`, if it cannot: the one rule the
     /// search and every caller that refuses an endpoint before searching share.
+    ///
+    /// ```
+    /// use astar_grid::astar::Invalid;
+    /// use astar_grid::grid::{Grid, Pos};
+    ///
+    /// let grid = Grid::from_rows(&[".#"]);
+    /// assert_eq!(Invalid::of(&grid, Pos::new(0, 0)), None);
+    /// assert_eq!(Invalid::of(&grid, Pos::new(1, 0)), Some(Invalid::Blocked));
+    /// assert_eq!(Invalid::of(&grid, Pos::new(2, 0)), Some(Invalid::OutOfBounds));
+    /// ```
     pub fn of(grid: &Grid, p: Pos) -> Option<Invalid> {
         if !grid.contains(p) {
             Some(Invalid::OutOfBounds)
