@@ -707,6 +707,9 @@ pub fn play(
         terminal
             .draw(|f| f.render_widget(app, f.area()))
             .unwrap_or_else(|e| match e {});
+        // A name is the script writer's text: an escape in it must not reach the terminal
+        // that shows the frames (the frames themselves are drawn cells, escaped by the view).
+        let name = crate::text::escape_controls(name);
         writeln!(out, "--- frame {name} (token {}, line {}) ---", at.0, at.1)?;
         out.write_all(buffer_text(terminal.backend().buffer()).as_bytes())?;
         if styles {

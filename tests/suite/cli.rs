@@ -557,6 +557,33 @@ fn check_refuses_a_fifo_at_once_instead_of_waiting_for_a_writer() {
 }
 
 #[cfg(unix)]
+/// A frame's name is the script's text: printed, its control characters are escaped, so a
+/// script cannot clear or retitle the terminal that shows its frames.
+#[test]
+fn script_frame_names_reach_the_terminal_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("names.keys");
+    let level = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/pillar.txt");
+    std::fs::write(
+        &script,
+        format!("#! level: {}\nsnap:x\u{1b}[2J .\n", level.display()),
+    )
+    .unwrap();
+    let out = Command::new(BIN)
+        .arg("script")
+        .arg(&script)
+        .args(["--frames", "snaps"])
+        .output()
+        .unwrap();
+    assert_exit(&out, 0);
+    let printed = text(&out.stdout);
+    assert!(
+        printed.starts_with("--- frame x\\u{1b}[2J (token 1, line 2) ---\n"),
+        "{printed}"
+    );
+    assert!(!printed.contains('\u{1b}'), "{printed}");
+}
+
 /// `scores` on a data folder it cannot read says so, naming the path once (exit 2): a
 /// data folder that is a file is not an empty table.
 #[test]
