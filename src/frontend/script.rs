@@ -74,6 +74,8 @@ pub struct Step {
 pub struct Header {
     /// The level to play.
     pub level: Option<PathBuf>,
+    /// Where the `level` header's value stands, for the error when the file cannot be read.
+    pub level_at: Option<HeaderValue>,
     /// The terminal size.
     pub size: Option<(u16, u16)>,
     /// The seed.
@@ -156,7 +158,22 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<Script, ParseError> {
                     // `text::quote_path`, which recordings write it with.
                     let path =
                         crate::text::unquote_path(value).map_err(|m| err(n, col, m, line))?;
+                    if path.as_os_str().is_empty() {
+                        // At the header, as every header error of the parser is.
+                        return Err(err(
+                            n,
+                            col,
+                            "empty level: name the level file, e.g. `#! level: pillar.txt`".into(),
+                            line,
+                        ));
+                    }
                     script.header.level = Some(base.join(path));
+                    script.header.level_at = Some(HeaderValue {
+                        file: file.to_string(),
+                        line: n,
+                        col: value_col,
+                        text: line.to_string(),
+                    });
                 }
                 "config" => script.header.config = Some(base.join(value)),
                 "size" => {
@@ -827,7 +844,16 @@ pub fn start_app(script: &Script, options: &RunOptions) -> Result<App, ScriptErr
     let size = options.size.or(script.header.size).unwrap_or((80, 24));
     let seed = options.seed.or(script.header.seed).unwrap_or(1);
     let level = options.level.clone().or(script.header.level.clone());
-    let (level, source) = open_level(level.as_deref(), seed)?;
+    let (level, source) = open_level(level.as_deref(), seed).map_err(|e| {
+        // A file the header names that cannot be read is the script's error, at the header
+        // (one that reads but does not parse has its own place in the level).
+        match (&options.level, &script.header.level_at, &e) {
+            (None, Some(at), OpenError::Load(LoadError::Io { .. })) => {
+                ScriptError::Script(at.error(e.to_string()).into())
+            }
+            _ => e.into(),
+        }
+    })?;
     let settings = match options.config.as_ref().or(script.header.config.as_ref()) {
         Some(file) => crate::app::config::load(file)?,
         None => crate::app::config::Settings::default(),

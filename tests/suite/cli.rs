@@ -557,6 +557,34 @@ fn check_refuses_a_fifo_at_once_instead_of_waiting_for_a_writer() {
 }
 
 #[cfg(unix)]
+/// A script whose `#! level:` names nothing, or a file that is not there, is refused at the
+/// header (a level that reads but does not parse keeps its own place in the level file).
+#[test]
+fn a_script_s_level_header_that_names_no_file_is_an_error_at_the_header() {
+    let dir = tempfile::tempdir().unwrap();
+    for (header, want) in [
+        (
+            "#! level: \n",
+            "h.keys:1:3: empty level: name the level file, e.g. `#! level: pillar.txt`",
+        ),
+        (
+            "#! level: gone.txt\n",
+            "h.keys:1:11: gone.txt: No such file or directory (os error 2)",
+        ),
+    ] {
+        std::fs::write(dir.path().join("h.keys"), format!("{header}.\n")).unwrap();
+        let out = Command::new(BIN)
+            .arg("script")
+            .arg("h.keys")
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert_exit(&out, 2);
+        let err = text(&out.stderr);
+        assert_eq!(err.lines().next().unwrap_or(""), want, "{err}");
+    }
+}
+
 /// A frame's name is the script's text: printed, its control characters are escaped, so a
 /// script cannot clear or retitle the terminal that shows its frames.
 #[test]
