@@ -392,7 +392,7 @@ macro_rules! keys {
 }
 
 /// The row of the straight steps (vi keys and arrows) for an action built from a step
-/// `(dx, dy)`: with [`diagonal!`] and [`numpad!`], the one layout that moving and aiming an
+/// `(dx, dy)`: with `diagonal!` and `numpad!`, the one layout that moving and aiming an
 /// attack share. `straight!(Context, Action::Ctor, "help", "hint")`.
 macro_rules! straight {
     ($ctx:ident, $f:path, $help:expr, $hint:expr) => {
@@ -415,7 +415,7 @@ macro_rules! straight {
     };
 }
 
-/// The row of the diagonal steps (vi keys) of [`straight!`]'s layout.
+/// The row of the diagonal steps (vi keys) of `straight!`'s layout.
 macro_rules! diagonal {
     ($ctx:ident, $f:path, $help:expr, $hint:expr) => {
         keys!(
@@ -433,7 +433,7 @@ macro_rules! diagonal {
     };
 }
 
-/// The numpad's row of [`straight!`]'s layout: digits, and Home, PgUp, End and PgDn for the
+/// The numpad's row of `straight!`'s layout: digits, and Home, PgUp, End and PgDn for the
 /// diagonals.
 macro_rules! numpad {
     ($ctx:ident, $f:path, $help:expr, $hint:expr) => {
