@@ -27,7 +27,7 @@ pub use create::write_new;
 pub use files::{
     DEFAULT_LEVEL, DEFAULT_LEVEL_PATH, DISK_SETTLE, DiskPoll, OpenError, PendingReload, Polled,
     Recovery, Reloaded, Replacing, Saved, Source, SourceKind, create_for_writing, find_recovery,
-    open_level, open_level_bytes, open_saved_level_bytes, parse_recovery, read_recovery,
+    open_level, open_level_bytes, open_saved_level_bytes, parse_recovery, playable, read_recovery,
     saved_copy_name, write_atomic,
 };
 pub use journal::{Io, Journal};

@@ -50,9 +50,8 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, CliError> {
                 (n, None) => format!(", floor {} of {n}", i + 1),
                 (_, Some(_)) => format!(", floor {}", i + 1),
             };
-            // Opened as the game opens it, which gives a Moving AI map its creatures: a map
-            // the game refuses to play must not pass the check.
-            if let Err(e) = crate::app::open_level(Some(&floor.path), 1) {
+            // A map the game refuses to play must not pass the check.
+            if let Err(e) = crate::session::playable(&floor.design, &floor.path, floor.format) {
                 failed = true;
                 super::report(&e);
                 continue;

@@ -214,11 +214,30 @@ fn open_bytes_named(
     Ok((design, source))
 }
 
+/// Whether the game can play a design read from `path` in `format` as it opens it: a Moving
+/// AI map must take its player and monsters ([`open_level`] places them from the seed; the
+/// seed does not decide whether they fit). `check` asks, on the design it read.
+pub fn playable(design: &Design, path: &Path, format: Format) -> Result<(), OpenError> {
+    if format != Format::MovingAi {
+        return Ok(());
+    }
+    let name = path.display().to_string();
+    populate_map(design.clone(), &name, 1)
+        .map(drop)
+        .map_err(OpenError::Populate)
+}
+
 /// Gives a Moving AI map, which has no creatures, its player and monsters from `seed`.
 fn populate_if_empty(design: Design, source: &Source, seed: u64) -> Result<Design, String> {
     if source.kind != SourceKind::MovingAi {
         return Ok(design);
     }
+    populate_map(design, &source.name(), seed)
+}
+
+/// Places a Moving AI map's player and monsters from `seed`; an error names the map as
+/// `name`.
+fn populate_map(design: Design, name: &str, seed: u64) -> Result<Design, String> {
     use crate::content::generate::{GenError, default_monsters, populate};
     let mut level = design.into_level();
     let (w, h) = (level.grid.width(), level.grid.height());
@@ -233,7 +252,7 @@ fn populate_if_empty(design: Design, source: &Source, seed: u64) -> Result<Desig
         }
         other => other,
     };
-    result.map_err(|e| format!("{}: {e}", source.name()))?;
+    result.map_err(|e| format!("{name}: {e}"))?;
     Ok(Design::new(level))
 }
 
