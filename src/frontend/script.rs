@@ -152,6 +152,13 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<Script, ParseError> {
                 .count()
                 + 1;
             let value = value.trim();
+            // Where the value stands, for errors found only once the level is open.
+            let here = || HeaderValue {
+                file: file.to_string(),
+                line: n,
+                col: value_col,
+                text: line.to_string(),
+            };
             match key.trim() {
                 "level" => {
                     // Quoted when the name needs it (a leading space, a newline): see
@@ -168,12 +175,7 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<Script, ParseError> {
                         ));
                     }
                     script.header.level = Some(base.join(path));
-                    script.header.level_at = Some(HeaderValue {
-                        file: file.to_string(),
-                        line: n,
-                        col: value_col,
-                        text: line.to_string(),
-                    });
+                    script.header.level_at = Some(here());
                 }
                 "config" => script.header.config = Some(base.join(value)),
                 "size" => {
@@ -189,12 +191,7 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<Script, ParseError> {
                 }
                 "lab" => {
                     script.header.lab = Some(lab_query(value).map_err(|m| err(n, col, m, line))?);
-                    script.header.lab_at = Some(HeaderValue {
-                        file: file.to_string(),
-                        line: n,
-                        col: value_col,
-                        text: line.to_string(),
-                    });
+                    script.header.lab_at = Some(here());
                 }
                 "planning" => {
                     script.header.planning =
