@@ -286,22 +286,7 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
         keys,
     )
     .map_err(CliError::Terminal)?;
-    let mut kept = true;
-    if let Some(k) = &keeper {
-        // The terminal may be gone (a hang-up kept the run): nowhere to say it then, and no
-        // reason to panic over it.
-        use std::io::Write;
-        match k.finish() {
-            Ok(said) if said.is_empty() => {}
-            Ok(said) => {
-                let _ = writeln!(std::io::stdout(), "{said}");
-            }
-            Err(why) => {
-                let _ = writeln!(std::io::stderr(), "{why}");
-                kept = false;
-            }
-        }
-    }
+    let kept = keeper.as_ref().is_none_or(|k| k.finish_and_say());
     Ok(ending.exit_code_kept(kept))
 }
 

@@ -536,14 +536,11 @@ impl Keeper {
         kept.finished = Some(said.clone());
         said
     }
-}
 
-impl Hooks for Keeper {
-    fn handled(&self, app: &mut App) {
-        self.note(app);
-    }
-
-    fn ending(&self) -> bool {
+    /// [`Keeper::finish`], telling the player: what was kept on standard output, why the
+    /// run could not be kept on standard error. Returns whether it was kept. The terminal
+    /// may be gone (a hang-up kept the run): nowhere to say it then, and no reason to panic.
+    pub fn finish_and_say(&self) -> bool {
         use std::io::Write;
         match self.finish() {
             Ok(said) => {
@@ -557,5 +554,15 @@ impl Hooks for Keeper {
                 false
             }
         }
+    }
+}
+
+impl Hooks for Keeper {
+    fn handled(&self, app: &mut App) {
+        self.note(app);
+    }
+
+    fn ending(&self) -> bool {
+        self.finish_and_say()
     }
 }
