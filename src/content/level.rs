@@ -378,6 +378,15 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Lines), ParseError> {
     let mut map_marked = false;
     let mut next: Option<(String, usize, usize)> = None;
     let (mut map_line, mut last_header, mut title_line) = (None, None, None);
+    // A header given again, at its line: `what` is the header (or the terrain's cost).
+    let again = |n: usize, what: String, first: usize, line: &str| {
+        err(
+            n,
+            1,
+            format!("a second {what} (the first is on line {first})"),
+            line,
+        )
+    };
     for item in lines(bytes, file) {
         let (n, line) = item?;
         (last_line, last_text) = (n, line);
@@ -413,23 +422,13 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Lines), ParseError> {
                             ));
                         }
                         if let Some((_, first, _)) = &next {
-                            return Err(err(
-                                n,
-                                1,
-                                format!("a second next: header (the first is on line {first})"),
-                                line,
-                            ));
+                            return Err(again(n, "next: header".into(), *first, line));
                         }
                         next = Some((file.to_string(), n, value_col));
                     }
                     "title" => {
                         if let Some(first) = title_line {
-                            return Err(err(
-                                n,
-                                1,
-                                format!("a second title: header (the first is on line {first})"),
-                                line,
-                            ));
+                            return Err(again(n, "title: header".into(), first, line));
                         }
                         title_line = Some(n);
                         title = Some(value.trim().to_string()).filter(|t| !t.is_empty());
@@ -444,27 +443,15 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Lines), ParseError> {
                             parse_cost(value).map_err(|(col, msg)| err(n, col, msg, line))?;
                         let slot = Tile::TERRAIN.iter().position(|&t| t == tile).unwrap_or(0);
                         if let Some(first) = cost_lines[slot] {
-                            return Err(err(
-                                n,
-                                1,
-                                format!(
-                                    "a second cost for {:?} (the first is on line {first})",
-                                    tile_glyph(tile)
-                                ),
-                                line,
-                            ));
+                            let what = format!("cost for {:?}", tile_glyph(tile));
+                            return Err(again(n, what, first, line));
                         }
                         cost_lines[slot] = Some(n);
                         weights = weights.with(tile, weight).unwrap_or(weights);
                     }
                     "size" => {
                         if let Some((.., first, _)) = &size {
-                            return Err(err(
-                                n,
-                                1,
-                                format!("a second size: header (the first is on line {first})"),
-                                line,
-                            ));
+                            return Err(again(n, "size: header".into(), *first, line));
                         }
                         let col = value_col;
                         let (w, h) = parse_size(value).ok_or_else(|| {
@@ -485,9 +472,7 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Lines), ParseError> {
                         return Err(err(
                             n,
                             1,
-                            format!(
-                                "unknown header {key:?} (known: title, size, map, message, next, cost)"
-                            ),
+                            format!("unknown header {key:?} (known: {})", HEADERS.join(", ")),
                             line,
                         ));
                     }
@@ -502,7 +487,7 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Lines), ParseError> {
             && let Some(word) = header_without_colon(line)
         {
             let form = if word == "message" {
-                "`message: TEXT` or `message at X,Y: TEXT`".to_string()
+                MESSAGE_FORMS.to_string()
             } else {
                 format!("`{word}: ...`")
             };
@@ -668,12 +653,17 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Lines), ParseError> {
     Ok((level, lines))
 }
 
+/// How a `message` header is written, for the errors that say so.
+const MESSAGE_FORMS: &str = "`message: TEXT` or `message at X,Y: TEXT`";
+
+/// The headers a level file may have, each `name: value` before the map.
+const HEADERS: [&str; 6] = ["title", "size", "map", "message", "next", "cost"];
+
 /// The header name a line begins with when it has no colon (`title The Crypt`): read as
 /// a map row, such a line is a row of monsters, which no one means as a level's first row.
 fn header_without_colon(line: &str) -> Option<&'static str> {
-    const KEYS: [&str; 6] = ["title", "size", "map", "message", "next", "cost"];
     let word = line.split(' ').next()?;
-    let key = KEYS.into_iter().find(|&k| k == word)?;
+    let key = HEADERS.into_iter().find(|&k| k == word)?;
     (line.len() > key.len() && !line.contains(':')).then_some(key)
 }
 
@@ -689,14 +679,13 @@ fn header(line: &str) -> Option<(&str, &str)> {
 /// A `message` header's note and the column of its cell (or of its text), or the column and
 /// the reason it is malformed. `key` is `message` or `message at X,Y`.
 fn parse_note(key: &str, value: &str) -> Result<(Note, usize), (usize, String)> {
-    const FORMS: &str = "`message: TEXT` or `message at X,Y: TEXT`";
     let at = match key.strip_prefix("message").map(str::trim_start) {
         Some("") => None,
         Some(rest) => {
             // The column of the cell's first character, past `message` and spaces.
             let col = key.chars().count() - rest.chars().count() + 1;
             let Some(cell) = rest.strip_prefix("at ") else {
-                return Err((col, format!("expected {FORMS}")));
+                return Err((col, format!("expected {MESSAGE_FORMS}")));
             };
             let col = col + 3 + (cell.chars().count() - cell.trim_start().chars().count());
             let p: Pos = cell.parse().map_err(|_| {
@@ -710,7 +699,7 @@ fn parse_note(key: &str, value: &str) -> Result<(Note, usize), (usize, String)> 
             }
             Some((p, col))
         }
-        None => return Err((1, format!("expected {FORMS}"))),
+        None => return Err((1, format!("expected {MESSAGE_FORMS}"))),
     };
     let text_col = key.chars().count() + 2;
     let note = Note::new(at.map(|(p, _)| p), value).ok_or_else(|| {
