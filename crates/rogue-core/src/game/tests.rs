@@ -9,7 +9,7 @@ fn level(src: &str) -> Level {
 
 #[test]
 fn a_monster_behind_a_wall_follows_the_optimal_route() {
-    let l = level(include_str!("../../levels/pillar.txt"));
+    let l = level(include_str!("../../../../levels/pillar.txt"));
     let mut w = World::new(&l, 1);
     let plan = w.monsters()[0].plan.clone();
     assert_eq!(plan.cost, Some(68));
@@ -137,7 +137,7 @@ fn an_abandoned_run_is_over() {
 
 #[test]
 fn same_seed_same_game() {
-    let l = level(include_str!("../../levels/default.txt"));
+    let l = level(include_str!("../../../../levels/default.txt"));
     let run = || {
         let mut w = World::new(&l, 42);
         for i in 0..40 {
@@ -160,7 +160,7 @@ fn same_seed_same_game() {
 
 #[test]
 fn tracing_records_the_selected_monsters_search_only() {
-    let l = level(include_str!("../../levels/default.txt"));
+    let l = level(include_str!("../../../../levels/default.txt"));
     let mut w = World::new(&l, 1);
     assert!(w.trace().is_none() && w.monsters().len() > 2);
     let stats = w.stats();
@@ -597,7 +597,7 @@ fn the_last_floor_of_a_run_has_no_stairs_and_clearing_it_wins() {
 
 #[test]
 fn the_runs_figures_add_up() {
-    let l = level(include_str!("../../levels/default.txt"));
+    let l = level(include_str!("../../../../levels/default.txt"));
     let mut w = World::new(&l, 5);
     let mut expanded = 0;
     for i in 0..60 {

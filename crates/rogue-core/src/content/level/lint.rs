@@ -101,7 +101,8 @@ mod tests {
     fn a_playable_level_has_no_warnings() {
         assert!(warnings("#######\n#@.#.g#\n#..#..#\n#.....#\n#######\n").is_empty());
         for file in ["default", "pillar", "bracket", "tutorial", "pond"] {
-            let text = std::fs::read(format!("levels/{file}.txt")).unwrap();
+            let levels = concat!(env!("CARGO_MANIFEST_DIR"), "/../../levels");
+            let text = std::fs::read(format!("{levels}/{file}.txt")).unwrap();
             let level = Level::parse(&text, file).unwrap();
             assert_eq!(lint(&level), [], "{file}");
         }

@@ -387,7 +387,7 @@ fn moving_ai_maps_load_as_levels() {
 fn shipped_movingai_maps_parse() {
     // The sample that ships with the repository (tests/data/movingai), not the full set CI
     // keeps beside the clone: the tests pass in any clone.
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/movingai");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/movingai");
     for (name, size) in [("arena.map", (49, 49)), ("den312d.map", (65, 81))] {
         let (l, format) = Level::load(&dir.join(name)).expect("the shipped sample");
         assert_eq!(format, Format::MovingAi);

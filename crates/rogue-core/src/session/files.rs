@@ -133,7 +133,7 @@ fn stamp_of(path: &Path) -> Option<(u64, Option<SystemTime>)> {
 }
 
 /// The default level, built in so the game plays anywhere.
-pub const DEFAULT_LEVEL: &str = include_str!("../../levels/default.txt");
+pub const DEFAULT_LEVEL: &str = include_str!("../../../../levels/default.txt");
 /// Where the default level lives in a clone of the repository; played from there when it
 /// exists, so that saves land in it.
 pub const DEFAULT_LEVEL_PATH: &str = "levels/default.txt";
