@@ -16,7 +16,8 @@ use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 
 use astar_rogue::content::generate::{Density, GenKind, GenParams, generate};
 use astar_rogue::content::level::{Level, Spawn};
-use astar_rogue::engine::grid::{Grid, Pos, Tile};
+use astar_rogue::content::map::{Tile, TileMap};
+use astar_rogue::engine::grid::Pos;
 use astar_rogue::game::{Act, Planning, World};
 
 /// An open `side`x`side` map with the player in the middle and a goblin on every other cell.
@@ -29,7 +30,7 @@ fn full(side: usize) -> Level {
         .collect();
     Level {
         title: None,
-        grid: Grid::new(side, side, Tile::Floor),
+        grid: TileMap::new(side, side, Tile::Floor),
         player: Some(player),
         monsters,
         features: Vec::new(),

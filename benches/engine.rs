@@ -95,7 +95,7 @@ fn engine(c: &mut Criterion) {
         let scen_path = dir.join(format!("{name}.map.scen"));
         let all = scen::load(&scen_path).expect("scenario file");
         let (level, _) = Level::load(&dir.join(format!("{name}.map"))).expect("map file");
-        let grid = level.grid;
+        let grid = level.grid.cost_grid().clone();
         let queries = sample(&all);
         let mut pf = Pathfinder::new();
         let mut path = SearchResult::default();

@@ -21,7 +21,7 @@ fn crate_turn(world: &World) -> Vec<u32> {
     world
         .monsters()
         .iter()
-        .map(|m| common::crate_astar(world.grid(), m.pos, goal).unwrap_or(0))
+        .map(|m| common::crate_astar(world.grid().cost_grid(), m.pos, goal).unwrap_or(0))
         .collect()
 }
 

@@ -30,8 +30,10 @@ use std::sync::Arc;
 
 use crate::content::level::Design;
 use crate::content::level::tools::Clip;
+use crate::content::map::Tile;
+use crate::content::searches;
 use crate::engine::astar::{SearchOptions, Snapshot};
-use crate::engine::grid::{Pos, Tile};
+use crate::engine::grid::Pos;
 use crate::game::{Act, ActResult, GameState, Planning, Watch, World};
 use crate::session::morgue::{Outcome, RunEnd};
 use crate::session::{Descended, Io, Reloaded, Saved, Session};
@@ -948,10 +950,12 @@ impl App {
             Action::Autoplay => self.toggle_autoplay(),
             Action::Faster => self.overlay.speed = (self.overlay.speed + 1).min(SPEEDS.len() - 1),
             Action::Slower => self.overlay.speed = self.overlay.speed.saturating_sub(1),
-            Action::CycleNeighbourhood => {
-                self.change_options(|o| o.neighbourhood = o.neighbourhood.next())
-            }
-            Action::CycleHeuristic => self.change_options(|o| o.heuristic = o.heuristic.next()),
+            Action::CycleNeighbourhood => self.change_options(|o| {
+                o.neighbourhood = searches::next(&searches::RULES, o.neighbourhood)
+            }),
+            Action::CycleHeuristic => self.change_options(|o| {
+                o.heuristic = searches::next(&searches::HEURISTICS, o.heuristic)
+            }),
             Action::CycleWeight => self.change_options(App::next_weight),
             Action::ToggleGreedy => self.change_options(|o| o.greedy = !o.greedy),
             Action::ResetOptions => self.change_options(|o| *o = SearchOptions::default()),

@@ -643,7 +643,7 @@ fn describe_cell(app: &App, snap: Option<&Snapshot>, p: Pos) -> String {
         s.push_str(&format!(" {}", f.name()));
     } else if !tile.is_passable() {
         s.push_str(match tile {
-            crate::engine::grid::Tile::Wall => " wall",
+            crate::content::map::Tile::Wall => " wall",
             _ => " void",
         });
     }
@@ -708,11 +708,11 @@ fn look_units(app: &App, snap: Option<&Snapshot>, p: Pos) -> Vec<String> {
     }
     units.push(
         match w.grid().get(p) {
-            crate::engine::grid::Tile::Floor => "floor",
-            crate::engine::grid::Tile::Wall => "wall",
-            crate::engine::grid::Tile::Void => "void",
-            crate::engine::grid::Tile::Water => "shallow water",
-            crate::engine::grid::Tile::Brush => "brush",
+            crate::content::map::Tile::Floor => "floor",
+            crate::content::map::Tile::Wall => "wall",
+            crate::content::map::Tile::Void => "void",
+            crate::content::map::Tile::Water => "shallow water",
+            crate::content::map::Tile::Brush => "brush",
         }
         .into(),
     );
@@ -752,7 +752,7 @@ fn describe_lab_cell(app: &App, snap: Option<&Snapshot>, p: Pos) -> String {
 
 /// What stepping onto a cell costs, when it is not plain floor of weight 1:
 /// `  water x3: a step in costs 30 (42 diagonal)`; empty otherwise.
-fn terrain_note(grid: &crate::engine::grid::Grid, p: Pos) -> String {
+fn terrain_note(grid: &crate::content::map::TileMap, p: Pos) -> String {
     if map::terrain_glyph(grid, p).is_none() {
         return String::new();
     }

@@ -7,7 +7,7 @@
 use astar_rogue::content::generate::{GenKind, GenParams, generate};
 use astar_rogue::content::level::Level;
 use astar_rogue::engine::astar::Heuristic;
-use astar_rogue::engine::grid::{DIAGONAL, DIRECTIONS, Grid, Neighbourhood, Pos, STRAIGHT};
+use astar_rogue::engine::grid::{DIRECTIONS, Grid, Neighbourhood, Pos};
 
 /// The 256x256 cave with 100 monsters (seed 7).
 pub fn cave_256() -> Level {
@@ -24,24 +24,30 @@ pub fn cave_256() -> Level {
     .expect("the cave generates")
 }
 
-/// The crate's `astar` with the game's moves (8-way, no corner cutting), costs (10/14) and
-/// octile heuristic. Successors are a lazy iterator, so the crate pays no allocation per
-/// expansion that ours would not.
+/// The crate's `astar` with the game's moves (8-way, no corner cutting) and the grid's costs
+/// (its steps times the cost of the cell entered), under the octile heuristic times the
+/// grid's lowest cost, as ours. Successors are a lazy iterator, so the crate pays no
+/// allocation per expansion that ours would not.
 pub fn crate_astar(grid: &Grid, start: Pos, goal: Pos) -> Option<u32> {
+    let steps = grid.steps();
     let successors = |&p: &Pos| {
         DIRECTIONS
             .iter()
             .filter(move |&&(dx, dy)| grid.can_step(p, dx, dy, Neighbourhood::Eight))
             .map(move |&(dx, dy)| {
-                let cost = if dx != 0 && dy != 0 {
-                    DIAGONAL
-                } else {
-                    STRAIGHT
-                };
-                (p.offset(dx, dy), cost)
+                let to = p.offset(dx, dy);
+                let base = steps.of(dx, dy).unwrap_or(0);
+                (to, base * u32::from(grid.cost(to)))
             })
     };
-    let heuristic =
-        |p: &Pos| Heuristic::Octile.estimate(p.x.abs_diff(goal.x), p.y.abs_diff(goal.y));
+    let lowest = grid.lowest_cost();
+    let heuristic = |p: &Pos| {
+        Heuristic::Octile.estimate_steps(
+            p.x.abs_diff(goal.x),
+            p.y.abs_diff(goal.y),
+            steps.straight(),
+            steps.diagonal(),
+        ) * lowest
+    };
     pathfinding::prelude::astar(&start, successors, heuristic, |p| *p == goal).map(|(_, c)| c)
 }

@@ -27,7 +27,7 @@ use super::help::KEYS_W;
 use super::keymap::{Action, BINDINGS, Context, Key};
 use super::search::{DEFAULT_SPEED, SPEEDS};
 use crate::content::level::{FeatureKind, Side};
-use crate::engine::grid::Tile;
+use crate::content::map::Tile;
 use crate::game::Command;
 use crate::text::{LoadError, ParseError};
 

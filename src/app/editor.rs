@@ -14,7 +14,8 @@ use super::{App, Confirm, Mode, Screen};
 use crate::content::kinds::kind;
 use crate::content::level::tools::{self, Clip, TooBig};
 use crate::content::level::{EditOp, FeatureKind, Needs, Refusal, ResizeRefusal, Side, Sides};
-use crate::engine::grid::{Pos, Tile};
+use crate::content::map::Tile;
+use crate::engine::grid::Pos;
 use crate::session::{NoFloor, NoNewFloor};
 
 /// A shape or region the editor draws (or copies) between two cells.

@@ -6,7 +6,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use super::config::Bindings;
 use super::editor::Tool;
 use crate::content::level::{FeatureKind, Side};
-use crate::engine::grid::Tile;
+use crate::content::map::Tile;
 
 /// Where a binding applies. Each screen consults a few contexts, most specific first
 /// ([`crate::app::App::contexts`]), and nothing else: a key that none of them binds does

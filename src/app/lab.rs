@@ -7,10 +7,11 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 
+use crate::content::map::{TerrainWeights, Tile, TileMap};
 use crate::engine::astar::{
     Algorithm, Heuristic, Pathfinder, Query, SearchOptions, SearchResult, Snapshot, Trace, Weight,
 };
-use crate::engine::grid::{Grid, Neighbourhood, Pos, TerrainWeights, Tile};
+use crate::engine::grid::{Neighbourhood, Pos};
 
 /// How the second search of a side-by-side comparison differs from the first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,29 +46,13 @@ impl Comparison {
     /// The second option set: `base` changed in this one way.
     pub fn apply(self, base: SearchOptions) -> SearchOptions {
         match self {
-            Comparison::Dijkstra => SearchOptions {
-                heuristic: Heuristic::Zero,
-                greedy: false,
-                ..base
-            },
-            Comparison::Weighted => SearchOptions {
-                weight: Weight::from_millis(2000),
-                greedy: false,
-                ..base
-            },
-            Comparison::FourWay => SearchOptions {
-                neighbourhood: Neighbourhood::Four,
-                ..base
-            },
-            Comparison::Greedy => SearchOptions {
-                greedy: true,
-                ..base
-            },
-            Comparison::Jps => SearchOptions {
-                algorithm: Algorithm::Jps,
-                greedy: false,
-                ..base
-            },
+            Comparison::Dijkstra => base.with_heuristic(Heuristic::Zero).with_greedy(false),
+            Comparison::Weighted => base
+                .with_weight(Weight::from_millis(2000))
+                .with_greedy(false),
+            Comparison::FourWay => base.with_neighbourhood(Neighbourhood::Four),
+            Comparison::Greedy => base.with_greedy(true),
+            Comparison::Jps => base.with_algorithm(Algorithm::Jps).with_greedy(false),
             Comparison::FewestSteps => base,
         }
     }
@@ -121,7 +106,7 @@ type Cached = ((u64, u32), Arc<Snapshot>);
 #[derive(Debug, Clone)]
 pub struct Lab {
     /// The lab's own copy of the map: walls painted here change nothing else.
-    pub grid: Grid,
+    pub grid: TileMap,
     /// Where the search starts.
     pub start: Pos,
     /// Where it is headed.
@@ -138,7 +123,7 @@ pub struct Lab {
     /// (`~` water, `"` brush, `.` floor, `w` wall), then that.
     pub pen: Tile,
     /// The lab's map with every terrain weighing 1, while a search runs on it.
-    ones: Option<Grid>,
+    ones: Option<TileMap>,
     pathfinder: Pathfinder,
     serial: u64,
     cache: RefCell<Vec<Option<Cached>>>,
@@ -146,7 +131,7 @@ pub struct Lab {
 
 impl Lab {
     /// A lab on a copy of `grid`, searching from `start` to `goal` with `options`.
-    pub fn new(grid: Grid, start: Pos, goal: Pos, options: SearchOptions) -> Self {
+    pub fn new(grid: TileMap, start: Pos, goal: Pos, options: SearchOptions) -> Self {
         let mut lab = Self {
             grid,
             start,
@@ -184,7 +169,7 @@ impl Lab {
                     Some(ones) if fewest_steps => ones,
                     _ => &self.grid,
                 };
-                let (result, trace) = self.pathfinder.find_traced(grid, q);
+                let (result, trace) = self.pathfinder.find_traced(grid.cost_grid(), q);
                 let cost_here = result.cost.and_then(|_| self.grid.path_cost(&result.path));
                 LabSearch {
                     options,
@@ -238,7 +223,7 @@ impl Lab {
     }
 
     /// The map search `i` ran on: the lab's, or its copy with every weight 1.
-    pub fn search_grid(&self, i: usize) -> &Grid {
+    pub fn search_grid(&self, i: usize) -> &TileMap {
         match (&self.ones, self.searches.get(i)) {
             (Some(ones), Some(s)) if s.fewest_steps => ones,
             _ => &self.grid,

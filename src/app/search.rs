@@ -283,12 +283,21 @@ fn describe_for_log(o: &SearchOptions) -> String {
     let h = if o.heuristic == crate::engine::astar::Heuristic::Zero {
         "zero (Dijkstra)"
     } else {
-        o.heuristic.name()
+        return format!(
+            "{} neighbours, {}, {}",
+            o.neighbourhood,
+            o.heuristic,
+            how(o)
+        );
     };
-    let how = if o.greedy {
+    format!("{} neighbours, {h}, {}", o.neighbourhood, how(o))
+}
+
+/// Greedy or A* in words for the log: `greedy best-first`, `weight 1.5`.
+fn how(o: &SearchOptions) -> String {
+    if o.greedy {
         "greedy best-first".to_string()
     } else {
         format!("weight {}", o.weight)
-    };
-    format!("{} neighbours, {h}, {how}", o.neighbourhood.name())
+    }
 }

@@ -69,8 +69,8 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, CliError> {
 
 /// The terrain of a map, for its summary line: ` (22 water x3, 4 brush x2)`, or nothing on
 /// a map of plain floor.
-fn terrain_counts(grid: &crate::engine::grid::Grid) -> String {
-    use crate::engine::grid::Tile;
+fn terrain_counts(grid: &crate::content::map::TileMap) -> String {
+    use crate::content::map::Tile;
     let parts: Vec<String> = Tile::TERRAIN
         .into_iter()
         .filter_map(|t| {

@@ -53,8 +53,8 @@ pub(super) fn path(args: &PathArgs) -> Result<i32, CliError> {
     // of the events, which on a 4096x4096 Dijkstra search took gigabytes.
     let mut nodes = (args.json && args.trace).then(|| NodeTable::new(&level.grid));
     match &mut nodes {
-        Some(nodes) => pf.search(&level.grid, query, &mut result, nodes),
-        None => pf.search(&level.grid, query, &mut result, &mut ()),
+        Some(nodes) => pf.search(level.grid.cost_grid(), query, &mut result, nodes),
+        None => pf.search(level.grid.cost_grid(), query, &mut result, &mut ()),
     }
     if let Some(why) = result.fallback {
         // On standard error, so that JSON on standard output stays one object.
@@ -65,7 +65,10 @@ pub(super) fn path(args: &PathArgs) -> Result<i32, CliError> {
         // The surrounding object is written by hand and each node by serde, one at a time:
         // a trace of a large level is gigabytes of JSON, which must stream, not be built.
         write!(out, "{{\"status\":")?;
-        json(&mut out, &result.status.name())?;
+        json(
+            &mut out,
+            &crate::content::searches::status_name(result.status),
+        )?;
         write!(out, ",\"cost\":")?;
         json(&mut out, &result.cost)?;
         write!(out, ",\"expanded\":{},\"path\":[", result.expanded)?;
@@ -137,7 +140,7 @@ struct NodeTable {
 }
 
 impl NodeTable {
-    fn new(grid: &crate::engine::grid::Grid) -> Self {
+    fn new(grid: &crate::content::map::TileMap) -> Self {
         Self {
             width: grid.width(),
             // Zeroed pages are only mapped when touched: a plain search pays nothing.

@@ -47,15 +47,14 @@ pub struct QueryArgs {
 impl QueryArgs {
     /// The search options these arguments ask for.
     pub fn options(&self) -> SearchOptions {
-        SearchOptions {
-            neighbourhood: self.neighbours,
-            heuristic: self.heuristic,
-            weight: self.weight,
-            cap: self.cap,
-            greedy: self.greedy,
-            ties: Ties::LowerH,
-            algorithm: self.algorithm,
-        }
+        SearchOptions::default()
+            .with_neighbourhood(self.neighbours)
+            .with_heuristic(self.heuristic)
+            .with_weight(self.weight)
+            .with_cap(self.cap)
+            .with_greedy(self.greedy)
+            .with_ties(Ties::LowerH)
+            .with_algorithm(self.algorithm)
     }
 
     /// The endpoints on `level`: the arguments', or the first monster and the player.

@@ -43,11 +43,9 @@ pub(super) fn scen(args: &ScenArgs) -> Result<i32, CliError> {
     );
     let mut total = Report::default();
     let mut out = std::io::stdout().lock();
-    let options = SearchOptions {
-        ties: args.ties,
-        algorithm: args.algorithm,
-        ..SearchOptions::default()
-    };
+    let options = SearchOptions::default()
+        .with_ties(args.ties)
+        .with_algorithm(args.algorithm);
     for file in &args.files {
         let report = scen::run_file_on(file, args.map.as_deref(), jobs, options)
             .map_err(|e| CliError::BadInput(e.to_string()))?;

@@ -32,12 +32,13 @@ pub fn fallback(why: Fallback) -> String {
         Fallback::Estimate => "an inconsistent estimate or a weight other than 1",
         Fallback::Greedy => "greedy best-first search",
         Fallback::Occupied => "cells held by others",
-        Fallback::WeightedTerrain => "terrain whose steps cost more than 10 or 14",
+        Fallback::Costs => "terrain whose steps cost more than 10 or 14",
         Fallback::Cluttered => {
             return "JPS hands this map over to A*: its straight runs are too short for \
                     jumping to pay (scattered walls, narrow mazes)."
                 .into();
         }
+        _ => "this search",
     };
     format!("JPS does not apply to {what}: A* ran instead.")
 }
@@ -74,23 +75,15 @@ mod tests {
 
     #[test]
     fn options_read_as_the_panels_show_them() {
-        let lifo = SearchOptions {
-            ties: Ties::Lifo,
-            ..SearchOptions::default()
-        };
+        let lifo = SearchOptions::default().with_ties(Ties::Lifo);
         assert_eq!(options(&lifo), "8 octile w1 ties lifo");
         // Every search follows the rule, so every description names it.
-        let manhattan = SearchOptions {
-            heuristic: Heuristic::Manhattan,
-            ..lifo
-        };
+        let manhattan = lifo.with_heuristic(Heuristic::Manhattan);
         assert_eq!(options(&manhattan), "8 manhattan w1 ties lifo");
         assert_eq!(options(&SearchOptions::default()), "8 octile w1");
-        let weighted = SearchOptions {
-            weight: Weight::from_millis(1500),
-            cap: Some(500),
-            ..SearchOptions::default()
-        };
+        let weighted = SearchOptions::default()
+            .with_weight(Weight::from_millis(1500))
+            .with_cap(Some(500));
         assert_eq!(options(&weighted), "8 octile w1.5 cap 500");
         assert_eq!(formula(&weighted), "F = G + 1.5·H");
         assert_eq!(fate(Fate::Improved { old: 38, new: 34 }), "G 38 -> 34");

@@ -7,8 +7,9 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::widgets::{Block, Borders, Widget};
 
 use crate::app::{App, Mode};
+use crate::content::map::Tile;
 use crate::engine::astar::{NodeState, Snapshot};
-use crate::engine::grid::{Pos, Tile};
+use crate::engine::grid::Pos;
 
 /// Inner height of a box: F, arrow and state, G and H.
 const BOX_H: u16 = 3;

@@ -14,8 +14,9 @@ use crate::app::config::Theme;
 use crate::app::keymap::{Action, Context};
 use crate::app::screen::{Layout, map_views};
 use crate::app::{App, Layer};
+use crate::content::map::Tile;
 use crate::engine::astar::{Algorithm, Fate, SearchResult, Snapshot, walk_runs};
-use crate::engine::grid::{Pos, Tile};
+use crate::engine::grid::Pos;
 
 /// The summary `path` prints for a search: `found from 2,3 to 6,3: cost 68, expanded 14,
 /// path 7 cells`, so the lab's numbers read exactly as the command line's.
@@ -23,7 +24,7 @@ pub fn summary(result: &SearchResult, from: Pos, to: Pos) -> String {
     let cost = result.cost.map_or("-".to_string(), |c| c.to_string());
     format!(
         "{} from {from} to {to}: cost {cost}, expanded {}, path {} cells",
-        result.status.name(),
+        crate::content::searches::status_name(result.status),
         result.expanded,
         result.path.len()
     )
@@ -200,7 +201,7 @@ fn render_panel(
         // open list gets exactly the rows it leaves (its lines wrap on narrow panels).
         let mut below: Vec<Line> = Vec::new();
         let search = &lab.searches[0];
-        match search.trace.expansion(snap.step, &lab.grid) {
+        match search.trace.expansion(snap.step, lab.grid.cost_grid()) {
             Some(e) => {
                 let units = [
                     format!("expansion #{}", e.step),

@@ -12,8 +12,9 @@ use crate::app::config::Theme;
 use crate::app::keymap::{Action, Context};
 use crate::app::{App, Layer, Mode};
 use crate::content::level::FeatureKind;
+use crate::content::map::{Tile, TileMap};
 use crate::engine::astar::{NodeInfo, NodeState, Snapshot};
-use crate::engine::grid::{Grid, Pos, Tile};
+use crate::engine::grid::Pos;
 
 /// Overlay glyphs, readable without colour: open `+`, closed `:`, path `*`, current `%`.
 const OPEN: char = '+';
@@ -365,7 +366,7 @@ pub(super) enum Seen {
 
 /// Draws `grid`'s tiles in `view`, the cell `cam` at its top-left, as `seen` says.
 pub(super) fn draw_tiles(
-    grid: &Grid,
+    grid: &TileMap,
     theme: &Theme,
     view: Rect,
     cam: Pos,
@@ -431,7 +432,7 @@ fn layer_value(n: &NodeInfo, layer: Layer) -> Option<u32> {
 /// The glyph a terrain keeps under the search's states, so that a pond stays in sight
 /// while the search floods round it: water and brush, and any terrain whose weight is not
 /// one. `None` for plain floor, walls and void.
-pub(super) fn terrain_glyph(grid: &Grid, p: Pos) -> Option<char> {
+pub(super) fn terrain_glyph(grid: &TileMap, p: Pos) -> Option<char> {
     let t = grid.get(p);
     let heavy = t.is_passable() && grid.weight(p) != 1;
     (matches!(t, Tile::Water | Tile::Brush) || heavy).then(|| crate::content::level::tile_glyph(t))
@@ -440,7 +441,7 @@ pub(super) fn terrain_glyph(grid: &Grid, p: Pos) -> Option<char> {
 /// The cost layer: every passable cell of `view` shows its weight (1 to 9), shaded from
 /// light (1) to dark (9) on the ramp of the other layers.
 pub(super) fn draw_costs(
-    grid: &Grid,
+    grid: &TileMap,
     view: Rect,
     cam: Pos,
     put: &mut impl FnMut(Pos, Option<char>, Style),
@@ -480,7 +481,7 @@ pub(super) fn decile(v: u32, (lo, hi): (u32, u32)) -> usize {
 /// being expanded.
 pub(super) fn draw_search(
     snap: &Snapshot,
-    grid: &Grid,
+    grid: &TileMap,
     layer: Layer,
     stepping: bool,
     theme: &Theme,

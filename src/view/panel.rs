@@ -148,7 +148,10 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
                         plural(steps, "step", "steps"),
                     ]
                 }
-                (s, _) => vec![format!("path: {}", s.name())],
+                (s, _) => vec![format!(
+                    "path: {}",
+                    crate::content::searches::status_name(s)
+                )],
             };
             text(&mut lines, &plan, Style::new(), Need::Essential);
             let expanded = plural(u64::from(m.plan.expanded), "node", "nodes");

@@ -2,8 +2,9 @@
 
 use astar_rogue::content::generate::{Density, GenError, GenKind, GenParams, generate, populate};
 use astar_rogue::content::level::Level;
+use astar_rogue::content::map::{Tile, TileMap};
 use astar_rogue::engine::astar::{Pathfinder, Query, SearchOptions, Status};
-use astar_rogue::engine::grid::{DIRECTIONS, Grid, Neighbourhood, Pos, Regions, Tile};
+use astar_rogue::engine::grid::{DIRECTIONS, Neighbourhood, Pos, Regions};
 
 fn params(kind: GenKind, width: usize, height: usize, seed: u64, monsters: usize) -> GenParams {
     GenParams::new(kind, width, height, seed).with_monsters(monsters)
@@ -15,7 +16,10 @@ fn assert_all_reach_player(level: &Level, what: &str) {
     let mut pf = Pathfinder::new();
     let opts = SearchOptions::default();
     for m in &level.monsters {
-        let r = pf.find(&level.grid, Query::new(m.pos, player).options(opts));
+        let r = pf.find(
+            &level.grid.cost_grid(),
+            Query::new(m.pos, player).options(opts),
+        );
         assert_eq!(
             r.status,
             Status::Found,
@@ -256,7 +260,7 @@ const BANDS: [(GenKind, u32, u32); 6] = [
 
 /// The cells a creature on `from` can walk to under the game's rule (8-way, no corner
 /// cutting), by a flood fill of its own rather than the generator's region labels.
-fn walkable_from(grid: &Grid, from: Pos) -> Vec<bool> {
+fn walkable_from(grid: &TileMap, from: Pos) -> Vec<bool> {
     let mut seen = vec![false; grid.len()];
     let mut stack = vec![from];
     seen[grid.index(from).unwrap()] = true;
@@ -361,7 +365,10 @@ fn density_moves_the_floor_share_the_right_way() {
         let mut p = GenParams::new(kind, 80, 40, seed);
         p.density = Some(d.parse().unwrap());
         let l = generate(&p).unwrap();
-        assert_eq!(Regions::compute(&l.grid, Neighbourhood::Eight).count(), 1);
+        assert_eq!(
+            Regions::compute(&l.grid.cost_grid(), Neighbourhood::Eight).count(),
+            1
+        );
         l.grid.tiles().iter().filter(|t| t.is_passable()).count()
     };
     for (kind, low, high) in [
@@ -620,7 +627,7 @@ fn generated_maps_are_one_walled_region() {
         for seed in 0..6 {
             let l = generate(&params(kind, 60, 30, seed, 4)).unwrap();
             let g = &l.grid;
-            let regions = Regions::compute(g, Neighbourhood::Eight);
+            let regions = Regions::compute(g.cost_grid(), Neighbourhood::Eight);
             assert_eq!(regions.count(), 1, "{kind} seed {seed}: stray floor left");
             for x in 0..g.width() {
                 assert_eq!(g.tiles()[x], Tile::Wall);

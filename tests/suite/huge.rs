@@ -5,12 +5,13 @@ use std::time::Instant;
 
 use astar_rogue::app::{App, Source, keymap::Action};
 use astar_rogue::content::level::{Design, Format, Level, Spawn};
+use astar_rogue::content::map::{Tile, TileMap};
 use astar_rogue::engine::astar::{Pathfinder, Query, SearchOptions, Status};
-use astar_rogue::engine::grid::{Grid, Pos, Tile};
+use astar_rogue::engine::grid::Pos;
 
 fn huge() -> Level {
     let n = 4096;
-    let mut grid = Grid::new(n, n, Tile::Floor);
+    let mut grid = TileMap::new(n, n, Tile::Floor);
     for i in 0..n as i32 {
         for p in [
             Pos::new(i, 0),
@@ -82,17 +83,14 @@ fn the_largest_level_loads_plays_and_saves() {
 
     // Corner to corner with a cap: a prompt answer instead of a search of 16 M cells.
     let mut pf = Pathfinder::new();
-    let capped = SearchOptions {
-        cap: Some(50_000),
-        ..SearchOptions::default()
-    };
+    let capped = SearchOptions::default().with_cap(Some(50_000));
     pf.find(
-        &level.grid,
+        &level.grid.cost_grid(),
         Query::new(Pos::new(1, 1), Pos::new(2, 2)).options(capped),
     );
     let t = Instant::now();
     let r = pf.find(
-        &level.grid,
+        &level.grid.cost_grid(),
         Query::new(Pos::new(1, 1), Pos::new(4094, 4094)).options(capped),
     );
     assert_eq!((r.status, r.expanded), (Status::CapReached, 50_000));

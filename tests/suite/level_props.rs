@@ -4,7 +4,8 @@
 //! Case counts default to 1000 per property (seconds in debug); set `PROPTEST_CASES` for more.
 
 use astar_rogue::content::level::{Feature, FeatureKind, Level, Note, ParseError, Spawn};
-use astar_rogue::engine::grid::{Grid, Pos, TerrainWeights, Tile};
+use astar_rogue::content::map::{TerrainWeights, Tile, TileMap};
+use astar_rogue::engine::grid::Pos;
 use proptest::prelude::*;
 use proptest::sample::Index;
 
@@ -45,7 +46,7 @@ fn level_strategy(max_w: usize, max_h: usize) -> impl Strategy<Value = Level> {
             for (t, k) in costs {
                 weights = weights.with(Tile::TERRAIN[t], k).expect("1..=9");
             }
-            let grid = Grid::from_tiles(w, h, tiles).with_weights(weights);
+            let grid = TileMap::from_tiles(w, h, tiles).with_weights(weights);
             let player = grid.pos(p);
             let mut monsters: Vec<Spawn> = Vec::new();
             let mut features: Vec<Feature> = Vec::new();
@@ -402,7 +403,7 @@ fn round_trip_keeps_leading_void_rows() {
     tiles.extend([Tile::Floor, Tile::Floor, Tile::Wall]);
     let l = Level {
         title: None,
-        grid: Grid::from_tiles(3, 2, tiles),
+        grid: TileMap::from_tiles(3, 2, tiles),
         player: Some(Pos::new(0, 1)),
         monsters: vec![],
         features: vec![],

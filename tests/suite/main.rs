@@ -1,9 +1,7 @@
 //! The integration tests, in one binary: each file is a module, so the crate is linked once
 //! (sixteen binaries took most of a clean `cargo test` linking the same crate again).
 
-mod alloc;
 mod app;
-mod astar_props;
 mod campaign;
 mod cli;
 mod common;
@@ -25,5 +23,4 @@ mod script_props;
 mod settings;
 mod snapshots;
 mod terminal;
-mod terrain_props;
 mod victory;

@@ -8,7 +8,8 @@ use std::path::Path;
 
 use astar_rogue::app::screen::{map_cell, screen_cell};
 use astar_rogue::app::{App, Confirm, Mode, write_atomic};
-use astar_rogue::engine::grid::{Pos, Tile};
+use astar_rogue::content::map::Tile;
+use astar_rogue::engine::grid::Pos;
 use common::Scratch;
 
 fn app(path: &Path) -> App {

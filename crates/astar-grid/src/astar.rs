@@ -5,10 +5,12 @@
 //! reusable [`Pathfinder`], which answers a [`SearchResult`] and, on request, tells a
 //! [`Tracer`] every [`TraceEvent`] of the search ([`Trace`] records them for replay).
 //!
-//! On a weighted grid ([`Grid::is_weighted`]: water, brush, or any terrain whose weight is not
-//! one) a step costs its base cost times the weight of the cell it enters, and H is the
-//! heuristic times the lowest terrain weight, so that A* stays optimal. Such grids get a
-//! search loop of their own; unweighted grids keep the fast path, untouched by weights.
+//! A step costs its base cost (10 straight, 14 diagonal, or the grid's own
+//! [`Steps`](crate::grid::Steps)) times the cost of the cell it enters, and H is the
+//! heuristic times the grid's lowest cell cost, so that A* stays optimal. A *uniform* grid
+//! ([`Grid::is_uniform`]: every cell costs 1 or is blocked, default steps) is searched on a
+//! fast path of its own; every other grid, and every search toward a [`Target`], on the
+//! general loop.
 //!
 //! Tie-breaking is fixed so that the same input always gives the same path: among nodes of
 //! equal F the one with the lower weighted H (the H that went into its F, which is plain H at
@@ -27,7 +29,7 @@
 //! // writes into a result whose path buffer is reused too.
 //! let mut pf = Pathfinder::new();
 //! let mut result = SearchResult::default();
-//! let dijkstra = SearchOptions { heuristic: Heuristic::Zero, ..SearchOptions::default() };
+//! let dijkstra = SearchOptions::default().with_heuristic(Heuristic::Zero);
 //! for (goal, cost) in [(Pos::new(5, 0), 50), (Pos::new(5, 2), 70), (Pos::new(0, 2), 20)] {
 //!     pf.search(&grid, Query::new(Pos::new(0, 0), goal), &mut result, &mut ());
 //!     assert_eq!(result.cost, Some(cost));
@@ -39,6 +41,7 @@
 //! ```
 
 mod board;
+mod connect;
 mod explain;
 mod greedy;
 mod jps;
@@ -49,11 +52,12 @@ mod weighted;
 pub use explain::{Expansion, Fate};
 pub use trace::{NodeInfo, NodeState, Snapshot, Trace, TraceEvent, Tracer, walk_runs};
 
-use crate::grid::{DIAGONAL, Grid, Neighbourhood, Pos, Regions, STRAIGHT};
+use crate::grid::{DIAGONAL, Grid, Neighbourhood, ParseError, Pos, STRAIGHT};
 use board::{Board, Queues};
 
 /// The estimate of the remaining cost to the goal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
 pub enum Heuristic {
     /// `14*min(dx,dy) + 10*(max-min)`: exact on an open 8-way grid. Admissible everywhere.
     #[default]
@@ -69,17 +73,8 @@ pub enum Heuristic {
 }
 
 impl Heuristic {
-    /// All heuristics, in the order the overlay cycles through them.
-    pub const ALL: [Heuristic; 5] = [
-        Heuristic::Octile,
-        Heuristic::Manhattan,
-        Heuristic::Chebyshev,
-        Heuristic::Euclidean,
-        Heuristic::Zero,
-    ];
-
-    /// The name used on the command line.
-    pub fn name(self) -> &'static str {
+    /// The name [`str::parse`] reads and `Display` writes.
+    fn name(self) -> &'static str {
         match self {
             Heuristic::Octile => "octile",
             Heuristic::Manhattan => "manhattan",
@@ -89,37 +84,40 @@ impl Heuristic {
         }
     }
 
-    /// Parses a command-line name (`dijkstra` is accepted for `zero`).
-    pub fn from_name(s: &str) -> Option<Self> {
-        if s == "dijkstra" {
-            return Some(Heuristic::Zero);
-        }
-        Self::ALL.into_iter().find(|h| h.name() == s)
-    }
-
-    /// The names accepted by [`str::parse`], for messages.
-    pub const NAMES: &'static str =
-        "octile, manhattan, chebyshev, euclidean or zero (also dijkstra)";
-
-    /// The next heuristic in [`Heuristic::ALL`].
-    pub fn next(self) -> Self {
-        let i = Self::ALL.iter().position(|&h| h == self).unwrap_or(0);
-        Self::ALL[(i + 1) % Self::ALL.len()]
-    }
-
-    /// The estimate for a displacement of `dx` columns and `dy` rows.
+    /// The estimate for a displacement of `dx` columns and `dy` rows under the default steps
+    /// (10 straight, 14 diagonal).
+    ///
+    /// ```
+    /// use astar_grid::astar::Heuristic;
+    ///
+    /// assert_eq!(Heuristic::Octile.estimate(3, 1), 34);
+    /// assert_eq!(Heuristic::Manhattan.estimate(3, 1), 40);
+    /// assert_eq!(Heuristic::Euclidean.estimate(3, 1), 31);
+    /// ```
     #[inline]
     pub fn estimate(self, dx: u32, dy: u32) -> u32 {
+        self.estimate_steps(dx, dy, STRAIGHT, DIAGONAL)
+    }
+
+    /// The estimate for a displacement of `dx` columns and `dy` rows with steps of
+    /// `straight` and `diagonal` (see [`Steps`](crate::grid::Steps)); at most `u32::MAX`.
+    #[inline]
+    pub fn estimate_steps(self, dx: u32, dy: u32, straight: u32, diagonal: u32) -> u32 {
+        let wide = |v: u64| v.min(u64::from(u32::MAX)) as u32;
         match self {
             Heuristic::Octile => {
                 let (lo, hi) = if dx < dy { (dx, dy) } else { (dy, dx) };
-                STRAIGHT * hi + (DIAGONAL - STRAIGHT) * lo
+                wide(
+                    u64::from(straight) * u64::from(hi)
+                        + u64::from(diagonal - straight) * u64::from(lo),
+                )
             }
-            Heuristic::Manhattan => STRAIGHT * (dx + dy),
-            Heuristic::Chebyshev => STRAIGHT * dx.max(dy),
+            Heuristic::Manhattan => wide(u64::from(straight) * (u64::from(dx) + u64::from(dy))),
+            Heuristic::Chebyshev => wide(u64::from(straight) * u64::from(dx.max(dy))),
             Heuristic::Euclidean => {
                 let d2 = u64::from(dx) * u64::from(dx) + u64::from(dy) * u64::from(dy);
-                (100 * d2).isqrt() as u32
+                let s = u64::from(straight);
+                wide((s * s * d2).isqrt())
             }
             Heuristic::Zero => 0,
         }
@@ -133,11 +131,37 @@ impl std::fmt::Display for Heuristic {
 }
 
 impl std::str::FromStr for Heuristic {
-    type Err = String;
+    type Err = ParseError;
 
-    /// Parses a heuristic's name; `dijkstra` is `zero`.
-    fn from_str(s: &str) -> Result<Self, String> {
-        Self::from_name(s).ok_or_else(|| format!("{s:?} is not a heuristic: use {}", Self::NAMES))
+    /// Parses a heuristic's name (`octile`, `manhattan`, `chebyshev`, `euclidean`, `zero`);
+    /// `dijkstra` is `zero`.
+    ///
+    /// ```
+    /// use astar_grid::astar::Heuristic;
+    ///
+    /// assert_eq!("dijkstra".parse(), Ok(Heuristic::Zero));
+    /// assert_eq!(Heuristic::Chebyshev.to_string(), "chebyshev");
+    /// assert!("octagonal".parse::<Heuristic>().is_err());
+    /// ```
+    fn from_str(s: &str) -> Result<Self, ParseError> {
+        if s == "dijkstra" {
+            return Ok(Heuristic::Zero);
+        }
+        [
+            Heuristic::Octile,
+            Heuristic::Manhattan,
+            Heuristic::Chebyshev,
+            Heuristic::Euclidean,
+            Heuristic::Zero,
+        ]
+        .into_iter()
+        .find(|h| h.name() == s)
+        .ok_or_else(|| {
+            ParseError::new(
+                s,
+                "a heuristic: use octile, manhattan, chebyshev, euclidean or zero (also dijkstra)",
+            )
+        })
     }
 }
 
@@ -162,7 +186,7 @@ impl Weight {
     }
 
     /// Parses a decimal such as `1`, `1.5` or `2.25` (at most three decimals, at most 100).
-    pub fn parse(s: &str) -> Option<Self> {
+    fn parse(s: &str) -> Option<Self> {
         let (int, frac) = s.split_once('.').unwrap_or((s, ""));
         if int.is_empty() && frac.is_empty()
             || frac.len() > 3
@@ -188,12 +212,21 @@ impl Weight {
 }
 
 impl std::str::FromStr for Weight {
-    type Err = String;
+    type Err = ParseError;
 
-    /// Parses a decimal from 0 to 100 with at most three decimals, as [`Weight::parse`].
-    fn from_str(s: &str) -> Result<Self, String> {
+    /// Parses a decimal from 0 to 100 with at most three decimals, such as `1`, `1.5` or
+    /// `2.25`.
+    ///
+    /// ```
+    /// use astar_grid::astar::Weight;
+    ///
+    /// assert_eq!("1.5".parse::<Weight>().map(Weight::millis), Ok(1500));
+    /// assert_eq!(Weight::from_millis(2250).to_string(), "2.25");
+    /// assert!("1.2345".parse::<Weight>().is_err() && "101".parse::<Weight>().is_err());
+    /// ```
+    fn from_str(s: &str) -> Result<Self, ParseError> {
         Self::parse(s)
-            .ok_or_else(|| format!("{s:?} is not a weight from 0 to 100 with at most 3 decimals"))
+            .ok_or_else(|| ParseError::new(s, "a weight from 0 to 100 with at most 3 decimals"))
     }
 }
 
@@ -217,6 +250,7 @@ impl std::fmt::Display for Weight {
 
 /// Which of the open nodes of equal F a search expands first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
 pub enum Ties {
     /// The lower weighted H, then the cell first in reading order: the game's rule, which
     /// the overlay and the snapshots show.
@@ -231,14 +265,8 @@ pub enum Ties {
 }
 
 impl Ties {
-    /// Both rules, default first.
-    pub const ALL: [Ties; 2] = [Ties::LowerH, Ties::Lifo];
-
-    /// The names accepted by [`str::parse`], for messages.
-    pub const NAMES: &'static str = "lower-h or lifo";
-
-    /// The name used on the command line.
-    pub fn name(self) -> &'static str {
+    /// The name [`str::parse`] reads and `Display` writes.
+    fn name(self) -> &'static str {
         match self {
             Ties::LowerH => "lower-h",
             Ties::Lifo => "lifo",
@@ -253,19 +281,27 @@ impl std::fmt::Display for Ties {
 }
 
 impl std::str::FromStr for Ties {
-    type Err = String;
+    type Err = ParseError;
 
     /// Parses `lower-h` or `lifo`.
-    fn from_str(s: &str) -> Result<Self, String> {
-        Self::ALL
+    ///
+    /// ```
+    /// use astar_grid::astar::Ties;
+    ///
+    /// assert_eq!("lifo".parse(), Ok(Ties::Lifo));
+    /// assert_eq!(Ties::LowerH.to_string(), "lower-h");
+    /// ```
+    fn from_str(s: &str) -> Result<Self, ParseError> {
+        [Ties::LowerH, Ties::Lifo]
             .into_iter()
             .find(|t| t.name() == s)
-            .ok_or_else(|| format!("{s:?} is not a tie rule: use {}", Self::NAMES))
+            .ok_or_else(|| ParseError::new(s, "a tie rule: use lower-h or lifo"))
     }
 }
 
 /// Which search runs: A*, or Jump Point Search where it applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
 pub enum Algorithm {
     /// A* over every cell (or greedy best-first, with [`SearchOptions::greedy`]).
     #[default]
@@ -275,8 +311,8 @@ pub enum Algorithm {
     /// runs between them, and finds a path of the same optimal cost as A* (not always the
     /// same path). It applies to 8-way moves without corner cutting at weight 1 with the
     /// octile, Chebyshev or zero estimate, A* rather than greedy, nobody in the way
-    /// ([`Query::occupied`] empty) and a grid whose every step costs the plain 10 or 14
-    /// (not [`Grid::is_weighted`]), unless the grid is large and so cluttered that A* is
+    /// ([`Query::occupied`] empty) and a uniform grid ([`Grid::is_uniform`]), unless the
+    /// grid is large and so cluttered that A* is
     /// faster ([`Fallback::Cluttered`]); elsewhere A* runs instead and
     /// [`SearchResult::fallback`] says why. Its expansions count jump points, its trace
     /// opens jump points only, each with the jump point its run came from as the parent.
@@ -284,14 +320,8 @@ pub enum Algorithm {
 }
 
 impl Algorithm {
-    /// Both algorithms, default first.
-    pub const ALL: [Algorithm; 2] = [Algorithm::AStar, Algorithm::Jps];
-
-    /// The names accepted by [`str::parse`], for messages.
-    pub const NAMES: &'static str = "astar or jps";
-
-    /// The name used on the command line.
-    pub fn name(self) -> &'static str {
+    /// The name [`str::parse`] reads and `Display` writes.
+    fn name(self) -> &'static str {
         match self {
             Algorithm::AStar => "astar",
             Algorithm::Jps => "jps",
@@ -306,19 +336,27 @@ impl std::fmt::Display for Algorithm {
 }
 
 impl std::str::FromStr for Algorithm {
-    type Err = String;
+    type Err = ParseError;
 
     /// Parses `astar` or `jps`.
-    fn from_str(s: &str) -> Result<Self, String> {
-        Self::ALL
+    ///
+    /// ```
+    /// use astar_grid::astar::Algorithm;
+    ///
+    /// assert_eq!("jps".parse(), Ok(Algorithm::Jps));
+    /// assert_eq!(Algorithm::AStar.to_string(), "astar");
+    /// ```
+    fn from_str(s: &str) -> Result<Self, ParseError> {
+        [Algorithm::AStar, Algorithm::Jps]
             .into_iter()
             .find(|a| a.name() == s)
-            .ok_or_else(|| format!("{s:?} is not an algorithm: use {}", Self::NAMES))
+            .ok_or_else(|| ParseError::new(s, "an algorithm: use astar or jps"))
     }
 }
 
 /// Why a search asked for [`Algorithm::Jps`] ran A* instead.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Fallback {
     /// Moves other than 8-way without corner cutting.
     Neighbourhood,
@@ -330,9 +368,9 @@ pub enum Fallback {
     /// Someone stands in the way ([`Query::occupied`] not empty): jump points assume that
     /// only walls block.
     Occupied,
-    /// Some step costs more than the plain 10 or 14 (weighted terrain): pruning symmetric
-    /// paths needs every path of the same shape to cost the same.
-    WeightedTerrain,
+    /// The grid is not uniform ([`Grid::is_uniform`]): cells of several costs, or steps
+    /// other than 10 and 14.
+    Costs,
     /// The grid's straight runs are too short for jumping to pay: on a large grid of
     /// scattered walls or one-cell corridors nearly every cell is a jump point, and a jump
     /// point costs several times what an A* node does, so A* is the faster of the two
@@ -363,8 +401,26 @@ impl SearchOptions {
     }
 }
 
-/// How a search moves, estimates and stops.
+/// How a search moves, estimates and stops. Built from [`SearchOptions::default`] (the
+/// game's rule: 8-way without corner cutting, octile, weight 1, no cap, A*) and the `with_`
+/// setters, so that options added later break nobody's code.
+///
+/// ```
+/// use astar_grid::astar::{Heuristic, SearchOptions, Ties, Weight};
+/// use astar_grid::grid::Neighbourhood;
+///
+/// let opts = SearchOptions::default()
+///     .with_neighbourhood(Neighbourhood::Four)
+///     .with_heuristic(Heuristic::Manhattan)
+///     .with_weight("1.5".parse::<Weight>()?)
+///     .with_cap(Some(500))
+///     .with_ties(Ties::Lifo);
+/// assert_eq!((opts.neighbourhood, opts.cap), (Neighbourhood::Four, Some(500)));
+/// assert!(SearchOptions::default().is_default() && !opts.is_default());
+/// # Ok::<(), astar_grid::grid::ParseError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
 pub struct SearchOptions {
     /// Which moves are allowed.
     pub neighbourhood: Neighbourhood,
@@ -384,7 +440,46 @@ pub struct SearchOptions {
 }
 
 impl SearchOptions {
-    /// Whether these are the game's standard rules (8-way without corner cutting, octile, w=1, no cap).
+    /// These options with another movement rule.
+    pub const fn with_neighbourhood(self, neighbourhood: Neighbourhood) -> Self {
+        Self {
+            neighbourhood,
+            ..self
+        }
+    }
+
+    /// These options with another estimate.
+    pub const fn with_heuristic(self, heuristic: Heuristic) -> Self {
+        Self { heuristic, ..self }
+    }
+
+    /// These options with another weight on H.
+    pub const fn with_weight(self, weight: Weight) -> Self {
+        Self { weight, ..self }
+    }
+
+    /// These options with another cap on expansions (`None`: no cap).
+    pub const fn with_cap(self, cap: Option<u32>) -> Self {
+        Self { cap, ..self }
+    }
+
+    /// These options as greedy best-first (`true`) or A* (`false`).
+    pub const fn with_greedy(self, greedy: bool) -> Self {
+        Self { greedy, ..self }
+    }
+
+    /// These options with another tie rule.
+    pub const fn with_ties(self, ties: Ties) -> Self {
+        Self { ties, ..self }
+    }
+
+    /// These options with another algorithm.
+    pub const fn with_algorithm(self, algorithm: Algorithm) -> Self {
+        Self { algorithm, ..self }
+    }
+
+    /// Whether these are the game's standard rules (8-way without corner cutting, octile,
+    /// w=1, no cap, A*, lower H first).
     pub fn is_default(&self) -> bool {
         *self == Self::default()
     }
@@ -392,6 +487,7 @@ impl SearchOptions {
 
 /// Why an endpoint cannot be searched from or to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Invalid {
     /// Outside the map.
     OutOfBounds,
@@ -425,6 +521,7 @@ impl Invalid {
 
 /// How a search ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Status {
     /// A path was found.
     Found,
@@ -434,22 +531,19 @@ pub enum Status {
     CapReached,
     /// The start is outside the map or blocked.
     InvalidStart(Invalid),
-    /// The goal is outside the map or blocked.
+    /// The goal is outside the map or blocked (for a search toward several goals: none of
+    /// them can be stood on).
     InvalidGoal(Invalid),
+    /// [`Query::occupied`] is neither empty nor one entry per cell of the grid.
+    BadOccupancy,
+    /// No path costing less than [`MAX_COST`] exists, and one costing more may: the
+    /// engine's integers stop there.
+    TooCostly,
 }
 
-impl Status {
-    /// The name used in JSON output (`found`, `unreachable`, `cap`, `invalid_start`, `invalid_goal`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Status::Found => "found",
-            Status::Unreachable => "unreachable",
-            Status::CapReached => "cap",
-            Status::InvalidStart(_) => "invalid_start",
-            Status::InvalidGoal(_) => "invalid_goal",
-        }
-    }
-}
+/// The largest path cost a search finds: above it, [`Status::TooCostly`]. Only grids of
+/// millions of cells with costly cells and steps come near it.
+pub const MAX_COST: u32 = (1 << 31) - 1;
 
 /// One search: from where, to where, how, and who stands where for it alone.
 ///
@@ -458,7 +552,7 @@ impl Status {
 /// use astar_grid::grid::{Grid, Pos};
 ///
 /// let grid = Grid::from_rows(&[".....", ".....", "....."]);
-/// let dijkstra = SearchOptions { heuristic: Heuristic::Zero, ..SearchOptions::default() };
+/// let dijkstra = SearchOptions::default().with_heuristic(Heuristic::Zero);
 /// // Someone stands at (2,1), in the middle of the straight line.
 /// let mut occupied = vec![0; grid.len()];
 /// occupied[grid.index(Pos::new(2, 1)).unwrap()] = 1;
@@ -468,6 +562,7 @@ impl Status {
 /// assert_eq!(Pathfinder::new().find(&grid, q).cost, Some(48));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Query<'a> {
     /// Where the search starts.
     pub start: Pos,
@@ -478,7 +573,8 @@ pub struct Query<'a> {
     /// Who stands where, one entry per cell of the grid in row order (or empty for nobody):
     /// a nonzero cell may not be entered, the goal excepted (the searcher's own cell, the
     /// start, is never entered anyway). Occupants do not block diagonals past them: only
-    /// walls do. It costs nothing per occupant, so a crowd of any size is free to pass.
+    /// blocked cells do. It costs nothing per occupant, so a crowd of any size is free to
+    /// pass.
     pub occupied: &'a [u32],
 }
 
@@ -513,15 +609,13 @@ impl<'a> Query<'a> {
     /// let q = Query::new(Pos::new(0, 0), Pos::new(3, 2));
     /// let mut pf = Pathfinder::new();
     /// assert_eq!(pf.find(&grid, q).cost, Some(38)); // two diagonals and a straight step
-    /// let four = SearchOptions { neighbourhood: Neighbourhood::Four, ..SearchOptions::default() };
+    /// let four = SearchOptions::default().with_neighbourhood(Neighbourhood::Four);
     /// assert_eq!(pf.find(&grid, q.options(four)).cost, Some(50));
     /// // Weighted A* (w = 1.5), the last-queued tie rule, and a cap of expansions.
-    /// let quick = SearchOptions {
-    ///     weight: Weight::from_millis(1500),
-    ///     ties: Ties::Lifo,
-    ///     cap: Some(2),
-    ///     ..SearchOptions::default()
-    /// };
+    /// let quick = SearchOptions::default()
+    ///     .with_weight(Weight::from_millis(1500))
+    ///     .with_ties(Ties::Lifo)
+    ///     .with_cap(Some(2));
     /// assert_eq!(pf.find(&grid, q.options(quick)).status, Status::CapReached);
     /// ```
     pub const fn options(self, options: SearchOptions) -> Self {
@@ -565,6 +659,7 @@ impl<'a> Query<'a> {
 
 /// What a search found.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SearchResult {
     /// How the search ended.
     pub status: Status,
@@ -596,44 +691,155 @@ impl SearchResult {
     fn set(&mut self, status: Status, cost: Option<u32>, expanded: u32) {
         (self.status, self.cost, self.expanded) = (status, cost, expanded);
     }
+
+    /// Where the path ended: its goal, when one was found (for a search toward several
+    /// goals, the one reached).
+    pub fn end(&self) -> Option<Pos> {
+        self.path.last().copied()
+    }
 }
 
-/// The largest grid searched: 4096x4096, as for level files. Costs then fit in 28 bits.
-pub const MAX_SEARCH_CELLS: usize = 4096 * 4096;
+/// What a search looks for when its goal is not one cell: where it may end, and a lower
+/// bound of what getting there costs from any cell. [`Pathfinder::search_to`] takes one;
+/// [`Goals`] (the nearest of several cells) and [`GoalTest`] (the caller's own test and
+/// estimate) are the two the crate offers.
+pub trait Target {
+    /// Whether the search may end at `p`.
+    fn is_goal(&self, p: Pos) -> bool;
+    /// An estimate of the cheapest cost from `p` to a goal, on `grid`. The path found is
+    /// optimal when it never overestimates (and no node is reopened when it is consistent:
+    /// it drops by at most a step's cost from one cell to the next).
+    fn estimate(&self, grid: &Grid, p: Pos) -> u32;
+}
+
+/// The nearest of several goal cells, under a heuristic: its estimate is the least over the
+/// goals (times the grid's lowest cost), so its work grows with their number; give many
+/// goals [`Heuristic::Zero`] (Dijkstra's search) or a [`GoalTest`] of your own.
+///
+/// ```
+/// use astar_grid::astar::{Goals, Heuristic, Pathfinder, SearchOptions, SearchResult};
+/// use astar_grid::grid::{Grid, Pos};
+///
+/// let grid = Grid::from_rows(&["..........", "..........", "...####..."]);
+/// let exits = [Pos::new(9, 0), Pos::new(0, 2), Pos::new(5, 1)];
+/// let mut pf = Pathfinder::new();
+/// let mut found = SearchResult::default();
+/// let nearest = Goals::new(&exits, Heuristic::Octile);
+/// pf.search_to(&grid, Pos::new(2, 0), &nearest, SearchOptions::default(), &mut found);
+/// assert_eq!((found.end(), found.cost), (Some(Pos::new(0, 2)), Some(28)));
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct Goals<'a> {
+    cells: &'a [Pos],
+    heuristic: Heuristic,
+}
+
+impl<'a> Goals<'a> {
+    /// The nearest of `cells`, estimated by `heuristic`.
+    pub fn new(cells: &'a [Pos], heuristic: Heuristic) -> Self {
+        Self { cells, heuristic }
+    }
+}
+
+impl Target for Goals<'_> {
+    fn is_goal(&self, p: Pos) -> bool {
+        self.cells.contains(&p)
+    }
+
+    fn estimate(&self, grid: &Grid, p: Pos) -> u32 {
+        let steps = grid.steps();
+        let h = self
+            .cells
+            .iter()
+            .map(|g| {
+                self.heuristic.estimate_steps(
+                    p.x.abs_diff(g.x),
+                    p.y.abs_diff(g.y),
+                    steps.straight(),
+                    steps.diagonal(),
+                )
+            })
+            .min()
+            .unwrap_or(0);
+        h.saturating_mul(grid.lowest_cost())
+    }
+}
+
+/// A goal test and an estimate of the caller's, for searches the built-in goals do not fit:
+/// the nearest cell of some kind, a cell in reach of the target, a row.
+///
+/// ```
+/// use astar_grid::astar::{GoalTest, Pathfinder, SearchOptions, SearchResult};
+/// use astar_grid::grid::{Grid, Pos};
+///
+/// let grid = Grid::from_rows(&["....#...", "....#...", "........"]);
+/// // Any cell of the last column; the estimate counts the columns left, 10 a step.
+/// let east = GoalTest::new(|p: Pos| p.x == 7, |p: Pos| 10 * (7 - p.x) as u32);
+/// let mut found = SearchResult::default();
+/// Pathfinder::new().search_to(&grid, Pos::new(0, 0), &east, SearchOptions::default(), &mut found);
+/// assert_eq!((found.end().map(|p| p.x), found.cost), (Some(7), Some(78)));
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct GoalTest<G, H> {
+    is_goal: G,
+    estimate: H,
+}
+
+impl<G: Fn(Pos) -> bool, H: Fn(Pos) -> u32> GoalTest<G, H> {
+    /// A target whose goals are the cells where `is_goal` holds, estimated by `estimate`
+    /// (in the grid's cost units: a straight step into a cell of cost 1 is 10).
+    pub fn new(is_goal: G, estimate: H) -> Self {
+        Self { is_goal, estimate }
+    }
+}
+
+impl<G: Fn(Pos) -> bool, H: Fn(Pos) -> u32> Target for GoalTest<G, H> {
+    fn is_goal(&self, p: Pos) -> bool {
+        (self.is_goal)(p)
+    }
+
+    fn estimate(&self, _: &Grid, p: Pos) -> u32 {
+        (self.estimate)(p)
+    }
+}
 
 /// A reusable A* engine. Keep one and call it for many searches: its buffers are sized once
-/// per map and reused, so a search allocates nothing after the first (but the returned path).
-#[derive(Debug, Clone, Default)]
+/// per map and reused, so a search allocates nothing after the first (but the returned
+/// path). It is `Send` and `Sync`: keep one per thread, or one in a shared resource behind
+/// `&mut`.
+#[derive(Debug, Clone)]
 pub struct Pathfinder {
     board: Board,
     queues: Queues,
-    regions: Option<(u64, Regions)>,
-    regions_cut: Option<(u64, Regions)>,
+    /// Who is connected to whom, per movement rule (see [`connect::Connectivity`]).
+    connected: connect::Connectivity,
+    connected_cut: connect::Connectivity,
     /// The buffers of greedy best-first searches.
     greedy: greedy::Greedy,
     /// The buffers of Jump Point Search.
     jps: jps::Jps,
-    /// The buffers of searches on weighted grids.
+    /// The buffers of searches on grids that are not uniform, and toward targets.
     weighted: weighted::Weighted,
+}
+
+impl Default for Pathfinder {
+    fn default() -> Self {
+        Self {
+            board: Board::default(),
+            queues: Queues::default(),
+            connected: connect::Connectivity::new(Neighbourhood::Eight),
+            connected_cut: connect::Connectivity::new(Neighbourhood::EightCutCorners),
+            greedy: greedy::Greedy::default(),
+            jps: jps::Jps::default(),
+            weighted: weighted::Weighted::default(),
+        }
+    }
 }
 
 impl Pathfinder {
     /// An engine with empty buffers.
     pub fn new() -> Self {
         Self::default()
-    }
-
-    /// The connected regions of `grid` under `rule`, computed once per grid revision.
-    pub fn regions(&mut self, grid: &Grid, rule: Neighbourhood) -> &Regions {
-        let slot = if rule == Neighbourhood::EightCutCorners {
-            &mut self.regions_cut
-        } else {
-            &mut self.regions
-        };
-        if slot.as_ref().is_none_or(|(rev, _)| *rev != grid.revision()) {
-            *slot = Some((grid.revision(), Regions::compute(grid, rule)));
-        }
-        &slot.as_ref().expect("just computed").1
     }
 
     /// Finds a path.
@@ -685,10 +891,11 @@ impl Pathfinder {
 
     /// The general entry point: writes the outcome into `result`, whose path buffer is
     /// reused (so a warmed-up engine allocates nothing), and the events into `tracer`
-    /// (`&mut ()` records nothing and costs nothing).
+    /// (`&mut ()` records nothing and costs nothing). Nothing the caller passes makes it
+    /// panic: a bad endpoint or occupancy is a [`Status`].
     ///
     /// ```
-    /// use astar_grid::astar::{Pathfinder, Query, SearchResult};
+    /// use astar_grid::astar::{Pathfinder, Query, SearchResult, Status};
     /// use astar_grid::grid::{Grid, Pos};
     ///
     /// let grid = Grid::from_rows(&["...", "...", "..."]);
@@ -699,12 +906,10 @@ impl Pathfinder {
     /// let q = Query::new(Pos::new(0, 1), Pos::new(2, 1)).occupied(&taken);
     /// pf.search(&grid, q, &mut result, &mut ());
     /// assert_eq!(result.cost, Some(28));
+    /// // An occupancy that is not one entry per cell is refused, not read.
+    /// pf.search(&grid, q.occupied(&taken[..4]), &mut result, &mut ());
+    /// assert_eq!(result.status, Status::BadOccupancy);
     /// ```
-    ///
-    /// # Panics
-    ///
-    /// On a grid of more than [`MAX_SEARCH_CELLS`] cells (level files are limited to that),
-    /// and when [`Query::occupied`] is neither empty nor one entry per cell of the grid.
     pub fn search<T: Tracer>(
         &mut self,
         grid: &Grid,
@@ -718,14 +923,11 @@ impl Pathfinder {
             options: opts,
             occupied,
         } = query;
-        assert!(
-            occupied.is_empty() || occupied.len() == grid.len(),
-            "an occupancy of {} cells for a grid of {}",
-            occupied.len(),
-            grid.len()
-        );
         result.path.clear();
         result.fallback = None;
+        if !occupied.is_empty() && occupied.len() != grid.len() {
+            return result.set(Status::BadOccupancy, None, 0);
+        }
         if let Some(why) = Invalid::of(grid, start) {
             return result.set(Status::InvalidStart(why), None, 0);
         }
@@ -746,17 +948,28 @@ impl Pathfinder {
             result.path.push(start);
             return result.set(Status::Found, Some(0), 1);
         }
-        let regions = self.regions(grid, opts.neighbourhood);
-        let (si, gi) = (
-            grid.index(start).unwrap_or(0),
-            grid.index(goal).unwrap_or(0),
-        );
-        if regions.label(si) != regions.label(gi) {
+        if !self.may_connect(grid, opts.neighbourhood, start, goal) {
             return result.set(Status::Unreachable, None, 0);
         }
+        self.run(grid, &query, result, tracer);
+        if result.status == Status::Unreachable {
+            self.unreachable(grid, opts.neighbourhood);
+        }
+    }
+
+    /// Runs the search that `query`'s options and the grid call for; the endpoints are
+    /// valid, apart, and may be connected.
+    fn run<T: Tracer>(
+        &mut self,
+        grid: &Grid,
+        query: &Query<'_>,
+        result: &mut SearchResult,
+        tracer: &mut T,
+    ) {
+        let opts = query.options;
         if opts.algorithm == Algorithm::Jps {
             let fallback = opts.jps_fallback().or_else(|| {
-                if occupied.is_empty() {
+                if query.occupied.is_empty() {
                     // Copying the grid in also weighs whether JPS runs on it.
                     self.jps.prepare(grid)
                 } else {
@@ -764,14 +977,11 @@ impl Pathfinder {
                 }
             });
             match fallback {
-                None => return self.jps.search(&query, result, tracer),
+                None => return self.jps.search(query, result, tracer),
                 Some(Fallback::Cluttered) => {
                     // In JPS's place, for its speed: A* under the faster tie rule, which
                     // finds the same cost as JPS promises (not A*'s path either).
-                    let query = query.options(SearchOptions {
-                        ties: Ties::Lifo,
-                        ..opts
-                    });
+                    let query = query.options(opts.with_ties(Ties::Lifo));
                     self.board.prepare(grid);
                     self.board
                         .run::<T, false>(&query, result, tracer, &mut self.queues);
@@ -782,24 +992,111 @@ impl Pathfinder {
             }
         }
         if opts.greedy {
-            return self.greedy.search(grid, &query, result, tracer);
+            return self.greedy.search(grid, query, result, tracer);
         }
-        if grid.is_weighted() {
-            return self.weighted.search(grid, &query, result, tracer);
+        if !grid.is_uniform() {
+            let target = Single(query.goal, opts.heuristic);
+            return self.weighted.search(grid, query, &target, result, tracer);
         }
         self.board.prepare(grid);
-        if occupied.is_empty() {
+        if query.occupied.is_empty() {
             self.board
-                .run::<T, false>(&query, result, tracer, &mut self.queues);
+                .run::<T, false>(query, result, tracer, &mut self.queues);
         } else {
             self.board
-                .run::<T, true>(&query, result, tracer, &mut self.queues);
+                .run::<T, true>(query, result, tracer, &mut self.queues);
+        }
+    }
+
+    /// Searches from `start` for the cheapest way to any goal of `target` (the nearest of
+    /// several cells, or a test of the caller's), under `options`' movement rule, weight,
+    /// cap and tie rule (its heuristic is the target's estimate; greedy and JPS do not
+    /// apply: this is A*). The goal reached is the path's last cell.
+    ///
+    /// The examples are on [`Goals`] and [`GoalTest`].
+    pub fn search_to(
+        &mut self,
+        grid: &Grid,
+        start: Pos,
+        target: &impl Target,
+        options: SearchOptions,
+        result: &mut SearchResult,
+    ) {
+        self.search_to_traced(grid, start, target, options, result, &mut ());
+    }
+
+    /// [`Pathfinder::search_to`] telling `tracer` every event.
+    pub fn search_to_traced<T: Tracer>(
+        &mut self,
+        grid: &Grid,
+        start: Pos,
+        target: &impl Target,
+        options: SearchOptions,
+        result: &mut SearchResult,
+        tracer: &mut T,
+    ) {
+        result.path.clear();
+        result.fallback = None;
+        if let Some(why) = Invalid::of(grid, start) {
+            return result.set(Status::InvalidStart(why), None, 0);
+        }
+        // The goal field is only read to exempt it from the occupancy, and there is none.
+        let query = Query::new(start, start).options(options.with_algorithm(Algorithm::AStar));
+        self.weighted.search(grid, &query, target, result, tracer);
+    }
+
+    /// Whether `start` and `goal` may be connected under `rule`: `false` only when they
+    /// certainly are not (see [`connect::Connectivity`]).
+    fn may_connect(&mut self, grid: &Grid, rule: Neighbourhood, start: Pos, goal: Pos) -> bool {
+        let (si, gi) = (
+            grid.index(start).unwrap_or(0),
+            grid.index(goal).unwrap_or(0),
+        );
+        self.connectivity(rule).may_connect(grid, si, gi)
+    }
+
+    /// A search found no path between cells its labels joined: they were split by a change
+    /// the labels only guessed at, so label afresh next time.
+    fn unreachable(&mut self, grid: &Grid, rule: Neighbourhood) {
+        self.connectivity(rule).found_apart(grid);
+    }
+
+    fn connectivity(&mut self, rule: Neighbourhood) -> &mut connect::Connectivity {
+        if rule == Neighbourhood::EightCutCorners {
+            &mut self.connected_cut
+        } else {
+            &mut self.connected
         }
     }
 }
 
-/// The cost of a path under the 10/14 rule, or `None` when a step is not a king move. On a
-/// weighted grid use [`Grid::path_cost`], which counts each cell's weight.
+/// One goal cell under a built-in heuristic, the target of a [`Query`] on a grid that is not
+/// uniform: the estimate times the lowest cost of a cell, so that it never overestimates.
+struct Single(Pos, Heuristic);
+
+impl Target for Single {
+    #[inline]
+    fn is_goal(&self, p: Pos) -> bool {
+        p == self.0
+    }
+
+    #[inline]
+    fn estimate(&self, grid: &Grid, p: Pos) -> u32 {
+        let steps = grid.steps();
+        self.1
+            .estimate_steps(
+                p.x.abs_diff(self.0.x),
+                p.y.abs_diff(self.0.y),
+                steps.straight(),
+                steps.diagonal(),
+            )
+            .saturating_mul(grid.lowest_cost())
+    }
+}
+
+/// The cost of a path under the default steps (10 straight, 14 diagonal) on uniform ground,
+/// or `None` when a step is not a king move. For any grid use [`Grid::path_cost`], which
+/// counts each cell's cost and the grid's steps.
 pub fn path_cost(path: &[Pos]) -> Option<u32> {
     path.windows(2)
         .map(

@@ -1,14 +1,25 @@
-//! Dijkstra maps: the cost from one cell to every cell it can reach, computed once and read by
-//! many (Brogue's way of letting a crowd of monsters chase the player with one search).
+//! Dijkstra maps: the cost from one or several cells to every cell they can reach, computed
+//! once and read by many (Brogue's way of letting a crowd of monsters chase the player with
+//! one search).
 
-use crate::grid::{DIAGONAL, DIRECTIONS, Grid, Neighbourhood, Pos, STRAIGHT};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
-/// No path: the cell is a wall or cut off.
+use crate::grid::{DIRECTIONS, Grid, Neighbourhood, Pos};
+
+/// No path: the cell is blocked or cut off.
 pub const UNREACHED: u32 = u32::MAX;
 
-/// The cheapest cost from a source cell to every cell, under a movement rule, with the
-/// game's integer costs (10 straight, 14 diagonal, times the weight of the cell entered on a
-/// weighted grid). Buffers are kept between computations.
+/// The largest cost a map holds; cells dearer than this to reach are [`UNREACHED`].
+const LIMIT: u32 = crate::astar::MAX_COST;
+
+/// Steps dearer than this are settled from a binary heap: Dial's buckets, one per cost
+/// below the dearest step, would be too many to sweep.
+const DIAL_MAX_STEP: u32 = 1 << 12;
+
+/// The cheapest cost from a set of source cells to every cell, under a movement rule and the
+/// grid's costs (a step's base cost times the cost of the cell entered). Buffers are kept
+/// between computations.
 #[derive(Debug, Clone, Default)]
 pub struct DistanceMap {
     width: usize,
@@ -16,10 +27,11 @@ pub struct DistanceMap {
     source: Option<Pos>,
     rule: Neighbourhood,
     expanded: u32,
-    /// Dial's buckets: costs grow by at most 14 per step (times the heaviest weight, at most
-    /// 9), so 16 (or 128) buckets by cost modulo their number hold every cell waiting to be
-    /// settled.
+    /// Dial's buckets: a step costs at most the dearest step, so that many buckets (a power
+    /// of two) by cost modulo their number hold every cell waiting to be settled.
     buckets: Vec<Vec<u32>>,
+    /// The queue for grids whose dearest step is too dear for buckets.
+    heap: BinaryHeap<Reverse<(u32, u32)>>,
 }
 
 impl DistanceMap {
@@ -29,7 +41,7 @@ impl DistanceMap {
     }
 
     /// Computes the costs from `from` to every cell of `grid` under `rule`. A source that is
-    /// not a floor cell reaches nothing.
+    /// blocked reaches nothing.
     ///
     /// ```
     /// use astar_grid::dijkstra::DistanceMap;
@@ -43,91 +55,152 @@ impl DistanceMap {
     /// assert_eq!(map.get(Pos::new(1, 1)), None);
     /// ```
     pub fn compute(&mut self, grid: &Grid, from: Pos, rule: Neighbourhood) {
-        self.fill(grid, from, rule, false);
+        self.fill(grid, &[from], rule, false);
     }
 
-    /// Computes the cost of reaching `to` from every cell of `grid` under `rule`: the map a
-    /// crowd rolls downhill on toward `to`. A step costs the weight of the cell it enters,
-    /// so on a weighted grid the way there and the way back may cost differently; on an
-    /// unweighted grid this is [`DistanceMap::compute`].
+    /// Computes the costs from the nearest of several sources to every cell: one map for
+    /// "how far is the nearest exit", as tcod's and bracket-lib's maps take several roots.
+    /// Blocked or outside sources are left out.
     ///
     /// ```
     /// use astar_grid::dijkstra::DistanceMap;
     /// use astar_grid::grid::{Grid, Neighbourhood, Pos};
     ///
-    /// let grid = Grid::from_rows(&["~.."]);
+    /// let grid = Grid::from_rows(&["........"]);
+    /// let mut map = DistanceMap::new();
+    /// map.compute_from(&grid, &[Pos::new(0, 0), Pos::new(7, 0)], Neighbourhood::Eight);
+    /// assert_eq!((map.get(Pos::new(2, 0)), map.get(Pos::new(5, 0))), (Some(20), Some(20)));
+    /// ```
+    pub fn compute_from(&mut self, grid: &Grid, sources: &[Pos], rule: Neighbourhood) {
+        self.fill(grid, sources, rule, false);
+    }
+
+    /// Computes the cost of reaching `to` from every cell of `grid` under `rule`: the map a
+    /// crowd rolls downhill on toward `to`. A step costs what the cell it enters costs, so
+    /// on a grid of several costs the way there and the way back may cost differently; on a
+    /// uniform grid this is [`DistanceMap::compute`].
+    ///
+    /// ```
+    /// use astar_grid::dijkstra::DistanceMap;
+    /// use astar_grid::grid::{Grid, Neighbourhood, Pos};
+    ///
+    /// let grid = Grid::from_rows(&["3.."]);
     /// let (mut from, mut to) = (DistanceMap::new(), DistanceMap::new());
     /// from.compute(&grid, Pos::new(2, 0), Neighbourhood::Eight);
     /// to.compute_to(&grid, Pos::new(2, 0), Neighbourhood::Eight);
-    /// // Wading into the water costs 30; walking out of it 10.
+    /// // Wading into the costly cell costs 30; walking out of it 10.
     /// assert_eq!((from.get(Pos::new(0, 0)), to.get(Pos::new(0, 0))), (Some(40), Some(20)));
     /// ```
     pub fn compute_to(&mut self, grid: &Grid, to: Pos, rule: Neighbourhood) {
-        self.fill(grid, to, rule, true);
+        self.fill(grid, &[to], rule, true);
     }
 
-    /// Dial's algorithm from `from`; `toward` counts each step's cost the other way round
-    /// (the weight of the cell stepped from, in the search's direction).
-    fn fill(&mut self, grid: &Grid, from: Pos, rule: Neighbourhood, toward: bool) {
+    /// Computes the cost of reaching the nearest of several cells from every cell (see
+    /// [`DistanceMap::compute_to`]).
+    pub fn compute_to_any(&mut self, grid: &Grid, targets: &[Pos], rule: Neighbourhood) {
+        self.fill(grid, targets, rule, true);
+    }
+
+    /// Dijkstra's algorithm from `roots` (Dial's, on buckets, when steps are cheap enough);
+    /// `toward` counts each step's cost the other way round (the cost of the cell stepped
+    /// from, in the search's direction).
+    fn fill(&mut self, grid: &Grid, roots: &[Pos], rule: Neighbourhood, toward: bool) {
         self.width = grid.width();
         self.dist.clear();
         self.dist.resize(grid.len(), UNREACHED);
-        self.source = Some(from);
+        self.source = roots.first().copied();
         self.rule = rule;
         self.expanded = 0;
-        let weighted = grid.is_weighted();
-        let slots = if weighted { 128 } else { 16 };
-        if self.buckets.len() != slots {
+        let highest = grid
+            .costs()
+            .iter()
+            .copied()
+            .max()
+            .map_or(1, u32::from)
+            .max(1);
+        let dearest = grid.steps().diagonal() * highest;
+        let dial = dearest <= DIAL_MAX_STEP;
+        let slots = (dearest as usize + 1).next_power_of_two().max(16);
+        if dial && self.buckets.len() != slots {
             self.buckets.resize_with(slots, Vec::new);
         }
         for b in &mut self.buckets {
             b.clear();
         }
+        self.heap.clear();
         let mask = slots as u32 - 1;
-        let Some(start) = grid.index(from).filter(|_| grid.is_passable(from)) else {
-            return;
-        };
-        self.dist[start] = 0;
-        self.buckets[0].push(start as u32);
-        let mut pending = 1usize;
-        let mut cost = 0u32;
+        let mut pending = 0usize;
+        for &root in roots {
+            if let Some(c) = grid.index(root).filter(|_| grid.is_passable(root))
+                && self.dist[c] != 0
+            {
+                self.dist[c] = 0;
+                if dial {
+                    self.buckets[0].push(c as u32);
+                } else {
+                    self.heap.push(Reverse((0, c as u32)));
+                }
+                pending += 1;
+            }
+        }
         let dirs: &[(i32, i32)] = if rule == Neighbourhood::Four {
             &DIRECTIONS[..4]
         } else {
             &DIRECTIONS
         };
-        while pending > 0 {
-            let slot = (cost & mask) as usize;
-            while let Some(c) = self.buckets[slot].pop() {
-                pending -= 1;
-                let c = c as usize;
-                if self.dist[c] != cost {
-                    continue;
+        let steps = grid.steps();
+        let mut cost = 0u32;
+        loop {
+            let c = if dial {
+                if pending == 0 {
+                    break;
                 }
-                self.expanded += 1;
-                let p = grid.pos(c);
-                for (d, &(dx, dy)) in dirs.iter().enumerate() {
-                    if !grid.can_step(p, dx, dy, rule) {
+                match self.buckets[(cost & mask) as usize].pop() {
+                    Some(c) => c as usize,
+                    None => {
+                        cost += 1;
                         continue;
                     }
-                    let n = c
-                        .wrapping_add_signed(dx as isize)
-                        .wrapping_add_signed(dy as isize * self.width as isize);
-                    let base = if d < 4 { STRAIGHT } else { DIAGONAL };
-                    let nd = cost
-                        + match (weighted, toward) {
-                            (false, _) => base,
-                            (true, false) => base * grid.weight(p.offset(dx, dy)),
-                            (true, true) => base * grid.weight(p),
-                        };
-                    if nd < self.dist[n] {
-                        self.dist[n] = nd;
-                        self.buckets[(nd & mask) as usize].push(n as u32);
-                        pending += 1;
+                }
+            } else {
+                match self.heap.pop() {
+                    Some(Reverse((d, c))) => {
+                        cost = d;
+                        c as usize
                     }
+                    None => break,
+                }
+            };
+            pending = pending.saturating_sub(1);
+            if self.dist[c] != cost {
+                continue;
+            }
+            self.expanded += 1;
+            let p = grid.pos(c);
+            for (d, &(dx, dy)) in dirs.iter().enumerate() {
+                if !grid.can_step(p, dx, dy, rule) {
+                    continue;
+                }
+                let n = c
+                    .wrapping_add_signed(dx as isize)
+                    .wrapping_add_signed(dy as isize * self.width as isize);
+                let base = if d < 4 {
+                    steps.straight()
+                } else {
+                    steps.diagonal()
+                };
+                let entered = if toward { p } else { p.offset(dx, dy) };
+                let nd = cost + base * u32::from(grid.cost(entered));
+                if nd < self.dist[n] && nd <= LIMIT {
+                    self.dist[n] = nd;
+                    if dial {
+                        self.buckets[(nd & mask) as usize].push(n as u32);
+                    } else {
+                        self.heap.push(Reverse((nd, n as u32)));
+                    }
+                    pending += 1;
                 }
             }
-            cost += 1;
         }
     }
 
@@ -145,7 +218,7 @@ impl DistanceMap {
         &self.dist
     }
 
-    /// The cell the map was computed from.
+    /// The cell the map was computed from (the first of several).
     pub fn source(&self) -> Option<Pos> {
         self.source
     }
@@ -155,11 +228,11 @@ impl DistanceMap {
         self.expanded
     }
 
-    /// The best legal step from `at` toward the source: the neighbour with the lowest cost,
-    /// lower than `at`'s own, among those `free` allows (ties go to the first in
-    /// [`DIRECTIONS`] order). `None` when no step gets closer. On a weighted grid (a map made
-    /// by [`DistanceMap::compute_to`]) the lowest cost counts the step too: what entering
-    /// the neighbour costs plus its cost from there, so the step is on a cheapest way.
+    /// The best legal step from `at` toward the source: the neighbour that minimises its
+    /// cost plus the cost of stepping onto it, among those `free` allows and whose cost is
+    /// lower than `at`'s own (ties go to the first in [`DIRECTIONS`] order). `None` when no
+    /// step gets closer. On a map made by [`DistanceMap::compute_to`], every step taken this
+    /// way is on a cheapest way to the source.
     pub fn downhill(&self, grid: &Grid, at: Pos, free: impl Fn(Pos) -> bool) -> Option<Pos> {
         let here = self.get(at)?;
         let dirs: &[(i32, i32)] = if self.rule == Neighbourhood::Four {
@@ -167,23 +240,21 @@ impl DistanceMap {
         } else {
             &DIRECTIONS
         };
-        if grid.is_weighted() {
-            return dirs
-                .iter()
-                .filter(|&&(dx, dy)| grid.can_step(at, dx, dy, self.rule))
-                .map(|&(dx, dy)| at.offset(dx, dy))
-                .filter_map(|n| Some((self.get(n)? + grid.step_cost(at, n)?, self.get(n)?, n)))
-                .filter(|&(_, d, n)| d < here && free(n))
-                .min_by_key(|&(total, _, _)| total)
-                .map(|(_, _, n)| n);
-        }
         dirs.iter()
             .filter(|&&(dx, dy)| grid.can_step(at, dx, dy, self.rule))
             .map(|&(dx, dy)| at.offset(dx, dy))
-            .filter_map(|n| Some((self.get(n)?, n)))
-            .filter(|&(d, n)| d < here && free(n))
-            .min_by_key(|&(d, _)| d)
-            .map(|(_, n)| n)
+            .filter_map(|n| {
+                let d = self.get(n)?;
+                let total = if grid.is_uniform() {
+                    d
+                } else {
+                    d + grid.step_cost(at, n)?
+                };
+                Some((total, d, n))
+            })
+            .filter(|&(_, d, n)| d < here && free(n))
+            .min_by_key(|&(total, _, _)| total)
+            .map(|(_, _, n)| n)
     }
 }
 
@@ -203,15 +274,17 @@ mod tests {
             "..........",
         ]);
         let goal = Pos::new(9, 0);
-        for rule in Neighbourhood::ALL {
+        for rule in [
+            Neighbourhood::Eight,
+            Neighbourhood::EightCutCorners,
+            Neighbourhood::Four,
+        ] {
             let mut map = DistanceMap::new();
             map.compute(&grid, goal, rule);
             let mut pf = Pathfinder::new();
-            let opts = SearchOptions {
-                neighbourhood: rule,
-                heuristic: crate::astar::Heuristic::Zero,
-                ..SearchOptions::default()
-            };
+            let opts = SearchOptions::default()
+                .with_neighbourhood(rule)
+                .with_heuristic(crate::astar::Heuristic::Zero);
             for i in 0..grid.len() {
                 let p = grid.pos(i);
                 let want = grid
@@ -226,23 +299,24 @@ mod tests {
     #[test]
     fn weighted_costs_equal_a_star_from_every_cell() {
         let grid = Grid::from_rows(&[
-            "....~~....",
-            "..###~~\"..",
-            "...~#..#..",
-            ".#.~#..#\".",
-            ".#..~~~#..",
-            "....\"\"....",
+            "....33....",
+            "..###332..",
+            "...3#..#..",
+            ".#.3#..#2.",
+            ".#..333#..",
+            "....22....",
         ]);
-        assert!(grid.is_weighted());
+        assert!(!grid.is_uniform());
         let goal = Pos::new(9, 0);
-        for rule in Neighbourhood::ALL {
+        for rule in [
+            Neighbourhood::Eight,
+            Neighbourhood::EightCutCorners,
+            Neighbourhood::Four,
+        ] {
             let mut map = DistanceMap::new();
             map.compute(&grid, goal, rule);
             let mut pf = Pathfinder::new();
-            let opts = SearchOptions {
-                neighbourhood: rule,
-                ..SearchOptions::default()
-            };
+            let opts = SearchOptions::default().with_neighbourhood(rule);
             for i in 0..grid.len() {
                 let p = grid.pos(i);
                 // From p to the goal and back cost the same only on unweighted grids: the
@@ -259,22 +333,23 @@ mod tests {
     #[test]
     fn costs_toward_a_cell_equal_a_star_to_it_and_downhill_follows_them() {
         let grid = Grid::from_rows(&[
-            "....~~....",
-            "..###~~\"..",
-            "...~#..#..",
-            ".#.~#..#\".",
-            ".#..~~~#..",
-            "....\"\"....",
+            "....33....",
+            "..###332..",
+            "...3#..#..",
+            ".#.3#..#2.",
+            ".#..333#..",
+            "....22....",
         ]);
         let goal = Pos::new(9, 0);
-        for rule in Neighbourhood::ALL {
+        for rule in [
+            Neighbourhood::Eight,
+            Neighbourhood::EightCutCorners,
+            Neighbourhood::Four,
+        ] {
             let mut map = DistanceMap::new();
             map.compute_to(&grid, goal, rule);
             let mut pf = Pathfinder::new();
-            let opts = SearchOptions {
-                neighbourhood: rule,
-                ..SearchOptions::default()
-            };
+            let opts = SearchOptions::default().with_neighbourhood(rule);
             for i in 0..grid.len() {
                 let p = grid.pos(i);
                 let want = grid

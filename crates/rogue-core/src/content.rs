@@ -5,4 +5,6 @@ pub mod endpoints;
 pub mod generate;
 pub mod kinds;
 pub mod level;
+pub mod map;
 pub mod scen;
+pub mod searches;

@@ -40,8 +40,9 @@ pub use sight::Sight;
 
 use crate::content::kinds::{self, Speed};
 use crate::content::level::{Feature, FeatureKind, Level, Note};
+use crate::content::map::{Tile, TileMap};
 use crate::engine::astar::{SearchOptions, SearchResult, Trace};
-use crate::engine::grid::{DIRECTIONS, Grid, Neighbourhood, Pos, Regions, Tile};
+use crate::engine::grid::{DIRECTIONS, Neighbourhood, Pos, Regions};
 
 /// A detour search may expand this many times the nodes of the monster's first search...
 pub const DETOUR_FACTOR: u32 = 4;
@@ -356,7 +357,7 @@ impl std::fmt::Display for Message {
 /// through its methods, which keep the occupancy by cell and the id order true.
 #[derive(Debug, Clone)]
 pub struct World {
-    grid: Grid,
+    grid: TileMap,
     player: Player,
     /// Living monsters, in id order.
     monsters: Vec<Monster>,
@@ -457,7 +458,7 @@ impl World {
     }
 
     /// The tiles now.
-    pub fn grid(&self) -> &Grid {
+    pub fn grid(&self) -> &TileMap {
         &self.grid
     }
 
@@ -634,7 +635,7 @@ impl World {
         if self.is_free(p) {
             return Some(p);
         }
-        let regions = Regions::compute(&self.grid, Neighbourhood::Eight);
+        let regions = Regions::compute(self.grid.cost_grid(), Neighbourhood::Eight);
         let player = self.grid.index(self.player.pos);
         let home = player.map(|c| regions.label(c));
         nearest_free_cells(&self.grid, &[p], |c| {
@@ -677,7 +678,7 @@ impl World {
             }
         }
         let starts: Vec<Pos> = stranded.iter().map(|&i| self.monsters[i].pos).collect();
-        let regions = Regions::compute(&self.grid, Neighbourhood::Eight);
+        let regions = Regions::compute(self.grid.cost_grid(), Neighbourhood::Eight);
         let home = self.grid.index(self.player.pos).map(|c| regions.label(c));
         let found = nearest_free_cells(&self.grid, &starts, |c| {
             Some(regions.label(c)) == home
@@ -1209,7 +1210,7 @@ pub fn low_hp(hp: i32) -> bool {
 /// hemmed in by the others' gets another pass (rare: it takes a crowd inside a thick wall);
 /// a start with nothing left to find gets `None`.
 pub(crate) fn nearest_free_cells(
-    grid: &Grid,
+    grid: &TileMap,
     starts: &[Pos],
     free: impl Fn(usize) -> bool,
 ) -> Vec<Option<Pos>> {

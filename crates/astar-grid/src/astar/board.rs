@@ -4,9 +4,7 @@
 //! API is [`Pathfinder`](super::Pathfinder).
 
 use super::queue::{BucketQueue, LifoRing, OpenList, RingQueue, narrow_shift};
-use super::{
-    Heuristic, MAX_SEARCH_CELLS, Query, SearchResult, Status, Ties, TraceEvent, Tracer, Weight,
-};
+use super::{Heuristic, Query, SearchResult, Status, Ties, TraceEvent, Tracer, Weight};
 use crate::grid::{DIAGONAL, DIRECTIONS, Grid, Neighbourhood, Pos, STRAIGHT};
 
 /// The open lists of A*, kept between searches: one per kind of search and tie rule.
@@ -154,21 +152,32 @@ impl Board {
         }
     }
 
-    /// Resizes the buffers and copies passability when the map changed.
+    /// Resizes the buffers and copies passability when the map changed: the changed cells
+    /// alone when the grid still knows them, the whole grid otherwise.
     pub(super) fn prepare(&mut self, grid: &Grid) {
         // Grid revisions start at 1, so a new board never matches.
         if self.revision == grid.revision() {
             return;
         }
-        assert!(
-            grid.len() <= MAX_SEARCH_CELLS,
-            "grids of more than {MAX_SEARCH_CELLS} cells are not searched"
-        );
         let (w, h) = (grid.width(), grid.height());
         let stride = w + 2;
         let cells = stride * (h + 2);
+        let offsets = direction_offsets(stride);
         // The stride and the cell count together fix the width and the height.
-        if self.stride != stride || self.walkable.len() != cells {
+        if self.stride == stride && self.walkable.len() == cells {
+            if let Some(changed) = grid.changes_since(self.revision) {
+                for i in changed {
+                    let c = (i / w.max(1) + 1) * stride + i % w.max(1) + 1;
+                    self.walkable[c] = grid.costs()[i] != 0;
+                    self.set_open(c, &offsets);
+                    for &off in &offsets {
+                        self.set_open(c.wrapping_add(off), &offsets);
+                    }
+                }
+                self.revision = grid.revision();
+                return;
+            }
+        } else {
             self.walkable = vec![false; cells];
             self.nodes = vec![Node::default().with(0, 0, NO_PARENT); cells];
             self.generation = 0;
@@ -176,27 +185,36 @@ impl Board {
         self.stride = stride;
         // Exact for every 32-bit cell index (Lemire, Kaser and Kurz, 2019); stride >= 3.
         self.stride_magic = (u64::MAX / stride as u64).wrapping_add(1);
-        for (y, row) in grid.tiles().chunks(w.max(1)).enumerate() {
+        for (y, row) in grid.costs().chunks(w.max(1)).enumerate() {
             let base = (y + 1) * stride + 1;
-            for (x, t) in row.iter().enumerate() {
-                self.walkable[base + x] = t.is_passable();
+            for (x, &cost) in row.iter().enumerate() {
+                self.walkable[base + x] = cost != 0;
             }
         }
-        let offsets = direction_offsets(stride);
         for c in stride..cells - stride {
-            let mut open = 0u64;
-            if self.walkable[c] {
-                for (d, &off) in offsets.iter().enumerate() {
-                    open |= u64::from(self.walkable[c.wrapping_add(off)]) << d;
-                }
-            }
-            self.nodes[c] = Node(self.nodes[c].0 & !OPEN | open << 32);
+            self.set_open(c, &offsets);
         }
         // Octile bounds the ring's estimates (Chebyshev and zero are below it).
         let max_h =
             Heuristic::Octile.estimate(w.saturating_sub(1) as u32, h.saturating_sub(1) as u32);
         self.narrow = narrow_shift(cells, max_h);
         self.revision = grid.revision();
+    }
+
+    /// Sets the walls around padded cell `c` in its node from [`Board::walkable`] (none
+    /// open from a wall, nor from the border).
+    #[inline]
+    fn set_open(&mut self, c: usize, offsets: &[usize; 8]) {
+        if c < self.stride || c >= self.walkable.len() - self.stride {
+            return;
+        }
+        let mut open = 0u64;
+        if self.walkable[c] {
+            for (d, &off) in offsets.iter().enumerate() {
+                open |= u64::from(self.walkable[c.wrapping_add(off)]) << d;
+            }
+        }
+        self.nodes[c] = Node(self.nodes[c].0 & !OPEN | open << 32);
     }
 
     /// Where H begins in the ring's 32-bit keys on this board, if it takes them.
@@ -599,14 +617,17 @@ const DIAGONAL_SIDES: [u32; 4] = {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::Tile;
 
     #[test]
     fn parent_covers_matches_the_grids_own_move_rule() {
         // Every wall pattern around a node, every parent direction, every rule: a neighbour is
         // covered exactly when it is the parent or the parent can step onto it.
         let c = Pos::new(1, 1);
-        for rule in Neighbourhood::ALL {
+        for rule in [
+            Neighbourhood::Eight,
+            Neighbourhood::EightCutCorners,
+            Neighbourhood::Four,
+        ] {
             for from in 0..8 {
                 let (fx, fy) = DIRECTIONS[from];
                 let parent = Pos::new(c.x - fx, c.y - fy);
@@ -616,10 +637,10 @@ mod tests {
                     .position(|&(dx, dy)| (dx, dy) == (-fx, -fy));
                 let parent_bit = 1 << parent_bit.expect("a king move");
                 for open in (0..256usize).filter(|open| open & parent_bit != 0) {
-                    let mut g = Grid::new(3, 3, Tile::Floor);
+                    let mut g = Grid::new(3, 3, 1).unwrap();
                     for (e, &(dx, dy)) in DIRECTIONS.iter().enumerate() {
                         if open & (1 << e) == 0 {
-                            g.set(Pos::new(c.x + dx, c.y + dy), Tile::Wall);
+                            g.set(Pos::new(c.x + dx, c.y + dy), 0);
                         }
                     }
                     let mut want = 0u8;
@@ -642,13 +663,17 @@ mod tests {
     #[test]
     fn next_moves_are_the_grids_legal_moves_less_those_the_parent_covers() {
         let c = Pos::new(1, 1);
-        for rule in Neighbourhood::ALL {
+        for rule in [
+            Neighbourhood::Eight,
+            Neighbourhood::EightCutCorners,
+            Neighbourhood::Four,
+        ] {
             let table = &NEXT_MOVES[rule_index(rule)];
             for open in 0..256usize {
-                let mut g = Grid::new(3, 3, Tile::Floor);
+                let mut g = Grid::new(3, 3, 1).unwrap();
                 for (e, &(dx, dy)) in DIRECTIONS.iter().enumerate() {
                     if open & (1 << e) == 0 {
-                        g.set(Pos::new(c.x + dx, c.y + dy), Tile::Wall);
+                        g.set(Pos::new(c.x + dx, c.y + dy), 0);
                     }
                 }
                 let mut legal = 0u8;

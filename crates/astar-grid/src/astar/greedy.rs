@@ -5,8 +5,8 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use super::{Query, SearchResult, Status, Ties, TraceEvent, Tracer};
-use crate::grid::{DIAGONAL, DIRECTIONS, Grid, Neighbourhood, Pos, STRAIGHT};
+use super::{MAX_COST, Query, SearchResult, Status, Ties, TraceEvent, Tracer};
+use crate::grid::{DIRECTIONS, Grid, Neighbourhood, Pos};
 
 /// The buffers of greedy searches, kept between them.
 #[derive(Debug, Clone, Default)]
@@ -47,11 +47,18 @@ impl Greedy {
         self.heap.clear();
         let opts = &q.options;
         let heuristic = opts.heuristic;
-        // On weighted grids H is scaled as A*'s is, and steps cost their cell's weight.
-        let (scale, weighted) = (grid.weights().lowest(), grid.is_weighted());
+        // H is scaled as A*'s is, and steps cost their cell's cost times the grid's steps.
+        let (scale, steps) = (grid.lowest_cost(), grid.steps());
         let h = |p: Pos| {
-            let h = heuristic.estimate(p.x.abs_diff(q.goal.x), p.y.abs_diff(q.goal.y));
-            if weighted { h * scale } else { h }
+            heuristic
+                .estimate_steps(
+                    p.x.abs_diff(q.goal.x),
+                    p.y.abs_diff(q.goal.y),
+                    steps.straight(),
+                    steps.diagonal(),
+                )
+                .saturating_mul(scale)
+                .min(MAX_COST)
         };
         let blocked = |p: Pos| q.is_taken(grid, p);
         let dirs: &[(i32, i32)] = if opts.neighbourhood == Neighbourhood::Four {
@@ -84,6 +91,7 @@ impl Greedy {
         }
         let cap = opts.cap.unwrap_or(u32::MAX);
         let mut expanded = 0u32;
+        let mut too_costly = false;
         while let Some(Reverse((_, _, c, g))) = self.heap.pop() {
             let c = c as usize;
             let p = grid.pos(c);
@@ -124,12 +132,17 @@ impl Greedy {
                     continue;
                 }
                 let nc = grid.index(np).unwrap_or(0);
-                let base = if d < 4 { STRAIGHT } else { DIAGONAL };
-                let ng = g + if weighted {
-                    base * grid.weight(np)
+                let base = if d < 4 {
+                    steps.straight()
                 } else {
-                    base
+                    steps.diagonal()
                 };
+                // As in A*: G stays at most MAX_COST, and one step cannot overflow past it.
+                let ng = g + base * u32::from(grid.cost(np));
+                if ng > MAX_COST {
+                    too_costly = true;
+                    continue;
+                }
                 let known = self.stamp[nc] == generation;
                 if known && (self.closed[nc] || self.g[nc] <= ng) {
                     continue;
@@ -149,7 +162,11 @@ impl Greedy {
             }
         }
         result.path.clear();
-        result.status = Status::Unreachable;
+        result.status = if too_costly {
+            Status::TooCostly
+        } else {
+            Status::Unreachable
+        };
         result.cost = None;
         result.expanded = expanded;
     }

@@ -20,7 +20,7 @@
 //! alone (the goal is checked apart), so it is remembered per cell and direction until the
 //! grid changes: a diagonal run, which tries two straight runs per cell, mostly reads them.
 
-use std::cell::Cell;
+use std::sync::atomic::{AtomicU16, Ordering};
 
 use super::queue::{BucketQueue, OpenList};
 use super::{Fallback, Query, SearchResult, Status, Ties, TraceEvent, Tracer};
@@ -53,7 +53,7 @@ fn g_of(n: Node) -> u32 {
     (n >> 4) as u32 & G_MASK
 }
 
-/// G fits in 28 bits, as in A* (see [`MAX_SEARCH_CELLS`](super::MAX_SEARCH_CELLS)).
+/// G fits in 28 bits, as in A* (see [`MAX_CELLS`](crate::grid::MAX_CELLS)).
 const G_MASK: u32 = (1 << 28) - 1;
 
 /// The last generation whose stamps fit in a node's 16 bits.
@@ -154,7 +154,7 @@ const UNKNOWN: u16 = u16::MAX;
 
 /// Straight runs of this many cells or more are not remembered: `distance << 1 | jump` must
 /// fit in 16 bits below [`UNKNOWN`]. (Diagonal runs never come near: a map of at most
-/// [`MAX_SEARCH_CELLS`](super::MAX_SEARCH_CELLS) cells has a shorter side of at most 4,096.)
+/// [`MAX_CELLS`](crate::grid::MAX_CELLS) cells has a shorter side of at most 4,096.)
 const LONGEST_KEPT_RUN: u32 = (1 << 15) - 1;
 
 /// The map as JPS reads it, rebuilt when the grid's revision changes.
@@ -186,6 +186,34 @@ struct Map {
     north: Lines,
 }
 
+/// A remembered run, written while a search reads the map: an atomic with relaxed loads and
+/// stores (plain moves on x86-64 and AArch64), so that the pathfinder stays `Sync` where a
+/// `Cell` would not be. A search holds the pathfinder mutably, so no two ever race here.
+#[derive(Debug, Default)]
+struct Known(AtomicU16);
+
+impl Known {
+    fn new(v: u16) -> Self {
+        Self(AtomicU16::new(v))
+    }
+
+    #[inline(always)]
+    fn get(&self) -> u16 {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    #[inline(always)]
+    fn set(&self, v: u16) {
+        self.0.store(v, Ordering::Relaxed);
+    }
+}
+
+impl Clone for Known {
+    fn clone(&self) -> Self {
+        Self::new(self.get())
+    }
+}
+
 /// What runs read at a cell, together so that a step of a diagonal run reads one cache line.
 #[derive(Debug, Clone, Default)]
 struct Spot {
@@ -194,12 +222,12 @@ struct Spot {
     bits: u16,
     /// Per straight direction, the run from here as `distance << 1 | jump point`, or
     /// [`UNKNOWN`].
-    runs: [Cell<u16>; 4],
+    runs: [Known; 4],
     /// Per diagonal direction, as `steps << 1 | last`, how far the diagonal run from here
     /// goes to the next cell whose straight parts find a jump point or to the last cell it
     /// reaches, whichever comes first, and with `last` whether it goes no further (the next
     /// step cuts a corner or meets a wall); or [`UNKNOWN`].
-    diagonals: [Cell<u16>; 4],
+    diagonals: [Known; 4],
 }
 
 /// The buffers of Jump Point Search, kept between searches.
@@ -240,7 +268,7 @@ type Successor = (u32, u32, u32, u32);
 /// then this slot, and nothing else of the map. Kept small so that it mostly stays in cache:
 /// on 8room_000 the expansions of all 1,940 scenarios take 22,137 slots, a table of 1 MiB.
 /// (`cell << 3` fits in a key: a map remembers only with sides below 2^16, see [`Map::memo`],
-/// so with at most [`MAX_SEARCH_CELLS`](super::MAX_SEARCH_CELLS) cells it pads to fewer than
+/// so with at most [`MAX_CELLS`](crate::grid::MAX_CELLS) cells it pads to fewer than
 /// 2^25.)
 #[derive(Debug, Clone, Default)]
 struct Memo {
@@ -420,9 +448,9 @@ impl Jps {
     /// a step that costs more than the plain 10 or 14, or straight runs too short for
     /// jumping to pay (see [`CLUTTER_MIN_CELLS`]).
     pub(super) fn prepare(&mut self, grid: &Grid) -> Option<Fallback> {
-        // Before the map is built: weighted terrain rules JPS out whatever the map holds.
-        if grid.is_weighted() {
-            return Some(Fallback::WeightedTerrain);
+        // Before the map is built: costly cells rule JPS out whatever the map holds.
+        if !grid.is_uniform() {
+            return Some(Fallback::Costs);
         }
         let map = &mut self.map;
         if map.revision == grid.revision() {
@@ -437,8 +465,8 @@ impl Jps {
         let mut walk = vec![false; stride * height];
         map.rows = Lines::new(height, stride);
         map.cols = Lines::new(stride, height);
-        for (i, t) in grid.tiles().iter().enumerate() {
-            if t.is_passable() {
+        for (i, &cost) in grid.costs().iter().enumerate() {
+            if cost != 0 {
                 let (x, y) = (i % w + 1, i / w + 1);
                 walk[y * stride + x] = true;
                 map.rows.clear(y, x);
@@ -454,8 +482,8 @@ impl Jps {
         map.north = Lines::new(stride, height);
         let unknown = Spot {
             bits: 0,
-            runs: std::array::from_fn(|_| Cell::new(UNKNOWN)),
-            diagonals: std::array::from_fn(|_| Cell::new(UNKNOWN)),
+            runs: std::array::from_fn(|_| Known::new(UNKNOWN)),
+            diagonals: std::array::from_fn(|_| Known::new(UNKNOWN)),
         };
         map.cells = vec![unknown; stride * height];
         self.memo.clear();

@@ -1,19 +1,24 @@
-//! A* on weighted grids: a step costs its base cost (10 straight, 14 diagonal) times the
-//! weight of the cell it enters. It is a search of its own, apart from the unweighted fast
-//! path of [`board`], whose packed nodes and move pruning both rest on every
-//! step costing its base cost: with weights, G needs more than 28 bits on the largest maps,
+//! A* on grids that are not uniform, and toward [`Target`]s: a step costs its base cost (the
+//! grid's [`Steps`](crate::grid::Steps)) times the cost of the cell it enters. It is a search
+//! of its own, apart from the uniform fast path of [`board`], whose packed nodes and move
+//! pruning both rest on every step costing 10 or 14: with costs, G needs more than 28 bits,
 //! and a cell the parent can step to directly may still be cheaper through the node (a
-//! straight step into floor and on into water beats a diagonal into the water when water
-//! weighs enough), so every legal move is tried.
+//! straight step into a cheap cell and on into a dear one beats a diagonal into the dear
+//! one when it costs enough), so every legal move is tried.
 //!
-//! The rules are the same as on unweighted grids: F = G + weighted H, ties to the lower
+//! The rules are the same as on uniform grids: F = G + weighted H, ties to the lower
 //! weighted H, then reading order (or last in, first out), a parent changes only on a
-//! strictly better G, closed nodes are never reopened. H is the heuristic times the lowest
-//! terrain weight, so that it stays admissible (and consistent when it was).
+//! strictly better G, closed nodes are never reopened. H is the target's estimate: for one
+//! goal cell, the heuristic times the grid's lowest cost, so that it stays admissible (and
+//! consistent when it was).
+//!
+//! Costs stay below [`MAX_COST`]: a step that would pass it is not taken, which cannot lose
+//! an optimal path to a goal found (it costs less than that step's end); a search that
+//! found no goal after dropping one says [`Status::TooCostly`].
 
-use super::board::{self, COSTS, NEXT_MOVES, NO_PARENT, direction_offsets, rule_index};
+use super::board::{self, NEXT_MOVES, NO_PARENT, direction_offsets, rule_index};
 use super::queue::{BucketQueue, OpenList};
-use super::{MAX_SEARCH_CELLS, Query, SearchResult, Status, Ties, TraceEvent, Tracer};
+use super::{MAX_COST, Query, SearchResult, Status, Target, Ties, TraceEvent, Tracer};
 use crate::grid::{DIRECTIONS, Grid, Pos};
 
 /// The buffers of weighted searches, kept between them.
@@ -21,10 +26,10 @@ use crate::grid::{DIRECTIONS, Grid, Pos};
 pub(super) struct Weighted {
     /// The revision of the grid copied in, or 0 (no grid has it) before the first.
     revision: u64,
-    /// Row stride of the padded arrays: the map with a one-cell impassable border.
+    /// Row stride of the padded arrays: the map with a one-cell blocked border.
     stride: usize,
-    /// Per padded cell: the weight of entering it, 0 where nobody may.
-    weight: Vec<u8>,
+    /// Per padded cell: the cost of entering it, 0 where nobody may.
+    cost: Vec<u8>,
     /// Per padded cell: which of its eight neighbours may be entered, bit `d` for
     /// direction `d` of [`DIRECTIONS`].
     open: Vec<u8>,
@@ -43,12 +48,13 @@ pub(super) struct Weighted {
 }
 
 impl Weighted {
-    /// Runs the A* of `q` on `grid`; the endpoints are valid and connected, and the options
-    /// are not greedy.
+    /// Runs the A* of `q` toward `target` on `grid` (`q.goal` only exempts a cell from the
+    /// occupancy); the start is valid and the options are not greedy.
     pub(super) fn search<T: Tracer>(
         &mut self,
         grid: &Grid,
         q: &Query<'_>,
+        target: &impl Target,
         result: &mut SearchResult,
         tracer: &mut T,
     ) {
@@ -56,26 +62,34 @@ impl Weighted {
         let mut queue = std::mem::take(&mut self.queue);
         let mut lifo = std::mem::take(&mut self.queue_lifo);
         match q.options.ties {
-            Ties::LowerH => self.run(grid, q, result, tracer, &mut queue),
-            Ties::Lifo => self.run(grid, q, result, tracer, &mut lifo),
+            Ties::LowerH => self.run(grid, q, target, result, tracer, &mut queue),
+            Ties::Lifo => self.run(grid, q, target, result, tracer, &mut lifo),
         }
         (self.queue, self.queue_lifo) = (queue, lifo);
     }
 
-    /// Copies the weights and the walls around each cell when the map changed.
+    /// Copies the costs and the walls around each cell when the map changed: the changed
+    /// cells alone when the grid still knows them, the whole grid otherwise.
     fn prepare(&mut self, grid: &Grid) {
         if self.revision == grid.revision() {
             return;
         }
-        assert!(
-            grid.len() <= MAX_SEARCH_CELLS,
-            "grids of more than {MAX_SEARCH_CELLS} cells are not searched"
-        );
         let (w, h) = (grid.width(), grid.height());
         let stride = w + 2;
         let cells = stride * (h + 2);
-        if self.stride != stride || self.weight.len() != cells {
-            self.weight = vec![0; cells];
+        if self.stride == stride && self.cost.len() == cells {
+            if let Some(changed) = grid.changes_since(self.revision) {
+                let offsets = direction_offsets(stride);
+                for i in changed {
+                    let c = (i / w.max(1) + 1) * stride + i % w.max(1) + 1;
+                    self.cost[c] = grid.costs()[i];
+                    self.open_around(c, &offsets);
+                }
+                self.revision = grid.revision();
+                return;
+            }
+        } else {
+            self.cost = vec![0; cells];
             self.open = vec![0; cells];
             self.stamp = vec![0; cells];
             self.g = vec![0; cells];
@@ -83,30 +97,45 @@ impl Weighted {
             self.generation = 0;
         }
         self.stride = stride;
-        let weights = grid.weights();
-        for (y, row) in grid.tiles().chunks(w.max(1)).enumerate() {
+        for (y, row) in grid.costs().chunks(w.max(1)).enumerate() {
             let base = (y + 1) * stride + 1;
-            for (x, &t) in row.iter().enumerate() {
-                self.weight[base + x] = weights.get(t) as u8;
-            }
+            self.cost[base..base + row.len()].copy_from_slice(row);
         }
         let offsets = direction_offsets(stride);
         for c in stride..cells - stride {
-            let mut open = 0u8;
-            if self.weight[c] != 0 {
-                for (d, &off) in offsets.iter().enumerate() {
-                    open |= u8::from(self.weight[c.wrapping_add(off)] != 0) << d;
-                }
-            }
-            self.open[c] = open;
+            self.open[c] = self.open_of(c, &offsets);
         }
         self.revision = grid.revision();
+    }
+
+    /// Which neighbours of padded cell `c` may be entered (none if `c` itself may not).
+    fn open_of(&self, c: usize, offsets: &[usize; 8]) -> u8 {
+        let mut open = 0u8;
+        if self.cost[c] != 0 {
+            for (d, &off) in offsets.iter().enumerate() {
+                open |= u8::from(self.cost[c.wrapping_add(off)] != 0) << d;
+            }
+        }
+        open
+    }
+
+    /// Recomputes the open bits of `c` and of its neighbours, after `c` changed.
+    fn open_around(&mut self, c: usize, offsets: &[usize; 8]) {
+        self.open[c] = self.open_of(c, offsets);
+        for &off in offsets {
+            let n = c.wrapping_add(off);
+            // A blocked neighbour (the border too) is open to nothing already.
+            if self.cost[n] != 0 {
+                self.open[n] = self.open_of(n, offsets);
+            }
+        }
     }
 
     fn run<T: Tracer, Q: OpenList>(
         &mut self,
         grid: &Grid,
         q: &Query<'_>,
+        target: &impl Target,
         result: &mut SearchResult,
         tracer: &mut T,
         queue: &mut Q,
@@ -119,19 +148,30 @@ impl Weighted {
         self.generation += 1;
         let open = self.generation << 1;
         let closed = open | 1;
-        let scale = grid.weights().lowest();
-        let (heuristic, weight) = (opts.heuristic, opts.weight);
+        let weight = opts.weight;
+        // Estimates stay below MAX_COST, so that F = G + weighted H fits in 32 bits.
         let estimate = |p: Pos| {
-            let h = heuristic.estimate(p.x.abs_diff(goal.x), p.y.abs_diff(goal.y)) * scale;
-            (h, weight.apply(h))
+            let h = target.estimate(grid, p).min(MAX_COST);
+            (h, weight.apply(h).min(MAX_COST))
         };
         let stride = self.stride;
         let offsets = direction_offsets(stride);
         let width = stride - 2;
         let moves_of = &NEXT_MOVES[rule_index(opts.neighbourhood)][NO_PARENT as usize];
+        let steps = grid.steps();
+        let step = |d: usize| {
+            if d < 4 {
+                steps.straight()
+            } else {
+                steps.diagonal()
+            }
+        };
         let cap = opts.cap.unwrap_or(u32::MAX);
         let cell = |p: Pos| (p.y as usize + 1) * stride + p.x as usize + 1;
-        let (s, t) = (cell(start), cell(goal));
+        let (s, t) = (
+            cell(start),
+            grid.index(goal).map_or(usize::MAX, |_| cell(goal)),
+        );
 
         let (h0, hw0) = estimate(start);
         self.stamp[s] = open;
@@ -148,6 +188,7 @@ impl Weighted {
             });
         }
         let mut expanded = 0u32;
+        let mut too_costly = false;
         // As on the fast path: a node's H is fixed, so its best entry pops first and every
         // later one finds it closed.
         loop {
@@ -169,7 +210,7 @@ impl Weighted {
                 tracer.event(TraceEvent::Close { cell: p });
             }
             let g = self.g[c];
-            if c == t {
+            if target.is_goal(p) {
                 self.write_path(c, p, &mut result.path);
                 return result.set(Status::Found, Some(g), expanded);
             }
@@ -187,7 +228,13 @@ impl Weighted {
                         continue;
                     }
                 }
-                let ng = g + COSTS[d] * u32::from(self.weight[n]);
+                // G stays at most MAX_COST and a step costs at most 1000 * 2 * 255, so no
+                // sum here overflows.
+                let ng = g + step(d) * u32::from(self.cost[n]);
+                if ng > MAX_COST {
+                    too_costly = true;
+                    continue;
+                }
                 let st = self.stamp[n];
                 if st == closed || st == open && self.g[n] <= ng {
                     continue;
@@ -208,7 +255,12 @@ impl Weighted {
                 }
             }
         }
-        result.set(Status::Unreachable, None, expanded);
+        let status = if too_costly {
+            Status::TooCostly
+        } else {
+            Status::Unreachable
+        };
+        result.set(status, None, expanded);
     }
 
     /// Writes the path that ends at `c` (at `end`) into `path`, start first.

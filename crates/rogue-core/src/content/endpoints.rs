@@ -2,8 +2,9 @@
 //! which `path`, `lab`, scripts' lab queries and scenario files all refuse alike (the engine
 //! itself builds no text).
 
+use crate::content::map::TileMap;
 use crate::engine::astar::Invalid;
-use crate::engine::grid::{Grid, Pos};
+use crate::engine::grid::Pos;
 
 /// An endpoint of a search that cannot be searched from or to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,18 +20,19 @@ pub struct BadEndpoint {
 impl BadEndpoint {
     /// The first endpoint of a search from `start` to `goal` on `grid` that cannot be
     /// searched, as the search itself would refuse it (start first).
-    pub fn find(grid: &Grid, start: Pos, goal: Pos) -> Option<BadEndpoint> {
-        let bad = |goal, at| Invalid::of(grid, at).map(|why| BadEndpoint { goal, at, why });
+    pub fn find(grid: &TileMap, start: Pos, goal: Pos) -> Option<BadEndpoint> {
+        let bad =
+            |goal, at| Invalid::of(grid.cost_grid(), at).map(|why| BadEndpoint { goal, at, why });
         bad(false, start).or_else(|| bad(true, goal))
     }
 
     /// In the words `path`, `lab`, scripts' lab queries and scenario files all use:
     /// `invalid start 99,99: outside the 8x6 map`, `invalid goal 4,2: not a floor cell`.
-    pub fn describe(&self, grid: &Grid) -> String {
+    pub fn describe(&self, grid: &TileMap) -> String {
         let what = if self.goal { "goal" } else { "start" };
         let reason = match self.why {
             Invalid::OutOfBounds => format!("outside the {}x{} map", grid.width(), grid.height()),
-            Invalid::Blocked => "not a floor cell".to_string(),
+            _ => "not a floor cell".to_string(),
         };
         format!("invalid {what} {}: {reason}", self.at)
     }
@@ -42,7 +44,7 @@ mod tests {
 
     #[test]
     fn the_start_is_refused_before_the_goal_in_the_searchs_words() {
-        let g = Grid::from_rows(&["..#", "..."]);
+        let g = TileMap::from_rows(&["..#", "..."]);
         let said = |s: Pos, t: Pos| BadEndpoint::find(&g, s, t).map(|b| b.describe(&g));
         assert_eq!(said(Pos::new(0, 0), Pos::new(2, 1)), None);
         assert_eq!(

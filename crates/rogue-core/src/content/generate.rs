@@ -28,7 +28,8 @@ use rand::{RngExt, SeedableRng};
 
 use crate::content::kinds::KINDS;
 use crate::content::level::{Level, Spawn};
-use crate::engine::grid::{Grid, Neighbourhood, Pos, Regions, Tile};
+use crate::content::map::{Tile, TileMap};
+use crate::engine::grid::{Neighbourhood, Pos, Regions};
 
 /// Narrowest map the generators make (room for a wall border around a usable interior).
 pub const MIN_WIDTH: usize = 10;
@@ -396,7 +397,7 @@ pub(crate) fn required_span(side: usize) -> usize {
 /// Whether an attempt fills its map: the floor's bounding box covers [`required_span`] of
 /// both sides, and for kinds with a density, the floor is at least
 /// [`MIN_FLOOR_PERMILLE`] of what `density` promises.
-fn fills_map(grid: &Grid, kind: GenKind, density: f64) -> bool {
+fn fills_map(grid: &TileMap, kind: GenKind, density: f64) -> bool {
     let (w, h) = (grid.width(), grid.height());
     let (mut x0, mut x1, mut y0, mut y1) = (usize::MAX, 0, usize::MAX, 0);
     let mut floor = 0;
@@ -453,7 +454,7 @@ pub fn generate(params: &GenParams) -> Result<Level, GenError> {
     let mut best = None;
     // The roomiest attempt that did not fill its map, used only if no attempt does (tiny
     // maps, whose interior is all the span they need, sometimes never do).
-    let mut fallback: Option<(Grid, Regions, u32)> = None;
+    let mut fallback: Option<(TileMap, Regions, u32)> = None;
     for _ in 0..ATTEMPTS {
         let mut tiles = carve(kind, width, height, density, &mut rng);
         connect::join_regions(width, height, &mut tiles);
@@ -499,7 +500,7 @@ pub fn generate(params: &GenParams) -> Result<Level, GenError> {
 /// Puts the player and the monsters on region `label` of a generated map.
 fn populate_generated(
     params: &GenParams,
-    grid: Grid,
+    grid: TileMap,
     regions: &Regions,
     label: u32,
     rng: &mut Xoshiro256PlusPlus,
@@ -531,7 +532,7 @@ fn populate_generated(
 /// `monsters` monsters on the player's region when it has none. Deterministic per seed.
 pub fn populate(level: &mut Level, seed: u64, monsters: usize) -> Result<(), GenError> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let regions = Regions::compute(&level.grid, Neighbourhood::Eight);
+    let regions = Regions::compute(level.grid.cost_grid(), Neighbourhood::Eight);
     let player = match level.player {
         Some(p) => p,
         None => {
@@ -589,10 +590,10 @@ fn keep_largest_region(
     width: usize,
     height: usize,
     tiles: Vec<Tile>,
-) -> (Grid, Regions, Option<u32>) {
+) -> (TileMap, Regions, Option<u32>) {
     // Label the grid that is returned, walling off the other regions in place.
-    let mut grid = Grid::from_tiles(width, height, tiles);
-    let regions = Regions::compute(&grid, Neighbourhood::Eight);
+    let mut grid = TileMap::from_tiles(width, height, tiles);
+    let regions = Regions::compute(grid.cost_grid(), Neighbourhood::Eight);
     let largest = regions.largest();
     if regions.count() > 1 {
         // Labelled cells are exactly the floor cells.
@@ -647,7 +648,7 @@ fn cells_at_ranks(
 /// reading order (as parsing lists them). Cells next to the player are refused when
 /// `strict`, and otherwise used only once the farther cells run out.
 fn place_monsters(
-    grid: &Grid,
+    grid: &TileMap,
     regions: &Regions,
     label: u32,
     player: Pos,

@@ -34,12 +34,13 @@ use crate::text::{lines, parse_size};
 
 use std::path::Path;
 
-use crate::engine::grid::{Grid, Pos, TerrainWeights, Tile};
+use crate::content::map::{TerrainWeights, Tile, TileMap};
+use crate::engine::grid::Pos;
 
 /// Widest and tallest map accepted, in cells.
 pub const MAX_LEVEL_SIDE: usize = 8192;
 /// Most cells accepted in one map (4096x4096): as many as the engine searches.
-pub const MAX_LEVEL_CELLS: usize = crate::engine::astar::MAX_SEARCH_CELLS;
+pub const MAX_LEVEL_CELLS: usize = crate::engine::grid::MAX_CELLS;
 /// Largest level file accepted, in bytes.
 pub const MAX_LEVEL_BYTES: u64 = 64 * 1024 * 1024;
 
@@ -134,7 +135,7 @@ pub struct Level {
     /// A human-readable name, from the `title:` header.
     pub title: Option<String>,
     /// The tiles.
-    pub grid: Grid,
+    pub grid: TileMap,
     /// The player's start (Moving AI maps have none).
     pub player: Option<Pos>,
     /// The monsters, in reading order when parsed.
@@ -285,7 +286,7 @@ impl Level {
             ));
         }
         check_dims(w, h)?;
-        let mut grid = Grid::new(w, h, Tile::Floor);
+        let mut grid = TileMap::new(w, h, Tile::Floor);
         for x in 0..w as i32 {
             grid.set(Pos::new(x, 0), Tile::Wall);
             grid.set(Pos::new(x, h as i32 - 1), Tile::Wall);
@@ -619,7 +620,7 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Lines), ParseError> {
             row,
         ));
     };
-    let grid = Grid::from_tiles(width, height, tiles).with_weights(weights);
+    let grid = TileMap::from_tiles(width, height, tiles).with_weights(weights);
     for (note, n, col, line) in &notes {
         if let Some(p) = note.at.filter(|&p| !grid.contains(p)) {
             return Err(err(

@@ -10,10 +10,11 @@ use std::time::{Duration, Instant};
 
 use crate::content::endpoints::BadEndpoint;
 use crate::content::level::Level;
+use crate::content::map::TileMap;
 use crate::engine::astar::{
     Fallback, Invalid, Pathfinder, Query, SearchOptions, SearchResult, Status, path_cost,
 };
-use crate::engine::grid::{Grid, Neighbourhood, Pos};
+use crate::engine::grid::{Neighbourhood, Pos};
 use crate::text::{LoadError, ParseError, lines, read_limited};
 
 /// How many failures a [`Report`] keeps the details of.
@@ -314,7 +315,7 @@ pub fn map_path_for(scen_path: &Path, scenarios: &[Scenario]) -> Option<PathBuf>
 /// `source` is the scenario file's bytes, for the line an error quotes.
 pub fn check_fit(
     scenarios: &[Scenario],
-    grid: &Grid,
+    grid: &TileMap,
     map_name: Option<&str>,
     file: &str,
     source: &[u8],
@@ -484,7 +485,7 @@ pub fn run_file(scen_path: &Path, map_override: Option<&Path>) -> Result<Report,
 pub fn run_scenarios_on(
     scenarios: &[Scenario],
     exact: Option<&[u32]>,
-    grid: &Grid,
+    grid: &TileMap,
     jobs: usize,
     options: SearchOptions,
 ) -> Report {
@@ -513,7 +514,7 @@ pub fn run_scenarios_on(
 
 /// Runs every scenario with default [`SearchOptions`] through one reused [`Pathfinder`],
 /// checking each cost against the bounds around `optimal_length`.
-pub fn run_scenarios(scenarios: &[Scenario], grid: &Grid) -> Report {
+pub fn run_scenarios(scenarios: &[Scenario], grid: &TileMap) -> Report {
     run_checked(scenarios, None, grid, SearchOptions::default())
 }
 
@@ -523,7 +524,7 @@ pub fn run_scenarios(scenarios: &[Scenario], grid: &Grid) -> Report {
 pub fn run_checked(
     scenarios: &[Scenario],
     exact: Option<&[u32]>,
-    grid: &Grid,
+    grid: &TileMap,
     options: SearchOptions,
 ) -> Report {
     let mut pf = Pathfinder::new();
@@ -533,12 +534,12 @@ pub fn run_checked(
     // anchors' harness prepares a map before its clock starts: the times are searches alone.
     if let Some(s) = scenarios.first() {
         let q = Query::new(s.start, s.goal).options(options);
-        pf.search(grid, q, &mut out, &mut ());
+        pf.search(grid.cost_grid(), q, &mut out, &mut ());
     }
     for (i, s) in scenarios.iter().enumerate() {
         let began = Instant::now();
         pf.search(
-            grid,
+            grid.cost_grid(),
             Query::new(s.start, s.goal).options(options),
             &mut out,
             &mut (),
@@ -551,7 +552,10 @@ pub fn run_checked(
         report.exact += usize::from(want.is_some());
         let verdict = match (out.status, out.cost) {
             (Status::Found, Some(cost)) => check(s, want, grid, cost, &out.path),
-            (status, _) => Err(format!("search ended {}", status.name())),
+            (status, _) => Err(format!(
+                "search ended {}",
+                crate::content::searches::status_name(status)
+            )),
         };
         if let Err(reason) = verdict {
             report.failed += 1;
@@ -571,7 +575,7 @@ pub fn run_checked(
 fn check(
     s: &Scenario,
     exact: Option<u32>,
-    grid: &Grid,
+    grid: &TileMap,
     cost: u32,
     path: &[Pos],
 ) -> Result<(), String> {
@@ -623,10 +627,7 @@ mod tests {
     use crate::engine::astar::Ties;
 
     fn with_ties(ties: Ties) -> SearchOptions {
-        SearchOptions {
-            ties,
-            ..SearchOptions::default()
-        }
+        SearchOptions::default().with_ties(ties)
     }
 
     const TABS: &str = "version 1\n\
@@ -702,8 +703,8 @@ mod tests {
         assert_eq!(col, 20);
     }
 
-    fn open_grid(rows: &[&str]) -> Grid {
-        Grid::from_rows(rows)
+    fn open_grid(rows: &[&str]) -> TileMap {
+        TileMap::from_rows(rows)
     }
 
     fn scenario(start: Pos, goal: Pos, optimal: f64) -> Scenario {

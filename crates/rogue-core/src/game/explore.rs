@@ -164,7 +164,7 @@ impl World {
             let p = self.grid.pos(c);
             let potion = self.feature_at(p) == Some(FeatureKind::Potion);
             if c != s && (potion || self.is_frontier(p)) {
-                let (dx, dy) = first_step(&self.grid, &parent, s, c);
+                let (dx, dy) = first_step(self.grid.cost_grid(), &parent, s, c);
                 return Explore::Step(dx, dy);
             }
             for (dx, dy) in DIRECTIONS {

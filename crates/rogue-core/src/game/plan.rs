@@ -7,12 +7,13 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use super::Monster;
 use crate::content::kinds::{self, Speed};
+use crate::content::map::TileMap;
 use crate::engine::astar::{
     Algorithm, Fallback, Heuristic, Pathfinder, Query, SearchOptions, SearchResult, Status, Ties,
     Trace, TraceEvent, Tracer,
 };
 use crate::engine::dijkstra::DistanceMap;
-use crate::engine::grid::{DIRECTIONS, Grid, Neighbourhood, Pos};
+use crate::engine::grid::{DIRECTIONS, Neighbourhood, Pos, Regions};
 
 /// How the monsters decide their moves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -167,6 +168,9 @@ pub struct Planner {
     /// Per monster (by index, as of the latest [`Planner::plan_all`]), the plan of a fast
     /// one's second move, made up front with its first: see [`Ahead`].
     ahead: Vec<Ahead>,
+    /// The map's connected regions under a movement rule, with the revision and the rule
+    /// they were labelled for: what a Dijkstra map from a cell would expand.
+    regions: Option<(u64, Neighbourhood, Regions)>,
 }
 
 /// How [`Planner::plan_all`] goes about its work.
@@ -259,7 +263,7 @@ impl Planner {
     /// plans when its turn comes if a way has opened by then.
     pub fn plan_all(
         &mut self,
-        grid: &Grid,
+        grid: &TileMap,
         goal: Pos,
         options: SearchOptions,
         monsters: &mut [Monster],
@@ -351,12 +355,13 @@ impl Planner {
     /// Every monster steps downhill on one Dijkstra map from `goal`: one search for all.
     fn plan_by_map(
         &mut self,
-        grid: &Grid,
+        grid: &TileMap,
         goal: Pos,
         options: SearchOptions,
         monsters: &mut [Monster],
     ) {
-        self.map.compute_to(grid, goal, options.neighbourhood);
+        self.map
+            .compute_to(grid.cost_grid(), goal, options.neighbourhood);
         self.stats.dijkstra_expanded = u64::from(self.map.expanded());
         self.trace = None;
         for m in monsters.iter_mut() {
@@ -365,14 +370,14 @@ impl Planner {
     }
 
     /// A monster's plan by the map: one step downhill, and the map's cost from its cell.
-    fn step_by_map(&self, grid: &Grid, goal: Pos, m: &mut Monster) {
+    fn step_by_map(&self, grid: &TileMap, goal: Pos, m: &mut Monster) {
         m.planned = (m.pos, goal);
         m.boxed = false;
         let plan = &mut m.plan;
         plan.path.clear();
         plan.expanded = 0;
         plan.cost = self.map.get(m.pos);
-        match self.map.downhill(grid, m.pos, |_| true) {
+        match self.map.downhill(grid.cost_grid(), m.pos, |_| true) {
             Some(step) => {
                 plan.status = Status::Found;
                 plan.path.extend([m.pos, step]);
@@ -386,7 +391,7 @@ impl Planner {
     /// to that node, which lies inside what the first explored.
     fn head_for_best_nodes(
         &mut self,
-        grid: &Grid,
+        grid: &TileMap,
         goal: Pos,
         options: SearchOptions,
         monsters: &mut [Monster],
@@ -400,17 +405,14 @@ impl Planner {
             let mut best = Nearest::new(goal, options.heuristic);
             let q = Query::new(from, goal).options(options);
             self.pathfinder
-                .search(grid, q, &mut self.scratch, &mut best);
+                .search(grid.cost_grid(), q, &mut self.scratch, &mut best);
             self.stats.astar_expanded += u64::from(self.scratch.expanded);
             let Some((_, target)) = best.best else {
                 continue;
             };
-            let to_best = Query::new(from, target).options(SearchOptions {
-                cap: None,
-                ..options
-            });
+            let to_best = Query::new(from, target).options(options.with_cap(None));
             self.pathfinder
-                .search(grid, to_best, &mut self.scratch, &mut ());
+                .search(grid.cost_grid(), to_best, &mut self.scratch, &mut ());
             self.stats.astar_expanded += u64::from(self.scratch.expanded);
             self.stats.searches += 2;
             // The plan stays "cap reached", with the path toward the best node to walk.
@@ -420,8 +422,8 @@ impl Planner {
 
     /// The step a monster takes when its planned step is taken: for map planning, the best
     /// free cell downhill; else `None` (the rules then try an A* detour).
-    pub fn map_detour(&self, grid: &Grid, at: Pos, free: impl Fn(Pos) -> bool) -> Option<Pos> {
-        self.distance_map()?.downhill(grid, at, free)
+    pub fn map_detour(&self, grid: &TileMap, at: Pos, free: impl Fn(Pos) -> bool) -> Option<Pos> {
+        self.distance_map()?.downhill(grid.cost_grid(), at, free)
     }
 
     /// Records the searches of monster `id` from the next [`Planner::plan_all`] on.
@@ -436,7 +438,7 @@ impl Planner {
     pub fn set_traced(
         &mut self,
         id: Option<u32>,
-        grid: &Grid,
+        grid: &TileMap,
         options: SearchOptions,
         monsters: &mut [Monster],
     ) {
@@ -465,14 +467,10 @@ impl Planner {
     /// by [`Planning::Capped`]'s cap, or by Jump Point Search under [`Planning::Jps`].
     fn searched_with(&self, options: SearchOptions) -> SearchOptions {
         match self.planning {
-            Planning::Capped(cap) => SearchOptions {
-                cap: Some(options.cap.map_or(cap, |c| c.min(cap))),
-                ..options
-            },
-            Planning::Jps => SearchOptions {
-                algorithm: Algorithm::Jps,
-                ..options
-            },
+            Planning::Capped(cap) => {
+                options.with_cap(Some(options.cap.map_or(cap, |c| c.min(cap))))
+            }
+            Planning::Jps => options.with_algorithm(Algorithm::Jps),
             Planning::AStar | Planning::Map => options,
         }
     }
@@ -480,7 +478,7 @@ impl Planner {
     /// Plans one monster again from where it stands (a fast monster before its second
     /// move, a boxed-in one whose way has opened), the way the planning mode plans, recording the search when it is the traced
     /// one; the work joins the turn's.
-    pub fn plan_one(&mut self, grid: &Grid, goal: Pos, options: SearchOptions, m: &mut Monster) {
+    pub fn plan_one(&mut self, grid: &TileMap, goal: Pos, options: SearchOptions, m: &mut Monster) {
         match self.planning {
             // The map from the player still holds: the player has not moved.
             Planning::Map => self.step_by_map(grid, goal, m),
@@ -511,7 +509,7 @@ impl Planner {
     /// search either stands for, as if it ran now.
     pub fn plan_second(
         &mut self,
-        grid: &Grid,
+        grid: &TileMap,
         goal: Pos,
         options: SearchOptions,
         i: usize,
@@ -534,13 +532,14 @@ impl Planner {
     }
 
     /// One monster's A* from where it stands, traced when it is the traced one.
-    fn search_one(&mut self, grid: &Grid, goal: Pos, options: SearchOptions, m: &mut Monster) {
+    fn search_one(&mut self, grid: &TileMap, goal: Pos, options: SearchOptions, m: &mut Monster) {
         let expanded = if self.traced == Some(m.id) {
             self.plan_traced(grid, (m.pos, goal), options, m)
         } else {
             m.planned = (m.pos, goal);
             let q = Query::new(m.pos, goal).options(options);
-            self.pathfinder.search(grid, q, &mut m.plan, &mut ());
+            self.pathfinder
+                .search(grid.cost_grid(), q, &mut m.plan, &mut ());
             m.plan.expanded
         };
         m.boxed = false;
@@ -552,7 +551,7 @@ impl Planner {
     /// it expanded.
     fn plan_traced(
         &mut self,
-        grid: &Grid,
+        grid: &TileMap,
         (from, goal): (Pos, Pos),
         options: SearchOptions,
         m: &mut Monster,
@@ -562,7 +561,8 @@ impl Planner {
         let q = Query::new(from, goal).options(options);
         m.planned = (from, goal);
         m.boxed = false;
-        self.pathfinder.search(grid, q, &mut m.plan, &mut trace);
+        self.pathfinder
+            .search(grid.cost_grid(), q, &mut m.plan, &mut trace);
         if m.plan.fallback.is_some() {
             // JPS was asked for and A* ran: the trace names the search it holds.
             trace.options.algorithm = Algorithm::AStar;
@@ -581,19 +581,17 @@ impl Planner {
     /// figures (the plan keeps describing the search the overlay shows).
     pub fn detour(
         &mut self,
-        grid: &Grid,
+        grid: &TileMap,
         goal: Pos,
         options: SearchOptions,
         occupied: &[u32],
         from: Pos,
         budget: u32,
     ) -> Option<Pos> {
-        let options = SearchOptions {
-            cap: Some(options.cap.map_or(budget, |c| c.min(budget))),
-            ..options
-        };
+        let options = options.with_cap(Some(options.cap.map_or(budget, |c| c.min(budget))));
         let q = Query::new(from, goal).options(options).occupied(occupied);
-        self.pathfinder.search(grid, q, &mut self.scratch, &mut ());
+        self.pathfinder
+            .search(grid.cost_grid(), q, &mut self.scratch, &mut ());
         let expanded = self.scratch.expanded;
         self.stats.astar_expanded += u64::from(expanded);
         self.stats.searches += 1;
@@ -606,24 +604,32 @@ impl Planner {
     /// entry per cell, nonzero where someone stands) puts in the way, if any.
     pub fn first_step(
         &mut self,
-        grid: &Grid,
+        grid: &TileMap,
         from: Pos,
         target: Pos,
         occupied: &[u32],
     ) -> Option<Pos> {
         let q = Query::new(from, target).occupied(occupied);
-        self.pathfinder.search(grid, q, &mut self.scratch, &mut ());
+        self.pathfinder
+            .search(grid.cost_grid(), q, &mut self.scratch, &mut ());
         (self.scratch.status == Status::Found)
             .then(|| self.scratch.path.get(1).copied())
             .flatten()
     }
 
     /// Cells a full reverse Dijkstra map from `from` would expand: its whole region.
-    fn reachable_from(&mut self, grid: &Grid, from: Pos, options: SearchOptions) -> u64 {
+    fn reachable_from(&mut self, grid: &TileMap, from: Pos, options: SearchOptions) -> u64 {
         let Some(cell) = grid.index(from) else {
             return 0;
         };
-        let regions = self.pathfinder.regions(grid, options.neighbourhood);
+        let rule = options.neighbourhood;
+        let fresh =
+            |(rev, r, _): &(u64, Neighbourhood, Regions)| *rev == grid.revision() && *r == rule;
+        if !self.regions.as_ref().is_some_and(fresh) {
+            let regions = Regions::compute(grid.cost_grid(), rule);
+            self.regions = Some((grid.revision(), rule, regions));
+        }
+        let (_, _, regions) = self.regions.as_ref().expect("just labelled");
         u64::from(regions.size(regions.label(cell)))
     }
 }
@@ -677,7 +683,7 @@ struct Plans<'a> {
 /// Plans each monster of `chunk` but the traced one with `pf`; returns (expanded, searches).
 fn plan_chunk(
     pf: &mut Pathfinder,
-    grid: &Grid,
+    grid: &TileMap,
     at: Plans<'_>,
     (chunk, aheads): (&mut [Monster], &mut [Ahead]),
 ) -> (u64, u32) {
@@ -703,7 +709,7 @@ fn plan_chunk(
             (m.plan.status, m.plan.cost, m.plan.expanded) = (Status::Unreachable, None, 0);
         } else {
             let q = Query::new(m.pos, goal).options(options);
-            pf.search(grid, q, &mut m.plan, &mut ());
+            pf.search(grid.cost_grid(), q, &mut m.plan, &mut ());
             total = (total.0 + u64::from(m.plan.expanded), total.1 + 1);
             // Stepping onto the player is an attack, and a wading monster's first move is
             // spent in its cell: either stays, and its second search would be this one again.
@@ -721,7 +727,7 @@ fn plan_chunk(
                     .is_none_or(|&who| who <= m.id)
             {
                 let q = Query::new(step, goal).options(options);
-                pf.search(grid, q, &mut next.plan, &mut ());
+                pf.search(grid.cost_grid(), q, &mut next.plan, &mut ());
                 next.made = Some((step, goal, grid.revision()));
             }
         }
@@ -732,7 +738,7 @@ fn plan_chunk(
 
 /// Whether every step `rule` allows from `at` leads onto a cell someone holds in
 /// `occupied` (and there is such a step): nowhere to go but the `goal` is not next to it.
-pub fn boxed_in(grid: &Grid, occupied: &[u32], goal: Pos, at: Pos, rule: Neighbourhood) -> bool {
+pub fn boxed_in(grid: &TileMap, occupied: &[u32], goal: Pos, at: Pos, rule: Neighbourhood) -> bool {
     let mut held = false;
     for (dx, dy) in DIRECTIONS {
         if !grid.can_step(at, dx, dy, rule) {

@@ -174,7 +174,7 @@ fn furnish(
     // Water and brush are no place for a monster to start or a feature to lie: the file
     // writes their glyph in place of floor.
     let taken = |p: Pos, l: &Level| {
-        l.grid.get(p) != crate::engine::grid::Tile::Floor
+        l.grid.get(p) != crate::content::map::Tile::Floor
             || l.player == Some(p)
             || l.monsters.iter().any(|m| m.pos == p)
             || l.features.iter().any(|f| f.pos == p)

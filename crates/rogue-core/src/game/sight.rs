@@ -14,7 +14,8 @@
 //! Walls and void block sight; creatures do not. The monsters do not use sight at all: they
 //! know where the player is and hunt with A* wherever they are.
 
-use crate::engine::grid::{Grid, Pos};
+use crate::content::map::TileMap;
+use crate::engine::grid::Pos;
 
 /// How far the player sees, in cells (a circle: `dx² + dy² <= r² + r`).
 pub const SIGHT_RADIUS: i32 = 24;
@@ -75,7 +76,7 @@ fn edge_slope(depth: i64, col: i64) -> Slope {
 /// Calls `reveal` for every cell visible from `origin` within `radius` (the origin included;
 /// a cell may be reported more than once). Cells outside the grid block sight and are not
 /// reported.
-pub fn field_of_view(grid: &Grid, origin: Pos, radius: i32, mut reveal: impl FnMut(Pos)) {
+pub fn field_of_view(grid: &TileMap, origin: Pos, radius: i32, mut reveal: impl FnMut(Pos)) {
     if !grid.contains(origin) {
         return;
     }
@@ -140,7 +141,7 @@ pub struct Sight {
 
 impl Sight {
     /// Nothing seen yet on a grid of this size.
-    pub fn new(grid: &Grid) -> Self {
+    pub fn new(grid: &TileMap) -> Self {
         let words = grid.len().div_ceil(64);
         Self {
             width: grid.width(),
@@ -151,7 +152,7 @@ impl Sight {
     }
 
     /// Looks from `from`: what is visible now, added to what was seen.
-    pub fn update(&mut self, grid: &Grid, from: Pos) {
+    pub fn update(&mut self, grid: &TileMap, from: Pos) {
         if grid.width() != self.width || grid.len().div_ceil(64) != self.seen.len() {
             *self = Self::new(grid);
         }
@@ -173,16 +174,16 @@ impl Sight {
     }
 
     /// Whether the player sees a cell now.
-    pub fn is_visible(&self, grid: &Grid, p: Pos) -> bool {
+    pub fn is_visible(&self, grid: &TileMap, p: Pos) -> bool {
         Self::bit(&self.visible, grid, p)
     }
 
     /// Whether the player has seen a cell on this floor (now or before).
-    pub fn is_seen(&self, grid: &Grid, p: Pos) -> bool {
+    pub fn is_seen(&self, grid: &TileMap, p: Pos) -> bool {
         Self::bit(&self.seen, grid, p)
     }
 
-    fn bit(bits: &[u64], grid: &Grid, p: Pos) -> bool {
+    fn bit(bits: &[u64], grid: &TileMap, p: Pos) -> bool {
         grid.index(p)
             .and_then(|c| bits.get(c / 64).map(|w| w & (1 << (c % 64)) != 0))
             .unwrap_or(false)
@@ -192,18 +193,19 @@ impl Sight {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::grid::Tile;
+    use crate::content::map::Tile;
+
     use rand::rngs::Xoshiro256PlusPlus;
     use rand::{RngExt, SeedableRng};
 
-    fn seen_from(grid: &Grid, from: Pos, radius: i32) -> Vec<bool> {
+    fn seen_from(grid: &TileMap, from: Pos, radius: i32) -> Vec<bool> {
         let mut out = vec![false; grid.len()];
         field_of_view(grid, from, radius, |p| out[grid.index(p).unwrap()] = true);
         out
     }
 
     /// The map drawn with `*` on visible cells, for failure messages.
-    fn picture(grid: &Grid, seen: &[bool]) -> String {
+    fn picture(grid: &TileMap, seen: &[bool]) -> String {
         (0..grid.height())
             .map(|y| {
                 (0..grid.width())
@@ -236,7 +238,7 @@ mod tests {
                     }
                 })
                 .collect();
-            let grid = Grid::from_tiles(w, h, tiles);
+            let grid = TileMap::from_tiles(w, h, tiles);
             let floors: Vec<Pos> = (0..grid.len())
                 .map(|c| grid.pos(c))
                 .filter(|&p| grid.is_passable(p))
@@ -259,7 +261,7 @@ mod tests {
 
     #[test]
     fn every_wall_of_a_room_shows_from_anywhere_inside() {
-        let grid = Grid::from_rows(&[
+        let grid = TileMap::from_rows(&[
             "##########",
             "#........#",
             "#........#",
@@ -282,7 +284,7 @@ mod tests {
 
     #[test]
     fn a_pillar_casts_a_shadow_and_corners_are_not_blind() {
-        let grid = Grid::from_rows(&[
+        let grid = TileMap::from_rows(&[
             "#########", //
             "#.......#",
             "#@..#...#",
@@ -300,7 +302,7 @@ mod tests {
         assert!(at(5, 1) && at(7, 1) && at(7, 3), "beside the shadow");
 
         // Round a corner: the floor cell diagonally past the corner is seen.
-        let grid = Grid::from_rows(&[
+        let grid = TileMap::from_rows(&[
             "#####", //
             "#@..#", "###.#", "  #.#", "  ###",
         ]);
@@ -311,7 +313,7 @@ mod tests {
 
     #[test]
     fn sight_stops_at_its_radius_and_remembers_what_it_saw() {
-        let grid = Grid::new(80, 3, Tile::Floor);
+        let grid = TileMap::new(80, 3, Tile::Floor);
         let mut sight = Sight::new(&grid);
         sight.update(&grid, Pos::new(0, 1));
         let r = SIGHT_RADIUS;

@@ -207,7 +207,7 @@ fn planning_on_several_cores_gives_each_monster_its_own_search() {
     let mut pf = Pathfinder::new();
     let mut total = 0u64;
     for m in w.monsters() {
-        let alone = pf.find(w.grid(), Query::new(m.pos, w.player().pos));
+        let alone = pf.find(w.grid().cost_grid(), Query::new(m.pos, w.player().pos));
         assert_eq!(m.plan.status, alone.status);
         assert_eq!((m.plan.cost, m.plan.expanded), (alone.cost, alone.expanded));
         assert_eq!(m.plan.path, alone.path);
@@ -267,7 +267,7 @@ fn a_creature_with_no_free_cell_left_is_removed() {
 
 #[test]
 fn nearest_free_cells_gives_each_start_its_own_cell() {
-    let g = Grid::from_rows(&["#######", "#.....#", "#######"]);
+    let g = TileMap::from_rows(&["#######", "#.....#", "#######"]);
     let starts = [Pos::new(0, 0), Pos::new(0, 0), Pos::new(6, 2)];
     let found = nearest_free_cells(&g, &starts, |c| g.tiles()[c].is_passable());
     // Two creatures on one cell get two cells.
@@ -358,7 +358,7 @@ fn no_search_is_made_ahead_from_a_cell_a_later_monster_holds() {
 #[test]
 fn a_fast_monsters_second_plan_is_the_search_from_where_it_stands() {
     use crate::content::generate::{GenKind, GenParams, generate};
-    use crate::engine::astar::{Algorithm, SearchOptions};
+    use crate::engine::astar::Algorithm;
     // A crowd of rats, goblins and orcs on plain floor: planned on two threads, where the
     // rats' second searches are made ahead of their moves or not made at all.
     // Plain floor, and the cave's own water and brush, where monsters wade (a wading one's
@@ -381,13 +381,10 @@ fn a_fast_monsters_second_plan_is_the_search_from_where_it_stands() {
         .unwrap();
         let mut w = World::new(&level, 2);
         w.set_planning(planning);
-        let options = SearchOptions {
-            algorithm: match planning {
-                Planning::Jps => Algorithm::Jps,
-                _ => Algorithm::AStar,
-            },
-            ..w.options()
-        };
+        let options = w.options().with_algorithm(match planning {
+            Planning::Jps => Algorithm::Jps,
+            _ => Algorithm::AStar,
+        });
         let mut pf = Pathfinder::new();
         let mut rats = 0;
         for _ in 0..6 {
@@ -398,7 +395,12 @@ fn a_fast_monsters_second_plan_is_the_search_from_where_it_stands() {
             for m in w.monsters() {
                 if kinds::kind(m.kind).speed == Speed::Fast {
                     let q = Query::new(m.planned.0, m.planned.1).options(options);
-                    assert_eq!(m.plan, pf.find(w.grid(), q), "{planning}: rat {}", m.id);
+                    assert_eq!(
+                        m.plan,
+                        pf.find(w.grid().cost_grid(), q),
+                        "{planning}: rat {}",
+                        m.id
+                    );
                     // Planned where it stood before its second move, at most one step back.
                     let (from, at) = (m.planned.0, m.pos);
                     assert!(from.x.abs_diff(at.x) <= 1 && from.y.abs_diff(at.y) <= 1);
@@ -716,7 +718,10 @@ fn a_monster_boxed_in_runs_no_search_and_moves_once_its_way_opens() {
     let second = &w.monsters()[1];
     assert!(!second.boxed);
     assert_eq!(second.planned, (Pos::new(6, 1), w.player().pos));
-    let alone = Pathfinder::new().find(w.grid(), Query::new(Pos::new(6, 1), w.player().pos));
+    let alone = Pathfinder::new().find(
+        w.grid().cost_grid(),
+        Query::new(Pos::new(6, 1), w.player().pos),
+    );
     assert_eq!(second.plan.path, alone.path);
     assert_eq!(second.plan.path[1], second.pos);
 }
@@ -809,16 +814,13 @@ fn jump_point_search_planning_gives_every_monster_an_optimal_plan_for_fewer_node
     w.planner.trace_next(Some(w.monsters()[20].id));
     w.replan_on(3);
     let mut pf = Pathfinder::new();
-    let jps = SearchOptions {
-        algorithm: Algorithm::Jps,
-        ..SearchOptions::default()
-    };
+    let jps = SearchOptions::default().with_algorithm(Algorithm::Jps);
     let (mut jps_nodes, mut astar_nodes) = (0u64, 0u64);
     for m in w.monsters() {
         let q = Query::new(m.pos, w.player().pos);
-        let by_astar = pf.find(w.grid(), q);
+        let by_astar = pf.find(w.grid().cost_grid(), q);
         // Each plan is the engine's JPS from where the monster stands: A*'s cost.
-        assert_eq!(m.plan, pf.find(w.grid(), q.options(jps)));
+        assert_eq!(m.plan, pf.find(w.grid().cost_grid(), q.options(jps)));
         assert_eq!(
             (m.plan.status, m.plan.cost),
             (by_astar.status, by_astar.cost)

@@ -4,7 +4,7 @@
 use rand::RngExt;
 use rand::rngs::Xoshiro256PlusPlus;
 
-use crate::engine::grid::Tile;
+use crate::content::map::Tile;
 
 /// Thousandths of the rock budget that goes to long walls; pillars take the rest.
 const WALL_PART: usize = 667;

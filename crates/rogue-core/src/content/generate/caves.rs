@@ -4,7 +4,7 @@ use noise::{Fbm, MultiFractal, NoiseFn, Perlin};
 use rand::RngExt;
 use rand::rngs::Xoshiro256PlusPlus;
 
-use crate::engine::grid::Tile;
+use crate::content::map::Tile;
 
 /// Noise cycles per cell: features (caverns, pillars) of roughly a dozen cells.
 const FREQUENCY: f64 = 1.0 / 14.0;

@@ -4,7 +4,7 @@
 use rand::RngExt;
 use rand::rngs::Xoshiro256PlusPlus;
 
-use crate::engine::grid::Tile;
+use crate::content::map::Tile;
 
 /// Passes that also wall a cell with almost no rock within two steps, so that no cavern
 /// grows into one featureless hall.

@@ -3,7 +3,8 @@
 
 use std::collections::VecDeque;
 
-use crate::engine::grid::{Grid, Neighbourhood, Regions, Tile};
+use crate::content::map::{Tile, TileMap};
+use crate::engine::grid::{Neighbourhood, Regions};
 
 /// No predecessor (a cell of the root region, or one not reached).
 const NO_STEP: u8 = u8::MAX;
@@ -19,8 +20,8 @@ const STEPS: [(isize, isize); 4] = [(0, -1), (1, 0), (0, 1), (-1, 0)];
 ///
 /// Cost: linear in the map's cells, whatever the number of regions.
 pub(super) fn join_regions(width: usize, height: usize, tiles: &mut [Tile]) {
-    let grid = Grid::from_tiles(width, height, tiles.to_vec());
-    let regions = Regions::compute(&grid, Neighbourhood::Eight);
+    let grid = TileMap::from_tiles(width, height, tiles.to_vec());
+    let regions = Regions::compute(grid.cost_grid(), Neighbourhood::Eight);
     let Some(root) = regions.largest() else {
         return;
     };
@@ -113,10 +114,10 @@ mod tests {
     use super::*;
 
     fn joined(rows: &[&str]) -> Vec<String> {
-        let g = Grid::from_rows(rows);
+        let g = TileMap::from_rows(rows);
         let mut tiles = g.tiles().to_vec();
         join_regions(g.width(), g.height(), &mut tiles);
-        let g = Grid::from_tiles(g.width(), g.height(), tiles);
+        let g = TileMap::from_tiles(g.width(), g.height(), tiles);
         (0..g.height())
             .map(|y| {
                 (0..g.width())
@@ -140,8 +141,11 @@ mod tests {
             "##########",
         ];
         let out = joined(&rows);
-        let g = Grid::from_rows(&out.iter().map(String::as_str).collect::<Vec<_>>());
-        assert_eq!(Regions::compute(&g, Neighbourhood::Eight).count(), 1);
+        let g = TileMap::from_rows(&out.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(
+            Regions::compute(g.cost_grid(), Neighbourhood::Eight).count(),
+            1
+        );
         // The left room, the bottom-right pocket and the two lone cells each need one wall
         // carved; nothing else changes.
         let carved: usize = out
@@ -166,9 +170,9 @@ mod tests {
             "###############",
         ];
         let out = joined(&rows);
-        let g = Grid::from_rows(&out.iter().map(String::as_str).collect::<Vec<_>>());
+        let g = TileMap::from_rows(&out.iter().map(String::as_str).collect::<Vec<_>>());
         assert_eq!(
-            Regions::compute(&g, Neighbourhood::Eight).count(),
+            Regions::compute(g.cost_grid(), Neighbourhood::Eight).count(),
             1,
             "{out:#?}"
         );

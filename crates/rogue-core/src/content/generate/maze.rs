@@ -4,7 +4,7 @@
 use rand::RngExt;
 use rand::rngs::Xoshiro256PlusPlus;
 
-use crate::engine::grid::Tile;
+use crate::content::map::Tile;
 
 /// Row-major tiles of a maze with a solid wall border. Maze cells sit on odd coordinates
 /// and the walls between them on even ones; a depth-first walk with random turns (the

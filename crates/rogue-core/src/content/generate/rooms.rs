@@ -7,7 +7,7 @@ use rand::RngExt;
 use rand::rngs::Xoshiro256PlusPlus;
 
 use super::required_span;
-use crate::engine::grid::Tile;
+use crate::content::map::Tile;
 
 /// Smallest leaf, counting its one wall column on the left (and wall row on top): room for
 /// a 3x2 room, a cell of wall on its other side and a cell of slack.

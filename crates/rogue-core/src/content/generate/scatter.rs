@@ -4,7 +4,7 @@
 use rand::RngExt;
 use rand::rngs::Xoshiro256PlusPlus;
 
-use crate::engine::grid::Tile;
+use crate::content::map::Tile;
 
 /// Row-major tiles of an open rectangle inside a wall border, each interior cell an
 /// obstacle with odds `wall_share`. Floor may be in several pieces (cells boxed in by

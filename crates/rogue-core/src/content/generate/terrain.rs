@@ -9,7 +9,8 @@
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
-use crate::engine::grid::{DIRECTIONS, Grid, Pos, Tile};
+use crate::content::map::{Tile, TileMap};
+use crate::engine::grid::{DIRECTIONS, Pos};
 
 /// Mixed into the level's seed for the terrain's own random stream ("terrain").
 const SALT: u64 = 0x7465_7272_6169_6e00;
@@ -27,7 +28,7 @@ pub(super) enum Style {
 /// on a cell for which `keep` holds (where the player and the monsters start: the file
 /// writes their glyph in place of floor). Same seed, same terrain.
 pub(super) fn lay(
-    grid: &mut Grid,
+    grid: &mut TileMap,
     share: f64,
     style: Style,
     seed: u64,
@@ -43,7 +44,7 @@ pub(super) fn lay(
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ SALT);
     // Pools of a few dozen cells on large maps, a handful on small ones.
     let most = (target / 3).clamp(3, 60);
-    let free = |g: &Grid, i: usize| g.tiles()[i] == Tile::Floor && !keep(g.pos(i));
+    let free = |g: &TileMap, i: usize| g.tiles()[i] == Tile::Floor && !keep(g.pos(i));
     let mut laid = 0;
     let mut tries = 0;
     let mut blob: Vec<usize> = Vec::new();

@@ -148,7 +148,7 @@ fn the_span_a_map_needs_is_most_of_it_or_its_interior() {
 
 #[test]
 fn attempts_that_leave_the_map_empty_or_thin_are_rejected() {
-    let blob = Grid::from_rows(&[
+    let blob = TileMap::from_rows(&[
         "##########",
         "#...######",
         "#...######",
@@ -156,7 +156,7 @@ fn attempts_that_leave_the_map_empty_or_thin_are_rejected() {
         "##########",
     ]);
     assert!(!fills_map(&blob, GenKind::Rooms, 0.0), "3 of 10 columns");
-    let band = Grid::from_rows(&[
+    let band = TileMap::from_rows(&[
         "##########",
         "#........#",
         "##########",
@@ -270,7 +270,7 @@ fn every_kind_joins_all_its_floor_at_the_smallest_size() {
         for seed in 0..50 {
             let l = generate(&params(kind, 10, 5, seed, 1))
                 .unwrap_or_else(|e| panic!("{kind} seed {seed}: {e}"));
-            let regions = Regions::compute(&l.grid, Neighbourhood::Eight);
+            let regions = Regions::compute(l.grid.cost_grid(), Neighbourhood::Eight);
             assert_eq!(regions.count(), 1, "{kind} seed {seed}");
         }
     }
@@ -278,10 +278,13 @@ fn every_kind_joins_all_its_floor_at_the_smallest_size() {
 
 #[test]
 fn only_the_largest_region_keeps_its_floor() {
-    let g = Grid::from_rows(&["#####", "#..##", "####.", "#.#..", "#####"]);
+    let g = TileMap::from_rows(&["#####", "#..##", "####.", "#.#..", "#####"]);
     let (g, regions, label) = keep_largest_region(5, 5, g.tiles().to_vec());
     assert_eq!(regions.size(label.unwrap()), 3);
-    assert_eq!(Regions::compute(&g, Neighbourhood::Eight).count(), 1);
+    assert_eq!(
+        Regions::compute(g.cost_grid(), Neighbourhood::Eight).count(),
+        1
+    );
     assert_eq!(g.get(Pos::new(1, 1)), Tile::Wall);
     assert_eq!(g.get(Pos::new(1, 3)), Tile::Wall);
     assert_eq!(g.get(Pos::new(4, 3)), Tile::Floor);
@@ -302,7 +305,7 @@ fn ranks_pick_cells_in_order_skipping() {
 fn bare(rows: &[&str]) -> Level {
     Level {
         title: None,
-        grid: Grid::from_rows(rows),
+        grid: TileMap::from_rows(rows),
         player: None,
         monsters: Vec::new(),
         features: Vec::new(),
@@ -383,7 +386,7 @@ fn populate_never_starts_the_player_on_a_monster() {
 #[test]
 fn populate_reports_missing_floor_and_a_walled_in_player() {
     let mut walls = Level {
-        grid: Grid::new(4, 4, Tile::Wall),
+        grid: TileMap::new(4, 4, Tile::Wall),
         ..bare(&["."])
     };
     assert_eq!(populate(&mut walls, 0, 1), Err(GenError::NoFloor));

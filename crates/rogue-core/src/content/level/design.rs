@@ -2,7 +2,8 @@
 //! that writing it back changes only what was edited.
 
 use super::{Feature, FeatureKind, Level, Spawn, check_dims, parse_text, tile_glyph};
-use crate::engine::grid::{Grid, Pos, Tile};
+use crate::content::map::{Tile, TileMap};
+use crate::engine::grid::Pos;
 
 use crate::text::{BOM, ParseError};
 
@@ -572,7 +573,7 @@ impl Design {
             }
         }
         // The terrain weights are the level's (its `cost:` headers), whatever its size.
-        level.grid = Grid::from_tiles(nw, nh, tiles).with_weights(grid.weights());
+        level.grid = TileMap::from_tiles(nw, nh, tiles).with_weights(grid.weights());
         let (monsters, features) = (level.monsters.len(), level.features.len());
         level.monsters = std::mem::take(&mut level.monsters)
             .into_iter()

@@ -33,7 +33,7 @@ pub fn lint(level: &Level) -> Vec<Warning> {
         return Vec::new();
     };
     let grid = &level.grid;
-    let regions = Regions::compute(grid, Neighbourhood::Eight);
+    let regions = Regions::compute(grid.cost_grid(), Neighbourhood::Eight);
     let home = grid.index(player).map(|c| regions.label(c));
     let reachable = |p: Pos| grid.index(p).map(|c| regions.label(c)) == home;
     let mut out = Vec::new();

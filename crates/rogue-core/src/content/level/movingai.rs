@@ -1,7 +1,7 @@
 //! Moving AI benchmark maps (`type octile`): `.` `G` `S` open, `T` `W` walls, `@` `O` void.
 
 use super::{Level, ParseError, check_dims, lines};
-use crate::engine::grid::{Grid, Tile};
+use crate::content::map::{Tile, TileMap};
 
 /// Parses a `.map` file: `type octile`, `height H`, `width W`, `map`, then H rows of W cells.
 pub(super) fn parse(bytes: &[u8], file: &str) -> Result<Level, ParseError> {
@@ -96,7 +96,7 @@ pub(super) fn parse(bytes: &[u8], file: &str) -> Result<Level, ParseError> {
     }
     Ok(Level {
         title: None,
-        grid: Grid::from_tiles(width, height, tiles),
+        grid: TileMap::from_tiles(width, height, tiles),
         player: None,
         monsters: Vec::new(),
         features: Vec::new(),

@@ -5,7 +5,8 @@
 //! (`Tile`), so new terrain needs nothing here.
 
 use super::{Design, EditOp, FeatureKind};
-use crate::engine::grid::{Grid, Pos, Tile};
+use crate::content::map::{Tile, TileMap};
+use crate::engine::grid::Pos;
 
 /// Most cells one shape, fill or paste may change at once: each change is kept for undo,
 /// so a fill of a whole 4096x4096 map would hold gigabytes.
@@ -76,7 +77,7 @@ pub fn line(a: Pos, b: Pos) -> Vec<Pos> {
 /// The region a flood fill from `seed` covers: the cells of the seed's tile joined to it by
 /// steps north, south, east and west (a fill does not leak through the corner between two
 /// diagonal walls), in the order they are reached. Empty for a seed outside the grid.
-pub fn flood(grid: &Grid, seed: Pos) -> Result<Vec<Pos>, TooBig> {
+pub fn flood(grid: &TileMap, seed: Pos) -> Result<Vec<Pos>, TooBig> {
     let Some(start) = grid.index(seed) else {
         return Ok(Vec::new());
     };

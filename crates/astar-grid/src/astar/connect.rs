@@ -1,0 +1,202 @@
+//! Which cells are connected, kept up to date as single cells change, so that a search
+//! between two cells that cannot meet ends at once instead of flooding its region.
+//!
+//! Labels are computed once ([`Regions::compute`]) and then patched: a cell that opens takes
+//! a neighbour's label and joins every neighbour's region into one (a union-find over the
+//! labels), a cell that closes loses its label. Closing may split a region, which the labels
+//! do not see, so they may join cells that are apart but never part cells that are joined:
+//! "different labels" stays an exact "unreachable", and a search between cells that share a
+//! label finds out for itself. When one does find no path, the labels are recomputed before
+//! the next search, so a map cut in two by a closed door pays one flood, not one per search.
+
+use crate::grid::{Grid, Neighbourhood, Regions, rule_directions};
+
+/// More changes than this at once are cheaper to label afresh than to patch one by one.
+const PATCH_MAX: usize = 256;
+
+/// Connectivity under one movement rule (the four straight directions, or all eight when
+/// corners may be cut).
+#[derive(Debug, Clone, Default)]
+pub(super) struct Connectivity {
+    /// The revision of the grid the labels follow, or 0 (no grid has it): label afresh.
+    revision: u64,
+    /// Whether the labels connect all eight directions (corner cutting).
+    eight: bool,
+    /// Per cell, its label, or [`Regions::NONE`] where blocked.
+    labels: Vec<u32>,
+    /// Per label, the label it was joined into (itself for a root).
+    parent: Vec<u32>,
+    /// Whether a cell has closed since the labels were computed: two cells with one label
+    /// may then be apart.
+    split: bool,
+}
+
+impl Connectivity {
+    /// Whether cells `a` and `b` of `grid` may be connected: `false` only if they certainly
+    /// are not.
+    pub(super) fn may_connect(&mut self, grid: &Grid, a: usize, b: usize) -> bool {
+        self.follow(grid);
+        let (la, lb) = (self.labels[a], self.labels[b]);
+        la != Regions::NONE && lb != Regions::NONE && self.root(la) == self.root(lb)
+    }
+
+    /// A search found `a` and `b` apart though they may have shared a label: label afresh
+    /// before the next search if the labels may be out of date.
+    pub(super) fn found_apart(&mut self, grid: &Grid) {
+        if self.split && self.revision == grid.revision() {
+            self.revision = 0;
+        }
+    }
+
+    /// Brings the labels up to the grid's revision: patched cell by cell when the grid
+    /// still knows what changed, computed afresh otherwise.
+    fn follow(&mut self, grid: &Grid) {
+        if self.revision == grid.revision() {
+            return;
+        }
+        let changed: Option<Vec<usize>> = (self.revision != 0 && self.labels.len() == grid.len())
+            .then(|| grid.changes_since(self.revision))
+            .flatten()
+            .map(|c| c.take(PATCH_MAX + 1).collect());
+        match changed {
+            Some(cells) if cells.len() <= PATCH_MAX => {
+                for c in cells {
+                    self.patch(grid, c);
+                }
+            }
+            _ => self.relabel(grid),
+        }
+        self.revision = grid.revision();
+    }
+
+    fn rule(&self) -> Neighbourhood {
+        if self.eight {
+            Neighbourhood::EightCutCorners
+        } else {
+            Neighbourhood::Eight
+        }
+    }
+
+    fn relabel(&mut self, grid: &Grid) {
+        let regions = Regions::compute(grid, self.rule());
+        self.labels = regions.labels().to_vec();
+        self.parent = (0..regions.count() as u32).collect();
+        self.split = false;
+    }
+
+    /// Follows one cell's change (its cost now is the grid's).
+    fn patch(&mut self, grid: &Grid, c: usize) {
+        let open = grid.costs()[c] != 0;
+        let labelled = self.labels[c] != Regions::NONE;
+        if open == labelled {
+            // A change of cost alone, or the cell came back as it was.
+            return;
+        }
+        if !open {
+            self.labels[c] = Regions::NONE;
+            self.split = true;
+            return;
+        }
+        let p = grid.pos(c);
+        let mut joined = None;
+        for &(dx, dy) in rule_directions(self.rule()) {
+            let Some(n) = grid.index(p.offset(dx, dy)) else {
+                continue;
+            };
+            let l = self.labels[n];
+            if l == Regions::NONE {
+                continue;
+            }
+            let r = self.root(l);
+            match joined {
+                None => joined = Some(r),
+                Some(j) if j != r => self.parent[r as usize] = j,
+                Some(_) => {}
+            }
+        }
+        self.labels[c] = joined.unwrap_or_else(|| {
+            self.parent.push(self.parent.len() as u32);
+            self.parent.len() as u32 - 1
+        });
+    }
+
+    /// The label `l` was joined into, halving the way there as it goes.
+    fn root(&mut self, mut l: u32) -> u32 {
+        while self.parent[l as usize] != l {
+            let up = self.parent[self.parent[l as usize] as usize];
+            self.parent[l as usize] = up;
+            l = up;
+        }
+        l
+    }
+
+    /// Connectivity under `rule`.
+    pub(super) fn new(rule: Neighbourhood) -> Self {
+        Self {
+            eight: rule == Neighbourhood::EightCutCorners,
+            ..Self::default()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Pos;
+
+    /// Whether the labels' answer agrees with a fresh labelling for every pair of cells:
+    /// never apart when connected, and (with no split) never joined when apart.
+    fn agrees(conn: &mut Connectivity, grid: &Grid, rule: Neighbourhood) {
+        let fresh = Regions::compute(grid, rule);
+        for a in 0..grid.len() {
+            for b in 0..grid.len() {
+                let joined = fresh.label(a) != Regions::NONE && fresh.label(a) == fresh.label(b);
+                let may = conn.may_connect(grid, a, b);
+                assert!(
+                    !joined || may,
+                    "{a} and {b} are connected but labelled apart"
+                );
+                if !conn.split {
+                    assert_eq!(may, joined, "{a} and {b}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn patched_labels_never_part_connected_cells() {
+        for rule in [Neighbourhood::Eight, Neighbourhood::EightCutCorners] {
+            let mut grid = Grid::from_rows(&["..#..", "..#..", "#####", "..#.."]);
+            let mut conn = Connectivity::new(rule);
+            agrees(&mut conn, &grid, rule);
+            // Opening walls joins the four rooms one by one, and a cell on its own.
+            for p in [(2, 0), (1, 2), (3, 2), (4, 2)] {
+                grid.set(Pos::new(p.0, p.1), 1);
+                agrees(&mut conn, &grid, rule);
+            }
+            assert!(!conn.split);
+            // Closing a cell may split: the labels then only over-join.
+            grid.set(Pos::new(2, 0), 0);
+            agrees(&mut conn, &grid, rule);
+            assert!(conn.split);
+            // A search that found two cells apart has them labelled afresh.
+            conn.found_apart(&grid);
+            agrees(&mut conn, &grid, rule);
+            assert!(!conn.split);
+        }
+    }
+
+    #[test]
+    fn a_diagonal_gap_joins_only_when_corners_may_be_cut() {
+        let mut grid = Grid::from_rows(&[".#.", "#.#", ".#."]);
+        let mut eight = Connectivity::new(Neighbourhood::Eight);
+        let mut cut = Connectivity::new(Neighbourhood::EightCutCorners);
+        assert!(!eight.may_connect(&grid, 0, 8));
+        assert!(cut.may_connect(&grid, 0, 8));
+        grid.set(Pos::new(1, 0), 1);
+        assert!(eight.may_connect(&grid, 0, 4));
+        assert!(!eight.may_connect(&grid, 0, 8));
+        grid.set(Pos::new(2, 1), 1);
+        assert!(eight.may_connect(&grid, 0, 8));
+    }
+}
