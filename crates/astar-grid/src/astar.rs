@@ -531,13 +531,14 @@ pub enum Status {
     CapReached,
     /// The start is outside the map or blocked.
     InvalidStart(Invalid),
-    /// The goal is outside the map or blocked (for a search toward several goals: none of
-    /// them can be stood on).
+    /// The goal is outside the map or blocked. (A search toward a [`Target`] has no one
+    /// goal to refuse: where none can be reached, it is [`Status::Unreachable`].)
     InvalidGoal(Invalid),
     /// [`Query::occupied`] is neither empty nor one entry per cell of the grid.
     BadOccupancy,
     /// No path costing less than [`MAX_COST`] exists, and one costing more may: the
-    /// engine's integers stop there.
+    /// engine's integers stop there. (For greedy best-first, which does not look for the
+    /// cheapest path: the path it found costs more than that.)
     TooCostly,
 }
 

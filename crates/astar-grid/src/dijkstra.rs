@@ -245,12 +245,9 @@ impl DistanceMap {
             .map(|&(dx, dy)| at.offset(dx, dy))
             .filter_map(|n| {
                 let d = self.get(n)?;
-                let total = if grid.is_uniform() {
-                    d
-                } else {
-                    d + grid.step_cost(at, n)?
-                };
-                Some((total, d, n))
+                // The step counts too: a diagonal to a cell 2 cheaper costs 4 more to take
+                // than a straight step, so the lowest cell is not always on a cheapest way.
+                Some((d + grid.step_cost(at, n)?, d, n))
             })
             .filter(|&(_, d, n)| d < here && free(n))
             .min_by_key(|&(total, _, _)| total)

@@ -54,17 +54,20 @@ impl Connectivity {
         if self.revision == grid.revision() {
             return;
         }
-        let changed: Option<Vec<usize>> = (self.revision != 0 && self.labels.len() == grid.len())
-            .then(|| grid.changes_since(self.revision))
-            .flatten()
-            .map(|c| c.take(PATCH_MAX + 1).collect());
-        match changed {
-            Some(cells) if cells.len() <= PATCH_MAX => {
+        // Counted first, then walked again to patch: no list of them is made, so a search
+        // after a change allocates nothing more than one after none.
+        let few = self.revision != 0
+            && self.labels.len() == grid.len()
+            && grid
+                .changes_since(self.revision)
+                .is_some_and(|c| c.take(PATCH_MAX + 1).count() <= PATCH_MAX);
+        match grid.changes_since(self.revision).filter(|_| few) {
+            Some(cells) => {
                 for c in cells {
                     self.patch(grid, c);
                 }
             }
-            _ => self.relabel(grid),
+            None => self.relabel(grid),
         }
         self.revision = grid.revision();
     }

@@ -13,14 +13,16 @@ use crate::grid::{DIRECTIONS, Grid, Neighbourhood, Pos};
 pub(super) struct Greedy {
     /// Per cell: the search that last touched it (its stamp), so nothing needs clearing.
     stamp: Vec<u32>,
-    g: Vec<u32>,
+    /// Per cell: the best known G, in 64 bits: greedy paths are not cheapest and may run
+    /// past [`MAX_COST`] before they end.
+    g: Vec<u64>,
     parent: Vec<u32>,
     closed: Vec<bool>,
     generation: u32,
-    /// Entries `(H, tie, cell, G)`, lowest first: `tie` is `G << 32 | cell` under
-    /// [`Ties::LowerH`] (lower H, then lower G, then reading order), and counts down from
+    /// Entries `(H, tie, cell, G)`, lowest first: `tie` is G under [`Ties::LowerH`] (lower
+    /// H, then lower G, then reading order by the cell), and counts down from
     /// `u64::MAX` as entries are queued under [`Ties::Lifo`] (the last queued first).
-    heap: BinaryHeap<Reverse<(u32, u64, u32, u32)>>,
+    heap: BinaryHeap<Reverse<(u32, u64, u32, u64)>>,
 }
 
 const NONE: u32 = u32::MAX;
@@ -71,15 +73,15 @@ impl Greedy {
         let h0 = h(q.start);
         let lifo = opts.ties == Ties::Lifo;
         let mut serial = u64::MAX;
-        let mut tie = |g: u32, c: usize| {
+        let mut tie = |g: u64| {
             if lifo {
                 serial -= 1;
                 serial
             } else {
-                u64::from(g) << 32 | c as u64
+                g
             }
         };
-        self.heap.push(Reverse((h0, tie(0, s), s as u32, 0)));
+        self.heap.push(Reverse((h0, tie(0), s as u32, 0)));
         if T::ENABLED {
             tracer.event(TraceEvent::Open {
                 cell: q.start,
@@ -91,7 +93,6 @@ impl Greedy {
         }
         let cap = opts.cap.unwrap_or(u32::MAX);
         let mut expanded = 0u32;
-        let mut too_costly = false;
         while let Some(Reverse((_, _, c, g))) = self.heap.pop() {
             let c = c as usize;
             let p = grid.pos(c);
@@ -118,9 +119,16 @@ impl Greedy {
                     at = self.parent[at as usize];
                 }
                 result.path.reverse();
-                result.status = Status::Found;
-                result.cost = Some(g);
                 result.expanded = expanded;
+                // The path greedy followed may cost more than the engine reports; it is not
+                // the cheapest one, and a cheaper one may exist.
+                match u32::try_from(g).ok().filter(|&g| g <= MAX_COST) {
+                    Some(g) => (result.status, result.cost) = (Status::Found, Some(g)),
+                    None => {
+                        result.path.clear();
+                        (result.status, result.cost) = (Status::TooCostly, None);
+                    }
+                }
                 return;
             }
             for (d, &(dx, dy)) in dirs.iter().enumerate() {
@@ -137,23 +145,19 @@ impl Greedy {
                 } else {
                     steps.diagonal()
                 };
-                // As in A*: G stays at most MAX_COST, and one step cannot overflow past it.
-                let ng = g + base * u32::from(grid.cost(np));
-                if ng > MAX_COST {
-                    too_costly = true;
-                    continue;
-                }
+                let ng = g + u64::from(base * u32::from(grid.cost(np)));
                 let known = self.stamp[nc] == generation;
                 if known && (self.closed[nc] || self.g[nc] <= ng) {
                     continue;
                 }
                 self.touch(nc, generation, ng, c as u32);
                 let nh = h(np);
-                self.heap.push(Reverse((nh, tie(ng, nc), nc as u32, ng)));
+                self.heap.push(Reverse((nh, tie(ng), nc as u32, ng)));
                 if T::ENABLED {
                     tracer.event(TraceEvent::Open {
                         cell: np,
-                        g: ng,
+                        // A trace's G stays below the engine's limit, as a result's does.
+                        g: ng.min(u64::from(MAX_COST)) as u32,
                         h: nh,
                         f: nh,
                         parent: Some(p),
@@ -162,16 +166,12 @@ impl Greedy {
             }
         }
         result.path.clear();
-        result.status = if too_costly {
-            Status::TooCostly
-        } else {
-            Status::Unreachable
-        };
+        result.status = Status::Unreachable;
         result.cost = None;
         result.expanded = expanded;
     }
 
-    fn touch(&mut self, c: usize, generation: u32, g: u32, parent: u32) {
+    fn touch(&mut self, c: usize, generation: u32, g: u64, parent: u32) {
         if self.stamp[c] != generation {
             self.stamp[c] = generation;
             self.closed[c] = false;

@@ -1,359 +1,82 @@
-//! Property tests of the A* engine against an independent Dijkstra oracle.
+//! Property tests of the A* engine against the plain Dijkstra of the model (`common.rs`).
 //!
-//! Everything here re-implements the movement rules from the documentation (costs 10/14,
-//! 8-way without corner cutting by default, corners are walls only) on the raw tiles, so a
-//! bug in `Grid::can_step` or in the engine's padded arrays cannot hide itself.
+//! Everything here checks the engine against the movement rules as documented (a step costs
+//! 10 straight or 14 diagonal, or the grid's own steps, times the cost of the cell entered;
+//! 8-way without corner cutting by default; corners are blocked cells only), re-implemented
+//! on the model's own copy of the costs, so a bug in `Grid::can_step` or in the engine's
+//! padded arrays cannot hide itself. Grids are uniform half the time (the fast path and Jump
+//! Point Search) and of costs from 2 to 9 or up to 255 otherwise, some under other steps.
 //!
-//! Case counts default to 1000 per property (seconds in debug); set `PROPTEST_CASES` for more.
+//! Case counts default to a few hundred per property (seconds in debug); set
+//! `PROPTEST_CASES` for more.
 
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
-use astar_rogue::engine::astar::{
-    Algorithm, Heuristic, Invalid, NodeState, Pathfinder, Query, SearchOptions, SearchResult,
-    Status, Ties, Trace, TraceEvent, Weight, path_cost, walk_runs,
+use astar_grid::astar::{
+    Algorithm, Fallback, Heuristic, Invalid, NodeState, Pathfinder, Query, SearchOptions,
+    SearchResult, Status, Ties, Trace, TraceEvent, Weight, path_cost, walk_runs,
 };
-use astar_rogue::engine::grid::{Grid, Neighbourhood, Pos, Tile};
+use astar_grid::grid::{Grid, Neighbourhood, Pos};
 use proptest::prelude::*;
-use proptest::sample::Index;
 
-use crate::common;
-use common::config;
+use crate::common::{
+    ALGORITHMS, Case, HEURISTICS, Model, Palette, RULES, TIES, any_model, case_on, config,
+    consistent, long_model,
+};
 
 // ---------------------------------------------------------------------------------------------
-// Independent model of the rules
+// Helpers
 // ---------------------------------------------------------------------------------------------
 
-fn floor_at(g: &Grid, x: i32, y: i32) -> bool {
-    x >= 0
-        && y >= 0
-        && (x as usize) < g.width()
-        && (y as usize) < g.height()
-        && g.tiles()[y as usize * g.width() + x as usize] == Tile::Floor
-}
-
-fn invalid(g: &Grid, p: Pos) -> Option<Invalid> {
-    if p.x < 0 || p.y < 0 || p.x as usize >= g.width() || p.y as usize >= g.height() {
-        Some(Invalid::OutOfBounds)
-    } else if !floor_at(g, p.x, p.y) {
-        Some(Invalid::Blocked)
-    } else {
-        None
-    }
-}
-
-/// The cost of one step under `nb`, or `None` when it is illegal. `occupied` cells cannot be
-/// entered, but they do not block diagonals: only walls (and void) do.
-fn step_cost(
-    g: &Grid,
-    occupied: &HashSet<Pos>,
-    from: Pos,
-    to: Pos,
-    nb: Neighbourhood,
-) -> Option<u32> {
-    let (dx, dy) = (to.x - from.x, to.y - from.y);
-    if (dx, dy) == (0, 0) || dx.abs() > 1 || dy.abs() > 1 {
-        return None;
-    }
-    if !floor_at(g, to.x, to.y) || occupied.contains(&to) {
-        return None;
-    }
-    if dx == 0 || dy == 0 {
-        return Some(10);
-    }
-    match nb {
-        Neighbourhood::Four => None,
-        Neighbourhood::EightCutCorners => Some(14),
-        Neighbourhood::Eight => {
-            (floor_at(g, from.x + dx, from.y) && floor_at(g, from.x, from.y + dy)).then_some(14)
-        }
-    }
-}
-
-/// Plain Dijkstra over the raw tiles.
-fn oracle(
-    g: &Grid,
-    start: Pos,
-    goal: Pos,
-    nb: Neighbourhood,
-    occupied: &HashSet<Pos>,
-) -> Option<u32> {
-    let w = g.width();
-    let idx = |p: Pos| p.y as usize * w + p.x as usize;
-    let mut dist = vec![u32::MAX; g.len()];
-    let mut heap = BinaryHeap::new();
-    dist[idx(start)] = 0;
-    heap.push(Reverse((0u32, start.y, start.x)));
-    while let Some(Reverse((d, y, x))) = heap.pop() {
-        let p = Pos::new(x, y);
-        if d > dist[idx(p)] {
-            continue;
-        }
-        if p == goal {
-            return Some(d);
-        }
-        for dy in -1..=1 {
-            for dx in -1..=1 {
-                let q = Pos::new(x + dx, y + dy);
-                if let Some(c) = step_cost(g, occupied, p, q, nb)
-                    && d + c < dist[idx(q)]
-                {
-                    dist[idx(q)] = d + c;
-                    heap.push(Reverse((d + c, q.y, q.x)));
-                }
-            }
-        }
-    }
-    None
-}
-
-/// What the engine must answer (status and cost), from the oracle.
-fn expected(
-    g: &Grid,
-    start: Pos,
-    goal: Pos,
-    nb: Neighbourhood,
-    occupied: &HashSet<Pos>,
-) -> (Status, Option<u32>) {
-    if let Some(why) = invalid(g, start) {
-        return (Status::InvalidStart(why), None);
-    }
-    if let Some(why) = invalid(g, goal) {
-        return (Status::InvalidGoal(why), None);
-    }
-    match oracle(g, start, goal, nb, occupied) {
-        Some(c) => (Status::Found, Some(c)),
-        None => (Status::Unreachable, None),
-    }
-}
-
-fn heuristic_value(h: Heuristic, a: Pos, b: Pos) -> u32 {
-    let (dx, dy) = (a.x.abs_diff(b.x), a.y.abs_diff(b.y));
-    let (lo, hi) = (dx.min(dy), dx.max(dy));
-    match h {
-        Heuristic::Octile => 14 * lo + 10 * (hi - lo),
-        Heuristic::Manhattan => 10 * (dx + dy),
-        Heuristic::Chebyshev => 10 * hi,
-        Heuristic::Euclidean => (100.0 * f64::from(dx * dx + dy * dy)).sqrt().floor() as u32,
-        Heuristic::Zero => 0,
-    }
-}
-
+/// What the engine does to H under a weight.
 fn weighted(h: u32, w: Weight) -> u32 {
     (u64::from(h) * u64::from(w.millis()) / 1000).min(u64::from(u32::MAX / 2)) as u32
 }
 
-/// Heuristics that are consistent under a rule, so plain A* must be optimal.
-fn consistent(nb: Neighbourhood) -> &'static [Heuristic] {
-    match nb {
-        Neighbourhood::Four => &[
-            Heuristic::Octile,
-            Heuristic::Chebyshev,
-            Heuristic::Zero,
-            Heuristic::Manhattan,
-        ],
-        _ => &[Heuristic::Octile, Heuristic::Chebyshev, Heuristic::Zero],
-    }
-}
-
 fn opts(nb: Neighbourhood, h: Heuristic, millis: u32, cap: Option<u32>) -> SearchOptions {
-    SearchOptions {
-        neighbourhood: nb,
-        heuristic: h,
-        weight: Weight::from_millis(millis),
-        cap,
-        greedy: false,
-        ties: Ties::LowerH,
-        algorithm: Algorithm::AStar,
-    }
+    SearchOptions::default()
+        .with_neighbourhood(nb)
+        .with_heuristic(h)
+        .with_weight(Weight::from_millis(millis))
+        .with_cap(cap)
 }
 
-fn render(g: &Grid, start: Pos, goal: Pos, occupied: &[Pos]) -> String {
-    let mut s = format!("{}x{} start {start} goal {goal}\n", g.width(), g.height());
-    for y in 0..g.height() as i32 {
-        for x in 0..g.width() as i32 {
-            let p = Pos::new(x, y);
-            s.push(if p == start {
-                'S'
-            } else if p == goal {
-                'G'
-            } else if occupied.contains(&p) {
-                'm'
-            } else {
-                match g.get(p) {
-                    Tile::Floor => '.',
-                    Tile::Wall => '#',
-                    Tile::Void => ' ',
-                    Tile::Water => '~',
-                    Tile::Brush => '"',
-                }
-            });
-        }
-        s.push('|');
-        s.push('\n');
-    }
-    s
-}
-
-// ---------------------------------------------------------------------------------------------
-// Generators
-// ---------------------------------------------------------------------------------------------
-
-#[derive(Clone)]
-struct Case {
-    grid: Grid,
-    start: Pos,
-    goal: Pos,
-    /// Extra occupied cells (may be anything: walls, outside, duplicates, the endpoints).
-    blockers: Vec<Pos>,
-}
-
-impl std::fmt::Debug for Case {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "\n{}blockers {:?}",
-            render(&self.grid, self.start, self.goal, &self.blockers),
-            self.blockers
-        )
-    }
-}
-
-/// Grids up to 24x24 with up to 60% walls, some of them void. Shrinks toward open floor.
-fn grid_strategy() -> impl Strategy<Value = Grid> {
-    (1usize..=24, 1usize..=24, 0u8..=60, 0u8..=40).prop_flat_map(|(w, h, density, void)| {
-        prop::collection::vec((0u8..100, 0u8..100), w * h).prop_map(move |rolls| {
-            let tiles = rolls
-                .into_iter()
-                .map(|(r, v)| {
-                    if r < 100 - density {
-                        Tile::Floor
-                    } else if v >= 100 - void {
-                        Tile::Void
-                    } else {
-                        Tile::Wall
-                    }
-                })
-                .collect();
-            Grid::from_tiles(w, h, tiles)
-        })
-    })
-}
-
-/// Long grids (wide or tall, 60 to 200 cells) with few walls: runs longer than the 64 cells
-/// Jump Point Search reads at once, which the small grids never have.
-fn long_grid_strategy() -> impl Strategy<Value = Grid> {
-    (60usize..=200, 1usize..=10, 0u8..=25, any::<bool>()).prop_flat_map(
-        |(long, short, density, tall)| {
-            prop::collection::vec(0u8..100, long * short).prop_map(move |rolls| {
-                let tiles = rolls
-                    .into_iter()
-                    .map(|r| if r < density { Tile::Wall } else { Tile::Floor })
-                    .collect();
-                let g = Grid::from_tiles(long, short, tiles);
-                if !tall {
-                    return g;
-                }
-                let turned = (0..long * short)
-                    .map(|i| g.get(Pos::new((i / short) as i32, (i % short) as i32)))
-                    .collect();
-                Grid::from_tiles(short, long, turned)
-            })
-        },
-    )
-}
-
-/// An endpoint: mostly a floor cell, sometimes any cell in or just around the grid.
-type Pick = (u8, Index, i32, i32);
-
-fn pick() -> impl Strategy<Value = Pick> {
-    (0u8..100, any::<Index>(), 0i32..1000, 0i32..1000)
-}
-
-fn resolve(g: &Grid, floors: &[Pos], (roll, i, x, y): Pick) -> Pos {
-    if roll < 85 && !floors.is_empty() {
-        floors[i.index(floors.len())]
-    } else {
-        Pos::new(
-            x % (g.width() as i32 + 4) - 2,
-            y % (g.height() as i32 + 4) - 2,
-        )
-    }
-}
-
-fn floors(g: &Grid) -> Vec<Pos> {
-    (0..g.len())
-        .map(|i| g.pos(i))
-        .filter(|p| floor_at(g, p.x, p.y))
-        .collect()
-}
-
-/// The occupancy of a case: its blockers that lie on the grid marked (each with a number of
-/// its own), one entry per cell.
-fn occupancy(g: &Grid, blockers: &[Pos]) -> Vec<u32> {
-    let mut cells = vec![0u32; g.len()];
-    for (i, &b) in blockers.iter().enumerate() {
-        if let Some(c) = g.index(b) {
-            cells[c] = i as u32 + 1;
-        }
-    }
-    cells
-}
-
-/// The cells the oracle may not enter for a case's blockers: those on the grid, but for the
-/// endpoints (the start is never entered, the goal always may be).
-fn taken(g: &Grid, start: Pos, goal: Pos, blockers: &[Pos]) -> HashSet<Pos> {
-    blockers
-        .iter()
-        .copied()
-        .filter(|&b| g.contains(b) && b != start && b != goal)
-        .collect()
-}
-
+/// Grids up to 24x24 with up to 60% blocked cells, uniform half the time.
 fn case_strategy() -> impl Strategy<Value = Case> {
-    case_on(grid_strategy())
+    case_on(any_model(24, 24, 60))
 }
 
-/// Cases on small grids or, one in three, on long ones.
+/// Cases on small grids or, one in three, on long ones (uniform two times in three).
 fn any_case_strategy() -> impl Strategy<Value = Case> {
-    prop_oneof![2 => case_on(grid_strategy()), 1 => case_on(long_grid_strategy())]
-}
-
-fn case_on(grids: impl Strategy<Value = Grid>) -> impl Strategy<Value = Case> {
-    (grids, pick(), pick(), prop::collection::vec(pick(), 0..16)).prop_map(|(grid, s, t, bs)| {
-        let fl = floors(&grid);
-        let start = resolve(&grid, &fl, s);
-        let goal = resolve(&grid, &fl, t);
-        let blockers = bs.into_iter().map(|b| resolve(&grid, &fl, b)).collect();
-        Case {
-            grid,
-            start,
-            goal,
-            blockers,
-        }
-    })
+    prop_oneof![
+        6 => case_strategy(),
+        2 => case_on(long_model(Palette::Uniform)),
+        1 => case_on(long_model(Palette::Low)),
+    ]
 }
 
 fn options_strategy() -> impl Strategy<Value = SearchOptions> {
     (
-        prop::sample::select(Neighbourhood::ALL.to_vec()),
-        prop::sample::select(Heuristic::ALL.to_vec()),
+        prop::sample::select(RULES.to_vec()),
+        prop::sample::select(HEURISTICS.to_vec()),
         prop_oneof![Just(1000u32), 0u32..=3000],
         prop_oneof![3 => Just(None), 1 => (0u32..60).prop_map(Some)],
+        prop::sample::select(TIES.to_vec()),
     )
-        .prop_map(|(nb, h, w, cap)| opts(nb, h, w, cap))
+        .prop_map(|(nb, h, w, cap, ties)| opts(nb, h, w, cap).with_ties(ties))
 }
 
 // ---------------------------------------------------------------------------------------------
 // Checks
 // ---------------------------------------------------------------------------------------------
 
-/// Shape of a result: a found path is legal, starts and ends right and costs what it says;
-/// anything else has no path and no cost.
+/// Shape of a result: a found path is legal, starts and ends right and costs what it says
+/// (by the model, by the grid's own count, and on uniform grids by `path_cost`); anything
+/// else has no path and no cost.
 fn check_path(
-    g: &Grid,
-    start: Pos,
-    goal: Pos,
+    m: &Model,
+    grid: &Grid,
+    (start, goal): (Pos, Pos),
     nb: Neighbourhood,
     occupied: &HashSet<Pos>,
     r: &SearchResult,
@@ -369,9 +92,9 @@ fn check_path(
     prop_assert_eq!(r.path.first(), Some(&start));
     prop_assert_eq!(r.path.last(), Some(&goal));
     prop_assert!(r.expanded >= 1);
-    let mut total = 0;
+    let mut total = 0u64;
     for w in r.path.windows(2) {
-        let c = step_cost(g, occupied, w[0], w[1], nb);
+        let c = m.step(occupied, w[0], w[1], nb);
         prop_assert!(
             c.is_some(),
             "illegal step {} -> {} under {:?}",
@@ -379,18 +102,22 @@ fn check_path(
             w[1],
             nb
         );
-        total += c.unwrap_or(0);
+        total += u64::from(c.unwrap_or(0));
     }
     let distinct: HashSet<Pos> = r.path.iter().copied().collect();
     prop_assert_eq!(distinct.len(), r.path.len(), "path revisits a cell");
-    prop_assert_eq!(path_cost(&r.path), r.cost);
-    prop_assert_eq!(Some(total), r.cost);
+    prop_assert_eq!(Some(total), r.cost.map(u64::from));
+    prop_assert_eq!(grid.path_cost(&r.path), r.cost.map(u64::from));
+    if m.is_uniform() {
+        prop_assert_eq!(path_cost(&r.path), r.cost);
+    }
     Ok(())
 }
 
 /// Replays a trace event by event and checks it against the documented rules, then checks
 /// `Trace::snapshot` against the replay at several steps.
 fn check_trace(
+    m: &Model,
     trace: &Trace,
     r: &SearchResult,
     o: &SearchOptions,
@@ -417,6 +144,7 @@ fn check_trace(
         parent: Option<Pos>,
         closed: bool,
     }
+    let none = HashSet::new();
     let plain = o.weight == Weight::ONE
         && (matches!(
             o.heuristic,
@@ -435,19 +163,15 @@ fn check_trace(
                 f,
                 parent,
             } => {
-                prop_assert_eq!(h, heuristic_value(o.heuristic, cell, goal), "h of {}", cell);
+                prop_assert_eq!(h, m.estimate(o.heuristic, cell, goal), "h of {}", cell);
                 prop_assert_eq!(f, g + weighted(h, o.weight), "f of {} (event {})", cell, i);
                 match parent {
                     None => prop_assert!(cell == start && g == 0 && i == 0),
                     Some(p) => {
                         prop_assert_eq!(Some(p), current, "opened from a node not expanding");
                         let pg = nodes[&p].g;
-                        let step = if (cell.x - p.x).abs() + (cell.y - p.y).abs() == 2 {
-                            14
-                        } else {
-                            10
-                        };
-                        prop_assert_eq!(g, pg + step, "g of {} from {}", cell, p);
+                        let step = m.step(&none, p, cell, o.neighbourhood);
+                        prop_assert_eq!(Some(g), step.map(|s| pg + s), "g of {} from {}", cell, p);
                     }
                 }
                 if let Some(old) = nodes.get(&cell) {
@@ -476,12 +200,21 @@ fn check_trace(
                 prop_assert!(n.is_some(), "closed {} before opening it", cell);
                 let n = n.unwrap();
                 prop_assert!(!n.closed, "{} closed twice", cell);
-                prop_assert_eq!(
-                    Some((n.f, n.f - n.g, cell.y, cell.x)),
-                    best,
-                    "expansion {} is not the best open node",
-                    closes
-                );
+                if o.ties == Ties::LowerH {
+                    prop_assert_eq!(
+                        Some((n.f, n.f - n.g, cell.y, cell.x)),
+                        best,
+                        "expansion {} is not the best open node",
+                        closes
+                    );
+                } else {
+                    prop_assert_eq!(
+                        Some(n.f),
+                        best.map(|b| b.0),
+                        "expansion {} is not of the lowest F",
+                        closes
+                    );
+                }
                 if plain {
                     prop_assert!(n.f >= last_f, "F decreased with a consistent heuristic");
                 }
@@ -547,19 +280,21 @@ fn check_trace(
 proptest! {
     #![proptest_config(config(1000))]
 
-    /// With a consistent heuristic the engine is exactly as good as Dijkstra, on every rule,
-    /// and it tells invalid endpoints apart with the right reason.
+    /// With a consistent heuristic the engine is exactly as good as Dijkstra, on every rule
+    /// and both tie rules, and it tells invalid endpoints apart with the right reason.
     #[test]
     fn consistent_heuristics_match_the_dijkstra_oracle(case in case_strategy()) {
-        let Case { grid, start, goal, .. } = &case;
+        let Case { model, grid, start, goal, .. } = &case;
         let none = HashSet::new();
         let mut pf = Pathfinder::new();
-        for nb in Neighbourhood::ALL {
-            let want = expected(grid, *start, *goal, nb, &none);
+        for nb in RULES {
+            let want = model.expected(*start, *goal, nb, &none);
             for &h in consistent(nb) {
-                let r = pf.find(grid, Query::new(*start, *goal).options(opts(nb, h, 1000, None)));
-                prop_assert_eq!((r.status, r.cost), want, "{:?} {:?}", nb, h);
-                check_path(grid, *start, *goal, nb, &none, &r)?;
+                for ties in TIES {
+                    let r = pf.find(grid, Query::new(*start, *goal).options(opts(nb, h, 1000, None).with_ties(ties)));
+                    prop_assert_eq!((r.status, r.cost), want, "{:?} {:?} {:?}", nb, h, ties);
+                    check_path(model, grid, (*start, *goal), nb, &none, &r)?;
+                }
             }
         }
     }
@@ -569,23 +304,23 @@ proptest! {
     /// legal path exactly when one exists, never cheaper than the optimum.
     #[test]
     fn lifo_ties_match_the_dijkstra_oracle(case in case_strategy(), millis in 0u32..=3000) {
-        let Case { grid, start, goal, .. } = &case;
+        let Case { model, grid, start, goal, .. } = &case;
         let none = HashSet::new();
         let mut pf = Pathfinder::new();
-        for nb in Neighbourhood::ALL {
-            let want = expected(grid, *start, *goal, nb, &none);
-            for h in Heuristic::ALL {
-                let lifo = SearchOptions { ties: Ties::Lifo, ..opts(nb, h, 1000, None) };
+        for nb in RULES {
+            let want = model.expected(*start, *goal, nb, &none);
+            for h in HEURISTICS {
+                let lifo = opts(nb, h, 1000, None).with_ties(Ties::Lifo);
                 let r = pf.find(grid, Query::new(*start, *goal).options(lifo));
-                check_path(grid, *start, *goal, nb, &none, &r)?;
+                check_path(model, grid, (*start, *goal), nb, &none, &r)?;
                 if consistent(nb).contains(&h) {
                     prop_assert_eq!((r.status, r.cost), want, "{:?} {:?}", nb, h);
                 }
-                for other in [SearchOptions { greedy: true, ..lifo }, SearchOptions { weight: Weight::from_millis(millis), ..lifo }, lifo] {
+                for other in [lifo.with_greedy(true), lifo.with_weight(Weight::from_millis(millis)), lifo] {
                     let r = pf.find(grid, Query::new(*start, *goal).options(other));
                     prop_assert_eq!(r.status, want.0, "{:?}", other);
                     prop_assert!(r.cost >= want.1, "{:?}", other);
-                    check_path(grid, *start, *goal, nb, &none, &r)?;
+                    check_path(model, grid, (*start, *goal), nb, &none, &r)?;
                 }
             }
         }
@@ -595,31 +330,34 @@ proptest! {
     /// never cheaper than optimal, and its trace replays to its result with F = H.
     #[test]
     fn greedy_best_first_finds_a_legal_path_iff_one_exists(case in case_strategy()) {
-        let Case { grid, start, goal, blockers } = &case;
-        let occupied = taken(grid, *start, *goal, blockers);
-        let cells = occupancy(grid, blockers);
+        let Case { model, grid, start, goal, .. } = &case;
+        let occupied = case.taken();
+        let cells = case.occupancy();
         let mut pf = Pathfinder::new();
-        for nb in Neighbourhood::ALL {
-            for h in Heuristic::ALL {
-                let o = SearchOptions { greedy: true, ..opts(nb, h, 1000, None) };
-                let q = Query::new(*start, *goal).options(o).occupied(&cells);
-                let (r, trace) = pf.find_traced(grid, q);
-                let (status, optimal) = expected(grid, *start, *goal, nb, &occupied);
-                prop_assert_eq!(r.status, status, "{:?} {:?}", nb, h);
-                check_path(grid, *start, *goal, nb, &occupied, &r)?;
-                if let (Some(c), Some(best)) = (r.cost, optimal) {
-                    prop_assert!(c >= best);
+        for nb in RULES {
+            let (status, optimal) = model.expected(*start, *goal, nb, &occupied);
+            for h in HEURISTICS {
+                for ties in TIES {
+                    let o = opts(nb, h, 1000, None).with_greedy(true).with_ties(ties);
+                    let q = Query::new(*start, *goal).options(o).occupied(&cells);
+                    let (r, trace) = pf.find_traced(grid, q);
+                    prop_assert_eq!(r.status, status, "{:?} {:?} {:?}", nb, h, ties);
+                    check_path(model, grid, (*start, *goal), nb, &occupied, &r)?;
+                    if let (Some(c), Some(best)) = (r.cost, optimal) {
+                        prop_assert!(c >= best);
+                    }
+                    let end = trace.snapshot(u32::MAX);
+                    prop_assert_eq!(end.step, r.expanded);
+                    if r.status == Status::Found {
+                        prop_assert_eq!(&end.path, &r.path);
+                    }
+                    for n in &end.nodes {
+                        prop_assert_eq!(n.f, n.h, "greedy orders by H alone");
+                        prop_assert_eq!(n.h, model.estimate(h, n.pos, *goal));
+                    }
+                    // The untraced search is the same search.
+                    prop_assert_eq!(&pf.find(grid, q), &r);
                 }
-                let end = trace.snapshot(u32::MAX);
-                prop_assert_eq!(end.step, r.expanded);
-                if r.status == Status::Found {
-                    prop_assert_eq!(&end.path, &r.path);
-                }
-                for n in &end.nodes {
-                    prop_assert_eq!(n.f, n.h, "greedy orders by H alone");
-                }
-                // The untraced search is the same search.
-                prop_assert_eq!(&pf.find(grid, q), &r);
             }
         }
     }
@@ -628,16 +366,16 @@ proptest! {
     /// when one exists, never cheaper than optimal.
     #[test]
     fn every_heuristic_finds_a_legal_path_iff_one_exists(case in case_strategy()) {
-        let Case { grid, start, goal, .. } = &case;
+        let Case { model, grid, start, goal, .. } = &case;
         let none = HashSet::new();
         let mut pf = Pathfinder::new();
-        for nb in Neighbourhood::ALL {
-            let (status, best) = expected(grid, *start, *goal, nb, &none);
-            for h in Heuristic::ALL {
+        for nb in RULES {
+            let (status, best) = model.expected(*start, *goal, nb, &none);
+            for h in HEURISTICS {
                 let r = pf.find(grid, Query::new(*start, *goal).options(opts(nb, h, 1000, None)));
                 prop_assert_eq!(r.status, status, "{:?} {:?}", nb, h);
                 prop_assert!(r.cost >= best);
-                check_path(grid, *start, *goal, nb, &none, &r)?;
+                check_path(model, grid, (*start, *goal), nb, &none, &r)?;
             }
         }
     }
@@ -645,20 +383,23 @@ proptest! {
     /// Weighted A* with octile: found iff reachable, and at most w times the optimum.
     #[test]
     fn weighted_octile_is_bounded_suboptimal(case in case_strategy(), millis in 1000u32..=3000) {
-        let Case { grid, start, goal, .. } = &case;
+        let Case { model, grid, start, goal, .. } = &case;
         let none = HashSet::new();
         let mut pf = Pathfinder::new();
-        for nb in Neighbourhood::ALL {
-            let (status, best) = expected(grid, *start, *goal, nb, &none);
-            let r = pf.find(grid, Query::new(*start, *goal).options(opts(nb, Heuristic::Octile, millis, None)));
-            prop_assert_eq!(r.status, status, "{:?}", nb);
-            check_path(grid, *start, *goal, nb, &none, &r)?;
-            if let (Some(c), Some(b)) = (r.cost, best) {
-                prop_assert!(c >= b);
-                prop_assert!(
-                    u64::from(c) * 1000 <= u64::from(b) * u64::from(millis),
-                    "{:?}: cost {} > {} * {}", nb, c, millis, b
-                );
+        for nb in RULES {
+            let (status, best) = model.expected(*start, *goal, nb, &none);
+            for ties in TIES {
+                let o = opts(nb, Heuristic::Octile, millis, None).with_ties(ties);
+                let r = pf.find(grid, Query::new(*start, *goal).options(o));
+                prop_assert_eq!(r.status, status, "{:?}", nb);
+                check_path(model, grid, (*start, *goal), nb, &none, &r)?;
+                if let (Some(c), Some(b)) = (r.cost, best) {
+                    prop_assert!(c >= b);
+                    prop_assert!(
+                        u64::from(c) * 1000 <= u64::from(b) * u64::from(millis),
+                        "{:?} {:?}: cost {} > {} * {}", nb, ties, c, millis, b
+                    );
+                }
             }
         }
     }
@@ -672,51 +413,52 @@ proptest! {
         other in case_strategy(),
         other_o in options_strategy(),
     ) {
-        let Case { grid, start, goal, .. } = &case;
+        let Case { model, grid, start, goal, .. } = &case;
+        let q = Query::new(*start, *goal).options(o);
         let mut pf = Pathfinder::new();
-        let first = pf.find(grid, Query::new(*start, *goal).options(o));
-        prop_assert_eq!(&pf.find(grid, Query::new(*start, *goal).options(o)), &first);
-        prop_assert_eq!(&Pathfinder::new().find(grid, Query::new(*start, *goal).options(o)), &first);
+        let first = pf.find(grid, q);
+        prop_assert_eq!(&pf.find(grid, q), &first);
+        prop_assert_eq!(&Pathfinder::new().find(grid, q), &first);
 
         let _ = pf.find(&other.grid, Query::new(other.start, other.goal).options(other_o));
-        let other_cells = occupancy(&other.grid, &other.blockers);
+        let other_cells = other.occupancy();
         let _ = pf.find(&other.grid, Query::new(other.start, other.goal).options(other_o).occupied(&other_cells));
-        let cells = occupancy(grid, &case.blockers);
+        let cells = case.occupancy();
         let _ = pf.find(grid, Query::new(*start, *goal).options(other_o).occupied(&cells));
         let _ = pf.find(grid, Query::new(*goal, *start).options(o));
-        prop_assert_eq!(&pf.find(grid, Query::new(*start, *goal).options(o)), &first);
+        prop_assert_eq!(&pf.find(grid, q), &first);
 
-        let (traced, trace) = pf.find_traced(grid, Query::new(*start, *goal).options(o));
+        let (traced, trace) = pf.find_traced(grid, q);
         prop_assert_eq!(&traced, &first);
-        let (traced2, trace2) = Pathfinder::new().find_traced(grid, Query::new(*start, *goal).options(o));
+        let (traced2, trace2) = Pathfinder::new().find_traced(grid, q);
         prop_assert_eq!(&traced2, &first);
         prop_assert_eq!(&trace2, &trace);
 
         // A clone of the grid (same revision) and a rebuilt copy (new revision) agree too.
-        prop_assert_eq!(&pf.find(&grid.clone(), Query::new(*start, *goal).options(o)), &first);
-        let copy = Grid::from_tiles(grid.width(), grid.height(), grid.tiles().to_vec());
-        prop_assert_eq!(&pf.find(&copy, Query::new(*start, *goal).options(o)), &first);
+        prop_assert_eq!(&pf.find(&grid.clone(), q), &first);
+        prop_assert_eq!(&pf.find(&model.grid(), q), &first);
     }
 
     /// Every trace replays to its result under the documented rules (F = G + weighted H,
     /// expansion order, parents, monotone snapshots), for every option combination.
     #[test]
     fn traces_are_consistent(case in case_strategy(), o in options_strategy()) {
-        let Case { grid, start, goal, .. } = &case;
+        let Case { model, grid, start, goal, .. } = &case;
         let mut pf = Pathfinder::new();
         let (r, trace) = pf.find_traced(grid, Query::new(*start, *goal).options(o));
-        check_path(grid, *start, *goal, o.neighbourhood, &HashSet::new(), &r)?;
-        check_trace(&trace, &r, &o, *start, *goal)?;
+        check_path(model, grid, (*start, *goal), o.neighbourhood, &HashSet::new(), &r)?;
+        check_trace(model, &trace, &r, &o, *start, *goal)?;
     }
 
     /// A cap of C expansions gives the uncapped answer when that took at most C expansions,
     /// and otherwise stops with `CapReached` after exactly C.
     #[test]
-    fn cap_stops_exactly(case in case_strategy(), o in options_strategy(), cap in 1u32..80) {
+    fn cap_stops_exactly(case in case_strategy(), o in options_strategy(), greedy in any::<bool>(), cap in 1u32..80) {
         let Case { grid, start, goal, .. } = &case;
+        let o = o.with_greedy(greedy);
         let mut pf = Pathfinder::new();
-        let free = pf.find(grid, Query::new(*start, *goal).options(SearchOptions { cap: None, ..o }));
-        let capped = pf.find(grid, Query::new(*start, *goal).options(SearchOptions { cap: Some(cap), ..o }));
+        let free = pf.find(grid, Query::new(*start, *goal).options(o.with_cap(None)));
+        let capped = pf.find(grid, Query::new(*start, *goal).options(o.with_cap(Some(cap))));
         if free.expanded <= cap {
             prop_assert_eq!(&capped, &free);
         } else {
@@ -731,31 +473,34 @@ proptest! {
     /// but do not block diagonals; the engine forgets them after the search.
     #[test]
     fn occupants_match_the_oracle_and_are_forgotten(case in case_strategy()) {
-        let Case { grid, start, goal, blockers } = &case;
-        let occupied = taken(grid, *start, *goal, blockers);
-        let cells = occupancy(grid, blockers);
+        let Case { model, grid, start, goal, .. } = &case;
+        let occupied = case.taken();
+        let cells = case.occupancy();
         let none = HashSet::new();
         let mut pf = Pathfinder::new();
-        let mut r = SearchResult { path: vec![Pos::new(-9, -9)], ..SearchResult::default() };
-        for nb in Neighbourhood::ALL {
+        let mut r = SearchResult::default();
+        r.path.push(Pos::new(-9, -9));
+        for nb in RULES {
             let before = pf.find(grid, Query::new(*start, *goal).options(opts(nb, Heuristic::Octile, 1000, None)));
-            let want = expected(grid, *start, *goal, nb, &occupied);
+            let want = model.expected(*start, *goal, nb, &occupied);
             for &h in consistent(nb) {
-                let o = opts(nb, h, 1000, None);
-                let q = Query::new(*start, *goal).options(o).occupied(&cells);
-                pf.search(grid, q, &mut r, &mut ());
-                prop_assert_eq!((r.status, r.cost), want, "{:?} {:?}", nb, h);
-                check_path(grid, *start, *goal, nb, &occupied, &r)?;
-                // Traced search with occupants agrees with the untraced one.
-                let mut trace = Trace::new(*start, *goal, o);
-                let mut traced = SearchResult::default();
-                pf.search(grid, q, &mut traced, &mut trace);
-                prop_assert_eq!(&traced, &r);
-                check_trace(&trace, &r, &o, *start, *goal)?;
+                for ties in TIES {
+                    let o = opts(nb, h, 1000, None).with_ties(ties);
+                    let q = Query::new(*start, *goal).options(o).occupied(&cells);
+                    pf.search(grid, q, &mut r, &mut ());
+                    prop_assert_eq!((r.status, r.cost), want, "{:?} {:?} {:?}", nb, h, ties);
+                    check_path(model, grid, (*start, *goal), nb, &occupied, &r)?;
+                    // Traced search with occupants agrees with the untraced one.
+                    let mut trace = Trace::new(*start, *goal, o);
+                    let mut traced = SearchResult::default();
+                    pf.search(grid, q, &mut traced, &mut trace);
+                    prop_assert_eq!(&traced, &r);
+                    check_trace(model, &trace, &r, &o, *start, *goal)?;
+                }
             }
             let after = pf.find(grid, Query::new(*start, *goal).options(opts(nb, Heuristic::Octile, 1000, None)));
             prop_assert_eq!(&after, &before, "occupants leaked into a later search");
-            prop_assert_eq!((after.status, after.cost), expected(grid, *start, *goal, nb, &none));
+            prop_assert_eq!((after.status, after.cost), model.expected(*start, *goal, nb, &none));
         }
     }
 
@@ -764,8 +509,8 @@ proptest! {
     /// weighted and capped ones included.
     #[test]
     fn occupied_endpoints_change_nothing(case in case_strategy(), start_who in 0u32..3, goal_who in 0u32..3) {
-        let Case { grid, start, goal, blockers } = &case;
-        let plain = occupancy(grid, blockers);
+        let Case { grid, start, goal, .. } = &case;
+        let plain = case.occupancy();
         let mut marked = plain.clone();
         // The endpoints may lie off the map (the engine must refuse those).
         for (end, who) in [(*start, start_who), (*goal, goal_who)] {
@@ -780,11 +525,11 @@ proptest! {
             }
         }
         let mut pf = Pathfinder::new();
-        for nb in Neighbourhood::ALL {
+        for nb in RULES {
             for &h in consistent(nb) {
                 for (weight, cap, greedy) in [(1000, None, false), (2000, None, false), (1000, Some(5), false), (1000, None, true)] {
-                    for ties in Ties::ALL {
-                        let o = SearchOptions { greedy, ties, ..opts(nb, h, weight, cap) };
+                    for ties in TIES {
+                        let o = opts(nb, h, weight, cap).with_greedy(greedy).with_ties(ties);
                         let a = pf.find(grid, Query::new(*start, *goal).options(o).occupied(&unmarked));
                         let b = pf.find(grid, Query::new(*start, *goal).options(o).occupied(&marked));
                         prop_assert_eq!(&a, &b, "{:?} {:?} w{} {:?} greedy {} {:?}", nb, h, weight, cap, greedy, ties);
@@ -801,7 +546,7 @@ proptest! {
 /// run's octile length; nodes close in the documented order (lowest F, then lowest H, then
 /// reading order; F never falls under LIFO either); the replay ends on the result's path.
 fn check_jps_trace(
-    grid: &Grid,
+    m: &Model,
     trace: &Trace,
     r: &SearchResult,
     o: &SearchOptions,
@@ -821,7 +566,7 @@ fn check_jps_trace(
                 f,
                 parent,
             } => {
-                prop_assert_eq!(h, heuristic_value(o.heuristic, cell, goal));
+                prop_assert_eq!(h, m.estimate(o.heuristic, cell, goal));
                 prop_assert_eq!(f, g + h);
                 match parent {
                     None => prop_assert!(cell == start && g == 0 && i == 0),
@@ -830,7 +575,7 @@ fn check_jps_trace(
                         let run = walk_runs([p, cell]);
                         let mut cost = 0;
                         for w in run.windows(2) {
-                            let c = step_cost(grid, &none, w[0], w[1], Neighbourhood::Eight);
+                            let c = m.step(&none, w[0], w[1], Neighbourhood::Eight);
                             prop_assert!(
                                 c.is_some(),
                                 "the run {} -> {} steps illegally at {}",
@@ -886,23 +631,33 @@ proptest! {
     /// Jump Point Search finds exactly the Dijkstra oracle's cost under the game's rule, on
     /// small grids and on long ones (runs past 64 cells), under every consistent estimate
     /// and both tie rules: a legal path of that cost, a trace that follows its rules, the
-    /// same answer untraced, and a cap that stops it exactly.
+    /// same answer untraced, and a cap that stops it exactly. On a grid of costs it says so
+    /// and A* answers in its place, as exactly.
     #[test]
     fn jump_point_search_matches_the_dijkstra_oracle(case in any_case_strategy(), cap in 1u32..30) {
-        let Case { grid, start, goal, .. } = &case;
+        let Case { model, grid, start, goal, .. } = &case;
         let none = HashSet::new();
-        let want = expected(grid, *start, *goal, Neighbourhood::Eight, &none);
+        let want = model.expected(*start, *goal, Neighbourhood::Eight, &none);
+        let searched = want.0 == Status::Found && start != goal;
         let mut pf = Pathfinder::new();
         for &h in consistent(Neighbourhood::Eight) {
-            for ties in Ties::ALL {
-                let o = SearchOptions { ties, algorithm: Algorithm::Jps, ..opts(Neighbourhood::Eight, h, 1000, None) };
+            for ties in TIES {
+                let o = opts(Neighbourhood::Eight, h, 1000, None).with_ties(ties).with_algorithm(Algorithm::Jps);
                 let (r, trace) = pf.find_traced(grid, Query::new(*start, *goal).options(o));
                 prop_assert_eq!((r.status, r.cost), want, "{:?} {:?}", h, ties);
-                prop_assert_eq!(r.fallback, None);
-                check_path(grid, *start, *goal, Neighbourhood::Eight, &none, &r)?;
-                check_jps_trace(grid, &trace, &r, &o, *start, *goal)?;
+                check_path(model, grid, (*start, *goal), Neighbourhood::Eight, &none, &r)?;
+                if model.is_uniform() {
+                    prop_assert_eq!(r.fallback, None);
+                    check_jps_trace(model, &trace, &r, &o, *start, *goal)?;
+                } else {
+                    let why = searched.then_some(Fallback::Costs);
+                    prop_assert_eq!(r.fallback, why);
+                    check_trace(model, &trace, &r, &o, *start, *goal)?;
+                    let astar = pf.find(grid, Query::new(*start, *goal).options(o.with_algorithm(Algorithm::AStar)));
+                    prop_assert_eq!((&astar.path, astar.expanded), (&r.path, r.expanded));
+                }
                 prop_assert_eq!(&pf.find(grid, Query::new(*start, *goal).options(o)), &r);
-                let capped = pf.find(grid, Query::new(*start, *goal).options(SearchOptions { cap: Some(cap), ..o }));
+                let capped = pf.find(grid, Query::new(*start, *goal).options(o.with_cap(Some(cap))));
                 if r.expanded <= cap {
                     prop_assert_eq!(&capped, &r);
                 } else {
@@ -916,15 +671,19 @@ proptest! {
     /// A* and Jump Point Search on long grids (runs past the 64 cells read at once) agree
     /// with the oracle too, so the small grids' checks are not the only ones.
     #[test]
-    fn a_star_on_long_grids_matches_the_dijkstra_oracle(case in case_on(long_grid_strategy())) {
-        let Case { grid, start, goal, .. } = &case;
+    fn a_star_on_long_grids_matches_the_dijkstra_oracle(
+        case in prop_oneof![case_on(long_model(Palette::Uniform)), case_on(long_model(Palette::High))],
+    ) {
+        let Case { model, grid, start, goal, .. } = &case;
         let none = HashSet::new();
-        let want = expected(grid, *start, *goal, Neighbourhood::Eight, &none);
+        let want = model.expected(*start, *goal, Neighbourhood::Eight, &none);
         let mut pf = Pathfinder::new();
-        for algorithm in Algorithm::ALL {
-            let o = SearchOptions { algorithm, ..SearchOptions::default() };
-            let r = pf.find(grid, Query::new(*start, *goal).options(o));
-            prop_assert_eq!((r.status, r.cost), want, "{:?}", algorithm);
+        for algorithm in ALGORITHMS {
+            for ties in TIES {
+                let o = SearchOptions::default().with_algorithm(algorithm).with_ties(ties);
+                let r = pf.find(grid, Query::new(*start, *goal).options(o));
+                prop_assert_eq!((r.status, r.cost), want, "{:?} {:?}", algorithm, ties);
+            }
         }
     }
 }
@@ -934,21 +693,7 @@ proptest! {
 // ---------------------------------------------------------------------------------------------
 
 fn grid(rows: &[&str]) -> Grid {
-    let w = rows.iter().map(|r| r.len()).max().unwrap_or(0);
-    let mut tiles = Vec::new();
-    for r in rows {
-        let mut row: Vec<Tile> = r
-            .chars()
-            .map(|c| match c {
-                '#' => Tile::Wall,
-                ' ' => Tile::Void,
-                _ => Tile::Floor,
-            })
-            .collect();
-        row.resize(w, Tile::Void);
-        tiles.extend(row);
-    }
-    Grid::from_tiles(w, rows.len(), tiles)
+    Grid::from_rows(rows)
 }
 
 fn find(g: &Grid, s: (i32, i32), t: (i32, i32), o: SearchOptions) -> SearchResult {
@@ -968,23 +713,31 @@ fn open_room_diagonal_is_octile() {
 }
 
 #[test]
-fn void_is_as_solid_as_wall_for_corners() {
-    // The diagonal (0,1)->(1,0) passes the void corner at (0,0).
-    let g = grid(&[" .", ".."]);
-    let r = find(&g, (0, 1), (1, 0), SearchOptions::default());
-    assert_eq!(r.cost, Some(20));
-    let cut = find(
-        &g,
-        (0, 1),
-        (1, 0),
-        opts(
-            Neighbourhood::EightCutCorners,
-            Heuristic::Octile,
-            1000,
-            None,
-        ),
+fn blank_is_as_solid_as_wall_for_corners_and_a_dear_cell_is_no_corner() {
+    // The diagonal (0,1)->(1,0) passes the corner at (0,0).
+    for corner in [" ", "#"] {
+        let g = grid(&[&format!("{corner}."), ".."]);
+        let r = find(&g, (0, 1), (1, 0), SearchOptions::default());
+        assert_eq!(r.cost, Some(20), "{corner:?}");
+        let cut = find(
+            &g,
+            (0, 1),
+            (1, 0),
+            opts(
+                Neighbourhood::EightCutCorners,
+                Heuristic::Octile,
+                1000,
+                None,
+            ),
+        );
+        assert_eq!(cut.cost, Some(14), "{corner:?}");
+    }
+    // A dear cell is dear to enter, not to pass.
+    let g = grid(&["9.", ".."]);
+    assert_eq!(
+        find(&g, (0, 1), (1, 0), SearchOptions::default()).cost,
+        Some(14)
     );
-    assert_eq!(cut.cost, Some(14));
 }
 
 #[test]
@@ -1024,7 +777,7 @@ fn monsters_do_not_block_diagonals_but_cannot_be_entered() {
     let g = grid(&["..", ".."]);
     let mut pf = Pathfinder::new();
     let mut out = SearchResult::default();
-    let occupied = occupancy(&g, &[Pos::new(1, 0), Pos::new(0, 1)]);
+    let occupied = [0, 1, 2, 0];
     let q = Query::new(Pos::new(0, 0), Pos::new(1, 1)).occupied(&occupied);
     pf.search(&g, q, &mut out, &mut ());
     assert_eq!((out.status, out.cost), (Status::Found, Some(14)));
@@ -1051,21 +804,14 @@ fn occupants_on_the_endpoints_are_ignored() {
 }
 
 #[test]
-fn engine_follows_a_grid_that_changes_size_and_tiles() {
+fn engine_follows_a_grid_that_changes_size_and_costs() {
     let mut pf = Pathfinder::new();
     let o = SearchOptions::default();
+    let corner = Query::new(Pos::new(0, 0), Pos::new(2, 2)).options(o);
     let mut g = grid(&["...", "...", "..."]);
-    assert_eq!(
-        pf.find(&g, Query::new(Pos::new(0, 0), Pos::new(2, 2)).options(o))
-            .cost,
-        Some(28)
-    );
-    g.set(Pos::new(1, 1), Tile::Wall);
-    assert_eq!(
-        pf.find(&g, Query::new(Pos::new(0, 0), Pos::new(2, 2)).options(o))
-            .cost,
-        Some(40)
-    );
+    assert_eq!(pf.find(&g, corner).cost, Some(28));
+    g.set(Pos::new(1, 1), 0);
+    assert_eq!(pf.find(&g, corner).cost, Some(40));
     // Same cell count, different shape.
     let wide = grid(&[".........", "#########"]);
     let r = pf.find(&wide, Query::new(Pos::new(0, 0), Pos::new(8, 0)).options(o));
@@ -1076,12 +822,14 @@ fn engine_follows_a_grid_that_changes_size_and_tiles() {
             .cost,
         Some(90)
     );
-    g.set(Pos::new(1, 1), Tile::Floor);
-    assert_eq!(
-        pf.find(&g, Query::new(Pos::new(0, 0), Pos::new(2, 2)).options(o))
-            .cost,
-        Some(28)
-    );
+    g.set(Pos::new(1, 1), 1);
+    assert_eq!(pf.find(&g, corner).cost, Some(28));
+    // A dear centre is gone round by a diagonal past it (which a blocked one forbids):
+    // 10 + 14 + 10 rather than 14 * 2 + 14 through it.
+    g.set(Pos::new(1, 1), 2);
+    assert_eq!(pf.find(&g, corner).cost, Some(34));
+    g.set(Pos::new(1, 1), 9);
+    assert_eq!(pf.find(&g, corner).cost, Some(34));
 }
 
 #[test]
