@@ -1039,6 +1039,8 @@ impl App {
                 self.act(Act::Attack(dx, dy));
             }
             Action::Drink => self.act(Act::Drink),
+            Action::CloseDoors => self.act(Act::CloseDoors),
+            Action::UseTool(kind) => self.act(Act::Use(kind)),
             Action::ToggleSight => {
                 self.sight = !self.sight;
                 self.say(if self.sight {

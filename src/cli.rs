@@ -7,6 +7,7 @@ mod check;
 mod config;
 mod error;
 mod generate;
+mod kinds;
 mod lab;
 mod new;
 mod path;
@@ -22,6 +23,7 @@ pub use check::CheckArgs;
 pub use config::ConfigArgs;
 pub use error::{CliError, EXIT_BAD_INPUT, EXIT_CLOSED_PIPE};
 pub use generate::{GenerateArgs, generate_text};
+pub use kinds::KindsArgs;
 pub use lab::LabArgs;
 pub use new::NewArgs;
 pub use path::{PathArgs, draw_path};
@@ -62,6 +64,8 @@ pub enum Command {
     Check(CheckArgs),
     /// Generate a level.
     Generate(GenerateArgs),
+    /// List every kind of monster and how each searches for you.
+    Kinds(KindsArgs),
     /// Make a blank level file to design from (never over an existing file).
     New(NewArgs),
     /// Run a script of inputs headless and print the frames.
@@ -121,6 +125,7 @@ pub fn execute(cli: Cli) -> i32 {
         Some(Command::Scen(args)) => scen::scen(&args),
         Some(Command::Check(args)) => check::check(&args),
         Some(Command::Generate(args)) => generate::generate(&args),
+        Some(Command::Kinds(args)) => kinds::kinds(&args),
         Some(Command::New(args)) => new::new(&args),
         Some(Command::Script(args)) => script::script(&args),
         Some(Command::Test(args)) => test::test(&args),

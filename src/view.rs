@@ -38,6 +38,8 @@ pub fn kind_color(glyph: char) -> Color {
         Hue::Red => Color::Red,
         Hue::Magenta => Color::Magenta,
         Hue::Cyan => Color::Cyan,
+        Hue::Blue => Color::LightBlue,
+        Hue::White => Color::White,
     }
 }
 
@@ -704,6 +706,11 @@ fn look_units(app: &App, snap: Option<&Snapshot>, p: Pos) -> Vec<String> {
             n => format!("stairs down >: sealed while {n} live"),
         }),
         Some(FeatureKind::Potion) => units.push("healing potion !: walk on it".into()),
+        Some(k) => units.push(format!(
+            "{} {}: walk on it to pick it up",
+            k.name(),
+            k.glyph()
+        )),
         None => {}
     }
     units.push(
@@ -713,6 +720,9 @@ fn look_units(app: &App, snap: Option<&Snapshot>, p: Pos) -> Vec<String> {
             crate::content::map::Tile::Void => "void",
             crate::content::map::Tile::Water => "shallow water",
             crate::content::map::Tile::Brush => "brush",
+            crate::content::map::Tile::DoorClosed => "closed door: walk into it to open it",
+            crate::content::map::Tile::DoorOpen => "open door: C beside it closes it",
+            crate::content::map::Tile::DoorJammed => "jammed door: a wall to all but diggers",
         }
         .into(),
     );

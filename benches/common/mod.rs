@@ -20,6 +20,7 @@ pub fn cave_256() -> Level {
         density: None,
         // The cave the benchmarks have always run on: unweighted, no water or brush.
         terrain: Some(astar_rogue::content::generate::Density::from_permille(0)),
+        depth: astar_rogue::content::generate::DEEPEST,
     })
     .expect("the cave generates")
 }

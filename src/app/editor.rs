@@ -84,6 +84,9 @@ pub fn tile_name(t: Tile) -> &'static str {
         Tile::Void => "void",
         Tile::Water => "water",
         Tile::Brush => "brush",
+        Tile::DoorClosed => "door",
+        Tile::DoorOpen => "open door",
+        Tile::DoorJammed => "jammed door",
     }
 }
 
@@ -561,6 +564,7 @@ fn refusal(why: Refusal, bindings: &Bindings) -> String {
         Refusal::LiesHere(FeatureKind::Potion) => {
             format!("A healing potion lies here; delete it ({d}) first.")
         }
+        Refusal::LiesHere(k) => format!("A {} lies here; delete it ({d}) first.", k.name()),
         Refusal::NeedsFloor(Needs::Monster) => "Monsters stand on floor: put floor first.".into(),
         Refusal::NeedsFloor(Needs::Player) => "The player needs a floor cell.".into(),
         Refusal::NeedsFloor(Needs::Feature) => {

@@ -225,6 +225,10 @@ pub enum Action {
     Descend,
     /// Drink a healing potion.
     Drink,
+    /// Close the open doors beside the player.
+    CloseDoors,
+    /// Use a tool: sound a lure, sow brush seeds, spike a door.
+    UseTool(FeatureKind),
     /// Show only what the player sees, or the whole map.
     ToggleSight,
     /// Open or close the message history.
@@ -556,6 +560,38 @@ pub const BINDINGS: &[Binding] = &[
         ""
     ),
     key!(Play, "!", [ch('!')], A::Drink, "drink a healing potion", ""),
+    key!(
+        Play,
+        "C",
+        [ch('C')],
+        A::CloseDoors,
+        "close doors beside you",
+        ""
+    ),
+    key!(
+        Play,
+        "&",
+        [ch('&')],
+        A::UseTool(FeatureKind::Lure),
+        "sound a lure here",
+        ""
+    ),
+    key!(
+        Play,
+        "\"",
+        [ch('"')],
+        A::UseTool(FeatureKind::Seeds),
+        "sow brush around you",
+        ""
+    ),
+    key!(
+        Play,
+        ")",
+        [ch(')')],
+        A::UseTool(FeatureKind::Spike),
+        "spike a closed door shut",
+        ""
+    ),
     key!(
         Play,
         "V",
@@ -947,15 +983,27 @@ pub const BINDINGS: &[Binding] = &[
     key!(Edit, "e", [ch('e')], A::Edit, "leave edit mode", "e done"),
     keys!(
         Monster,
-        "r g o t",
+        "r k g b",
         [
             ch('r') => A::PlaceKind('r'),
+            ch('k') => A::PlaceKind('k'),
             ch('g') => A::PlaceKind('g'),
+            ch('b') => A::PlaceKind('b')
+        ],
+        "rat kobold goblin bat",
+        "r k g b o n d t kind"
+    ),
+    keys!(
+        Monster,
+        "o n d t",
+        [
             ch('o') => A::PlaceKind('o'),
+            ch('n') => A::PlaceKind('n'),
+            ch('d') => A::PlaceKind('d'),
             ch('t') => A::PlaceKind('t')
         ],
-        "rat goblin orc troll",
-        "r g o t kind"
+        "orc naga dwarf troll",
+        ""
     ),
     key!(
         Monster,

@@ -83,6 +83,7 @@ pub fn generate_text(args: &GenerateArgs) -> Result<String, String> {
             .unwrap_or_else(|| generate::default_monsters(width, height)),
         density: args.density,
         terrain: args.terrain,
+        depth: astar_rogue_core::content::generate::DEEPEST,
     };
     Ok(generate::generate(&params)
         .map_err(|e| e.to_string())?

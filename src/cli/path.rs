@@ -43,9 +43,10 @@ struct NodeJson {
 /// Runs one search and prints it.
 pub(super) fn path(args: &PathArgs) -> Result<i32, CliError> {
     let q = &args.query;
-    let (level, _) = Level::load(&q.level)?;
+    let (mut level, _) = Level::load(&q.level)?;
     let (from, to) = q.endpoints(&level)?;
     check_endpoints(&level, from, to)?;
+    let grid = q.grid(&mut level).clone();
     let mut pf = Pathfinder::new();
     let mut result = SearchResult::default();
     let query = Query::new(from, to).options(q.options());
@@ -53,8 +54,8 @@ pub(super) fn path(args: &PathArgs) -> Result<i32, CliError> {
     // of the events, which on a 4096x4096 Dijkstra search took gigabytes.
     let mut nodes = (args.json && args.trace).then(|| NodeTable::new(&level.grid));
     match &mut nodes {
-        Some(nodes) => pf.search(level.grid.cost_grid(), query, &mut result, nodes),
-        None => pf.search(level.grid.cost_grid(), query, &mut result, &mut ()),
+        Some(nodes) => pf.search(&grid, query, &mut result, nodes),
+        None => pf.search(&grid, query, &mut result, &mut ()),
     }
     if let Some(why) = result.fallback {
         // On standard error, so that JSON on standard output stays one object.

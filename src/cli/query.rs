@@ -7,9 +7,10 @@ use clap::Args;
 
 use super::CliError;
 use crate::content::endpoints::BadEndpoint;
+use crate::content::kinds::{KINDS, kind};
 use crate::content::level::Level;
 use crate::engine::astar::{Algorithm, Heuristic, SearchOptions, Ties, Weight};
-use crate::engine::grid::{Neighbourhood, Pos};
+use crate::engine::grid::{Grid, Neighbourhood, Pos};
 
 /// A level and one search on it.
 #[derive(Debug, Args)]
@@ -42,19 +43,61 @@ pub struct QueryArgs {
     /// octile, Chebyshev or zero; elsewhere A* runs and says so).
     #[arg(long, default_value_t = Algorithm::AStar)]
     pub algorithm: Algorithm,
+    /// Search as a kind of monster does (its name or letter: `astar-rogue kinds` lists
+    /// them): its moves, weight and cap over the options above, and its costs.
+    #[arg(long)]
+    pub kind: Option<KindName>,
+}
+
+/// A kind of monster named on the command line, by name (`goblin`) or letter (`g`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KindName(pub char);
+
+impl std::str::FromStr for KindName {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        KINDS
+            .iter()
+            .find(|k| k.name == s || k.glyph.to_string() == s)
+            .map(|k| KindName(k.glyph))
+            .ok_or_else(|| {
+                let names: Vec<&str> = KINDS.iter().map(|k| k.name).collect();
+                format!("{s:?} is not a kind: use {}", names.join(", "))
+            })
+    }
 }
 
 impl QueryArgs {
-    /// The search options these arguments ask for.
+    /// The search options these arguments ask for (the kind's own search over them, with
+    /// `--kind`).
     pub fn options(&self) -> SearchOptions {
-        SearchOptions::default()
+        let o = SearchOptions::default()
             .with_neighbourhood(self.neighbours)
             .with_heuristic(self.heuristic)
             .with_weight(self.weight)
             .with_cap(self.cap)
             .with_greedy(self.greedy)
             .with_ties(Ties::LowerH)
-            .with_algorithm(self.algorithm)
+            .with_algorithm(self.algorithm);
+        match self.kind {
+            Some(KindName(k)) => kind(k).search.options(o),
+            None => o,
+        }
+    }
+
+    /// The grid of costs the search reads on `level`: the player's, or with `--kind` that
+    /// kind's (kept on the level's map from now on).
+    pub fn grid<'a>(&self, level: &'a mut Level) -> &'a Grid {
+        let Some(KindName(k)) = self.kind else {
+            return level.grid.cost_grid();
+        };
+        let table = kind(k).search.costs.table(level.grid.weights());
+        level.grid.add_view(table);
+        level
+            .grid
+            .grid_for(&table)
+            .unwrap_or_else(|| level.grid.cost_grid())
     }
 
     /// The endpoints on `level`: the arguments', or the first monster and the player.

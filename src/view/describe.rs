@@ -1,7 +1,10 @@
 //! The words for the engine's options and a trace's fates, as the panels, captions and the
 //! lab show them (the engine itself builds no text).
 
+use crate::content::kinds::{Costs, Kind};
+use crate::content::map::{Tile, TileMap};
 use crate::engine::astar::{Algorithm, Fallback, Fate, SearchOptions, Ties, Weight};
+use crate::engine::grid::Neighbourhood;
 
 /// A short description of search options: `8 octile w1`, `4 zero w1 cap 500`,
 /// `8 octile greedy`, `8 octile w1 ties lifo`.
@@ -52,6 +55,48 @@ pub fn formula(o: &SearchOptions) -> String {
     } else {
         format!("F = G + {}·H", o.weight)
     }
+}
+
+/// A kind's search in a few short words, where it is not the player's and matters on `map`:
+/// `4-way`, `F = G + 1.5·H`, `cap 40`, `no doors`, `water x1`, `walls x6` (a cost shows
+/// only when the map has such cells); nothing for a plain searcher. Each word a unit, so
+/// that a narrow panel wraps between them.
+pub fn kind_search(kind: &Kind, map: &TileMap) -> Vec<String> {
+    let weights = map.weights();
+    let s = kind.search;
+    let mut words = Vec::new();
+    if s.moves == Neighbourhood::Four {
+        words.push("4-way".to_string());
+    }
+    if s.weight_millis != 1000 {
+        words.push(format!("F = G + {}·H", s.weight()));
+    }
+    if let Some(cap) = s.cap {
+        words.push(format!("cap {cap}"));
+    }
+    let plain = Costs::PLAIN;
+    for (tile, word) in [
+        (Tile::Water, "water"),
+        (Tile::Brush, "brush"),
+        (Tile::DoorClosed, "doors"),
+        (Tile::Wall, "walls"),
+    ] {
+        let (mine, theirs) = (
+            s.costs.of(tile, weights, false),
+            plain.of(tile, weights, false),
+        );
+        let present = match tile {
+            Tile::DoorClosed => map.count(Tile::DoorClosed) + map.count(Tile::DoorOpen) > 0,
+            t => map.count(t) > 0,
+        };
+        if mine != theirs && present {
+            words.push(match mine {
+                0 => format!("no {word}"),
+                k => format!("{word} x{k}"),
+            });
+        }
+    }
+    words
 }
 
 /// What an expansion did with a neighbour: `new G 24`, `G 38 -> 34`, `kept`, `closed`,

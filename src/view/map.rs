@@ -135,6 +135,9 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
             FeatureKind::Potion => Style::new()
                 .fg(Color::LightMagenta)
                 .add_modifier(Modifier::BOLD),
+            FeatureKind::Lure | FeatureKind::Seeds | FeatureKind::Spike => Style::new()
+                .fg(Color::LightYellow)
+                .add_modifier(Modifier::BOLD),
         };
         put(f.pos, Some(f.kind.glyph()), style);
     }
@@ -386,6 +389,10 @@ pub(super) fn draw_tiles(
                 (Seen::Shown, Tile::Void) => (' ', Style::new()),
                 (Seen::Shown, Tile::Water) => ('~', Style::new().fg(Color::Blue)),
                 (Seen::Shown, Tile::Brush) => ('"', Style::new().fg(Color::Green)),
+                (Seen::Shown, t @ (Tile::DoorClosed | Tile::DoorOpen | Tile::DoorJammed)) => (
+                    crate::content::level::tile_glyph(t),
+                    Style::new().fg(Color::Yellow),
+                ),
             };
             buf[(view.x + col, view.y + row)]
                 .set_char(ch)

@@ -91,6 +91,44 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
         ],
         depth_need,
     );
+    let tools = w.player().tools;
+    if crate::game::tools::TOOLS
+        .iter()
+        .any(|&t| tools.count(t) > 0)
+    {
+        let mut units = vec![vec![Span::styled("Tools", head)]];
+        for t in crate::game::tools::TOOLS {
+            let n = tools.count(t);
+            if n > 0 {
+                units.push(vec![Span::raw(format!("{} {} {n}", t.glyph(), t.name()))]);
+            }
+        }
+        spans(&mut lines, units, Need::Essential);
+    }
+    for lure in w.lures() {
+        let held: Vec<String> = w
+            .held_by(lure.pos)
+            .into_iter()
+            .filter_map(|id| w.monster(id))
+            .map(|m| format!("{}#{}", m.kind, m.id))
+            .collect();
+        let mut units = vec![
+            format!("lure at {}:", lure.pos),
+            plural(u64::from(lure.turns), "turn", "turns") + ",",
+        ];
+        if held.is_empty() {
+            units.push("holds nobody".into());
+        } else {
+            units.push("holds".into());
+            units.extend(held);
+        }
+        text(
+            &mut lines,
+            &units,
+            Style::new().fg(Color::LightYellow),
+            Need::Essential,
+        );
+    }
     if low_hp(hp) && w.state() == crate::game::GameState::Playing {
         let key = |c| app.settings().bindings.command_key(c);
         let rest = key(Command::Rest);
@@ -131,6 +169,21 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
                 ],
                 Need::Essential,
             );
+            let search = super::describe::kind_search(&info, w.grid());
+            if !search.is_empty() {
+                let mut units = vec!["searches".to_string()];
+                units.extend(search);
+                text(&mut lines, &units, Style::new(), Need::Useful);
+            }
+            let lured = w.goal_at(m.pos);
+            if lured != w.player().pos {
+                text(
+                    &mut lines,
+                    &["goes for the lure at".into(), lured.to_string()],
+                    Style::new().fg(Color::LightYellow),
+                    Need::Essential,
+                );
+            }
             let plan: Vec<String> = match (m.plan.status, m.plan.cost) {
                 // Its planner skipped the search: every step it could take was held.
                 _ if m.boxed => vec!["boxed in,".into(), "no search".into()],

@@ -46,6 +46,7 @@ fn play() -> Played {
         monsters: 24,
         density: None,
         terrain: None,
+        depth: astar_rogue::content::generate::DEEPEST,
     })
     .unwrap();
     let mut app = App::new(

@@ -316,7 +316,14 @@ fn a_rebound_move_key_aims_an_attack_in_place() {
         a.world().player().pos,
         astar_rogue::engine::grid::Pos::new(2, 2)
     );
-    let help = crate::common::frame(&mut a, "?");
+    // The attack section is on one of the help's pages, whichever the other keys leave it.
+    let mut help = crate::common::frame(&mut a, "?");
+    for _ in 0..4 {
+        if help.contains("attack W S N E") {
+            break;
+        }
+        help = crate::common::frame(&mut a, "Space");
+    }
     assert!(help.contains("h j k t     attack W S N E"), "{help}");
     // An attack bound on purpose keeps its own key.
     let file = b"[keys.everywhere]\nmove_e = [\"t\"]\n[keys.attack_in_place]\nattack_e = [\"T\"]\n";

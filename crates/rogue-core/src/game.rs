@@ -32,11 +32,13 @@ pub mod explore;
 mod plan;
 pub mod run;
 pub mod sight;
+pub mod tools;
 
 pub use explore::{Alarm, Explore, Watch};
 pub use plan::{Planner, Planning, Progress, Spread, TurnStats, boxed_in};
 pub use run::RunStats;
 pub use sight::Sight;
+pub use tools::{Lure, Tools};
 
 use crate::content::kinds::{self, Speed};
 use crate::content::level::{Feature, FeatureKind, Level, Note};
@@ -95,6 +97,8 @@ pub struct Player {
     pub hp: i32,
     /// Healing potions carried.
     pub potions: u32,
+    /// The tools carried.
+    pub tools: Tools,
 }
 
 /// Whether the game goes on.
@@ -134,6 +138,10 @@ pub enum Act {
     /// Attack the monster one king move away without moving (refused, costing no turn,
     /// when nobody stands there).
     Attack(i32, i32),
+    /// Close the open doors next to the player.
+    CloseDoors,
+    /// Use a tool: a lure, brush seeds or a spike.
+    Use(FeatureKind),
 }
 
 /// What came of a player's act.
@@ -388,6 +396,8 @@ pub struct World {
     /// The terrains (in [`Tile::TERRAIN`] order) the log has told the player about wading
     /// through: it says so once a game.
     told_wading: [bool; 3],
+    /// The lures sounding on this floor.
+    lures: Vec<Lure>,
     /// Whether the player is acting: the act's messages (the player's deed and the
     /// monsters' answers, wading turns included) are stamped [`PENDING`] until it ends, and
     /// then with the turn it ended on, the figure the panel shows after it and the one
@@ -427,6 +437,7 @@ impl World {
                 pos: player,
                 hp: PLAYER_HP,
                 potions: 0,
+                tools: Tools::default(),
             },
             monsters: Vec::with_capacity(level.monsters.len()),
             occupant: vec![0; level.grid.len()],
@@ -445,6 +456,7 @@ impl World {
             lesson: None,
             designed_final: None,
             told_wading: [false; 3],
+            lures: Vec::new(),
             acting: false,
             acted: 0,
             hurt: false,
@@ -720,18 +732,66 @@ impl World {
         self.monsters.binary_search_by_key(&id, |m| m.id).ok()
     }
 
-    /// Moves monster `i` to a free cell, keeping the occupancy true; entering a cell of
-    /// weight k holds it there for k − 1 of its turns.
+    /// Moves monster `i` to a free cell, keeping the occupancy true. Entering a cell its kind
+    /// pays k for holds it there for k − 1 of its turns; a closed door it enters opens, a
+    /// wall it tunnels into becomes floor (the map changes, and every search with it).
     fn step_monster(&mut self, i: usize, to: Pos) {
-        let wading = self.grid.weight(to).saturating_sub(1);
+        let tile = self.grid.get(to);
+        let kind = kinds::kind(self.monsters[i].kind);
+        let cost = kind
+            .search
+            .costs
+            .of(tile, self.grid.weights(), self.grid.is_edge(to));
+        let seen = self.is_visible(to);
+        match tile {
+            Tile::DoorClosed => {
+                self.grid.set(to, Tile::DoorOpen);
+                if seen {
+                    self.say(format!("The {} opens the door.", kind.name));
+                }
+            }
+            Tile::Wall => {
+                self.grid.set(to, Tile::Floor);
+                self.say(if seen {
+                    format!("The {} tunnels into the wall.", kind.name)
+                } else {
+                    "You hear digging.".to_string()
+                });
+            }
+            _ => {}
+        }
         let m = &mut self.monsters[i];
-        m.wading = wading;
+        m.wading = u32::from(cost).saturating_sub(1);
         if let Some(cell) = self.grid.index(m.pos) {
             self.occupant[cell] = 0;
         }
         m.pos = to;
         if let Some(cell) = self.grid.index(to) {
             self.occupant[cell] = m.id;
+        }
+        if matches!(tile, Tile::DoorClosed | Tile::Wall) {
+            // The doorway or the tunnel opens the view.
+            self.look();
+        }
+    }
+
+    /// Keeps a grid of costs on the map for every kind in play that does not search the
+    /// player's, so that each searches its own.
+    fn keep_views(&mut self) {
+        let weights = self.grid.weights();
+        let plain = self.grid.effective(kinds::Costs::PLAIN.table(weights));
+        let mut seen: Vec<char> = Vec::new();
+        for m in &self.monsters {
+            if seen.contains(&m.kind) {
+                continue;
+            }
+            seen.push(m.kind);
+            let table = self
+                .grid
+                .effective(kinds::kind(m.kind).search.costs.table(weights));
+            if table != plain {
+                self.grid.add_view(table);
+            }
         }
     }
 
@@ -930,6 +990,16 @@ impl World {
                     return ActResult::Refused;
                 }
             }
+            Act::CloseDoors => {
+                if self.close_doors() == ActResult::Refused {
+                    return ActResult::Refused;
+                }
+            }
+            Act::Use(kind) => {
+                if self.use_tool(kind) == ActResult::Refused {
+                    return ActResult::Refused;
+                }
+            }
             Act::Attack(dx, dy) => {
                 let to = self.player.pos.offset(dx, dy);
                 let Some(i) = self.monster_at(to).and_then(|m| self.position(m.id)) else {
@@ -947,21 +1017,31 @@ impl World {
                 let to = self.player.pos.offset(dx, dy);
                 if !self.player_can_step(dx, dy) {
                     self.say(match self.grid.get(to) {
-                        Tile::Floor | Tile::Water | Tile::Brush => {
-                            "You cannot squeeze past the corner diagonally."
-                        }
+                        Tile::Floor
+                        | Tile::Water
+                        | Tile::Brush
+                        | Tile::DoorClosed
+                        | Tile::DoorOpen => "You cannot squeeze past the corner diagonally.",
                         Tile::Wall => "A wall blocks your way.",
+                        Tile::DoorJammed => "The door is jammed shut.",
                         Tile::Void => "There is nothing that way.",
                     });
                     return ActResult::Refused;
                 }
                 if let Some(i) = self.monster_at(to).and_then(|m| self.position(m.id)) {
                     self.player_attacks(i);
+                } else if self.grid.get(to) == Tile::DoorClosed {
+                    // Opening takes the turn; the step in is the next one (the two turns a
+                    // closed door costs in every plan through it).
+                    self.grid.set(to, Tile::DoorOpen);
+                    self.say("You open the door.");
+                    self.look();
                 } else {
                     self.player.pos = to;
                     self.look();
                     self.tell_wading();
                     self.pick_up();
+                    self.pick_up_tool();
                     self.read_notes();
                     wade = self.grid.weight(to).saturating_sub(1);
                 }
@@ -970,6 +1050,7 @@ impl World {
         self.turn += 1;
         self.monsters_act();
         self.regenerate();
+        self.lures_run_down();
         // The rest of a step into heavy terrain: turns in which only the monsters act.
         for _ in 0..wade {
             if self.state != GameState::Playing {
@@ -978,6 +1059,7 @@ impl World {
             self.turn += 1;
             self.monsters_act();
             self.regenerate();
+            self.lures_run_down();
         }
         ActResult::Acted
     }
@@ -1071,12 +1153,12 @@ impl World {
             return;
         }
         if self.monsters[i].boxed {
-            let (at, goal, rule) = (
-                self.monsters[i].pos,
-                self.player.pos,
-                self.options.neighbourhood,
-            );
-            if boxed_in(&self.grid, &self.occupant, goal, at, rule) {
+            let (at, goal, kind) = (self.monsters[i].pos, self.player.pos, self.monsters[i].kind);
+            let search = kinds::kind(kind).search;
+            let table = self.grid.effective(search.costs.table(self.grid.weights()));
+            let grid = self.grid.grid_for(&table).unwrap_or(self.grid.cost_grid());
+            let rule = search.options(self.options).neighbourhood;
+            if boxed_in(grid, &self.occupant, goal, at, rule) {
                 return;
             }
             // A neighbour moved off: the plan it would have made up front, made now.
@@ -1113,6 +1195,8 @@ impl World {
     }
 
     fn plan_everyone(&mut self, spread: Spread) {
+        self.keep_views();
+        self.planner.set_lures(self.lure_cells());
         let goal = self.player.pos;
         self.planner.plan_all(
             &self.grid,
@@ -1127,6 +1211,7 @@ impl World {
     /// Records the searches of monster `id` from now on (or of nobody), and records its
     /// search at once without replanning the others or touching the turn's figures.
     pub fn set_traced(&mut self, id: Option<u32>) {
+        self.keep_views();
         self.planner
             .set_traced(id, &self.grid, self.options, &mut self.monsters);
     }
@@ -1151,10 +1236,12 @@ impl World {
     /// The first step of a route around the other monsters, if one exists and is free.
     fn detour(&mut self, i: usize) -> Option<Pos> {
         if self.planner.distance_map().is_some() {
-            let at = self.monsters[i].pos;
+            let (at, kind) = (self.monsters[i].pos, self.monsters[i].kind);
             let player = self.player.pos;
             let free = |p: Pos| p != player && self.monster_at(p).is_none();
-            return self.planner.map_detour(&self.grid, at, free);
+            return self
+                .planner
+                .map_detour(&self.grid, kind, self.options, at, free);
         }
         let plan = &self.monsters[i].plan;
         let first = match self.planner.planning() {
@@ -1163,11 +1250,18 @@ impl World {
             _ => plan.expanded,
         };
         let budget = first.saturating_mul(DETOUR_FACTOR) + DETOUR_SLACK;
-        let goal = self.player.pos;
         let from = self.monsters[i].pos;
-        let next =
-            self.planner
-                .detour(&self.grid, goal, self.options, &self.occupant, from, budget)?;
+        let goal = self.planner.goal_for(from, self.player.pos);
+        let kind = self.monsters[i].kind;
+        let next = self.planner.detour(
+            &self.grid,
+            kind,
+            goal,
+            self.options,
+            &self.occupant,
+            from,
+            budget,
+        )?;
         (next != self.player.pos && self.monster_at(next).is_none()).then_some(next)
     }
 

@@ -21,6 +21,7 @@ mod connect;
 mod maze;
 mod rooms;
 mod scatter;
+mod start;
 mod terrain;
 
 use rand::rngs::Xoshiro256PlusPlus;
@@ -262,6 +263,9 @@ pub struct GenParams {
     /// The share of the floor turned into water and brush, or `None` for the kind's
     /// default (see [`GenKind::terrain_default`]).
     pub terrain: Option<Density>,
+    /// The depth of the run it is a floor of: monsters come from the kinds that live there
+    /// or shallower ([`Kind::depth`](crate::content::kinds::Kind::depth)).
+    pub depth: u32,
 }
 
 impl GenParams {
@@ -275,7 +279,13 @@ impl GenParams {
             monsters: default_monsters(width, height),
             density: None,
             terrain: None,
+            depth: DEEPEST,
         }
+    }
+
+    /// The same parameters for a floor at `depth`.
+    pub fn with_depth(self, depth: u32) -> Self {
+        Self { depth, ..self }
     }
 
     /// The same parameters with `monsters` monsters.
@@ -424,6 +434,19 @@ pub(crate) fn least_floor(width: usize, height: usize, density: f64) -> usize {
     (promised * MIN_FLOOR_PERMILLE as f64 / 1000.0).ceil() as usize
 }
 
+/// The deepest floor any kind first lives on: parameters at this depth draw from every kind.
+pub const DEEPEST: u32 = {
+    let mut d = 1;
+    let mut i = 0;
+    while i < KINDS.len() {
+        if KINDS[i].depth > d {
+            d = KINDS[i].depth;
+        }
+        i += 1;
+    }
+    d
+};
+
 /// Generates a level: same parameters, same level (and same `to_text()` bytes).
 pub fn generate(params: &GenParams) -> Result<Level, GenError> {
     let &GenParams {
@@ -434,6 +457,7 @@ pub fn generate(params: &GenParams) -> Result<Level, GenError> {
         monsters,
         density,
         terrain: _,
+        depth: _,
     } = params;
     if !(MIN_WIDTH..=MAX_GENERATED_SIDE).contains(&width)
         || !(MIN_HEIGHT..=MAX_GENERATED_SIDE).contains(&height)
@@ -505,9 +529,28 @@ fn populate_generated(
     label: u32,
     rng: &mut Xoshiro256PlusPlus,
 ) -> Result<Level, GenError> {
-    let size = regions.size(label) as usize;
-    let player = grid.pos(pick_cell(regions, label, size, rng, |_| false));
-    let monsters = place_monsters(&grid, regions, label, player, params.monsters, true, rng)?;
+    // Never in a dead-end pocket: on the floor of the largest block (see `start`).
+    let tiles = grid.tiles();
+    let block: Vec<usize> = start::largest_block(grid.cost_grid(), |i| regions.label(i) == label)
+        .into_iter()
+        .filter(|&i| tiles[i] == Tile::Floor)
+        .collect();
+    let player = if block.is_empty() {
+        let size = regions.size(label) as usize;
+        grid.pos(pick_cell(regions, label, size, rng, |_| false))
+    } else {
+        grid.pos(block[rng.random_range(0..block.len())])
+    };
+    let monsters = place_monsters(
+        &grid,
+        regions,
+        label,
+        player,
+        params.monsters,
+        true,
+        params.depth,
+        rng,
+    )?;
     let mut grid = grid;
     let share = params.terrain.unwrap_or(params.kind.terrain_default());
     let style = match params.kind {
@@ -576,6 +619,7 @@ pub fn populate(level: &mut Level, seed: u64, monsters: usize) -> Result<(), Gen
         player,
         monsters,
         false,
+        DEEPEST,
         &mut rng,
     )?;
     Ok(())
@@ -647,6 +691,7 @@ fn cells_at_ranks(
 /// Places `count` monsters on distinct cells of region `label` other than the player's, in
 /// reading order (as parsing lists them). Cells next to the player are refused when
 /// `strict`, and otherwise used only once the farther cells run out.
+#[allow(clippy::too_many_arguments)]
 fn place_monsters(
     grid: &TileMap,
     regions: &Regions,
@@ -654,18 +699,15 @@ fn place_monsters(
     player: Pos,
     count: usize,
     strict: bool,
+    depth: u32,
     rng: &mut Xoshiro256PlusPlus,
 ) -> Result<Vec<Spawn>, GenError> {
     // Monsters start on plain floor (the file writes their glyph in place of it): the
-    // region's water and brush count as taken. A generated map has none yet.
+    // region's water, brush and doors count as taken.
     let tiles = grid.tiles();
-    let terrain = if tiles.iter().any(|&t| t != Tile::Floor && t.is_passable()) {
-        (0..tiles.len())
-            .filter(|&i| regions.label(i) == label && tiles[i] != Tile::Floor)
-            .count()
-    } else {
-        0
-    };
+    let terrain = (0..tiles.len())
+        .filter(|&i| regions.label(i) == label && tiles[i] != Tile::Floor)
+        .count();
     let size = regions.size(label) as usize - terrain;
     // The player's cell and its region's floor neighbours, in index order: the only floor
     // cells that are not "far".
@@ -701,16 +743,18 @@ fn place_monsters(
         .into_iter()
         .map(|i| Spawn {
             pos: grid.pos(i),
-            kind: pick_kind(rng),
+            kind: pick_kind(rng, depth),
         })
         .collect())
 }
 
-/// A monster kind drawn by its spawn weight in the kinds table.
-fn pick_kind(rng: &mut Xoshiro256PlusPlus) -> char {
-    let total: u32 = KINDS.iter().map(|k| k.spawn_weight).sum();
+/// A monster kind drawn by its spawn weight among the kinds of the kinds table that live at
+/// `depth` or shallower.
+fn pick_kind(rng: &mut Xoshiro256PlusPlus, depth: u32) -> char {
+    let kinds = || KINDS.iter().filter(|k| k.depth <= depth.max(1));
+    let total: u32 = kinds().map(|k| k.spawn_weight).sum();
     let mut roll = rng.random_range(0..total);
-    for k in KINDS {
+    for k in kinds() {
         if roll < k.spawn_weight {
             return k.glyph;
         }

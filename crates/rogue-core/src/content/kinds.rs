@@ -1,5 +1,15 @@
 //! Creature kinds: what each monster letter of a level file stands for. One table holds
-//! every trait of a kind, so the rules, the generator, the editor and the view agree.
+//! every trait of a kind, its search among them, so the rules, the planner, the generator,
+//! the editor, the view and `astar-rogue kinds` agree.
+//!
+//! A kind's search is what makes it a kind: how it moves (4 or 8 neighbours), the weight on
+//! H (F = G + w·H: above 1 it dives at you and can be led into a dead end), a cap on the
+//! nodes it expands (it loses you behind enough walls and heads for the nearest cell its
+//! search reached), and what entering each tile costs it, or that it cannot (see [`Costs`]).
+
+use crate::content::map::{TerrainWeights, Tile};
+use crate::engine::astar::{SearchOptions, Weight};
+use crate::engine::grid::Neighbourhood;
 
 /// A colour for drawing a kind, named here so that the content needs no terminal library.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -14,6 +24,10 @@ pub enum Hue {
     Magenta,
     /// Cyan.
     Cyan,
+    /// Blue.
+    Blue,
+    /// White.
+    White,
 }
 
 /// How often a kind acts.
@@ -38,6 +52,135 @@ impl Speed {
     }
 }
 
+/// What entering one kind of tile costs a kind: the step's base cost (10 straight, 14
+/// diagonal) times a number, or nothing because it cannot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Cost {
+    /// It cannot enter.
+    Never,
+    /// The level's weight for that terrain (floor 1, water 3, brush 2 unless the level
+    /// says otherwise): what the player pays too.
+    Terrain,
+    /// This many times the step, whatever the level says.
+    Times(u8),
+}
+
+/// What entering each tile costs a kind. A cost is also time: a step into a cell of cost k
+/// takes k turns (the step, and k − 1 turns held there wading, opening or digging).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Costs {
+    /// Floor, and open doors.
+    pub floor: Cost,
+    /// Shallow water.
+    pub water: Cost,
+    /// Brush.
+    pub brush: Cost,
+    /// A closed door, which it opens by stepping in.
+    pub door: Cost,
+    /// A wall inside the map (never its outer edge), or a jammed door, which becomes floor
+    /// as it digs in.
+    pub wall: Cost,
+}
+
+impl Costs {
+    /// The player's costs and a plain monster's: the level's terrain, a closed door opened
+    /// in one turn and entered in the next, no walls.
+    pub const PLAIN: Costs = Costs {
+        floor: Cost::Terrain,
+        water: Cost::Terrain,
+        brush: Cost::Terrain,
+        door: Cost::Times(2),
+        wall: Cost::Never,
+    };
+
+    /// What entering `tile` costs under these costs on a level of `weights`: 0 where it
+    /// cannot. `edge` says the cell is on the map's outer edge, which nobody digs through.
+    pub fn of(&self, tile: Tile, weights: TerrainWeights, edge: bool) -> u8 {
+        let (cost, terrain) = match tile {
+            Tile::Floor | Tile::DoorOpen => (self.floor, Tile::Floor),
+            Tile::Water => (self.water, Tile::Water),
+            Tile::Brush => (self.brush, Tile::Brush),
+            Tile::DoorClosed => (self.door, Tile::Floor),
+            Tile::Wall | Tile::DoorJammed if !edge => (self.wall, Tile::Wall),
+            Tile::Wall | Tile::DoorJammed | Tile::Void => return 0,
+        };
+        match cost {
+            Cost::Never => 0,
+            Cost::Terrain => weights.cost(terrain).max(1),
+            Cost::Times(n) => n,
+        }
+    }
+
+    /// The engine's cost of every tile, in [`Tile::ALL`] order, for the middle of the map
+    /// (walls on the edge cost 0 whatever this says): what a map's cost grid is made from.
+    pub fn table(&self, weights: TerrainWeights) -> CostTable {
+        CostTable(Tile::ALL.map(|t| self.of(t, weights, false)))
+    }
+}
+
+/// What entering each tile costs, in [`Tile::ALL`] order (0: cannot), on the map's inside;
+/// a wall on the map's outer edge costs 0 under every table. Two kinds with one table
+/// search the same grid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct CostTable(pub [u8; Tile::COUNT]);
+
+impl CostTable {
+    /// The cost of `tile`, on the edge of the map or not.
+    #[inline]
+    pub fn get(&self, tile: Tile, edge: bool) -> u8 {
+        if edge && tile == Tile::Wall {
+            0
+        } else {
+            self.0[tile as usize]
+        }
+    }
+}
+
+/// How a kind searches (see the module's words).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Search {
+    /// 4 or 8 neighbours (8 without corner cutting).
+    pub moves: Neighbourhood,
+    /// The weight on H in thousandths: 1000 is plain A*.
+    pub weight_millis: u32,
+    /// The most nodes one search may expand, if capped.
+    pub cap: Option<u32>,
+    /// What entering each tile costs it.
+    pub costs: Costs,
+}
+
+impl Search {
+    /// Plain A* on 8 neighbours, uncapped, at the player's costs.
+    pub const PLAIN: Search = Search {
+        moves: Neighbourhood::Eight,
+        weight_millis: 1000,
+        cap: None,
+        costs: Costs::PLAIN,
+    };
+
+    /// The options this kind searches with, over the game's `base` options (the overlay's
+    /// and the command line's): its own moves when it moves 4-way, its own weight when not
+    /// plain, and the smaller of the two caps.
+    pub fn options(&self, base: SearchOptions) -> SearchOptions {
+        let mut o = base;
+        if self.moves == Neighbourhood::Four {
+            o = o.with_neighbourhood(Neighbourhood::Four);
+        }
+        if self.weight_millis != 1000 {
+            o = o.with_weight(Weight::from_millis(self.weight_millis));
+        }
+        if let Some(cap) = self.cap {
+            o = o.with_cap(Some(base.cap.map_or(cap, |c| c.min(cap))));
+        }
+        o
+    }
+
+    /// The weight on H.
+    pub fn weight(&self) -> Weight {
+        Weight::from_millis(self.weight_millis)
+    }
+}
+
 /// The fixed traits of a monster kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Kind {
@@ -57,11 +200,26 @@ pub struct Kind {
     pub hue: Hue,
     /// How often the generator draws it, relative to the others (0: never).
     pub spawn_weight: u32,
+    /// The shallowest floor of a run the generator puts it on.
+    pub depth: u32,
+    /// How it searches for you.
+    pub search: Search,
+    /// What a player learns of it: how its search differs, in a few words.
+    pub lore: &'static str,
 }
+
+/// A door-opener's costs at the level's terrain: a closed door in two turns.
+const OPENER: Costs = Costs::PLAIN;
+
+/// A door-shy kind's: a closed door is a wall to it.
+const DOOR_SHY: Costs = Costs {
+    door: Cost::Never,
+    ..Costs::PLAIN
+};
 
 /// The kinds with their own traits, weakest first (the order the editor offers them, and the
 /// order in which deeper floors promote monsters); any other letter is a [`GENERIC`] creature.
-pub const KINDS: [Kind; 4] = [
+pub const KINDS: [Kind; 8] = [
     Kind {
         glyph: 'r',
         name: "rat",
@@ -71,6 +229,28 @@ pub const KINDS: [Kind; 4] = [
         speed: Speed::Fast,
         hue: Hue::Yellow,
         spawn_weight: 6,
+        depth: 1,
+        search: Search {
+            costs: DOOR_SHY,
+            ..Search::PLAIN
+        },
+        lore: "fast; plain A*; cannot open doors",
+    },
+    Kind {
+        glyph: 'k',
+        name: "kobold",
+        hp: 4,
+        min_damage: 1,
+        max_damage: 3,
+        speed: Speed::Normal,
+        hue: Hue::Blue,
+        spawn_weight: 4,
+        depth: 1,
+        search: Search {
+            moves: Neighbourhood::Four,
+            ..Search::PLAIN
+        },
+        lore: "moves 4-way, never diagonally: a diagonal step gains a turn on it",
     },
     Kind {
         glyph: 'g',
@@ -81,6 +261,33 @@ pub const KINDS: [Kind; 4] = [
         speed: Speed::Normal,
         hue: Hue::Green,
         spawn_weight: 3,
+        depth: 1,
+        search: Search {
+            costs: OPENER,
+            ..Search::PLAIN
+        },
+        lore: "plain A*; opens doors",
+    },
+    Kind {
+        glyph: 'b',
+        name: "bat",
+        hp: 4,
+        min_damage: 1,
+        max_damage: 2,
+        speed: Speed::Fast,
+        hue: Hue::White,
+        spawn_weight: 3,
+        depth: 2,
+        search: Search {
+            cap: Some(40),
+            costs: Costs {
+                water: Cost::Times(1),
+                brush: Cost::Times(1),
+                ..DOOR_SHY
+            },
+            ..Search::PLAIN
+        },
+        lore: "fast, flies over water and brush; short-sighted: its search stops at 40 nodes",
     },
     Kind {
         glyph: 'o',
@@ -90,7 +297,52 @@ pub const KINDS: [Kind; 4] = [
         max_damage: 4,
         speed: Speed::Normal,
         hue: Hue::Red,
+        spawn_weight: 2,
+        depth: 2,
+        search: Search {
+            weight_millis: 1500,
+            costs: OPENER,
+            ..Search::PLAIN
+        },
+        lore: "weighted search, F = G + 1.5H: dives straight at you, into dead ends",
+    },
+    Kind {
+        glyph: 'n',
+        name: "naga",
+        hp: 8,
+        min_damage: 2,
+        max_damage: 3,
+        speed: Speed::Normal,
+        hue: Hue::Cyan,
+        spawn_weight: 2,
+        depth: 2,
+        search: Search {
+            costs: Costs {
+                water: Cost::Times(1),
+                ..OPENER
+            },
+            ..Search::PLAIN
+        },
+        lore: "swims: water costs it as floor does",
+    },
+    Kind {
+        glyph: 'd',
+        name: "dwarf",
+        hp: 9,
+        min_damage: 2,
+        max_damage: 4,
+        speed: Speed::Normal,
+        hue: Hue::Yellow,
         spawn_weight: 1,
+        depth: 3,
+        search: Search {
+            costs: Costs {
+                wall: Cost::Times(6),
+                ..OPENER
+            },
+            ..Search::PLAIN
+        },
+        lore: "tunnels: a wall costs it 6 and becomes floor behind it",
     },
     Kind {
         glyph: 't',
@@ -100,7 +352,17 @@ pub const KINDS: [Kind; 4] = [
         max_damage: 6,
         speed: Speed::Slow,
         hue: Hue::Magenta,
-        spawn_weight: 0,
+        spawn_weight: 1,
+        depth: 3,
+        search: Search {
+            costs: Costs {
+                brush: Cost::Times(1),
+                door: Cost::Times(3),
+                ..Costs::PLAIN
+            },
+            ..Search::PLAIN
+        },
+        lore: "slow; tramples brush; smashes doors in three turns",
     },
 ];
 
@@ -114,6 +376,9 @@ pub const GENERIC: Kind = Kind {
     speed: Speed::Normal,
     hue: Hue::Cyan,
     spawn_weight: 0,
+    depth: 1,
+    search: Search::PLAIN,
+    lore: "plain A*; opens doors",
 };
 
 /// The kind a monster letter stands for.
@@ -138,9 +403,56 @@ pub fn a_name(glyph: char) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn names_take_a_or_an() {
         assert_eq!(super::a_name('o'), "an orc");
         assert_eq!(super::a_name('g'), "a goblin");
+    }
+
+    #[test]
+    fn costs_follow_the_level_unless_the_kind_has_its_own() {
+        let w = TerrainWeights::DEFAULT;
+        let plain = Costs::PLAIN;
+        assert_eq!(plain.of(Tile::Water, w, false), 3);
+        assert_eq!(plain.of(Tile::DoorClosed, w, false), 2);
+        assert_eq!(plain.of(Tile::DoorOpen, w, false), 1);
+        assert_eq!(plain.of(Tile::Wall, w, false), 0);
+        let heavy = w.with(Tile::Water, 7).unwrap();
+        assert_eq!(plain.of(Tile::Water, heavy, false), 7);
+        let naga = kind('n').search.costs;
+        assert_eq!(naga.of(Tile::Water, heavy, false), 1);
+        let dwarf = kind('d').search.costs;
+        assert_eq!(
+            (
+                dwarf.of(Tile::Wall, w, false),
+                dwarf.of(Tile::Wall, w, true)
+            ),
+            (6, 0)
+        );
+        assert_eq!(kind('r').search.costs.of(Tile::DoorClosed, w, false), 0);
+        let t = dwarf.table(w);
+        assert_eq!((t.get(Tile::Wall, false), t.get(Tile::Wall, true)), (6, 0));
+    }
+
+    #[test]
+    fn the_kinds_search_in_at_least_four_ways() {
+        let mut ways: Vec<(Neighbourhood, u32, Option<u32>, Costs)> = KINDS
+            .iter()
+            .map(|k| {
+                let s = k.search;
+                (s.moves, s.weight_millis, s.cap, s.costs)
+            })
+            .collect();
+        ways.dedup();
+        assert!(ways.len() >= 4, "{ways:?}");
+        let base = SearchOptions::default().with_cap(Some(10));
+        let bat = kind('b').search.options(base);
+        assert_eq!(bat.cap, Some(10), "the smaller cap");
+        let kobold = kind('k').search.options(SearchOptions::default());
+        assert_eq!(kobold.neighbourhood, Neighbourhood::Four);
+        let orc = kind('o').search.options(SearchOptions::default());
+        assert_eq!(orc.weight.millis(), 1500);
     }
 }

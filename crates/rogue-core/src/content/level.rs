@@ -66,17 +66,34 @@ pub enum FeatureKind {
     Stairs,
     /// A healing potion: `!`.
     Potion,
+    /// A lure: sounded where the player stands, it draws the monsters near it for a few
+    /// turns: `&`.
+    Lure,
+    /// Brush seeds: sown, brush springs up on the floor around the player, dear to most
+    /// monsters' searches: `,`.
+    Seeds,
+    /// A spike: it jams a closed door next to the player shut: `)`.
+    Spike,
 }
 
 impl FeatureKind {
     /// Every feature kind.
-    pub const ALL: [FeatureKind; 2] = [FeatureKind::Stairs, FeatureKind::Potion];
+    pub const ALL: [FeatureKind; 5] = [
+        FeatureKind::Stairs,
+        FeatureKind::Potion,
+        FeatureKind::Lure,
+        FeatureKind::Seeds,
+        FeatureKind::Spike,
+    ];
 
     /// Its glyph in level files.
     pub const fn glyph(self) -> char {
         match self {
             FeatureKind::Stairs => '>',
             FeatureKind::Potion => '!',
+            FeatureKind::Lure => '&',
+            FeatureKind::Seeds => ',',
+            FeatureKind::Spike => ')',
         }
     }
 
@@ -90,6 +107,9 @@ impl FeatureKind {
         match self {
             FeatureKind::Stairs => "stairs down",
             FeatureKind::Potion => "healing potion",
+            FeatureKind::Lure => "lure",
+            FeatureKind::Seeds => "bag of brush seeds",
+            FeatureKind::Spike => "iron spike",
         }
     }
 }
@@ -339,6 +359,9 @@ pub fn tile_glyph(t: Tile) -> char {
         Tile::Void => ' ',
         Tile::Water => '~',
         Tile::Brush => '"',
+        Tile::DoorClosed => '+',
+        Tile::DoorOpen => '\'',
+        Tile::DoorJammed => '=',
     }
 }
 
@@ -576,6 +599,24 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Lines), ParseError> {
                 ' ' => Tile::Void,
                 '~' => Tile::Water,
                 '"' => Tile::Brush,
+                '+' | '\'' | '=' => {
+                    let edge = x == 0 || y == 0 || x + 1 == width || y + 1 == height;
+                    if edge {
+                        return Err(err(
+                            n,
+                            x + 1,
+                            format!(
+                                "a door {c:?} on the map's edge: a door stands in a wall between two cells"
+                            ),
+                            row,
+                        ));
+                    }
+                    match c {
+                        '+' => Tile::DoorClosed,
+                        '=' => Tile::DoorJammed,
+                        _ => Tile::DoorOpen,
+                    }
+                }
                 '@' => {
                     if let Some((_, pl, pc)) = player {
                         return Err(err(
@@ -602,7 +643,7 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Lines), ParseError> {
                             n,
                             x + 1,
                             format!(
-                                "unknown glyph {c:?}: use '#' wall, '.' floor, '~' water, '\"' brush, '@' player, 'a'-'z' monster, '>' stairs, '!' potion, space void"
+                                "unknown glyph {c:?}: use '#' wall, '.' floor, '~' water, '\"' brush, '+' closed door, \"'\" open door, '=' jammed door, '@' player, 'a'-'z' monster, '>' stairs, '!' potion, '&' lure, ',' brush seeds, ')' spike, space void"
                             ),
                             row,
                         ));

@@ -15,6 +15,7 @@
 //! assert_eq!(map.cost_grid().cost(Pos::new(3, 0)), 1);
 //! ```
 
+use crate::content::kinds::{CostTable, Costs};
 use crate::engine::grid::{Grid, Neighbourhood, Pos};
 
 /// What a cell is made of.
@@ -31,12 +32,51 @@ pub enum Tile {
     Water,
     /// Brush: passable, and by default twice as dear to enter as floor.
     Brush,
+    /// A closed door: it blocks sight; whoever can open doors steps in and opens it (two
+    /// turns for the player and most monsters), the door-shy cannot.
+    DoorClosed,
+    /// An open door: floor that a door can close over again.
+    DoorOpen,
+    /// A closed door jammed shut with a spike: a wall to everyone (a tunneller digs through
+    /// it as through a wall).
+    DoorJammed,
 }
 
 impl Tile {
-    /// Whether creatures may stand on this tile.
+    /// Every tile, in the order of their discriminants (a [`CostTable`](crate::content::kinds::CostTable)'s).
+    pub const ALL: [Tile; 8] = [
+        Tile::Floor,
+        Tile::Wall,
+        Tile::Void,
+        Tile::Water,
+        Tile::Brush,
+        Tile::DoorClosed,
+        Tile::DoorOpen,
+        Tile::DoorJammed,
+    ];
+
+    /// How many tiles there are.
+    pub const COUNT: usize = Tile::ALL.len();
+
+    /// Whether the player may step onto this tile by walking (a closed door opens first).
     pub const fn is_passable(self) -> bool {
-        matches!(self, Tile::Floor | Tile::Water | Tile::Brush)
+        matches!(
+            self,
+            Tile::Floor | Tile::Water | Tile::Brush | Tile::DoorOpen
+        )
+    }
+
+    /// Whether it is a door, open, closed or jammed.
+    pub const fn is_door(self) -> bool {
+        matches!(self, Tile::DoorClosed | Tile::DoorOpen | Tile::DoorJammed)
+    }
+
+    /// Whether it stops the eye: walls, void and shut doors.
+    pub const fn blocks_sight(self) -> bool {
+        matches!(
+            self,
+            Tile::Wall | Tile::Void | Tile::DoorClosed | Tile::DoorJammed
+        )
     }
 
     /// The passable tiles, each with a weight in [`TerrainWeights`], in its order.
@@ -50,16 +90,19 @@ impl Tile {
             Tile::Void => "void",
             Tile::Water => "water",
             Tile::Brush => "brush",
+            Tile::DoorClosed => "closed door",
+            Tile::DoorOpen => "open door",
+            Tile::DoorJammed => "jammed door",
         }
     }
 
-    /// Its place in [`Tile::TERRAIN`], for passable tiles.
+    /// Its place in [`Tile::TERRAIN`], for the tiles with a weight of their own.
     const fn terrain_index(self) -> Option<usize> {
         match self {
             Tile::Floor => Some(0),
             Tile::Water => Some(1),
             Tile::Brush => Some(2),
-            Tile::Wall | Tile::Void => None,
+            Tile::Wall | Tile::Void | Tile::DoorClosed | Tile::DoorOpen | Tile::DoorJammed => None,
         }
     }
 }
@@ -125,14 +168,21 @@ impl Default for TerrainWeights {
 }
 
 /// A rectangular map of tiles stored row-major in one `Vec`, with the weight of each terrain
-/// and the engine's grid of costs that follows them.
+/// and the engine's grids of costs that follow them: the player's (and plain monsters'), and
+/// one per [`CostTable`] a kind of monster searches with, each kept equal to the tiles on
+/// every change.
 #[derive(Debug, Clone)]
 pub struct TileMap {
     tiles: Vec<Tile>,
     weights: TerrainWeights,
-    /// The cost of entering each cell under `weights`: what every search of the game's
-    /// default costs reads. Its revision is the map's.
+    /// The cost of entering each cell for the player ([`Costs::PLAIN`] under `weights`):
+    /// what the player's searches and every plain monster's read. Its revision is the
+    /// map's.
     grid: Grid,
+    /// The grids of other cost tables, made on demand ([`TileMap::add_view`]).
+    views: Vec<(CostTable, Grid)>,
+    /// How many cells of each tile there are, in [`Tile::ALL`] order.
+    census: [usize; Tile::COUNT],
 }
 
 impl PartialEq for TileMap {
@@ -165,21 +215,34 @@ impl TileMap {
     pub fn from_tiles(width: usize, height: usize, tiles: Vec<Tile>) -> Self {
         assert_eq!(tiles.len(), width * height, "tile count must match size");
         let weights = TerrainWeights::DEFAULT;
-        let grid = Grid::from_costs(
-            width,
-            height,
-            tiles.iter().map(|&t| weights.cost(t)).collect(),
-        )
-        .expect("a map the size of the engine's grids");
+        let table = Costs::PLAIN.table(weights);
+        let grid = Self::grid_of(width, height, &tiles, &table);
+        let mut census = [0; Tile::COUNT];
+        for &t in &tiles {
+            census[t as usize] += 1;
+        }
         Self {
             tiles,
             weights,
             grid,
+            views: Vec::new(),
+            census,
         }
     }
 
-    /// A map from rows of text: `#` wall, space void, `~` water, `"` brush, anything else
-    /// floor; short rows are padded with void. Handy for tests and examples.
+    /// The engine's grid of `tiles` under `table`.
+    fn grid_of(width: usize, height: usize, tiles: &[Tile], table: &CostTable) -> Grid {
+        let costs = tiles
+            .iter()
+            .enumerate()
+            .map(|(i, &t)| table.get(t, on_edge(i, width, height)))
+            .collect();
+        Grid::from_costs(width, height, costs).expect("a map the size of the engine's grids")
+    }
+
+    /// A map from rows of text: `#` wall, space void, `~` water, `"` brush, `+` closed door,
+    /// `'` open door, anything else floor; short rows are padded with void. Handy for tests
+    /// and examples.
     pub fn from_rows(rows: &[&str]) -> Self {
         let width = rows.iter().map(|r| r.chars().count()).max().unwrap_or(0);
         let mut tiles = Vec::with_capacity(width * rows.len());
@@ -190,11 +253,40 @@ impl TileMap {
                 ' ' => Tile::Void,
                 '~' => Tile::Water,
                 '"' => Tile::Brush,
+                '+' => Tile::DoorClosed,
+                '\'' => Tile::DoorOpen,
+                '=' => Tile::DoorJammed,
                 _ => Tile::Floor,
             }));
             tiles.resize(start + width, Tile::Void);
         }
         Self::from_tiles(width, rows.len(), tiles)
+    }
+
+    /// Keeps a grid of `table`'s costs beside the player's from now on (it is cloned and
+    /// changed with the map); returns where [`TileMap::view`] finds it.
+    pub fn add_view(&mut self, table: CostTable) -> usize {
+        if let Some(i) = self.views.iter().position(|(t, _)| *t == table) {
+            return i;
+        }
+        let grid = Self::grid_of(self.width(), self.height(), &self.tiles, &table);
+        self.views.push((table, grid));
+        self.views.len() - 1
+    }
+
+    /// The grid of a cost table kept by [`TileMap::add_view`], if it is kept.
+    pub fn view(&self, table: &CostTable) -> Option<&Grid> {
+        self.views.iter().find(|(t, _)| t == table).map(|(_, g)| g)
+    }
+
+    /// The grid of a cost table: the player's when the table is theirs, else one kept by
+    /// [`TileMap::add_view`]; `None` when neither.
+    pub fn grid_for(&self, table: &CostTable) -> Option<&Grid> {
+        if self.effective(*table) == self.effective(Costs::PLAIN.table(self.weights)) {
+            Some(&self.grid)
+        } else {
+            self.view(table)
+        }
     }
 
     /// The engine's grid of what entering each cell costs under the map's weights.
@@ -253,21 +345,55 @@ impl TileMap {
         self.index(p).map_or(Tile::Void, |i| self.tiles[i])
     }
 
-    /// Whether a creature may stand at a position.
+    /// Whether a creature may stand at a position by walking there (not a wall, void or a
+    /// closed door).
     pub fn is_passable(&self, p: Pos) -> bool {
         self.get(p).is_passable()
     }
 
-    /// Sets a tile; returns whether anything changed. Positions outside are ignored.
+    /// Sets a tile; returns whether anything changed. Positions outside are ignored. Every
+    /// grid of costs follows, by the one cell.
     pub fn set(&mut self, p: Pos, tile: Tile) -> bool {
         match self.index(p) {
             Some(i) if self.tiles[i] != tile => {
+                self.census[self.tiles[i] as usize] -= 1;
+                self.census[tile as usize] += 1;
                 self.tiles[i] = tile;
-                self.grid.set(p, self.weights.cost(tile));
+                let edge = on_edge(i, self.width(), self.height());
+                let plain = Costs::PLAIN.table(self.weights);
+                self.grid.set(p, plain.get(tile, edge));
+                for (table, grid) in &mut self.views {
+                    grid.set(p, table.get(tile, edge));
+                }
                 true
             }
             _ => false,
         }
+    }
+
+    /// `table` with the costs of the tiles this map does not have left out (set to 0): it
+    /// makes the same grid here, so kinds that differ only on such tiles (a door-shy rat
+    /// and a goblin on a map without doors) share one grid, one set of pathfinders and one
+    /// Dijkstra map.
+    pub fn effective(&self, table: CostTable) -> CostTable {
+        let mut t = table;
+        for tile in Tile::ALL {
+            if self.count(tile) == 0 {
+                t.0[tile as usize] = 0;
+            }
+        }
+        t
+    }
+
+    /// How many cells of `tile` the map has.
+    pub fn count(&self, tile: Tile) -> usize {
+        self.census[tile as usize]
+    }
+
+    /// Whether a cell is on the map's outer edge (where nobody digs).
+    pub fn is_edge(&self, p: Pos) -> bool {
+        self.index(p)
+            .is_some_and(|i| on_edge(i, self.width(), self.height()))
     }
 
     /// The weight of each terrain.
@@ -310,8 +436,8 @@ impl TileMap {
         !self.grid.is_uniform()
     }
 
-    /// The weight of the cell at `p`: what a step entering it multiplies its base cost by
-    /// (0 for walls, void and outside).
+    /// The weight of the cell at `p` for the player: what a step entering it multiplies its
+    /// base cost by (0 for walls, void and outside; a closed door's is opening and entering).
     #[inline]
     pub fn weight(&self, p: Pos) -> u32 {
         u32::from(self.grid.cost(p))
@@ -333,5 +459,43 @@ impl TileMap {
     /// Whether one king move from `from` by `(dx, dy)` is legal under `rule`.
     pub fn can_step(&self, from: Pos, dx: i32, dy: i32, rule: Neighbourhood) -> bool {
         self.grid.can_step(from, dx, dy, rule)
+    }
+}
+
+/// Whether cell `i` of a `width`x`height` map lies on its outer edge.
+fn on_edge(i: usize, width: usize, height: usize) -> bool {
+    let (x, y) = (i % width.max(1), i / width.max(1));
+    x == 0 || y == 0 || x + 1 == width || y + 1 == height
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::kinds::kind;
+
+    #[test]
+    fn every_view_follows_every_change() {
+        let mut map = TileMap::from_rows(&["#####", "#.+~#", "#.#.#", "#####"]);
+        let dwarf = kind('d').search.costs.table(map.weights());
+        let rat = kind('r').search.costs.table(map.weights());
+        let (d, r) = (map.add_view(dwarf), map.add_view(rat));
+        assert_ne!(d, r);
+        assert_eq!(map.add_view(dwarf), d, "one grid a table");
+        let at = |map: &TileMap, t: &CostTable, x, y| map.grid_for(t).unwrap().cost(Pos::new(x, y));
+        assert_eq!(
+            (at(&map, &dwarf, 2, 2), at(&map, &dwarf, 0, 1)),
+            (6, 0),
+            "no digging the edge"
+        );
+        assert_eq!(
+            (at(&map, &rat, 2, 1), map.cost_grid().cost(Pos::new(2, 1))),
+            (0, 2)
+        );
+        map.set(Pos::new(2, 1), Tile::DoorOpen);
+        map.set(Pos::new(2, 2), Tile::Floor);
+        assert_eq!((at(&map, &rat, 2, 1), at(&map, &dwarf, 2, 2)), (1, 1));
+        let fresh = |t: &CostTable| TileMap::grid_of(map.width(), map.height(), map.tiles(), t);
+        assert_eq!(map.grid_for(&dwarf), Some(&fresh(&dwarf)));
+        assert_eq!(map.grid_for(&rat), Some(&fresh(&rat)));
     }
 }

@@ -54,6 +54,7 @@ impl Alarm {
             }
             Alarm::Feature(FeatureKind::Stairs) => Some("You see the stairs >.".into()),
             Alarm::Feature(FeatureKind::Potion) => Some("You see a healing potion !.".into()),
+            Alarm::Feature(k) => Some(format!("You see a {} {}.", k.name(), k.glyph())),
             Alarm::Hurt | Alarm::Note => None,
         }
     }

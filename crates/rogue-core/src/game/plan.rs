@@ -1,19 +1,25 @@
 //! Planning: every monster's A* toward the player, on several cores when there are many,
 //! the detours around other monsters, and the recorded search of the one monster the
 //! overlay shows. The rules in [`World`](super::World) decide what to do with the plans.
+//!
+//! Each monster searches as its kind does ([`kinds::Search`]): its moves, its weight on H,
+//! its cap, and the map's grid of its kind's costs ([`TileMap::grid_for`]). Kinds that share
+//! a table of costs share a grid, and each grid has its own pathfinders (one per planning
+//! thread), whose copies of that grid stay warm from turn to turn.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use super::Monster;
-use crate::content::kinds::{self, Speed};
+use super::tools::goal_of;
+use crate::content::kinds::{self, CostTable, Speed};
 use crate::content::map::TileMap;
 use crate::engine::astar::{
     Algorithm, Fallback, Heuristic, Pathfinder, Query, SearchOptions, SearchResult, Status, Ties,
     Trace, TraceEvent, Tracer,
 };
 use crate::engine::dijkstra::DistanceMap;
-use crate::engine::grid::{DIRECTIONS, Neighbourhood, Pos, Regions};
+use crate::engine::grid::{DIRECTIONS, Grid, Neighbourhood, Pos, Regions};
 
 /// How the monsters decide their moves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -147,9 +153,9 @@ pub struct TurnStats {
 /// The engines and buffers that plan the monsters' moves, and the overlay's trace.
 #[derive(Debug, Clone, Default)]
 pub struct Planner {
-    pathfinder: Pathfinder,
-    /// Extra engines for planning on more cores, one per extra thread.
-    workers: Vec<Pathfinder>,
+    /// The pathfinders of each table of costs searched, one per planning thread (the
+    /// first is the main thread's, which also makes every single search).
+    engines: Vec<Engines>,
     scratch: SearchResult,
     /// The monster whose searches are recorded, if any.
     traced: Option<u32>,
@@ -163,14 +169,49 @@ pub struct Planner {
     stats: TurnStats,
     /// How the monsters plan.
     planning: Planning,
-    /// The shared map of [`Planning::Map`].
-    map: DistanceMap,
+    /// The shared maps of [`Planning::Map`], one per table of costs and movement rule
+    /// among the monsters; the first the view draws.
+    maps: Vec<SharedMap>,
     /// Per monster (by index, as of the latest [`Planner::plan_all`]), the plan of a fast
     /// one's second move, made up front with its first: see [`Ahead`].
     ahead: Vec<Ahead>,
     /// The map's connected regions under a movement rule, with the revision and the rule
     /// they were labelled for: what a Dijkstra map from a cell would expand.
     regions: Option<(u64, Neighbourhood, Regions)>,
+    /// The cells of the lures sounding: the goal of the monsters near them (see
+    /// [`goal_of`]).
+    lures: Vec<Pos>,
+}
+
+/// The pathfinders that search one grid of costs.
+#[derive(Debug, Clone)]
+struct Engines {
+    table: CostTable,
+    /// One per planning thread; the first is the main thread's.
+    threads: Vec<Pathfinder>,
+}
+
+/// A Dijkstra map from the player for the monsters of one table of costs and one movement
+/// rule (see [`Planning::Map`]).
+#[derive(Debug, Clone)]
+struct SharedMap {
+    table: CostTable,
+    rule: Neighbourhood,
+    map: DistanceMap,
+}
+
+/// How a monster searches: its kind's grid of costs and its options over the game's.
+fn searched_as(grid: &TileMap, kind: char, options: SearchOptions) -> (CostTable, SearchOptions) {
+    let search = kinds::kind(kind).search;
+    let table = grid.effective(search.costs.table(grid.weights()));
+    (table, search.options(options))
+}
+
+/// The grid a table of costs searches: the map keeps one per kind in play (the world adds
+/// them), and the player's serves a table it does not know, which only a monster added
+/// behind the world's back could have.
+fn grid_of<'a>(grid: &'a TileMap, table: &CostTable) -> &'a Grid {
+    grid.grid_for(table).unwrap_or_else(|| grid.cost_grid())
 }
 
 /// How [`Planner::plan_all`] goes about its work.
@@ -247,9 +288,58 @@ impl Planner {
         self.planning = planning;
     }
 
-    /// The shared Dijkstra map, while the monsters plan by it.
+    /// The shared Dijkstra map of the player's costs under 8-way moves (or the first made),
+    /// while the monsters plan by maps.
     pub fn distance_map(&self) -> Option<&DistanceMap> {
-        (self.planning == Planning::Map).then_some(&self.map)
+        (self.planning == Planning::Map)
+            .then(|| self.maps.first().map(|m| &m.map))
+            .flatten()
+    }
+
+    /// The shared Dijkstra map a kind of monster rolls down on, while the monsters plan by
+    /// maps.
+    fn map_for(&self, table: &CostTable, rule: Neighbourhood) -> Option<&DistanceMap> {
+        self.maps
+            .iter()
+            .find(|m| m.table == *table && m.rule == rule)
+            .map(|m| &m.map)
+    }
+
+    /// The lures sounding, whose cells become the goal of the monsters near them; every
+    /// `goal` the planner is given is the player's cell, and each monster's own is worked
+    /// out from it.
+    pub fn set_lures(&mut self, lures: Vec<Pos>) {
+        self.lures = lures;
+    }
+
+    /// Where a monster at `at` heads when the player stands at `player`.
+    pub fn goal_for(&self, at: Pos, player: Pos) -> Pos {
+        goal_of(&self.lures, at, player)
+    }
+
+    /// The main thread's pathfinder for a table of costs (made on first use).
+    fn engine(&mut self, table: CostTable) -> &mut Pathfinder {
+        let i = self.engines_for(table, 1);
+        &mut self.engines[i].threads[0]
+    }
+
+    /// Where the engines of `table` are, with at least `threads` pathfinders.
+    fn engines_for(&mut self, table: CostTable, threads: usize) -> usize {
+        let i = match self.engines.iter().position(|e| e.table == table) {
+            Some(i) => i,
+            None => {
+                self.engines.push(Engines {
+                    table,
+                    threads: Vec::new(),
+                });
+                self.engines.len() - 1
+            }
+        };
+        let e = &mut self.engines[i];
+        if e.threads.len() < threads {
+            e.threads.resize_with(threads, Pathfinder::new);
+        }
+        i
     }
 
     /// Plans every monster's path to `goal` under `options` on at most `spread.threads`
@@ -283,8 +373,15 @@ impl Planner {
             .threads
             .min(monsters.len() / PARALLEL_MIN_MONSTERS)
             .max(1);
-        if threads > 1 {
-            self.workers.resize_with(threads - 1, Pathfinder::new);
+        let mut tables: Vec<CostTable> = Vec::new();
+        for m in monsters.iter() {
+            let (table, _) = searched_as(grid, m.kind, options);
+            if !tables.contains(&table) {
+                tables.push(table);
+            }
+        }
+        for &table in &tables {
+            self.engines_for(table, threads);
         }
         let traced = self.traced;
         let traced_at = traced.and_then(|id| monsters.iter().position(|m| m.id == id));
@@ -302,12 +399,26 @@ impl Planner {
         let at = Plans {
             progress: &self.progress,
             goal,
+            lures: &self.lures,
             options,
             occupied,
             traced,
             ahead,
         };
-        let work = |pf: &mut Pathfinder| {
+        // Each thread its own pathfinder of every grid searched this turn.
+        let mut mine: Vec<Vec<(CostTable, &mut Pathfinder)>> =
+            (0..threads).map(|_| Vec::new()).collect();
+        for e in self
+            .engines
+            .iter_mut()
+            .filter(|e| tables.contains(&e.table))
+        {
+            let table = e.table;
+            for (t, pf) in e.threads.iter_mut().take(threads).enumerate() {
+                mine[t].push((table, pf));
+            }
+        }
+        let work = |engines: &mut [(CostTable, &mut Pathfinder)]| {
             let mut total = (0u64, 0u32);
             loop {
                 // A planning thread only panics on a bug, and then the turn is lost anyway:
@@ -315,18 +426,17 @@ impl Planner {
                 let Some(piece) = pieces.lock().unwrap_or_else(|p| p.into_inner()).next() else {
                     return total;
                 };
-                let (e, n) = plan_chunk(pf, grid, at, piece);
+                let (e, n) = plan_chunk(engines, grid, at, piece);
                 total = (total.0 + e, total.1 + n);
             }
         };
+        let mut mine = mine.into_iter();
+        let mut main = mine.next().unwrap_or_default();
         let (expanded, searches) = std::thread::scope(|scope| {
-            let handles: Vec<_> = self
-                .workers
-                .iter_mut()
-                .take(threads - 1)
-                .map(|pf| scope.spawn(|| work(pf)))
+            let handles: Vec<_> = mine
+                .map(|mut engines| scope.spawn(move || work(&mut engines)))
                 .collect();
-            let mut total = work(&mut self.pathfinder);
+            let mut total = work(&mut main);
             for h in handles {
                 // A planning thread only panics on a bug; pass it on rather than hide it.
                 let (e, n) = h.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
@@ -339,7 +449,8 @@ impl Planner {
         match traced_at {
             Some(i) => {
                 let from = monsters[i].pos;
-                let expanded = self.plan_traced(grid, (from, goal), options, &mut monsters[i]);
+                let to = self.goal_for(from, goal);
+                let expanded = self.plan_traced(grid, (from, to), options, &mut monsters[i]);
                 self.progress.one_more();
                 self.stats.astar_expanded += u64::from(expanded);
                 self.stats.searches += 1;
@@ -347,12 +458,11 @@ impl Planner {
             // The traced monster is gone (killed, deleted): its old search no longer applies.
             None => self.trace = None,
         }
-        if let Planning::Capped(_) = self.planning {
-            self.head_for_best_nodes(grid, goal, options, monsters);
-        }
+        self.head_for_best_nodes(grid, options, monsters);
     }
 
-    /// Every monster steps downhill on one Dijkstra map from `goal`: one search for all.
+    /// Every monster steps downhill on one Dijkstra map from `goal` for its kind's costs and
+    /// moves: one search for all the monsters of a kind, however many.
     fn plan_by_map(
         &mut self,
         grid: &TileMap,
@@ -360,24 +470,62 @@ impl Planner {
         options: SearchOptions,
         monsters: &mut [Monster],
     ) {
-        self.map
-            .compute_to(grid.cost_grid(), goal, options.neighbourhood);
-        self.stats.dijkstra_expanded = u64::from(self.map.expanded());
+        self.maps.clear();
+        // The player's costs first, under the game's moves: the map the view draws.
+        let plain = grid.effective(kinds::Costs::PLAIN.table(grid.weights()));
+        let mut wanted = vec![(plain, options.neighbourhood)];
+        for m in monsters.iter() {
+            let (table, o) = searched_as(grid, m.kind, options);
+            if !wanted.contains(&(table, o.neighbourhood)) {
+                wanted.push((table, o.neighbourhood));
+            }
+        }
+        let mut expanded = 0u64;
+        for (table, rule) in wanted {
+            let mut map = DistanceMap::new();
+            map.compute_to(grid_of(grid, &table), goal, rule);
+            expanded += u64::from(map.expanded());
+            self.maps.push(SharedMap { table, rule, map });
+        }
+        self.stats.dijkstra_expanded = expanded;
         self.trace = None;
         for m in monsters.iter_mut() {
-            self.step_by_map(grid, goal, m);
+            self.step_or_search(grid, goal, options, m);
         }
     }
 
-    /// A monster's plan by the map: one step downhill, and the map's cost from its cell.
-    fn step_by_map(&self, grid: &TileMap, goal: Pos, m: &mut Monster) {
+    /// [`Planner::step_by_map`] for a monster heading for the player, an A* of its own for
+    /// one a lure holds (the maps lead to the player).
+    fn step_or_search(
+        &mut self,
+        grid: &TileMap,
+        player: Pos,
+        options: SearchOptions,
+        m: &mut Monster,
+    ) {
+        let goal = self.goal_for(m.pos, player);
+        if goal == player {
+            self.step_by_map(grid, player, options, m);
+        } else {
+            self.search_one(grid, goal, options, m);
+        }
+    }
+
+    /// A monster's plan by its map: one step downhill, and the map's cost from its cell.
+    fn step_by_map(&self, grid: &TileMap, goal: Pos, options: SearchOptions, m: &mut Monster) {
         m.planned = (m.pos, goal);
         m.boxed = false;
+        let (table, o) = searched_as(grid, m.kind, options);
         let plan = &mut m.plan;
         plan.path.clear();
         plan.expanded = 0;
-        plan.cost = self.map.get(m.pos);
-        match self.map.downhill(grid.cost_grid(), m.pos, |_| true) {
+        let Some(map) = self.map_for(&table, o.neighbourhood) else {
+            plan.status = Status::Unreachable;
+            plan.cost = None;
+            return;
+        };
+        plan.cost = map.get(m.pos);
+        match map.downhill(grid_of(grid, &table), m.pos, |_| true) {
             Some(step) => {
                 plan.status = Status::Found;
                 plan.path.extend([m.pos, step]);
@@ -386,13 +534,12 @@ impl Planner {
         }
     }
 
-    /// For [`Planning::Capped`]: a monster whose search hit the cap heads for the node its
-    /// search reached nearest the player (lowest H, then reading order), by a second search
-    /// to that node, which lies inside what the first explored.
+    /// A monster whose search hit its cap (the kind's, or [`Planning::Capped`]'s) heads for
+    /// the node its search reached nearest its goal (lowest H, then reading order), by a
+    /// second search to that node, which lies inside what the first explored.
     fn head_for_best_nodes(
         &mut self,
         grid: &TileMap,
-        goal: Pos,
         options: SearchOptions,
         monsters: &mut [Monster],
     ) {
@@ -400,19 +547,22 @@ impl Planner {
             if m.plan.status != Status::CapReached {
                 continue;
             }
+            let (table, options) = searched_as(grid, m.kind, options);
+            let g = grid_of(grid, &table);
             // From where it planned, which is where it stands while the turn plans.
-            let from = m.planned.0;
+            let (from, goal) = m.planned;
             let mut best = Nearest::new(goal, options.heuristic);
             let q = Query::new(from, goal).options(options);
-            self.pathfinder
-                .search(grid.cost_grid(), q, &mut self.scratch, &mut best);
+            let e = self.engines_for(table, 1);
+            let pf = &mut self.engines[e].threads[0];
+            pf.search(g, q, &mut self.scratch, &mut best);
             self.stats.astar_expanded += u64::from(self.scratch.expanded);
             let Some((_, target)) = best.best else {
                 continue;
             };
             let to_best = Query::new(from, target).options(options.with_cap(None));
-            self.pathfinder
-                .search(grid.cost_grid(), to_best, &mut self.scratch, &mut ());
+            let pf = &mut self.engines[e].threads[0];
+            pf.search(g, to_best, &mut self.scratch, &mut ());
             self.stats.astar_expanded += u64::from(self.scratch.expanded);
             self.stats.searches += 2;
             // The plan stays "cap reached", with the path toward the best node to walk.
@@ -421,9 +571,21 @@ impl Planner {
     }
 
     /// The step a monster takes when its planned step is taken: for map planning, the best
-    /// free cell downhill; else `None` (the rules then try an A* detour).
-    pub fn map_detour(&self, grid: &TileMap, at: Pos, free: impl Fn(Pos) -> bool) -> Option<Pos> {
-        self.distance_map()?.downhill(grid.cost_grid(), at, free)
+    /// free cell downhill on its kind's map; else `None` (the rules then try an A* detour).
+    pub fn map_detour(
+        &self,
+        grid: &TileMap,
+        kind: char,
+        options: SearchOptions,
+        at: Pos,
+        free: impl Fn(Pos) -> bool,
+    ) -> Option<Pos> {
+        if self.planning != Planning::Map {
+            return None;
+        }
+        let (table, o) = searched_as(grid, kind, options);
+        self.map_for(&table, o.neighbourhood)?
+            .downhill(grid_of(grid, &table), at, free)
     }
 
     /// Records the searches of monster `id` from the next [`Planner::plan_all`] on.
@@ -453,18 +615,17 @@ impl Planner {
                 let options = self.searched_with(options);
                 let (from, goal) = m.planned;
                 self.plan_traced(grid, (from, goal), options, m);
-                if let Planning::Capped(_) = self.planning {
-                    let before = self.stats;
-                    self.head_for_best_nodes(grid, goal, options, std::slice::from_mut(m));
-                    self.stats = before;
-                }
+                let before = self.stats;
+                self.head_for_best_nodes(grid, options, std::slice::from_mut(m));
+                self.stats = before;
             }
             _ => self.trace = None,
         }
     }
 
     /// The options of the monsters' searches under the planning mode: the world's, capped
-    /// by [`Planning::Capped`]'s cap, or by Jump Point Search under [`Planning::Jps`].
+    /// by [`Planning::Capped`]'s cap, or by Jump Point Search under [`Planning::Jps`]. Each
+    /// kind's own search goes on top (see [`kinds::Search::options`]).
     fn searched_with(&self, options: SearchOptions) -> SearchOptions {
         match self.planning {
             Planning::Capped(cap) => {
@@ -476,22 +637,18 @@ impl Planner {
     }
 
     /// Plans one monster again from where it stands (a fast monster before its second
-    /// move, a boxed-in one whose way has opened), the way the planning mode plans, recording the search when it is the traced
-    /// one; the work joins the turn's.
+    /// move, a boxed-in one whose way has opened), the way the planning mode plans,
+    /// recording the search when it is the traced one; the work joins the turn's.
     pub fn plan_one(&mut self, grid: &TileMap, goal: Pos, options: SearchOptions, m: &mut Monster) {
         match self.planning {
             // The map from the player still holds: the player has not moved.
-            Planning::Map => self.step_by_map(grid, goal, m),
-            Planning::Capped(_) => {
+            Planning::Map => self.step_or_search(grid, goal, options, m),
+            _ => {
                 let options = self.searched_with(options);
-                self.search_one(grid, goal, options, m);
-                self.head_for_best_nodes(grid, goal, options, std::slice::from_mut(m));
+                let to = self.goal_for(m.pos, goal);
+                self.search_one(grid, to, options, m);
+                self.head_for_best_nodes(grid, options, std::slice::from_mut(m));
             }
-            Planning::Jps => {
-                let options = self.searched_with(options);
-                self.search_one(grid, goal, options, m);
-            }
-            Planning::AStar => self.search_one(grid, goal, options, m),
         }
     }
 
@@ -515,14 +672,18 @@ impl Planner {
         i: usize,
         m: &mut Monster,
     ) {
-        let known = self.plans_ahead() && self.traced != Some(m.id) && !m.boxed;
-        let unmoved = known && m.planned == (m.pos, goal);
+        let known = self.plans_ahead()
+            && self.traced != Some(m.id)
+            && !m.boxed
+            && m.plan.status != Status::CapReached;
+        let to = self.goal_for(m.pos, goal);
+        let unmoved = known && m.planned == (m.pos, to);
         if !unmoved {
             match self.ahead.get_mut(i) {
-                Some(ahead) if known && ahead.made == Some((m.pos, goal, grid.revision())) => {
+                Some(ahead) if known && ahead.made == Some((m.pos, to, grid.revision())) => {
                     ahead.made = None;
                     std::mem::swap(&mut m.plan, &mut ahead.plan);
-                    m.planned = (m.pos, goal);
+                    m.planned = (m.pos, to);
                 }
                 _ => return self.plan_one(grid, goal, options, m),
             }
@@ -531,15 +692,17 @@ impl Planner {
         self.stats.searches += 1;
     }
 
-    /// One monster's A* from where it stands, traced when it is the traced one.
+    /// One monster's search from where it stands, as its kind searches, traced when it is
+    /// the traced one.
     fn search_one(&mut self, grid: &TileMap, goal: Pos, options: SearchOptions, m: &mut Monster) {
         let expanded = if self.traced == Some(m.id) {
             self.plan_traced(grid, (m.pos, goal), options, m)
         } else {
             m.planned = (m.pos, goal);
+            let (table, options) = searched_as(grid, m.kind, options);
             let q = Query::new(m.pos, goal).options(options);
-            self.pathfinder
-                .search(grid.cost_grid(), q, &mut m.plan, &mut ());
+            self.engine(table)
+                .search(grid_of(grid, &table), q, &mut m.plan, &mut ());
             m.plan.expanded
         };
         m.boxed = false;
@@ -547,8 +710,8 @@ impl Planner {
         self.stats.searches += 1;
     }
 
-    /// Runs one monster's A* from `from` to `goal`, recording the search; returns the nodes
-    /// it expanded.
+    /// Runs one monster's search from `from` to `goal` as its kind searches, recording it;
+    /// returns the nodes it expanded.
     fn plan_traced(
         &mut self,
         grid: &TileMap,
@@ -556,13 +719,14 @@ impl Planner {
         options: SearchOptions,
         m: &mut Monster,
     ) -> u32 {
+        let (table, options) = searched_as(grid, m.kind, options);
         let mut trace = self.trace.take().unwrap_or_default();
         trace.restart(from, goal, options);
         let q = Query::new(from, goal).options(options);
         m.planned = (from, goal);
         m.boxed = false;
-        self.pathfinder
-            .search(grid.cost_grid(), q, &mut m.plan, &mut trace);
+        self.engine(table)
+            .search(grid_of(grid, &table), q, &mut m.plan, &mut trace);
         if m.plan.fallback.is_some() {
             // JPS was asked for and A* ran: the trace names the search it holds.
             trace.options.algorithm = Algorithm::AStar;
@@ -575,23 +739,27 @@ impl Planner {
         m.plan.expanded
     }
 
-    /// The first step of a route from `from` to `goal` around whoever `occupied` puts in
-    /// the way (the monster's own cell is its start, never entered), if there is one within
-    /// `budget` expansions; the search's work counts in the turn's
-    /// figures (the plan keeps describing the search the overlay shows).
+    /// The first step of a route from `from` to `goal` for a monster of `kind` around
+    /// whoever `occupied` puts in the way (the monster's own cell is its start, never
+    /// entered), if there is one within `budget` expansions; the search's work counts in the
+    /// turn's figures (the plan keeps describing the search the overlay shows).
+    #[allow(clippy::too_many_arguments)]
     pub fn detour(
         &mut self,
         grid: &TileMap,
+        kind: char,
         goal: Pos,
         options: SearchOptions,
         occupied: &[u32],
         from: Pos,
         budget: u32,
     ) -> Option<Pos> {
+        let (table, options) = searched_as(grid, kind, options);
         let options = options.with_cap(Some(options.cap.map_or(budget, |c| c.min(budget))));
         let q = Query::new(from, goal).options(options).occupied(occupied);
-        self.pathfinder
-            .search(grid.cost_grid(), q, &mut self.scratch, &mut ());
+        let g = grid_of(grid, &table);
+        let e = self.engines_for(table, 1);
+        self.engines[e].threads[0].search(g, q, &mut self.scratch, &mut ());
         let expanded = self.scratch.expanded;
         self.stats.astar_expanded += u64::from(expanded);
         self.stats.searches += 1;
@@ -600,8 +768,9 @@ impl Planner {
             .flatten()
     }
 
-    /// The first step of an A* path from `from` to `target` around whoever `occupied` (one
-    /// entry per cell, nonzero where someone stands) puts in the way, if any.
+    /// The first step of the player's A* path from `from` to `target` around whoever
+    /// `occupied` (one entry per cell, nonzero where someone stands) puts in the way, if
+    /// any.
     pub fn first_step(
         &mut self,
         grid: &TileMap,
@@ -610,8 +779,9 @@ impl Planner {
         occupied: &[u32],
     ) -> Option<Pos> {
         let q = Query::new(from, target).occupied(occupied);
-        self.pathfinder
-            .search(grid.cost_grid(), q, &mut self.scratch, &mut ());
+        let plain = grid.effective(kinds::Costs::PLAIN.table(grid.weights()));
+        let e = self.engines_for(plain, 1);
+        self.engines[e].threads[0].search(grid.cost_grid(), q, &mut self.scratch, &mut ());
         (self.scratch.status == Status::Found)
             .then(|| self.scratch.path.get(1).copied())
             .flatten()
@@ -672,7 +842,10 @@ impl Tracer for Nearest {
 #[derive(Clone, Copy)]
 struct Plans<'a> {
     progress: &'a Progress,
+    /// The player's cell.
     goal: Pos,
+    /// The cells of the lures sounding.
+    lures: &'a [Pos],
     options: SearchOptions,
     occupied: &'a [u32],
     traced: Option<u32>,
@@ -680,16 +853,18 @@ struct Plans<'a> {
     ahead: bool,
 }
 
-/// Plans each monster of `chunk` but the traced one with `pf`; returns (expanded, searches).
+/// Plans each monster of `chunk` but the traced one with the pathfinder of its kind's grid
+/// in `engines`; returns (expanded, searches).
 fn plan_chunk(
-    pf: &mut Pathfinder,
+    engines: &mut [(CostTable, &mut Pathfinder)],
     grid: &TileMap,
     at: Plans<'_>,
     (chunk, aheads): (&mut [Monster], &mut [Ahead]),
 ) -> (u64, u32) {
     let Plans {
         progress,
-        goal,
+        goal: player,
+        lures,
         options,
         occupied,
         traced,
@@ -701,23 +876,33 @@ fn plan_chunk(
         if Some(m.id) == traced {
             continue;
         }
+        let (table, options) = searched_as(grid, m.kind, options);
+        let g = grid_of(grid, &table);
+        let goal = goal_of(lures, m.pos, player);
         m.planned = (m.pos, goal);
-        m.boxed = boxed_in(grid, occupied, goal, m.pos, options.neighbourhood);
+        m.boxed = boxed_in(g, occupied, goal, m.pos, options.neighbourhood);
         if m.boxed {
             // No search, so nothing found: the flag says why.
             m.plan.path.clear();
             (m.plan.status, m.plan.cost, m.plan.expanded) = (Status::Unreachable, None, 0);
         } else {
+            let pf = engines
+                .iter_mut()
+                .find(|(t, _)| *t == table)
+                .map(|(_, pf)| &mut **pf)
+                .expect("plan_all makes an engine for every table its monsters search");
             let q = Query::new(m.pos, goal).options(options);
-            pf.search(grid.cost_grid(), q, &mut m.plan, &mut ());
+            pf.search(g, q, &mut m.plan, &mut ());
             total = (total.0 + u64::from(m.plan.expanded), total.1 + 1);
             // Stepping onto the player is an attack, and a wading monster's first move is
             // spent in its cell: either stays, and its second search would be this one again.
             // A monster whose step is held by one with a higher id (first moves go in id
             // order, and `monsters` is sorted by id) stays or detours: a search from the
-            // step would go unused.
+            // step would go unused. A capped search is followed at the monster's turn by a
+            // second one toward its best node: none is made ahead of it.
             if let Some(&step) = m.plan.path.get(1)
                 && ahead
+                && m.plan.status == Status::Found
                 && step != goal
                 && m.wading == 0
                 && kinds::kind(m.kind).speed == Speed::Fast
@@ -726,8 +911,9 @@ fn plan_chunk(
                     .and_then(|c| occupied.get(c))
                     .is_none_or(|&who| who <= m.id)
             {
+                let goal = goal_of(lures, step, player);
                 let q = Query::new(step, goal).options(options);
-                pf.search(grid.cost_grid(), q, &mut next.plan, &mut ());
+                pf.search(g, q, &mut next.plan, &mut ());
                 next.made = Some((step, goal, grid.revision()));
             }
         }
@@ -738,7 +924,7 @@ fn plan_chunk(
 
 /// Whether every step `rule` allows from `at` leads onto a cell someone holds in
 /// `occupied` (and there is such a step): nowhere to go but the `goal` is not next to it.
-pub fn boxed_in(grid: &TileMap, occupied: &[u32], goal: Pos, at: Pos, rule: Neighbourhood) -> bool {
+pub fn boxed_in(grid: &Grid, occupied: &[u32], goal: Pos, at: Pos, rule: Neighbourhood) -> bool {
     let mut held = false;
     for (dx, dy) in DIRECTIONS {
         if !grid.can_step(at, dx, dy, rule) {

@@ -79,6 +79,8 @@ struct FloorPlan {
     height: usize,
     monsters: usize,
     potions: usize,
+    /// Tools lying on the floor: lures, seeds and spikes.
+    tools: usize,
     /// Chance in percent that a monster is promoted to the next kind of the table.
     promote: u32,
 }
@@ -96,6 +98,7 @@ fn plan(depth: u32) -> FloorPlan {
         height: 20 + 2 * d,
         monsters: 8 + d,
         potions: 2 + d,
+        tools: 2 + d,
         promote: (25 + 20 * d as u32).min(90),
     }
 }
@@ -139,7 +142,9 @@ pub fn floor_origin(seed: u64, depth: u32) -> (GenKind, u64) {
 pub fn floor(seed: u64, depth: u32) -> Result<Level, GenError> {
     let p = plan(depth);
     let fseed = floor_seed(seed, depth);
-    let params = GenParams::new(p.kind, p.width, p.height, fseed).with_monsters(p.monsters);
+    let params = GenParams::new(p.kind, p.width, p.height, fseed)
+        .with_monsters(p.monsters)
+        .with_depth(depth);
     let mut level = generate(&params)?;
     // The generator's title names kind, size and seed: enough to make the floor again.
     level.title = Some(format!(
@@ -151,7 +156,7 @@ pub fn floor(seed: u64, depth: u32) -> Result<Level, GenError> {
     furnish(
         &mut level,
         depth < FINAL_DEPTH,
-        p.potions,
+        (p.potions, p.tools),
         p.promote,
         &mut rng,
     );
@@ -159,13 +164,14 @@ pub fn floor(seed: u64, depth: u32) -> Result<Level, GenError> {
 }
 
 /// Moves monsters nearer than [`ARRIVAL_ROOM`] steps to the player's start farther away,
-/// puts stairs (when `stairs`) on the free cell farthest from the start, `potions` potions on
-/// random free cells of the player's region away from the start, and promotes each monster
-/// to the next kind with `promote` percent chance.
+/// puts stairs (when `stairs`) on the free cell farthest from the start, `potions` potions
+/// and `tools` tools (lures, seeds, spikes, drawn at random) on random free cells of the
+/// player's region away from the start, and promotes each monster to the next kind with
+/// `promote` percent chance.
 fn furnish(
     level: &mut Level,
     stairs: bool,
-    potions: usize,
+    (potions, tools): (usize, usize),
     promote: u32,
     rng: &mut Xoshiro256PlusPlus,
 ) {
@@ -223,18 +229,21 @@ fn furnish(
             kind: FeatureKind::Stairs,
         });
     }
-    // Potions lie at least a few steps from the start, so that finding them is part of play.
+    // Potions and tools lie at least a few steps from the start, so that finding them is
+    // part of play.
     let far: Vec<Pos> = order.iter().copied().filter(|&p| steps(p) >= 4).collect();
-    for _ in 0..potions {
+    let items = (0..potions).map(|_| None).chain((0..tools).map(Some));
+    for tool in items {
         let free: Vec<Pos> = far.iter().copied().filter(|&p| !taken(p, level)).collect();
         if free.is_empty() {
             break;
         }
         let p = free[rng.random_range(0..free.len())];
-        level.features.push(Feature {
-            pos: p,
-            kind: FeatureKind::Potion,
-        });
+        let kind = match tool {
+            None => FeatureKind::Potion,
+            Some(_) => crate::game::tools::TOOLS[rng.random_range(0..3)],
+        };
+        level.features.push(Feature { pos: p, kind });
     }
     level.features.sort_by_key(|f| (f.pos.y, f.pos.x));
     for m in &mut level.monsters {

@@ -83,7 +83,7 @@ pub fn field_of_view(grid: &TileMap, origin: Pos, radius: i32, mut reveal: impl 
     reveal(origin);
     let r = i64::from(radius.max(0));
     let within = |depth: i64, col: i64| depth * depth + col * col <= r * r + r;
-    let blocks = |p: Pos| !grid.is_passable(p);
+    let blocks = |p: Pos| grid.get(p).blocks_sight();
     // Each quadrant maps (depth, column) to a cell: north, south, east, west.
     let quadrants: [fn(Pos, i64, i64) -> Pos; 4] = [
         |o, d, c| Pos::new(o.x + c as i32, o.y - d as i32),

@@ -197,6 +197,7 @@ fn planning_on_several_cores_gives_each_monster_its_own_search() {
         monsters: 3 * PARALLEL_MIN_MONSTERS,
         density: None,
         terrain: None,
+        depth: crate::content::generate::DEEPEST,
     })
     .unwrap();
     let mut w = World::new(&level, 4);
@@ -377,6 +378,7 @@ fn a_fast_monsters_second_plan_is_the_search_from_where_it_stands() {
             monsters: 2 * PARALLEL_MIN_MONSTERS,
             density: None,
             terrain: terrain.map(crate::content::generate::Density::from_permille),
+            depth: crate::content::generate::DEEPEST,
         })
         .unwrap();
         let mut w = World::new(&level, 2);
@@ -807,6 +809,7 @@ fn jump_point_search_planning_gives_every_monster_an_optimal_plan_for_fewer_node
         density: None,
         // Plain floor: on weighted terrain JPS hands over to A*.
         terrain: Some(crate::content::generate::Density::from_permille(0)),
+        depth: crate::content::generate::DEEPEST,
     })
     .unwrap();
     let mut w = World::new(&level, 4);

@@ -21,6 +21,9 @@ const EXTRA_CUT_EVERY: u32 = 4;
 const ROOM_FILL: usize = 55;
 /// One in this many cuts gets a second corridor, so that chases can loop.
 const LOOP_EVERY: u32 = 3;
+/// A doorway gets a door this many times in four (then closed two times in three): doors
+/// are where the player changes the monsters' searches, so most exits have one.
+const DOOR_IN_FOUR: u32 = 3;
 
 /// A rectangle of cells, `[x0, x1)` by `[y0, y1)`.
 #[derive(Debug, Clone, Copy)]
@@ -76,11 +79,21 @@ pub(super) fn carve(width: usize, height: usize, rng: &mut Xoshiro256PlusPlus) -
         x1: width - 1,
         y1: height - 1,
     });
-    carver
+    let mut tiles: Vec<Tile> = carver
         .floor
-        .into_iter()
-        .map(|f| if f { Tile::Floor } else { Tile::Wall })
-        .collect()
+        .iter()
+        .map(|&f| if f { Tile::Floor } else { Tile::Wall })
+        .collect();
+    for door in carver.doorways() {
+        if carver.rng.random_range(0..4) < DOOR_IN_FOUR {
+            tiles[door] = if carver.rng.random_range(0..3) < 2 {
+                Tile::DoorClosed
+            } else {
+                Tile::DoorOpen
+            };
+        }
+    }
+    tiles
 }
 
 impl Carver<'_> {
@@ -236,6 +249,59 @@ impl Carver<'_> {
         };
         self.line(from, corner);
         self.line(corner, to);
+    }
+
+    /// The doorways of the rooms, each once, in reading order: a floor cell just outside a
+    /// room's side, between two walls along that side, with floor going on away from the
+    /// room (a corridor leaving it). A door there closes the room off, never a corridor's
+    /// middle, and never the map's edge.
+    fn doorways(&self) -> Vec<usize> {
+        let w = self.width;
+        let floor = |x: usize, y: usize| self.floor[y * w + x];
+        let mut cells = Vec::new();
+        for room in &self.rooms {
+            let r = room.room;
+            // Rows above and below, then columns left and right: (cell, along, away).
+            for x in r.x0..r.x1 {
+                if r.y0 >= 2
+                    && floor(x, r.y0 - 1)
+                    && !floor(x - 1, r.y0 - 1)
+                    && !floor(x + 1, r.y0 - 1)
+                    && floor(x, r.y0 - 2)
+                {
+                    cells.push((r.y0 - 1) * w + x);
+                }
+                if r.y1 + 1 < self.height
+                    && floor(x, r.y1)
+                    && !floor(x - 1, r.y1)
+                    && !floor(x + 1, r.y1)
+                    && floor(x, r.y1 + 1)
+                {
+                    cells.push(r.y1 * w + x);
+                }
+            }
+            for y in r.y0..r.y1 {
+                if r.x0 >= 2
+                    && floor(r.x0 - 1, y)
+                    && !floor(r.x0 - 1, y - 1)
+                    && !floor(r.x0 - 1, y + 1)
+                    && floor(r.x0 - 2, y)
+                {
+                    cells.push(y * w + r.x0 - 1);
+                }
+                if r.x1 + 1 < w
+                    && floor(r.x1, y)
+                    && !floor(r.x1, y - 1)
+                    && !floor(r.x1, y + 1)
+                    && floor(r.x1 + 1, y)
+                {
+                    cells.push(y * w + r.x1);
+                }
+            }
+        }
+        cells.sort_unstable();
+        cells.dedup();
+        cells
     }
 
     /// Carves a straight line of floor between two cells (inclusive) in a row or column.

@@ -250,18 +250,32 @@ fn monsters_keep_away_from_the_player_and_each_other() {
 }
 
 #[test]
-fn kinds_favour_the_weak() {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
-    let mut counts = [0usize; KINDS.len()];
-    for _ in 0..10_000 {
-        let k = pick_kind(&mut rng);
-        counts[KINDS.iter().position(|m| m.glyph == k).unwrap()] += 1;
-    }
-    // Rats, goblins, orcs in falling numbers; trolls (weight 0) only by hand.
+fn kinds_favour_the_weak_and_the_deep_ones_wait_for_their_depth() {
+    let draw = |depth: u32| {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let mut counts = [0usize; KINDS.len()];
+        for _ in 0..10_000 {
+            let k = pick_kind(&mut rng, depth);
+            counts[KINDS.iter().position(|m| m.glyph == k).unwrap()] += 1;
+        }
+        counts
+    };
+    let at = |c: char| KINDS.iter().position(|k| k.glyph == c).unwrap();
+    let first = draw(1);
+    // Rats, kobolds, goblins in falling numbers; nothing that lives deeper.
     assert!(
-        counts[0] > counts[1] && counts[1] > counts[2] && counts[2] > 0 && counts[3] == 0,
-        "{counts:?}"
+        first[at('r')] > first[at('k')] && first[at('k')] > first[at('g')] && first[at('g')] > 0,
+        "{first:?}"
     );
+    for (i, k) in KINDS.iter().enumerate() {
+        assert_eq!(first[i] > 0, k.depth == 1, "{} at depth 1", k.name);
+    }
+    let deep = draw(DEEPEST);
+    assert!(
+        deep.iter().all(|&n| n > 0),
+        "every kind at the deepest: {deep:?}"
+    );
+    assert!(deep[at('r')] > deep[at('t')], "{deep:?}");
 }
 
 #[test]

@@ -62,13 +62,23 @@ pub fn lint(level: &Level) -> Vec<Warning> {
     }
     for f in &level.features {
         if !reachable(f.pos) {
-            let (what, is) = match f.kind {
-                FeatureKind::Stairs => ("the stairs '>'", "are"),
-                FeatureKind::Potion => ("the potion '!'", "is"),
+            let is = if f.kind == FeatureKind::Stairs {
+                "are"
+            } else {
+                "is"
+            };
+            let what = match f.kind {
+                FeatureKind::Stairs => "the stairs".to_string(),
+                FeatureKind::Potion => "the potion".to_string(),
+                other => format!("the {}", other.name()),
             };
             warn(
                 Subject::Cell(f.pos),
-                format!("{what} at {} {is} out of the player's reach", f.pos),
+                format!(
+                    "{what} '{}' at {} {is} out of the player's reach",
+                    f.kind.glyph(),
+                    f.pos
+                ),
             );
         }
     }
