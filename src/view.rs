@@ -176,7 +176,7 @@ fn draw_lesson(rect: Rect, lines: Vec<String>, rule: bool, buf: &mut Buffer) {
 
 /// The end screen of a run: how it ended and what it took, the figures of `--state`, the
 /// seed that plays it again, and the front end's note (its place in the scores).
-fn end_text(app: &App) -> (&'static str, Vec<String>) {
+pub(crate) fn end_text(app: &App) -> (&'static str, Vec<String>) {
     let w = &app.world();
     let run = w.run();
     let (title, how) = match w.state() {
@@ -260,7 +260,7 @@ fn question_answers(app: &App, question: &Confirm) -> String {
 
 /// The title and lines of the popup that asks `question`, and how many of its last lines
 /// are the answers (the keys to press).
-fn question_text(app: &App, question: &Confirm) -> (&'static str, Vec<String>, usize) {
+pub(crate) fn question_text(app: &App, question: &Confirm) -> (&'static str, Vec<String>, usize) {
     let file = app.source().name();
     let unsaved = format!("{file} has unsaved edits.");
     let kept = app.keeping();
@@ -611,6 +611,20 @@ fn cut_at_separator(text: &str, width: usize) -> String {
     match fits {
         Some(i) => head[..i].to_string(),
         None => text.chars().take(width).collect(),
+    }
+}
+
+/// What the hint bar says of the cursor's cell in look mode, the editor and the lab
+/// (without their keys), for a front end that reads it out; `None` on the other screens.
+pub fn cursor_line(app: &App) -> Option<String> {
+    match app.mode() {
+        Mode::Look => Some(look_line(app, app.cursor())),
+        Mode::Edit => Some(format!("EDIT {}", editor::state_line(app))),
+        Mode::Lab => {
+            let snap = app.lab_snapshot(0);
+            Some(describe_lab_cell(app, snap.as_deref(), app.cursor()))
+        }
+        _ => None,
     }
 }
 

@@ -185,7 +185,7 @@ pub fn require_terminal() -> Result<(), String> {
         (false, false) => "standard input and output are not a terminal",
     };
     Err(format!(
-        "the game needs a terminal, and {missing}; nothing was changed. To play without one, write the keys in a script: astar-rogue script FILE.keys"
+        "the game needs a terminal, and {missing}; nothing was changed. To play without one: `astar-rogue play --plain` reads commands as lines and answers in lines, or write the keys in a script: astar-rogue script FILE.keys"
     ))
 }
 

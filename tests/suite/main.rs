@@ -16,6 +16,7 @@ mod keys;
 mod lab;
 mod layers;
 mod level_props;
+mod plain;
 mod pty;
 mod replay;
 mod runs;
