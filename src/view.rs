@@ -11,7 +11,7 @@ mod map;
 mod panel;
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
+use ratatui::layout::{Position, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
@@ -94,6 +94,52 @@ impl Widget for &App {
             popup(over_map(&l, area, &lines, title), buf, title, &lines);
         }
     }
+}
+
+/// Where the terminal's cursor stands in a frame of `area`, shown, so that a screen reader
+/// or a magnifier that follows it follows the game: on the player's cell while playing, on
+/// the cell looked at, edited or inspected in look mode, the editor and the lab (the map's
+/// own geometry places it); on a question's first line while one is asked, on the end of a
+/// run's box, on the help's first line and on the history's newest.
+pub fn cursor_position(app: &App, area: Rect) -> Position {
+    let Some(l) = layout(app, area) else {
+        // "terminal too small" starts there.
+        return area.as_position();
+    };
+    // The boxes over the map, in the order the frame draws them: the topmost wins.
+    if let Some(question) = app.question() {
+        let (title, lines, _) = question_text(app, question);
+        return box_text(over_map(&l, area, &lines, title).rect);
+    }
+    let whole = Block::bordered().inner(area);
+    match app.mode() {
+        Mode::Help => return whole.as_position(),
+        Mode::History => return Position::new(whole.x, whole.bottom().saturating_sub(1)),
+        Mode::Lab => {}
+        _ if app.world().state() != GameState::Playing => {
+            let (title, lines) = end_text(app);
+            return box_text(over_map(&l, area, &lines, title).rect);
+        }
+        _ => {}
+    }
+    crate::app::screen::cell_in(app, area, app.cursor())
+        .map_or(l.map.as_position(), |(x, y)| Position::new(x, y))
+}
+
+/// Where the text of a box drawn by [`popup`] at `rect` starts: inside its border, after
+/// the space each line begins with.
+fn box_text(rect: Rect) -> Position {
+    Position::new(
+        (rect.x + 2).min(rect.right().saturating_sub(1)),
+        (rect.y + 1).min(rect.bottom().saturating_sub(1)),
+    )
+}
+
+/// Where the terminal's cursor stands while a front end's box ([`notice`]) of `lines`
+/// under `title` is up: on its first line.
+pub fn notice_cursor(area: Rect, title: &str, lines: &[String]) -> Position {
+    let (w, h) = popup_size(lines, title);
+    box_text(centred(area, w, h))
 }
 
 /// The level's last message (the tutorial's lesson) in a box on the map, until the next:

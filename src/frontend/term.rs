@@ -667,6 +667,7 @@ impl Ui<'_> {
             if no_color {
                 crate::view::strip_colours(f.buffer_mut());
             }
+            f.set_cursor_position(crate::view::cursor_position(app, f.area()));
         })?;
         self.last_frame.clone_from(frame.buffer);
         Ok(())
@@ -718,6 +719,7 @@ impl Ui<'_> {
             if no_color {
                 crate::view::strip_colours(buf);
             }
+            f.set_cursor_position(crate::view::notice_cursor(area, " Please wait ", &lines));
         })?;
         Ok(())
     }

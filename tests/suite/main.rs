@@ -7,6 +7,7 @@ mod astar_props;
 mod campaign;
 mod cli;
 mod common;
+mod cursor;
 mod docs;
 mod edges;
 mod editor_tools;
