@@ -481,7 +481,8 @@ pub fn notice(area: Rect, buf: &mut Buffer, title: &str, lines: &[String]) {
 }
 
 /// Drops the colours of every cell and keeps its glyph and modifiers (reversed, bold,
-/// dim): what `NO_COLOR` asks for. Everything the view shows in colour also has a glyph.
+/// dim): what `NO_COLOR` asks for. Everything the view shows in colour also has a glyph,
+/// a word or such a mark (docs/playing.md lists them).
 pub fn strip_colours(buf: &mut Buffer) {
     for cell in &mut buf.content {
         cell.set_fg(Color::Reset).set_bg(Color::Reset);

@@ -6,6 +6,7 @@ mod app;
 mod astar_props;
 mod campaign;
 mod cli;
+mod colour;
 mod common;
 mod cursor;
 mod docs;
