@@ -220,12 +220,10 @@ impl Player<'_> {
                     if let Some(why) = refused {
                         lines.say(&why)?;
                     }
-                    if lines.take_count() == 0 {
-                        lines.say(&if news::turn_passed(app, &before) {
-                            format!("Turn {}.", app.world().turn())
-                        } else {
-                            "Nothing happens.".into()
-                        })?;
+                    if !app.is_running() {
+                        lines.say("You leave the game.")?;
+                    } else if lines.take_count() == 0 {
+                        lines.say(&quiet(app, &before))?;
                     }
                 }
             }
@@ -304,6 +302,24 @@ impl Player<'_> {
         record(self.recorder, Recorder::reload);
         self.handled(app);
     }
+}
+
+/// What keys that changed nothing one can tell did: a turn passed, the run is over, or
+/// nothing happened.
+fn quiet(app: &App, before: &Seen) -> String {
+    use crate::app::keymap::Context;
+    if news::turn_passed(app, before) {
+        return format!("Turn {}.", app.world().turn());
+    }
+    if app.world().state() != crate::game::GameState::Playing {
+        let key = |a| app.settings().bindings.key_of(Context::Play, a);
+        return format!(
+            "The run is over: {} starts a new run, {} quits.",
+            key(Action::Restart),
+            key(Action::Quit)
+        );
+    }
+    "Nothing happens.".into()
 }
 
 /// Reads a line into `buf`: `None` at the end of input, else whether it was longer than

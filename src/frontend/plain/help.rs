@@ -16,9 +16,10 @@ pub fn lines(app: &App, all: bool) -> Vec<String> {
         "Plain play reads one command a line and answers in lines.",
         "Words: look (what is in view), map (the rows around you), search (the selected monster's A*),",
         "help (the keys that apply now; help all: every part of the game), quit (leave; your run is kept).",
-        "Keys as scripts name them: one character (l . Z ?), C-x for Ctrl-x, Esc Enter Tab Space Backspace,",
-        "Left Right Up Down Home End PageUp PageDown, F1 to F12, Hash for #; N*KEY repeats, as 3*.;",
-        "several keys on a line play in order, as F h. The end of input quits as quit does.",
+        "Keys as scripts name them: one character as typed, as l, Z or . (dot); C-x for Ctrl-x; Esc, Enter, Tab, Space,",
+        "Backspace, Left, Right, Up, Down, Home, End, PageUp, PageDown, F1 to F12, and Hash for # (hash).",
+        "N*KEY plays a key N times, as 3*. (dot); several keys on one line play in order, as F h.",
+        "The end of input quits as quit does. Punctuation keys are named after them below, as . (dot).",
     ]
     .into_iter()
     .map(String::from)
@@ -39,7 +40,7 @@ pub fn lines(app: &App, all: bool) -> Vec<String> {
         for row in BINDINGS.iter().filter(|b| b.context == ctx) {
             // Ctrl-C is no slot of the settings: always the table's.
             if let Some((k, _)) = row.keys.iter().find(|(_, a)| *a == Action::Interrupt) {
-                out.push(format!("  {}: {}", row.help, token(*k)));
+                out.push(format!("  {}: {}", row.help, spoken(*k)));
             }
         }
         for (i, slot) in slots().iter().enumerate() {
@@ -47,7 +48,7 @@ pub fn lines(app: &App, all: bool) -> Vec<String> {
             if slot.context != ctx || slot.action == Action::Suspend {
                 continue;
             }
-            let keys: Vec<String> = bindings.keys(i).iter().map(|k| token(*k)).collect();
+            let keys: Vec<String> = bindings.keys(i).iter().map(|k| spoken(*k)).collect();
             let keys = if keys.is_empty() {
                 "no key".to_string()
             } else {
@@ -57,6 +58,50 @@ pub fn lines(app: &App, all: bool) -> Vec<String> {
         }
     }
     out
+}
+
+/// A key as a line of input names it, with the name of a punctuation mark after it: a
+/// screen reader at its usual punctuation level says nothing for `.` or `?`.
+fn spoken(key: Key) -> String {
+    let token = token(key);
+    let name = match key.code {
+        KeyCode::Char(c) if !key.ctrl => match c {
+            '.' => "dot",
+            ',' => "comma",
+            '?' => "question mark",
+            '!' => "exclamation mark",
+            '>' => "greater than",
+            '<' => "less than",
+            '[' => "left bracket",
+            ']' => "right bracket",
+            '{' => "left brace",
+            '}' => "right brace",
+            '(' => "left paren",
+            ')' => "right paren",
+            '+' => "plus",
+            '-' => "minus",
+            '=' => "equals",
+            '*' => "star",
+            '/' => "slash",
+            '\\' => "backslash",
+            ';' => "semicolon",
+            ':' => "colon",
+            '\'' => "apostrophe",
+            '"' => "quote",
+            '`' => "backtick",
+            '~' => "tilde",
+            '@' => "at",
+            '$' => "dollar",
+            '%' => "percent",
+            '^' => "caret",
+            '&' => "ampersand",
+            '|' => "bar",
+            '_' => "underscore",
+            _ => return token,
+        },
+        _ => return token,
+    };
+    format!("{token} ({name})")
 }
 
 /// A key as a line of input names it (the script token that reads back as it).

@@ -117,6 +117,12 @@ fn plan(app: &App, m: &Monster) -> String {
         Some(c) if app.world().planning() == Planning::Map => {
             format!("{c} to you on the Dijkstra map")
         }
+        // Planned before its step (every monster steps after planning): that plan's.
+        Some(c) if m.planned.0 != m.pos => format!(
+            "it planned a path of cost {c} ({}) from {}",
+            count(steps, "step", "steps"),
+            m.planned.0
+        ),
         Some(c) => format!("its path costs {c} ({})", count(steps, "step", "steps")),
         None if m.plan.status == Status::Unreachable => "no way to you".into(),
         None => format!("its search ended: {}", m.plan.status.name()),
