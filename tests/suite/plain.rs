@@ -112,3 +112,28 @@ fn plain_play_over_pipes_on_a_held_out_room() {
         "{stdout}"
     );
 }
+
+#[test]
+fn a_run_left_in_plain_lines_resumes_where_it_was() {
+    let scratch = Scratch::new();
+    let level = scratch.write("hall.txt", ROOM);
+    let data = scratch.path().join("data");
+    let first = plain(&level, &data, "l\nl\n");
+    assert_eq!(first.status.code(), Some(0), "{}", text(&first));
+    assert!(text(&first).contains("Your run on hall.txt is kept (turn 2, depth 1, seed 7)"));
+    // The next game of the level resumes it (its seed is the run's), in lines again.
+    let second = plain(&level, &data, "look\nquit\nl\n");
+    let out = text(&second);
+    assert_eq!(second.status.code(), Some(0), "{out}");
+    assert!(
+        out.contains("Resumed your run on hall.txt: turn 2, depth 1, seed 7."),
+        "{out}"
+    );
+    assert!(out.contains("You are at 8,2, HP "), "{out}");
+    assert!(out.contains(", turn 2, floor 1 of 3."), "{out}");
+    // `quit` left before the last `l`: the run is kept at turn 2 again.
+    assert!(
+        out.contains("Your run on hall.txt is kept (turn 2, depth 1, seed 7)"),
+        "{out}"
+    );
+}
