@@ -11,7 +11,7 @@ mod map;
 mod panel;
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
+use ratatui::layout::{Position, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
@@ -98,6 +98,52 @@ impl Widget for &App {
     }
 }
 
+/// Where the terminal's cursor stands in a frame of `area`, shown, so that a screen reader
+/// or a magnifier that follows it follows the game: on the player's cell while playing, on
+/// the cell looked at, edited or inspected in look mode, the editor and the lab (the map's
+/// own geometry places it); on a question's first line while one is asked, on the end of a
+/// run's box, on the help's first line and on the history's newest.
+pub fn cursor_position(app: &App, area: Rect) -> Position {
+    let Some(l) = layout(app, area) else {
+        // "terminal too small" starts there.
+        return area.as_position();
+    };
+    // The boxes over the map, in the order the frame draws them: the topmost wins.
+    if let Some(question) = app.question() {
+        let (title, lines, _) = question_text(app, question);
+        return box_text(over_map(&l, area, &lines, title).rect);
+    }
+    let whole = Block::bordered().inner(area);
+    match app.mode() {
+        Mode::Help => return whole.as_position(),
+        Mode::History => return Position::new(whole.x, whole.bottom().saturating_sub(1)),
+        Mode::Lab => {}
+        _ if app.world().state() != GameState::Playing => {
+            let (title, lines) = end_text(app);
+            return box_text(over_map(&l, area, &lines, title).rect);
+        }
+        _ => {}
+    }
+    crate::app::screen::cell_in(app, area, app.cursor())
+        .map_or(l.map.as_position(), |(x, y)| Position::new(x, y))
+}
+
+/// Where the text of a box drawn by [`popup`] at `rect` starts: inside its border, after
+/// the space each line begins with.
+fn box_text(rect: Rect) -> Position {
+    Position::new(
+        (rect.x + 2).min(rect.right().saturating_sub(1)),
+        (rect.y + 1).min(rect.bottom().saturating_sub(1)),
+    )
+}
+
+/// Where the terminal's cursor stands while a front end's box ([`notice`]) of `lines`
+/// under `title` is up: on its first line.
+pub fn notice_cursor(area: Rect, title: &str, lines: &[String]) -> Position {
+    let (w, h) = popup_size(lines, title);
+    box_text(centred(area, w, h))
+}
+
 /// The level's last message (the tutorial's lesson) in a box on the map, until the next:
 /// the log scrolls, the lesson stays. The box takes the half of the map away from the
 /// player, at most half its rows; when its lines do not fit there (a narrow map), it takes
@@ -178,7 +224,7 @@ fn draw_lesson(rect: Rect, lines: Vec<String>, rule: bool, buf: &mut Buffer) {
 
 /// The end screen of a run: how it ended and what it took, the figures of `--state`, the
 /// seed that plays it again, and the front end's note (its place in the scores).
-fn end_text(app: &App) -> (&'static str, Vec<String>) {
+pub(crate) fn end_text(app: &App) -> (&'static str, Vec<String>) {
     let w = &app.world();
     let run = w.run();
     let (title, how) = match w.state() {
@@ -262,7 +308,7 @@ fn question_answers(app: &App, question: &Confirm) -> String {
 
 /// The title and lines of the popup that asks `question`, and how many of its last lines
 /// are the answers (the keys to press).
-fn question_text(app: &App, question: &Confirm) -> (&'static str, Vec<String>, usize) {
+pub(crate) fn question_text(app: &App, question: &Confirm) -> (&'static str, Vec<String>, usize) {
     let file = app.source().name();
     let unsaved = format!("{file} has unsaved edits.");
     let kept = app.keeping();
@@ -437,7 +483,8 @@ pub fn notice(area: Rect, buf: &mut Buffer, title: &str, lines: &[String]) {
 }
 
 /// Drops the colours of every cell and keeps its glyph and modifiers (reversed, bold,
-/// dim): what `NO_COLOR` asks for. Everything the view shows in colour also has a glyph.
+/// dim): what `NO_COLOR` asks for. Everything the view shows in colour also has a glyph,
+/// a word or such a mark (docs/playing.md lists them).
 pub fn strip_colours(buf: &mut Buffer) {
     for cell in &mut buf.content {
         cell.set_fg(Color::Reset).set_bg(Color::Reset);
@@ -613,6 +660,20 @@ fn cut_at_separator(text: &str, width: usize) -> String {
     match fits {
         Some(i) => head[..i].to_string(),
         None => text.chars().take(width).collect(),
+    }
+}
+
+/// What the hint bar says of the cursor's cell in look mode, the editor and the lab
+/// (without their keys), for a front end that reads it out; `None` on the other screens.
+pub fn cursor_line(app: &App) -> Option<String> {
+    match app.mode() {
+        Mode::Look => Some(look_line(app, app.cursor())),
+        Mode::Edit => Some(format!("EDIT {}", editor::state_line(app))),
+        Mode::Lab => {
+            let snap = app.lab_snapshot(0);
+            Some(describe_lab_cell(app, snap.as_deref(), app.cursor()))
+        }
+        _ => None,
     }
 }
 

@@ -1456,17 +1456,7 @@ pub fn default_file() -> String {
                 .map(|k| format!("{:?}", label(*k)))
                 .collect();
             let mut line = format!("{} = [{}]", s.name, keys.join(", "));
-            let pair = row_slots()[s.rows[0]].len() == 2 && s.help.contains(" / ");
-            let mut help = if let Some(way) = move_help(s.action) {
-                way.to_string()
-            } else if let Some(way) = aim_help(s.action) {
-                way
-            } else if pair {
-                let halves: Vec<&str> = s.help.splitn(2, " / ").collect();
-                pair_help(&halves, s.half)
-            } else {
-                s.help.to_string()
-            };
+            let mut help = slot_words(i);
             if !followed()[i].is_empty() {
                 // Written out, it would stop following: a file saved from this one and
                 // changed in its moves would aim with the old keys.
@@ -1505,6 +1495,23 @@ pub fn default_file() -> String {
         SPEEDS.map(|s| s.to_string()).join(", ")
     ));
     out
+}
+
+/// What slot `i` of [`slots`] does, in the words of the file's comments: `move west`,
+/// `select next foe` (a pair row's half), or its row's help.
+pub fn slot_words(i: usize) -> String {
+    let s = &slots()[i];
+    let pair = row_slots()[s.rows[0]].len() == 2 && s.help.contains(" / ");
+    if let Some(way) = move_help(s.action) {
+        way.to_string()
+    } else if let Some(way) = aim_help(s.action) {
+        way
+    } else if pair {
+        let halves: Vec<&str> = s.help.splitn(2, " / ").collect();
+        pair_help(&halves, s.half)
+    } else {
+        s.help.to_string()
+    }
 }
 
 /// Slot `i`'s name as the file's comments write it: with its section when another

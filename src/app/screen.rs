@@ -163,7 +163,12 @@ pub fn map_cell(app: &App, col: u16, row: u16) -> Option<Pos> {
 /// The screen cell a map cell is drawn on in the first map view, if it is on screen (the
 /// inverse of [`map_cell`]).
 pub fn screen_cell(app: &App, p: Pos) -> Option<(u16, u16)> {
-    let view = camera_view(app, Rect::new(0, 0, app.size.0, app.size.1))?;
+    cell_in(app, Rect::new(0, 0, app.size.0, app.size.1), p)
+}
+
+/// [`screen_cell`] for a frame drawn in `area`: where the view draws map cell `p`.
+pub fn cell_in(app: &App, area: Rect, p: Pos) -> Option<(u16, u16)> {
+    let view = camera_view(app, area)?;
     let (dx, dy) = (p.x - app.camera().x, p.y - app.camera().y);
     let inside = app.world().grid().contains(p)
         && (0..i32::from(view.width)).contains(&dx)

@@ -49,6 +49,10 @@ pub struct PlayArgs {
     /// replaced).
     #[arg(long, requires = "record")]
     pub force: bool,
+    /// Play over plain lines on standard input and output, for a screen reader or a pipe:
+    /// no terminal needed, one command a line (`help` lists them), the same game and run.
+    #[arg(long)]
+    pub plain: bool,
 }
 
 /// A seed for a new run: from the system's randomness, below a billion so it reads and
@@ -82,8 +86,8 @@ impl LevelRef {
     }
 }
 
-/// Plays in the terminal until the player quits; a signal that ends the game gives
-/// 128 + its number.
+/// Plays in the terminal (or in plain lines, `--plain`) until the player quits; a signal
+/// that ends the game gives 128 + its number.
 pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
     let data = match data::data_dir() {
         Ok(dir) => Some(dir),
@@ -144,8 +148,10 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
         _ => None,
     };
     // Nothing is written (no lock, no recording) and no mode touched without a terminal
-    // to play on.
-    crate::frontend::term::require_terminal().map_err(CliError::BadInput)?;
+    // to play on, unless the game is to be played in plain lines.
+    if !args.plain {
+        crate::frontend::term::require_terminal().map_err(CliError::BadInput)?;
+    }
     let mut kept = Taken(match (&data, slot) {
         (Some(dir), Some(slot)) => {
             let lock = match early {
@@ -262,30 +268,39 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
         (None, Some((_, settings))) => settings.bindings.clone(),
         (None, None) => Default::default(),
     };
-    let ending = crate::frontend::term::play_kept(
-        move |size, progress| match resumed {
-            Some(mut app) => {
-                // The recording says so too (the recorder's start).
-                if app.size() != size {
-                    app.drive(&crate::app::Input::Event(crossterm::event::Event::Resize(
-                        size.0, size.1,
-                    )));
-                }
-                app
+    // Plain play keeps a resumed run's screen size: nothing to resize to.
+    let plain_size = resumed
+        .as_ref()
+        .map_or(crate::frontend::plain::SIZE, App::size);
+    let make_app = move |size: (u16, u16), progress: Arc<crate::game::Progress>| match resumed {
+        Some(mut app) => {
+            // The recording says so too (the recorder's start).
+            if app.size() != size {
+                app.drive(&crate::app::Input::Event(crossterm::event::Event::Resize(
+                    size.0, size.1,
+                )));
             }
-            None => {
-                let ((design, source), settings) = fresh.expect("a new run has its level");
-                let mut app = keep::start_app(&start, design, source, settings, size, progress);
-                app.set_keeping(keeping);
-                app.keep_io();
-                app
-            }
-        },
-        Arc::clone(&recorder),
-        hooks,
-        keys,
-    )
-    .map_err(CliError::Terminal)?;
+            app
+        }
+        None => {
+            let ((design, source), settings) = fresh.expect("a new run has its level");
+            let mut app = keep::start_app(&start, design, source, settings, size, progress);
+            app.set_keeping(keeping);
+            app.keep_io();
+            app
+        }
+    };
+    if args.plain {
+        let ending =
+            crate::frontend::plain::play_kept(make_app, Arc::clone(&recorder), hooks, plain_size);
+        // Kept however the lines ended, a closed output too: the run is the player's.
+        let kept = keeper
+            .as_ref()
+            .is_none_or(|k| crate::frontend::plain::finish(k));
+        return Ok(ending?.exit_code_kept(kept));
+    }
+    let ending = crate::frontend::term::play_kept(make_app, Arc::clone(&recorder), hooks, keys)
+        .map_err(CliError::Terminal)?;
     let kept = keeper.as_ref().is_none_or(|k| k.finish_and_say());
     Ok(ending.exit_code_kept(kept))
 }

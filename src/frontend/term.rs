@@ -185,7 +185,7 @@ pub fn require_terminal() -> Result<(), String> {
         (false, false) => "standard input and output are not a terminal",
     };
     Err(format!(
-        "the game needs a terminal, and {missing}; nothing was changed. To play without one, write the keys in a script: astar-rogue script FILE.keys"
+        "the game needs a terminal, and {missing}; nothing was changed. To play without one: `astar-rogue play --plain` reads commands as lines and answers in lines, or write the keys in a script: astar-rogue script FILE.keys"
     ))
 }
 
@@ -667,6 +667,7 @@ impl Ui<'_> {
             if no_color {
                 crate::view::strip_colours(f.buffer_mut());
             }
+            f.set_cursor_position(crate::view::cursor_position(app, f.area()));
         })?;
         self.last_frame.clone_from(frame.buffer);
         Ok(())
@@ -718,6 +719,7 @@ impl Ui<'_> {
             if no_color {
                 crate::view::strip_colours(buf);
             }
+            f.set_cursor_position(crate::view::notice_cursor(area, " Please wait ", &lines));
         })?;
         Ok(())
     }

@@ -32,13 +32,14 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let inner = block.inner(area);
     block.render(area, buf);
     let log = app.world().log();
-    // The latest act's messages (and any said since) are the news; older ones are dimmed.
+    // The latest act's messages (and any said since) are the news; older ones are dimmed,
+    // in grey and faint, so that without colour they still read as old.
     let now = app.world().acted_turn();
     let style = |m: &Message| match (m.urgent, m.turn >= now) {
         (true, true) => Style::new().fg(Color::Red).add_modifier(Modifier::BOLD),
-        (true, false) => Style::new().fg(Color::Red),
+        (true, false) => Style::new().fg(Color::Red).add_modifier(Modifier::DIM),
         (false, true) => Style::new(),
-        (false, false) => Style::new().fg(Color::DarkGray),
+        (false, false) => Style::new().fg(Color::DarkGray).add_modifier(Modifier::DIM),
     };
     let width = usize::from(inner.width).max(1);
     // The front end's notice (a resumed run) is the newest line, in its own colour.

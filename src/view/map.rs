@@ -170,7 +170,15 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
         let item = |p: Pos| app.world().feature_at(p).is_some() && (shown(p) || remembered(p));
         for &p in m.plan.path.iter().skip(1) {
             if item(p) {
-                put(p, None, Style::new().fg(Color::Black).bg(theme.path));
+                // Underlined: on the path without colour too.
+                put(
+                    p,
+                    None,
+                    Style::new()
+                        .fg(Color::Black)
+                        .bg(theme.path)
+                        .add_modifier(Modifier::UNDERLINED),
+                );
             } else {
                 put(p, Some(PATH), Style::new().fg(theme.path));
             }
@@ -479,6 +487,15 @@ pub(super) fn decile(v: u32, (lo, hi): (u32, u32)) -> usize {
     ((u64::from(v - lo) * 10 / (u64::from(hi - lo) + 1)) as usize).min(9)
 }
 
+/// The mark of an open node whose glyph is not the state's own (a terrain's, a parent's
+/// arrow): underlined, so that open and closed differ without colour.
+fn open_mark(state: NodeState) -> Modifier {
+    match state {
+        NodeState::Open => Modifier::UNDERLINED,
+        NodeState::Closed => Modifier::empty(),
+    }
+}
+
 /// Draws a search as `layer` shows it: states (open `+`, closed `:`, path `*`, the node
 /// being expanded `%` when `stepping`), G, H or F as a digit and a colour for their tenth of
 /// the range, or an arrow toward each node's parent. The path is drawn over every layer. On
@@ -516,25 +533,51 @@ pub(super) fn draw_search(
                 put(
                     n.pos,
                     Some(arrow),
-                    Style::new().fg(Color::White).bg(state_bg),
+                    Style::new()
+                        .fg(Color::White)
+                        .bg(state_bg)
+                        .add_modifier(open_mark(n.state)),
                 );
             }
             (Layer::Cost, _, _) => {}
             _ => {
-                let ch = terrain_glyph(grid, n.pos).unwrap_or(match n.state {
-                    NodeState::Open => OPEN,
-                    NodeState::Closed => CLOSED,
-                });
-                put(n.pos, Some(ch), Style::new().fg(Color::White).bg(state_bg));
+                // A terrain keeps its glyph: the open ones are underlined, so that the
+                // frontier reads without colour as `+` does on floor.
+                let (ch, mark) = match terrain_glyph(grid, n.pos) {
+                    Some(t) => (t, open_mark(n.state)),
+                    None => match n.state {
+                        NodeState::Open => (OPEN, Modifier::empty()),
+                        NodeState::Closed => (CLOSED, Modifier::empty()),
+                    },
+                };
+                put(
+                    n.pos,
+                    Some(ch),
+                    Style::new()
+                        .fg(Color::White)
+                        .bg(state_bg)
+                        .add_modifier(mark),
+                );
             }
         }
     }
-    // The other layers keep their digit or arrow on the path, which shows by its colour.
-    // The path keeps its `*` on any terrain: it is what the search found, and must read
-    // without colours too.
-    let path_glyph = (layer == Layer::States).then_some(PATH);
+    // The other layers keep their digit or arrow on the path, which shows by its colour
+    // and, without colours, in bold. The path keeps its `*` on any terrain: it is what the
+    // search found, and must read without colours too.
+    let (path_glyph, path_mark) = if layer == Layer::States {
+        (Some(PATH), Modifier::empty())
+    } else {
+        (None, Modifier::BOLD)
+    };
     for &p in &snap.path {
-        put(p, path_glyph, Style::new().fg(Color::Black).bg(theme.path));
+        put(
+            p,
+            path_glyph,
+            Style::new()
+                .fg(Color::Black)
+                .bg(theme.path)
+                .add_modifier(path_mark),
+        );
     }
     if let Some(c) = snap.current.filter(|_| stepping) {
         put(

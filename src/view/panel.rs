@@ -70,7 +70,7 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
         vec![
             vec![
                 Span::styled("HP ", head),
-                Span::styled(format!("{hp}/{PLAYER_HP}"), hp_style(hp)),
+                Span::styled(format!("{hp}/{PLAYER_HP}{}", hp_word(hp)), hp_style(hp)),
             ],
             field("Turn ", format_count(u64::from(w.turn()))),
             field("Foes ", format_count(w.monsters().len() as u64)),
@@ -341,6 +341,16 @@ pub(super) fn hp_style(hp: i32) -> Style {
         Style::new().fg(Color::Yellow)
     } else {
         Style::new().fg(Color::Green)
+    }
+}
+
+/// The word the hit points' yellow carries, so that it reads without colour: ` hurt` from
+/// two thirds down; below a third the LOW HP line says it.
+fn hp_word(hp: i32) -> &'static str {
+    if hp * 3 < PLAYER_HP * 2 && !low_hp(hp) {
+        " hurt"
+    } else {
+        ""
     }
 }
 

@@ -4,7 +4,9 @@
 mod app;
 mod campaign;
 mod cli;
+mod colour;
 mod common;
+mod cursor;
 mod docs;
 mod edges;
 mod editor_tools;
@@ -14,6 +16,7 @@ mod keys;
 mod lab;
 mod layers;
 mod level_props;
+mod plain;
 mod pty;
 mod replay;
 mod runs;

@@ -119,6 +119,12 @@ impl Pty {
         screen(&self.output.lock().unwrap())
     }
 
+    /// Where the terminal's cursor stands now, (row, column) from 0, and whether it shows.
+    pub fn cursor(&self) -> ((u16, u16), bool) {
+        let p = parser(&self.output.lock().unwrap());
+        (p.screen().cursor_position(), !p.screen().hide_cursor())
+    }
+
     /// Waits until a row of the screen shows `needle`; panics when the game exits first, or
     /// after `within`.
     pub fn wait_screen(&mut self, needle: &str, within: Duration) {
@@ -223,6 +229,16 @@ impl Drop for Pty {
 /// The screen a terminal of [`SIZE`] shows after `bytes`, as rows of text with trailing
 /// blanks cut.
 pub fn screen(bytes: &[u8]) -> Vec<String> {
+    let cols = SIZE.1;
+    parser(bytes)
+        .screen()
+        .rows(0, cols)
+        .map(|r| r.trim_end().to_string())
+        .collect()
+}
+
+/// A terminal of [`SIZE`] that has been given `bytes`.
+fn parser(bytes: &[u8]) -> vt100::Parser {
     let (rows, cols) = SIZE;
     let mut p = vt100::Parser::new(
         std::num::NonZeroU16::new(rows).unwrap(),
@@ -230,8 +246,5 @@ pub fn screen(bytes: &[u8]) -> Vec<String> {
         0,
     );
     p.process(bytes);
-    p.screen()
-        .rows(0, cols)
-        .map(|r| r.trim_end().to_string())
-        .collect()
+    p
 }
