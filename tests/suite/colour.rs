@@ -4,7 +4,8 @@
 
 use astar_rogue::app::{App, Layer};
 use astar_rogue::engine::astar::NodeState;
-use astar_rogue::engine::grid::{Pos, Tile};
+use astar_rogue::content::map::Tile;
+use astar_rogue::engine::grid::Pos;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;

@@ -51,6 +51,9 @@ pub fn lines(app: &App) -> Vec<String> {
                     n => format!("sealed while {} live", count(n, "monster", "monsters")),
                 },
                 FeatureKind::Potion => "walk on it to take it".into(),
+                FeatureKind::Lure | FeatureKind::Seeds | FeatureKind::Spike => {
+                    format!("walk on it to take it; {} uses it", f.kind.glyph())
+                }
             };
             format!(
                 "{} {}, {}, {}: {what}.",
@@ -125,7 +128,10 @@ fn plan(app: &App, m: &Monster) -> String {
         ),
         Some(c) => format!("its path costs {c} ({})", count(steps, "step", "steps")),
         None if m.plan.status == Status::Unreachable => "no way to you".into(),
-        None => format!("its search ended: {}", m.plan.status.name()),
+        None => format!(
+            "its search ended: {}",
+            crate::content::searches::status_name(m.plan.status)
+        ),
     };
     format!("{step}, {cost}")
 }

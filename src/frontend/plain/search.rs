@@ -8,7 +8,7 @@ use super::words::{count, way};
 use crate::app::App;
 use crate::app::keymap::{Action, Context};
 use crate::content::kinds::kind;
-use crate::engine::grid::{Pos, Tile};
+use crate::engine::grid::Pos;
 use crate::game::Planning;
 
 /// Next steps said at most.
@@ -65,7 +65,7 @@ pub fn lines(app: &App) -> Vec<String> {
         trace.start,
         trace.goal,
         crate::view::describe::options(&trace.options),
-        plan.status.name(),
+        crate::content::searches::status_name(plan.status),
         cost,
         count(trace.expansions() as usize, "node", "nodes"),
     )];
@@ -135,10 +135,7 @@ fn node(app: &App, snap: &crate::engine::astar::Snapshot, p: Pos) -> String {
         return "off the map".into();
     }
     if !grid.is_passable(p) {
-        return match grid.get(p) {
-            Tile::Wall => "wall".into(),
-            _ => "void".into(),
-        };
+        return grid.get(p).name().into();
     }
     let Some(n) = snap.get(p) else {
         return "not touched by the search".into();
