@@ -228,20 +228,26 @@ pub enum Ties {
     /// heuristic and weight, and greedy best-first (whose F is H, so equal H goes last in,
     /// first out instead of to the lower G).
     Lifo,
+    /// The one queued first: a queue rather than a stack among equal F. Deterministic and
+    /// as optimal as the search it breaks the ties of, like [`Ties::Lifo`]; on open ground
+    /// it widens the search along the whole front of equal F where LIFO dives down one
+    /// line, so the two are the far ends of what a tie rule can cost.
+    Fifo,
 }
 
 impl Ties {
-    /// Both rules, default first.
-    pub const ALL: [Ties; 2] = [Ties::LowerH, Ties::Lifo];
+    /// Every rule, default first.
+    pub const ALL: [Ties; 3] = [Ties::LowerH, Ties::Lifo, Ties::Fifo];
 
     /// The names accepted by [`str::parse`], for messages.
-    pub const NAMES: &'static str = "lower-h or lifo";
+    pub const NAMES: &'static str = "lower-h, lifo or fifo";
 
     /// The name used on the command line.
     pub fn name(self) -> &'static str {
         match self {
             Ties::LowerH => "lower-h",
             Ties::Lifo => "lifo",
+            Ties::Fifo => "fifo",
         }
     }
 }
@@ -255,7 +261,7 @@ impl std::fmt::Display for Ties {
 impl std::str::FromStr for Ties {
     type Err = String;
 
-    /// Parses `lower-h` or `lifo`.
+    /// Parses `lower-h`, `lifo` or `fifo`.
     fn from_str(s: &str) -> Result<Self, String> {
         Self::ALL
             .into_iter()

@@ -18,8 +18,9 @@ pub(super) struct Greedy {
     closed: Vec<bool>,
     generation: u32,
     /// Entries `(H, tie, cell, G)`, lowest first: `tie` is `G << 32 | cell` under
-    /// [`Ties::LowerH`] (lower H, then lower G, then reading order), and counts down from
-    /// `u64::MAX` as entries are queued under [`Ties::Lifo`] (the last queued first).
+    /// [`Ties::LowerH`] (lower H, then lower G, then reading order), counts down from
+    /// `u64::MAX` as entries are queued under [`Ties::Lifo`] (the last queued first), and up
+    /// from 0 under [`Ties::Fifo`] (the first queued first).
     heap: BinaryHeap<Reverse<(u32, u64, u32, u32)>>,
 }
 
@@ -62,15 +63,17 @@ impl Greedy {
         let Some(s) = grid.index(q.start) else { return };
         self.touch(s, generation, 0, NONE);
         let h0 = h(q.start);
-        let lifo = opts.ties == Ties::Lifo;
-        let mut serial = u64::MAX;
-        let mut tie = |g: u32, c: usize| {
-            if lifo {
-                serial -= 1;
-                serial
-            } else {
-                u64::from(g) << 32 | c as u64
+        let (mut down, mut up) = (u64::MAX, 0);
+        let mut tie = |g: u32, c: usize| match opts.ties {
+            Ties::Lifo => {
+                down -= 1;
+                down
             }
+            Ties::Fifo => {
+                up += 1;
+                up
+            }
+            Ties::LowerH => u64::from(g) << 32 | c as u64,
         };
         self.heap.push(Reverse((h0, tie(0, s), s as u32, 0)));
         if T::ENABLED {
