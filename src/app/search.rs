@@ -142,6 +142,15 @@ impl App {
         self.overlay.step = (step < total).then_some(step);
     }
 
+    /// Keeps the step shown after the lab's searches ran again on an edited map: mid-search
+    /// the new search is shown as far as the old one was (at most finished), so an edit is
+    /// watched where it was made.
+    pub(super) fn keep_step(&mut self) {
+        if let Some(step) = self.overlay.step {
+            self.step_to(step);
+        }
+    }
+
     /// Starts or pauses autoplay; from the finished search it starts from the beginning.
     pub(super) fn toggle_autoplay(&mut self) {
         if self.overlay.autoplay {
@@ -239,7 +248,12 @@ impl App {
             Some(t) if self.overlay.on => (t.start, t.goal),
             _ => (self.cursor_or_selected(), self.world().player().pos),
         };
-        self.open_lab(start, goal, self.world().options());
+        // Under JPS planning the lab searches as the monsters do, and its caption says so.
+        let mut options = self.world().options();
+        if self.world().planning() == crate::game::Planning::Jps {
+            options.algorithm = crate::engine::astar::Algorithm::Jps;
+        }
+        self.open_lab(start, goal, options);
     }
 
     /// Leaves the lab: the game is as it was.

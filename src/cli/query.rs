@@ -38,6 +38,10 @@ pub struct QueryArgs {
     /// Greedy best-first search: order the open list by H alone.
     #[arg(long)]
     pub greedy: bool,
+    /// Which node of equal F goes first: lower-h (the lower H, then reading order: the
+    /// game's rule), lifo (the last queued) or fifo (the first queued).
+    #[arg(long, default_value_t = Ties::LowerH)]
+    pub ties: Ties,
     /// The search: astar, or jps (Jump Point Search, where it applies: 8-way, weight 1,
     /// octile, Chebyshev or zero; elsewhere A* runs and says so).
     #[arg(long, default_value_t = Algorithm::AStar)]
@@ -53,7 +57,7 @@ impl QueryArgs {
             weight: self.weight,
             cap: self.cap,
             greedy: self.greedy,
-            ties: Ties::LowerH,
+            ties: self.ties,
             algorithm: self.algorithm,
         }
     }

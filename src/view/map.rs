@@ -155,6 +155,7 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
             app.world().grid(),
             app.overlay().layer,
             app.overlay().step.is_some(),
+            &snap.path,
             theme,
             &mut put,
         );
@@ -471,7 +472,7 @@ pub(super) fn decile(v: u32, (lo, hi): (u32, u32)) -> usize {
     ((u64::from(v - lo) * 10 / (u64::from(hi - lo) + 1)) as usize).min(9)
 }
 
-/// Draws a search as `layer` shows it: states (open `+`, closed `:`, path `*`, the node
+/// Draws a search as `layer` shows it: states (open `+`, closed `:`, `path` as `*`, the node
 /// being expanded `%` when `stepping`), G, H or F as a digit and a colour for their tenth of
 /// the range, or an arrow toward each node's parent. The path is drawn over every layer. On
 /// the states layer open and closed water and brush keep their glyph (`~`, `"`) under the
@@ -483,6 +484,7 @@ pub(super) fn draw_search(
     grid: &Grid,
     layer: Layer,
     stepping: bool,
+    path: &[Pos],
     theme: &Theme,
     put: &mut impl FnMut(Pos, Option<char>, Style),
 ) {
@@ -525,7 +527,7 @@ pub(super) fn draw_search(
     // The path keeps its `*` on any terrain: it is what the search found, and must read
     // without colours too.
     let path_glyph = (layer == Layer::States).then_some(PATH);
-    for &p in &snap.path {
+    for &p in path {
         put(p, path_glyph, Style::new().fg(Color::Black).bg(theme.path));
     }
     if let Some(c) = snap.current.filter(|_| stepping) {
