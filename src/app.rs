@@ -989,7 +989,7 @@ impl App {
             Action::CycleCompare => {
                 if let Some(lab) = self.lab_mut() {
                     lab.cycle_compare();
-                    self.overlay.step = None;
+                    self.lab_reran();
                 }
             }
             Action::TogglePaint => {
@@ -1004,7 +1004,7 @@ impl App {
             Action::CompareTies => {
                 if let Some(lab) = self.lab_mut() {
                     lab.cycle_ties();
-                    self.overlay.step = None;
+                    self.lab_reran();
                 }
             }
             Action::Quiz => self.toggle_quiz(),
@@ -1160,7 +1160,7 @@ impl App {
             lab.set_goal(cursor)
         };
         if done {
-            self.overlay.step = None;
+            self.lab_reran();
         } else {
             self.say("The start and the goal stand on floor.");
         }

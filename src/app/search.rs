@@ -142,6 +142,14 @@ impl App {
         self.overlay.step = (step < total).then_some(step);
     }
 
+    /// Shows the lab's searches after they ran on a new query, options or comparison:
+    /// finished, or during a quiz from the first expansion, so that the quiz goes on over
+    /// the new search.
+    pub(super) fn lab_reran(&mut self) {
+        let quizzing = self.lab().is_some_and(|l| l.quiz.is_some());
+        self.overlay.step = quizzing.then_some(0);
+    }
+
     /// Keeps the step shown after the lab's searches ran again on an edited map: mid-search
     /// the new search is shown as far as the old one was (at most finished), so an edit is
     /// watched where it was made.
@@ -272,7 +280,7 @@ impl App {
             let mut o = lab.options;
             change(&mut o);
             lab.set_options(o);
-            self.overlay.step = None;
+            self.lab_reran();
             return;
         }
         let mut o = self.world().options();
