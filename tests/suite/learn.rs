@@ -479,3 +479,19 @@ fn the_cast_docs_learning_links_is_the_one_its_script_makes() {
         last_frame(&keys, &RunOptions::default())
     );
 }
+
+#[test]
+fn the_lab_opened_under_jps_planning_searches_by_jps_and_says_so() {
+    // The lab from a game whose monsters plan by JPS: its caption named A*'s options
+    // ("search 8 octile w1") while the monsters jumped.
+    let mut a = common::app(&common::repo("levels/pillar.txt"), 1, (80, 24));
+    a.set_planning(astar_rogue::game::Planning::Jps);
+    let frame = common::frame(&mut a, "L");
+    let lab = a.lab().expect("the lab is open");
+    assert_eq!(lab.options.algorithm.name(), "jps");
+    assert_eq!(
+        lab.searches[0].result.expanded, 5,
+        "jump points, not A*'s 14"
+    );
+    assert!(frame.contains("search 8 octile w1 jps"), "{frame}");
+}
