@@ -8,6 +8,7 @@ mod editor;
 pub mod help;
 pub mod keymap;
 pub mod lab;
+pub mod quiz;
 pub mod screen;
 mod search;
 mod travel;
@@ -668,7 +669,8 @@ impl App {
     /// Ends the mouse stroke under way; the monsters replan once for all it painted.
     fn end_stroke(&mut self) {
         let stroke = self.screen.stroke_mut().and_then(Option::take);
-        if stroke.is_some_and(|s| s.replan) {
+        // The lab paints its own map: the game has nothing to replan for.
+        if stroke.is_some_and(|s| s.replan) && self.mode() != Mode::Lab {
             self.after_edit();
         }
     }
@@ -991,7 +993,7 @@ impl App {
             Action::CycleCompare => {
                 if let Some(lab) = self.lab_mut() {
                     lab.cycle_compare();
-                    self.overlay.step = None;
+                    self.lab_reran();
                 }
             }
             Action::TogglePaint => {
@@ -999,6 +1001,17 @@ impl App {
                     lab.paint = !lab.paint;
                 }
             }
+            Action::CycleTies => self.change_options(|o| {
+                o.ties = searches::next(&searches::TIES, o.ties);
+            }),
+            Action::CompareTies => {
+                if let Some(lab) = self.lab_mut() {
+                    lab.cycle_ties();
+                    self.lab_reran();
+                }
+            }
+            Action::Quiz => self.toggle_quiz(),
+            Action::Answer => self.answer_quiz(),
             Action::PutTile(tile) => self.put_tile(Some(tile)),
             Action::ToggleTile => self.put_tile(None),
             Action::Tool(tool) => self.use_tool(tool),
@@ -1092,9 +1105,10 @@ impl App {
         }
     }
 
-    /// Where look and edit cursors start: on the selected monster when it is on screen,
-    /// else on the player (always on screen while playing), so the camera need not move.
-    fn focus_default(&self) -> Pos {
+    /// Where look and edit cursors start, and what the inspector shows: the selected
+    /// monster when it is on screen, else the player (always on screen while playing), so
+    /// the camera need not move and the inspector never shows cells the map does not.
+    pub fn focus_default(&self) -> Pos {
         self.selected
             .and_then(|id| self.world().monster(id))
             .map(|m| m.pos)
@@ -1125,10 +1139,10 @@ impl App {
             } else {
                 Tile::Wall
             });
-            if !lab.set_tile(cursor, t) && !t.is_passable() {
+            if !lab.edit_tile(cursor, t) && !t.is_passable() {
                 self.say("The start and the goal stay on floor.");
             }
-            self.overlay.step = None;
+            self.keep_step();
             return;
         }
         let t = tile.unwrap_or(
@@ -1151,7 +1165,7 @@ impl App {
             lab.set_goal(cursor)
         };
         if done {
-            self.overlay.step = None;
+            self.lab_reran();
         } else {
             self.say("The start and the goal stand on floor.");
         }
@@ -1591,18 +1605,35 @@ impl App {
             } else {
                 Tile::Floor
             };
-            let from = match *stroke {
-                Some(s) if drag => s.last,
-                _ => cell,
+            let (from, painted) = match *stroke {
+                Some(s) if drag => (s.last, s.replan),
+                _ => (cell, false),
             };
+            // The searches before the stroke are what its edit is set against.
+            let before = match &lab.edited {
+                Some(e) if painted => e.before.clone(),
+                _ => lab.outcomes(),
+            };
+            let mut changed = false;
             for p in screen::line(from, cell) {
-                lab.set_tile(p, tile);
+                changed |= lab.set_tile(p, tile);
             }
+            if changed {
+                lab.edited = Some(lab::Edited {
+                    what: format!("{} painted to {cell}", tile_name(tile)),
+                    before,
+                });
+            }
+            // A lab stroke never replans the game: `replan` says it changed the lab's map.
             *stroke = Some(Stroke {
                 last: cell,
                 tile,
-                replan: false,
+                replan: painted || changed,
             });
+            self.keep_step();
+            return;
+        } else if lab.quiz.is_some() {
+            // The answer is where the cursor is: a click moves it, not the start.
         } else if button == MouseButton::Left {
             lab.set_start(cell);
         } else {

@@ -3,6 +3,7 @@
 //! `Weight`, `GenKind`, `Frames` all implement `FromStr`); failures are one typed
 //! [`CliError`] that knows its exit code.
 
+mod cast;
 mod check;
 mod config;
 mod error;
@@ -19,6 +20,7 @@ mod scores;
 mod script;
 mod test;
 
+pub use cast::CastArgs;
 pub use check::CheckArgs;
 pub use config::ConfigArgs;
 pub use error::{CliError, EXIT_BAD_INPUT, EXIT_CLOSED_PIPE};
@@ -70,6 +72,8 @@ pub enum Command {
     New(NewArgs),
     /// Run a script of inputs headless and print the frames.
     Script(ScriptArgs),
+    /// Write a script's frames as an asciicast v2 file (`.cast`) to play or embed.
+    Cast(CastArgs),
     /// Run every script found and compare its output with the expected `NAME.snap`.
     Test(TestArgs),
     /// Print where the settings file is and the full default file, or check a settings file.
@@ -128,6 +132,7 @@ pub fn execute(cli: Cli) -> i32 {
         Some(Command::Kinds(args)) => kinds::kinds(&args),
         Some(Command::New(args)) => new::new(&args),
         Some(Command::Script(args)) => script::script(&args),
+        Some(Command::Cast(args)) => cast::cast(&args),
         Some(Command::Test(args)) => test::test(&args),
         Some(Command::Config(args)) => config::config(&args),
         Some(Command::Scores(args)) => scores::scores(&args),

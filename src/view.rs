@@ -804,7 +804,17 @@ fn describe_lab_cell(app: &App, snap: Option<&Snapshot>, p: Pos) -> String {
     let Some(lab) = app.lab() else {
         return String::new();
     };
-    let mut s = format!("LAB {p}");
+    let mut s = String::new();
+    if lab.quiz.is_some() {
+        // The quiz's keys lead: a narrow bar cuts from the end.
+        let key = |a| app.settings().bindings.key_of(Context::Lab, a);
+        s.push_str(&format!(
+            "QUIZ {} answers  {} ends  ",
+            key(Action::Answer),
+            key(Action::Quiz)
+        ));
+    }
+    s.push_str(&format!("LAB {p}"));
     if p == lab.start {
         s.push_str(" start");
     } else if p == lab.goal {

@@ -217,6 +217,14 @@ pub enum Action {
     SetGoal,
     /// Compare with a second search side by side (none, Dijkstra, weight 2, 4-way, greedy).
     CycleCompare,
+    /// Next tie rule of the search: lower H, LIFO, FIFO.
+    CycleTies,
+    /// Set the other tie rules beside the lab's search, one after the other.
+    CompareTies,
+    /// Start or stop the lab's quiz: predict each expansion.
+    Quiz,
+    /// Answer the quiz: the cursor's cell is the one the search expands next.
+    Answer,
     /// Let the mouse paint walls in the lab, or move the start and goal.
     TogglePaint,
     /// How the monsters plan: own A*, capped A*, one Dijkstra map, own JPS.
@@ -746,6 +754,14 @@ pub const BINDINGS: &[Binding] = &[
     ),
     key!(
         Overlay,
+        "T",
+        [ch('T')],
+        A::CycleTies,
+        "ties: lower H, LIFO, FIFO",
+        ""
+    ),
+    key!(
+        Overlay,
         "D",
         [ch('D')],
         A::ResetOptions,
@@ -1136,6 +1152,30 @@ pub const BINDINGS: &[Binding] = &[
         A::CycleCompare,
         "compare side by side",
         "c compare"
+    ),
+    key!(
+        Lab,
+        "O",
+        [ch('O')],
+        A::CompareTies,
+        "other tie orders beside",
+        "O ties"
+    ),
+    key!(
+        Lab,
+        "Q",
+        [ch('Q')],
+        A::Quiz,
+        "quiz: predict each step",
+        "Q quiz"
+    ),
+    key!(
+        Lab,
+        "Enter",
+        [code(K::Enter)],
+        A::Answer,
+        "answer: cursor is next",
+        "Enter answer"
     ),
     key!(
         Lab,

@@ -5,13 +5,16 @@
 //! was.
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::content::map::{TerrainWeights, Tile, TileMap};
 use crate::engine::astar::{
-    Algorithm, Heuristic, Pathfinder, Query, SearchOptions, SearchResult, Snapshot, Trace, Weight,
+    Algorithm, Heuristic, NodeInfo, Pathfinder, Query, SearchOptions, SearchResult, Snapshot,
+    Status, Ties, Trace, TraceEvent, Weight,
 };
-use crate::engine::grid::{Neighbourhood, Pos};
+use crate::engine::dijkstra::DistanceMap;
+use crate::engine::grid::{Grid, Neighbourhood, Pos};
 
 /// How the second search of a side-by-side comparison differs from the first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,6 +33,9 @@ pub enum Comparison {
     /// The same options on the same map with every terrain weighing 1: the path with the
     /// fewest steps, which on a weighted map may cost more than the cheapest one.
     FewestSteps,
+    /// The same options under another tie rule (not in [`Comparison::ALL`]: the tie rules
+    /// have a key of their own, [`Comparison::next_ties`]).
+    Ties(Ties),
 }
 
 impl Comparison {
@@ -54,6 +60,7 @@ impl Comparison {
             Comparison::Greedy => base.with_greedy(true),
             Comparison::Jps => base.with_algorithm(Algorithm::Jps).with_greedy(false),
             Comparison::FewestSteps => base,
+            Comparison::Ties(ties) => base.with_ties(ties),
         }
     }
 
@@ -66,7 +73,28 @@ impl Comparison {
             Comparison::Greedy => "vs greedy best-first",
             Comparison::Jps => "vs JPS (jump points)",
             Comparison::FewestSteps => "vs fewest steps (all weights 1)",
+            Comparison::Ties(Ties::LowerH) => "vs ties to the lower H",
+            Comparison::Ties(Ties::Lifo) => "vs ties last in, first out",
+            Comparison::Ties(Ties::Fifo) => "vs ties first in, first out",
+            Comparison::Ties(_) => "vs another tie rule",
         }
+    }
+
+    /// The next tie rule to set beside a search under `base`'s (the other two in turn,
+    /// then none): how the tie rules are compared side by side.
+    pub fn next_ties(current: Option<Comparison>, base: Ties) -> Option<Comparison> {
+        let others: Vec<Ties> = crate::content::searches::TIES
+            .into_iter()
+            .filter(|&t| t != base)
+            .collect();
+        let next = match current {
+            Some(Comparison::Ties(t)) => others
+                .iter()
+                .position(|&o| o == t)
+                .and_then(|i| others.get(i + 1).copied()),
+            _ => others.first().copied(),
+        };
+        next.map(Comparison::Ties)
     }
 
     /// The next comparison, or none after the last.
@@ -97,10 +125,165 @@ pub struct LabSearch {
     /// What its path costs on the lab's own map, terrain weights counted (for the fewest
     /// steps, more than its own cost where it wades).
     pub cost_here: Option<u32>,
+    /// For a search that may overestimate (a weight above 1, an estimate that is not
+    /// consistent on its moves), the optimal cost and where its path leaves an optimal one.
+    pub optimal: Option<Optimal>,
+}
+
+impl LabSearch {
+    /// What it found, to set beside it after an edit.
+    pub fn outcome(&self) -> Outcome {
+        Outcome {
+            cost: self.result.cost,
+            expanded: self.result.expanded,
+            path: self.result.path.clone(),
+        }
+    }
+}
+
+/// What a search found: its cost, its expansions and its path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    /// The path's cost, if it found one.
+    pub cost: Option<u32>,
+    /// Nodes expanded.
+    pub expanded: u32,
+    /// The path, start first.
+    pub path: Vec<Pos>,
+}
+
+/// The lab's map was edited: what was put where, and what the searches found before.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Edited {
+    /// What was put, in words: `wall at 4,1`, `water on 3 cells`.
+    pub what: String,
+    /// The outcome of each search before the edit.
+    pub before: Vec<Outcome>,
+}
+
+/// The optimal cost of a search that may overestimate, beside the one it found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Optimal {
+    /// The cheapest cost from start to goal under the same moves.
+    pub cost: u32,
+    /// The last cell of the found path that lies on an optimal path, where its next step
+    /// leaves every optimal path; `None` when the found path is optimal.
+    pub leaves: Option<Pos>,
+}
+
+/// Whether a search under `o` may find a path dearer than the cheapest: a weight above 1, or
+/// an estimate that is not consistent on its moves (Manhattan or Euclidean on 8-way moves,
+/// Euclidean's rounding on 4-way ones). Greedy best-first is not optimal either, but by
+/// design rather than by overestimating: it is compared side by side instead.
+pub fn may_overestimate(o: &SearchOptions) -> bool {
+    let consistent = match o.heuristic {
+        Heuristic::Octile | Heuristic::Chebyshev | Heuristic::Zero => true,
+        Heuristic::Manhattan => o.neighbourhood == Neighbourhood::Four,
+        _ => false,
+    };
+    !o.greedy && (o.weight.millis() > 1000 || !consistent)
+}
+
+/// For a found path of a search that may overestimate ([`may_overestimate`]), the optimal
+/// cost under the same moves on `grid`, and where the path leaves an optimal one: the last
+/// cell it reaches as cheaply as possible from which the rest of an optimal path still
+/// goes on (by two Dijkstra maps, from the start and to the goal).
+pub fn optimal(grid: &Grid, o: &SearchOptions, result: &SearchResult) -> Option<Optimal> {
+    if !may_overestimate(o) || result.status != Status::Found {
+        return None;
+    }
+    let (&start, &goal) = (result.path.first()?, result.path.last()?);
+    let (mut from, mut to) = (DistanceMap::new(), DistanceMap::new());
+    from.compute(grid, start, o.neighbourhood);
+    to.compute_to(grid, goal, o.neighbourhood);
+    let cost = from.get(goal)?;
+    let mut leaves = None;
+    let mut so_far = 0;
+    for (i, &p) in result.path.iter().enumerate() {
+        if i > 0 {
+            so_far += u32::try_from(grid.path_cost(&result.path[i - 1..=i])?).ok()?;
+        }
+        let on_optimal = from.get(p) == Some(so_far) && to.get(p).map(|t| so_far + t) == Some(cost);
+        if !on_optimal {
+            leaves = Some(result.path[i - 1]);
+            break;
+        }
+    }
+    Some(Optimal { cost, leaves })
+}
+
+/// When each open node was last queued: a running number over the search's queueing (its
+/// open events), and the expansion that queued it (0 for the start).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Queued {
+    /// The node's place in the order of every queueing, counting from 1.
+    pub serial: u32,
+    /// The expansion that queued it, 0 for the start.
+    pub by: u32,
+}
+
+/// When each node touched in the first `step` expansions of `trace` was last queued.
+pub fn queued(trace: &Trace, step: u32) -> HashMap<Pos, Queued> {
+    let mut out = HashMap::new();
+    let (mut serial, mut closes) = (0, 0);
+    for event in trace.events() {
+        match *event {
+            TraceEvent::Open { cell, .. } => {
+                serial += 1;
+                out.insert(cell, Queued { serial, by: closes });
+            }
+            TraceEvent::Close { .. } if closes == step => break,
+            TraceEvent::Close { .. } => closes += 1,
+        }
+    }
+    out
+}
+
+/// The open nodes of `snap` in the order the engine pops them under `options`' tie rule:
+/// lower F first, then lower H and reading order ([`Snapshot::open_list`]), the last queued
+/// (LIFO) or the first queued (FIFO), by `queued`.
+pub fn pop_order(
+    snap: &Snapshot,
+    options: &SearchOptions,
+    queued: &HashMap<Pos, Queued>,
+) -> Vec<NodeInfo> {
+    let mut open: Vec<NodeInfo> = snap.open_list().into_iter().copied().collect();
+    let serial = |n: &NodeInfo| queued.get(&n.pos).map_or(0, |q| q.serial);
+    match options.ties {
+        Ties::Lifo => open.sort_by_key(|n| (n.f, std::cmp::Reverse(serial(n)))),
+        Ties::Fifo => open.sort_by_key(|n| (n.f, serial(n))),
+        // Lower H: the snapshot's own order.
+        _ => {}
+    }
+    open
 }
 
 /// A replayed snapshot with the (serial, step) it was replayed for.
 type Cached = ((u64, u32), Arc<Snapshot>);
+
+/// The queueing of a search's nodes with the (serial, step) it was counted for.
+type CachedQueue = ((u64, u32), Arc<HashMap<Pos, Queued>>);
+
+/// The quiz: the learner puts the cursor on the node they think the search expands next and
+/// answers; the lab says right or wrong and why, and keeps the score.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Quiz {
+    /// Answers that were right.
+    pub right: u32,
+    /// Answers given.
+    pub asked: u32,
+    /// What the last answer was told.
+    pub verdict: Option<Verdict>,
+}
+
+/// What the lab told an answer of the quiz.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verdict {
+    /// Whether the answer was right.
+    pub right: bool,
+    /// Why: the F that decides, then the tie rule, with the numbers.
+    pub text: String,
+}
 
 /// The lab's state.
 #[derive(Debug, Clone)]
@@ -122,11 +305,17 @@ pub struct Lab {
     /// What the left button paints in paint mode: a wall until a key puts something else
     /// (`~` water, `"` brush, `.` floor, `w` wall), then that.
     pub pen: Tile,
+    /// The last edit of the map and what the searches found before it, until the query or
+    /// the options change.
+    pub edited: Option<Edited>,
+    /// The quiz, while one runs.
+    pub quiz: Option<Quiz>,
     /// The lab's map with every terrain weighing 1, while a search runs on it.
     ones: Option<TileMap>,
     pathfinder: Pathfinder,
     serial: u64,
     cache: RefCell<Vec<Option<Cached>>>,
+    queue_cache: RefCell<Vec<Option<CachedQueue>>>,
 }
 
 impl Lab {
@@ -141,10 +330,13 @@ impl Lab {
             searches: Vec::new(),
             paint: false,
             pen: Tile::Wall,
+            edited: None,
+            quiz: None,
             ones: None,
             pathfinder: Pathfinder::new(),
             serial: 0,
             cache: RefCell::new(Vec::new()),
+            queue_cache: RefCell::new(Vec::new()),
         };
         lab.rerun();
         lab
@@ -171,6 +363,7 @@ impl Lab {
                 };
                 let (result, trace) = self.pathfinder.find_traced(grid.cost_grid(), q);
                 let cost_here = result.cost.and_then(|_| self.grid.path_cost(&result.path));
+                let optimal = optimal(grid.cost_grid(), &options, &result);
                 LabSearch {
                     options,
                     result,
@@ -178,10 +371,17 @@ impl Lab {
                     serial: self.serial,
                     fewest_steps,
                     cost_here,
+                    optimal,
                 }
             })
             .collect();
         self.cache.borrow_mut().clear();
+        self.queue_cache.borrow_mut().clear();
+    }
+
+    /// What each search found, to keep before an edit.
+    pub fn outcomes(&self) -> Vec<Outcome> {
+        self.searches.iter().map(LabSearch::outcome).collect()
     }
 
     /// Moves the start to a cell; refused (false) off the map or on a wall.
@@ -205,12 +405,28 @@ impl Lab {
         };
         if *slot != p {
             *slot = p;
+            self.edited = None;
             self.rerun();
         }
         true
     }
 
-    /// Puts a tile on the lab's map (never on the start or the goal) and reruns.
+    /// Puts a tile on the lab's map (never on the start or the goal) and reruns; the
+    /// searches before are kept as [`Lab::edited`], naming the tile and the cell.
+    pub fn edit_tile(&mut self, p: Pos, tile: Tile) -> bool {
+        let before = self.outcomes();
+        let changed = self.set_tile(p, tile);
+        if changed {
+            self.edited = Some(Edited {
+                what: format!("{} at {p}", super::tile_name(tile)),
+                before,
+            });
+        }
+        changed
+    }
+
+    /// Puts a tile on the lab's map (never on the start or the goal) and reruns, keeping
+    /// [`Lab::edited`] as it is (a mouse stroke sets it once for all its cells).
     pub fn set_tile(&mut self, p: Pos, tile: Tile) -> bool {
         if !tile.is_passable() && (p == self.start || p == self.goal) {
             return false;
@@ -233,6 +449,7 @@ impl Lab {
     /// Changes the first search's options and reruns.
     pub fn set_options(&mut self, options: SearchOptions) {
         self.options = options;
+        self.edited = None;
         self.rerun();
     }
 
@@ -240,6 +457,14 @@ impl Lab {
     /// fewest steps).
     pub fn cycle_compare(&mut self) {
         self.compare = Comparison::next(self.compare);
+        self.edited = None;
+        self.rerun();
+    }
+
+    /// Cycles the tie rule set beside the search: the other two rules in turn, then none.
+    pub fn cycle_ties(&mut self) {
+        self.compare = Comparison::next_ties(self.compare, self.options.ties);
+        self.edited = None;
         self.rerun();
     }
 
@@ -269,5 +494,37 @@ impl Lab {
         let snap = Arc::new(search.trace.snapshot(step));
         cache[i] = Some((key, Arc::clone(&snap)));
         Some(snap)
+    }
+
+    /// Search `i`'s open nodes after `step` expansions in the order its tie rule pops them:
+    /// the first is the node the next expansion takes. Under LIFO and FIFO the queueing is
+    /// counted from the trace (and kept, as the snapshots are).
+    pub fn open_order(&self, i: usize, step: u32) -> Vec<NodeInfo> {
+        let Some(snap) = self.snapshot(i, step) else {
+            return Vec::new();
+        };
+        let search = &self.searches[i];
+        pop_order(&snap, &search.options, &self.queued(i, snap.step))
+    }
+
+    /// When each node of search `i` was last queued, after `step` expansions (nothing under
+    /// lower H, which orders by the figures alone).
+    pub fn queued(&self, i: usize, step: u32) -> Arc<HashMap<Pos, Queued>> {
+        let Some(search) = self.searches.get(i) else {
+            return Arc::default();
+        };
+        let key = (search.serial, step);
+        let mut cache = self.queue_cache.borrow_mut();
+        if cache.len() <= i {
+            cache.resize(i + 1, None);
+        }
+        if let Some((k, q)) = &cache[i]
+            && *k == key
+        {
+            return Arc::clone(q);
+        }
+        let q = Arc::new(queued(&search.trace, step));
+        cache[i] = Some((key, Arc::clone(&q)));
+        q
     }
 }

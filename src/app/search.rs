@@ -142,6 +142,23 @@ impl App {
         self.overlay.step = (step < total).then_some(step);
     }
 
+    /// Shows the lab's searches after they ran on a new query, options or comparison:
+    /// finished, or during a quiz from the first expansion, so that the quiz goes on over
+    /// the new search.
+    pub(super) fn lab_reran(&mut self) {
+        let quizzing = self.lab().is_some_and(|l| l.quiz.is_some());
+        self.overlay.step = quizzing.then_some(0);
+    }
+
+    /// Keeps the step shown after the lab's searches ran again on an edited map: mid-search
+    /// the new search is shown as far as the old one was (at most finished), so an edit is
+    /// watched where it was made.
+    pub(super) fn keep_step(&mut self) {
+        if let Some(step) = self.overlay.step {
+            self.step_to(step);
+        }
+    }
+
     /// Starts or pauses autoplay; from the finished search it starts from the beginning.
     pub(super) fn toggle_autoplay(&mut self) {
         if self.overlay.autoplay {
@@ -239,7 +256,12 @@ impl App {
             Some(t) if self.overlay.on => (t.start, t.goal),
             _ => (self.cursor_or_selected(), self.world().player().pos),
         };
-        self.open_lab(start, goal, self.world().options());
+        // Under JPS planning the lab searches as the monsters do, and its caption says so.
+        let mut options = self.world().options();
+        if self.world().planning() == crate::game::Planning::Jps {
+            options.algorithm = crate::engine::astar::Algorithm::Jps;
+        }
+        self.open_lab(start, goal, options);
     }
 
     /// Leaves the lab: the game is as it was.
@@ -258,7 +280,7 @@ impl App {
             let mut o = lab.options;
             change(&mut o);
             lab.set_options(o);
-            self.overlay.step = None;
+            self.lab_reran();
             return;
         }
         let mut o = self.world().options();

@@ -61,6 +61,8 @@ pub(super) fn path(args: &PathArgs) -> Result<i32, CliError> {
         // On standard error, so that JSON on standard output stays one object.
         super::report(&crate::view::describe::fallback(why));
     }
+    // A search that may overestimate is set beside the optimal cost, as the lab sets it.
+    let optimal = crate::app::lab::optimal(&grid, &q.options(), &result);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
         // The surrounding object is written by hand and each node by serde, one at a time:
@@ -78,6 +80,13 @@ pub(super) fn path(args: &PathArgs) -> Result<i32, CliError> {
             write!(out, "{comma}[{},{}]", p.x, p.y)?;
         }
         out.write_all(b"]")?;
+        if let Some(o) = optimal {
+            write!(out, ",\"optimal\":{},\"leaves\":", o.cost)?;
+            match o.leaves {
+                Some(p) => write!(out, "[{},{}]", p.x, p.y)?,
+                None => out.write_all(b"null")?,
+            }
+        }
         if let Some(nodes) = &nodes {
             out.write_all(b",\"nodes\":[")?;
             for (i, n) in nodes.nodes.iter().enumerate() {
@@ -104,9 +113,13 @@ pub(super) fn path(args: &PathArgs) -> Result<i32, CliError> {
         }
         out.write_all(b"}\n")?;
     } else {
-        out.write_all(draw_path(&level, &result.path, from, to).as_bytes())?;
+        let leaves = optimal.and_then(|o| o.leaves);
+        out.write_all(draw_path(&level, &result.path, from, to, leaves).as_bytes())?;
         // The same line the lab's panel shows for the same query.
         writeln!(out, "{}", crate::view::summary(&result, from, to))?;
+        if let (Some(o), Some(cost)) = (optimal, result.cost) {
+            writeln!(out, "{}", overestimate_line(o, cost))?;
+        }
     }
     out.flush()?;
     Ok(0)
@@ -212,9 +225,26 @@ fn json<T: Serialize + ?Sized>(out: &mut impl Write, value: &T) -> std::io::Resu
     serde_json::to_writer(out, value).map_err(std::io::Error::from)
 }
 
-/// The map as text with the path drawn as `*`, the start as `S` and the goal as `G`; large
-/// maps are cropped to the path's surroundings.
-pub fn draw_path(level: &Level, path: &[Pos], from: Pos, to: Pos) -> String {
+/// What `path` says of a search that may overestimate: `optimal cost 68: this path costs 4
+/// more, and leaves an optimal one at 3,2 (!)`, or that it found an optimal path anyway.
+pub fn overestimate_line(o: crate::app::lab::Optimal, cost: u32) -> String {
+    match o.leaves {
+        Some(at) => format!(
+            "optimal cost {}: this path costs {} more, and leaves an optimal one at {at} (!)",
+            o.cost,
+            cost.saturating_sub(o.cost)
+        ),
+        None => format!(
+            "optimal cost {}: the same, though this search may overestimate",
+            o.cost
+        ),
+    }
+}
+
+/// The map as text with the path drawn as `*`, the start as `S` and the goal as `G`, and
+/// `!` where the path leaves an optimal one (`leaves`); large maps are cropped to the path's
+/// surroundings.
+pub fn draw_path(level: &Level, path: &[Pos], from: Pos, to: Pos, leaves: Option<Pos>) -> String {
     let (w, h) = (level.grid.width() as i32, level.grid.height() as i32);
     let (mut x0, mut y0, mut x1, mut y1) = (0, 0, w - 1, h - 1);
     if w > 200 || h > 100 {
@@ -251,6 +281,8 @@ pub fn draw_path(level: &Level, path: &[Pos], from: Pos, to: Pos) -> String {
                 'S'
             } else if p == to {
                 'G'
+            } else if Some(p) == leaves {
+                '!'
             } else if on_path.contains(&p) {
                 '*'
             } else {

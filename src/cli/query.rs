@@ -39,6 +39,10 @@ pub struct QueryArgs {
     /// Greedy best-first search: order the open list by H alone.
     #[arg(long)]
     pub greedy: bool,
+    /// Which node of equal F goes first: lower-h (the lower H, then reading order: the
+    /// game's rule), lifo (the last queued) or fifo (the first queued).
+    #[arg(long, default_value_t = Ties::LowerH)]
+    pub ties: Ties,
     /// The search: astar, or jps (Jump Point Search, where it applies: 8-way, weight 1,
     /// octile, Chebyshev or zero; elsewhere A* runs and says so).
     #[arg(long, default_value_t = Algorithm::AStar)]
@@ -78,7 +82,7 @@ impl QueryArgs {
             .with_weight(self.weight)
             .with_cap(self.cap)
             .with_greedy(self.greedy)
-            .with_ties(Ties::LowerH)
+            .with_ties(self.ties)
             .with_algorithm(self.algorithm);
         match self.kind {
             Some(KindName(k)) => kind(k).search.options(o),

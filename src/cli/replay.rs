@@ -26,6 +26,10 @@ pub struct ReplayArgs {
     /// Seed (overrides the recording's header).
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Instead of watching, write the run as an asciicast v2 file (as `cast` does), one
+    /// input every 1/speed seconds; the terminal is not touched.
+    #[arg(long, value_name = "FILE.cast", conflicts_with = "turn")]
+    pub cast: Option<PathBuf>,
 }
 
 /// Opens the recording (bad input is reported before the terminal is touched) and plays it.
@@ -45,6 +49,11 @@ pub(super) fn replay(args: &ReplayArgs) -> Result<i32, CliError> {
         seed: args.seed,
         ..RunOptions::default()
     };
+    if let Some(file) = &args.cast {
+        let input_ms = 1000 / u64::from(SPEEDS[speed]).max(1);
+        let bytes = crate::frontend::cast::render(&args.script, &options, input_ms)?;
+        return super::cast::write(file, &bytes);
+    }
     let mut r = Replay::open(&args.script, &options)?;
     let paused = match args.turn {
         Some(t) => {

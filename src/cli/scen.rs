@@ -26,7 +26,8 @@ pub struct ScenArgs {
     /// its own; the results do not depend on it.
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub jobs: Option<u16>,
-    /// Which node of equal F goes first: lower-h (the game's rule) or lifo (the last queued).
+    /// Which node of equal F goes first: lower-h (the game's rule), lifo (the last queued) or
+    /// fifo (the first queued).
     #[arg(long, default_value_t = Ties::LowerH)]
     pub ties: Ties,
     /// The search: astar, or jps (Jump Point Search: the same optimal costs, other paths).

@@ -695,6 +695,52 @@ impl StateLine {
     }
 }
 
+/// What a run of a script has just done, for the watcher [`drive`] calls.
+#[derive(Debug, Clone, Copy)]
+pub enum Moment<'a> {
+    /// One repetition of a step's action was carried out (a snap carries out nothing: it
+    /// asks for the frame).
+    Acted(&'a Step),
+    /// A tick the runner ran after an action, to the end of travel or autoplay.
+    Ticked,
+    /// The action and its ticks are done: the app is idle (or the script ticks by hand).
+    Settled(&'a Step),
+}
+
+/// Plays a script's steps on `app` as every runner plays them (`script`, `cast`, the
+/// replay's export): each action, then ticks until the app is idle unless the script ticks
+/// by hand, until the steps end or the game quits; `watch` sees each moment.
+pub fn drive(
+    script: &Script,
+    app: &mut App,
+    mut watch: impl FnMut(Moment<'_>, &App) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    'steps: for step in &script.steps {
+        for _ in 0..step.repeat {
+            match &step.action {
+                // Headless, a suspend or a quit has no terminal to act on.
+                Action::Event(e) => _ = app.drive(&Input::Event(e.clone())),
+                Action::Resize(w, h) => _ = app.drive(&Input::Event(Event::Resize(*w, *h))),
+                Action::Reload => _ = app.drive(&Input::Reload),
+                Action::Tick => _ = app.drive(&Input::Tick),
+                Action::Snap(_) => {}
+            }
+            watch(Moment::Acted(step), app)?;
+            let mut ticks = 0;
+            while !script.header.manual_ticks && app.is_busy() && ticks < MAX_TICKS {
+                app.drive(&Input::Tick);
+                ticks += 1;
+                watch(Moment::Ticked, app)?;
+            }
+            watch(Moment::Settled(step), app)?;
+            if !app.is_running() {
+                break 'steps;
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Plays a script on `app` in a test terminal of `size`, writing the frames and state lines
 /// to `out` as they are produced (so memory stays flat however long the output).
 pub fn play(
@@ -739,18 +785,11 @@ pub fn play(
         *turn = app.world().turn();
         Ok(())
     };
-    'steps: for step in &script.steps {
-        last = (step.token, step.line);
-        for _ in 0..step.repeat {
+    drive(script, app, |moment, app| match moment {
+        Moment::Acted(step) => {
+            last = (step.token, step.line);
             match &step.action {
-                // Headless, a suspend or a quit has no terminal to act on.
-                Action::Event(e) => _ = app.drive(&Input::Event(e.clone())),
-                Action::Resize(w, h) => {
-                    terminal.backend_mut().resize(*w, *h);
-                    app.drive(&Input::Event(Event::Resize(*w, *h)));
-                }
-                Action::Reload => _ = app.drive(&Input::Reload),
-                Action::Tick => _ = app.drive(&Input::Tick),
+                Action::Resize(w, h) => terminal.backend_mut().resize(*w, *h),
                 Action::Snap(name) => {
                     snaps += 1;
                     if output.frames != Frames::Last {
@@ -758,23 +797,18 @@ pub fn play(
                         frame(&mut terminal, app, &name, last, out)?;
                     }
                 }
+                _ => {}
             }
-            note_turn(app, out, &mut turn)?;
-            let mut ticks = 0;
-            while !script.header.manual_ticks && app.is_busy() && ticks < MAX_TICKS {
-                app.drive(&Input::Tick);
-                ticks += 1;
-                note_turn(app, out, &mut turn)?;
-            }
-            if output.frames == Frames::All && !matches!(step.action, Action::Snap(_)) {
-                let name = step_name(&step.action);
-                frame(&mut terminal, app, &name, last, out)?;
-            }
-            if !app.is_running() {
-                break 'steps;
-            }
+            note_turn(app, out, &mut turn)
         }
-    }
+        Moment::Ticked => note_turn(app, out, &mut turn),
+        Moment::Settled(step) => {
+            if output.frames == Frames::All && !matches!(step.action, Action::Snap(_)) {
+                frame(&mut terminal, app, &step_name(&step.action), last, out)?;
+            }
+            Ok(())
+        }
+    })?;
     if output.frames != Frames::All || script.steps.is_empty() {
         frame(&mut terminal, app, "last", last, out)?;
     }

@@ -73,10 +73,7 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
     let focus = match (following, app.mode()) {
         (Some(now), _) => now,
         (None, Mode::Look) => app.cursor(),
-        _ => app
-            .selected()
-            .and_then(|id| app.world().monster(id))
-            .map_or(app.world().player().pos, |m| m.pos),
+        _ => app.focus_default(),
     };
     let formula = super::describe::formula(&app.world().options());
     let follows = if following.is_some() { " follows" } else { "" };
@@ -209,18 +206,33 @@ fn draw_box(app: &App, snap: &Snapshot, p: Pos, focused: bool, r: Rect, buf: &mu
         (None, None) => role.to_string(),
     };
 
-    // G bottom left and H bottom right, named when there is room.
-    let half = (w - 1) / 2;
-    let (g, h) = (format!("G{}", n.g), format!("H{}", n.h));
-    let (g, h) = if g.len() + h.len() < w {
-        (g, h)
-    } else {
-        (format_number(n.g, half), format_number(n.h, w - 1 - half))
-    };
+    let (g, h) = g_and_h(n.g, n.h, w);
     let bottom = format!("{g}{}{h}", " ".repeat(w - g.len() - h.len()));
     put_line(buf, r, 0, &center(&top, w), style);
     put_line(buf, r, 1, &center(&mid, w), style);
     put_line(buf, r, 2, &bottom, style);
+}
+
+/// G bottom left and H bottom right of a box `w` wide, each with its letter and a space
+/// between them: a number too wide for what is left shrinks (`12k`), G first kept whole
+/// where only one of them fits, so that neither ever loses its name.
+fn g_and_h(g: u32, h: u32, w: usize) -> (String, String) {
+    let (gd, hd) = (g.to_string().len(), h.to_string().len());
+    // Two letters and a space around the digits.
+    let room = w.saturating_sub(3);
+    let (gw, hw) = if gd + hd <= room {
+        (gd, hd)
+    } else if gd <= room - room / 2 {
+        (gd, room - gd)
+    } else if hd <= room / 2 {
+        (room - hd, hd)
+    } else {
+        (room - room / 2, room / 2)
+    };
+    (
+        format!("G{}", format_number(g, gw)),
+        format!("H{}", format_number(h, hw)),
+    )
 }
 
 fn center(s: &str, w: usize) -> String {
@@ -258,6 +270,26 @@ mod tests {
         assert_eq!(format_number(12_345_678, 3), "12M");
         assert_eq!(format_number(123_456_789, 3), "#");
         assert_eq!(format_number(123_456_789, 4), "123M");
+    }
+
+    #[test]
+    fn g_and_h_keep_their_names_with_four_digits() {
+        // Two numbers that fit keep every digit.
+        assert_eq!(g_and_h(14, 54, 8), ("G14".into(), "H54".into()));
+        assert_eq!(g_and_h(1234, 567, 10), ("G1234".into(), "H567".into()));
+        // Four digits each: G stays whole where it can, H shrinks, both keep their letter.
+        assert_eq!(g_and_h(1234, 5678, 10), ("G1234".into(), "H5k".into()));
+        assert_eq!(g_and_h(1234, 5678, 8), ("G1k".into(), "H5k".into()));
+        assert_eq!(g_and_h(98, 5678, 8), ("G98".into(), "H5k".into()));
+        assert_eq!(g_and_h(1234, 56, 8), ("G1k".into(), "H56".into()));
+        assert_eq!(g_and_h(12_345, 9, 10), ("G12345".into(), "H9".into()));
+        for w in [7, 8, 10] {
+            for (g, h) in [(0, 0), (9999, 9999), (123_456, 7), (5, 123_456_789)] {
+                let (gs, hs) = g_and_h(g, h, w);
+                assert!(gs.starts_with('G') && hs.starts_with('H'), "{gs} {hs}");
+                assert!(gs.len() + hs.len() < w, "{gs} {hs} in {w}");
+            }
+        }
     }
 
     #[test]

@@ -12,10 +12,11 @@ use super::map;
 use super::{format_count, pack};
 use crate::app::config::Theme;
 use crate::app::keymap::{Action, Context};
+use crate::app::lab::LabSearch;
 use crate::app::screen::{Layout, map_views};
 use crate::app::{App, Layer};
 use crate::content::map::Tile;
-use crate::engine::astar::{Algorithm, Fate, SearchResult, Snapshot, walk_runs};
+use crate::engine::astar::{Algorithm, Fate, SearchResult, Snapshot, Ties, walk_runs};
 use crate::engine::grid::Pos;
 
 /// The summary `path` prints for a search: `found from 2,3 to 6,3: cost 68, expanded 14,
@@ -92,14 +93,29 @@ pub(super) fn render(app: &App, l: &Layout, buf: &mut Buffer) {
         if app.overlay().layer == Layer::Cost {
             map::draw_costs(lab.search_grid(i), view, cam, &mut put);
         }
+        // `*` is the path found: mid-search the chain to the node being expanded is not
+        // drawn with it (JPS's runs and the closed cells show the way there).
+        let found = snap.current == Some(lab.goal);
         map::draw_search(
             snap,
             &lab.grid,
             app.overlay().layer,
             app.overlay().step.is_some(),
+            if found { &snap.path } else { &[] },
             theme,
             &mut put,
         );
+        if let Some(at) = lab.searches[i]
+            .optimal
+            .and_then(|o| o.leaves)
+            .filter(|_| found)
+        {
+            let style = Style::new()
+                .fg(Color::White)
+                .bg(Color::Red)
+                .add_modifier(Modifier::BOLD);
+            put(at, Some(LEAVES), style);
+        }
         let mark = Style::new()
             .fg(Color::Black)
             .bg(Color::White)
@@ -152,10 +168,28 @@ fn render_panel(
             // The fewest steps, priced on the weighted map.
             sum.push_str(&format!(", {here} with terrain"));
         }
+        if let Some(o) = search.optimal {
+            sum.push_str(&format!(", optimal {}", o.cost));
+        }
         let marked = sum.replace(": ", ":\n").replace(", ", ",\n");
         let units: Vec<&str> = marked.lines().collect();
         for part in pack(&units, " ", width) {
             lines.push(Line::from(part));
+        }
+        if let Some(at) = search.optimal.and_then(|o| o.leaves) {
+            let note = format!("{LEAVES} {}", leaves_note(at));
+            lines.extend(
+                crate::text::wrap(&note, width)
+                    .into_iter()
+                    .map(|l| Line::styled(l, Style::new().fg(Color::Red))),
+            );
+        }
+        if let Some(edited) = lab.edited.as_ref().filter(|_| i == 0)
+            && let Some(before) = edited.before.first()
+        {
+            for part in pack(&changes(&edited.what, before, search), " ", width) {
+                lines.push(Line::styled(part, Style::new().fg(Color::Yellow)));
+            }
         }
         if o.algorithm == Algorithm::Jps {
             let note = match search.result.fallback {
@@ -195,8 +229,25 @@ fn render_panel(
         lines.push(Line::styled(part, dim));
     }
     if let Some(Some(snap)) = snaps.first() {
-        layer_legend(app.overlay().layer, &app.settings().theme, snap, &mut lines);
-        lines.push(Line::styled("open list, next first:", head));
+        layer_legend(
+            app.overlay().layer,
+            &app.settings().theme,
+            snap,
+            width,
+            &mut lines,
+        );
+        if let Some(quiz) = &lab.quiz {
+            quiz_lines(app, quiz, snap.step, width, &mut lines);
+        }
+        let quizzing = lab.quiz.is_some();
+        lines.push(Line::styled(
+            if quizzing {
+                "open list, by place:"
+            } else {
+                "open list, next first:"
+            },
+            head,
+        ));
         // What the last expansion did goes below the open list; built first, so that the
         // open list gets exactly the rows it leaves (its lines wrap on narrow panels).
         let mut below: Vec<Line> = Vec::new();
@@ -243,22 +294,34 @@ fn render_panel(
                 dim,
             )),
         }
-        let open = snap.open_list();
+        // The order the search pops them in, by its tie rule; in a quiz, by place, so that
+        // the answer is the learner's to find.
+        let mut open = lab.open_order(0, snap.step);
+        if quizzing {
+            open.sort_by_key(|n| (n.pos.y, n.pos.x));
+        }
+        let queued = (search.options.ties != Ties::LowerH).then(|| lab.queued(0, snap.step));
         // One row for "… N more"; on a short panel the open list keeps three rows and what
-        // is below is cut instead.
+        // is below is cut instead. In a quiz the open list is what the answer is found in:
+        // it takes every row left, and the last expansion is cut below it.
+        let below_rows = if quizzing { 0 } else { below.len() };
         let room = usize::from(inner.height)
-            .saturating_sub(lines.len() + below.len() + 1)
+            .saturating_sub(lines.len() + below_rows + 1)
             .max(3);
         // An entry too wide for the panel (a huge map's cells and figures) wraps between its
         // figures and counts as the lines it takes.
         let (mut used, mut shown) = (0, 0);
         for n in &open {
-            let units = [
+            let mut units = vec![
                 format!("{:<7}", n.pos.to_string()),
                 format!("F{}", n.f),
                 format!("G{}", n.g),
                 format!("H{}", n.h),
             ];
+            // Under LIFO and FIFO the order nodes were queued in breaks the ties.
+            if let Some(q) = queued.as_ref().and_then(|q| q.get(&n.pos)) {
+                units.push(format!("q{}", q.serial));
+            }
             let rows = pack(&units, " ", width.saturating_sub(1));
             if used + rows.len() > room {
                 break;
@@ -278,12 +341,102 @@ fn render_panel(
     Paragraph::new(lines).render(inner, buf);
 }
 
+/// The glyph that marks where a path leaves every optimal one.
+const LEAVES: char = '!';
+
+/// The note on where a found path leaves every optimal one.
+fn leaves_note(at: Pos) -> String {
+    format!("{at}: its path leaves an optimal one here")
+}
+
+/// What an edit of the map changed in a search: `after wall at 4,1:`, then its expansions,
+/// cost and path against the search before, each with its word.
+fn changes(what: &str, before: &crate::app::lab::Outcome, now: &LabSearch) -> Vec<String> {
+    let r = &now.result;
+    let cost = |c: Option<u32>| c.map_or("-".to_string(), |c| c.to_string());
+    let mut units = vec![format!("after {what}:")];
+    units.push(if before.expanded == r.expanded {
+        format!("expanded {} (same),", r.expanded)
+    } else {
+        format!("expanded {} -> {},", before.expanded, r.expanded)
+    });
+    units.push(if before.cost == r.cost {
+        format!("cost {} (same),", cost(r.cost))
+    } else {
+        format!("cost {} -> {},", cost(before.cost), cost(r.cost))
+    });
+    if before.path == r.path {
+        units.push("the same path".into());
+    } else {
+        let new = r.path.iter().filter(|p| !before.path.contains(p)).count();
+        units.push(format!(
+            "path {} -> {} cells, {new} new",
+            before.path.len(),
+            r.path.len()
+        ));
+    }
+    units
+}
+
+/// The quiz's lines: the score, then what the last answer was told (or how to answer).
+fn quiz_lines(
+    app: &App,
+    quiz: &crate::app::lab::Quiz,
+    step: u32,
+    width: usize,
+    lines: &mut Vec<Line<'static>>,
+) {
+    let key = |a| app.settings().bindings.key_of(Context::Lab, a);
+    let done = step >= app.shown_expansions();
+    let score = if done {
+        format!("quiz done: {} of {} right", quiz.right, quiz.asked)
+    } else {
+        format!("quiz: {} of {} right", quiz.right, quiz.asked)
+    };
+    lines.push(Line::styled(
+        score,
+        Style::new().add_modifier(Modifier::BOLD | Modifier::REVERSED),
+    ));
+    let (text, style) = match &quiz.verdict {
+        Some(v) => (
+            v.text.clone(),
+            Style::new().fg(if v.right { Color::Green } else { Color::Red }),
+        ),
+        None => (
+            format!(
+                "which node is expanded next? The cursor on it, then {}",
+                key(Action::Answer)
+            ),
+            Style::new().fg(Color::DarkGray),
+        ),
+    };
+    lines.extend(
+        crate::text::wrap(&text, width)
+            .into_iter()
+            .map(|l| Line::styled(l, style)),
+    );
+}
+
 /// The legend of the layer shown: the states' glyphs, or the ramp with its range.
-fn layer_legend(layer: Layer, theme: &Theme, snap: &Snapshot, lines: &mut Vec<Line<'static>>) {
+fn layer_legend(
+    layer: Layer,
+    theme: &Theme,
+    snap: &Snapshot,
+    width: usize,
+    lines: &mut Vec<Line<'static>>,
+) {
     match (layer, map::layer_range(snap, layer)) {
         (Layer::States, _) => {
-            let mut spans = vec![Span::raw("layer states")];
-            spans.extend(map::states_legend(theme));
+            let glyphs = map::states_legend(theme);
+            let name = "layer states";
+            let wide: usize = glyphs.iter().map(|s| s.content.chars().count()).sum();
+            // The glyphs say which layer this is: on a narrow panel they go without its
+            // name rather than be cut.
+            let mut spans = Vec::new();
+            if name.len() + wide.saturating_sub(1) <= width {
+                spans.push(Span::raw(name));
+            }
+            spans.extend(glyphs);
             lines.push(Line::from(spans));
         }
         (Layer::Parents, _) => lines.push(Line::from("layer parents: arrows to each parent")),
@@ -298,7 +451,7 @@ fn layer_legend(layer: Layer, theme: &Theme, snap: &Snapshot, lines: &mut Vec<Li
 }
 
 /// Whether a lab search ran Jump Point Search (asked for, and not fallen back to A*).
-fn jumps(search: &crate::app::lab::LabSearch) -> bool {
+fn jumps(search: &LabSearch) -> bool {
     search.options.algorithm == Algorithm::Jps && search.result.fallback.is_none()
 }
 

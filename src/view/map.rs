@@ -159,6 +159,7 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
             app.world().grid(),
             app.overlay().layer,
             app.overlay().step.is_some(),
+            &snap.path,
             theme,
             &mut put,
         );
@@ -496,7 +497,7 @@ fn open_mark(state: NodeState) -> Modifier {
     }
 }
 
-/// Draws a search as `layer` shows it: states (open `+`, closed `:`, path `*`, the node
+/// Draws a search as `layer` shows it: states (open `+`, closed `:`, `path` as `*`, the node
 /// being expanded `%` when `stepping`), G, H or F as a digit and a colour for their tenth of
 /// the range, or an arrow toward each node's parent. The path is drawn over every layer. On
 /// the states layer open and closed water and brush keep their glyph (`~`, `"`) under the
@@ -508,6 +509,7 @@ pub(super) fn draw_search(
     grid: &TileMap,
     layer: Layer,
     stepping: bool,
+    path: &[Pos],
     theme: &Theme,
     put: &mut impl FnMut(Pos, Option<char>, Style),
 ) {
@@ -569,7 +571,7 @@ pub(super) fn draw_search(
     } else {
         (None, Modifier::BOLD)
     };
-    for &p in &snap.path {
+    for &p in path {
         put(
             p,
             path_glyph,

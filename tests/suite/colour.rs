@@ -3,8 +3,8 @@
 //! stays (bold, underlined, dim). Frames drawn headless from the real app.
 
 use astar_rogue::app::{App, Layer};
-use astar_rogue::engine::astar::NodeState;
 use astar_rogue::content::map::Tile;
+use astar_rogue::engine::astar::NodeState;
 use astar_rogue::engine::grid::Pos;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;

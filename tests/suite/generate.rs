@@ -17,7 +17,7 @@ fn assert_all_reach_player(level: &Level, what: &str) {
     let opts = SearchOptions::default();
     for m in &level.monsters {
         let r = pf.find(
-            &level.grid.cost_grid(),
+            level.grid.cost_grid(),
             Query::new(m.pos, player).options(opts),
         );
         assert_eq!(
@@ -366,7 +366,7 @@ fn density_moves_the_floor_share_the_right_way() {
         p.density = Some(d.parse().unwrap());
         let l = generate(&p).unwrap();
         assert_eq!(
-            Regions::compute(&l.grid.cost_grid(), Neighbourhood::Eight).count(),
+            Regions::compute(l.grid.cost_grid(), Neighbourhood::Eight).count(),
             1
         );
         l.grid.tiles().iter().filter(|t| t.is_passable()).count()

@@ -85,12 +85,12 @@ fn the_largest_level_loads_plays_and_saves() {
     let mut pf = Pathfinder::new();
     let capped = SearchOptions::default().with_cap(Some(50_000));
     pf.find(
-        &level.grid.cost_grid(),
+        level.grid.cost_grid(),
         Query::new(Pos::new(1, 1), Pos::new(2, 2)).options(capped),
     );
     let t = Instant::now();
     let r = pf.find(
-        &level.grid.cost_grid(),
+        level.grid.cost_grid(),
         Query::new(Pos::new(1, 1), Pos::new(4094, 4094)).options(capped),
     );
     assert_eq!((r.status, r.expanded), (Status::CapReached, 50_000));

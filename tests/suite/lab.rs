@@ -156,7 +156,7 @@ fn the_open_lists_first_entry_is_always_the_next_expansion() {
         assert!(trace.expansions() > 10);
         for step in 0..trace.expansions() {
             let next = trace
-                .expansion(step + 1, &lab.grid.cost_grid())
+                .expansion(step + 1, lab.grid.cost_grid())
                 .unwrap()
                 .node;
             let snap = trace.snapshot(step);

@@ -15,6 +15,7 @@ mod huge;
 mod keys;
 mod lab;
 mod layers;
+mod learn;
 mod level_props;
 mod plain;
 mod pty;

@@ -262,6 +262,11 @@ pub enum Ties {
     /// heuristic and weight, and greedy best-first (whose F is H, so equal H goes last in,
     /// first out instead of to the lower G).
     Lifo,
+    /// The one queued first: a queue rather than a stack among equal F. Deterministic and
+    /// as optimal as the search it breaks the ties of, like [`Ties::Lifo`]; on open ground
+    /// it widens the search along the whole front of equal F where LIFO dives down one
+    /// line, so the two are the far ends of what a tie rule can cost.
+    Fifo,
 }
 
 impl Ties {
@@ -270,6 +275,7 @@ impl Ties {
         match self {
             Ties::LowerH => "lower-h",
             Ties::Lifo => "lifo",
+            Ties::Fifo => "fifo",
         }
     }
 }
@@ -283,19 +289,20 @@ impl std::fmt::Display for Ties {
 impl std::str::FromStr for Ties {
     type Err = ParseError;
 
-    /// Parses `lower-h` or `lifo`.
+    /// Parses `lower-h`, `lifo` or `fifo`.
     ///
     /// ```
     /// use astar_grid::astar::Ties;
     ///
     /// assert_eq!("lifo".parse(), Ok(Ties::Lifo));
+    /// assert_eq!("fifo".parse(), Ok(Ties::Fifo));
     /// assert_eq!(Ties::LowerH.to_string(), "lower-h");
     /// ```
     fn from_str(s: &str) -> Result<Self, ParseError> {
-        [Ties::LowerH, Ties::Lifo]
+        [Ties::LowerH, Ties::Lifo, Ties::Fifo]
             .into_iter()
             .find(|t| t.name() == s)
-            .ok_or_else(|| ParseError::new(s, "a tie rule: use lower-h or lifo"))
+            .ok_or_else(|| ParseError::new(s, "a tie rule: use lower-h, lifo or fifo"))
     }
 }
 

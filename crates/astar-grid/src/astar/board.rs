@@ -3,7 +3,7 @@
 //! lookup tables that pick the moves worth trying from a node. Nothing here is public: the
 //! API is [`Pathfinder`](super::Pathfinder).
 
-use super::queue::{BucketQueue, LifoRing, OpenList, RingQueue, narrow_shift};
+use super::queue::{BucketQueue, FifoQueue, LifoRing, OpenList, RingQueue, narrow_shift};
 use super::{Heuristic, Query, SearchResult, Status, Ties, TraceEvent, Tracer, Weight};
 use crate::grid::{DIAGONAL, DIRECTIONS, Grid, Neighbourhood, Pos, STRAIGHT};
 
@@ -20,6 +20,8 @@ pub(super) struct Queues {
     queue: BucketQueue<false>,
     /// The same under [`Ties::Lifo`].
     queue_lifo: BucketQueue<true>,
+    /// Every search under [`Ties::Fifo`], the ring's too.
+    queue_fifo: FifoQueue,
 }
 
 /// The direction field of a node without a parent (the start).
@@ -138,6 +140,13 @@ impl Board {
                     &mut queues.queue_lifo,
                     estimate,
                 ),
+                Ties::Fifo => self.search_loop::<T, _, _, OCCUPIED, false>(
+                    q,
+                    result,
+                    tracer,
+                    &mut queues.queue_fifo,
+                    estimate,
+                ),
             };
         }
         match opts.ties {
@@ -149,6 +158,9 @@ impl Board {
                 None => self.ring_search::<T, _, OCCUPIED>(q, result, tracer, &mut queues.ring),
             },
             Ties::Lifo => self.ring_search::<T, _, OCCUPIED>(q, result, tracer, &mut queues.lifo),
+            Ties::Fifo => {
+                self.ring_search::<T, _, OCCUPIED>(q, result, tracer, &mut queues.queue_fifo)
+            }
         }
     }
 

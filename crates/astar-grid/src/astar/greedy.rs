@@ -20,8 +20,9 @@ pub(super) struct Greedy {
     closed: Vec<bool>,
     generation: u32,
     /// Entries `(H, tie, cell, G)`, lowest first: `tie` is G under [`Ties::LowerH`] (lower
-    /// H, then lower G, then reading order by the cell), and counts down from
-    /// `u64::MAX` as entries are queued under [`Ties::Lifo`] (the last queued first).
+    /// H, then lower G, then reading order by the cell), counts down from `u64::MAX` as
+    /// entries are queued under [`Ties::Lifo`] (the last queued first), and up from 0 under
+    /// [`Ties::Fifo`] (the first queued first).
     heap: BinaryHeap<Reverse<(u32, u64, u32, u64)>>,
 }
 
@@ -71,15 +72,17 @@ impl Greedy {
         let Some(s) = grid.index(q.start) else { return };
         self.touch(s, generation, 0, NONE);
         let h0 = h(q.start);
-        let lifo = opts.ties == Ties::Lifo;
-        let mut serial = u64::MAX;
-        let mut tie = |g: u64| {
-            if lifo {
-                serial -= 1;
-                serial
-            } else {
-                g
+        let (mut down, mut up) = (u64::MAX, 0);
+        let mut tie = |g: u64| match opts.ties {
+            Ties::Lifo => {
+                down -= 1;
+                down
             }
+            Ties::Fifo => {
+                up += 1;
+                up
+            }
+            Ties::LowerH => g,
         };
         self.heap.push(Reverse((h0, tie(0), s as u32, 0)));
         if T::ENABLED {

@@ -22,7 +22,7 @@
 
 use std::sync::atomic::{AtomicU16, Ordering};
 
-use super::queue::{BucketQueue, OpenList};
+use super::queue::{BucketQueue, FifoQueue, OpenList};
 use super::{Fallback, Query, SearchResult, Status, Ties, TraceEvent, Tracer};
 use crate::grid::{DIAGONAL, DIRECTIONS, Grid, Pos, STRAIGHT};
 
@@ -243,6 +243,8 @@ pub(super) struct Jps {
     queue: BucketQueue<false>,
     /// The open list under [`Ties::Lifo`]: keys are cells.
     lifo: BucketQueue<true>,
+    /// The open list under [`Ties::Fifo`]: keys are cells.
+    fifo: FifoQueue,
     /// The successors of the node being expanded: (padded cell, direction, cost from it,
     /// padded `x | y << 16`).
     found: Vec<Successor>,
@@ -565,6 +567,7 @@ impl Jps {
                 u64::from(h) << 32 | c as u64
             }),
             Ties::Lifo => at.run(q, result, tracer, open, &mut self.lifo, |_, c| c as u64),
+            Ties::Fifo => at.run(q, result, tracer, open, &mut self.fifo, |_, c| c as u64),
         };
         if let Some((c, g, expanded)) = found {
             write_path(

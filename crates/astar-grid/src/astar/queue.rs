@@ -10,7 +10,8 @@ pub(crate) trait OpenList: Default {
     /// Queues an entry.
     fn push(&mut self, f: u32, key: u64);
     /// Removes an entry with the smallest `f`: among those the smallest key, except in
-    /// [`LifoRing`] and `BucketQueue<true>`, which hand out the last one queued. The key
+    /// [`LifoRing`] and `BucketQueue<true>`, which hand out the last one queued, and
+    /// [`FifoQueue`], which hands out the first. The key
     /// handed out holds at least the cell, in its low 32 bits (a ring of `u32` keys and
     /// [`LifoRing`] drop H, which the search does not read back).
     ///
@@ -99,7 +100,7 @@ pub(crate) fn narrow_shift(cells: usize, max_h: u32) -> Option<u32> {
 
 /// A min-priority queue of `(f, key)` pairs: buckets by `f` in a growable ring, each bucket a
 /// plain `Vec` of keys, so that ties on `f` pop in `key` order (or, with `LIFO`, last in,
-/// first out, and no bucket is ever sorted).
+/// first out, and with `FIFO` first in, first out; neither ever sorts a bucket).
 ///
 /// Only the bucket being popped is kept sorted (descending, minimum last): a bucket is sorted
 /// once when it becomes the minimum, and keys pushed into it afterwards are almost always
@@ -114,7 +115,7 @@ pub(crate) fn narrow_shift(cells: usize, max_h: u32) -> Option<u32> {
 /// weight, whose F can spread far and, above weight 1 or with those heuristics, even fall
 /// below the minimum, so the ring grows to fit (and keeps its capacity for later searches).
 #[derive(Debug, Clone)]
-pub(crate) struct BucketQueue<const LIFO: bool> {
+pub(crate) struct BucketQueue<const LIFO: bool, const FIFO: bool = false> {
     buckets: Vec<Vec<u64>>,
     lo: u32,
     hi: u32,
@@ -123,12 +124,19 @@ pub(crate) struct BucketQueue<const LIFO: bool> {
     sorted: u32,
     /// Sorts the buckets.
     sorter: Sorter<u64>,
+    /// Under `FIFO`, the keys of the bucket of `lo` already handed out: popping from the
+    /// front of a `Vec` would shift the rest, so the bucket is cleared once it is used up.
+    head: usize,
 }
+
+/// The bucket queue whose ties on `f` pop first in, first out (`Ties::Fifo`): the entry of
+/// equal F queued first goes first.
+pub(crate) type FifoQueue = BucketQueue<false, true>;
 
 /// No bucket is sorted: larger than any `f` pushed (G and weighted H both stay below `2^31`).
 const NONE: u32 = u32::MAX;
 
-impl<const LIFO: bool> Default for BucketQueue<LIFO> {
+impl<const LIFO: bool, const FIFO: bool> Default for BucketQueue<LIFO, FIFO> {
     fn default() -> Self {
         Self {
             buckets: Vec::new(),
@@ -137,11 +145,12 @@ impl<const LIFO: bool> Default for BucketQueue<LIFO> {
             len: 0,
             sorted: NONE,
             sorter: Sorter::default(),
+            head: 0,
         }
     }
 }
 
-impl<const LIFO: bool> OpenList for BucketQueue<LIFO> {
+impl<const LIFO: bool, const FIFO: bool> OpenList for BucketQueue<LIFO, FIFO> {
     fn start(&mut self, f: u32, key: u64) {
         self.clear();
         self.push(f, key);
@@ -156,6 +165,12 @@ impl<const LIFO: bool> OpenList for BucketQueue<LIFO> {
             self.lo = f;
             self.hi = f;
         } else if f < self.lo {
+            if FIFO && self.head > 0 {
+                // The bucket of `lo` stops being the one popped: its used keys go now.
+                let mask = self.buckets.len() - 1;
+                self.buckets[self.lo as usize & mask].drain(..self.head);
+                self.head = 0;
+            }
             self.ensure_span(self.hi - f);
             self.lo = f;
         } else if f > self.hi {
@@ -164,7 +179,7 @@ impl<const LIFO: bool> OpenList for BucketQueue<LIFO> {
         }
         let mask = self.buckets.len() - 1;
         let bucket = &mut self.buckets[f as usize & mask];
-        if !LIFO && self.sorted == f {
+        if !LIFO && !FIFO && self.sorted == f {
             let mut i = bucket.len();
             while i > 0 && bucket[i - 1] < key {
                 i -= 1;
@@ -177,13 +192,28 @@ impl<const LIFO: bool> OpenList for BucketQueue<LIFO> {
     }
 
     /// Each bucket drops its dead entries as it is sorted, on becoming the minimum; under
-    /// `LIFO` dead entries are popped like live ones, for the search loop to skip.
+    /// `LIFO` and `FIFO` dead entries are popped like live ones, for the search loop to skip.
     #[inline(always)]
     fn pop(&mut self, live: impl Fn(u32, u64) -> bool) -> Option<(u32, u64)> {
         if self.len == 0 {
             return None;
         }
         let mask = self.buckets.len() - 1;
+        if FIFO {
+            loop {
+                let bucket = &mut self.buckets[self.lo as usize & mask];
+                if let Some(&key) = bucket.get(self.head) {
+                    self.head += 1;
+                    self.len -= 1;
+                    if self.head == bucket.len() {
+                        bucket.clear();
+                        self.head = 0;
+                    }
+                    return Some((self.lo, key));
+                }
+                self.lo += 1;
+            }
+        }
         if LIFO {
             loop {
                 if let Some(key) = self.buckets[self.lo as usize & mask].pop() {
@@ -216,7 +246,7 @@ impl<const LIFO: bool> OpenList for BucketQueue<LIFO> {
     }
 }
 
-impl<const LIFO: bool> BucketQueue<LIFO> {
+impl<const LIFO: bool, const FIFO: bool> BucketQueue<LIFO, FIFO> {
     /// Removes every entry, keeping the allocations.
     pub(crate) fn clear(&mut self) {
         if self.len > 0 {
@@ -226,6 +256,7 @@ impl<const LIFO: bool> BucketQueue<LIFO> {
             }
         }
         self.len = 0;
+        self.head = 0;
         self.sorted = NONE;
         self.sorter.keys = 0;
     }
@@ -801,6 +832,62 @@ mod tests {
             );
             assert!(popped > 1000, "round {round}: only {popped} pops");
         }
+    }
+
+    #[test]
+    fn fifo_bucket_queue_pops_by_f_then_first_in_first_out_anywhere() {
+        // The LIFO test's pushes (some far below the minimum, as weighted A* makes them),
+        // against a reference that hands out each F's keys in the order they came; and a
+        // queue emptied and used again, its half-used bucket left behind.
+        use std::collections::{BTreeMap, VecDeque};
+        let mut next = xorshift(0x2545_F491_4F6C_DD1D);
+        let mut q = FifoQueue::default();
+        for round in 0..3 {
+            let mut reference: BTreeMap<u32, VecDeque<u64>> = BTreeMap::new();
+            let base = 1000 + 500 * round;
+            q.start(base, 1);
+            reference.entry(base).or_default().push_back(1);
+            let mut popped = 0;
+            while let Some((f, key)) = q.pop(all) {
+                let mut first = reference
+                    .first_entry()
+                    .expect("the reference holds entries");
+                let want_f = *first.key();
+                let want = first.get_mut().pop_front().expect("no empty F is kept");
+                if first.get().is_empty() {
+                    first.remove();
+                }
+                assert_eq!((f, key), (want_f, want), "round {round}, pop {popped}");
+                popped += 1;
+                if popped < 3000 {
+                    for _ in 0..1 + next() % 3 {
+                        let r = next();
+                        let child_f = match r % 13 {
+                            0 => f.saturating_sub((r >> 8) as u32 % 40),
+                            1 => f + (r >> 8) as u32 % 3000,
+                            _ => f + (r >> 8) as u32 % 29,
+                        };
+                        let child = next() % 64;
+                        q.push(child_f, child);
+                        reference.entry(child_f).or_default().push_back(child);
+                    }
+                }
+            }
+            assert!(
+                reference.is_empty(),
+                "round {round}: the queue lost entries"
+            );
+            assert!(popped > 1000, "round {round}: only {popped} pops");
+        }
+        q.push(7, 3);
+        q.push(7, 1);
+        assert_eq!(q.pop(all), Some((7, 3)));
+        q.push(7, 2);
+        q.push(5, 9);
+        assert_eq!(
+            std::iter::from_fn(|| q.pop(all)).collect::<Vec<_>>(),
+            vec![(5, 9), (7, 1), (7, 2)]
+        );
     }
 
     /// Pops `q` and `reference` past their dead entries, which `q` may drop unseen or hand out

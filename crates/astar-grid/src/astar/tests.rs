@@ -2,7 +2,7 @@ use super::*;
 use crate::grid::Regions;
 
 /// Every tie rule, default first.
-const TIES: [Ties; 2] = [Ties::LowerH, Ties::Lifo];
+const TIES: [Ties; 3] = [Ties::LowerH, Ties::Lifo, Ties::Fifo];
 
 fn grid(rows: &[&str]) -> Grid {
     Grid::from_rows(rows)
@@ -199,7 +199,8 @@ fn tie_rules_parse_and_print() {
         assert_eq!(t.to_string().parse::<Ties>(), Ok(t));
     }
     assert_eq!(Ties::default(), Ties::LowerH);
-    assert!("fifo".parse::<Ties>().is_err());
+    assert_eq!("fifo".parse::<Ties>(), Ok(Ties::Fifo));
+    assert!("random".parse::<Ties>().is_err());
     for a in [Algorithm::AStar, Algorithm::Jps] {
         assert_eq!(a.to_string().parse::<Algorithm>(), Ok(a));
     }
@@ -754,4 +755,148 @@ fn boards_too_large_for_narrow_keys_search_in_the_same_order() {
             assert_eq!((keys_of(&small), keys_of(&large)), (Some(16), None));
         }
     }
+}
+
+/// The cost of the cheapest path from `a` to `b` under `rule`, by a plain Dijkstra over every
+/// cell with a binary heap: the reference the tie rules are held to.
+fn dijkstra_cost(g: &Grid, a: Pos, b: Pos, rule: Neighbourhood) -> Option<u32> {
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+    let mut best = vec![u32::MAX; g.len()];
+    let mut heap = BinaryHeap::from([Reverse((0u32, a.y, a.x))]);
+    best[g.index(a)?] = 0;
+    while let Some(Reverse((cost, y, x))) = heap.pop() {
+        let p = Pos::new(x, y);
+        if p == b {
+            return Some(cost);
+        }
+        if cost > best[g.index(p)?] {
+            continue;
+        }
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                if (dx, dy) == (0, 0) || !g.can_step(p, dx, dy, rule) {
+                    continue;
+                }
+                let n = p.offset(dx, dy);
+                let c = cost + if dx != 0 && dy != 0 { 14 } else { 10 };
+                let i = g.index(n).expect("can_step stays on the map");
+                if c < best[i] {
+                    best[i] = c;
+                    heap.push(Reverse((c, n.y, n.x)));
+                }
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn fifo_ties_find_the_plain_dijkstra_cost_on_every_rule() {
+    // Open ground, scattered walls and near-mazes, a sample of pairs: under FIFO ties every
+    // consistent estimate finds exactly Dijkstra's cost with a legal path of that cost, A* and
+    // JPS alike; weighted and inadmissible searches still find a legal path, never cheaper.
+    let mut pf = Pathfinder::new();
+    let mut pairs = 0;
+    for (i, walls) in [0, 10, 25, 40].into_iter().enumerate() {
+        let g = random_grid(23, 17, walls, 0xF1F0 + i as u64);
+        let floors: Vec<Pos> = (0..g.len())
+            .map(|c| g.pos(c))
+            .filter(|&p| g.is_passable(p))
+            .collect();
+        for (k, &a) in floors.iter().enumerate().step_by(13) {
+            for &b in floors.iter().skip(k % 7).step_by(19) {
+                for rule in [
+                    Neighbourhood::Eight,
+                    Neighbourhood::EightCutCorners,
+                    Neighbourhood::Four,
+                ] {
+                    let want = dijkstra_cost(&g, a, b, rule);
+                    for heuristic in [
+                        Heuristic::Octile,
+                        Heuristic::Manhattan,
+                        Heuristic::Chebyshev,
+                        Heuristic::Euclidean,
+                        Heuristic::Zero,
+                    ] {
+                        for weight in [1000, 1500] {
+                            let o = SearchOptions::default()
+                                .with_neighbourhood(rule)
+                                .with_heuristic(heuristic)
+                                .with_weight(Weight::from_millis(weight))
+                                .with_ties(Ties::Fifo);
+                            let r = pf.find(&g, Query::new(a, b).options(o));
+                            assert_eq!(r.cost.is_some(), want.is_some(), "{a} -> {b} {o:?}");
+                            if r.cost.is_some() {
+                                assert_eq!(path_cost(&r.path), r.cost, "{a} -> {b} {o:?}");
+                            }
+                            assert!(r.path.windows(2).all(|w| {
+                                g.can_step(w[0], w[1].x - w[0].x, w[1].y - w[0].y, rule)
+                            }));
+                            // The estimates that never overestimate a step's change.
+                            let consistent = match heuristic {
+                                Heuristic::Octile | Heuristic::Chebyshev | Heuristic::Zero => true,
+                                Heuristic::Manhattan => rule == Neighbourhood::Four,
+                                Heuristic::Euclidean => false,
+                            };
+                            let optimal = weight == 1000 && consistent;
+                            if optimal {
+                                assert_eq!(r.cost, want, "{a} -> {b} {o:?}");
+                            } else {
+                                assert!(r.cost >= want, "{a} -> {b} {o:?}");
+                            }
+                        }
+                    }
+                    if rule == Neighbourhood::Eight {
+                        let r = pf.find(&g, Query::new(a, b).options(jps(Ties::Fifo)));
+                        assert_eq!(r.cost, want, "jps {a} -> {b}");
+                        if r.cost.is_some() {
+                            assert_eq!(path_cost(&r.path), r.cost, "jps {a} -> {b}");
+                        }
+                    }
+                    pairs += 1;
+                }
+            }
+        }
+    }
+    assert!(pairs > 300, "only {pairs} pairs");
+}
+
+#[test]
+fn the_three_tie_rules_expand_differently_on_open_ground() {
+    // A room without a wall, corner to corner: every rule finds Dijkstra's cost, each by its
+    // own order among the many nodes of equal F. Under the game's rule lower H and LIFO both
+    // walk straight to the goal while FIFO widens along the front of equal F; under Chebyshev
+    // or 4-way moves, whose ties are wider, all three expand a different number of nodes.
+    let g = grid(&["................................"; 20]);
+    let q = Query::new(Pos::new(2, 3), Pos::new(29, 15));
+    let mut pf = Pathfinder::new();
+    let mut expanded = |heuristic, neighbourhood| {
+        TIES.map(|ties| {
+            let o = SearchOptions::default()
+                .with_ties(ties)
+                .with_heuristic(heuristic)
+                .with_neighbourhood(neighbourhood);
+            let r = pf.find(&g, q.options(o));
+            assert_eq!(r.cost, dijkstra_cost(&g, q.start, q.goal, neighbourhood));
+            assert_eq!(path_cost(&r.path), r.cost, "{ties}");
+            r.expanded
+        })
+    };
+    assert_eq!(
+        expanded(Heuristic::Octile, Neighbourhood::Eight),
+        [28, 28, 208]
+    );
+    for (h, rule) in [
+        (Heuristic::Chebyshev, Neighbourhood::Eight),
+        (Heuristic::Octile, Neighbourhood::Four),
+    ] {
+        let [lower_h, lifo, fifo] = expanded(h, rule);
+        assert!(
+            lower_h < lifo && lifo < fifo,
+            "{h} {rule}: lower-h {lower_h}, lifo {lifo}, fifo {fifo}"
+        );
+    }
+    // The same engine searches by lower H again exactly as a fresh one does.
+    assert_eq!(pf.find(&g, q), Pathfinder::new().find(&g, q));
 }

@@ -17,7 +17,7 @@
 //! found no goal after dropping one says [`Status::TooCostly`].
 
 use super::board::{self, NEXT_MOVES, NO_PARENT, direction_offsets, rule_index};
-use super::queue::{BucketQueue, OpenList};
+use super::queue::{BucketQueue, FifoQueue, OpenList};
 use super::{MAX_COST, Query, SearchResult, Status, Target, Ties, TraceEvent, Tracer};
 use crate::grid::{DIRECTIONS, Grid, Pos};
 
@@ -40,9 +40,10 @@ pub(super) struct Weighted {
     /// Per padded cell: the direction of the step that reached it, or [`NO_PARENT`].
     dir: Vec<u8>,
     generation: u32,
-    /// The open lists: lower H first, and last in, first out.
+    /// The open lists: lower H first, last in first out, and first in first out.
     queue: BucketQueue<false>,
     queue_lifo: BucketQueue<true>,
+    queue_fifo: FifoQueue,
     /// The found path, goal first.
     trail: Vec<Pos>,
 }
@@ -64,6 +65,11 @@ impl Weighted {
         match q.options.ties {
             Ties::LowerH => self.run(grid, q, target, result, tracer, &mut queue),
             Ties::Lifo => self.run(grid, q, target, result, tracer, &mut lifo),
+            Ties::Fifo => {
+                let mut fifo = std::mem::take(&mut self.queue_fifo);
+                self.run(grid, q, target, result, tracer, &mut fifo);
+                self.queue_fifo = fifo;
+            }
         }
         (self.queue, self.queue_lifo) = (queue, lifo);
     }

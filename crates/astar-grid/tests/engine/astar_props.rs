@@ -299,18 +299,18 @@ proptest! {
         }
     }
 
-    /// Last-in-first-out ties change which of the shortest paths is found, never its cost;
-    /// searches that are not optimal anyway (inadmissible, weighted, greedy) still find a
-    /// legal path exactly when one exists, never cheaper than the optimum.
+    /// Last-in-first-out and first-in-first-out ties change which of the shortest paths is
+    /// found, never its cost; searches that are not optimal anyway (inadmissible, weighted,
+    /// greedy) still find a legal path exactly when one exists, never cheaper than the optimum.
     #[test]
-    fn lifo_ties_match_the_dijkstra_oracle(case in case_strategy(), millis in 0u32..=3000) {
+    fn lifo_and_fifo_ties_match_the_dijkstra_oracle(case in case_strategy(), millis in 0u32..=3000) {
         let Case { model, grid, start, goal, .. } = &case;
         let none = HashSet::new();
         let mut pf = Pathfinder::new();
-        for nb in RULES {
+        for (nb, ties) in RULES.into_iter().flat_map(|nb| [(nb, Ties::Lifo), (nb, Ties::Fifo)]) {
             let want = model.expected(*start, *goal, nb, &none);
             for h in HEURISTICS {
-                let lifo = opts(nb, h, 1000, None).with_ties(Ties::Lifo);
+                let lifo = opts(nb, h, 1000, None).with_ties(ties);
                 let r = pf.find(grid, Query::new(*start, *goal).options(lifo));
                 check_path(model, grid, (*start, *goal), nb, &none, &r)?;
                 if consistent(nb).contains(&h) {

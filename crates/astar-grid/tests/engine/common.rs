@@ -47,7 +47,7 @@ pub const HEURISTICS: [Heuristic; 5] = [
     Heuristic::Zero,
 ];
 /// Every tie rule, the default first.
-pub const TIES: [Ties; 2] = [Ties::LowerH, Ties::Lifo];
+pub const TIES: [Ties; 3] = [Ties::LowerH, Ties::Lifo, Ties::Fifo];
 /// Every algorithm.
 pub const ALGORITHMS: [Algorithm; 2] = [Algorithm::AStar, Algorithm::Jps];
 

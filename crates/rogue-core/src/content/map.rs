@@ -43,7 +43,7 @@ pub enum Tile {
 }
 
 impl Tile {
-    /// Every tile, in the order of their discriminants (a [`CostTable`](crate::content::kinds::CostTable)'s).
+    /// Every tile, in the order of their discriminants (a [`CostTable`]'s).
     pub const ALL: [Tile; 8] = [
         Tile::Floor,
         Tile::Wall,

@@ -22,7 +22,7 @@ pub const HEURISTICS: [Heuristic; 5] = [
 ];
 
 /// The tie rules, the default first.
-pub const TIES: [Ties; 2] = [Ties::LowerH, Ties::Lifo];
+pub const TIES: [Ties; 3] = [Ties::LowerH, Ties::Lifo, Ties::Fifo];
 
 /// The algorithms, the default first.
 pub const ALGORITHMS: [Algorithm; 2] = [Algorithm::AStar, Algorithm::Jps];
