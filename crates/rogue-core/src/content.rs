@@ -6,3 +6,4 @@ pub mod generate;
 pub mod kinds;
 pub mod level;
 pub mod scen;
+pub mod serial;

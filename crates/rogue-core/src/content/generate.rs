@@ -52,7 +52,10 @@ const ATTEMPTS: usize = 8;
 const MIN_FLOOR_PERMILLE: usize = 700;
 
 /// Which generator to run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum GenKind {
     /// Organic caves from thresholded fractal noise.
     #[default]
