@@ -1590,6 +1590,7 @@ impl App {
     /// Keeps the game's design over the file's newer one; the file is not taken as seen,
     /// so the next save asks before overwriting it.
     fn keep_own_design(&mut self) {
+        self.session.keep_own_design();
         let name = self.session.source().name();
         let save = self.key(Context::Play, Action::Save);
         self.say(format!(

@@ -10,6 +10,7 @@ mod common;
 mod docs;
 mod edges;
 mod editor_tools;
+mod findings;
 mod generate;
 mod huge;
 mod keys;

@@ -529,6 +529,108 @@ fn a_run_left_after_saving_its_level_and_taking_outside_edits_resumes_without_th
     }
 }
 
+/// `astar-rogue play LEVEL` without a terminal, keeping runs in `data`: its standard
+/// error once it has looked at the kept run (it vets the save before it needs a terminal).
+fn vetted(level: &Path, data: &Path) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_astar-rogue"))
+        .arg("play")
+        .arg(level)
+        .env(data::DATA_ENV, data)
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Finding 2: a game killed right after the player saved the design (`s`) still resumes:
+/// the last autosave held the level file's hash from before the save, so the next start
+/// said the level had changed. And killed between the level's write and the save's, the
+/// file then holding the run's own design, it resumes too.
+#[test]
+fn a_kill_right_after_a_design_save_still_resumes() {
+    let second = std::time::Duration::from_secs(1);
+    let (_scratch, level, data) = fresh("levels/pillar.txt");
+    let mut live = Live::new_saving_every(&data, &level, 5, (80, 24), Some(second));
+    std::thread::sleep(second + std::time::Duration::from_millis(100));
+    // Autosaved at this input...
+    live.play("h");
+    assert!(live.slot.save.exists());
+    // ...and the design saved into the level within the second; then the kill.
+    live.play(". e k w s");
+    assert!(!live.app.unsaved(), "saved");
+    drop(live);
+    let err = vetted(&level, &data);
+    assert!(!err.contains("changed since the run was saved"), "{err}");
+    assert!(err.contains("the game needs a terminal"), "{err}");
+    // Unsaved edits autosaved; the file then written with them (as `s` writes it) and
+    // the game killed before its save caught up.
+    let (_scratch, level, data) = fresh("levels/pillar.txt");
+    let mut live = Live::forcing_saves(&data, &level, 5, (80, 24));
+    live.play("h . e k w");
+    assert!(live.app.unsaved());
+    let text = live.app.design().to_text();
+    drop(live);
+    std::fs::write(&level, text).unwrap();
+    let err = vetted(&level, &data);
+    assert!(!err.contains("changed since the run was saved"), "{err}");
+    assert!(err.contains("the game needs a terminal"), "{err}");
+}
+
+/// Finding 8: a run that ends while its record cannot be written (here its morgue folder
+/// cannot be made) is not deleted: the end screen says how it will be scored, the save
+/// keeps it, no morgue file is left half made, and the next start scores it.
+#[test]
+fn a_run_that_ends_unrecorded_is_kept_and_scored_on_the_next_start() {
+    let (_scratch, level, data) = fresh("tests/levels/troll.txt");
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::write(data.join("morgue"), "in the way\n").unwrap();
+    let mut live = Live::new(&data, &level, 3, (60, 16));
+    live.play("l l 20*.");
+    assert_eq!(live.app.world().state().name(), "dead");
+    let note = live.app.end_note().unwrap_or_default().to_string();
+    assert!(note.contains("no morgue file"), "{note}");
+    assert!(note.contains("scores it"), "{note}");
+    let slot = live.slot.clone();
+    assert!(slot.save.exists(), "the save went with the run unscored");
+    let said = live.leave();
+    assert!(said.contains("kept until it is scored"), "{said}");
+    assert!(slot.save.exists());
+    assert!(
+        !data
+            .join(astar_rogue::session::scores::SCORES_FILE)
+            .exists()
+    );
+    // The way cleared, the next start scores it, then plays a new run.
+    std::fs::remove_file(data.join("morgue")).unwrap();
+    let mut g = crate::pty::Pty::spawn(
+        &["play".as_ref(), level.as_os_str()],
+        &[("ASTAR_ROGUE_DATA", data.as_os_str())],
+    );
+    g.wait_screen("Turn 0 ", std::time::Duration::from_secs(10));
+    g.send(b"q");
+    g.wait_exit(std::time::Duration::from_secs(10));
+    g.drain(std::time::Duration::from_secs(10));
+    assert!(
+        g.text()
+            .contains("A run that ended unscored is scored now: Killed by a troll"),
+        "{}",
+        g.text()
+    );
+    let table = astar_rogue::session::scores::load(&data).unwrap();
+    assert_eq!(table.scores.len(), 1);
+    let morgue = table.scores[0].morgue.clone().expect("a morgue file");
+    assert!(
+        std::fs::read_to_string(&morgue)
+            .unwrap()
+            .contains("Killed by a troll")
+    );
+    assert!(
+        !std::fs::read(morgue.with_extension("keys"))
+            .unwrap()
+            .is_empty()
+    );
+    assert!(!slot.save.exists(), "scored, the save goes");
+}
+
 #[test]
 fn leaving_through_the_quit_question_resumes_without_it() {
     let (scratch, level, data) = fresh("levels/default.txt");

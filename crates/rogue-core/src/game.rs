@@ -415,6 +415,12 @@ pub struct World {
     /// The player fell below a third of their hit points during this act: the warning is
     /// said at its end, with the figure the panel then shows.
     hurt: bool,
+    /// The goal as it stood before the edits under way (see [`World::edits_done`]).
+    #[serde(skip)]
+    goal_before: Option<String>,
+    /// An edit was made since the last message: the next one does not fold into it.
+    #[serde(default)]
+    fold_broken: bool,
 }
 
 impl World {
@@ -465,6 +471,8 @@ impl World {
             acting: false,
             acted: 0,
             hurt: false,
+            goal_before: None,
+            fold_broken: false,
         };
         for s in &level.monsters {
             world.add_monster(s.pos, s.kind, Some(s.pos));
@@ -800,7 +808,9 @@ impl World {
             escaped => escaped.into_owned(),
         };
         let stamp = self.stamp();
+        let fold = !std::mem::take(&mut self.fold_broken);
         if let Some(last) = self.log.last_mut()
+            && fold
             && last.text == text
             && last.urgent == urgent
             && last.advice == advice

@@ -473,6 +473,7 @@ impl Session {
         };
         let done = self.make(change, true, None);
         self.history.record(done, stroke);
+        self.world.edits_done();
         Ok(true)
     }
 
@@ -502,6 +503,7 @@ impl Session {
             }
         }
         self.history.in_stroke = false;
+        self.world.edits_done();
         out
     }
 
@@ -563,6 +565,7 @@ impl Session {
             step,
         });
         self.history.in_stroke = false;
+        self.world.edits_done();
         true
     }
 
@@ -588,6 +591,7 @@ impl Session {
             step,
         });
         self.history.in_stroke = false;
+        self.world.edits_done();
         true
     }
 

@@ -983,6 +983,14 @@ impl Session {
         }
     }
 
+    /// Keeps the game's design over the file's newer one (the player's answer to a file
+    /// changed on disk while the game had unsaved edits): no point of the undo history is
+    /// the file any more, so undoing them all leaves the design unsaved, as it differs from
+    /// the file; the next save asks before overwriting it.
+    pub fn keep_own_design(&mut self) {
+        self.history.mark_unsaved();
+    }
+
     /// Replaces the design by the file's and restarts the play from it.
     pub fn take_reload(&mut self, pending: PendingReload) -> Reloaded {
         let PendingReload {
