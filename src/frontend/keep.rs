@@ -206,6 +206,7 @@ pub fn resume(
     size: (u16, u16),
     progress: Arc<crate::game::Progress>,
 ) -> Result<App, RebuildError> {
+    check_size(save.size)?;
     let settings = saved_settings(save.settings.as_deref(), save.settings_file.as_deref())?;
     let mut session: Session = save.session.clone();
     session.restore(progress).map_err(RebuildError::Game)?;
@@ -219,6 +220,19 @@ pub fn resume(
         )));
     }
     Ok(app)
+}
+
+/// Refuses a saved terminal size past the script runner's limits (a save edited by hand):
+/// nothing is made of that size.
+fn check_size((w, h): (u16, u16)) -> Result<(), RebuildError> {
+    let max = script::MAX_TERMINAL;
+    if (1..=max).contains(&w) && (1..=max).contains(&h) {
+        Ok(())
+    } else {
+        Err(RebuildError::Game(format!(
+            "its terminal size {w}x{h} is past the limits (1x1 to {max}x{max})"
+        )))
+    }
 }
 
 /// What the game's state must come back to after a replay of a format 1 save: the
@@ -238,6 +252,8 @@ fn check_line(app: &App) -> String {
 /// answers from the save, never the disk's own), then checked against the state it was
 /// saved in. A replayed save of the level writes nothing and removes no recovery file.
 pub fn rebuild(save: &LegacySave) -> Result<App, RebuildError> {
+    // Its replay draws every frame in a terminal of this size: checked before one is made.
+    check_size(save.size)?;
     let bytes = save
         .level_bytes
         .as_deref()

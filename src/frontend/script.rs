@@ -838,6 +838,10 @@ impl StateLine {
     }
 }
 
+/// The start of a line [`play_marked`] writes before each state line: the step that made
+/// it follows, as `token line`.
+pub const STEP_MARK: &str = "\u{1}step ";
+
 /// Plays a script on `app` in a test terminal of `size`, writing the frames and state lines
 /// to `out` as they are produced (so memory stays flat however long the output).
 pub fn play(
@@ -846,6 +850,30 @@ pub fn play(
     size: (u16, u16),
     output: Output,
     out: &mut dyn Write,
+) -> std::io::Result<()> {
+    play_with(script, app, size, output, out, false)
+}
+
+/// [`play`], each state line after a line that names the step that made it
+/// ([`STEP_MARK`], then its token and its line): `test` labels a difference with the
+/// input that made it, which the output itself does not say.
+pub fn play_marked(
+    script: &Script,
+    app: &mut App,
+    size: (u16, u16),
+    output: Output,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    play_with(script, app, size, output, out, true)
+}
+
+fn play_with(
+    script: &Script,
+    app: &mut App,
+    size: (u16, u16),
+    output: Output,
+    out: &mut dyn Write,
+    marks: bool,
 ) -> std::io::Result<()> {
     // A test backend cannot fail: its error type is uninhabited.
     let mut terminal =
@@ -875,8 +903,15 @@ pub fn play(
         }
         Ok(())
     };
-    let note_turn = |app: &App, out: &mut dyn Write, turn: &mut u32| -> std::io::Result<()> {
+    let note_turn = |app: &App,
+                     out: &mut dyn Write,
+                     turn: &mut u32,
+                     at: (usize, usize)|
+     -> std::io::Result<()> {
         if output.state && app.world().turn() != *turn {
+            if marks {
+                writeln!(out, "{STEP_MARK}{} {}", at.0, at.1)?;
+            }
             writeln!(out, "{}", state_line(app))?;
         }
         *turn = app.world().turn();
@@ -902,12 +937,12 @@ pub fn play(
                     }
                 }
             }
-            note_turn(app, out, &mut turn)?;
+            note_turn(app, out, &mut turn, last)?;
             let mut ticks = 0;
             while !script.header.manual_ticks && app.is_busy() && ticks < MAX_TICKS {
                 app.drive(&Input::Tick);
                 ticks += 1;
-                note_turn(app, out, &mut turn)?;
+                note_turn(app, out, &mut turn, last)?;
             }
             if output.frames == Frames::All && !matches!(step.action, Action::Snap(_)) {
                 let name = step_name(&step.action);
@@ -1095,6 +1130,24 @@ pub fn say_note(note: &str) {
 
 /// Runs a script file as `astar-rogue script` does, writing its output to `out`.
 pub fn run_file(path: &Path, options: &RunOptions, out: &mut dyn Write) -> Result<(), ScriptError> {
+    run_file_with(path, options, out, false)
+}
+
+/// [`run_file`], with [`play_marked`]'s marks before the state lines.
+pub fn run_file_marked(
+    path: &Path,
+    options: &RunOptions,
+    out: &mut dyn Write,
+) -> Result<(), ScriptError> {
+    run_file_with(path, options, out, true)
+}
+
+fn run_file_with(
+    path: &Path,
+    options: &RunOptions,
+    out: &mut dyn Write,
+    marks: bool,
+) -> Result<(), ScriptError> {
     let mut script = load(path)?;
     if let Some(note) = carried_level_note(&script, options) {
         say_note(&note);
@@ -1102,7 +1155,7 @@ pub fn run_file(path: &Path, options: &RunOptions, out: &mut dyn Write) -> Resul
     script.header.styles |= options.styles;
     let size = options.size.or(script.header.size).unwrap_or((80, 24));
     let mut app = start_app(&script, options)?;
-    play(&script, &mut app, size, options.output, out)?;
+    play_with(&script, &mut app, size, options.output, out, marks)?;
     Ok(())
 }
 

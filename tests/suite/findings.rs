@@ -299,10 +299,11 @@ fn a_chain_of_three_thousand_floors_checks_within_five_seconds() {
     assert!(took < Duration::from_secs(5), "took {took:?}");
 }
 
-/// Finding 10: a save whose map size was edited past the limits is refused with the reason
-/// (exit 2), before anything the size asks for is made.
+/// Finding 10: a save whose sizes were edited to 65535x65535 (its terminal's, its map's)
+/// is refused with the reason (exit 2), before anything of that size is made: its replay
+/// drew frames in a terminal of that size and aborted on the allocation (exit 134).
 #[test]
-fn a_save_with_a_huge_map_size_is_refused_not_aborted() {
+fn a_save_with_a_huge_size_is_refused_not_aborted() {
     let scratch = Scratch::new();
     let level = scratch.copy("levels/pillar.txt");
     let data = scratch.path().join("data");
@@ -312,30 +313,40 @@ fn a_save_with_a_huge_map_size_is_refused_not_aborted() {
     g.send(b"qy");
     assert_eq!(exit(&mut g).code(), Some(0));
     let slot = Slot::of(&data, Some(&level.canonicalize().unwrap()));
-    let text = std::fs::read_to_string(&slot.save).unwrap();
-    let mut lines = text.splitn(3, '\n');
-    let (first, _, json) = (
-        lines.next().unwrap(),
-        lines.next().unwrap(),
-        lines.next().unwrap(),
-    );
-    // Every size the save writes, made 65535 wide and high.
-    let json = json
-        .replace("\"width\":8,", "\"width\":65535,")
-        .replace("\"height\":6,", "\"height\":65535,")
-        .replace("size: 8x6", "size: 65535x65535");
-    let json = json.trim_end();
-    let sum = astar_rogue::session::data::fnv64(json.as_bytes());
-    std::fs::write(
-        &slot.save,
-        format!("{first}\nchecksum fnv1a64 {sum:016x}\n{json}\n"),
-    )
-    .unwrap();
-    let out = run(&[OsStr::new("play"), level.as_os_str()], &data);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("cannot be resumed"), "{err}");
-    assert!(err.contains("65535"), "{err}");
+    let edit = |edit: &dyn Fn(&str) -> String| {
+        let text = std::fs::read_to_string(&slot.save).unwrap();
+        let mut lines = text.splitn(3, '\n');
+        let (first, _, json) = (
+            lines.next().unwrap(),
+            lines.next().unwrap(),
+            lines.next().unwrap(),
+        );
+        let json = edit(json.trim_end());
+        let sum = astar_rogue::session::data::fnv64(json.as_bytes());
+        std::fs::write(
+            &slot.save,
+            format!("{first}\nchecksum fnv1a64 {sum:016x}\n{json}\n"),
+        )
+        .unwrap();
+    };
+    let good = std::fs::read(&slot.save).unwrap();
+    type Edit = dyn Fn(&str) -> String;
+    let terminal: &Edit = &|j| j.replace("\"size\":[80,24]", "\"size\":[65535,65535]");
+    let map: &Edit = &|j| {
+        j.replace("\"width\":8,", "\"width\":65535,")
+            .replace("\"height\":6,", "\"height\":65535,")
+    };
+    for (what, change) in [("the terminal", terminal), ("the map", map)] {
+        std::fs::write(&slot.save, &good).unwrap();
+        edit(change);
+        assert_ne!(std::fs::read(&slot.save).unwrap(), good, "{what}: edited");
+        let mut g = launch(&[level.as_os_str()], &data);
+        let status = exit(&mut g);
+        let text = g.text();
+        assert_eq!(status.code(), Some(2), "{what}: {text}");
+        assert!(text.contains("cannot be resumed"), "{what}: {text}");
+        assert!(text.contains("65535"), "{what}: {text}");
+    }
 }
 
 /// Finding 11: `scores` escapes every field it prints (an outcome, a killer or a level
@@ -355,22 +366,14 @@ fn scores_escape_every_field() {
     assert!(text.contains("\\u{1b}"), "{text:?}");
 }
 
-/// Finding 12: `generate --monsters` is bounded by the map: asking a million on a map of a
-/// million cells (whose caves have half as many floor cells) is refused in seconds, not
-/// worked at for minutes (each cell of the terrain looked through every monster).
-#[test]
-fn generating_more_monsters_than_the_map_holds_is_refused_at_once() {
-    let scratch = Scratch::new();
+/// `astar-rogue generate ARGS... -o OUT`, waited for at most ten seconds: its exit code
+/// and standard error.
+fn generate_within_ten_seconds(args: &[&str], out: &Path) -> (Option<i32>, String) {
     let mut child = Command::new(BIN)
-        .args([
-            "generate",
-            "--size",
-            "1024x1024",
-            "--monsters",
-            "1000000",
-            "-o",
-        ])
-        .arg(scratch.path().join("big.txt"))
+        .arg("generate")
+        .args(args)
+        .arg("-o")
+        .arg(out)
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
@@ -381,15 +384,36 @@ fn generating_more_monsters_than_the_map_holds_is_refused_at_once() {
         }
         if began.elapsed() > Duration::from_secs(10) {
             let _ = child.kill();
-            panic!("still generating after 10 s");
+            let _ = child.wait();
+            panic!("generate {args:?} still at work after 10 s");
         }
         std::thread::sleep(Duration::from_millis(20));
     };
-    assert_eq!(status.code(), Some(2));
     let mut err = String::new();
     std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    (status.code(), err)
+}
+
+/// Finding 12: `generate --monsters` is bounded by the map: as many monsters as a map of a
+/// million cells has room for are placed in seconds (each cell of its terrain looked
+/// through every monster: minutes), and more than it has room for are refused at once.
+#[test]
+fn generating_as_many_monsters_as_the_map_holds_takes_seconds() {
+    let scratch = Scratch::new();
+    let out = scratch.path().join("crowd.txt");
+    let (code, err) =
+        generate_within_ten_seconds(&["--size", "1024x1024", "--monsters", "300000"], &out);
+    assert_eq!(code, Some(0), "{err}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    let monsters = text.chars().filter(|c| c.is_ascii_lowercase()).count();
+    assert!(monsters >= 300_000, "{monsters}");
+    let (code, err) = generate_within_ten_seconds(
+        &["--size", "1024x1024", "--monsters", "1000000"],
+        &scratch.path().join("more.txt"),
+    );
+    assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("cannot place 1000000 monsters"), "{err}");
-    assert!(!scratch.path().join("big.txt").exists());
+    assert!(!scratch.path().join("more.txt").exists());
 }
 
 /// Finding 12: a data folder where runs cannot be kept (here its `saves` is a file) plays
@@ -573,4 +597,34 @@ fn saves_with_edits_between_stay_apart_and_the_goal_follows_the_monsters() {
     crate::common::frame(&mut app, "k m g");
     let last = app.world().log().last().unwrap().to_string();
     assert_eq!(last, "Kill the 2 monsters to win the run (depth 1 of 1).");
+}
+
+/// A test writer's finding: `test`'s failure names, for each hunk, the input and script
+/// line that made its first difference (the frame above it named the step before), and
+/// tells a state line's difference field by field (it showed two lines of JSON).
+#[test]
+fn a_failed_test_names_the_input_that_made_the_difference_and_its_fields() {
+    let scratch = Scratch::new();
+    std::fs::create_dir(scratch.path().join("levels")).unwrap();
+    std::fs::copy(
+        repo("tests/levels/troll.txt"),
+        scratch.path().join("levels/troll.txt"),
+    )
+    .unwrap();
+    let dir = scratch.path().join("t");
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::copy(repo("tests/scripts/combat.snap"), dir.join("combat.snap")).unwrap();
+    // One wait where the recorded script attacked.
+    std::fs::write(
+        dir.join("combat.keys"),
+        "#! level: ../levels/troll.txt\n#! size: 60x16\n#! seed: 3\nl . snap:fighting\n20*. snap:dead\nr snap:restarted\n",
+    )
+    .unwrap();
+    let out = run(&[OsStr::new("test"), dir.as_os_str()], scratch.path());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    let first = text.lines().find(|l| l.contains("@@")).unwrap();
+    assert!(first.ends_with("combat.keys:4"), "{first}\n{text}");
+    assert!(first.contains("from token 2 at "), "{first}");
+    assert!(text.contains("      ~ player.hp: 24 -> 25"), "{text}");
 }
