@@ -37,6 +37,7 @@ use morgue::{Outcome, RunEnd};
 
 /// A floor's design and where it came from, said once.
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(into = "FloorForm", from = "FloorForm")]
 pub struct Floor {
     /// The level as designed: what its file says, with the editor's changes. The game in
     /// play is built from it (restart starts from it) and a save writes it.
@@ -47,6 +48,53 @@ pub struct Floor {
     pub generated: Option<(GenKind, u64)>,
     /// Where it is in the run: what a saved run needs to find it again.
     pub origin: Origin,
+}
+
+/// A floor as a kept run's save holds it: the bytes the game has seen of its file are not
+/// written a second time when they are the design's own text (an unedited floor), which
+/// keeps a save within a few times the size of its floors.
+#[derive(Serialize, Deserialize)]
+struct FloorForm {
+    design: Design,
+    source: Source,
+    /// The file's bytes as the game has seen them are the design's text.
+    #[serde(default)]
+    seen_is_design: bool,
+    generated: Option<(GenKind, u64)>,
+    origin: Origin,
+}
+
+impl From<Floor> for FloorForm {
+    fn from(f: Floor) -> Self {
+        let mut source = f.source;
+        let seen_is_design =
+            f.design.has_file_text() && source.seen() == Some(f.design.to_text().as_bytes());
+        if seen_is_design {
+            source.forget_seen();
+        }
+        FloorForm {
+            design: f.design,
+            source,
+            seen_is_design,
+            generated: f.generated,
+            origin: f.origin,
+        }
+    }
+}
+
+impl From<FloorForm> for Floor {
+    fn from(f: FloorForm) -> Self {
+        let mut source = f.source;
+        if f.seen_is_design {
+            source.saw(f.design.to_text().into_bytes());
+        }
+        Floor {
+            design: f.design,
+            source,
+            generated: f.generated,
+            origin: f.origin,
+        }
+    }
 }
 
 /// Where a floor is in the run.
@@ -204,6 +252,51 @@ impl History {
     }
 }
 
+/// About how many bytes of undo history a kept run's save holds at most: its newest steps
+/// (a resize keeps the whole design twice), so that a save follows the run's floors, not
+/// how long it was edited. Older steps cannot be undone after a resume.
+pub const HISTORY_BUDGET: usize = 1024 * 1024;
+
+impl History {
+    /// The history with only its newest steps, as many as fit `budget` bytes (roughly:
+    /// a change of a cell is some 100 bytes, a whole design two bytes a cell).
+    fn within(&self, budget: usize) -> History {
+        let size = |g: &Group| match &g.step {
+            Step::Changes(c) => 100 * c.len(),
+            Step::Whole { before, after } => {
+                let cells = |d: &Design| d.level().grid.len() + 1024;
+                2 * (cells(before) + cells(after))
+            }
+        };
+        let mut kept = self.clone();
+        let mut used = 0;
+        let fits = |g: &Group, used: &mut usize| {
+            *used += size(g);
+            *used <= budget
+        };
+        // The steps nearest the present are kept: the top of each stack.
+        let undo_keep = self
+            .undo
+            .iter()
+            .rev()
+            .take_while(|g| fits(g, &mut used))
+            .count();
+        let redo_keep = self
+            .redo
+            .iter()
+            .rev()
+            .take_while(|g| fits(g, &mut used))
+            .count();
+        kept.undo.drain(..self.undo.len() - undo_keep);
+        kept.redo.drain(..self.redo.len() - redo_keep);
+        kept
+    }
+}
+
+fn history_within<S: serde::Serializer>(h: &History, s: S) -> Result<S::Ok, S::Error> {
+    h.within(HISTORY_BUDGET).serialize(s)
+}
+
 /// What a group of edits did ([`Session::edit_group`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Grouped {
@@ -307,6 +400,8 @@ pub struct Session {
     floor: Floor,
     /// The run's first floor while the player is deeper: restarting goes back to it.
     first: Option<Box<Floor>>,
+    /// Kept in a save as its newest steps within [`HISTORY_BUDGET`].
+    #[serde(serialize_with = "history_within")]
     history: History,
     /// What the disk answered the saves and reloads, for a recording to carry.
     #[serde(skip)]

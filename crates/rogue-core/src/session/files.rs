@@ -90,6 +90,16 @@ impl Source {
         self.content.as_deref()
     }
 
+    /// Forgets what the game has seen of the file (a save writes it elsewhere).
+    pub(super) fn forget_seen(&mut self) {
+        self.content = None;
+    }
+
+    /// Takes `bytes` as what the game has seen of the file (a save read back).
+    pub(super) fn saw(&mut self, bytes: Vec<u8>) {
+        self.content = Some(bytes);
+    }
+
     /// The file name for messages (never a full path, so frames stay reproducible), its
     /// control characters escaped.
     pub fn name(&self) -> String {
