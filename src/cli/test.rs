@@ -135,10 +135,12 @@ pub(super) fn test(args: &TestArgs) -> Result<i32, CliError> {
                 let reset = if paint.is_empty() { "" } else { "\x1b[0m" };
                 // A hunk names the input that made its first difference, which the frame
                 // above it may not (state lines come from the steps after the frame's).
+                // (Said only where it is not the frame's own step.)
+                let own = frame_step(&d.frame);
                 let from = d
                     .hunks
                     .iter()
-                    .find(|(at, _)| *at == i)
+                    .find(|(at, origin)| *at == i && Some(*origin) != own)
                     .map_or(String::new(), |(_, (token, line))| {
                         format!("  from token {token} at {name}:{line}")
                     });
@@ -167,6 +169,14 @@ pub(super) fn test(args: &TestArgs) -> Result<i32, CliError> {
     }
     writeln!(out, "{passed} passed, {failed} failed")?;
     Ok(if failed > 0 { 1 } else { 0 })
+}
+
+/// (K, L) from a frame header `--- frame NAME (token K, line L) ---`, if it has them.
+fn frame_step(header: &str) -> Option<(usize, usize)> {
+    let (_, rest) = header.split_once("(token ")?;
+    let (token, rest) = rest.split_once(", line ")?;
+    let line = rest.split(')').next()?;
+    Some((token.parse().ok()?, line.parse().ok()?))
 }
 
 /// "L" from a frame header `--- frame NAME (token K, line L) ---`, if it has one.

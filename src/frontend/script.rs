@@ -38,8 +38,10 @@ pub const MAX_STEPS: usize = 5_000_000;
 const MAX_TICKS: u32 = 100_000;
 /// Largest terminal a script may ask for.
 pub const MAX_TERMINAL: u16 = 1000;
-/// Largest script file accepted.
-pub const MAX_SCRIPT_BYTES: u64 = 16 * 1024 * 1024;
+/// Largest script file accepted: as large as a save, since a recording carries copies of
+/// the floors it reaches (a level is up to 64 MiB); its tokens are bounded apart
+/// ([`MAX_STEPS`]).
+pub const MAX_SCRIPT_BYTES: u64 = 512 * 1024 * 1024;
 
 /// What one token does.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -386,8 +386,9 @@ fn unified(old: &[String], new: &[String], context: usize) -> Vec<String> {
     unified_at(old, new, context).0
 }
 
-/// [`unified`], with, for each hunk, the index of its `@@` line in the diff and the index
-/// in `new` of its first changed line (where a line would go, for one only removed).
+/// A unified diff of two line lists with `context` lines around each change, with, for
+/// each hunk, the index of its `@@` line in the diff and the index in `new` of its first
+/// changed line (where a line would go, for one only removed).
 fn unified_at(
     old: &[String],
     new: &[String],

@@ -135,7 +135,7 @@ struct MapForm {
     costs: [u32; 3],
 }
 
-/// A [`Grid`] as its [`MapForm`].
+/// A [`Grid`] as its size, its cells as one string of glyphs and its terrains' weights.
 pub mod grid {
     use super::*;
 
@@ -193,7 +193,7 @@ struct OptionsForm {
     algorithm: String,
 }
 
-/// [`SearchOptions`] as an [`OptionsForm`].
+/// [`SearchOptions`] as the command-line names of their parts.
 pub mod options {
     use super::*;
 
