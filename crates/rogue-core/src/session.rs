@@ -1071,3 +1071,35 @@ fn read_written(
         None => read_level_file(path),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::grid::{Pos, Tile};
+
+    #[test]
+    fn a_save_keeps_the_newest_undo_steps_within_its_budget() {
+        let design = Design::parse(b"#####\n#@..#\n#####\n", "x.txt").unwrap();
+        let mut s = Session::new(design, Source::generated("x.txt".into()), 1);
+        let cell = Pos::new(3, 1);
+        let steps = HISTORY_BUDGET / 100 + 500;
+        for i in 0..steps {
+            let tile = if i % 2 == 0 { Tile::Wall } else { Tile::Floor };
+            assert_eq!(s.edit(EditOp::SetTile(cell, tile), false), Ok(true));
+        }
+        let newest = s.history.undo.last().map(|g| g.serial);
+        let json = serde_json::to_string(&s).unwrap();
+        let mut back: Session = serde_json::from_str(&json).unwrap();
+        back.restore(Arc::default()).unwrap();
+        assert_eq!(
+            back.history.undo.len(),
+            HISTORY_BUDGET / 100,
+            "the newest steps"
+        );
+        assert_eq!(back.history.undo.last().map(|g| g.serial), newest);
+        assert_eq!(back.design().to_text(), s.design().to_text());
+        // The steps kept undo as they did.
+        assert!(back.undo());
+        assert_eq!(back.world().grid().get(cell), Tile::Floor);
+    }
+}
