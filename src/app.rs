@@ -269,6 +269,99 @@ pub struct App {
     notice: Option<String>,
     /// A front end's line on the end screen (the run's place in the scores).
     end_note: Option<String>,
+    /// Counts the runs begun in this app: a front end keeping runs starts each one's tape
+    /// when it changes.
+    run_serial: u64,
+}
+
+/// What a kept run's save holds of the app beside its session: the screen up and what it
+/// shows, so that a resumed run looks as it was left. A question is never kept (the run is
+/// kept as it stood before it), nor the lab (its screen is left for the one under it).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct KeptView {
+    screen: KeptScreen,
+    selected: Option<u32>,
+    chosen: bool,
+    show_path: bool,
+    overlay: Overlay,
+    clipboard: Option<Clip>,
+    #[serde(with = "crate::content::serial::opt_pos")]
+    travel: Option<Pos>,
+    errand: Option<Errand>,
+    watch: Option<Watch>,
+    #[serde(with = "crate::content::serial::pos")]
+    camera: Pos,
+    sight: bool,
+}
+
+/// A screen as a kept run's save holds it.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum KeptScreen {
+    Play,
+    Aim,
+    Look {
+        #[serde(with = "crate::content::serial::pos")]
+        cursor: Pos,
+    },
+    Edit {
+        #[serde(with = "crate::content::serial::pos")]
+        cursor: Pos,
+        tools: Tools,
+    },
+    Help {
+        page: usize,
+        back: Box<KeptScreen>,
+    },
+    History {
+        scroll: usize,
+        back: Box<KeptScreen>,
+    },
+}
+
+impl KeptScreen {
+    fn of(screen: &Screen) -> KeptScreen {
+        match screen {
+            Screen::Play => KeptScreen::Play,
+            Screen::Aim => KeptScreen::Aim,
+            Screen::Look { cursor } => KeptScreen::Look { cursor: *cursor },
+            // A stroke under way ends with the game.
+            Screen::Edit { cursor, tools, .. } => KeptScreen::Edit {
+                cursor: *cursor,
+                tools: *tools,
+            },
+            Screen::Lab { back, .. } | Screen::Confirm { back, .. } => KeptScreen::of(back),
+            Screen::Help { page, back } => KeptScreen::Help {
+                page: *page,
+                back: Box::new(KeptScreen::of(back)),
+            },
+            Screen::History { scroll, back } => KeptScreen::History {
+                scroll: *scroll,
+                back: Box::new(KeptScreen::of(back)),
+            },
+        }
+    }
+
+    fn screen(self) -> Screen {
+        match self {
+            KeptScreen::Play => Screen::Play,
+            KeptScreen::Aim => Screen::Aim,
+            KeptScreen::Look { cursor } => Screen::Look { cursor },
+            KeptScreen::Edit { cursor, tools } => Screen::Edit {
+                cursor,
+                stroke: None,
+                tools,
+            },
+            KeptScreen::Help { page, back } => Screen::Help {
+                page,
+                back: Box::new(back.screen()),
+            },
+            KeptScreen::History { scroll, back } => Screen::History {
+                scroll,
+                back: Box::new(back.screen()),
+            },
+        }
+    }
 }
 
 impl App {
@@ -308,6 +401,7 @@ impl App {
             ended: None,
             notice: None,
             end_note: None,
+            run_serial: 1,
         };
         app.welcome();
         app.pick_default();
@@ -346,6 +440,79 @@ impl App {
     /// The settings the app plays with.
     pub fn settings(&self) -> &config::Settings {
         &self.settings
+    }
+
+    /// What a kept run's save holds of the app beside its session ([`KeptView`]).
+    pub fn kept_view(&self) -> KeptView {
+        KeptView {
+            screen: KeptScreen::of(&self.screen),
+            selected: self.selected,
+            chosen: self.chosen,
+            show_path: self.show_path,
+            overlay: self.overlay.clone(),
+            clipboard: self.clipboard.clone(),
+            travel: self.travel,
+            errand: self.errand,
+            watch: self.watch.clone(),
+            camera: self.camera,
+            sight: self.sight,
+        }
+    }
+
+    /// The app of a kept run, loaded: its session (restored), the settings it plays with,
+    /// the terminal's size and the screen it showed. Nothing is replayed.
+    pub fn resumed(
+        session: Session,
+        settings: config::Settings,
+        size: (u16, u16),
+        view: KeptView,
+    ) -> Self {
+        let mut app = Self {
+            session,
+            screen: view.screen.screen(),
+            selected: view.selected,
+            chosen: view.chosen,
+            show_path: view.show_path,
+            overlay: view.overlay,
+            clipboard: view.clipboard,
+            travel: view.travel,
+            errand: view.errand,
+            watch: view.watch,
+            size,
+            running: true,
+            camera: view.camera,
+            sight: view.sight,
+            snapshot_cache: RefCell::new(None),
+            settings,
+            keeping: true,
+            ended: None,
+            notice: None,
+            end_note: None,
+            run_serial: 1,
+        };
+        // A selection or a cursor that no longer fits (a save edited by hand) falls back
+        // to what a game would show.
+        if app
+            .selected
+            .is_some_and(|id| app.world().monster(id).is_none())
+        {
+            app.selected = None;
+            app.chosen = false;
+        }
+        app.sync_trace();
+        app
+    }
+
+    /// The run's first floor's file holds the run's own design of it (see
+    /// [`Session::file_caught_up`]).
+    pub fn file_caught_up(&mut self, bytes: Vec<u8>) {
+        self.session.file_caught_up(bytes);
+    }
+
+    /// Which run of the app is being played: it changes when a new run begins (a new run,
+    /// a new or blank level, an outside edit that restarts the game).
+    pub fn run_serial(&self) -> u64 {
+        self.run_serial
     }
 
     /// Takes one input and says what the front end should do next.
@@ -1304,6 +1471,7 @@ impl App {
 
     /// A new game began in the session: the screen starts over on it.
     fn began(&mut self) {
+        self.run_serial += 1;
         self.welcome();
         self.pick_default();
         self.overlay.step = None;
@@ -1442,6 +1610,7 @@ impl App {
     /// Keeps the game's design over the file's newer one; the file is not taken as seen,
     /// so the next save asks before overwriting it.
     fn keep_own_design(&mut self) {
+        self.session.keep_own_design();
         let name = self.session.source().name();
         let save = self.key(Context::Play, Action::Save);
         self.say(format!(

@@ -297,7 +297,7 @@ fn answers(app: &App, template: &str, actions: &[Action]) -> String {
 }
 
 /// The answer lines of `question`'s box, in one line for the hint bar.
-fn question_answers(app: &App, question: &Confirm) -> String {
+pub(crate) fn question_answers(app: &App, question: &Confirm) -> String {
     let (_, lines, answers) = question_text(app, question);
     lines[lines.len() - answers..]
         .iter()

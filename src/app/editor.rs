@@ -19,7 +19,8 @@ use crate::engine::grid::Pos;
 use crate::session::{NoFloor, NoNewFloor};
 
 /// A shape or region the editor draws (or copies) between two cells.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Tool {
     /// A rectangle's border.
     Rect,
@@ -47,7 +48,8 @@ impl Tool {
 }
 
 /// A key that waits for another.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Prefix {
     /// `m`: the next key is the monster's letter.
     Monster,
@@ -56,11 +58,13 @@ pub enum Prefix {
 }
 
 /// The editor's state while edit mode is up.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Tools {
     /// The shape under way and the cell it started on.
+    #[serde(with = "pending_form")]
     pub pending: Option<(Tool, Pos)>,
     /// The tile `Enter` draws with: the one last put.
+    #[serde(with = "crate::content::serial::tile")]
     pub glyph: Tile,
     /// A key waiting for the next one.
     pub prefix: Option<Prefix>,
@@ -73,6 +77,20 @@ impl Default for Tools {
             glyph: Tile::Wall,
             prefix: None,
         }
+    }
+}
+
+/// A shape under way as a kept run's save holds it: the tool and `[x, y]`.
+mod pending_form {
+    use super::{Pos, Tool};
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(p: &Option<(Tool, Pos)>, s: S) -> Result<S::Ok, S::Error> {
+        p.map(|(t, p)| (t, [p.x, p.y])).serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<(Tool, Pos)>, D::Error> {
+        Ok(Option::<(Tool, [i32; 2])>::deserialize(d)?.map(|(t, [x, y])| (t, Pos::new(x, y))))
     }
 }
 

@@ -19,7 +19,8 @@ pub const TICK_MS: u32 = 60;
 const WEIGHTS: [u32; 5] = [1000, 1500, 2000, 3000, 5000];
 
 /// What the map shows of every touched cell.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Layer {
     /// Open, closed, path and the node being expanded, as glyphs and colours.
     #[default]
@@ -67,7 +68,7 @@ impl Layer {
 }
 
 /// The search overlay's state, shared by the game's overlay and the lab.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Overlay {
     /// Whether it is shown (in the game; the lab always shows its search).
     pub on: bool,

@@ -17,7 +17,7 @@ use crate::frontend::keep::{self, Keeper, Recovered, Start};
 use crate::frontend::record::Recorder;
 use crate::game::Planning;
 use crate::session::data::{self, Lock};
-use crate::session::save::{RunSave, Slot, seen_hash};
+use crate::session::save::{Kept, LegacySave, RunSave, Slot, TapeMark, Unscored, seen_hash};
 use crate::session::{DEFAULT_LEVEL, DEFAULT_LEVEL_PATH, SourceKind, open_level_bytes};
 
 /// Arguments of `play`.
@@ -111,7 +111,7 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
         (None, Some(dir)) => match Slot::latest(dir) {
             Some(slot) => {
                 let save = read_save(&slot, None)?;
-                (LevelRef::of(save.level.as_deref()), None, Some(slot))
+                (LevelRef::of(save.level()), None, Some(slot))
             }
             None => {
                 let level = LevelRef::default_level();
@@ -126,13 +126,13 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
     // What can be refused without writing anything is refused first, on the plain screen
     // and with or without a terminal: a kept run that cannot be resumed, or that another
     // game plays (its lock file exists then, so taking the lock writes nothing).
-    let vet = |save: &RunSave, slot: &Slot| -> Result<(), CliError> {
-        if let Some(seed) = args.seed.filter(|&s| s != save.run_seed) {
+    let vet = |save: &Kept, slot: &Slot| -> Result<Option<Vec<u8>>, CliError> {
+        if let Some(seed) = args.seed.filter(|&s| s != save.run_seed()) {
             return Err(CliError::BadInput(format!(
                 "{} has a run in progress (seed {}, turn {}): `{}` resumes it, and Q in the game abandons it; then --seed {seed} starts that run.",
-                save.name,
-                save.run_seed,
-                save.turn,
+                save.name(),
+                save.run_seed(),
+                save.turn(),
                 keep::play_command(level.path.as_deref())
             )));
         }
@@ -144,7 +144,7 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
         vet(&read_save(slot, level.path.as_deref())?, slot)?;
     }
     let early = match (&data, &slot) {
-        (Some(dir), Some(slot)) if slot.lock.is_file() => Some(take_lock(dir, slot)?),
+        (Some(dir), Some(slot)) if slot.lock.is_file() => take_lock(dir, slot)?,
         _ => None,
     };
     // Nothing is written (no lock, no recording) and no mode touched without a terminal
@@ -155,10 +155,10 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
     let mut kept = Taken(match (&data, slot) {
         (Some(dir), Some(slot)) => {
             let lock = match early {
-                Some(lock) => lock,
+                Some(lock) => Some(lock),
                 None => take_lock(dir, &slot)?,
             };
-            Some((dir.clone(), lock, slot))
+            lock.map(|lock| (dir.clone(), lock, slot))
         }
         _ => None,
     });
@@ -168,20 +168,80 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
         _ => None,
     };
     let keeping = kept.0.is_some();
-    let (resumed, fresh, start, tape, io) = match saved {
-        Some(save) => {
-            let slot = &kept.0.as_ref().expect("a save has a slot").2;
-            vet(&save, slot)?;
-            if save.settings.as_deref().map(str::as_bytes) != settings_text.as_deref() {
-                crate::cli::report(
-                    &"The settings changed since this run began: it goes on with the settings it began with.",
-                );
+    let mut resumed: Option<Resumed> = None;
+    if let Some(save) = saved {
+        let (dir, _, slot) = kept.0.as_ref().expect("a save has a slot");
+        let caught_up = vet(&save, slot)?;
+        if save.settings().map(str::as_bytes) != settings_text.as_deref() {
+            crate::cli::report(
+                &"The settings changed since this run began: it goes on with the settings it began with.",
+            );
+        }
+        match save {
+            Kept::Run(mut save) => {
+                // Runs that ended unscored are scored first: their morgue files and score
+                // lines before anything else.
+                save.ended = score_unscored(dir, std::mem::take(&mut save.ended));
+                if save.session.in_progress() {
+                    let (mut app, start) = resume(&save, slot)?;
+                    if let Some(bytes) = caught_up {
+                        app.file_caught_up(bytes);
+                    }
+                    resumed = Some(Resumed {
+                        app,
+                        start,
+                        tape: save.tape.clone(),
+                        size: save.size,
+                        unscored: save.ended,
+                        legacy: None,
+                    });
+                } else if save.ended.is_empty() {
+                    // Over and scored: the save and its tape go; a new run begins.
+                    let _ = std::fs::remove_file(&slot.save);
+                    let _ = std::fs::remove_file(&slot.tape);
+                } else {
+                    return Err(CliError::BadInput(format!(
+                        "{}: a run that ended is kept until it is scored, and it still cannot be; the save is kept.",
+                        slot.save.display()
+                    )));
+                }
             }
-            // The run's own unsaved edits come back with it; a recovery file beside the
-            // level stays for a later game, untouched.
-            let (app, start) = resume(&save, slot)?;
-            let tape = Some((save.size, save.tape.clone()));
-            (Some(app), None, start, tape, save.io)
+            Kept::Legacy(save) => {
+                let (app, start) = resume_legacy(&save, slot)?;
+                let tape = legacy_tape(&start, &save);
+                resumed = Some(Resumed {
+                    app,
+                    start,
+                    tape: None,
+                    size: save.size,
+                    unscored: Vec::new(),
+                    legacy: Some(tape),
+                });
+            }
+        }
+    }
+    let (resumed, fresh, start, tape_mark) = match resumed {
+        Some(Resumed {
+            app,
+            start,
+            tape: mark,
+            size,
+            unscored,
+            legacy,
+        }) => {
+            // A format 1 save's recording is the run's tape from now on.
+            let mark = match (&legacy, &kept.0) {
+                (Some(text), Some((_, _, slot))) => {
+                    crate::session::write_atomic(&slot.tape, text.as_bytes())
+                        .ok()
+                        .map(|()| TapeMark {
+                            file: slot.tape.file_name().map(PathBuf::from).unwrap_or_default(),
+                            len: text.len() as u64,
+                        })
+                }
+                _ => mark,
+            };
+            (Some((app, unscored, legacy, size)), None, start, mark)
         }
         None => {
             let seed = args.seed.unwrap_or_else(fresh_seed);
@@ -222,12 +282,17 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
                 settings_file: settings.file.clone(),
                 recovered,
             };
-            (None, Some((opened, settings)), start, None, Vec::new())
+            (None, Some((opened, settings)), start, None)
         }
     };
+    // The recording of the game: a resumed run's starts with the run's tape, so that it
+    // replays the run from its first turn.
+    let run_seed = resumed
+        .as_ref()
+        .map_or(start.seed, |(app, ..)| app.world().seed());
     let mut recorder = Recorder::new(
         start.level.as_deref(),
-        start.seed,
+        run_seed,
         args.record.as_deref(),
         args.force,
     )
@@ -235,33 +300,59 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
         let name = args.record.as_deref().unwrap_or(Path::new(""));
         CliError::BadInput(format!("{}: cannot record: {e}", name.display()))
     })?;
-    for (k, v) in keep::extra_headers(&start) {
+    let planning = resumed
+        .as_ref()
+        .map_or(start.planning, |(app, ..)| app.world().planning());
+    for (k, v) in keep::extra_headers(planning, start.settings_file.as_deref()) {
         if keeping || k != "runs" {
             recorder = recorder.with_header(k, v);
         }
     }
-    if let Some((size, lines)) = tape {
-        recorder = recorder.continuing(size, lines);
+    let level_copy = match &fresh {
+        // What the recording replays: the level as the game read it.
+        Some(_) => Some(start.bytes.clone()),
+        None => None,
+    };
+    recorder = recorder.with_copies(
+        level_copy.as_deref(),
+        start.settings.as_deref().map(str::as_bytes),
+    );
+    if let Some((_, _, legacy, size)) = &resumed {
+        let tape = match (legacy, &kept.0) {
+            (Some(text), _) => Some(text.clone()),
+            (None, Some((_, _, slot))) => tape_mark
+                .as_ref()
+                .and_then(|m| read_tape(&slot.tape, m.len)),
+            _ => None,
+        };
+        if let Some(text) = tape {
+            recorder = recorder.continuing_tape(text, *size);
+        }
     }
     let recorder = Arc::new(Mutex::new(recorder));
-    let keeper = kept.0.take().map(|(dir, lock, slot)| {
-        Arc::new(Keeper::new(
-            dir,
-            slot,
-            lock,
-            start.clone(),
-            Arc::clone(&recorder),
-            io,
-        ))
+    let (resumed, unscored) = match resumed {
+        Some((app, unscored, ..)) => (Some(app), unscored),
+        None => (None, Vec::new()),
+    };
+    // The app of a new run is made on the terminal (planning a huge level takes a while);
+    // the keeper starts the run's tape once it has it.
+    let keeper_parts = kept.0.take();
+    let keeper: Arc<Mutex<Option<Arc<Keeper>>>> = Arc::default();
+    let make_keeper = {
+        let keeper = Arc::clone(&keeper);
+        let recorder = Arc::clone(&recorder);
+        let start = start.clone();
+        move |app: &App, resumed: bool| {
+            if let Some((dir, lock, slot)) = keeper_parts {
+                let resumed = resumed.then_some((tape_mark, unscored));
+                let k = Arc::new(Keeper::new(dir, slot, lock, start, recorder, app, resumed));
+                *keeper.lock().unwrap_or_else(|p| p.into_inner()) = Some(k);
+            }
+        }
+    };
+    let hooks: Option<Arc<dyn crate::frontend::term::Hooks>> = keeping.then(|| {
+        Arc::new(LateKeeper(Arc::clone(&keeper))) as Arc<dyn crate::frontend::term::Hooks>
     });
-    let mut resumed = resumed;
-    if let (Some(app), Some(k)) = (&mut resumed, &keeper) {
-        // Where the resumed run stands before any input: what leaving at once keeps.
-        k.note(app);
-    }
-    let hooks = keeper
-        .clone()
-        .map(|k| k as Arc<dyn crate::frontend::term::Hooks>);
     // The busy box's keys: those the run plays with (a resumed run keeps its own).
     let keys = match (&resumed, &fresh) {
         (Some(app), _) => app.settings().bindings.clone(),
@@ -280,19 +371,23 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
                     size.0, size.1,
                 )));
             }
+            make_keeper(&app, true);
             app
         }
         None => {
             let ((design, source), settings) = fresh.expect("a new run has its level");
             let mut app = keep::start_app(&start, design, source, settings, size, progress);
             app.set_keeping(keeping);
+            // A recording carries the disk's answers.
             app.keep_io();
+            make_keeper(&app, false);
             app
         }
     };
     if args.plain {
         let ending =
             crate::frontend::plain::play_kept(make_app, Arc::clone(&recorder), hooks, plain_size);
+        let keeper = keeper.lock().unwrap_or_else(|p| p.into_inner()).clone();
         // Kept however the lines ended, a closed output too: the run is the player's.
         let kept = keeper
             .as_ref()
@@ -301,8 +396,96 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
     }
     let ending = crate::frontend::term::play_kept(make_app, Arc::clone(&recorder), hooks, keys)
         .map_err(CliError::Terminal)?;
+    let keeper = keeper.lock().unwrap_or_else(|p| p.into_inner()).clone();
     let kept = keeper.as_ref().is_none_or(|k| k.finish_and_say());
     Ok(ending.exit_code_kept(kept))
+}
+
+/// A kept run resumed: its app, what its game started from, where its tape stood and the
+/// terminal size it was saved at, the ended runs it keeps unscored, and (a format 1 save)
+/// its recording as the run's tape.
+struct Resumed {
+    app: App,
+    start: Start,
+    tape: Option<TapeMark>,
+    size: (u16, u16),
+    unscored: Vec<Unscored>,
+    legacy: Option<String>,
+}
+
+/// The keeper, once the game has made it (the hooks are given before the app exists).
+struct LateKeeper(Arc<Mutex<Option<Arc<Keeper>>>>);
+
+impl LateKeeper {
+    fn get(&self) -> Option<Arc<Keeper>> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+}
+
+impl crate::frontend::term::Hooks for LateKeeper {
+    fn handled(&self, app: &mut App) {
+        if let Some(k) = self.get() {
+            k.note(app);
+        }
+    }
+
+    fn idle(&self, app: &App) {
+        if let Some(k) = self.get() {
+            k.settle(app);
+        }
+    }
+
+    fn ending(&self) -> bool {
+        self.get().is_none_or(|k| k.finish_and_say())
+    }
+}
+
+/// The first `len` bytes of a run's tape, as text.
+fn read_tape(path: &Path, len: u64) -> Option<String> {
+    let bytes = std::fs::read(path).ok()?;
+    let cut = bytes.get(..usize::try_from(len).ok()?)?;
+    String::from_utf8(cut.to_vec()).ok()
+}
+
+/// The tape of a run kept in format 1: its recording, from the level it began on.
+fn legacy_tape(start: &Start, save: &LegacySave) -> String {
+    let mut text = crate::frontend::record::header(
+        start.level.as_deref(),
+        start.seed,
+        save.size,
+        Path::new("x"),
+        &[],
+    );
+    for (k, v) in keep::extra_headers(start.planning, start.settings_file.as_deref()) {
+        text.push_str(&format!("#! {k}: {v}\n"));
+    }
+    for line in &save.tape {
+        text.push_str(line);
+        text.push('\n');
+    }
+    text
+}
+
+/// Scores the runs a save kept unscored (their morgue files and score lines), saying so on
+/// the plain screen; those that still cannot be scored come back.
+fn score_unscored(data: &Path, unscored: Vec<Unscored>) -> Vec<Unscored> {
+    let mut left = Vec::new();
+    for u in unscored {
+        match keep::score_run(data, &u.end, &u.tape) {
+            Ok(note) => crate::cli::report(&format!(
+                "A run that ended unscored is scored now: {} {}",
+                u.end.sentence(),
+                note.replace('\n', "; ")
+            )),
+            Err(why) => {
+                crate::cli::report(&format!(
+                    "A run that ended still cannot be scored ({why}); it stays kept."
+                ));
+                left.push(u);
+            }
+        }
+    }
+    left
 }
 
 /// The settings to play with (the file `--config` names, else the user's) and the bytes
@@ -343,24 +526,34 @@ impl Drop for Taken {
     }
 }
 
-/// Takes the lock of a save slot: one game at a time plays a level's run.
-fn take_lock(dir: &Path, slot: &Slot) -> Result<Lock, CliError> {
-    let failed =
-        |e: String| CliError::BadInput(format!("{}: cannot keep runs there: {e}", dir.display()));
-    if let Some(parent) = slot.lock.parent() {
-        data::ensure(parent).map_err(|e| failed(e.to_string()))?;
+/// Takes the lock of a save slot: one game at a time plays a level's run. A data folder
+/// that cannot hold the lock (read-only, not a folder) plays with runs not kept, and says
+/// so: `Ok(None)`.
+fn take_lock(dir: &Path, slot: &Slot) -> Result<Option<Lock>, CliError> {
+    let not_kept = |e: String| {
+        crate::cli::report(&format!(
+            "Runs are not kept: {}: cannot keep runs there: {e}.",
+            dir.display()
+        ));
+        Ok(None)
+    };
+    if let Some(parent) = slot.lock.parent()
+        && let Err(e) = data::ensure(parent)
+    {
+        return not_kept(e.to_string());
     }
-    data::lock(&slot.lock, None)
-        .map_err(|e| failed(e.to_string()))?
-        .ok_or_else(|| {
-            CliError::BadInput(
-                "This level's run is being played in another terminal: one game at a time plays a run.".into(),
-            )
-        })
+    match data::lock(&slot.lock, None) {
+        Ok(Some(lock)) => Ok(Some(lock)),
+        Ok(None) => Err(CliError::BadInput(
+            "This level's run is being played in another terminal: one game at a time plays a run."
+                .into(),
+        )),
+        Err(e) => not_kept(e.to_string()),
+    }
 }
 
 /// Reads a kept run, or says why it cannot be resumed and that it is kept.
-fn read_save(slot: &Slot, level: Option<&Path>) -> Result<RunSave, CliError> {
+fn read_save(slot: &Slot, level: Option<&Path>) -> Result<Kept, CliError> {
     RunSave::read(&slot.save).map_err(|e| {
         let what = match level {
             Some(p) => format!("a new run on {}", p.display()),
@@ -373,10 +566,13 @@ fn read_save(slot: &Slot, level: Option<&Path>) -> Result<RunSave, CliError> {
     })
 }
 
-/// Refuses a save whose level file changed or went away since the run saw it.
-fn check_level(save: &RunSave, slot: &Slot) -> Result<(), CliError> {
-    let (Some(path), Some(seen)) = (&save.level, &save.seen) else {
-        return Ok(());
+/// Refuses a save whose level file changed or went away since the run saw it. A file that
+/// holds the run's own design of its first floor (saved into it just before the game
+/// ended, the save not caught up) is no change: its bytes come back, for the run to take
+/// as what it has seen.
+fn check_level(save: &Kept, slot: &Slot) -> Result<Option<Vec<u8>>, CliError> {
+    let (Some(path), Some(seen)) = (save.level(), save.seen()) else {
+        return Ok(None);
     };
     let kept = format!(
         "The save is kept ({}); put the level back as it was to resume the run, or move the save away to start a new one.",
@@ -388,39 +584,72 @@ fn check_level(save: &RunSave, slot: &Slot) -> Result<(), CliError> {
             path.display()
         ))
     })?;
-    if &seen_hash(&now) != seen {
-        return Err(CliError::BadInput(format!(
-            "{}: the level file changed since the run was saved (turn {}), so the run cannot go on as it was.\n{kept}",
-            path.display(),
-            save.turn
-        )));
+    if seen_hash(&now) == seen {
+        return Ok(None);
     }
-    Ok(())
+    if let Kept::Run(run) = save
+        && run.session.first_floor().design.to_text().as_bytes() == now
+    {
+        return Ok(Some(now));
+    }
+    Err(CliError::BadInput(format!(
+        "{}: the level file changed since the run was saved (turn {}), so the run cannot go on as it was.\n{kept}",
+        path.display(),
+        save.turn()
+    )))
 }
 
-/// Rebuilds a kept run, with the notice that says so.
+/// Loads a kept run, with the notice that says so.
 fn resume(save: &RunSave, slot: &Slot) -> Result<(App, Start), CliError> {
+    let refused = |e: keep::RebuildError| {
+        CliError::BadInput(format!(
+            "{}: the run saved here cannot be resumed: {e}.\nThe save is kept as it is.",
+            slot.save.display()
+        ))
+    };
+    let mut app = keep::resume(save, save.size, Arc::default()).map_err(refused)?;
+    app.set_notice(Some(keep::resumed_notice(
+        &save.name,
+        save.turn,
+        save.depth,
+        save.run_seed,
+    )));
+    let start = Start {
+        level: save.level.clone(),
+        bytes: Vec::new(),
+        seed: save.run_seed,
+        planning: app.world().planning(),
+        settings: save.settings.clone(),
+        settings_file: save.settings_file.clone(),
+        recovered: None,
+    };
+    Ok((app, start))
+}
+
+/// Rebuilds a run kept in format 1 by replaying it, with the notice that says so.
+fn resume_legacy(save: &LegacySave, slot: &Slot) -> Result<(App, Start), CliError> {
     // Replaying is quick on most levels (some 25 µs a turn on the default one) but takes
     // as long as the turns took on a huge one: say what is going on meanwhile.
     crate::cli::report(&format!(
-        "Resuming your run on {} (turn {}): replaying its {} recorded lines...",
+        "Resuming your run on {} (turn {}), saved in format 1: replaying its {} recorded lines...",
         save.name,
         save.turn,
         save.tape.len()
     ));
-    let mut app = keep::rebuild(save).map_err(|e| {
+    let refused = |e: keep::RebuildError| {
         CliError::BadInput(format!(
             "{}: the run saved here cannot be resumed: {e}.\nThe save is kept as it is.",
             slot.save.display()
         ))
-    })?;
-    app.set_notice(Some(keep::resumed_notice(save)));
-    let start = Start::of(save).map_err(|e| {
-        CliError::BadInput(format!(
-            "{}: the run saved here cannot be resumed: {e}.\nThe save is kept as it is.",
-            slot.save.display()
-        ))
-    })?;
+    };
+    let mut app = keep::rebuild(save).map_err(refused)?;
+    app.set_notice(Some(keep::resumed_notice(
+        &save.name,
+        save.turn,
+        save.depth,
+        save.run_seed,
+    )));
+    let start = Start::of_legacy(save).map_err(refused)?;
     Ok((app, start))
 }
 

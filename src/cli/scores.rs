@@ -28,7 +28,7 @@ pub(super) fn scores(args: &ScoresArgs) -> Result<i32, CliError> {
     for line in &table.unreadable {
         crate::cli::report(&format!(
             "{}:{line}: warning: this line does not read as a run; it is kept as it is",
-            dir.join(SCORES_FILE).display()
+            crate::text::shown_path(&dir.join(SCORES_FILE))
         ));
     }
     let shown: Vec<(usize, &scores::Score)> = table
@@ -46,14 +46,16 @@ pub(super) fn scores(args: &ScoresArgs) -> Result<i32, CliError> {
         writeln!(
             out,
             "No runs have ended yet{}: scores are kept in {}.",
-            args.level
-                .as_ref()
-                .map_or(String::new(), |l| format!(" on {l}")),
-            dir.join(SCORES_FILE).display()
+            args.level.as_ref().map_or(String::new(), |l| format!(
+                " on {}",
+                crate::text::escape_controls(l)
+            )),
+            crate::text::shown_path(&dir.join(SCORES_FILE))
         )?;
         out.flush()?;
         return Ok(0);
     }
+    // Every field is text from a file: each is escaped, whatever it is meant to hold.
     let rows: Vec<[String; 8]> = shown
         .iter()
         .map(|(i, s)| {
@@ -64,9 +66,10 @@ pub(super) fn scores(args: &ScoresArgs) -> Result<i32, CliError> {
                 s.turns.to_string(),
                 s.kills.to_string(),
                 s.seed.to_string(),
-                crate::text::escape_controls(&s.level).into_owned(),
+                s.level.clone(),
                 data::date(s.date),
             ]
+            .map(|cell| crate::text::escape_controls(&cell).into_owned())
         })
         .collect();
     let head = [

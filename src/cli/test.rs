@@ -55,8 +55,8 @@ pub(super) fn test(args: &TestArgs) -> Result<i32, CliError> {
         let name = esc(script);
         let expected_path = snapshot::expected_path(script);
         let shown_expected = esc(&expected_path);
-        let actual = match snapshot::render(script) {
-            Ok(text) => text,
+        let rendered = match snapshot::render_traced(script) {
+            Ok(rendered) => rendered,
             Err(e) => {
                 failed += 1;
                 writeln!(out, "FAIL {name}: cannot run:")?;
@@ -66,6 +66,7 @@ pub(super) fn test(args: &TestArgs) -> Result<i32, CliError> {
                 continue;
             }
         };
+        let actual = rendered.text;
         let stored = match snapshot::read_expected(&expected_path) {
             Ok(stored) => stored,
             Err(e) => {
@@ -101,7 +102,8 @@ pub(super) fn test(args: &TestArgs) -> Result<i32, CliError> {
             )?;
             continue;
         };
-        let diffs = snapshot::diff(&expected, &snapshot::normalize(&actual));
+        let diffs =
+            snapshot::diff_traced(&expected, &snapshot::normalize(&actual), &rendered.origins);
         if diffs.is_empty() {
             passed += 1;
             writeln!(out, "ok   {name}")?;
@@ -113,10 +115,17 @@ pub(super) fn test(args: &TestArgs) -> Result<i32, CliError> {
             let frame = crate::text::escape_controls(&d.frame);
             // The header names the line already; the script's path with it makes a
             // FILE:LINE an editor opens.
-            writeln!(out, "  {frame}  at {name}:{}", script_line(&frame))?;
+            match script_line(&frame) {
+                Some(line) => writeln!(out, "  {frame}  at {name}:{line}")?,
+                None => writeln!(out, "  {frame}")?,
+            }
             writeln!(out, "  --- expected {shown_expected}")?;
             writeln!(out, "  +++ actual")?;
-            for line in &d.lines {
+            // The removed lines of the run of changes under way, to pair with the added
+            // ones: a state line changed is told field by field.
+            let mut removed: Vec<&str> = Vec::new();
+            let mut paired = 0;
+            for (i, line) in d.lines.iter().enumerate() {
                 let paint = match line.chars().next() {
                     Some('-') if colour => "\x1b[31m",
                     Some('+') if colour => "\x1b[32m",
@@ -124,8 +133,37 @@ pub(super) fn test(args: &TestArgs) -> Result<i32, CliError> {
                     _ => "",
                 };
                 let reset = if paint.is_empty() { "" } else { "\x1b[0m" };
-                let line = crate::text::escape_controls(line);
-                writeln!(out, "  {paint}{line}{reset}")?;
+                // A hunk names the input that made its first difference, which the frame
+                // above it may not (state lines come from the steps after the frame's).
+                // (Said only where it is not the frame's own step.)
+                let own = frame_step(&d.frame);
+                let from = d
+                    .hunks
+                    .iter()
+                    .find(|(at, origin)| *at == i && Some(*origin) != own)
+                    .map_or(String::new(), |(_, (token, line))| {
+                        format!("  from token {token} at {name}:{line}")
+                    });
+                let shown = crate::text::escape_controls(line);
+                writeln!(out, "  {paint}{shown}{reset}{from}")?;
+                match line.as_bytes().first() {
+                    Some(b'-') => removed.push(&line[1..]),
+                    Some(b'+') => {
+                        if let Some(old) = removed.get(paired) {
+                            paired += 1;
+                            for change in
+                                snapshot::state_changes(old, &line[1..]).unwrap_or_default()
+                            {
+                                let change = crate::text::escape_controls(&change);
+                                writeln!(out, "      ~ {change}")?;
+                            }
+                        }
+                    }
+                    _ => {
+                        removed.clear();
+                        paired = 0;
+                    }
+                }
             }
         }
     }
@@ -133,12 +171,21 @@ pub(super) fn test(args: &TestArgs) -> Result<i32, CliError> {
     Ok(if failed > 0 { 1 } else { 0 })
 }
 
-/// "L" from a frame header `--- frame NAME (token K, line L) ---`.
-fn script_line(header: &str) -> String {
+/// (K, L) from a frame header `--- frame NAME (token K, line L) ---`, if it has them.
+fn frame_step(header: &str) -> Option<(usize, usize)> {
+    let (_, rest) = header.split_once("(token ")?;
+    let (token, rest) = rest.split_once(", line ")?;
+    let line = rest.split(')').next()?;
+    Some((token.parse().ok()?, line.parse().ok()?))
+}
+
+/// "L" from a frame header `--- frame NAME (token K, line L) ---`, if it has one.
+fn script_line(header: &str) -> Option<String> {
     header
         .rsplit_once("line ")
         .and_then(|(_, rest)| rest.split(')').next())
-        .map_or_else(|| "?".into(), str::to_owned)
+        .filter(|l| !l.is_empty() && l.bytes().all(|b| b.is_ascii_digit()))
+        .map(str::to_owned)
 }
 
 /// Every `*.keys` below `dir`, skipping hidden folders and `target`.

@@ -193,7 +193,15 @@ impl Player<'_> {
         intro(app, lines)?;
         lines.flush()?;
         let mut buf = Vec::new();
-        while let Some(too_long) = read_line(input, &mut buf)? {
+        loop {
+            // The game waits for the next line: the moment the keeper takes the run as it
+            // stands, as the terminal's loop does when its queue is empty.
+            if let Some(h) = self.hooks {
+                h.idle(app);
+            }
+            let Some(too_long) = read_line(input, &mut buf)? else {
+                break;
+            };
             let before = Seen::of(app);
             // What the terminal's poll of the level file would have found meanwhile.
             self.poll_disk(app);

@@ -9,6 +9,15 @@
 //! where the terminal did, and a key that stopped travel half-way stops it at the same step.
 //! The input that quit the game is written as a comment: the terminal never drew what
 //! came after it, and the replay must end on what it drew.
+//!
+//! A recording carries what it replays, so that it plays the same game after its files
+//! change: lines that start with `#=` (comments to any reader that does not know them)
+//! hold a copy of the level as the game began on it (`#= level KEY`), of the settings
+//! (`#= config KEY`), and every answer the disk gave the game, in order (`#= io JSON`:
+//! a reload's bytes, a floor below, how a save went). Each file's bytes are written once,
+//! before the first line that needs them (`#= carry KEY "t:TEXT"`, KEY being the bytes'
+//! FNV-1a hash and length), and named by `@KEY` after that: a floor visited ten times is
+//! carried once.
 
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
@@ -18,6 +27,8 @@ use crossterm::event::{Event, MouseEventKind};
 
 use super::script::token;
 use crate::app::{Replacing, create_for_writing};
+use crate::session::Io;
+use crate::session::journal::bytes_text;
 
 /// A recording under way.
 #[derive(Debug)]
@@ -46,6 +57,97 @@ pub struct Recorder {
     /// Whether this recording continues an earlier one (a resumed run), whose lines it
     /// starts with.
     continued: bool,
+    /// The bytes of every file the recording carries, by key ([`carry_key`]).
+    carried: std::collections::HashMap<String, std::sync::Arc<Vec<u8>>>,
+    /// The keys carried in the file written so far.
+    carried_out: std::collections::HashSet<String>,
+    /// The carried copies named in the header: the level's and the settings'.
+    copies: Vec<(&'static str, String)>,
+    /// How many disk answers it has taken.
+    answers: usize,
+    /// A run's tape this recording continues, written in place of a header.
+    prefix: Option<String>,
+}
+
+/// The key of carried bytes: their FNV-1a hash and their length.
+pub fn carry_key(bytes: &[u8]) -> String {
+    format!(
+        "{:016x}-{}",
+        crate::session::data::fnv64(bytes),
+        bytes.len()
+    )
+}
+
+/// The line that carries `bytes` under `key`.
+pub fn carry_line(key: &str, bytes: &[u8]) -> String {
+    let text = serde_json::to_string(&bytes_text::encode(bytes)).unwrap_or_default();
+    format!("#= carry {key} {text}")
+}
+
+/// The keys a line names (`@KEY` in a disk answer, or a header's copy), in order.
+pub fn carried_keys(line: &str) -> Vec<&str> {
+    if let Some(key) = line
+        .strip_prefix("#= level ")
+        .or_else(|| line.strip_prefix("#= config "))
+    {
+        return vec![key.trim()];
+    }
+    let Some(json) = line.strip_prefix("#= io ") else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut rest = json;
+    while let Some(at) = rest.find("\"@") {
+        let tail = &rest[at + 2..];
+        let end = tail.find('"').unwrap_or(tail.len());
+        out.push(&tail[..end]);
+        rest = &tail[end..];
+    }
+    out
+}
+
+/// The line of a disk answer, its bytes named by key, with the bytes to carry.
+pub fn io_line(answer: &Io) -> (String, Vec<(String, Vec<u8>)>) {
+    let mut value = serde_json::to_value(answer).unwrap_or_default();
+    let mut carried = Vec::new();
+    name_bytes(&mut value, &mut carried);
+    (format!("#= io {value}"), carried)
+}
+
+/// Replaces every `bytes` value (`t:...` or `x:...`) in `value` by `@KEY`, keeping the
+/// bytes in `carried`.
+fn name_bytes(value: &mut serde_json::Value, carried: &mut Vec<(String, Vec<u8>)>) {
+    match value {
+        serde_json::Value::Object(map) => {
+            for (k, v) in map.iter_mut() {
+                if k == "bytes"
+                    && let Some(text) = v.as_str()
+                    && let Ok(bytes) = bytes_text::decode(text)
+                {
+                    let key = carry_key(&bytes);
+                    *v = serde_json::Value::String(format!("@{key}"));
+                    carried.push((key, bytes));
+                } else {
+                    name_bytes(v, carried);
+                }
+            }
+        }
+        serde_json::Value::Array(items) => {
+            for v in items {
+                name_bytes(v, carried);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The line of `n` ticks (`tick`, `N*tick`), or none.
+pub fn tick_line(n: u32) -> Option<String> {
+    match n {
+        0 => None,
+        1 => Some("tick".into()),
+        n => Some(format!("{n}*tick")),
+    }
 }
 
 impl Recorder {
@@ -99,7 +201,63 @@ impl Recorder {
             in_stroke: false,
             extra: Vec::new(),
             continued: false,
+            carried: Default::default(),
+            carried_out: Default::default(),
+            copies: Vec::new(),
+            answers: 0,
+            prefix: None,
         })
+    }
+
+    /// Carries copies of the level's bytes and the settings file's, as the game began on
+    /// them: the replay plays these, whatever the files hold by then (before the recording
+    /// starts).
+    pub fn with_copies(mut self, level: Option<&[u8]>, config: Option<&[u8]>) -> Self {
+        for (what, bytes) in [("level", level), ("config", config)] {
+            if let Some(bytes) = bytes {
+                let key = carry_key(bytes);
+                self.carried
+                    .insert(key.clone(), std::sync::Arc::new(bytes.to_vec()));
+                self.copies.push((what, key));
+            }
+        }
+        self
+    }
+
+    /// The disk's answers to the input just handled: recorded in order, each file's bytes
+    /// carried once.
+    pub fn io(&mut self, answers: Vec<Io>) {
+        if answers.is_empty() {
+            return;
+        }
+        self.commit();
+        self.write_ticks();
+        for answer in &answers {
+            let (line, carried) = io_line(answer);
+            for (key, bytes) in carried {
+                self.carried
+                    .entry(key)
+                    .or_insert_with(|| std::sync::Arc::new(bytes));
+            }
+            self.push(line);
+        }
+        // How deep the designed floors go is asked whenever a game starts: not a move.
+        self.answers += answers
+            .iter()
+            .filter(|a| !matches!(a, Io::Chain(_)))
+            .count();
+    }
+
+    /// How many disk answers the recording has taken (beyond the depth of the designed
+    /// floors, which every game asks when it starts): it changes when the game touched the
+    /// disk (a save, a reload, a floor read).
+    pub fn answers(&self) -> usize {
+        self.answers
+    }
+
+    /// The bytes carried under `key`.
+    pub fn carried(&self, key: &str) -> Option<std::sync::Arc<Vec<u8>>> {
+        self.carried.get(key).cloned()
     }
 
     /// Continues an earlier recording (a resumed run): its `lines`, recorded in a terminal
@@ -110,6 +268,23 @@ impl Recorder {
         self.size = size;
         self.lines = lines;
         self.continued = true;
+        self
+    }
+
+    /// Continues a run's tape (a resumed run): the recording starts with `text`, a whole
+    /// recording, header and all, written as it is; the lines recorded from now on follow.
+    pub fn continuing_tape(mut self, text: String, size: (u16, u16)) -> Self {
+        // The tape's game was at `size`: a terminal of another size is an input of the run.
+        self.size = size;
+        self.continued = true;
+        for line in text.lines() {
+            if let Some(rest) = line.strip_prefix("#= carry ")
+                && let Some((key, _)) = rest.split_once(' ')
+            {
+                self.carried_out.insert(key.to_string());
+            }
+        }
+        self.prefix = Some(text);
         self
     }
 
@@ -135,7 +310,24 @@ impl Recorder {
         let first = if self.continued { self.size } else { size };
         self.size = first;
         if let Some((path, out, _)) = &mut self.file {
-            let header = header(self.level.as_deref(), self.seed, first, path, &self.extra);
+            let mut header = header(self.level.as_deref(), self.seed, first, path, &self.extra);
+            if let Some(prefix) = &self.prefix {
+                header.clone_from(prefix);
+            }
+            let copies = if self.prefix.is_some() {
+                &[][..]
+            } else {
+                &self.copies[..]
+            };
+            for (what, key) in copies {
+                if self.carried_out.insert(key.clone())
+                    && let Some(bytes) = self.carried.get(key)
+                {
+                    header.push_str(&carry_line(key, bytes));
+                    header.push('\n');
+                }
+                header.push_str(&format!("#= {what} {key}\n"));
+            }
             let _ = out.write_all(header.as_bytes()).and_then(|()| out.flush());
             if let Some(replacing) = &mut self.replacing {
                 let _ = replacing.commit(out.get_ref());
@@ -222,6 +414,13 @@ impl Recorder {
     pub fn flush(&mut self) {
         if let Some((_, out, written)) = &mut self.file {
             for line in &self.lines[*written..] {
+                for key in carried_keys(line) {
+                    if self.carried_out.insert(key.to_string())
+                        && let Some(bytes) = self.carried.get(key)
+                    {
+                        let _ = writeln!(out, "{}", carry_line(key, bytes));
+                    }
+                }
                 let _ = writeln!(out, "{line}");
             }
             *written = self.lines.len();
@@ -239,6 +438,30 @@ impl Recorder {
     /// The whole recording as a script file placed in `dir` (the level path is relative to
     /// it when the level lies below it).
     pub fn script_in(&self, dir: &Path) -> String {
+        if let Some(prefix) = &self.prefix {
+            let mut out = prefix.clone();
+            let mut carried: std::collections::HashSet<&str> = prefix
+                .lines()
+                .filter_map(|l| l.strip_prefix("#= carry ")?.split_once(' '))
+                .map(|(key, _)| key)
+                .collect();
+            for line in self.lines.iter().chain(&self.pending) {
+                for key in carried_keys(line) {
+                    if carried.insert(key)
+                        && let Some(bytes) = self.carried.get(key)
+                    {
+                        out.push_str(&carry_line(key, bytes));
+                        out.push('\n');
+                    }
+                }
+                out.push_str(line);
+                out.push('\n');
+            }
+            if self.ticks > 0 {
+                out.push_str(&format!("{}*tick\n", self.ticks));
+            }
+            return out;
+        }
         let mut out = header(
             self.level.as_deref(),
             self.seed,
@@ -246,7 +469,21 @@ impl Recorder {
             &dir.join("x"),
             &self.extra,
         );
-        for line in self.lines.iter().chain(&self.pending) {
+        let mut carried = std::collections::HashSet::new();
+        let copies: Vec<String> = self
+            .copies
+            .iter()
+            .map(|(what, key)| format!("#= {what} {key}"))
+            .collect();
+        for line in copies.iter().chain(&self.lines).chain(&self.pending) {
+            for key in carried_keys(line) {
+                if carried.insert(key)
+                    && let Some(bytes) = self.carried.get(key)
+                {
+                    out.push_str(&carry_line(key, bytes));
+                    out.push('\n');
+                }
+            }
             out.push_str(line);
             out.push('\n');
         }
@@ -298,10 +535,8 @@ impl Recorder {
     }
 
     fn write_ticks(&mut self) {
-        match std::mem::take(&mut self.ticks) {
-            0 => {}
-            1 => self.push("tick".into()),
-            n => self.push(format!("{n}*tick")),
+        if let Some(line) = tick_line(std::mem::take(&mut self.ticks)) {
+            self.push(line);
         }
     }
 
@@ -342,7 +577,7 @@ fn is_recording(path: &Path) -> bool {
 
 /// The header of a recording written to `file`: the level relative to the file's folder
 /// when it lies below it, else absolute.
-fn header(
+pub fn header(
     level: Option<&Path>,
     seed: u64,
     size: (u16, u16),

@@ -81,6 +81,9 @@ impl Replay {
     /// Opens the recording at `path`, as `astar-rogue script` would run it with `options`.
     pub fn open(path: &Path, options: &RunOptions) -> Result<Replay, ScriptError> {
         let mut script = script::load(path)?;
+        if let Some(note) = super::script::carried_level_note(&script, options) {
+            super::script::say_note(&note);
+        }
         script.header.styles |= options.styles;
         let units = script
             .steps

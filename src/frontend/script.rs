@@ -38,8 +38,10 @@ pub const MAX_STEPS: usize = 5_000_000;
 const MAX_TICKS: u32 = 100_000;
 /// Largest terminal a script may ask for.
 pub const MAX_TERMINAL: u16 = 1000;
-/// Largest script file accepted.
-pub const MAX_SCRIPT_BYTES: u64 = 16 * 1024 * 1024;
+/// Largest script file accepted: as large as a save, since a recording carries copies of
+/// the floors it reaches (a level is up to 64 MiB); its tokens are bounded apart
+/// ([`MAX_STEPS`]).
+pub const MAX_SCRIPT_BYTES: u64 = 512 * 1024 * 1024;
 
 /// What one token does.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -127,6 +129,130 @@ pub struct Script {
     pub header: Header,
     /// Its tokens in order.
     pub steps: Vec<Step>,
+    /// What a recording carries (its `#=` lines): none in a hand-written script.
+    pub carried: Carried,
+}
+
+/// What a recording carries of what it replays (see [`super::record`]): the level and the
+/// settings as the game began on them, and the disk's answers in order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Carried {
+    /// The level's bytes (`#= level KEY`).
+    pub level: Option<Vec<u8>>,
+    /// The settings file's bytes (`#= config KEY`).
+    pub config: Option<Vec<u8>>,
+    /// The disk's answers (`#= io JSON`), in order.
+    pub io: Vec<crate::session::Io>,
+}
+
+impl Carried {
+    /// Whether the script carries anything (it is a recording that does).
+    pub fn any(&self) -> bool {
+        self.level.is_some() || self.config.is_some() || !self.io.is_empty()
+    }
+}
+
+/// Reads a `#=` line of a recording into what it carries so far: `carry` lines into
+/// `bytes` by key, the others into `carried` (disk answers kept as written, their bytes
+/// named by key, until every copy is read).
+fn carried_line(
+    rest: &str,
+    bytes: &mut std::collections::HashMap<String, Vec<u8>>,
+    carried: &mut Carried,
+    answers: &mut Vec<(usize, usize, String)>,
+    (n, col0): (usize, usize),
+) -> Result<(), (usize, String)> {
+    let (kind, value) = rest.split_once(' ').unwrap_or((rest, ""));
+    let value_col = col0 + kind.len() + 1;
+    let copy = |key: &str| -> Result<Vec<u8>, (usize, String)> {
+        bytes.get(key.trim()).cloned().ok_or_else(|| {
+            (
+                value_col,
+                format!("no copy {:?} is carried before this line", key.trim()),
+            )
+        })
+    };
+    match kind {
+        "carry" => {
+            let (key, json) = value.split_once(' ').ok_or_else(|| {
+                (
+                    value_col,
+                    "a carried copy needs a key and its bytes".to_string(),
+                )
+            })?;
+            let text: String = serde_json::from_str(json).map_err(|e| {
+                (
+                    value_col + key.len() + 1,
+                    format!("a carried copy does not read: {e}"),
+                )
+            })?;
+            let data = crate::session::journal::bytes_text::decode(&text).map_err(|e| {
+                (
+                    value_col + key.len() + 1,
+                    format!("a carried copy does not read: {e}"),
+                )
+            })?;
+            if super::record::carry_key(&data) != key {
+                return Err((
+                    value_col,
+                    format!("the copy carried as {key} is damaged: its bytes do not match its key"),
+                ));
+            }
+            bytes.insert(key.to_string(), data);
+        }
+        "level" => carried.level = Some(copy(value)?),
+        "config" => carried.config = Some(copy(value)?),
+        "io" => answers.push((n, value_col, value.to_string())),
+        other => {
+            return Err((
+                col0,
+                format!("unknown carried line {other:?} (known: carry, level, config, io)"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A disk answer as a recording writes it, its bytes named `@KEY`, read back with the
+/// bytes it names.
+fn answer_of(
+    json: &str,
+    bytes: &std::collections::HashMap<String, Vec<u8>>,
+) -> Result<crate::session::Io, String> {
+    fn fill(
+        v: &mut serde_json::Value,
+        bytes: &std::collections::HashMap<String, Vec<u8>>,
+    ) -> Result<(), String> {
+        match v {
+            serde_json::Value::Object(map) => {
+                for (k, v) in map.iter_mut() {
+                    if k == "bytes"
+                        && let Some(key) = v.as_str().and_then(|t| t.strip_prefix('@'))
+                    {
+                        let data = bytes
+                            .get(key)
+                            .ok_or_else(|| format!("no copy {key:?} is carried"))?;
+                        *v = serde_json::Value::String(
+                            crate::session::journal::bytes_text::encode(data),
+                        );
+                    } else {
+                        fill(v, bytes)?;
+                    }
+                }
+            }
+            serde_json::Value::Array(items) => {
+                for v in items {
+                    fill(v, bytes)?;
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+    let mut value: serde_json::Value =
+        serde_json::from_str(json).map_err(|e| format!("a disk answer does not read: {e}"))?;
+    fill(&mut value, bytes)?;
+    serde_json::from_value(value).map_err(|e| format!("a disk answer does not read: {e}"))
 }
 
 /// Parses a script; `file` names it in errors and anchors relative header paths.
@@ -138,8 +264,22 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<Script, ParseError> {
     let mut script = Script::default();
     let mut total = 0usize;
     let mut token = 0usize;
+    let mut copies = std::collections::HashMap::new();
+    let mut answers = Vec::new();
     for item in crate::text::lines(bytes, file) {
         let (n, line) = item?;
+        if let Some(rest) = line.trim_start().strip_prefix("#= ") {
+            let col0 = line.chars().count() - line.trim_start().chars().count() + 4;
+            carried_line(
+                rest,
+                &mut copies,
+                &mut script.carried,
+                &mut answers,
+                (n, col0),
+            )
+            .map_err(|(col, m)| err(n, col, m, line))?;
+            continue;
+        }
         if let Some(rest) = line.trim_start().strip_prefix("#!")
             && script.steps.is_empty()
         {
@@ -303,6 +443,11 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<Script, ParseError> {
                 line: n,
             });
         }
+    }
+    for (n, col, json) in answers {
+        let answer = answer_of(&json, &copies)
+            .map_err(|m| ParseError::new(file.to_string(), n, col, m, format!("#= io {json}")))?;
+        script.carried.io.push(answer);
     }
     Ok(script)
 }
@@ -741,6 +886,10 @@ pub fn drive(
     Ok(())
 }
 
+/// The start of a line [`play_marked`] writes before each state line: the step that made
+/// it follows, as `token line`.
+pub const STEP_MARK: &str = "\u{1}step ";
+
 /// Plays a script on `app` in a test terminal of `size`, writing the frames and state lines
 /// to `out` as they are produced (so memory stays flat however long the output).
 pub fn play(
@@ -749,6 +898,30 @@ pub fn play(
     size: (u16, u16),
     output: Output,
     out: &mut dyn Write,
+) -> std::io::Result<()> {
+    play_with(script, app, size, output, out, false)
+}
+
+/// [`play`], each state line after a line that names the step that made it
+/// ([`STEP_MARK`], then its token and its line): `test` labels a difference with the
+/// input that made it, which the output itself does not say.
+pub fn play_marked(
+    script: &Script,
+    app: &mut App,
+    size: (u16, u16),
+    output: Output,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    play_with(script, app, size, output, out, true)
+}
+
+fn play_with(
+    script: &Script,
+    app: &mut App,
+    size: (u16, u16),
+    output: Output,
+    out: &mut dyn Write,
+    marks: bool,
 ) -> std::io::Result<()> {
     // A test backend cannot fail: its error type is uninhabited.
     let mut terminal =
@@ -778,8 +951,15 @@ pub fn play(
         }
         Ok(())
     };
-    let note_turn = |app: &App, out: &mut dyn Write, turn: &mut u32| -> std::io::Result<()> {
+    let note_turn = |app: &App,
+                     out: &mut dyn Write,
+                     turn: &mut u32,
+                     at: (usize, usize)|
+     -> std::io::Result<()> {
         if output.state && app.world().turn() != *turn {
+            if marks {
+                writeln!(out, "{STEP_MARK}{} {}", at.0, at.1)?;
+            }
             writeln!(out, "{}", state_line(app))?;
         }
         *turn = app.world().turn();
@@ -799,9 +979,9 @@ pub fn play(
                 }
                 _ => {}
             }
-            note_turn(app, out, &mut turn)
+            note_turn(app, out, &mut turn, last)
         }
-        Moment::Ticked => note_turn(app, out, &mut turn),
+        Moment::Ticked => note_turn(app, out, &mut turn, last),
         Moment::Settled(step) => {
             if output.frames == Frames::All && !matches!(step.action, Action::Snap(_)) {
                 frame(&mut terminal, app, &step_name(&step.action), last, out)?;
@@ -874,8 +1054,22 @@ pub fn load(path: &Path) -> Result<Script, LoadError> {
 pub fn start_app(script: &Script, options: &RunOptions) -> Result<App, ScriptError> {
     let size = options.size.or(script.header.size).unwrap_or((80, 24));
     let seed = options.seed.or(script.header.seed).unwrap_or(1);
+    // A recording plays the level it carries, whatever the file holds now; `--level`
+    // plays a file instead, and then the disk answers as it does.
+    let carried = options.level.is_none() && script.carried.level.is_some();
     let level = options.level.clone().or(script.header.level.clone());
-    let (level, source) = open_level(level.as_deref(), seed).map_err(|e| {
+    let opened = match (&script.carried.level, carried) {
+        (Some(bytes), true) => crate::session::open_level_bytes(level.as_deref(), bytes, seed)
+            .map_err(|e| match e {
+                OpenError::Load(LoadError::Parse(mut p)) => {
+                    p.file = carried_copy_name(level.as_deref());
+                    OpenError::Load(LoadError::Parse(p))
+                }
+                other => other,
+            }),
+        _ => open_level(level.as_deref(), seed),
+    };
+    let (level, source) = opened.map_err(|e| {
         // A file the header names that cannot be read is the script's error, at the header
         // (one that reads but does not parse has its own place in the level).
         match (&options.level, &script.header.level_at, &e) {
@@ -885,9 +1079,21 @@ pub fn start_app(script: &Script, options: &RunOptions) -> Result<App, ScriptErr
             _ => e.into(),
         }
     })?;
-    let settings = match options.config.as_ref().or(script.header.config.as_ref()) {
-        Some(file) => crate::app::config::load(file)?,
-        None => crate::app::config::Settings::default(),
+    let settings = match (
+        &options.config,
+        &script.carried.config,
+        &script.header.config,
+    ) {
+        (Some(file), ..) => crate::app::config::load(file)?,
+        // The recording's copy of the settings, as the game read them.
+        (None, Some(bytes), file) => {
+            let name = carried_copy_name(file.as_deref());
+            let mut settings = crate::app::config::parse(bytes, &name).map_err(LoadError::from)?;
+            settings.file = file.clone();
+            settings
+        }
+        (None, None, Some(file)) => crate::app::config::load(file)?,
+        (None, None, None) => crate::app::config::Settings::default(),
     };
     let mut app = App::new(level, source, seed, size);
     app.set_replay(!options.allow_saves);
@@ -896,6 +1102,10 @@ pub fn start_app(script: &Script, options: &RunOptions) -> Result<App, ScriptErr
         app.set_planning(planning);
     }
     app.set_keeping(script.header.kept_runs);
+    if carried && !options.allow_saves {
+        // The disk's answers the game had, in order: the replay asks the disk nothing.
+        app.replay_io(script.carried.io.clone());
+    }
     if let Some((start, goal)) = options.lab.or(script.header.lab) {
         // Refused as `lab` refuses it: a lab opened on a cell the search cannot take shows
         // nothing but `invalid_start`, and the script would pass for a good one.
@@ -916,13 +1126,72 @@ pub fn start_app(script: &Script, options: &RunOptions) -> Result<App, ScriptErr
     Ok(app)
 }
 
+/// How errors and notes name the copy of a file that a recording carries.
+fn carried_copy_name(file: Option<&Path>) -> String {
+    match file {
+        Some(p) => format!("the recording's copy of {}", p.display()),
+        None => "the recording's copy of the default level".into(),
+    }
+}
+
+/// When a recording carries its level and the file its header names holds something else
+/// (edited, moved, deleted since), a note that says so: the replay plays the copy.
+pub fn carried_level_note(script: &Script, options: &RunOptions) -> Option<String> {
+    let copy = script
+        .carried
+        .level
+        .as_ref()
+        .filter(|_| options.level.is_none())?;
+    let path = script.header.level.as_ref()?;
+    let name = crate::text::shown_path(path);
+    match crate::content::level::read_level_file(path) {
+        Ok(now) if &now == copy => None,
+        Ok(_) => Some(format!(
+            "{name} differs from the level this recording carries: the replay plays its copy, the game that was played (--level {name} plays the file as it is)."
+        )),
+        Err(e) => Some(format!(
+            "{name} cannot be read ({e}): the replay plays the copy of it the recording carries."
+        )),
+    }
+}
+
+/// Says a note on standard error (where a replay's frames never go).
+pub fn say_note(note: &str) {
+    let _ = writeln!(
+        std::io::stderr(),
+        "note: {}",
+        crate::text::escape_controls(note)
+    );
+}
+
 /// Runs a script file as `astar-rogue script` does, writing its output to `out`.
 pub fn run_file(path: &Path, options: &RunOptions, out: &mut dyn Write) -> Result<(), ScriptError> {
+    run_file_with(path, options, out, false)
+}
+
+/// [`run_file`], with [`play_marked`]'s marks before the state lines.
+pub fn run_file_marked(
+    path: &Path,
+    options: &RunOptions,
+    out: &mut dyn Write,
+) -> Result<(), ScriptError> {
+    run_file_with(path, options, out, true)
+}
+
+fn run_file_with(
+    path: &Path,
+    options: &RunOptions,
+    out: &mut dyn Write,
+    marks: bool,
+) -> Result<(), ScriptError> {
     let mut script = load(path)?;
+    if let Some(note) = carried_level_note(&script, options) {
+        say_note(&note);
+    }
     script.header.styles |= options.styles;
     let size = options.size.or(script.header.size).unwrap_or((80, 24));
     let mut app = start_app(&script, options)?;
-    play(&script, &mut app, size, options.output, out)?;
+    play_with(&script, &mut app, size, options.output, out, marks)?;
     Ok(())
 }
 

@@ -39,6 +39,30 @@ pub fn read_expected(path: &Path) -> Result<Option<String>, LoadError> {
 
 /// What a script prints as a test, played on a scratch copy of its level.
 pub fn render(script_path: &Path) -> Result<String, ScriptError> {
+    Ok(render_traced(script_path)?.text)
+}
+
+/// A script's output as a test, with where each of its lines comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rendered {
+    /// The output, as [`render`] gives it.
+    pub text: String,
+    /// For each line of `text`, the step that made it: its token and its line in the
+    /// script (a frame's lines come from the step its header names, a state line from the
+    /// step after which the turn it shows had come).
+    pub origins: Vec<(usize, usize)>,
+}
+
+/// The (token, line) a frame header `--- frame NAME (token K, line L) ---` names.
+fn header_origin(header: &str) -> Option<(usize, usize)> {
+    let (_, rest) = header.rsplit_once("(token ")?;
+    let (token, rest) = rest.split_once(", line ")?;
+    let line = rest.split(')').next()?;
+    Some((token.parse().ok()?, line.parse().ok()?))
+}
+
+/// [`render`], with where each line comes from.
+pub fn render_traced(script_path: &Path) -> Result<Rendered, ScriptError> {
     let parsed = script::load(script_path)?;
     let scratch = Scratch::new().map_err(ScriptError::Output)?;
     // The level as the header names it (or the default level), copied so that the
@@ -76,8 +100,28 @@ pub fn render(script_path: &Path) -> Result<String, ScriptError> {
         ..RunOptions::default()
     };
     let mut out = Vec::new();
-    script::run_file(script_path, &options, &mut out)?;
-    Ok(String::from_utf8_lossy(&out).into_owned())
+    script::run_file_marked(script_path, &options, &mut out)?;
+    let marked = String::from_utf8_lossy(&out);
+    let mut text = String::with_capacity(marked.len());
+    let mut origins = Vec::new();
+    let (mut frame, mut mark) = ((0, 0), None);
+    for line in marked.lines() {
+        if let Some(at) = line.strip_prefix(script::STEP_MARK) {
+            let mut parts = at.split(' ').map(|n| n.parse().unwrap_or(0));
+            mark = Some((parts.next().unwrap_or(0), parts.next().unwrap_or(0)));
+            continue;
+        }
+        let origin = if line.starts_with("--- frame ") {
+            frame = header_origin(line).unwrap_or(frame);
+            frame
+        } else {
+            mark.take().unwrap_or(frame)
+        };
+        text.push_str(line);
+        text.push('\n');
+        origins.push(origin);
+    }
+    Ok(Rendered { text, origins })
 }
 
 /// Copies the floors a level's `next:` headers lead to into `scratch`, where they lie
@@ -202,11 +246,28 @@ pub struct FrameDiff {
     pub frame: String,
     /// The unified diff of that frame's lines: `@@` hunks and ` `, `-`, `+` lines.
     pub lines: Vec<String>,
+    /// For each `@@` line of `lines` (by its index there), the step (token, script line)
+    /// that made the hunk's first changed line of the actual output, when it is known.
+    pub hunks: Vec<(usize, (usize, usize))>,
 }
 
 /// The frames (with their styles and state lines) that differ, each with a unified diff.
 pub fn diff(expected: &str, actual: &str) -> Vec<FrameDiff> {
+    diff_traced(expected, actual, &[])
+}
+
+/// [`diff`], each hunk told the step that made its first changed line, from `origins`
+/// (one per line of `actual`, as [`Rendered::origins`]; none known when empty).
+pub fn diff_traced(expected: &str, actual: &str, origins: &[(usize, usize)]) -> Vec<FrameDiff> {
     let (e, a) = (split_frames(expected), split_frames(actual));
+    // Where each frame's lines start in `actual`, to find their origins.
+    let mut starts = Vec::with_capacity(a.len());
+    let mut at = 0;
+    for (head, lines) in &a {
+        let header = usize::from(head.starts_with("--- frame "));
+        starts.push(at + header);
+        at += header + lines.len();
+    }
     let mut out = Vec::new();
     for i in 0..e.len().max(a.len()) {
         let empty = (String::new(), Vec::new());
@@ -221,12 +282,80 @@ pub fn diff(expected: &str, actual: &str) -> Vec<FrameDiff> {
             _ if eh != ah => format!("{ah} (expected {eh})"),
             _ => ah.clone(),
         };
+        let (lines, firsts) = unified_at(el, al, 3);
+        let start = starts.get(i).copied();
+        let hunks = firsts
+            .into_iter()
+            .filter_map(|(at, nj)| {
+                let origin = origins.get(start? + nj.min(al.len().saturating_sub(1)))?;
+                Some((at, *origin))
+            })
+            .collect();
         out.push(FrameDiff {
             frame,
-            lines: unified(el, al, 3),
+            lines,
+            hunks,
         });
     }
     out
+}
+
+/// The fields of two state lines (JSON objects) that differ, as `name: old -> new`
+/// (`player.hp: 30 -> 27`, `monsters[1].x: 4 -> 5`); `None` when either is not one.
+pub fn state_changes(old: &str, new: &str) -> Option<Vec<String>> {
+    fn flat(prefix: &str, v: &serde_json::Value, out: &mut Vec<(String, String)>) {
+        match v {
+            serde_json::Value::Object(map) => {
+                for (k, v) in map {
+                    let name = if prefix.is_empty() {
+                        k.clone()
+                    } else {
+                        format!("{prefix}.{k}")
+                    };
+                    flat(&name, v, out);
+                }
+            }
+            serde_json::Value::Array(items) => {
+                for (i, v) in items.iter().enumerate() {
+                    flat(&format!("{prefix}[{i}]"), v, out);
+                }
+                if items.is_empty() {
+                    out.push((prefix.to_string(), "[]".into()));
+                }
+            }
+            other => out.push((prefix.to_string(), other.to_string())),
+        }
+    }
+    let parse = |t: &str| -> Option<Vec<(String, String)>> {
+        let v: serde_json::Value = serde_json::from_str(t).ok()?;
+        v.is_object().then(|| {
+            let mut out = Vec::new();
+            flat("", &v, &mut out);
+            out
+        })
+    };
+    let (a, b) = (parse(old)?, parse(new)?);
+    let find = |list: &[(String, String)], k: &str| {
+        list.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone())
+    };
+    let mut names: Vec<&String> = a.iter().map(|(n, _)| n).collect();
+    for (n, _) in &b {
+        if !names.contains(&n) {
+            names.push(n);
+        }
+    }
+    Some(
+        names
+            .into_iter()
+            .filter_map(|n| {
+                let (x, y) = (find(&a, n), find(&b, n));
+                (x != y).then(|| {
+                    let show = |v: Option<String>| v.unwrap_or_else(|| "(none)".into());
+                    format!("{n}: {} -> {}", show(x), show(y))
+                })
+            })
+            .collect(),
+    )
 }
 
 /// The output cut at each frame header: (header, the lines under it until the next one).
@@ -252,7 +381,19 @@ fn split_frames(output: &str) -> Vec<(String, Vec<String>)> {
 }
 
 /// A unified diff of two line lists with `context` lines around each change.
+#[cfg(test)]
 fn unified(old: &[String], new: &[String], context: usize) -> Vec<String> {
+    unified_at(old, new, context).0
+}
+
+/// A unified diff of two line lists with `context` lines around each change, with, for
+/// each hunk, the index of its `@@` line in the diff and the index in `new` of its first
+/// changed line (where a line would go, for one only removed).
+fn unified_at(
+    old: &[String],
+    new: &[String],
+    context: usize,
+) -> (Vec<String>, Vec<(usize, usize)>) {
     // Longest common subsequence by dynamic programming: frames are tens of lines.
     let (n, m) = (old.len(), new.len());
     let mut lcs = vec![vec![0u32; m + 1]; n + 1];
@@ -284,6 +425,7 @@ fn unified(old: &[String], new: &[String], context: usize) -> Vec<String> {
     }
     let changed: Vec<usize> = (0..ops.len()).filter(|&k| ops[k].0 != ' ').collect();
     let mut out = Vec::new();
+    let mut firsts = Vec::new();
     let mut k = 0;
     while k < changed.len() {
         let start = changed[k].saturating_sub(context);
@@ -296,6 +438,9 @@ fn unified(old: &[String], new: &[String], context: usize) -> Vec<String> {
         let hunk = &ops[start..end];
         let old_count = hunk.iter().filter(|o| o.0 != '+').count();
         let new_count = hunk.iter().filter(|o| o.0 != '-').count();
+        if let Some(first) = hunk.iter().find(|o| o.0 != ' ') {
+            firsts.push((out.len(), first.2));
+        }
         out.push(format!(
             "@@ -{},{old_count} +{},{new_count} @@",
             hunk[0].1 + 1,
@@ -306,7 +451,7 @@ fn unified(old: &[String], new: &[String], context: usize) -> Vec<String> {
             out.push(format!("{kind}{text}"));
         }
     }
-    out
+    (out, firsts)
 }
 
 #[cfg(test)]

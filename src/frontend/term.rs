@@ -217,6 +217,11 @@ pub fn no_color() -> bool {
 pub trait Hooks: Send + Sync {
     /// The app has handled an input, a tick or a reload, and the recorder has it.
     fn handled(&self, app: &mut App);
+    /// The game waits for input, with nothing left to handle: a moment at which the game
+    /// stands as it was left after an input.
+    fn idle(&self, app: &App) {
+        let _ = app;
+    }
     /// The process is about to end without returning from [`play_kept`] (a quit while
     /// the app works, a signal the loop could not answer, a vanished terminal), with the
     /// terminal restored: keep what must be kept, quickly. Returns false when something
@@ -547,10 +552,20 @@ struct Ui<'t> {
 }
 
 impl Ui<'_> {
-    /// Tells the hooks that the app handled an input and the recorder has it.
+    /// Gives the recorder the disk's answers to the input just handled (a recording
+    /// carries them), then tells the hooks that the app handled it.
     fn handled(&self, app: &Shared<'_>) {
+        let answers = lock(app).take_io();
+        self.record(|r| r.io(answers));
         if let Some(h) = &self.hooks {
             h.handled(&mut lock(app));
+        }
+    }
+
+    /// Tells the hooks that the game waits for input.
+    fn idle(&self, app: &Shared<'_>) {
+        if let Some(h) = &self.hooks {
+            h.idle(&lock(app));
         }
     }
 
@@ -889,6 +904,9 @@ impl Ui<'_> {
             } else {
                 SLICE
             };
+            if self.queue.is_empty() {
+                self.idle(app);
+            }
             if self.queue.is_empty() && event::poll(wait)? {
                 let ev = event::read()?;
                 self.enqueue(ev);

@@ -131,7 +131,13 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
         lines.push(Line::styled(what.to_string(), dim));
     }
     let context = app.contexts()[0];
-    if context == Context::Edit {
+    if let Some(question) = app.question() {
+        // A question's own answers, as its box gives them: the keys of other questions do
+        // nothing now (the question about a file changed on disk takes neither y nor n).
+        let answers = super::question_answers(app, question);
+        let units: Vec<&str> = answers.split("  ").collect();
+        lines.extend(pack(&units, "  ", width).into_iter().map(Line::raw));
+    } else if context == Context::Edit {
         // Every key in a few words, as the hint bar has them.
         let hints = keymap::hints(&app.settings().bindings, &[context]);
         let units: Vec<&str> = hints.split("  ").collect();

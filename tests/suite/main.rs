@@ -10,6 +10,7 @@ mod cursor;
 mod docs;
 mod edges;
 mod editor_tools;
+mod findings;
 mod generate;
 mod huge;
 mod keys;

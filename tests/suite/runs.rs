@@ -18,7 +18,7 @@ use astar_rogue::frontend::record::Recorder;
 use astar_rogue::frontend::script::{self, Action, state_line};
 use astar_rogue::game::Planning;
 use astar_rogue::session::data;
-use astar_rogue::session::save::{RunSave, SaveError, Slot};
+use astar_rogue::session::save::{Kept, RunSave, SaveError, Slot};
 use crossterm::event::Event;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -71,11 +71,12 @@ impl Live {
         app.set_keeping(true);
         app.keep_io();
         let mut recorder = Recorder::new(Some(level), seed, None, false).unwrap();
-        for (k, v) in keep::extra_headers(&start) {
+        for (k, v) in keep::extra_headers(start.planning, None) {
             recorder = recorder.with_header(k, v);
         }
+        recorder = recorder.with_copies(Some(&start.bytes), None);
         recorder.start(size);
-        Self::keep(data, level, app, recorder, start, Vec::new(), autosave)
+        Self::keep(data, level, app, recorder, start, None, autosave)
     }
 
     fn keep(
@@ -84,7 +85,10 @@ impl Live {
         mut app: App,
         recorder: Recorder,
         start: Start,
-        io: Vec<astar_rogue::session::Io>,
+        resumed: Option<(
+            Option<astar_rogue::session::save::TapeMark>,
+            Vec<astar_rogue::session::save::Unscored>,
+        )>,
         autosave: Option<std::time::Duration>,
     ) -> Live {
         let slot = Slot::of(data, Some(&level.canonicalize().unwrap()));
@@ -101,12 +105,13 @@ impl Live {
             lock,
             start,
             Arc::clone(&recorder),
-            io,
+            &app,
+            resumed,
         );
         if let Some(every) = autosave {
             keeper = keeper.with_autosave(every);
         }
-        keeper.note(&mut app);
+        keeper.handled_and_settled(&mut app);
         Live {
             app,
             recorder,
@@ -119,20 +124,35 @@ impl Live {
     /// does.
     fn resume(data: &Path, level: &Path, size: (u16, u16)) -> Live {
         let slot = Slot::of(data, Some(&level.canonicalize().unwrap()));
-        let save = RunSave::read(&slot.save).expect("a save");
-        let mut app = keep::rebuild(&save).unwrap_or_else(|e| panic!("rebuild: {e}"));
-        app.set_notice(Some(keep::resumed_notice(&save)));
-        let start = Start::of(&save).unwrap();
-        let mut recorder = Recorder::new(Some(level), save.seed, None, false).unwrap();
-        for (k, v) in keep::extra_headers(&start) {
+        let Kept::Run(save) = RunSave::read(&slot.save).expect("a save") else {
+            panic!("a save of this format")
+        };
+        let mut app = keep::resume(&save, save.size, Arc::default())
+            .unwrap_or_else(|e| panic!("resume: {e}"));
+        app.set_notice(Some(keep::resumed_notice(
+            &save.name,
+            save.turn,
+            save.depth,
+            save.run_seed,
+        )));
+        let start = Start {
+            seed: save.run_seed,
+            ..start_of(level, save.run_seed)
+        };
+        let mut recorder = Recorder::new(Some(level), save.run_seed, None, false).unwrap();
+        for (k, v) in keep::extra_headers(start.planning, None) {
             recorder = recorder.with_header(k, v);
         }
-        let mut recorder = recorder.continuing(save.size, save.tape.clone());
         recorder.start(size);
         if app.size() != size {
-            app.handle_event(&Event::Resize(size.0, size.1));
+            let ev = Event::Resize(size.0, size.1);
+            // As the terminal does: the resize is an input of the run, on its tape.
+            recorder.event(&ev);
+            app.handle_event(&ev);
+            recorder.commit();
         }
-        Self::keep(data, level, app, recorder, start, save.io, None)
+        let resumed = Some((save.tape.clone(), save.ended.clone()));
+        Self::keep(data, level, app, recorder, start, resumed, None)
     }
 
     /// Plays script tokens as the terminal would.
@@ -184,7 +204,11 @@ impl Live {
             }
             Action::Snap(_) => return,
         }
-        self.keeper.note(&mut self.app);
+        // As the terminal loop does: the recording carries the disk's answers, then the
+        // keeper notes the input, and the game settles (nothing else is waiting).
+        let answers = self.app.take_io();
+        rec(&mut |r| r.io(answers.clone()));
+        self.keeper.handled_and_settled(&mut self.app);
     }
 
     /// Leaves the game: the keeper saves the run (and the test fails if it cannot).
@@ -202,50 +226,30 @@ fn frame(app: &App) -> Buffer {
 }
 
 /// Everything of the game that the player could ever see again, and more: the frame and
-/// its styles, the state line, and the whole session (the game with its plans, sight and
-/// rolls to come, the designs, the undo history), the screen, the selection and travel.
-/// The level file's folder and the times it was last seen changed are left out: two games
-/// played side by side on two copies differ only in those.
+/// its styles, the state line, the whole session as a save keeps it (the game with its
+/// rolls to come, sight, log, the designs and their files as the game saw them, the undo
+/// history), what loading makes again (every monster's plan, the traced search, the
+/// turn's figures), the screen, the selection and travel. The level file's folder and
+/// the times it was last seen changed are left out: two games played side by side on two
+/// copies differ only in those.
 fn everything(app: &App) -> String {
     let mut text = everything_raw(app);
     if let Some(dir) = app.source().path.as_deref().and_then(Path::parent) {
         text = text.replace(&dir.display().to_string(), "<dir>");
     }
-    without_stamps(&text)
+    text
 }
 
-/// `text` with every `stamp: ...` value (a file's length and time), every grid's
-/// `revision: N`, the revision that keys a cache of region labels and the planner's trace
-/// serial cut out: those are numbers from counters of the process, for caches (the grid's
-/// own equality leaves its revision out too).
-fn without_stamps(text: &str) -> String {
-    let mut out = String::new();
-    let mut rest = text;
-    const CUT: [&str; 4] = ["stamp: ", "revision: ", "regions: Some((", "trace_serial: "];
-    while let Some(at) = CUT.iter().filter_map(|c| rest.find(c)).min() {
-        let len = CUT
-            .iter()
-            .find(|c| rest[at..].starts_with(*c))
-            .map_or(0, |c| c.len());
-        out.push_str(&rest[..at + len]);
-        rest = &rest[at + len..];
-        let mut depth = 0i32;
-        let end = rest
-            .char_indices()
-            .find(|&(_, c)| {
-                match c {
-                    '(' | '{' => depth += 1,
-                    ')' | '}' => depth -= 1,
-                    _ => {}
-                }
-                depth == 0 && (c == ',' || c == ')' || c == '}')
-            })
-            .map_or(rest.len(), |(i, c)| if c == ',' { i } else { i + 1 });
-        out.push('_');
-        rest = &rest[end..];
+/// `value` without its `stamp` fields (a file's length and time when last looked at).
+fn without_stamps(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::Object(map) => {
+            map.remove("stamp");
+            map.values_mut().for_each(without_stamps);
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(without_stamps),
+        _ => {}
     }
-    out.push_str(rest);
-    out
 }
 
 /// Asserts two `everything` texts are equal, showing where they first part.
@@ -278,11 +282,23 @@ fn same(a: &str, b: &str, what: &str) {
 }
 
 fn everything_raw(app: &App) -> String {
+    let mut session = serde_json::to_value(app.session()).unwrap();
+    without_stamps(&mut session);
+    let w = app.world();
+    let plans: Vec<_> = w
+        .monsters()
+        .iter()
+        .map(|m| (m.id, m.plan.clone(), m.planned, m.boxed))
+        .collect();
     format!(
-        "{}\n{}\n{:?}\n{:?}\n{:?} {:?} {:?} {:?} {} {}",
+        "{}\n{}\n{}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?} {:?} {:?} {:?} {} {} {}",
         script::buffer_text(&frame(app)) + &script::styles_text(&frame(app)),
         state_line(app),
-        app.session(),
+        session,
+        plans,
+        w.trace().map(|t| format!("{t:?}")),
+        w.stats(),
+        w.planner().distance_map().map(|m| format!("{m:?}")),
         app.screen(),
         app.selected(),
         app.travel(),
@@ -290,6 +306,7 @@ fn everything_raw(app: &App) -> String {
         app.camera(),
         app.sight(),
         app.show_path(),
+        app.unsaved(),
     )
 }
 
@@ -439,13 +456,14 @@ fn a_run_left_while_a_program_writes_its_level_says_so_again() {
             .count()
     };
     assert_eq!(said(&live.app), 1);
-    let before = keep::check_line(&live.app);
+    let check = |app: &App| (state_line(app), app.world().log().to_vec());
+    let before = check(&live.app);
     live.leave();
     drop(writer);
     let mut resumed = Live::resume(&data, &level, (80, 24));
     resumed.app.set_notice(None);
     assert_eq!(said(&resumed.app), 1);
-    assert_eq!(keep::check_line(&resumed.app), before);
+    assert_eq!(check(&resumed.app), before);
 }
 
 #[test]
@@ -509,6 +527,108 @@ fn a_run_left_after_saving_its_level_and_taking_outside_edits_resumes_without_th
         resumed.play(word);
         same(&everything(&resumed.app), &everything(&once.app), word);
     }
+}
+
+/// `astar-rogue play LEVEL` without a terminal, keeping runs in `data`: its standard
+/// error once it has looked at the kept run (it vets the save before it needs a terminal).
+fn vetted(level: &Path, data: &Path) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_astar-rogue"))
+        .arg("play")
+        .arg(level)
+        .env(data::DATA_ENV, data)
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Finding 2: a game killed right after the player saved the design (`s`) still resumes:
+/// the last autosave held the level file's hash from before the save, so the next start
+/// said the level had changed. And killed between the level's write and the save's, the
+/// file then holding the run's own design, it resumes too.
+#[test]
+fn a_kill_right_after_a_design_save_still_resumes() {
+    let second = std::time::Duration::from_secs(1);
+    let (_scratch, level, data) = fresh("levels/pillar.txt");
+    let mut live = Live::new_saving_every(&data, &level, 5, (80, 24), Some(second));
+    std::thread::sleep(second + std::time::Duration::from_millis(100));
+    // Autosaved at this input...
+    live.play("h");
+    assert!(live.slot.save.exists());
+    // ...and the design saved into the level within the second; then the kill.
+    live.play(". e k w s");
+    assert!(!live.app.unsaved(), "saved");
+    drop(live);
+    let err = vetted(&level, &data);
+    assert!(!err.contains("changed since the run was saved"), "{err}");
+    assert!(err.contains("the game needs a terminal"), "{err}");
+    // Unsaved edits autosaved; the file then written with them (as `s` writes it) and
+    // the game killed before its save caught up.
+    let (_scratch, level, data) = fresh("levels/pillar.txt");
+    let mut live = Live::forcing_saves(&data, &level, 5, (80, 24));
+    live.play("h . e k w");
+    assert!(live.app.unsaved());
+    let text = live.app.design().to_text();
+    drop(live);
+    std::fs::write(&level, text).unwrap();
+    let err = vetted(&level, &data);
+    assert!(!err.contains("changed since the run was saved"), "{err}");
+    assert!(err.contains("the game needs a terminal"), "{err}");
+}
+
+/// Finding 8: a run that ends while its record cannot be written (here its morgue folder
+/// cannot be made) is not deleted: the end screen says how it will be scored, the save
+/// keeps it, no morgue file is left half made, and the next start scores it.
+#[test]
+fn a_run_that_ends_unrecorded_is_kept_and_scored_on_the_next_start() {
+    let (_scratch, level, data) = fresh("tests/levels/troll.txt");
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::write(data.join("morgue"), "in the way\n").unwrap();
+    let mut live = Live::new(&data, &level, 3, (60, 16));
+    live.play("l l 20*.");
+    assert_eq!(live.app.world().state().name(), "dead");
+    let note = live.app.end_note().unwrap_or_default().to_string();
+    assert!(note.contains("no morgue file"), "{note}");
+    assert!(note.contains("scores it"), "{note}");
+    let slot = live.slot.clone();
+    assert!(slot.save.exists(), "the save went with the run unscored");
+    let said = live.leave();
+    assert!(said.contains("kept until it is scored"), "{said}");
+    assert!(slot.save.exists());
+    assert!(
+        !data
+            .join(astar_rogue::session::scores::SCORES_FILE)
+            .exists()
+    );
+    // The way cleared, the next start scores it, then plays a new run.
+    std::fs::remove_file(data.join("morgue")).unwrap();
+    let mut g = crate::pty::Pty::spawn(
+        &["play".as_ref(), level.as_os_str()],
+        &[("ASTAR_ROGUE_DATA", data.as_os_str())],
+    );
+    g.wait_screen("Turn 0 ", std::time::Duration::from_secs(10));
+    g.send(b"q");
+    g.wait_exit(std::time::Duration::from_secs(10));
+    g.drain(std::time::Duration::from_secs(10));
+    assert!(
+        g.text()
+            .contains("A run that ended unscored is scored now: Killed by a troll"),
+        "{}",
+        g.text()
+    );
+    let table = astar_rogue::session::scores::load(&data).unwrap();
+    assert_eq!(table.scores.len(), 1);
+    let morgue = table.scores[0].morgue.clone().expect("a morgue file");
+    assert!(
+        std::fs::read_to_string(&morgue)
+            .unwrap()
+            .contains("Killed by a troll")
+    );
+    assert!(
+        !std::fs::read(morgue.with_extension("keys"))
+            .unwrap()
+            .is_empty()
+    );
+    assert!(!slot.save.exists(), "scored, the save goes");
 }
 
 #[test]
@@ -784,14 +904,22 @@ fn a_save_written_when_the_game_ends_is_the_autosave_of_its_last_input() {
         let mut lazy = Live::new(&scratch.path().join("lazy"), &level, seed, size);
         forced.play(inputs);
         lazy.play(inputs);
-        let want = RunSave::read(&forced.slot.save).expect("the autosave of the last input");
+        let read = |path: &Path| match RunSave::read(path).expect("a save") {
+            Kept::Run(save) => *save,
+            Kept::Legacy(_) => panic!("an old format"),
+        };
+        let want = read(&forced.slot.save);
         lazy.play(leave);
         assert!(!lazy.app.is_running(), "{inputs}: left");
         let save = lazy.slot.save.clone();
         assert!(lazy.leave().contains("is kept"), "{inputs}");
-        let mut got = RunSave::read(&save).unwrap();
+        let mut got = read(&save);
         got.saved = want.saved;
-        assert_eq!(got.encode(), want.encode(), "{inputs}");
+        assert_eq!(
+            got.encode().unwrap().replace("forced", "lazy"),
+            want.encode().unwrap().replace("forced", "lazy"),
+            "{inputs}"
+        );
     }
 }
 
@@ -845,8 +973,8 @@ fn a_damaged_cut_or_foreign_save_is_refused_and_kept() {
         ),
         (
             "an older format",
-            text.replacen("format 1", "format 0", 1).into_bytes(),
-            "it is in save format 0, and this game reads format 1",
+            text.replacen("format 2", "format 0", 1).into_bytes(),
+            "it is in save format 0, and this game reads formats 1 and 2",
         ),
         (
             "not a save",
@@ -873,34 +1001,55 @@ fn a_damaged_cut_or_foreign_save_is_refused_and_kept() {
     }
     // In the library, the same reasons.
     std::fs::write(&slot.save, b"astar-rogue run save, format 9\n").unwrap();
-    assert_eq!(
+    assert!(matches!(
         RunSave::read(&slot.save),
-        Err(SaveError::Format { found: "9".into() })
-    );
+        Err(SaveError::Format { found }) if found == "9"
+    ));
 }
 
-/// A save whose copy of the level or of the settings does not read blames that copy, not
+/// Rewrites a save's JSON with `edit` and writes it back with its checksum made again, as
+/// a hand edit that knows the format would.
+fn edit_save(path: &Path, edit: impl FnOnce(&mut serde_json::Value)) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines = text.splitn(3, '\n');
+    let (first, _, json) = (lines.next().unwrap(), lines.next(), lines.next().unwrap());
+    let mut value: serde_json::Value = serde_json::from_str(json.trim_end()).unwrap();
+    edit(&mut value);
+    let json = value.to_string();
+    std::fs::write(
+        path,
+        format!(
+            "{first}\nchecksum fnv1a64 {:016x}\n{json}\n",
+            data::fnv64(json.as_bytes())
+        ),
+    )
+    .unwrap();
+}
+
+/// A save whose copy of a floor or of the settings does not read blames that copy, not
 /// the files it was made from (they may read well, and the player would look in vain).
 #[test]
 fn a_save_whose_copies_do_not_read_names_the_copies() {
-    let (_scratch, level, _data, slot) = saved_run();
-    let save = RunSave::read(&slot.save).unwrap();
-    let mut bad_level = save.clone();
-    bad_level.level_bytes = Some(b"X\n".to_vec());
-    let Err(e) = keep::rebuild(&bad_level) else {
-        panic!("a level that does not read")
-    };
-    let said = e.to_string();
-    let want = format!(
-        "its level does not open: the run's copy of {}:1:1: unknown glyph 'X'",
-        level.display()
+    let (_scratch, level, data, slot) = saved_run();
+    let good = std::fs::read(&slot.save).unwrap();
+    edit_save(&slot.save, |v| {
+        v["session"]["floor"]["design"]["text"]["text"] = "X\n".into();
+    });
+    let err = play_refused(&level, &[], &data);
+    assert!(
+        err.contains("its content does not read: a floor kept in the save:1:1: unknown glyph 'X'"),
+        "{err}"
     );
-    assert!(said.starts_with(&want), "{said}");
-    let mut bad_settings = save.clone();
+    std::fs::write(&slot.save, &good).unwrap();
     let settings = level.with_file_name("config.toml");
-    bad_settings.settings = Some("[keys\n".into());
-    bad_settings.settings_file = Some(settings.clone());
-    let Err(e) = keep::rebuild(&bad_settings) else {
+    edit_save(&slot.save, |v| {
+        v["settings"] = "[keys\n".into();
+        v["settings_file"] = settings.display().to_string().into();
+    });
+    let Kept::Run(save) = RunSave::read(&slot.save).unwrap() else {
+        panic!("format 2")
+    };
+    let Err(e) = keep::resume(&save, (80, 24), Arc::default()) else {
         panic!("settings that do not read")
     };
     let said = e.to_string();
@@ -917,7 +1066,7 @@ fn a_save_whose_level_changed_is_refused_and_kept() {
     let saved = std::fs::read(&slot.save).unwrap();
     std::fs::write(&level, "title: Other\n@..\n.g.\n").unwrap();
     let err = play_refused(&level, &[], &data);
-    let turn = RunSave::decode(&saved).unwrap().turn;
+    let turn = RunSave::decode(&saved).unwrap().turn();
     assert!(turn > 0);
     assert!(
         err.starts_with(&format!(

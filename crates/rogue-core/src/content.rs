@@ -8,3 +8,4 @@ pub mod level;
 pub mod map;
 pub mod scen;
 pub mod searches;
+pub mod serial;

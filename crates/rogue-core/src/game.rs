@@ -26,9 +26,11 @@ use std::sync::Arc;
 
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
+use serde::{Deserialize, Serialize};
 
 mod edit;
 pub mod explore;
+mod kept;
 mod plan;
 pub mod run;
 pub mod sight;
@@ -61,24 +63,28 @@ pub const PLAYER_HP: i32 = 30;
 pub const LOG_LIMIT: usize = 2000;
 
 /// A monster in play.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Monster {
     /// Stable id, unique in a game.
     pub id: u32,
     /// Its kind letter.
     pub kind: char,
     /// Where it is.
+    #[serde(with = "crate::content::serial::pos")]
     pub pos: Pos,
     /// Hit points left.
     pub hp: i32,
     /// The design's start cell this monster stands for (`None` for one the design does not
     /// know, such as a monster added in play only).
+    #[serde(with = "crate::content::serial::opt_pos")]
     pub origin: Option<Pos>,
     /// Its latest plan: the search toward the player (detours around other monsters count
-    /// in the turn's figures, not here).
+    /// in the turn's figures, not here). Not kept in a save: made again from `planned`.
+    #[serde(skip)]
     pub plan: SearchResult,
     /// Where that search ran from and to: the monster may have stepped since, and the
     /// overlay shows the search that decided its step.
+    #[serde(with = "crate::content::serial::pos_pair")]
     pub planned: (Pos, Pos),
     /// Other monsters held every cell it could step to when the plans were made, so it ran
     /// no search (its plan is empty); it plans at its turn if a way has opened by then.
@@ -89,9 +95,10 @@ pub struct Monster {
 }
 
 /// The player.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Player {
     /// Where the player is.
+    #[serde(with = "crate::content::serial::pos")]
     pub pos: Pos,
     /// Hit points left.
     pub hp: i32,
@@ -102,7 +109,8 @@ pub struct Player {
 }
 
 /// Whether the game goes on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum GameState {
     /// The player is alive.
     Playing,
@@ -195,7 +203,8 @@ impl Command {
 
 /// Advice a message ends with, which names keys: the game says which advice, and whoever
 /// shows it words it with the keys they know ([`Advice::words`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Advice {
     /// The first words of a run: where the keys are, and what to try; `searches` when
     /// there are monsters whose searches to show.
@@ -244,7 +253,7 @@ impl Advice {
 }
 
 /// One line of the message log: a message and how many times in a row it was said.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Message {
     /// The turn it last happened on.
     pub turn: u32,
@@ -363,21 +372,30 @@ impl std::fmt::Display for Message {
 
 /// The whole game state. Its fields are its own: creatures are added, removed and moved
 /// through its methods, which keep the occupancy by cell and the id order true.
-#[derive(Debug, Clone)]
+///
+/// A kept run's save is this value as serde writes it: what the game is, field by field,
+/// with what is made again from it left out (the occupancy, the monsters' plans and the
+/// planner's engines and caches, what the player sees at this moment), which
+/// [`World::restore`] makes again on loading.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct World {
+    #[serde(with = "crate::content::serial::grid")]
     grid: TileMap,
     player: Player,
     /// Living monsters, in id order.
     monsters: Vec<Monster>,
     /// Per cell, the id of the monster standing there, or 0.
+    #[serde(skip)]
     occupant: Vec<u32>,
     turn: u32,
     state: GameState,
     log: Vec<Message>,
+    #[serde(with = "crate::content::serial::options")]
     options: SearchOptions,
     seed: u64,
     next_id: u32,
     rng: Xoshiro256PlusPlus,
+    #[serde(with = "kept::planner")]
     planner: Planner,
     /// Stairs and the potions still lying on this floor.
     features: Vec<Feature>,
@@ -408,6 +426,12 @@ pub struct World {
     /// The player fell below a third of their hit points during this act: the warning is
     /// said at its end, with the figure the panel then shows.
     hurt: bool,
+    /// The goal as it stood before the edits under way (see [`World::edits_done`]).
+    #[serde(skip)]
+    goal_before: Option<String>,
+    /// An edit was made since the last message: the next one does not fold into it.
+    #[serde(default)]
+    fold_broken: bool,
 }
 
 impl World {
@@ -460,6 +484,8 @@ impl World {
             acting: false,
             acted: 0,
             hurt: false,
+            goal_before: None,
+            fold_broken: false,
         };
         for s in &level.monsters {
             world.add_monster(s.pos, s.kind, Some(s.pos));
@@ -843,7 +869,9 @@ impl World {
             escaped => escaped.into_owned(),
         };
         let stamp = self.stamp();
+        let fold = !std::mem::take(&mut self.fold_broken);
         if let Some(last) = self.log.last_mut()
+            && fold
             && last.text == text
             && last.urgent == urgent
             && last.advice == advice

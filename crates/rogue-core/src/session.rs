@@ -15,6 +15,8 @@ pub mod scores;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use serde::{Deserialize, Serialize};
+
 use crate::content::generate::{self, GenKind, GenParams};
 use crate::content::level::{
     Change, Design, EditOp, Format, Level, Refusal, ResizeRefusal, Resized, Sides, campaign,
@@ -34,7 +36,8 @@ pub use journal::{Io, Journal};
 use morgue::{Outcome, RunEnd};
 
 /// A floor's design and where it came from, said once.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(into = "FloorForm", from = "FloorForm")]
 pub struct Floor {
     /// The level as designed: what its file says, with the editor's changes. The game in
     /// play is built from it (restart starts from it) and a save writes it.
@@ -47,8 +50,56 @@ pub struct Floor {
     pub origin: Origin,
 }
 
+/// A floor as a kept run's save holds it: the bytes the game has seen of its file are not
+/// written a second time when they are the design's own text (an unedited floor), which
+/// keeps a save within a few times the size of its floors.
+#[derive(Serialize, Deserialize)]
+struct FloorForm {
+    design: Design,
+    source: Source,
+    /// The file's bytes as the game has seen them are the design's text.
+    #[serde(default)]
+    seen_is_design: bool,
+    generated: Option<(GenKind, u64)>,
+    origin: Origin,
+}
+
+impl From<Floor> for FloorForm {
+    fn from(f: Floor) -> Self {
+        let mut source = f.source;
+        let seen_is_design =
+            f.design.has_file_text() && source.seen() == Some(f.design.to_text().as_bytes());
+        if seen_is_design {
+            source.forget_seen();
+        }
+        FloorForm {
+            design: f.design,
+            source,
+            seen_is_design,
+            generated: f.generated,
+            origin: f.origin,
+        }
+    }
+}
+
+impl From<FloorForm> for Floor {
+    fn from(f: FloorForm) -> Self {
+        let mut source = f.source;
+        if f.seen_is_design {
+            source.saw(f.design.to_text().into_bytes());
+        }
+        Floor {
+            design: f.design,
+            source,
+            generated: f.generated,
+            origin: f.origin,
+        }
+    }
+}
+
 /// Where a floor is in the run.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Origin {
     /// The floor the run began on: the level opened, or one made in the game.
     First,
@@ -80,7 +131,7 @@ impl Floor {
 }
 
 /// One change made, with the monster it took out of play (to put back as it was).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 struct Done {
     change: Change,
     removed: Option<Monster>,
@@ -88,14 +139,15 @@ struct Done {
 
 /// A group of changes that undo together, with a serial so that "saved" can name a point
 /// in the history.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 struct Group {
     serial: u64,
     step: Step,
 }
 
 /// What one undo step holds.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 enum Step {
     /// Changes to cells, undone one by one, last first.
     Changes(Vec<Done>),
@@ -108,7 +160,7 @@ enum Step {
 }
 
 /// The undo and redo history of the design's edits.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 struct History {
     undo: Vec<Group>,
     redo: Vec<Group>,
@@ -198,6 +250,51 @@ impl History {
         self.next_serial += 1;
         self.undo.push(Group { serial, step });
     }
+}
+
+/// About how many bytes of undo history a kept run's save holds at most: its newest steps
+/// (a resize keeps the whole design twice), so that a save follows the run's floors, not
+/// how long it was edited. Older steps cannot be undone after a resume.
+pub const HISTORY_BUDGET: usize = 1024 * 1024;
+
+impl History {
+    /// The history with only its newest steps, as many as fit `budget` bytes (roughly:
+    /// a change of a cell is some 100 bytes, a whole design two bytes a cell).
+    fn within(&self, budget: usize) -> History {
+        let size = |g: &Group| match &g.step {
+            Step::Changes(c) => 100 * c.len(),
+            Step::Whole { before, after } => {
+                let cells = |d: &Design| d.level().grid.len() + 1024;
+                2 * (cells(before) + cells(after))
+            }
+        };
+        let mut kept = self.clone();
+        let mut used = 0;
+        let fits = |g: &Group, used: &mut usize| {
+            *used += size(g);
+            *used <= budget
+        };
+        // The steps nearest the present are kept: the top of each stack.
+        let undo_keep = self
+            .undo
+            .iter()
+            .rev()
+            .take_while(|g| fits(g, &mut used))
+            .count();
+        let redo_keep = self
+            .redo
+            .iter()
+            .rev()
+            .take_while(|g| fits(g, &mut used))
+            .count();
+        kept.undo.drain(..self.undo.len() - undo_keep);
+        kept.redo.drain(..self.redo.len() - redo_keep);
+        kept
+    }
+}
+
+fn history_within<S: serde::Serializer>(h: &History, s: S) -> Result<S::Ok, S::Error> {
+    h.within(HISTORY_BUDGET).serialize(s)
 }
 
 /// What a group of edits did ([`Session::edit_group`]).
@@ -292,21 +389,35 @@ pub struct NewBlank {
 pub struct UnsavedBelow;
 
 /// One run on a level: the design, its file, its edits and the game.
-#[derive(Debug, Clone)]
+///
+/// A kept run's save is this value as serde writes it (see [`save`]): the game, the floor
+/// in play and the first floor with their designs and sources, and the undo history; what
+/// belongs to the process (the disk's answers being kept, the progress shared with a front
+/// end, whether it is a replay) is not kept, and [`Session::restore`] makes the rest again.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Session {
     world: World,
     floor: Floor,
     /// The run's first floor while the player is deeper: restarting goes back to it.
     first: Option<Box<Floor>>,
+    /// Kept in a save as its newest steps within [`HISTORY_BUDGET`].
+    #[serde(serialize_with = "history_within")]
     history: History,
-    /// What the disk answered the saves and reloads, for rebuilding the run.
+    /// What the disk answered the saves and reloads, for a recording to carry.
+    #[serde(skip)]
     io: Journal,
     /// How far the planning of a turn is, for every game of the run.
+    #[serde(skip)]
     progress: Arc<Progress>,
     /// A replay (`script`, `test`): the saves of every floor, whatever its source, are
     /// carried out in the game and said in the log, but nothing is written to disk. The
     /// session's, not a floor source's, so that no floor put in play can lose it.
+    #[serde(skip)]
     replay: bool,
+    /// What a replay "wrote" (its saves, its new floors), by path: a replay writes nothing
+    /// to disk, and reads these back where the game would read the files it wrote.
+    #[serde(skip)]
+    written: std::collections::BTreeMap<PathBuf, Vec<u8>>,
 }
 
 impl Session {
@@ -337,6 +448,7 @@ impl Session {
             history: History::default(),
             io: Journal::Off,
             replay: false,
+            written: Default::default(),
         };
         session.refresh_chain();
         session
@@ -347,12 +459,18 @@ impl Session {
     fn refresh_chain(&mut self) {
         let depth = self.floor.depth();
         let floor = &self.floor;
+        let written = &self.written;
         let designed = self
             .io
             .chain(|| match (&floor.source.path, floor.design.next()) {
                 (Some(path), Some(_)) => {
-                    let chain =
-                        campaign::follow(path, floor.design.clone(), Format::Text, floor.above());
+                    let chain = campaign::follow_with(
+                        path,
+                        floor.design.clone(),
+                        Format::Text,
+                        floor.above(),
+                        |p| read_written(written, p),
+                    );
                     let last = depth + chain.floors.len() as u32 - 1;
                     Some(if chain.ends_with_stairs() {
                         FINAL_DEPTH.max(last + 1)
@@ -363,6 +481,35 @@ impl Session {
                 _ => None,
             });
         self.world.set_designed_final(designed);
+    }
+
+    /// Readies a session loaded from a kept run's save (see [`Session`]): the game makes
+    /// again what the save leaves out, and plans report to `progress`. A game that cannot
+    /// be is refused with why.
+    pub fn restore(&mut self, progress: Arc<Progress>) -> Result<(), String> {
+        self.world.restore(Arc::clone(&progress))?;
+        self.progress = progress;
+        self.io = Journal::Off;
+        self.replay = false;
+        Ok(())
+    }
+
+    /// The run's first floor's file holds `bytes`, which are the text of that floor's design
+    /// as the run holds it (the design was saved into it just before the game ended, and
+    /// the run's save did not catch up): the game takes them as what it has seen of the
+    /// file, and the design as saved.
+    pub fn file_caught_up(&mut self, bytes: Vec<u8>) {
+        let on_first = self.first.is_none();
+        let first = self.first.as_deref_mut().unwrap_or(&mut self.floor);
+        let Some(path) = first.source.path.clone() else {
+            return;
+        };
+        let recovered = first.source.recovered_from.take();
+        first.source = Source::file(path, Format::Text, bytes);
+        first.source.recovered_from = recovered;
+        if on_first {
+            self.history.mark_saved();
+        }
     }
 
     /// Makes this session a replay (or not): its saves write nothing, on every floor (a
@@ -421,6 +568,7 @@ impl Session {
         };
         let done = self.make(change, true, None);
         self.history.record(done, stroke);
+        self.world.edits_done();
         Ok(true)
     }
 
@@ -450,6 +598,7 @@ impl Session {
             }
         }
         self.history.in_stroke = false;
+        self.world.edits_done();
         out
     }
 
@@ -511,6 +660,7 @@ impl Session {
             step,
         });
         self.history.in_stroke = false;
+        self.world.edits_done();
         true
     }
 
@@ -536,6 +686,7 @@ impl Session {
             step,
         });
         self.history.in_stroke = false;
+        self.world.edits_done();
         true
     }
 
@@ -647,6 +798,7 @@ impl Session {
         // Which file is below and what it holds are the disk's answers: through the
         // journal, so a rebuilt run goes down to the floor its game found.
         let design = &self.floor.design;
+        let written = &self.written;
         let found = self.io.below(|| {
             let below = match campaign::next_of(&path, design, &above) {
                 Ok(Some(below)) => below,
@@ -656,7 +808,7 @@ impl Session {
                     return Err(e.headline());
                 }
             };
-            match read_level_file(&below) {
+            match read_written(written, &below) {
                 Ok(bytes) => Ok(Some((below, bytes))),
                 Err(crate::text::LoadError::Io { message, .. }) => {
                     Err(format!("cannot read {}: {message}", name(&below)))
@@ -767,9 +919,10 @@ impl Session {
                 self.floor = *first;
             }
         } else {
+            let written = &self.written;
             let bytes = self
                 .io
-                .read(|| read_level_file(&path).map_err(|e| e.to_string()));
+                .read(|| read_written(written, &path).map_err(|e| e.to_string()));
             let (design, source) = bytes.map_err(NoFloor::Broken).and_then(|b| {
                 open_level_bytes(Some(&path), &b, self.world.seed())
                     .map_err(|e| NoFloor::Broken(e.to_string()))
@@ -806,7 +959,9 @@ impl Session {
         let grid = &self.floor.design.level().grid;
         let size = (grid.width().max(3), grid.height().max(3));
         let depth = self.floor.depth();
-        let target = self.io.fresh(|| create::below_name(&path, depth + 1));
+        let written = &self.written;
+        let wanted = create::below_name(&path, depth + 1, |p| written.contains_key(p));
+        let target = self.io.fresh(&wanted, || wanted.clone());
         let name = target
             .file_name()
             .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
@@ -817,10 +972,18 @@ impl Session {
         let text = Level::blank(size.0, size.1, None)
             .map_err(failed)?
             .to_text();
-        // A new file is made even in a replay (it is never written over one, and the
-        // floor below is then read from it); a rebuilt run has the answer in its journal.
+        // A replay writes nothing: the new floor is kept with what it "wrote", where the
+        // floor below is read from; replayed answers say how the write went.
+        let (replay, written) = (self.replay, &mut self.written);
         self.io
-            .write(|| write_new(&target, text.as_bytes()).map_err(|e| e.to_string()))
+            .write(|| {
+                if replay {
+                    written.insert(target.clone(), text.clone().into_bytes());
+                    Ok(())
+                } else {
+                    write_new(&target, text.as_bytes()).map_err(|e| e.to_string())
+                }
+            })
             .map_err(failed)?;
         let mut after = self.floor.design.clone();
         after.set_next(&name);
@@ -894,5 +1057,50 @@ impl Session {
             name,
             replaced,
         })
+    }
+}
+
+/// The bytes of the level file at `path`, as a replay that has "written" some files sees
+/// them: those it wrote from `written`, the others from disk.
+fn read_written(
+    written: &std::collections::BTreeMap<PathBuf, Vec<u8>>,
+    path: &std::path::Path,
+) -> Result<Vec<u8>, crate::text::LoadError> {
+    match written.get(path) {
+        Some(bytes) => Ok(bytes.clone()),
+        None => read_level_file(path),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::map::Tile;
+    use crate::engine::grid::Pos;
+
+    #[test]
+    fn a_save_keeps_the_newest_undo_steps_within_its_budget() {
+        let design = Design::parse(b"#####\n#@..#\n#####\n", "x.txt").unwrap();
+        let mut s = Session::new(design, Source::generated("x.txt".into()), 1);
+        let cell = Pos::new(3, 1);
+        let steps = HISTORY_BUDGET / 100 + 500;
+        for i in 0..steps {
+            let tile = if i % 2 == 0 { Tile::Wall } else { Tile::Floor };
+            assert_eq!(s.edit(EditOp::SetTile(cell, tile), false), Ok(true));
+        }
+        let newest = s.history.undo.last().map(|g| g.serial);
+        let json = serde_json::to_string(&s).unwrap();
+        let mut back: Session = serde_json::from_str(&json).unwrap();
+        back.restore(Arc::default()).unwrap();
+        assert_eq!(
+            back.history.undo.len(),
+            HISTORY_BUDGET / 100,
+            "the newest steps"
+        );
+        assert_eq!(back.history.undo.last().map(|g| g.serial), newest);
+        assert_eq!(back.design().to_text(), s.design().to_text());
+        // The steps kept undo as they did.
+        assert!(back.undo());
+        assert_eq!(back.world().grid().get(cell), Tile::Floor);
     }
 }

@@ -54,7 +54,10 @@ const ATTEMPTS: usize = 8;
 const MIN_FLOOR_PERMILLE: usize = 700;
 
 /// Which generator to run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum GenKind {
     /// Organic caves from thresholded fractal noise.
     #[default]
@@ -557,9 +560,11 @@ fn populate_generated(
         GenKind::Arena => terrain::Style::Marsh,
         _ => terrain::Style::Pools,
     };
-    // Monsters are few; the player and they keep their floor.
+    // The player and the monsters keep their floor; their cells are looked up in a set,
+    // as `--monsters` may ask for as many as the map has floor cells.
+    let held: std::collections::HashSet<Pos> = monsters.iter().map(|m| m.pos).collect();
     terrain::lay(&mut grid, share.fraction(), style, params.seed, |p| {
-        p == player || monsters.iter().any(|m| m.pos == p)
+        p == player || held.contains(&p)
     });
     Ok(Level {
         title: Some(params.title()),

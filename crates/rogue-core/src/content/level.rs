@@ -34,6 +34,8 @@ use crate::text::{lines, parse_size};
 
 use std::path::Path;
 
+use serde::{Deserialize, Serialize};
+
 use crate::content::map::{TerrainWeights, Tile, TileMap};
 use crate::engine::grid::Pos;
 
@@ -51,16 +53,18 @@ pub fn read_level_file(path: &Path) -> Result<Vec<u8>, LoadError> {
 }
 
 /// A monster's starting place and kind.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Spawn {
     /// Where it starts.
+    #[serde(with = "super::serial::pos")]
     pub pos: Pos,
     /// Its kind, a lowercase ASCII letter.
     pub kind: char,
 }
 
 /// What lies on a floor cell besides creatures.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum FeatureKind {
     /// Stairs down to the next floor of a run: `>`.
     Stairs,
@@ -115,9 +119,10 @@ impl FeatureKind {
 }
 
 /// A feature and its floor cell.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Feature {
     /// Where it lies.
+    #[serde(with = "super::serial::pos")]
     pub pos: Pos,
     /// What it is.
     pub kind: FeatureKind,
@@ -125,9 +130,10 @@ pub struct Feature {
 
 /// A message a level shows in the log: when it starts, or the first time the player steps
 /// on a cell (a `message:` or `message at X,Y:` header).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Note {
     /// The cell that shows it, or `None` for a message shown when the level starts.
+    #[serde(with = "super::serial::opt_pos")]
     pub at: Option<Pos>,
     /// The text: one line, trimmed, never empty.
     pub text: String,
@@ -150,13 +156,15 @@ impl Note {
 }
 
 /// A map with the player's start, the monsters and the features.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Level {
     /// A human-readable name, from the `title:` header.
     pub title: Option<String>,
     /// The tiles.
+    #[serde(with = "super::serial::grid")]
     pub grid: TileMap,
     /// The player's start (Moving AI maps have none).
+    #[serde(with = "super::serial::opt_pos")]
     pub player: Option<Pos>,
     /// The monsters, in reading order when parsed.
     pub monsters: Vec<Spawn>,
@@ -187,7 +195,8 @@ impl Design {
 }
 
 /// Which file format a level was read from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Format {
     /// This project's text format.
     Text,

@@ -19,14 +19,26 @@ impl World {
     /// Follows a change the design made (or undid, `forward` false). A monster taken out
     /// of play is kept in `removed`, and put back as it was when the removal is undone.
     pub fn follow(&mut self, change: &Change, forward: bool, removed: &mut Option<Monster>) {
-        let had_foes = !self.monsters().is_empty();
-        let had_stairs = self.has_stairs();
+        // The goal as it stood before the edits being made: said again once they are
+        // done ([`World::edits_done`]) if they changed it.
+        if self.goal_before.is_none() {
+            self.goal_before = Some(self.goal());
+        }
         self.follow_quietly(change, forward, removed);
-        // The goal depends on both: deleting the last monster opens the stairs (or leaves a
-        // floor with nothing to win), laying the only stairs makes clearing lead down.
-        if self.monsters().is_empty() == had_foes || self.has_stairs() != had_stairs {
+        // An edit lies between what was said before it and what is said after: a message
+        // said again after it is a new line, not a repeat (two saves with edits between).
+        self.fold_broken = true;
+    }
+
+    /// The edits of one step are done (an edit, a group, an undo or a redo): when they
+    /// changed the goal (a monster placed or deleted, stairs laid or taken), the log says
+    /// the goal as it is now, once.
+    pub fn edits_done(&mut self) {
+        if let Some(before) = self.goal_before.take() {
             let goal = self.goal();
-            self.say(goal);
+            if goal != before {
+                self.say(goal);
+            }
         }
     }
 

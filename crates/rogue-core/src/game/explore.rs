@@ -17,11 +17,12 @@ use crate::content::level::FeatureKind;
 use crate::engine::grid::{DIRECTIONS, Neighbourhood, Pos};
 
 /// What the player knew when a long action began: it stops at anything beyond this.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Watch {
     /// The monsters in view, by id.
     monsters: Vec<u32>,
     /// The cells of the stairs and potions seen.
+    #[serde(with = "crate::content::serial::positions")]
     features: Vec<Pos>,
     /// The floor's messages not said yet.
     notes: usize,

@@ -278,6 +278,11 @@ impl Planner {
         self.stats
     }
 
+    /// Puts back the search work of the latest turn (a kept run, loaded).
+    pub fn set_stats(&mut self, stats: TurnStats) {
+        self.stats = stats;
+    }
+
     /// How the monsters plan.
     pub fn planning(&self) -> Planning {
         self.planning

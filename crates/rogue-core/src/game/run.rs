@@ -33,7 +33,7 @@ pub const REGEN_TURNS: u32 = 8;
 pub const POTION_HEAL: i32 = 20;
 
 /// What the run has done so far: the figures of the end screen and of `--state`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct RunStats {
     /// The floor the player is on, from 1.
     pub depth: u32,

@@ -130,12 +130,16 @@ pub fn field_of_view(grid: &TileMap, origin: Pos, radius: i32, mut reveal: impl 
 }
 
 /// The cells the player sees now and the cells seen on this floor, one bit per cell.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct Sight {
     width: usize,
+    /// Made again by the next look (a save does not keep it).
+    #[serde(skip)]
     visible: Vec<u64>,
     /// The visible cells' indices, so the next update clears only them.
+    #[serde(skip)]
     lit: Vec<usize>,
+    #[serde(with = "crate::content::serial::bits")]
     seen: Vec<u64>,
 }
 
@@ -149,6 +153,15 @@ impl Sight {
             lit: Vec::new(),
             seen: vec![0; words],
         }
+    }
+
+    /// Readies a sight loaded from a save for `grid` (nothing visible until the next look);
+    /// false when what it has seen is not of a map of this size.
+    pub fn restored(&mut self, grid: &TileMap) -> bool {
+        let words = grid.len().div_ceil(64);
+        self.visible = vec![0; words];
+        self.lit.clear();
+        self.width == grid.width() && self.seen.len() == words
     }
 
     /// Looks from `from`: what is visible now, added to what was seen.

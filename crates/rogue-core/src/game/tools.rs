@@ -3,6 +3,8 @@
 //! to all but a tunneller), sowing brush (dear ground most searches route round) and
 //! sounding a lure (the goal of every monster near it for a few turns).
 
+use serde::{Deserialize, Serialize};
+
 use super::{ActResult, GameState, World};
 use crate::content::level::FeatureKind;
 use crate::content::map::Tile;
@@ -14,7 +16,7 @@ pub const LURE_RADIUS: i32 = 10;
 pub const LURE_TURNS: u32 = 8;
 
 /// The tools the player carries.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Tools {
     /// Lures (`&`).
     pub lures: u32,
@@ -49,9 +51,10 @@ impl Tools {
 pub const TOOLS: [FeatureKind; 3] = [FeatureKind::Lure, FeatureKind::Seeds, FeatureKind::Spike];
 
 /// A lure sounding on the floor.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Lure {
     /// Where it lies.
+    #[serde(with = "crate::content::serial::pos")]
     pub pos: Pos,
     /// Turns it sounds on for.
     pub turns: u32,

@@ -53,8 +53,9 @@ pub fn write_new(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 
 /// A name for the floor at `depth` below the level at `path`, beside it and not taken:
 /// `castle.txt` gives `castle-2.txt` for depth 2 and `castle-2.txt` gives `castle-3.txt`
-/// (a `-N` ending is the depth's), then `castle-2-1.txt` and on when those exist.
-pub fn below_name(path: &Path, depth: u32) -> PathBuf {
+/// (a `-N` ending is the depth's), then `castle-2-1.txt` and on when those exist (or are
+/// `taken` otherwise: a replay's files).
+pub fn below_name(path: &Path, depth: u32, taken: impl Fn(&Path) -> bool) -> PathBuf {
     let stem = path
         .file_stem()
         .map_or_else(|| "level".into(), |s| s.to_string_lossy().into_owned());
@@ -72,7 +73,7 @@ pub fn below_name(path: &Path, depth: u32) -> PathBuf {
             0 => dir.join(format!("{base}-{depth}.txt")),
             i => dir.join(format!("{base}-{depth}-{i}.txt")),
         })
-        .find(|p| std::fs::symlink_metadata(p).is_err())
+        .find(|p| std::fs::symlink_metadata(p).is_err() && !taken(p))
         .unwrap_or_else(|| dir.join(format!("{base}-{depth}.txt")))
 }
 
@@ -106,11 +107,23 @@ mod tests {
     fn floors_below_are_named_after_the_level_and_their_depth() {
         let dir = tempfile::tempdir().unwrap();
         let castle = dir.path().join("castle.txt");
-        assert_eq!(below_name(&castle, 2), dir.path().join("castle-2.txt"));
+        assert_eq!(
+            below_name(&castle, 2, |_| false),
+            dir.path().join("castle-2.txt")
+        );
         std::fs::write(dir.path().join("castle-2.txt"), "").unwrap();
-        assert_eq!(below_name(&castle, 2), dir.path().join("castle-2-1.txt"));
+        assert_eq!(
+            below_name(&castle, 2, |_| false),
+            dir.path().join("castle-2-1.txt")
+        );
         let two = dir.path().join("castle-2.txt");
-        assert_eq!(below_name(&two, 3), dir.path().join("castle-3.txt"));
-        assert_eq!(below_name(Path::new("-5.txt"), 2), Path::new("-5-2.txt"));
+        assert_eq!(
+            below_name(&two, 3, |_| false),
+            dir.path().join("castle-3.txt")
+        );
+        assert_eq!(
+            below_name(Path::new("-5.txt"), 2, |_| false),
+            Path::new("-5-2.txt")
+        );
     }
 }

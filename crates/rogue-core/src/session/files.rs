@@ -16,7 +16,8 @@ use super::morgue::RunEnd;
 use crate::content::level::{Design, Format, LoadError, MAX_LEVEL_BYTES, read_level_file};
 
 /// What kind of thing the level came from, which decides where it saves.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum SourceKind {
     /// A text level file: saves go back into it.
     Text,
@@ -27,7 +28,7 @@ pub enum SourceKind {
 }
 
 /// The level's file and what we last knew of it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Source {
     /// The file, if any.
     pub path: Option<PathBuf>,
@@ -36,12 +37,14 @@ pub struct Source {
     /// Length and modification time when last looked at, to notice changes cheaply.
     stamp: Option<(u64, Option<SystemTime>)>,
     /// The bytes last read into the game or written by it: what the game has seen.
+    #[serde(with = "super::journal::bytes_text")]
     content: Option<Vec<u8>>,
     /// A change on disk not taken yet, waiting for the file to settle.
+    #[serde(skip)]
     settling: Option<Settling>,
     /// The recovery file whose edits this game took: removed once they are saved, and the
     /// one a hang-up writes again.
-    recovered_from: Option<PathBuf>,
+    pub(super) recovered_from: Option<PathBuf>,
 }
 
 impl Source {
@@ -85,6 +88,16 @@ impl Source {
     /// The bytes of the file the game last read or wrote: what it has seen of it.
     pub fn seen(&self) -> Option<&[u8]> {
         self.content.as_deref()
+    }
+
+    /// Forgets what the game has seen of the file (a save writes it elsewhere).
+    pub(super) fn forget_seen(&mut self) {
+        self.content = None;
+    }
+
+    /// Takes `bytes` as what the game has seen of the file (a save read back).
+    pub(super) fn saw(&mut self, bytes: Vec<u8>) {
+        self.content = Some(bytes);
     }
 
     /// The file name for messages (never a full path, so frames stay reproducible), its
@@ -265,8 +278,9 @@ pub struct PendingReload {
     bytes: Vec<u8>,
 }
 
-/// A file name beside `wanted` that does not exist yet (`x.txt`, `x-1.txt`, ...).
-fn fresh_path(wanted: &Path) -> PathBuf {
+/// A file name beside `wanted` that does not exist yet (`x.txt`, `x-1.txt`, ...) and is
+/// not `taken` otherwise (a replay's files).
+fn fresh_path(wanted: &Path, taken: impl Fn(&Path) -> bool) -> PathBuf {
     let stem = wanted
         .file_stem()
         .map_or_else(|| "level".into(), |s| s.to_string_lossy().into_owned());
@@ -279,7 +293,7 @@ fn fresh_path(wanted: &Path) -> PathBuf {
                 dir.join(format!("{stem}-{i}.txt"))
             }
         })
-        .find(|p| std::fs::symlink_metadata(p).is_err())
+        .find(|p| std::fs::symlink_metadata(p).is_err() && !taken(p))
         .unwrap_or_else(|| dir.join(format!("{stem}.txt")))
 }
 
@@ -758,7 +772,11 @@ impl Session {
         // The disk's answers go through the journal, so a replayed run answers alike.
         let target = match kind {
             SourceKind::Text => path,
-            SourceKind::MovingAi | SourceKind::Generated => self.io.fresh(|| fresh_path(&path)),
+            SourceKind::MovingAi | SourceKind::Generated => {
+                let written = &self.written;
+                let wanted = fresh_path(&path, |p| written.contains_key(p));
+                self.io.fresh(&wanted, || wanted.clone())
+            }
         };
         if kind == SourceKind::Text && !force {
             // Never over what the game has not read (a settled read) without asking, nor
@@ -782,13 +800,19 @@ impl Session {
         let name = crate::text::shown_file_name(&target);
         let replay = self.replay;
         // A replay goes on exactly as if the save had been made (what follows may depend
-        // on it: a quit that does not ask), but writes nothing.
-        let written = if replay {
-            Ok(())
-        } else {
-            self.io
-                .write(|| write_atomic(&target, text.as_bytes()).map_err(|e| e.to_string()))
-        };
+        // on it: a quit that does not ask), but writes nothing: it keeps what it "wrote",
+        // to read it back where the game would read the file. Replayed answers say how the
+        // write went.
+        let kept = &mut self.written;
+        let written = self.io.write(|| {
+            if replay {
+                kept.insert(target.clone(), text.clone().into_bytes());
+                Ok(())
+            } else {
+                write_atomic(&target, text.as_bytes()).map_err(|e| e.to_string())
+            }
+        });
+        let replay = replay || self.io.replaying();
         match written {
             Ok(()) => {
                 if !self.floor.design.has_file_text() {
@@ -853,8 +877,9 @@ impl Session {
         let (Some(path), Some(seen)) = (&source.path, &source.content) else {
             return false;
         };
+        let written = &self.written;
         self.io
-            .changed(|| read_level_file(path).map_or(true, |now| &now != seen))
+            .changed(|| super::read_written(written, path).map_or(true, |now| &now != seen))
     }
 
     /// Checks the file's length and time, cheap enough to poll; when they moved, reads
@@ -928,8 +953,9 @@ impl Session {
         let name = self.floor.source.name();
         // What the file holds, and whether it held still while read, is the disk's
         // answer: through the journal, so a rebuilt run reloads what its game did.
+        let written = &self.written;
         let read = self.io.reread(|| {
-            let read = read_level_file(&path);
+            let read = super::read_written(written, &path);
             if stamp_of(&path) != before {
                 return Ok(None);
             }
@@ -965,6 +991,14 @@ impl Session {
         } else {
             self.take_reload(*Box::new(pending))
         }
+    }
+
+    /// Keeps the game's design over the file's newer one (the player's answer to a file
+    /// changed on disk while the game had unsaved edits): no point of the undo history is
+    /// the file any more, so undoing them all leaves the design unsaved, as it differs from
+    /// the file; the next save asks before overwriting it.
+    pub fn keep_own_design(&mut self) {
+        self.history.mark_unsaved();
     }
 
     /// Replaces the design by the file's and restarts the play from it.

@@ -75,26 +75,42 @@ pub enum Journal {
     },
 }
 
+/// What a replay that has no answer for a question gives instead of asking the disk: the
+/// answer that does least (a read or write that failed, a change found, nobody writing),
+/// and the replay is marked as gone its own way.
+const NO_ANSWER: &str = "the replay has no answer from the disk for this";
+
 impl Journal {
-    /// Asks the disk through the journal: `ask` runs unless a replay has the answer;
-    /// `note` turns the answer into its record and `back` reads a record back.
+    /// Asks the disk through the journal: `ask` runs unless the journal replays, which
+    /// gives its next answer instead (`back` reads it from its record) and never asks the
+    /// disk: when it has no answer of this kind, it gives `refused` and is marked as gone
+    /// its own way. Live, `note` turns the disk's answer into its record.
     pub(super) fn pass<T: Clone>(
         &mut self,
         ask: impl FnOnce() -> T,
         note: impl FnOnce(T) -> Io,
         back: impl FnOnce(Io) -> Option<T>,
+        refused: impl FnOnce() -> T,
     ) -> T {
         if let Journal::Replay { queue, diverged } = self {
-            match queue.pop_front().and_then(back) {
-                Some(answer) => return answer,
-                None => *diverged = true,
-            }
+            return match queue.pop_front().and_then(back) {
+                Some(answer) => answer,
+                None => {
+                    *diverged = true;
+                    refused()
+                }
+            };
         }
         let answer = ask();
         if let Journal::Live(kept) = self {
             kept.push(note(answer.clone()));
         }
         answer
+    }
+
+    /// Whether answers come from a recording rather than the disk.
+    pub fn replaying(&self) -> bool {
+        matches!(self, Journal::Replay { .. })
     }
 
     /// A read of the level file. It never finds the file changing under it: replayed, an
@@ -107,20 +123,26 @@ impl Journal {
             ask,
             |r| note_read(r.map(Some)),
             |io| back_read(io).and_then(Result::transpose),
+            || Err(NO_ANSWER.into()),
         )
     }
 
     /// A reload's read of the level file: `Ok(None)` when it changed while read.
     pub(super) fn reread(&mut self, ask: impl FnOnce() -> Read) -> Read {
-        self.pass(ask, note_read, back_read)
+        self.pass(ask, note_read, back_read, || Err(NO_ANSWER.into()))
     }
 
     /// Which process has the level file open for writing, if any.
     pub(super) fn writer(&mut self, ask: impl FnOnce() -> Option<u32>) -> Option<u32> {
-        self.pass(ask, Io::Writer, |io| match io {
-            Io::Writer(w) => Some(w),
-            _ => None,
-        })
+        self.pass(
+            ask,
+            Io::Writer,
+            |io| match io {
+                Io::Writer(w) => Some(w),
+                _ => None,
+            },
+            || None,
+        )
     }
 
     /// In a replay whose next answer is a writer found by a poll, that writer (taken).
@@ -138,10 +160,15 @@ impl Journal {
 
     /// How deep the designed floors go.
     pub(super) fn chain(&mut self, ask: impl FnOnce() -> Option<u32>) -> Option<u32> {
-        self.pass(ask, Io::Chain, |io| match io {
-            Io::Chain(d) => Some(d),
-            _ => None,
-        })
+        self.pass(
+            ask,
+            Io::Chain,
+            |io| match io {
+                Io::Chain(d) => Some(d),
+                _ => None,
+            },
+            || None,
+        )
     }
 
     /// The designed floor below: its file and bytes.
@@ -184,23 +211,38 @@ impl Journal {
                 } => Some(Err(e)),
                 _ => None,
             },
+            || Err(NO_ANSWER.into()),
         )
     }
 
     /// Whether the file changed on disk, before a save.
     pub(super) fn changed(&mut self, ask: impl FnOnce() -> bool) -> bool {
-        self.pass(ask, Io::Changed, |io| match io {
-            Io::Changed(b) => Some(b),
-            _ => None,
-        })
+        self.pass(
+            ask,
+            Io::Changed,
+            |io| match io {
+                Io::Changed(b) => Some(b),
+                _ => None,
+            },
+            || true,
+        )
     }
 
-    /// The new file name a save chose.
-    pub(super) fn fresh(&mut self, ask: impl FnOnce() -> PathBuf) -> PathBuf {
-        self.pass(ask, Io::Fresh, |io| match io {
-            Io::Fresh(p) => Some(p),
-            _ => None,
-        })
+    /// The new file name a save chose; `wanted` when a replay has none.
+    pub(super) fn fresh(
+        &mut self,
+        wanted: &std::path::Path,
+        ask: impl FnOnce() -> PathBuf,
+    ) -> PathBuf {
+        self.pass(
+            ask,
+            Io::Fresh,
+            |io| match io {
+                Io::Fresh(p) => Some(p),
+                _ => None,
+            },
+            || wanted.to_path_buf(),
+        )
     }
 
     /// A save's write: replayed, it writes nothing and answers as it did.
@@ -212,6 +254,7 @@ impl Journal {
                 Io::Write(e) => Some(e.map_or(Ok(()), Err)),
                 _ => None,
             },
+            || Err(NO_ANSWER.into()),
         )
     }
 }
@@ -315,7 +358,10 @@ mod tests {
         let mut live = Journal::Live(Vec::new());
         assert_eq!(live.read(|| Ok(b"ab".to_vec())), Ok(b"ab".to_vec()));
         assert!(live.changed(|| true));
-        assert_eq!(live.fresh(|| "x-1.txt".into()), PathBuf::from("x-1.txt"));
+        assert_eq!(
+            live.fresh(std::path::Path::new("x.txt"), || "x-1.txt".into()),
+            PathBuf::from("x-1.txt")
+        );
         assert_eq!(
             live.write(|| Err("disk full".into())),
             Err("disk full".into())
@@ -341,7 +387,10 @@ mod tests {
         let never = || -> Result<Vec<u8>, String> { panic!("the disk was asked") };
         assert_eq!(replay.read(never), Ok(b"ab".to_vec()));
         assert!(replay.changed(|| panic!("asked")));
-        assert_eq!(replay.fresh(|| panic!("asked")), PathBuf::from("x-1.txt"));
+        assert_eq!(
+            replay.fresh(std::path::Path::new("x.txt"), || panic!("asked")),
+            PathBuf::from("x-1.txt")
+        );
         assert_eq!(replay.write(|| panic!("asked")), Err("disk full".into()));
         assert_eq!(replay.read(never), Err("gone".into()));
         assert_eq!(replay.reread(|| panic!("asked")), Ok(None));
@@ -350,8 +399,12 @@ mod tests {
         assert_eq!(replay.below(|| panic!("asked")), two());
         assert_eq!(replay.below(|| panic!("asked")), Ok(None));
         assert_eq!(replay.below(|| panic!("asked")), Err("loop".into()));
-        // Out of answers: the disk answers, and the replay knows it went its own way.
-        assert!(!replay.changed(|| false));
+        // Out of answers: the disk is never asked (a rebuilt run must not write the level
+        // or read what it holds now); the replay gets the answer that does least, and
+        // knows it went its own way.
+        assert!(replay.changed(|| panic!("asked")));
+        assert!(replay.write(|| panic!("asked")).is_err());
+        assert!(replay.read(|| panic!("asked")).is_err());
         assert!(matches!(replay, Journal::Replay { diverged: true, .. }));
     }
 
@@ -368,12 +421,13 @@ mod tests {
             unreachable!()
         };
         assert_eq!(kept[0], Io::Unsettled);
-        // ...and a plain read given it in a replay asks the disk, the replay diverged.
+        // ...and a plain read given it in a replay fails, without asking the disk: the
+        // replay diverged.
         let mut replay = Journal::Replay {
             queue: kept.into(),
             diverged: false,
         };
-        assert_eq!(replay.read(|| Ok(b"disk".to_vec())), Ok(b"disk".to_vec()));
+        assert!(replay.read(|| panic!("asked")).is_err());
         assert!(matches!(replay, Journal::Replay { diverged: true, .. }));
         // A plain read and a reread of bytes keep the same record.
         let mut replay = Journal::Replay {

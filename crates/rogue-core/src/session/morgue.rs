@@ -4,6 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
+use serde::{Deserialize, Serialize};
+
 use super::scores::{Score, with_article};
 use super::{Session, SourceKind, data};
 use crate::content::kinds;
@@ -17,7 +19,8 @@ const MAP_WINDOW: (i32, i32) = (78, 30);
 const LAST_MESSAGES: usize = 16;
 
 /// How a run ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Outcome {
     /// The last floor was cleared.
     Won,
@@ -48,8 +51,25 @@ impl Outcome {
     }
 }
 
-/// Everything the score table and the morgue file say of an ended run, taken when it ended.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A monster left on the floor when a run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Left {
+    /// Its kind letter.
+    pub kind: char,
+    /// Its id.
+    pub id: u32,
+    /// Where it stood.
+    #[serde(with = "crate::content::serial::pos")]
+    pub pos: Pos,
+    /// Its hit points.
+    pub hp: i32,
+    /// Its kind's hit points.
+    pub max: i32,
+}
+
+/// Everything the score table and the morgue file say of an ended run, taken when it ended
+/// (kept in the run's save until both are written).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunEnd {
     /// How it ended.
     pub outcome: Outcome,
@@ -76,9 +96,10 @@ pub struct RunEnd {
     /// The map it ended on (a window around the player), with the creatures and features.
     pub map: Vec<String>,
     /// The map's top-left cell.
+    #[serde(with = "crate::content::serial::pos")]
     pub map_origin: Pos,
-    /// The monsters left: kind, id, cell, hit points and the kind's.
-    pub monsters: Vec<(char, u32, Pos, i32, i32)>,
+    /// The monsters left.
+    pub monsters: Vec<Left>,
 }
 
 impl RunEnd {
@@ -148,7 +169,13 @@ impl RunEnd {
             monsters: w
                 .monsters()
                 .iter()
-                .map(|m| (m.kind, m.id, m.pos, m.hp, kinds::kind(m.kind).hp))
+                .map(|m| Left {
+                    kind: m.kind,
+                    id: m.id,
+                    pos: m.pos,
+                    hp: m.hp,
+                    max: kinds::kind(m.kind).hp,
+                })
                 .collect(),
         }
     }
@@ -253,10 +280,15 @@ impl RunEnd {
             line("No monsters were left on the floor.".into());
         } else {
             line("Monsters left on the floor:".into());
-            for (k, id, pos, hp, max) in &self.monsters {
+            for m in &self.monsters {
                 line(format!(
-                    "  {k} {} #{id} at {pos}, HP {hp}/{max}",
-                    kinds::kind(*k).name
+                    "  {} {} #{} at {}, HP {}/{}",
+                    m.kind,
+                    kinds::kind(m.kind).name,
+                    m.id,
+                    m.pos,
+                    m.hp,
+                    m.max
                 ));
             }
         }
@@ -300,9 +332,16 @@ pub fn write(
             }
             return Err(e);
         }
-        super::write_atomic(&keys, tape(&keys).as_bytes())?;
         let replay = format!("astar-rogue replay {}", keys.display());
-        super::write_atomic(&text, end.morgue_text(date, &replay).as_bytes())?;
+        let written = super::write_atomic(&keys, tape(&keys).as_bytes())
+            .and_then(|()| super::write_atomic(&text, end.morgue_text(date, &replay).as_bytes()));
+        if let Err(e) = written {
+            // Both names are ours (made empty above, or written by us): nothing half-made
+            // is left for the player to wonder at.
+            let _ = std::fs::remove_file(&text);
+            let _ = std::fs::remove_file(&keys);
+            return Err(e);
+        }
         return Ok((text, keys));
     }
     Err(std::io::Error::other("too many morgue files of that name"))

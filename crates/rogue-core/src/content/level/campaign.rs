@@ -43,6 +43,19 @@ pub fn next_of(
     design: &Design,
     above: &[PathBuf],
 ) -> Result<Option<PathBuf>, ParseError> {
+    let Some(below) = named_below(path, design)? else {
+        return Ok(None);
+    };
+    let chain = above.iter().map(PathBuf::as_path).chain([path]);
+    if let Some((i, p)) = chain.enumerate().find(|(_, p)| same_file(p, &below)) {
+        return Err(comes_back(path, design, p, i));
+    }
+    Ok(Some(below))
+}
+
+/// The file `design`'s `next:` names (read from `path`), if it names one; an error at the
+/// header when the level has no stairs to get there.
+fn named_below(path: &Path, design: &Design) -> Result<Option<PathBuf>, ParseError> {
     let Some(next) = design.next() else {
         return Ok(None);
     };
@@ -59,21 +72,28 @@ pub fn next_of(
             true,
         ));
     }
-    let below = next_path(path, next);
-    let chain = above.iter().map(PathBuf::as_path).chain([path]);
-    if let Some((i, p)) = chain.enumerate().find(|(_, p)| same_file(p, &below)) {
-        return Err(at_header(
-            path,
-            design,
-            format!(
-                "the chain comes back to {} (floor {}): a campaign must end",
-                p.display(),
-                i + 1
-            ),
-            false,
-        ));
-    }
-    Ok(Some(below))
+    Ok(Some(next_path(path, next)))
+}
+
+/// The error of a `next:` (of `design`, read from `path`) that leads back to `floor`, the
+/// `i`th from the top counting from 0.
+fn comes_back(path: &Path, design: &Design, floor: &Path, i: usize) -> ParseError {
+    at_header(
+        path,
+        design,
+        format!(
+            "the chain comes back to {} (floor {}): a campaign must end",
+            floor.display(),
+            i + 1
+        ),
+        false,
+    )
+}
+
+/// The key by which two paths of a chain are the same file: the file as the system
+/// resolves it, else the path as given.
+fn file_key(p: &Path) -> PathBuf {
+    std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
 }
 
 /// The error of a floor below that could not be read: a read failure is put at the `next:`
@@ -136,17 +156,39 @@ impl Chain {
 }
 
 /// Follows the `next:` headers from `first` (read from `path`), with the files of the
-/// floors `above` it for noticing a chain that comes back.
+/// floors `above` it for noticing a chain that comes back. Each floor is read once and
+/// looked up among those before it by its resolved path, so a chain of thousands of floors
+/// is followed in time linear in its length.
 pub fn follow(path: &Path, first: Design, format: Format, above: &[PathBuf]) -> Chain {
-    let mut seen: Vec<PathBuf> = above.to_vec();
+    follow_with(path, first, format, above, super::read_level_file)
+}
+
+/// [`follow`], reading each floor's bytes with `read` (a replay reads the files it
+/// "wrote" from memory).
+pub fn follow_with(
+    path: &Path,
+    first: Design,
+    format: Format,
+    above: &[PathBuf],
+    read: impl Fn(&Path) -> Result<Vec<u8>, LoadError>,
+) -> Chain {
+    // Every floor of the chain so far, by file, with its place from the top.
+    let mut floors_by_file: std::collections::HashMap<PathBuf, usize> = above
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (file_key(p), i))
+        .collect();
+    let mut order: Vec<PathBuf> = above.to_vec();
     let mut floors = vec![ChainFloor {
         path: path.to_path_buf(),
         design: first,
         format,
     }];
+    floors_by_file.entry(file_key(path)).or_insert(order.len());
+    order.push(path.to_path_buf());
     loop {
         let last = floors.last().expect("the chain starts with a floor");
-        let below = match next_of(&last.path, &last.design, &seen) {
+        let below = match named_below(&last.path, &last.design) {
             Ok(Some(below)) => below,
             Ok(None) => {
                 return Chain {
@@ -161,9 +203,19 @@ pub fn follow(path: &Path, first: Design, format: Format, above: &[PathBuf]) -> 
                 };
             }
         };
-        match load(&below) {
+        let key = file_key(&below);
+        if let Some(&i) = floors_by_file.get(&key) {
+            return Chain {
+                error: Some(comes_back(&last.path, &last.design, &order[i], i).into()),
+                floors,
+            };
+        }
+        let loaded = read(&below)
+            .and_then(|bytes| Ok(Design::parse_any(&bytes, &below.display().to_string())?));
+        match loaded {
             Ok((design, format)) => {
-                seen.push(last.path.clone());
+                floors_by_file.insert(key, order.len());
+                order.push(below.clone());
                 floors.push(ChainFloor {
                     path: below,
                     design,

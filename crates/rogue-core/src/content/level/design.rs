@@ -1,8 +1,11 @@
 //! The design: a level as its file says it, with the file's own text around the map, so
 //! that writing it back changes only what was edited.
 
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
 use super::{Feature, FeatureKind, Level, Spawn, check_dims, parse_text, tile_glyph};
 use crate::content::map::{Tile, TileMap};
+use crate::content::serial;
 use crate::engine::grid::Pos;
 
 use crate::text::{BOM, ParseError};
@@ -91,6 +94,91 @@ impl FileText {
         for i in self.indices() {
             if *i > at {
                 *i -= 1;
+            }
+        }
+    }
+}
+
+/// How a kept run's save writes a design: a design is its file, so one with a file's text
+/// is that text as it would be written now, with its creatures and features in the order
+/// it holds them (which decides the monsters' ids when a game starts on it); one without
+/// is its level.
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum DesignForm {
+    Text {
+        text: String,
+        monsters: Vec<Spawn>,
+        features: Vec<Feature>,
+    },
+    Level {
+        level: Level,
+        next: Option<String>,
+    },
+}
+
+impl Serialize for Design {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let form = if self.text.is_some() {
+            DesignForm::Text {
+                text: self.to_text(),
+                monsters: self.level.monsters.clone(),
+                features: self.level.features.clone(),
+            }
+        } else {
+            DesignForm::Level {
+                level: self.level.clone(),
+                next: self.next.clone(),
+            }
+        };
+        form.serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Design {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        match DesignForm::deserialize(d)? {
+            DesignForm::Level { level, next } => {
+                check_dims(level.grid.width(), level.grid.height()).map_err(D::Error::custom)?;
+                Ok(Design {
+                    level,
+                    text: None,
+                    next,
+                })
+            }
+            DesignForm::Text {
+                text,
+                monsters,
+                features,
+            } => {
+                let mut design = Design::parse(text.as_bytes(), "a floor kept in the save")
+                    .map_err(|e| D::Error::custom(e.headline()))?;
+                // The same creatures and features as its text, in the order it held them.
+                let sorted_spawns = |v: &[Spawn]| {
+                    let mut v: Vec<(i32, i32, char)> =
+                        v.iter().map(|m| (m.pos.y, m.pos.x, m.kind)).collect();
+                    v.sort_unstable();
+                    v
+                };
+                let sorted_features = |v: &[Feature]| {
+                    let mut v: Vec<(i32, i32, char)> = v
+                        .iter()
+                        .map(|f| (f.pos.y, f.pos.x, f.kind.glyph()))
+                        .collect();
+                    v.sort_unstable();
+                    v
+                };
+                if sorted_spawns(&monsters) != sorted_spawns(&design.level.monsters)
+                    || sorted_features(&features) != sorted_features(&design.level.features)
+                {
+                    return Err(D::Error::custom(
+                        "a floor's creatures or features differ from its text",
+                    ));
+                }
+                design.level.monsters = monsters;
+                design.level.features = features;
+                Ok(design)
             }
         }
     }
@@ -821,15 +909,19 @@ pub enum EditOp {
 
 /// A change [`Design::check`] allowed, with what it replaced, so it can be undone exactly.
 /// The game in play follows the same value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Change {
     /// A tile changed.
     Tile {
         /// The cell.
+        #[serde(with = "serial::pos")]
         pos: Pos,
         /// The tile before.
+        #[serde(with = "serial::tile")]
         before: Tile,
         /// The tile after.
+        #[serde(with = "serial::tile")]
         after: Tile,
     },
     /// A monster's start was added.
@@ -840,18 +932,22 @@ pub enum Change {
         /// The start taken out of the design.
         spawn: Option<Spawn>,
         /// The cell named by the edit.
+        #[serde(with = "serial::pos")]
         at: Pos,
     },
     /// The player's start moved.
     Player {
         /// The start before.
+        #[serde(with = "serial::pos")]
         from: Pos,
         /// The start after.
+        #[serde(with = "serial::pos")]
         to: Pos,
     },
     /// What lay on a cell, and what lies there now.
     Feature {
         /// The cell.
+        #[serde(with = "serial::pos")]
         pos: Pos,
         /// What lay there.
         before: Option<FeatureKind>,

@@ -112,7 +112,8 @@ pub fn paint(cells: &[Pos], tile: Tile) -> Vec<EditOp> {
 }
 
 /// What stands or lies on a cell of a copied region.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Thing {
     /// A monster's start, of this kind.
     Monster(char),
@@ -122,12 +123,55 @@ pub enum Thing {
 
 /// A rectangular region copied from a design: its tiles, and the monsters' starts and the
 /// features on them (never the player, of whom a level has one).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "ClipForm", into = "ClipForm")]
 pub struct Clip {
     width: usize,
     height: usize,
     tiles: Vec<Tile>,
     things: Vec<Option<Thing>>,
+}
+
+/// A clip as a kept run's save holds it: its tiles as glyphs, checked against its size
+/// when read back.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct ClipForm {
+    width: usize,
+    height: usize,
+    #[serde(with = "crate::content::serial::tiles")]
+    tiles: Vec<Tile>,
+    things: Vec<Option<Thing>>,
+}
+
+impl From<Clip> for ClipForm {
+    fn from(c: Clip) -> Self {
+        ClipForm {
+            width: c.width,
+            height: c.height,
+            tiles: c.tiles,
+            things: c.things,
+        }
+    }
+}
+
+impl TryFrom<ClipForm> for Clip {
+    type Error = String;
+
+    fn try_from(f: ClipForm) -> Result<Self, String> {
+        let cells = f.width.checked_mul(f.height);
+        if cells != Some(f.tiles.len()) || cells != Some(f.things.len()) {
+            return Err(format!(
+                "a clip of {}x{} holds other cells",
+                f.width, f.height
+            ));
+        }
+        Ok(Clip {
+            width: f.width,
+            height: f.height,
+            tiles: f.tiles,
+            things: f.things,
+        })
+    }
 }
 
 impl Clip {
