@@ -112,7 +112,7 @@ enum DesignForm {
         features: Vec<Feature>,
     },
     Level {
-        level: Level,
+        level: Box<Level>,
         next: Option<String>,
     },
 }
@@ -127,7 +127,7 @@ impl Serialize for Design {
             }
         } else {
             DesignForm::Level {
-                level: self.level.clone(),
+                level: Box::new(self.level.clone()),
                 next: self.next.clone(),
             }
         };
@@ -142,7 +142,7 @@ impl<'de> Deserialize<'de> for Design {
             DesignForm::Level { level, next } => {
                 check_dims(level.grid.width(), level.grid.height()).map_err(D::Error::custom)?;
                 Ok(Design {
-                    level,
+                    level: *level,
                     text: None,
                     next,
                 })
