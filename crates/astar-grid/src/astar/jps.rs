@@ -23,11 +23,15 @@
 use std::sync::atomic::{AtomicU16, Ordering};
 
 use super::queue::{BucketQueue, OpenList};
-use super::{Fallback, Query, SearchResult, Status, Ties, TraceEvent, Tracer};
-use crate::grid::{DIAGONAL, DIRECTIONS, Grid, Pos, STRAIGHT};
+use super::{Fallback, MAX_COST, Query, SearchResult, Status, Ties, TraceEvent, Tracer};
+use crate::grid::{DIAGONAL, DIRECTIONS, Grid, Pos, STRAIGHT, Steps};
 
 /// The direction of a node without a parent (the start): every move is tried.
 const START: u32 = 8;
+
+/// The direction an expansion of a cost boundary cell is given, whatever reached it: every
+/// move is tried, as from the start (see the module's notes).
+const ANY: u32 = 9;
 
 /// The search state of one jump point in 8 bytes, what a search reads of every successor it
 /// finds: `stamp << 48 | g << 4 | dir`, where `stamp` is `generation << 1 | closed` of the
@@ -53,8 +57,8 @@ fn g_of(n: Node) -> u32 {
     (n >> 4) as u32 & G_MASK
 }
 
-/// G fits in 28 bits, as in A* (see [`MAX_CELLS`](crate::grid::MAX_CELLS)).
-const G_MASK: u32 = (1 << 28) - 1;
+/// G takes 32 bits (it stays at most [`MAX_COST`]), below the stamp's 16.
+const G_MASK: u32 = u32::MAX;
 
 /// The last generation whose stamps fit in a node's 16 bits.
 const MAX_GENERATION: u32 = (1 << 15) - 1;
@@ -174,6 +178,14 @@ struct Map {
     memo: bool,
     /// Per padded cell, what runs read there.
     cells: Vec<Spot>,
+    /// Whether the grid has cells of several costs: the search then reads [`Map::terrain`]
+    /// and multiplies its estimates by [`Map::lowest`].
+    weighted: bool,
+    /// The lowest cost of an enterable cell.
+    lowest: u32,
+    /// Per padded cell of a weighted grid (empty on a uniform one): its cost, with
+    /// [`BOUNDARY`] set when a neighbour that may be entered costs something else.
+    terrain: Vec<u16>,
     /// The walls (set) and walkable cells (clear), by rows and, transposed, by columns.
     rows: Lines,
     cols: Lines,
@@ -223,12 +235,16 @@ struct Spot {
     /// Per straight direction, the run from here as `distance << 1 | jump point`, or
     /// [`UNKNOWN`].
     runs: [Known; 4],
-    /// Per diagonal direction, as `steps << 1 | last`, how far the diagonal run from here
-    /// goes to the next cell whose straight parts find a jump point or to the last cell it
-    /// reaches, whichever comes first, and with `last` whether it goes no further (the next
-    /// step cuts a corner or meets a wall); or [`UNKNOWN`].
+    /// Per diagonal direction, as `steps << 2 | boundary << 1 | last`, how far the diagonal
+    /// run from here goes to the next cell whose straight parts find a jump point, or that
+    /// is a cost boundary (`boundary`: the run stops there, a jump point itself), or to the
+    /// last cell it reaches, whichever comes first, and with `last` whether it goes no
+    /// further (the next step cuts a corner or meets a wall); or [`UNKNOWN`].
     diagonals: [Known; 4],
 }
+
+/// The bit of [`Map::terrain`] that marks a cost boundary cell.
+const BOUNDARY: u16 = 1 << 8;
 
 /// The buffers of Jump Point Search, kept between searches.
 #[derive(Debug, Clone, Default)]
@@ -359,7 +375,9 @@ impl Memo {
         }
         let (gx, gy) = (goal.0 as u16, goal.1 as u16);
         let outside = |a: [u16; 4]| gx < a[0] || gx > a[2] || gy < a[1] || gy > a[3];
-        let key = ((c as u32) << 3 | dir) + 1;
+        // A boundary's expansion (ANY) does not depend on what reached it, and nothing reaches
+        // a boundary otherwise: its key takes `ANY & 7` in place of a direction.
+        let key = ((c as u32) << 3 | dir & 7) + 1;
         let mut i = self.slot(key);
         let known = &self.table[i];
         if known.key == key {
@@ -393,6 +411,7 @@ impl Memo {
         let full = 4 * (self.used + 1) > 3 * self.table.len();
         if n > 255
             || self.spill.len() + n.saturating_sub(2) > MEMO_SPILL_MAX
+            || map.weighted && out.iter().any(|s| s.2 >= 1 << 29)
             || full && 2 * self.table.len() > MEMO_SLOTS_MAX
         {
             return;
@@ -445,12 +464,12 @@ impl Jps {
     }
 
     /// Copies `grid` in when it changed; returns why JPS does not run on it, if it does not:
-    /// a step that costs more than the plain 10 or 14, or straight runs too short for
-    /// jumping to pay (see [`CLUTTER_MIN_CELLS`]).
+    /// base steps other than 10 and 14, or straight runs too short for jumping to pay (see
+    /// [`CLUTTER_MIN_CELLS`]).
     pub(super) fn prepare(&mut self, grid: &Grid) -> Option<Fallback> {
-        // Before the map is built: costly cells rule JPS out whatever the map holds.
-        if !grid.is_uniform() {
-            return Some(Fallback::Costs);
+        // Before the map is built: other steps rule JPS out whatever the map holds.
+        if grid.steps() != Steps::DEFAULT {
+            return Some(Fallback::Steps);
         }
         let map = &mut self.map;
         if map.revision == grid.revision() {
@@ -465,14 +484,44 @@ impl Jps {
         let mut walk = vec![false; stride * height];
         map.rows = Lines::new(height, stride);
         map.cols = Lines::new(stride, height);
+        map.weighted = !grid.is_uniform();
+        map.lowest = grid.lowest_cost();
+        let mut terrain = std::mem::take(&mut map.terrain);
+        terrain.clear();
+        if map.weighted {
+            terrain.resize(stride * height, 0);
+        }
         for (i, &cost) in grid.costs().iter().enumerate() {
             if cost != 0 {
                 let (x, y) = (i % w + 1, i / w + 1);
                 walk[y * stride + x] = true;
                 map.rows.clear(y, x);
                 map.cols.clear(x, y);
+                if map.weighted {
+                    terrain[y * stride + x] = u16::from(cost);
+                }
             }
         }
+        if map.weighted {
+            let offsets = DIRECTIONS
+                .map(|(dx, dy)| offset(0, dx).wrapping_add(offset(0, dy).wrapping_mul(stride)));
+            for c in stride..stride * (height - 1) {
+                let cost = terrain[c] & 0xFF;
+                if cost != 0
+                    && offsets.iter().any(|&o| {
+                        let n = terrain[c.wrapping_add(o)] & 0xFF;
+                        n != 0 && n != cost
+                    })
+                {
+                    terrain[c] |= BOUNDARY;
+                }
+            }
+        }
+        let boundary = |x: usize, y: usize| {
+            terrain
+                .get(y * stride + x)
+                .is_some_and(|&t| t & BOUNDARY != 0)
+        };
         let at = |x: usize, y: usize| walk[y * stride + x];
         // Free here, blocked before (toward where a run comes from).
         let opens = |x: usize, y: usize, bx: usize, by: usize| at(x, y) && !at(bx, by);
@@ -490,16 +539,18 @@ impl Jps {
         for y in 1..height - 1 {
             for x in (1..stride - 1).filter(|&x| at(x, y)) {
                 let (l, r, u, d) = (x - 1, x + 1, y - 1, y + 1);
-                if !(opens(x, u, l, u) || opens(x, d, l, d)) {
+                // A cost boundary stops a run from every side: it is a jump point.
+                let stop = boundary(x, y);
+                if !(stop || opens(x, u, l, u) || opens(x, d, l, d)) {
                     map.east.clear(y, x);
                 }
-                if !(opens(x, u, r, u) || opens(x, d, r, d)) {
+                if !(stop || opens(x, u, r, u) || opens(x, d, r, d)) {
                     map.west.clear(y, x);
                 }
-                if !(opens(l, y, l, u) || opens(r, y, r, u)) {
+                if !(stop || opens(l, y, l, u) || opens(r, y, r, u)) {
                     map.south.clear(x, y);
                 }
-                if !(opens(l, y, l, d) || opens(r, y, r, d)) {
+                if !(stop || opens(l, y, l, d) || opens(r, y, r, d)) {
                     map.north.clear(x, y);
                 }
                 let mut bits = 0u16;
@@ -523,6 +574,7 @@ impl Jps {
                 stops += (map.east.ahead(y, x + 1) & 1) as usize;
             }
         }
+        map.terrain = terrain;
         map.memo = stride < 1 << 16 && height < 1 << 16 && walkable >= MEMO_MIN_CELLS;
         map.verdict = if walkable >= CLUTTER_MIN_CELLS && walkable * 10 < stops * CLUTTER_RUN_TENTHS
         {
@@ -560,11 +612,21 @@ impl Jps {
             found: &mut self.found,
             memo: &mut self.memo,
         };
-        let found = match q.options.ties {
-            Ties::LowerH => at.run(q, result, tracer, open, &mut self.queue, |h, c| {
-                u64::from(h) << 32 | c as u64
-            }),
-            Ties::Lifo => at.run(q, result, tracer, open, &mut self.lifo, |_, c| c as u64),
+        let lower_h = |h: u32, c: usize| u64::from(h) << 32 | c as u64;
+        let lifo = |_, c: usize| c as u64;
+        let found = match (q.options.ties, self.map.weighted) {
+            (Ties::LowerH, false) => {
+                at.run::<T, _, false>(q, result, tracer, open, &mut self.queue, lower_h)
+            }
+            (Ties::LowerH, true) => {
+                at.run::<T, _, true>(q, result, tracer, open, &mut self.queue, lower_h)
+            }
+            (Ties::Lifo, false) => {
+                at.run::<T, _, false>(q, result, tracer, open, &mut self.lifo, lifo)
+            }
+            (Ties::Lifo, true) => {
+                at.run::<T, _, true>(q, result, tracer, open, &mut self.lifo, lifo)
+            }
         };
         if let Some((c, g, expanded)) = found {
             write_path(
@@ -593,7 +655,7 @@ impl Buffers<'_> {
     /// The search loop on the open list `queue`, with keys `key(h, cell)`; returns the goal's
     /// cell, its cost and the expansions when found (the result is set otherwise).
     #[inline(always)]
-    fn run<T: Tracer, Q: OpenList>(
+    fn run<T: Tracer, Q: OpenList, const WEIGHTED: bool>(
         &mut self,
         q: &Query<'_>,
         result: &mut SearchResult,
@@ -608,8 +670,16 @@ impl Buffers<'_> {
         let (s, t) = (cell(q.start), cell(q.goal));
         let goal = (q.goal.x as usize + 1, q.goal.y as usize + 1);
         let heuristic = q.options.heuristic;
+        // Times the lowest cost of a cell, so that it never overestimates: a run costs its
+        // octile length times the cost of the cells it enters.
+        let lowest = self.map.lowest;
         let h = |x: usize, y: usize| {
-            heuristic.estimate(x.abs_diff(goal.0) as u32, y.abs_diff(goal.1) as u32)
+            let h = heuristic.estimate(x.abs_diff(goal.0) as u32, y.abs_diff(goal.1) as u32);
+            if WEIGHTED {
+                h.saturating_mul(lowest).min(MAX_COST)
+            } else {
+                h
+            }
         };
         let pos = |c: usize| Pos::new((c % stride) as i32 - 1, (c / stride) as i32 - 1);
         let found = &mut *self.found;
@@ -635,6 +705,7 @@ impl Buffers<'_> {
         let cap = q.options.cap.unwrap_or(u32::MAX);
         let mut expanded = 0u32;
         let mut answer = None;
+        let mut too_costly = false;
         while let Some((_, k)) = queue.pop(|_, k| stamp_of(nodes[k as u32 as usize]) != closed) {
             let c = k as u32 as usize;
             let here = nodes[c];
@@ -656,10 +727,26 @@ impl Buffers<'_> {
                 break;
             }
             found.clear();
-            memo.expand(map, c, map.xy(c), here as u32 & 15, goal, found);
+            let dir = if WEIGHTED && map.is_boundary(c) {
+                ANY
+            } else {
+                here as u32 & 15
+            };
+            memo.expand(map, c, map.xy(c), dir, goal, found);
             for &(jc, d, cost, jxy) in found.iter() {
                 let jc = jc as usize;
-                let ng = g + cost;
+                let ng = if WEIGHTED {
+                    // As in the general search: a run past MAX_COST is not taken, which
+                    // loses no path cheaper than that to the goal.
+                    let ng = u64::from(g) + u64::from(cost);
+                    if ng > u64::from(MAX_COST) {
+                        too_costly = true;
+                        continue;
+                    }
+                    ng as u32
+                } else {
+                    g + cost
+                };
                 let old = nodes[jc];
                 let st = stamp_of(old);
                 if st == closed || st == open && g_of(old) <= ng {
@@ -681,7 +768,12 @@ impl Buffers<'_> {
             }
         }
         if answer.is_none() {
-            result.set(Status::Unreachable, None, expanded);
+            let status = if too_costly {
+                Status::TooCostly
+            } else {
+                Status::Unreachable
+            };
+            result.set(status, None, expanded);
         }
         answer
     }
@@ -711,15 +803,16 @@ impl Map {
         // The moves worth trying, as legal moves: the rest would stop at their first step.
         let moves = u32::from(bits >> 8)
             & match dir {
-                START => 0xFF,
+                START | ANY => 0xFF,
                 d => u32::from(NEXT[d as usize][usize::from(bits as u8)]),
             };
         let mut m = moves;
         while m != 0 {
             let d = m.trailing_zeros() as usize;
             m &= m - 1;
+            let from = out.len();
+            let (dx, dy) = DIRECTIONS[d];
             if d < 4 {
-                let (dx, dy) = DIRECTIONS[d];
                 if let Some(n) = self.straight(c, x, y, d, goal) {
                     let (jx, jy) = (offset(x, dx * n as i32), offset(y, dy * n as i32));
                     let xy = (jx | jy << 16) as u32;
@@ -727,6 +820,15 @@ impl Map {
                 }
             } else {
                 self.diagonal(c, x, y, d, goal, out);
+            }
+            if self.weighted {
+                // Every cell a run enters costs what its first does (see the module's notes):
+                // its cost is its octile length times that.
+                let first = offset(x, dx) + offset(y, dy) * self.stride;
+                let times = self.cost(first);
+                for s in &mut out[from..] {
+                    s.2 = s.2.saturating_mul(times);
+                }
             }
         }
     }
@@ -739,7 +841,7 @@ impl Map {
         let bits = self.cells[c].bits;
         let mut m = u32::from(bits >> 8)
             & match dir {
-                START => 0xFF,
+                START | ANY => 0xFF,
                 d => u32::from(NEXT[d as usize][usize::from(bits as u8)]),
             };
         let mut area = [x as u32, y as u32, x as u32, y as u32];
@@ -801,7 +903,7 @@ impl Map {
         let (gx, gy) = goal;
         let mut cost = 0u32;
         loop {
-            let (k, last) = self.diagonal_run(c, x, y, d);
+            let (k, boundary, last) = self.diagonal_run(c, x, y, d);
             if k == 0 {
                 return;
             }
@@ -862,7 +964,7 @@ impl Map {
                 offset(y, dy * k as i32),
                 cost + k as u32 * DIAGONAL,
             );
-            if (x, y) == goal {
+            if (x, y) == goal || boundary {
                 out.push((c as u32, d as u32, cost, (x | y << 16) as u32));
                 return;
             }
@@ -885,40 +987,61 @@ impl Map {
     }
 
     /// How many steps the diagonal run from padded cell `c` at `(x, y)` in direction `d`
-    /// goes to the next cell whose straight parts find a jump point (ignoring the goal) or to
-    /// the last cell it reaches, and whether it goes no further than there. Remembered for
-    /// every cell on the way, which share the answer.
+    /// goes to the next cell whose straight parts find a jump point (ignoring the goal), or
+    /// that is a cost boundary, or to the last cell it reaches; whether that cell is a
+    /// boundary; and whether the run goes no further than there. Remembered for every cell on
+    /// the way, which share the answer.
     #[inline(always)]
-    fn diagonal_run(&self, c: usize, x: usize, y: usize, d: usize) -> (usize, bool) {
+    fn diagonal_run(&self, c: usize, x: usize, y: usize, d: usize) -> (usize, bool, bool) {
         let known = self.cells[c].diagonals[d - 4].get();
         if known != UNKNOWN {
-            return (usize::from(known >> 1), known & 1 != 0);
+            return (usize::from(known >> 2), known & 2 != 0, known & 1 != 0);
         }
         let (dx, dy) = DIRECTIONS[d];
         let step = offset(0, dx).wrapping_add(offset(0, dy).wrapping_mul(self.stride));
         let (h, v) = (STRAIGHT_PARTS[d - 4][0], STRAIGHT_PARTS[d - 4][1]);
         let (mut at, mut ax, mut ay, mut k) = (c, x, y, 0usize);
-        let last = loop {
+        let (boundary, last) = loop {
             if self.cells[at].bits & 1 << (8 + d) == 0 {
-                break true;
+                break (false, true);
             }
             (at, ax, ay, k) = (at.wrapping_add(step), offset(ax, dx), offset(ay, dy), k + 1);
             let legal = self.cells[at].bits >> 8;
+            // A cost boundary is a jump point of its own: the run stops there.
+            if self.is_boundary(at) {
+                break (true, legal & 1 << d == 0);
+            }
             let jumps = |part: usize| legal & 1 << part != 0 && self.known_run(at, ax, ay, part).1;
             // A cell whose straight parts jump is also the last when the run cannot go on:
             // the search then ends the run there, rather than asking again to learn it.
             if jumps(h) || jumps(v) {
-                break legal & 1 << d == 0;
+                break (false, legal & 1 << d == 0);
             }
         };
         for i in 0..k {
-            let code = ((k - i) << 1 | usize::from(last)) as u16;
+            let code = ((k - i) << 2 | usize::from(boundary) << 1 | usize::from(last)) as u16;
             self.cells[c.wrapping_add(i.wrapping_mul(step))].diagonals[d - 4].set(code);
         }
         if k == 0 {
             self.cells[c].diagonals[d - 4].set(1);
         }
-        (k, last)
+        (k, boundary, last)
+    }
+
+    /// Whether padded cell `c` is a cost boundary (never on a uniform grid).
+    #[inline(always)]
+    fn is_boundary(&self, c: usize) -> bool {
+        self.weighted && self.terrain[c] & BOUNDARY != 0
+    }
+
+    /// The cost of entering padded cell `c`: 1 on a uniform grid.
+    #[inline(always)]
+    fn cost(&self, c: usize) -> u32 {
+        if self.weighted {
+            u32::from(self.terrain[c] & 0xFF)
+        } else {
+            1
+        }
     }
 
     /// The straight run from padded cell `c` at `(x, y)` in direction `d`, goal aside: its

@@ -517,18 +517,23 @@ fn jump_point_search_says_why_it_does_not_apply_and_a_star_runs() {
         },
         pf.find(&g, q.occupied(&occupied))
     );
-    // Water in the way: steps that cost more than 10 or 14, which jumping skips over. A*
-    // runs, on the grid searched just before by JPS (its map must not answer for this one).
-    let wet = grid(&["......", ".##3..", "......"]);
-    let r = pf.find(&wet, q.options(jps(Ties::LowerH)));
-    assert_eq!(r.fallback, Some(Fallback::Costs));
+    // Steps other than 10 and 14, which the jump rules rest on: A* runs, on the grid
+    // searched just before by JPS (its map must not answer for this one).
+    let steps =
+        grid(&["......", ".##3..", "......"]).with_steps(crate::grid::Steps::new(2, 3).unwrap());
+    let r = pf.find(&steps, q.options(jps(Ties::LowerH)));
+    assert_eq!(r.fallback, Some(Fallback::Steps));
     assert_eq!(
         SearchResult {
             fallback: None,
             ..r
         },
-        pf.find(&wet, q)
+        pf.find(&steps, q)
     );
+    // Water in the way is no reason: JPS runs, and finds A*'s cost.
+    let wet = grid(&["......", ".##3..", "......"]);
+    let r = pf.find(&wet, q.options(jps(Ties::LowerH)));
+    assert_eq!((r.fallback, r.cost), (None, pf.find(&wet, q).cost));
     // And where it applies it says nothing, and is JPS: fewer expansions here.
     let r = pf.find(&g, q.options(jps(Ties::LowerH)));
     assert_eq!(r.fallback, None);
