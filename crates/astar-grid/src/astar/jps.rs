@@ -1,7 +1,8 @@
 //! Jump Point Search (Harabor and Grastien, AAAI 2011) for the game's movement rule: 8-way,
-//! no corner cutting, 10/14 costs, with the forced-neighbour rules of that rule (Harabor and
-//! Grastien, SoCS 2012), block-based straight scans and diagonal runs that do not stop at
-//! their turning points (their ICAPS 2014 paper).
+//! no corner cutting, base steps of 10 and 14 times the cost of the cell entered, with the
+//! forced-neighbour rules of that rule (Harabor and Grastien, SoCS 2012), block-based
+//! straight scans and diagonal runs that do not stop at their turning points (their ICAPS
+//! 2014 paper), and jump points where the cost of the ground changes (below).
 //!
 //! Without corner cutting a diagonal step never has a forced neighbour: the cell beside and
 //! behind it is always reachable round the two free sides the step needs. So only straight
@@ -11,14 +12,85 @@
 //! A jump point's successors are the runs of its natural moves (the direction it was reached
 //! by, and for a diagonal its two straight parts) and of its forced ones; every other move
 //! has a path as short that does not pass through it. Jump points are searched as A* nodes,
-//! with the octile distance along the run (diagonal first, then straight) as the step cost;
-//! consistent estimates stay consistent, so no node is reopened.
+//! with the run's cost (below) as the step cost; consistent estimates stay consistent, so no
+//! node is reopened.
 //!
 //! A straight run reads 64 cells at once: for each direction a bit set per row (east and
 //! west) or column (south and north) marks where runs stop, walls and jump points, so one
 //! word and a count of trailing zeros find the next stop. A run's outcome depends on the map
 //! alone (the goal is checked apart), so it is remembered per cell and direction until the
 //! grid changes: a diagonal run, which tries two straight runs per cell, mostly reads them.
+//! Everything remembered belongs to one revision of one grid: a grid of other costs (or the
+//! same grid changed) has another revision, and the map is built afresh for it.
+//!
+//! # Ground of several costs
+//!
+//! **The rule.** A cell is a *boundary* when one of its eight neighbours may be entered and
+//! costs something else than it does. A boundary is a jump point: every run stops on
+//! reaching it (a straight run, a diagonal run, and each straight part of a diagonal run),
+//! and it is expanded with every legal move, whatever reached it, as the start is. Nothing
+//! else changes: the other jump points, and the natural and forced moves elsewhere, are
+//! those of uniform ground, and so is the corner rule (a diagonal needs its two side cells
+//! enterable, whatever they cost: cost never blocks). On a grid of one cost there is no
+//! boundary, and the search is the uniform one.
+//!
+//! **Why it keeps every optimal cost.** Call a cell *interior* when it may be entered and
+//! is no boundary: the 3x3 block around it holds only blocked cells and cells of its own
+//! cost.
+//!
+//! 1. *A run costs its octile length times one cost.* A run from a jump point `x` first
+//!    enters a cell `y`. If `y` is a boundary the run ends there, one step. Otherwise `y` is
+//!    interior, and every later cell of the run is a neighbour of an interior cell of the
+//!    run (the cell before it, or the diagonal cell its straight part starts from: runs
+//!    stop at boundaries, so all of them but the last are interior), hence costs what `y`
+//!    does. So the run from `x` by `k` diagonal steps and then `n` straight ones costs
+//!    `(14k + 10n) * cost(y)`, G stays the exact sum of the steps' costs, and the trace's
+//!    G is its parent's plus that.
+//! 2. *At an interior cell the pruning is the uniform one.* Whether a cell is a jump point,
+//!    and which moves a jump point expands, are decided (Harabor and Grastien 2011; SoCS
+//!    2012 without corner cutting) from the direction it was reached by and its 3x3 block
+//!    alone: a move to `n` is pruned because some path from the cell's predecessor `p` to
+//!    `n` that avoids the cell, inside that block, costs no more than the one through it.
+//!    In the block of an interior cell every cell costs `c`, the cell's cost, or is blocked:
+//!    every path compared costs `c` times its uniform cost, so every comparison, forced
+//!    neighbour and jump point is the uniform one.
+//! 3. *At a boundary nothing is pruned.* There the uniform comparisons fail: entering a
+//!    cheaper cell, a diagonal at the end beats the diagonal first (`tests/jps_costs.rs`,
+//!    `a_cheap_cell_off_a_run_is_reached_by_the_diagonal_at_its_edge`: a rule that stops
+//!    only on entering the cheap cell, or that looks at four neighbours rather than eight,
+//!    finds 202 where 194 is best); entering a dearer one, a straight step beats a
+//!    diagonal. Expanding a boundary with every move needs no comparison at all.
+//! 4. *An optimal path made of the search's runs.* Cut an optimal path from the start to
+//!    the goal at every boundary it passes. Between two cuts it enters interior cells and
+//!    then the next cut, all of one cost `c` (each a neighbour of the interior cell before
+//!    it), so the piece is a shortest path between its ends on the uniform grid `M` whose
+//!    walls are the blocked cells and every cell of another cost (its diagonals stay legal
+//!    in `M`: their side cells are neighbours of an interior cell). On `M` the uniform
+//!    theorem gives a path between the same ends, as short, made of JPS runs between
+//!    jump points of `M`. Here, each interior cell of it is a jump point exactly when it is
+//!    one of `M` (2), and each boundary on it is a jump point expanded with every move (3),
+//!    so it is made of runs this search generates, at the same cost (1). Glued together,
+//!    the pieces make an optimal path whose turning points are jump points. The estimate
+//!    (the heuristic times the grid's lowest cost) is consistent over runs, each costing at
+//!    least its octile length times that cost, so A* over jump points finds an optimal
+//!    path, as on uniform ground. That a jump point keeps one parent, the first of equal
+//!    G, loses nothing here for the same reason as on uniform ground: the argument is the
+//!    local one of (2) at interior cells, and boundaries take every move.
+//!
+//! Diagonal runs stop at the first boundary they reach, which becomes a successor (cheaper
+//! than carrying on past it: its own expansion tries the diagonal again). The clutter
+//! measure ([`CLUTTER_RUN_TENTHS`]) counts boundaries as the stops they are.
+//!
+//! **What this follows.** The rule is the one Harabor's Warthog library tried for weighted
+//! grid maps in 2014 (`jps_expansion_policy_wgm`: stop where a successor has another
+//! terrain; marked experimental there), proved here for this crate's cost model, where a
+//! step's cost depends on the cell it enters alone and the corner rule on blocked cells
+//! alone. Jump points as the places where a canonical ordering of moves restarts are
+//! Sturtevant and Rabin's reading of JPS (Canonical Orderings on Grids, IJCAI 2016); the
+//! pieces between boundaries are that reading applied region by region. Weighted JPS
+//! (JPSW: Carlson, Moghadam, Harabor, Stuckey and Ebrahimi, AAAI 2023) prunes further inside
+//! terrain transitions with an orthogonal-last tie policy and more rules; it is not
+//! implemented here.
 
 use std::sync::atomic::{AtomicU16, Ordering};
 

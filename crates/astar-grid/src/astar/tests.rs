@@ -630,6 +630,8 @@ fn jump_point_search_remembers_expansions_without_changing_a_result() {
         (rooms_grid(4, 7), 1u64),
         (rooms_grid(5, 11), 2),
         (random_grid(37, 29, 12, 5), 3),
+        (with_pools(rooms_grid(5, 13), 4), 4),
+        (with_pools(random_grid(41, 23, 8, 9), 5), 5),
     ] {
         let mut pf = Pathfinder::new();
         let mut next = seed;
@@ -653,6 +655,10 @@ fn jump_point_search_remembers_expansions_without_changing_a_result() {
                 .iter()
                 .map(|&q| Pathfinder::new().find(&g, q))
                 .collect();
+            for (q, r) in queries.iter().zip(&fresh) {
+                let a_star = pf.find(&g, q.options(SearchOptions::default()));
+                assert_eq!((r.cost, r.fallback), (a_star.cost, None), "{q:?}");
+            }
             for pass in 0..2 {
                 for (&q, want) in queries.iter().zip(&fresh) {
                     let (a, b) = (q.start, q.goal);
@@ -684,8 +690,34 @@ fn jump_point_search_remembers_expansions_without_changing_a_result() {
             let floor = floors[(next >> 40) as usize % floors.len()];
             g.set(wall, 1);
             g.set(floor, 0);
+            // And, on the grids of several costs, a cell of water.
+            if !g.is_uniform() {
+                g.set(floors[(next >> 48) as usize % floors.len()], 3);
+            }
         }
     }
+}
+
+/// `g` with pools of water (cost 3) and brush (2), 3x3 cells each, over about a tenth of it.
+fn with_pools(mut g: Grid, seed: u64) -> Grid {
+    let mut s = seed | 1;
+    for _ in 0..g.len() / 90 {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        let at = g.pos((s % g.len() as u64) as usize);
+        let cost = 2 + (s >> 40) as u8 % 2;
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                let p = at.offset(dx, dy);
+                if g.is_passable(p) {
+                    g.set(p, cost);
+                }
+            }
+        }
+    }
+    assert!(!g.is_uniform());
+    g
 }
 
 #[test]
