@@ -432,7 +432,7 @@ impl Memo {
     /// search toward `goal`, into `out`: remembered ones if the goal lies outside the runs
     /// they came from, else scanned (and remembered, if the goal lies outside).
     #[inline(always)]
-    fn expand(
+    fn expand<const WEIGHTED: bool>(
         &mut self,
         map: &Map,
         c: usize,
@@ -443,7 +443,7 @@ impl Memo {
     ) {
         // A start is expanded once a search; maps too wide for the areas' 16 bits go without.
         if dir == START || !map.memo || self.table.is_empty() && !self.grow() {
-            return map.successors(c, xy, dir, goal, out);
+            return map.successors::<WEIGHTED>(c, xy, dir, goal, out);
         }
         let (gx, gy) = (goal.0 as u16, goal.1 as u16);
         let outside = |a: [u16; 4]| gx < a[0] || gx > a[2] || gy < a[1] || gy > a[3];
@@ -472,11 +472,11 @@ impl Memo {
                     )
                 }));
             } else {
-                map.successors(c, xy, dir, goal, out);
+                map.successors::<WEIGHTED>(c, xy, dir, goal, out);
             }
             return;
         }
-        map.successors(c, xy, dir, goal, out);
+        map.successors::<WEIGHTED>(c, xy, dir, goal, out);
         let n = out.len();
         // At most three quarters full, so that probes stay short; the room is looked at
         // before the sweep, which costs more than the scan itself.
@@ -569,12 +569,15 @@ impl Jps {
                 walk[y * stride + x] = true;
                 map.rows.clear(y, x);
                 map.cols.clear(x, y);
-                if map.weighted {
-                    terrain[y * stride + x] = u16::from(cost);
-                }
             }
         }
         if map.weighted {
+            for (y, row) in grid.costs().chunks(w.max(1)).enumerate() {
+                let line = &mut terrain[(y + 1) * stride + 1..][..w];
+                for (t, &cost) in line.iter_mut().zip(row) {
+                    *t = u16::from(cost);
+                }
+            }
             let offsets = DIRECTIONS
                 .map(|(dx, dy)| offset(0, dx).wrapping_add(offset(0, dy).wrapping_mul(stride)));
             for c in stride..stride * (height - 1) {
@@ -589,6 +592,7 @@ impl Jps {
                 }
             }
         }
+        let weighted = map.weighted;
         let boundary = |x: usize, y: usize| {
             terrain
                 .get(y * stride + x)
@@ -612,7 +616,7 @@ impl Jps {
             for x in (1..stride - 1).filter(|&x| at(x, y)) {
                 let (l, r, u, d) = (x - 1, x + 1, y - 1, y + 1);
                 // A cost boundary stops a run from every side: it is a jump point.
-                let stop = boundary(x, y);
+                let stop = weighted && boundary(x, y);
                 if !(stop || opens(x, u, l, u) || opens(x, d, l, d)) {
                     map.east.clear(y, x);
                 }
@@ -804,7 +808,7 @@ impl Buffers<'_> {
             } else {
                 here as u32 & 15
             };
-            memo.expand(map, c, map.xy(c), dir, goal, found);
+            memo.expand::<WEIGHTED>(map, c, map.xy(c), dir, goal, found);
             for &(jc, d, cost, jxy) in found.iter() {
                 let jc = jc as usize;
                 let ng = if WEIGHTED {
@@ -863,7 +867,7 @@ impl Map {
     /// each as (padded cell, direction of its run's last part, cost from the node), into
     /// `out`.
     #[inline(always)]
-    fn successors(
+    fn successors<const WEIGHTED: bool>(
         &self,
         c: usize,
         (x, y): (usize, usize),
@@ -891,9 +895,9 @@ impl Map {
                     out.push(((jy * self.stride + jx) as u32, d as u32, n * STRAIGHT, xy));
                 }
             } else {
-                self.diagonal(c, x, y, d, goal, out);
+                self.diagonal::<WEIGHTED>(c, x, y, d, goal, out);
             }
-            if self.weighted {
+            if WEIGHTED {
                 // Every cell a run enters costs what its first does (see the module's notes):
                 // its cost is its octile length times that.
                 let first = offset(x, dx) + offset(y, dy) * self.stride;
@@ -959,7 +963,7 @@ impl Map {
     /// whose straight parts find no jump point at once, as [`Map::diagonal_run`] remembers
     /// them, looking only whether the goal lies on one of their runs.
     #[inline(always)]
-    fn diagonal(
+    fn diagonal<const WEIGHTED: bool>(
         &self,
         mut c: usize,
         mut x: usize,
@@ -975,7 +979,7 @@ impl Map {
         let (gx, gy) = goal;
         let mut cost = 0u32;
         loop {
-            let (k, boundary, last) = self.diagonal_run(c, x, y, d);
+            let (k, boundary, last) = self.diagonal_run::<WEIGHTED>(c, x, y, d);
             if k == 0 {
                 return;
             }
@@ -1036,7 +1040,7 @@ impl Map {
                 offset(y, dy * k as i32),
                 cost + k as u32 * DIAGONAL,
             );
-            if (x, y) == goal || boundary {
+            if (x, y) == goal || WEIGHTED && boundary {
                 out.push((c as u32, d as u32, cost, (x | y << 16) as u32));
                 return;
             }
@@ -1064,7 +1068,13 @@ impl Map {
     /// boundary; and whether the run goes no further than there. Remembered for every cell on
     /// the way, which share the answer.
     #[inline(always)]
-    fn diagonal_run(&self, c: usize, x: usize, y: usize, d: usize) -> (usize, bool, bool) {
+    fn diagonal_run<const WEIGHTED: bool>(
+        &self,
+        c: usize,
+        x: usize,
+        y: usize,
+        d: usize,
+    ) -> (usize, bool, bool) {
         let known = self.cells[c].diagonals[d - 4].get();
         if known != UNKNOWN {
             return (usize::from(known >> 2), known & 2 != 0, known & 1 != 0);
@@ -1080,7 +1090,7 @@ impl Map {
             (at, ax, ay, k) = (at.wrapping_add(step), offset(ax, dx), offset(ay, dy), k + 1);
             let legal = self.cells[at].bits >> 8;
             // A cost boundary is a jump point of its own: the run stops there.
-            if self.is_boundary(at) {
+            if WEIGHTED && self.is_boundary(at) {
                 break (true, legal & 1 << d == 0);
             }
             let jumps = |part: usize| legal & 1 << part != 0 && self.known_run(at, ax, ay, part).1;
