@@ -35,7 +35,7 @@ pub fn fallback(why: Fallback) -> String {
         Fallback::Estimate => "an inconsistent estimate or a weight other than 1",
         Fallback::Greedy => "greedy best-first search",
         Fallback::Occupied => "cells held by others",
-        Fallback::Costs => "terrain whose steps cost more than 10 or 14",
+        Fallback::Steps => "base steps other than 10 straight and 14 diagonal",
         Fallback::Cluttered => {
             return "JPS hands this map over to A*: its straight runs are too short for \
                     jumping to pay (scattered walls, narrow mazes)."

@@ -318,11 +318,12 @@ pub enum Algorithm {
     /// runs between them, and finds a path of the same optimal cost as A* (not always the
     /// same path). It applies to 8-way moves without corner cutting at weight 1 with the
     /// octile, Chebyshev or zero estimate, A* rather than greedy, nobody in the way
-    /// ([`Query::occupied`] empty) and a uniform grid ([`Grid::is_uniform`]), unless the
-    /// grid is large and so cluttered that A* is
-    /// faster ([`Fallback::Cluttered`]); elsewhere A* runs instead and
-    /// [`SearchResult::fallback`] says why. Its expansions count jump points, its trace
-    /// opens jump points only, each with the jump point its run came from as the parent.
+    /// ([`Query::occupied`] empty) and the base steps 10 and 14, on grids of one cost or of
+    /// many (the cells beside a change of cost are jump points, where every move is tried),
+    /// unless the grid is large and so cluttered that A* is faster
+    /// ([`Fallback::Cluttered`]); elsewhere A* runs instead and [`SearchResult::fallback`]
+    /// says why. Its expansions count jump points, its trace opens jump points only, each
+    /// with the jump point its run came from as the parent.
     Jps,
 }
 
@@ -375,9 +376,10 @@ pub enum Fallback {
     /// Someone stands in the way ([`Query::occupied`] not empty): jump points assume that
     /// only walls block.
     Occupied,
-    /// The grid is not uniform ([`Grid::is_uniform`]): cells of several costs, or steps
-    /// other than 10 and 14.
-    Costs,
+    /// The grid's base steps are not 10 straight and 14 diagonal
+    /// ([`Steps`](crate::grid::Steps)): the jump rules rest on those. (Cells of several
+    /// costs do not stop JPS: see [`Algorithm::Jps`].)
+    Steps,
     /// The grid's straight runs are too short for jumping to pay: on a large grid of
     /// scattered walls or one-cell corridors nearly every cell is a jump point, and a jump
     /// point costs several times what an A* node does, so A* is the faster of the two
@@ -990,9 +992,14 @@ impl Pathfinder {
                     // In JPS's place, for its speed: A* under the faster tie rule, which
                     // finds the same cost as JPS promises (not A*'s path either).
                     let query = query.options(opts.with_ties(Ties::Lifo));
-                    self.board.prepare(grid);
-                    self.board
-                        .run::<T, false>(&query, result, tracer, &mut self.queues);
+                    if grid.is_uniform() {
+                        self.board.prepare(grid);
+                        self.board
+                            .run::<T, false>(&query, result, tracer, &mut self.queues);
+                    } else {
+                        let target = Single(query.goal, opts.heuristic);
+                        self.weighted.search(grid, &query, &target, result, tracer);
+                    }
                     result.fallback = fallback;
                     return;
                 }

@@ -1,7 +1,8 @@
 //! Jump Point Search (Harabor and Grastien, AAAI 2011) for the game's movement rule: 8-way,
-//! no corner cutting, 10/14 costs, with the forced-neighbour rules of that rule (Harabor and
-//! Grastien, SoCS 2012), block-based straight scans and diagonal runs that do not stop at
-//! their turning points (their ICAPS 2014 paper).
+//! no corner cutting, base steps of 10 and 14 times the cost of the cell entered, with the
+//! forced-neighbour rules of that rule (Harabor and Grastien, SoCS 2012), block-based
+//! straight scans and diagonal runs that do not stop at their turning points (their ICAPS
+//! 2014 paper), and jump points where the cost of the ground changes (below).
 //!
 //! Without corner cutting a diagonal step never has a forced neighbour: the cell beside and
 //! behind it is always reachable round the two free sides the step needs. So only straight
@@ -11,23 +12,98 @@
 //! A jump point's successors are the runs of its natural moves (the direction it was reached
 //! by, and for a diagonal its two straight parts) and of its forced ones; every other move
 //! has a path as short that does not pass through it. Jump points are searched as A* nodes,
-//! with the octile distance along the run (diagonal first, then straight) as the step cost;
-//! consistent estimates stay consistent, so no node is reopened.
+//! with the run's cost (below) as the step cost; consistent estimates stay consistent, so no
+//! node is reopened.
 //!
 //! A straight run reads 64 cells at once: for each direction a bit set per row (east and
 //! west) or column (south and north) marks where runs stop, walls and jump points, so one
 //! word and a count of trailing zeros find the next stop. A run's outcome depends on the map
 //! alone (the goal is checked apart), so it is remembered per cell and direction until the
 //! grid changes: a diagonal run, which tries two straight runs per cell, mostly reads them.
+//! Everything remembered belongs to one revision of one grid: a grid of other costs (or the
+//! same grid changed) has another revision, and the map is built afresh for it.
+//!
+//! # Ground of several costs
+//!
+//! **The rule.** A cell is a *boundary* when one of its eight neighbours may be entered and
+//! costs something else than it does. A boundary is a jump point: every run stops on
+//! reaching it (a straight run, a diagonal run, and each straight part of a diagonal run),
+//! and it is expanded with every legal move, whatever reached it, as the start is. Nothing
+//! else changes: the other jump points, and the natural and forced moves elsewhere, are
+//! those of uniform ground, and so is the corner rule (a diagonal needs its two side cells
+//! enterable, whatever they cost: cost never blocks). On a grid of one cost there is no
+//! boundary, and the search is the uniform one.
+//!
+//! **Why it keeps every optimal cost.** Call a cell *interior* when it may be entered and
+//! is no boundary: the 3x3 block around it holds only blocked cells and cells of its own
+//! cost.
+//!
+//! 1. *A run costs its octile length times one cost.* A run from a jump point `x` first
+//!    enters a cell `y`. If `y` is a boundary the run ends there, one step. Otherwise `y` is
+//!    interior, and every later cell of the run is a neighbour of an interior cell of the
+//!    run (the cell before it, or the diagonal cell its straight part starts from: runs
+//!    stop at boundaries, so all of them but the last are interior), hence costs what `y`
+//!    does. So the run from `x` by `k` diagonal steps and then `n` straight ones costs
+//!    `(14k + 10n) * cost(y)`, G stays the exact sum of the steps' costs, and the trace's
+//!    G is its parent's plus that.
+//! 2. *At an interior cell the pruning is the uniform one.* Whether a cell is a jump point,
+//!    and which moves a jump point expands, are decided (Harabor and Grastien 2011; SoCS
+//!    2012 without corner cutting) from the direction it was reached by and its 3x3 block
+//!    alone: a move to `n` is pruned because some path from the cell's predecessor `p` to
+//!    `n` that avoids the cell, inside that block, costs no more than the one through it.
+//!    In the block of an interior cell every cell costs `c`, the cell's cost, or is blocked:
+//!    every path compared costs `c` times its uniform cost, so every comparison, forced
+//!    neighbour and jump point is the uniform one.
+//! 3. *At a boundary nothing is pruned.* There the uniform comparisons fail: entering a
+//!    cheaper cell, a diagonal at the end beats the diagonal first (`tests/jps_costs.rs`,
+//!    `a_cheap_cell_off_a_run_is_reached_by_the_diagonal_at_its_edge`: a rule that stops
+//!    only on entering the cheap cell, or that looks at four neighbours rather than eight,
+//!    finds 202 where 194 is best); entering a dearer one, a straight step beats a
+//!    diagonal. Expanding a boundary with every move needs no comparison at all.
+//! 4. *An optimal path made of the search's runs.* Cut an optimal path from the start to
+//!    the goal at every boundary it passes. Between two cuts it enters interior cells and
+//!    then the next cut, all of one cost `c` (each a neighbour of the interior cell before
+//!    it), so the piece is a shortest path between its ends on the uniform grid `M` whose
+//!    walls are the blocked cells and every cell of another cost (its diagonals stay legal
+//!    in `M`: their side cells are neighbours of an interior cell). On `M` the uniform
+//!    theorem gives a path between the same ends, as short, made of JPS runs between
+//!    jump points of `M`. Here, each interior cell of it is a jump point exactly when it is
+//!    one of `M` (2), and each boundary on it is a jump point expanded with every move (3),
+//!    so it is made of runs this search generates, at the same cost (1). Glued together,
+//!    the pieces make an optimal path whose turning points are jump points. The estimate
+//!    (the heuristic times the grid's lowest cost) is consistent over runs, each costing at
+//!    least its octile length times that cost, so A* over jump points finds an optimal
+//!    path, as on uniform ground. That a jump point keeps one parent, the first of equal
+//!    G, loses nothing here for the same reason as on uniform ground: the argument is the
+//!    local one of (2) at interior cells, and boundaries take every move.
+//!
+//! Diagonal runs stop at the first boundary they reach, which becomes a successor (cheaper
+//! than carrying on past it: its own expansion tries the diagonal again). The clutter
+//! measure ([`CLUTTER_RUN_TENTHS`]) counts boundaries as the stops they are.
+//!
+//! **What this follows.** The rule is the one Harabor's Warthog library tried for weighted
+//! grid maps in 2014 (`jps_expansion_policy_wgm`: stop where a successor has another
+//! terrain; marked experimental there), proved here for this crate's cost model, where a
+//! step's cost depends on the cell it enters alone and the corner rule on blocked cells
+//! alone. Jump points as the places where a canonical ordering of moves restarts are
+//! Sturtevant and Rabin's reading of JPS (Canonical Orderings on Grids, IJCAI 2016); the
+//! pieces between boundaries are that reading applied region by region. Weighted JPS
+//! (JPSW: Carlson, Moghadam, Harabor, Stuckey and Ebrahimi, AAAI 2023) prunes further inside
+//! terrain transitions with an orthogonal-last tie policy and more rules; it is not
+//! implemented here.
 
 use std::sync::atomic::{AtomicU16, Ordering};
 
 use super::queue::{BucketQueue, FifoQueue, OpenList};
-use super::{Fallback, Query, SearchResult, Status, Ties, TraceEvent, Tracer};
-use crate::grid::{DIAGONAL, DIRECTIONS, Grid, Pos, STRAIGHT};
+use super::{Fallback, MAX_COST, Query, SearchResult, Status, Ties, TraceEvent, Tracer};
+use crate::grid::{DIAGONAL, DIRECTIONS, Grid, Pos, STRAIGHT, Steps};
 
 /// The direction of a node without a parent (the start): every move is tried.
 const START: u32 = 8;
+
+/// The direction an expansion of a cost boundary cell is given, whatever reached it: every
+/// move is tried, as from the start (see the module's notes).
+const ANY: u32 = 9;
 
 /// The search state of one jump point in 8 bytes, what a search reads of every successor it
 /// finds: `stamp << 48 | g << 4 | dir`, where `stamp` is `generation << 1 | closed` of the
@@ -53,8 +129,8 @@ fn g_of(n: Node) -> u32 {
     (n >> 4) as u32 & G_MASK
 }
 
-/// G fits in 28 bits, as in A* (see [`MAX_CELLS`](crate::grid::MAX_CELLS)).
-const G_MASK: u32 = (1 << 28) - 1;
+/// G takes 32 bits (it stays at most [`MAX_COST`]), below the stamp's 16.
+const G_MASK: u32 = u32::MAX;
 
 /// The last generation whose stamps fit in a node's 16 bits.
 const MAX_GENERATION: u32 = (1 << 15) - 1;
@@ -174,6 +250,14 @@ struct Map {
     memo: bool,
     /// Per padded cell, what runs read there.
     cells: Vec<Spot>,
+    /// Whether the grid has cells of several costs: the search then reads [`Map::terrain`]
+    /// and multiplies its estimates by [`Map::lowest`].
+    weighted: bool,
+    /// The lowest cost of an enterable cell.
+    lowest: u32,
+    /// Per padded cell of a weighted grid (empty on a uniform one): its cost, with
+    /// [`BOUNDARY`] set when a neighbour that may be entered costs something else.
+    terrain: Vec<u16>,
     /// The walls (set) and walkable cells (clear), by rows and, transposed, by columns.
     rows: Lines,
     cols: Lines,
@@ -223,12 +307,16 @@ struct Spot {
     /// Per straight direction, the run from here as `distance << 1 | jump point`, or
     /// [`UNKNOWN`].
     runs: [Known; 4],
-    /// Per diagonal direction, as `steps << 1 | last`, how far the diagonal run from here
-    /// goes to the next cell whose straight parts find a jump point or to the last cell it
-    /// reaches, whichever comes first, and with `last` whether it goes no further (the next
-    /// step cuts a corner or meets a wall); or [`UNKNOWN`].
+    /// Per diagonal direction, as `steps << 2 | boundary << 1 | last`, how far the diagonal
+    /// run from here goes to the next cell whose straight parts find a jump point, or that
+    /// is a cost boundary (`boundary`: the run stops there, a jump point itself), or to the
+    /// last cell it reaches, whichever comes first, and with `last` whether it goes no
+    /// further (the next step cuts a corner or meets a wall); or [`UNKNOWN`].
     diagonals: [Known; 4],
 }
+
+/// The bit of [`Map::terrain`] that marks a cost boundary cell.
+const BOUNDARY: u16 = 1 << 8;
 
 /// The buffers of Jump Point Search, kept between searches.
 #[derive(Debug, Clone, Default)]
@@ -346,7 +434,7 @@ impl Memo {
     /// search toward `goal`, into `out`: remembered ones if the goal lies outside the runs
     /// they came from, else scanned (and remembered, if the goal lies outside).
     #[inline(always)]
-    fn expand(
+    fn expand<const WEIGHTED: bool>(
         &mut self,
         map: &Map,
         c: usize,
@@ -357,11 +445,13 @@ impl Memo {
     ) {
         // A start is expanded once a search; maps too wide for the areas' 16 bits go without.
         if dir == START || !map.memo || self.table.is_empty() && !self.grow() {
-            return map.successors(c, xy, dir, goal, out);
+            return map.successors::<WEIGHTED>(c, xy, dir, goal, out);
         }
         let (gx, gy) = (goal.0 as u16, goal.1 as u16);
         let outside = |a: [u16; 4]| gx < a[0] || gx > a[2] || gy < a[1] || gy > a[3];
-        let key = ((c as u32) << 3 | dir) + 1;
+        // A boundary's expansion (ANY) does not depend on what reached it, and nothing reaches
+        // a boundary otherwise: its key takes `ANY & 7` in place of a direction.
+        let key = ((c as u32) << 3 | dir & 7) + 1;
         let mut i = self.slot(key);
         let known = &self.table[i];
         if known.key == key {
@@ -384,17 +474,18 @@ impl Memo {
                     )
                 }));
             } else {
-                map.successors(c, xy, dir, goal, out);
+                map.successors::<WEIGHTED>(c, xy, dir, goal, out);
             }
             return;
         }
-        map.successors(c, xy, dir, goal, out);
+        map.successors::<WEIGHTED>(c, xy, dir, goal, out);
         let n = out.len();
         // At most three quarters full, so that probes stay short; the room is looked at
         // before the sweep, which costs more than the scan itself.
         let full = 4 * (self.used + 1) > 3 * self.table.len();
         if n > 255
             || self.spill.len() + n.saturating_sub(2) > MEMO_SPILL_MAX
+            || map.weighted && out.iter().any(|s| s.2 >= 1 << 29)
             || full && 2 * self.table.len() > MEMO_SLOTS_MAX
         {
             return;
@@ -447,12 +538,12 @@ impl Jps {
     }
 
     /// Copies `grid` in when it changed; returns why JPS does not run on it, if it does not:
-    /// a step that costs more than the plain 10 or 14, or straight runs too short for
-    /// jumping to pay (see [`CLUTTER_MIN_CELLS`]).
+    /// base steps other than 10 and 14, or straight runs too short for jumping to pay (see
+    /// [`CLUTTER_MIN_CELLS`]).
     pub(super) fn prepare(&mut self, grid: &Grid) -> Option<Fallback> {
-        // Before the map is built: costly cells rule JPS out whatever the map holds.
-        if !grid.is_uniform() {
-            return Some(Fallback::Costs);
+        // Before the map is built: other steps rule JPS out whatever the map holds.
+        if grid.steps() != Steps::DEFAULT {
+            return Some(Fallback::Steps);
         }
         let map = &mut self.map;
         if map.revision == grid.revision() {
@@ -467,6 +558,13 @@ impl Jps {
         let mut walk = vec![false; stride * height];
         map.rows = Lines::new(height, stride);
         map.cols = Lines::new(stride, height);
+        map.weighted = !grid.is_uniform();
+        map.lowest = grid.lowest_cost();
+        let mut terrain = std::mem::take(&mut map.terrain);
+        terrain.clear();
+        if map.weighted {
+            terrain.resize(stride * height, 0);
+        }
         for (i, &cost) in grid.costs().iter().enumerate() {
             if cost != 0 {
                 let (x, y) = (i % w + 1, i / w + 1);
@@ -475,6 +573,33 @@ impl Jps {
                 map.cols.clear(x, y);
             }
         }
+        if map.weighted {
+            for (y, row) in grid.costs().chunks(w.max(1)).enumerate() {
+                let line = &mut terrain[(y + 1) * stride + 1..][..w];
+                for (t, &cost) in line.iter_mut().zip(row) {
+                    *t = u16::from(cost);
+                }
+            }
+            let offsets = DIRECTIONS
+                .map(|(dx, dy)| offset(0, dx).wrapping_add(offset(0, dy).wrapping_mul(stride)));
+            for c in stride..stride * (height - 1) {
+                let cost = terrain[c] & 0xFF;
+                if cost != 0
+                    && offsets.iter().any(|&o| {
+                        let n = terrain[c.wrapping_add(o)] & 0xFF;
+                        n != 0 && n != cost
+                    })
+                {
+                    terrain[c] |= BOUNDARY;
+                }
+            }
+        }
+        let weighted = map.weighted;
+        let boundary = |x: usize, y: usize| {
+            terrain
+                .get(y * stride + x)
+                .is_some_and(|&t| t & BOUNDARY != 0)
+        };
         let at = |x: usize, y: usize| walk[y * stride + x];
         // Free here, blocked before (toward where a run comes from).
         let opens = |x: usize, y: usize, bx: usize, by: usize| at(x, y) && !at(bx, by);
@@ -492,16 +617,18 @@ impl Jps {
         for y in 1..height - 1 {
             for x in (1..stride - 1).filter(|&x| at(x, y)) {
                 let (l, r, u, d) = (x - 1, x + 1, y - 1, y + 1);
-                if !(opens(x, u, l, u) || opens(x, d, l, d)) {
+                // A cost boundary stops a run from every side: it is a jump point.
+                let stop = weighted && boundary(x, y);
+                if !(stop || opens(x, u, l, u) || opens(x, d, l, d)) {
                     map.east.clear(y, x);
                 }
-                if !(opens(x, u, r, u) || opens(x, d, r, d)) {
+                if !(stop || opens(x, u, r, u) || opens(x, d, r, d)) {
                     map.west.clear(y, x);
                 }
-                if !(opens(l, y, l, u) || opens(r, y, r, u)) {
+                if !(stop || opens(l, y, l, u) || opens(r, y, r, u)) {
                     map.south.clear(x, y);
                 }
-                if !(opens(l, y, l, d) || opens(r, y, r, d)) {
+                if !(stop || opens(l, y, l, d) || opens(r, y, r, d)) {
                     map.north.clear(x, y);
                 }
                 let mut bits = 0u16;
@@ -525,6 +652,7 @@ impl Jps {
                 stops += (map.east.ahead(y, x + 1) & 1) as usize;
             }
         }
+        map.terrain = terrain;
         map.memo = stride < 1 << 16 && height < 1 << 16 && walkable >= MEMO_MIN_CELLS;
         map.verdict = if walkable >= CLUTTER_MIN_CELLS && walkable * 10 < stops * CLUTTER_RUN_TENTHS
         {
@@ -562,12 +690,27 @@ impl Jps {
             found: &mut self.found,
             memo: &mut self.memo,
         };
-        let found = match q.options.ties {
-            Ties::LowerH => at.run(q, result, tracer, open, &mut self.queue, |h, c| {
-                u64::from(h) << 32 | c as u64
-            }),
-            Ties::Lifo => at.run(q, result, tracer, open, &mut self.lifo, |_, c| c as u64),
-            Ties::Fifo => at.run(q, result, tracer, open, &mut self.fifo, |_, c| c as u64),
+        let lower_h = |h: u32, c: usize| u64::from(h) << 32 | c as u64;
+        let lifo = |_, c: usize| c as u64;
+        let found = match (q.options.ties, self.map.weighted) {
+            (Ties::LowerH, false) => {
+                at.run::<T, _, false>(q, result, tracer, open, &mut self.queue, lower_h)
+            }
+            (Ties::LowerH, true) => {
+                at.run::<T, _, true>(q, result, tracer, open, &mut self.queue, lower_h)
+            }
+            (Ties::Lifo, false) => {
+                at.run::<T, _, false>(q, result, tracer, open, &mut self.lifo, lifo)
+            }
+            (Ties::Lifo, true) => {
+                at.run::<T, _, true>(q, result, tracer, open, &mut self.lifo, lifo)
+            }
+            (Ties::Fifo, false) => {
+                at.run::<T, _, false>(q, result, tracer, open, &mut self.fifo, lifo)
+            }
+            (Ties::Fifo, true) => {
+                at.run::<T, _, true>(q, result, tracer, open, &mut self.fifo, lifo)
+            }
         };
         if let Some((c, g, expanded)) = found {
             write_path(
@@ -596,7 +739,7 @@ impl Buffers<'_> {
     /// The search loop on the open list `queue`, with keys `key(h, cell)`; returns the goal's
     /// cell, its cost and the expansions when found (the result is set otherwise).
     #[inline(always)]
-    fn run<T: Tracer, Q: OpenList>(
+    fn run<T: Tracer, Q: OpenList, const WEIGHTED: bool>(
         &mut self,
         q: &Query<'_>,
         result: &mut SearchResult,
@@ -611,8 +754,16 @@ impl Buffers<'_> {
         let (s, t) = (cell(q.start), cell(q.goal));
         let goal = (q.goal.x as usize + 1, q.goal.y as usize + 1);
         let heuristic = q.options.heuristic;
+        // Times the lowest cost of a cell, so that it never overestimates: a run costs its
+        // octile length times the cost of the cells it enters.
+        let lowest = self.map.lowest;
         let h = |x: usize, y: usize| {
-            heuristic.estimate(x.abs_diff(goal.0) as u32, y.abs_diff(goal.1) as u32)
+            let h = heuristic.estimate(x.abs_diff(goal.0) as u32, y.abs_diff(goal.1) as u32);
+            if WEIGHTED {
+                h.saturating_mul(lowest).min(MAX_COST)
+            } else {
+                h
+            }
         };
         let pos = |c: usize| Pos::new((c % stride) as i32 - 1, (c / stride) as i32 - 1);
         let found = &mut *self.found;
@@ -638,6 +789,7 @@ impl Buffers<'_> {
         let cap = q.options.cap.unwrap_or(u32::MAX);
         let mut expanded = 0u32;
         let mut answer = None;
+        let mut too_costly = false;
         while let Some((_, k)) = queue.pop(|_, k| stamp_of(nodes[k as u32 as usize]) != closed) {
             let c = k as u32 as usize;
             let here = nodes[c];
@@ -659,10 +811,26 @@ impl Buffers<'_> {
                 break;
             }
             found.clear();
-            memo.expand(map, c, map.xy(c), here as u32 & 15, goal, found);
+            let dir = if WEIGHTED && map.is_boundary(c) {
+                ANY
+            } else {
+                here as u32 & 15
+            };
+            memo.expand::<WEIGHTED>(map, c, map.xy(c), dir, goal, found);
             for &(jc, d, cost, jxy) in found.iter() {
                 let jc = jc as usize;
-                let ng = g + cost;
+                let ng = if WEIGHTED {
+                    // As in the general search: a run past MAX_COST is not taken, which
+                    // loses no path cheaper than that to the goal.
+                    let ng = u64::from(g) + u64::from(cost);
+                    if ng > u64::from(MAX_COST) {
+                        too_costly = true;
+                        continue;
+                    }
+                    ng as u32
+                } else {
+                    g + cost
+                };
                 let old = nodes[jc];
                 let st = stamp_of(old);
                 if st == closed || st == open && g_of(old) <= ng {
@@ -684,7 +852,12 @@ impl Buffers<'_> {
             }
         }
         if answer.is_none() {
-            result.set(Status::Unreachable, None, expanded);
+            let status = if too_costly {
+                Status::TooCostly
+            } else {
+                Status::Unreachable
+            };
+            result.set(status, None, expanded);
         }
         answer
     }
@@ -702,7 +875,7 @@ impl Map {
     /// each as (padded cell, direction of its run's last part, cost from the node), into
     /// `out`.
     #[inline(always)]
-    fn successors(
+    fn successors<const WEIGHTED: bool>(
         &self,
         c: usize,
         (x, y): (usize, usize),
@@ -714,22 +887,32 @@ impl Map {
         // The moves worth trying, as legal moves: the rest would stop at their first step.
         let moves = u32::from(bits >> 8)
             & match dir {
-                START => 0xFF,
+                START | ANY => 0xFF,
                 d => u32::from(NEXT[d as usize][usize::from(bits as u8)]),
             };
         let mut m = moves;
         while m != 0 {
             let d = m.trailing_zeros() as usize;
             m &= m - 1;
+            let from = out.len();
+            let (dx, dy) = DIRECTIONS[d];
             if d < 4 {
-                let (dx, dy) = DIRECTIONS[d];
                 if let Some(n) = self.straight(c, x, y, d, goal) {
                     let (jx, jy) = (offset(x, dx * n as i32), offset(y, dy * n as i32));
                     let xy = (jx | jy << 16) as u32;
                     out.push(((jy * self.stride + jx) as u32, d as u32, n * STRAIGHT, xy));
                 }
             } else {
-                self.diagonal(c, x, y, d, goal, out);
+                self.diagonal::<WEIGHTED>(c, x, y, d, goal, out);
+            }
+            if WEIGHTED {
+                // Every cell a run enters costs what its first does (see the module's notes):
+                // its cost is its octile length times that.
+                let first = offset(x, dx) + offset(y, dy) * self.stride;
+                let times = self.cost(first);
+                for s in &mut out[from..] {
+                    s.2 = s.2.saturating_mul(times);
+                }
             }
         }
     }
@@ -742,7 +925,7 @@ impl Map {
         let bits = self.cells[c].bits;
         let mut m = u32::from(bits >> 8)
             & match dir {
-                START => 0xFF,
+                START | ANY => 0xFF,
                 d => u32::from(NEXT[d as usize][usize::from(bits as u8)]),
             };
         let mut area = [x as u32, y as u32, x as u32, y as u32];
@@ -788,7 +971,7 @@ impl Map {
     /// whose straight parts find no jump point at once, as [`Map::diagonal_run`] remembers
     /// them, looking only whether the goal lies on one of their runs.
     #[inline(always)]
-    fn diagonal(
+    fn diagonal<const WEIGHTED: bool>(
         &self,
         mut c: usize,
         mut x: usize,
@@ -804,7 +987,7 @@ impl Map {
         let (gx, gy) = goal;
         let mut cost = 0u32;
         loop {
-            let (k, last) = self.diagonal_run(c, x, y, d);
+            let (k, boundary, last) = self.diagonal_run::<WEIGHTED>(c, x, y, d);
             if k == 0 {
                 return;
             }
@@ -865,7 +1048,7 @@ impl Map {
                 offset(y, dy * k as i32),
                 cost + k as u32 * DIAGONAL,
             );
-            if (x, y) == goal {
+            if (x, y) == goal || WEIGHTED && boundary {
                 out.push((c as u32, d as u32, cost, (x | y << 16) as u32));
                 return;
             }
@@ -888,40 +1071,67 @@ impl Map {
     }
 
     /// How many steps the diagonal run from padded cell `c` at `(x, y)` in direction `d`
-    /// goes to the next cell whose straight parts find a jump point (ignoring the goal) or to
-    /// the last cell it reaches, and whether it goes no further than there. Remembered for
-    /// every cell on the way, which share the answer.
+    /// goes to the next cell whose straight parts find a jump point (ignoring the goal), or
+    /// that is a cost boundary, or to the last cell it reaches; whether that cell is a
+    /// boundary; and whether the run goes no further than there. Remembered for every cell on
+    /// the way, which share the answer.
     #[inline(always)]
-    fn diagonal_run(&self, c: usize, x: usize, y: usize, d: usize) -> (usize, bool) {
+    fn diagonal_run<const WEIGHTED: bool>(
+        &self,
+        c: usize,
+        x: usize,
+        y: usize,
+        d: usize,
+    ) -> (usize, bool, bool) {
         let known = self.cells[c].diagonals[d - 4].get();
         if known != UNKNOWN {
-            return (usize::from(known >> 1), known & 1 != 0);
+            return (usize::from(known >> 2), known & 2 != 0, known & 1 != 0);
         }
         let (dx, dy) = DIRECTIONS[d];
         let step = offset(0, dx).wrapping_add(offset(0, dy).wrapping_mul(self.stride));
         let (h, v) = (STRAIGHT_PARTS[d - 4][0], STRAIGHT_PARTS[d - 4][1]);
         let (mut at, mut ax, mut ay, mut k) = (c, x, y, 0usize);
-        let last = loop {
+        let (boundary, last) = loop {
             if self.cells[at].bits & 1 << (8 + d) == 0 {
-                break true;
+                break (false, true);
             }
             (at, ax, ay, k) = (at.wrapping_add(step), offset(ax, dx), offset(ay, dy), k + 1);
             let legal = self.cells[at].bits >> 8;
+            // A cost boundary is a jump point of its own: the run stops there.
+            if WEIGHTED && self.is_boundary(at) {
+                break (true, legal & 1 << d == 0);
+            }
             let jumps = |part: usize| legal & 1 << part != 0 && self.known_run(at, ax, ay, part).1;
             // A cell whose straight parts jump is also the last when the run cannot go on:
             // the search then ends the run there, rather than asking again to learn it.
             if jumps(h) || jumps(v) {
-                break legal & 1 << d == 0;
+                break (false, legal & 1 << d == 0);
             }
         };
         for i in 0..k {
-            let code = ((k - i) << 1 | usize::from(last)) as u16;
+            let code = ((k - i) << 2 | usize::from(boundary) << 1 | usize::from(last)) as u16;
             self.cells[c.wrapping_add(i.wrapping_mul(step))].diagonals[d - 4].set(code);
         }
         if k == 0 {
             self.cells[c].diagonals[d - 4].set(1);
         }
-        (k, last)
+        (k, boundary, last)
+    }
+
+    /// Whether padded cell `c` is a cost boundary (never on a uniform grid).
+    #[inline(always)]
+    fn is_boundary(&self, c: usize) -> bool {
+        self.weighted && self.terrain[c] & BOUNDARY != 0
+    }
+
+    /// The cost of entering padded cell `c`: 1 on a uniform grid.
+    #[inline(always)]
+    fn cost(&self, c: usize) -> u32 {
+        if self.weighted {
+            u32::from(self.terrain[c] & 0xFF)
+        } else {
+            1
+        }
     }
 
     /// The straight run from padded cell `c` at `(x, y)` in direction `d`, goal aside: its

@@ -518,18 +518,23 @@ fn jump_point_search_says_why_it_does_not_apply_and_a_star_runs() {
         },
         pf.find(&g, q.occupied(&occupied))
     );
-    // Water in the way: steps that cost more than 10 or 14, which jumping skips over. A*
-    // runs, on the grid searched just before by JPS (its map must not answer for this one).
-    let wet = grid(&["......", ".##3..", "......"]);
-    let r = pf.find(&wet, q.options(jps(Ties::LowerH)));
-    assert_eq!(r.fallback, Some(Fallback::Costs));
+    // Steps other than 10 and 14, which the jump rules rest on: A* runs, on the grid
+    // searched just before by JPS (its map must not answer for this one).
+    let steps =
+        grid(&["......", ".##3..", "......"]).with_steps(crate::grid::Steps::new(2, 3).unwrap());
+    let r = pf.find(&steps, q.options(jps(Ties::LowerH)));
+    assert_eq!(r.fallback, Some(Fallback::Steps));
     assert_eq!(
         SearchResult {
             fallback: None,
             ..r
         },
-        pf.find(&wet, q)
+        pf.find(&steps, q)
     );
+    // Water in the way is no reason: JPS runs, and finds A*'s cost.
+    let wet = grid(&["......", ".##3..", "......"]);
+    let r = pf.find(&wet, q.options(jps(Ties::LowerH)));
+    assert_eq!((r.fallback, r.cost), (None, pf.find(&wet, q).cost));
     // And where it applies it says nothing, and is JPS: fewer expansions here.
     let r = pf.find(&g, q.options(jps(Ties::LowerH)));
     assert_eq!(r.fallback, None);
@@ -626,6 +631,8 @@ fn jump_point_search_remembers_expansions_without_changing_a_result() {
         (rooms_grid(4, 7), 1u64),
         (rooms_grid(5, 11), 2),
         (random_grid(37, 29, 12, 5), 3),
+        (with_pools(rooms_grid(5, 13), 4), 4),
+        (with_pools(random_grid(41, 23, 8, 9), 5), 5),
     ] {
         let mut pf = Pathfinder::new();
         let mut next = seed;
@@ -649,6 +656,10 @@ fn jump_point_search_remembers_expansions_without_changing_a_result() {
                 .iter()
                 .map(|&q| Pathfinder::new().find(&g, q))
                 .collect();
+            for (q, r) in queries.iter().zip(&fresh) {
+                let a_star = pf.find(&g, q.options(SearchOptions::default()));
+                assert_eq!((r.cost, r.fallback), (a_star.cost, None), "{q:?}");
+            }
             for pass in 0..2 {
                 for (&q, want) in queries.iter().zip(&fresh) {
                     let (a, b) = (q.start, q.goal);
@@ -680,8 +691,34 @@ fn jump_point_search_remembers_expansions_without_changing_a_result() {
             let floor = floors[(next >> 40) as usize % floors.len()];
             g.set(wall, 1);
             g.set(floor, 0);
+            // And, on the grids of several costs, a cell of water.
+            if !g.is_uniform() {
+                g.set(floors[(next >> 48) as usize % floors.len()], 3);
+            }
         }
     }
+}
+
+/// `g` with pools of water (cost 3) and brush (2), 3x3 cells each, over about a tenth of it.
+fn with_pools(mut g: Grid, seed: u64) -> Grid {
+    let mut s = seed | 1;
+    for _ in 0..g.len() / 90 {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        let at = g.pos((s % g.len() as u64) as usize);
+        let cost = 2 + (s >> 40) as u8 % 2;
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                let p = at.offset(dx, dy);
+                if g.is_passable(p) {
+                    g.set(p, cost);
+                }
+            }
+        }
+    }
+    assert!(!g.is_uniform());
+    g
 }
 
 #[test]

@@ -147,7 +147,7 @@ fn check_limit(
         }
         if what == "JPS" && r.status == Status::Found {
             let why = if nb == Neighbourhood::Eight {
-                Fallback::Costs
+                Fallback::Steps
             } else {
                 Fallback::Neighbourhood
             };
