@@ -576,6 +576,9 @@ fn refusal(why: Refusal, bindings: &Bindings) -> String {
             format!("{} starts here; {fix} first.", capitalise(&who(c)))
         }
         Refusal::PlayerStandsThere => "You stand there; step aside first.".into(),
+        Refusal::DoorOnEdge => {
+            "A door stands in a wall between two cells: not on the map's edge.".into()
+        }
         Refusal::LiesHere(FeatureKind::Stairs) => {
             format!("The stairs down lie here; delete them ({d}) first.")
         }

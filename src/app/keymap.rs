@@ -846,6 +846,30 @@ pub const BINDINGS: &[Binding] = &[
     ),
     key!(
         Edit,
+        "+",
+        [ch('+')],
+        A::PutTile(Tile::DoorClosed),
+        "put a closed door",
+        ""
+    ),
+    key!(
+        Edit,
+        "'",
+        [ch('\'')],
+        A::PutTile(Tile::DoorOpen),
+        "put an open door",
+        ""
+    ),
+    key!(
+        Edit,
+        "=",
+        [ch('=')],
+        A::PutTile(Tile::DoorJammed),
+        "put a jammed door",
+        ""
+    ),
+    key!(
+        Edit,
         "Space",
         [code(K::Char(' '))],
         A::ToggleTile,
@@ -939,6 +963,30 @@ pub const BINDINGS: &[Binding] = &[
         A::PlaceFeature(FeatureKind::Potion),
         "lay a healing potion here",
         "! potion"
+    ),
+    key!(
+        Edit,
+        "&",
+        [ch('&')],
+        A::PlaceFeature(FeatureKind::Lure),
+        "lay a lure here",
+        ""
+    ),
+    key!(
+        Edit,
+        ",",
+        [ch(',')],
+        A::PlaceFeature(FeatureKind::Seeds),
+        "lay brush seeds here",
+        ""
+    ),
+    key!(
+        Edit,
+        ")",
+        [ch(')')],
+        A::PlaceFeature(FeatureKind::Spike),
+        "lay a spike here",
+        ""
     ),
     key!(
         Edit,

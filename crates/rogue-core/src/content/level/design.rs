@@ -470,6 +470,11 @@ impl Design {
                 if outside(pos) || before == after {
                     return Ok(None);
                 }
+                // A door stands in a wall between two cells: the file refuses one on the
+                // map's edge, so the editor does too.
+                if after.is_door() && grid.is_edge(pos) {
+                    return Err(Refusal::DoorOnEdge);
+                }
                 // The file writes a creature's or a feature's glyph in place of its cell's
                 // floor: water or brush there could not be written.
                 if after != Tile::Floor {
@@ -657,6 +662,12 @@ impl Design {
                 let old = Pos::new(x as i32 - sides.left, y as i32 - sides.top);
                 if grid.contains(old) {
                     *t = grid.get(old);
+                }
+                // A door the new edge runs through is a wall there: the file refuses a
+                // door on the edge.
+                let edge = x == 0 || y == 0 || x + 1 == nw || y + 1 == nh;
+                if edge && t.is_door() {
+                    *t = Tile::Wall;
                 }
             }
         }
@@ -994,6 +1005,8 @@ pub enum Refusal {
     MonsterStartsThere,
     /// Nothing lies on the cell.
     NothingLies,
+    /// A door on the map's edge.
+    DoorOnEdge,
 }
 
 #[cfg(test)]
