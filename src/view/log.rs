@@ -348,6 +348,7 @@ mod tests {
             advice: None,
             marked: None,
             act: true,
+            who: None,
         }
     }
 

@@ -273,6 +273,10 @@ pub struct Message {
     /// A level's message as the level wrote it, its keys between backticks (`` `l` ``):
     /// the text is it without them, and a view names the player's keys there instead.
     pub marked: Option<String>,
+    /// The monster whose deed it tells, if one's: two orcs' hits read alike, and fold
+    /// only when one orc hit twice.
+    #[serde(default)]
+    pub who: Option<u32>,
 }
 
 /// Names the player's keys, for text that names the key table's: the game never knows
@@ -864,17 +868,35 @@ impl World {
     }
 
     fn log_line(&mut self, text: String, urgent: bool, advice: Option<(Advice, usize)>) {
+        self.log_line_from(None, text, urgent, advice);
+    }
+
+    /// [`World::log_line`] telling monster `who`'s deed. A message folds into the one
+    /// before it (`x2`) only when it is the same, from the same one, in the same turn: a
+    /// hit of the turn before is its own line, and so is another orc's hit.
+    fn log_line_from(
+        &mut self,
+        who: Option<u32>,
+        text: String,
+        urgent: bool,
+        advice: Option<(Advice, usize)>,
+    ) {
         let text = match crate::text::escape_controls(&text) {
             std::borrow::Cow::Borrowed(_) => text,
             escaped => escaped.into_owned(),
         };
         let stamp = self.stamp();
         let fold = !std::mem::take(&mut self.fold_broken);
+        let now = self.in_effect(stamp);
+        let turn = self.turn;
+        let in_effect = |t: u32| if t == PENDING { turn } else { t };
         if let Some(last) = self.log.last_mut()
             && fold
             && last.text == text
             && last.urgent == urgent
             && last.advice == advice
+            && last.who == who
+            && in_effect(last.turn) == now
         {
             last.count += 1;
             last.turn = stamp;
@@ -889,6 +911,7 @@ impl World {
             act: self.acting,
             advice,
             marked: None,
+            who,
         });
         if self.log.len() > LOG_LIMIT {
             self.log.drain(..self.log.len() - LOG_LIMIT);
@@ -944,6 +967,12 @@ impl World {
     /// (see [`World::end_act`]), else the current one.
     fn stamp(&self) -> u32 {
         if self.acting { PENDING } else { self.turn }
+    }
+
+    /// The turn a stamp stands for now: its own, or for a message of the act under way
+    /// ([`PENDING`]), the turn the game is on.
+    fn in_effect(&self, stamp: u32) -> u32 {
+        if stamp == PENDING { self.turn } else { stamp }
     }
 
     /// Begins an act: its messages wait for the turn it ends on (see [`World::end_act`]).
@@ -1308,7 +1337,9 @@ impl World {
                 info.name, self.turn
             ));
         } else {
-            self.say(format!("The {} hits you for {damage}.", info.name));
+            let who = self.monsters[i].id;
+            let text = format!("The {} hits you for {damage}.", info.name);
+            self.log_line_from(Some(who), text, false, None);
             // Once on the way down past a third, so the warning is not lost among the hits;
             // said when the turn is over, after any regeneration.
             if low_hp(self.player.hp) && !low_hp(before) {

@@ -7,6 +7,30 @@ fn level(src: &str) -> Level {
     Level::parse(src.as_bytes(), "test").expect("valid level")
 }
 
+/// A monster's own search, made apart from the planner: a grid of its kind's costs built
+/// from the map's tiles, and its kind's options over `base`; `None` for a capped kind,
+/// whose plan is a second search toward its best node rather than the first one.
+fn own_search(
+    w: &World,
+    m: &Monster,
+    base: crate::engine::astar::SearchOptions,
+) -> Option<(
+    crate::engine::grid::Grid,
+    crate::engine::astar::SearchOptions,
+)> {
+    let search = kinds::kind(m.kind).search;
+    if search.cap.is_some() {
+        return None;
+    }
+    let map = w.grid();
+    let table = search.costs.table(map.weights());
+    let grid = crate::engine::grid::Grid::from_fn(map.width(), map.height(), |p| {
+        table.get(map.get(p), map.is_edge(p))
+    })
+    .expect("the map's size");
+    Some((grid, search.options(base)))
+}
+
 #[test]
 fn a_monster_behind_a_wall_follows_the_optimal_route() {
     let l = level(include_str!("../../../../levels/pillar.txt"));
@@ -197,7 +221,8 @@ fn planning_on_several_cores_gives_each_monster_its_own_search() {
         monsters: 3 * PARALLEL_MIN_MONSTERS,
         density: None,
         terrain: None,
-        depth: crate::content::generate::DEEPEST,
+        // The first floor's kinds: none of them capped, so every plan is one search.
+        depth: 1,
     })
     .unwrap();
     let mut w = World::new(&level, 4);
@@ -208,7 +233,11 @@ fn planning_on_several_cores_gives_each_monster_its_own_search() {
     let mut pf = Pathfinder::new();
     let mut total = 0u64;
     for m in w.monsters() {
-        let alone = pf.find(w.grid().cost_grid(), Query::new(m.pos, w.player().pos));
+        let Some((grid, o)) = own_search(&w, m, w.options()) else {
+            total += u64::from(m.plan.expanded);
+            continue;
+        };
+        let alone = pf.find(&grid, Query::new(m.pos, w.player().pos).options(o));
         assert_eq!(m.plan.status, alone.status);
         assert_eq!((m.plan.cost, m.plan.expanded), (alone.cost, alone.expanded));
         assert_eq!(m.plan.path, alone.path);
@@ -378,7 +407,8 @@ fn a_fast_monsters_second_plan_is_the_search_from_where_it_stands() {
             monsters: 2 * PARALLEL_MIN_MONSTERS,
             density: None,
             terrain: terrain.map(crate::content::generate::Density::from_permille),
-            depth: crate::content::generate::DEEPEST,
+            // The first floor's kinds: none of them capped, so every plan is one search.
+            depth: 1,
         })
         .unwrap();
         let mut w = World::new(&level, 2);
@@ -396,13 +426,10 @@ fn a_fast_monsters_second_plan_is_the_search_from_where_it_stands() {
             w.player_act(Act::Wait);
             for m in w.monsters() {
                 if kinds::kind(m.kind).speed == Speed::Fast {
-                    let q = Query::new(m.planned.0, m.planned.1).options(options);
-                    assert_eq!(
-                        m.plan,
-                        pf.find(w.grid().cost_grid(), q),
-                        "{planning}: rat {}",
-                        m.id
-                    );
+                    if let Some((grid, o)) = own_search(&w, m, options) {
+                        let q = Query::new(m.planned.0, m.planned.1).options(o);
+                        assert_eq!(m.plan, pf.find(&grid, q), "{planning}: {} {}", m.kind, m.id);
+                    }
                     // Planned where it stood before its second move, at most one step back.
                     let (from, at) = (m.planned.0, m.pos);
                     assert!(from.x.abs_diff(at.x) <= 1 && from.y.abs_diff(at.y) <= 1);
@@ -809,7 +836,8 @@ fn jump_point_search_planning_gives_every_monster_an_optimal_plan_for_fewer_node
         density: None,
         // Plain floor: on weighted terrain JPS hands over to A*.
         terrain: Some(crate::content::generate::Density::from_permille(0)),
-        depth: crate::content::generate::DEEPEST,
+        // The first floor's kinds: none of them capped, so every plan is one search.
+        depth: 1,
     })
     .unwrap();
     let mut w = World::new(&level, 4);
@@ -818,20 +846,31 @@ fn jump_point_search_planning_gives_every_monster_an_optimal_plan_for_fewer_node
     w.replan_on(3);
     let mut pf = Pathfinder::new();
     let jps = SearchOptions::default().with_algorithm(Algorithm::Jps);
-    let (mut jps_nodes, mut astar_nodes) = (0u64, 0u64);
+    let (mut jps_nodes, mut astar_nodes, mut all_nodes) = (0u64, 0u64, 0u64);
     for m in w.monsters() {
-        let q = Query::new(m.pos, w.player().pos);
-        let by_astar = pf.find(w.grid().cost_grid(), q);
-        // Each plan is the engine's JPS from where the monster stands: A*'s cost.
-        assert_eq!(m.plan, pf.find(w.grid().cost_grid(), q.options(jps)));
+        let Some((grid, o)) = own_search(&w, m, SearchOptions::default()) else {
+            all_nodes += u64::from(m.plan.expanded);
+            continue;
+        };
+        let q = Query::new(m.pos, w.player().pos).options(o);
+        let by_astar = pf.find(&grid, q);
+        // Each plan is the engine's JPS from where the monster stands (A* where its kind's
+        // search is not JPS's: weighted): A*'s cost.
+        let jps = o.with_algorithm(jps.algorithm);
+        assert_eq!(m.plan, pf.find(&grid, q.options(jps)));
         assert_eq!(
             (m.plan.status, m.plan.cost),
             (by_astar.status, by_astar.cost)
         );
-        jps_nodes += u64::from(m.plan.expanded);
-        astar_nodes += u64::from(by_astar.expanded);
+        // Kinds JPS does not apply to (4-way, weighted) ran A* in its place: the figures
+        // compare the searches that jumped.
+        if o.jps_fallback().is_none() {
+            jps_nodes += u64::from(m.plan.expanded);
+            astar_nodes += u64::from(by_astar.expanded);
+        }
+        all_nodes += u64::from(m.plan.expanded);
     }
-    assert_eq!(w.stats().astar_expanded, jps_nodes);
+    assert_eq!(w.stats().astar_expanded, all_nodes);
     assert!(
         jps_nodes * 3 < astar_nodes,
         "JPS {jps_nodes} nodes, A* {astar_nodes}"
@@ -1041,4 +1080,51 @@ fn a_levels_marked_keys_show_unmarked_and_a_view_names_its_own() {
         name_keys(w.lesson().unwrap(), &Mine),
         "Walk east with t; Z rests. A lone ` stays."
     );
+}
+
+#[test]
+fn hits_fold_only_from_one_monster_in_one_turn() {
+    // Two orcs beside the player, one on each side: find a seed where both hit for the same
+    // damage in one turn (the dice decide), and the two hits stay two lines.
+    let two = level("#####\n#o@o#\n#####\n");
+    let same_turn = (0..200u64).find_map(|seed| {
+        let mut w = World::new(&two, seed);
+        w.player_act(Act::Wait);
+        let hits: Vec<&Message> = w
+            .log()
+            .iter()
+            .filter(|m| m.text.contains("hits you"))
+            .collect();
+        (hits.len() == 2 && hits[0].text == hits[1].text).then_some(w)
+    });
+    let w = same_turn.expect("some seed gives both orcs the same damage");
+    let hits: Vec<&Message> = w
+        .log()
+        .iter()
+        .filter(|m| m.text.contains("hits you"))
+        .collect();
+    assert!(hits.iter().all(|m| m.count == 1), "{hits:?}");
+    assert_ne!(hits[0].who, hits[1].who);
+    // One orc hitting for the same damage on two turns: two lines, each with its turn.
+    let one = level("####\n#o@#\n####\n");
+    let w = (0..200u64)
+        .find_map(|seed| {
+            let mut w = World::new(&one, seed);
+            w.player_act(Act::Wait);
+            w.player_act(Act::Wait);
+            let hits: Vec<&Message> = w
+                .log()
+                .iter()
+                .filter(|m| m.text.contains("hits you"))
+                .collect();
+            (hits.len() == 2 && hits[0].text == hits[1].text).then_some(w)
+        })
+        .expect("some seed gives the orc the same damage twice");
+    let hits: Vec<&Message> = w
+        .log()
+        .iter()
+        .filter(|m| m.text.contains("hits you"))
+        .collect();
+    assert_eq!(hits.iter().map(|m| m.turn).collect::<Vec<_>>(), [1, 2]);
+    assert!(hits.iter().all(|m| m.count == 1));
 }

@@ -76,7 +76,7 @@ fn crlf_and_size_header_keep_trailing_void() {
 fn unknown_glyph_points_at_its_column() {
     assert_eq!(
         error("####\n#@X#\n"),
-        "t.txt:2:3: unknown glyph 'X': use '#' wall, '.' floor, '~' water, '\"' brush, '@' player, 'a'-'z' monster, '>' stairs, '!' potion, space void\n  |\n2 | #@X#\n  |   ^"
+        "t.txt:2:3: unknown glyph 'X': use '#' wall, '.' floor, '~' water, '\"' brush, '+' closed door, \"'\" open door, '=' jammed door, '@' player, 'a'-'z' monster, '>' stairs, '!' potion, '&' lure, ',' brush seeds, ')' spike, space void\n  |\n2 | #@X#\n  |   ^"
     );
 }
 
