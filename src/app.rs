@@ -1074,6 +1074,7 @@ impl App {
                     }
                 };
             }
+            Action::TravelTo => self.travel_to_cursor(),
             Action::Edit => {
                 self.screen = if self.mode() == Mode::Edit {
                     Screen::Play
@@ -1635,6 +1636,31 @@ impl App {
         }
         self.travel = Some(to);
         self.watch = Some(self.world().watch());
+    }
+
+    /// Look mode's `Enter`: back to play, travelling to the cell looked at; a cell that
+    /// cannot be reached is refused and look mode stays.
+    fn travel_to_cursor(&mut self) {
+        if self.mode() != Mode::Look {
+            return;
+        }
+        let to = self.cursor();
+        if self.world().state() != GameState::Playing {
+            self.screen = Screen::Play;
+            return;
+        }
+        // A refusal keeps look mode open: the player moves the cursor on and tries again.
+        let known = !self.sight || self.world().is_seen(to);
+        if to == self.world().player().pos {
+            self.say("You are there already.");
+        } else if !known {
+            self.say("You have not seen that cell: no way there is known.");
+        } else if !self.world().grid().is_passable(to) {
+            self.say("Nobody can stand there.");
+        } else {
+            self.screen = Screen::Play;
+            self.start_travel(to);
+        }
     }
 
     fn travel_step(&mut self) {

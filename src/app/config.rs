@@ -353,6 +353,7 @@ fn action_name(action: Action) -> &'static str {
         Action::TakeFile => "take_file",
         Action::KeepMine => "keep_mine",
         Action::Rest => "rest",
+        Action::TravelTo => "travel_to",
         Action::Explore => "explore",
         Action::Attack => "attack",
         Action::AttackToward(-1, 0) => "attack_w",

@@ -137,6 +137,8 @@ pub enum Action {
     TogglePath,
     /// Enter or leave look mode.
     Look,
+    /// Travel to the look cursor's cell, one step a turn (as a click there does in play).
+    TravelTo,
     /// Enter or leave edit mode.
     Edit,
     /// Leave the current mode.
@@ -257,7 +259,7 @@ pub enum Action {
     ScrollPage(i8),
     /// To the oldest message (`true`) or the newest.
     ScrollEnd(bool),
-    /// Rest until healed (stops at anything new).
+    /// Rest until healed, or wait for something to happen (stops at anything new).
     Rest,
     /// Explore the unseen part of the floor (stops at anything new).
     Explore,
@@ -793,6 +795,14 @@ pub const BINDINGS: &[Binding] = &[
         A::Look,
         "leave look mode",
         "x q Esc leave"
+    ),
+    key!(
+        Look,
+        "Enter",
+        [code(K::Enter)],
+        A::TravelTo,
+        "travel to the cell",
+        "Enter go"
     ),
     key!(
         Look,

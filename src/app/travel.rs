@@ -21,6 +21,9 @@ pub enum Errand {
     /// Waiting, turn after turn, for the monsters in view to come next to the player; the
     /// turns waited so far.
     Wait(u32),
+    /// Waiting unhurt with nothing in view, until something happens (a monster comes into
+    /// view, a hit); the turns waited so far.
+    Idle(u32),
 }
 
 /// The most turns `Z` waits for monsters in view that never come (one boxed in, or going
@@ -54,7 +57,9 @@ impl App {
         false
     }
 
-    /// `Z`: rest until healed; with monsters in view, wait for them to come.
+    /// `Z`: rest until healed; with monsters in view, wait for them to come; unhurt with
+    /// nothing in view, wait for something to happen (a monster heard of but not in view
+    /// walks into sight of a player who holds their ground).
     pub(super) fn start_rest(&mut self) {
         if self.world().state() != GameState::Playing {
             return;
@@ -70,8 +75,16 @@ impl App {
             }
             return;
         }
+        if self.world().player().hp >= PLAYER_HP && !self.world().anyone_coming() {
+            self.say("You are unhurt and no monster is on its way to you: nothing to wait for.");
+            return;
+        }
         if self.world().player().hp >= PLAYER_HP {
-            self.say("You are unhurt: there is nothing to rest for.");
+            self.say(format!(
+                "You are unhurt: you wait up to {WAIT_TURNS} turns for something to happen."
+            ));
+            self.errand = Some(super::Errand::Idle(0));
+            self.watch = Some(self.world().watch());
             return;
         }
         self.errand = Some(super::Errand::Rest);
@@ -194,6 +207,19 @@ impl App {
                         self.say(text);
                     }
                     None => self.errand = Some(super::Errand::Wait(turns + 1)),
+                }
+            }
+            Errand::Idle(turns) => {
+                self.act(Act::Wait);
+                if self.alarmed() || self.world().state() != GameState::Playing {
+                    self.stop_errands();
+                } else if turns + 1 >= WAIT_TURNS {
+                    self.stop_errands();
+                    self.say(format!(
+                        "You have waited {WAIT_TURNS} turns; nothing happened."
+                    ));
+                } else {
+                    self.errand = Some(super::Errand::Idle(turns + 1));
                 }
             }
             Errand::Explore => match self.world().explore() {

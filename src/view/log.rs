@@ -349,6 +349,7 @@ mod tests {
             marked: None,
             act: true,
             who: None,
+            sighting: false,
         }
     }
 

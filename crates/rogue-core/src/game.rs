@@ -57,6 +57,10 @@ pub const DETOUR_SLACK: u32 = 64;
 /// no turn reaches it.
 const PENDING: u32 = u32::MAX;
 
+/// The turns a monster may be out of view and come back without the log announcing it
+/// again.
+pub const SIGHTING_MEMORY: u32 = 5;
+
 /// The player's hit points at the start.
 pub const PLAYER_HP: i32 = 30;
 /// Messages kept in the log: a whole run's, for the message history.
@@ -277,6 +281,10 @@ pub struct Message {
     /// only when one orc hit twice.
     #[serde(default)]
     pub who: Option<u32>,
+    /// It announces the monsters that came into view (a front end that says where each
+    /// one is may say it in its own words instead).
+    #[serde(default)]
+    pub sighting: bool,
 }
 
 /// Names the player's keys, for text that names the key table's: the game never knows
@@ -436,6 +444,10 @@ pub struct World {
     /// An edit was made since the last message: the next one does not fold into it.
     #[serde(default)]
     fold_broken: bool,
+    /// The monsters the player has seen, by id, with the last turn each was in view at the
+    /// end of an act: one that comes back into view soon after is not announced again.
+    #[serde(default)]
+    sighted: Vec<(u32, u32)>,
 }
 
 impl World {
@@ -490,6 +502,7 @@ impl World {
             hurt: false,
             goal_before: None,
             fold_broken: false,
+            sighted: Vec::new(),
         };
         for s in &level.monsters {
             world.add_monster(s.pos, s.kind, Some(s.pos));
@@ -912,6 +925,7 @@ impl World {
             advice,
             marked: None,
             who,
+            sighting: false,
         });
         if self.log.len() > LOG_LIMIT {
             self.log.drain(..self.log.len() - LOG_LIMIT);
@@ -1009,7 +1023,11 @@ impl World {
         self.begin_act();
         self.hurt = false;
         let said = (self.log.len(), self.log.last().map(|m| m.count));
+        let (was_in_view, began) = (self.in_view_ids(), self.turn);
         let result = self.act(act);
+        if result == ActResult::Acted {
+            self.announce_sightings(&was_in_view, began);
+        }
         // A refusal (one message, no turn) answers a key, not a turn: it stands on its own.
         if result == ActResult::Refused
             && said != (self.log.len(), self.log.last().map(|m| m.count))
@@ -1022,6 +1040,59 @@ impl World {
         }
         self.end_act(result == ActResult::Acted);
         result
+    }
+
+    /// The ids of the monsters in view.
+    fn in_view_ids(&self) -> Vec<u32> {
+        self.monsters
+            .iter()
+            .filter(|m| self.is_visible(m.pos))
+            .map(|m| m.id)
+            .collect()
+    }
+
+    /// Says which monsters came into view during an act that began on turn `began`, in
+    /// one line, nearest kind first: not those in view when it began, nor one seen less
+    /// than [`SIGHTING_MEMORY`] turns before it (a monster stepping in and out at the edge
+    /// of sight is announced once). Travel, resting and exploring stop on the same news.
+    fn announce_sightings(&mut self, was_in_view: &[u32], began: u32) {
+        let mut kinds_seen: Vec<(char, usize)> = Vec::new();
+        for m in self.monsters_in_view() {
+            let remembered = self
+                .sighted
+                .iter()
+                .any(|&(id, last)| id == m.id && last.saturating_add(SIGHTING_MEMORY) >= began);
+            if was_in_view.contains(&m.id) || remembered {
+                continue;
+            }
+            match kinds_seen.iter_mut().find(|(k, _)| *k == m.kind) {
+                Some((_, n)) => *n += 1,
+                None => kinds_seen.push((m.kind, 1)),
+            }
+        }
+        if !kinds_seen.is_empty() {
+            let names: Vec<String> = kinds_seen
+                .iter()
+                .map(|&(k, n)| kinds::some_of(k, n))
+                .collect();
+            let verb = if kinds_seen == [(kinds_seen[0].0, 1)] {
+                "comes"
+            } else {
+                "come"
+            };
+            let mut text = format!("{} {verb} into view.", crate::text::and_list(&names));
+            text[..1].make_ascii_uppercase();
+            self.log_line(text, false, None);
+            if let Some(last) = self.log.last_mut() {
+                last.sighting = true;
+            }
+        }
+        let now = self.in_view_ids();
+        let turn = self.turn;
+        let alive: Vec<u32> = self.monsters.iter().map(|m| m.id).collect();
+        self.sighted
+            .retain(|(id, _)| !now.contains(id) && alive.binary_search(id).is_ok());
+        self.sighted.extend(now.into_iter().map(|id| (id, turn)));
     }
 
     /// The warning of low hit points, with the figure the panel shows now.

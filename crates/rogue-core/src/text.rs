@@ -8,6 +8,15 @@ pub use error::{CONTEXT, LoadError, ParseError};
 
 use std::path::Path;
 
+/// Words joined as prose: `a`, `a and b`, `a, b and c`.
+pub fn and_list(words: &[String]) -> String {
+    match words {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
 /// Reads a whole regular file of at most `limit` bytes.
 ///
 /// Anything else is refused without blocking and without reading past the limit: a

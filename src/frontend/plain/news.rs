@@ -105,6 +105,8 @@ pub fn lines(app: &App, before: &Seen) -> Vec<String> {
     let bindings = &app.settings().bindings;
     let mut out: Vec<String> = new_messages(w.log(), before)
         .into_iter()
+        // Said below with where the monster is.
+        .filter(|m| !m.sighting)
         .map(|m| crate::view::message_text(bindings, m).into_owned())
         .collect();
     if let Some(notice) = app.notice() {

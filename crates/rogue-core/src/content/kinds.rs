@@ -401,9 +401,41 @@ pub fn a_name(glyph: char) -> String {
     format!("{article} {name}")
 }
 
+/// `n` monsters of a kind in words: `a goblin`, `two rats`, `12 orcs`.
+pub fn some_of(glyph: char, n: usize) -> String {
+    const WORDS: [&str; 9] = [
+        "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    ];
+    if n == 1 {
+        return a_name(glyph);
+    }
+    let name = kind(glyph).name;
+    let plural = if let Some(stem) = name.strip_suffix('f') {
+        format!("{stem}ves")
+    } else if name.ends_with(['s', 'x']) || name.ends_with("ch") || name.ends_with("sh") {
+        format!("{name}es")
+    } else {
+        format!("{name}s")
+    };
+    match WORDS.get(n.wrapping_sub(2)) {
+        Some(word) => format!("{word} {plural}"),
+        None => format!("{n} {plural}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn some_of_counts_in_words_and_plurals() {
+        assert_eq!(some_of('g', 1), "a goblin");
+        assert_eq!(some_of('o', 1), "an orc");
+        assert_eq!(some_of('r', 2), "two rats");
+        assert_eq!(some_of('d', 3), "three dwarves");
+        assert_eq!(some_of('t', 10), "ten trolls");
+        assert_eq!(some_of('k', 11), "11 kobolds");
+    }
 
     #[test]
     fn names_take_a_or_an() {

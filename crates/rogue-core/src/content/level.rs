@@ -101,6 +101,11 @@ impl FeatureKind {
         }
     }
 
+    /// Whether the player picks it up by stepping on it (everything but the stairs).
+    pub const fn is_item(self) -> bool {
+        !matches!(self, FeatureKind::Stairs)
+    }
+
     /// The feature a glyph stands for.
     pub fn from_glyph(c: char) -> Option<Self> {
         Self::ALL.into_iter().find(|k| k.glyph() == c)

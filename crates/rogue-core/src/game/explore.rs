@@ -4,7 +4,7 @@
 //!
 //! Exploring walks a Dijkstra search over the cells the player has seen (king moves that
 //! cut no corner, 10 straight and 14 diagonal times the terrain's weight: the monsters'
-//! costs) to the nearest seen potion or frontier cell: seen floor beside a cell never seen. Every neighbour of the cell
+//! costs) to the nearest seen item (a potion or a tool) or frontier cell: seen floor beside a cell never seen. Every neighbour of the cell
 //! the player stands on is always in sight, so reaching a frontier cell uncovers it, and
 //! exploring ends.
 
@@ -33,8 +33,11 @@ pub struct Watch {
 /// Something new that stops a long action.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Alarm {
-    /// A monster came into view (its kind letter).
+    /// A monster came into view (its kind letter); the log has said so.
     Monster(char),
+    /// A monster seen a moment ago came back into view (its kind letter): the log does not
+    /// announce it again, so the long action says why it stopped.
+    Back(char),
     /// The player lost hit points.
     Hurt,
     /// A feature came into view.
@@ -44,19 +47,15 @@ pub enum Alarm {
 }
 
 impl Alarm {
-    /// The log's line for it, if the game has not said it already (a hit and a level's
-    /// message say themselves).
+    /// The log's line for it, if the game has not said it already (a hit, a level's
+    /// message and a monster coming into view say themselves).
     pub fn message(self) -> Option<String> {
         match self {
-            Alarm::Monster(k) => {
-                let mut text = format!("{} comes into view.", kinds::a_name(k));
-                text[..1].make_ascii_uppercase();
-                Some(text)
-            }
+            Alarm::Back(k) => Some(format!("The {} is back in view.", kinds::kind(k).name)),
             Alarm::Feature(FeatureKind::Stairs) => Some("You see the stairs >.".into()),
             Alarm::Feature(FeatureKind::Potion) => Some("You see a healing potion !.".into()),
             Alarm::Feature(k) => Some(format!("You see a {} {}.", k.name(), k.glyph())),
-            Alarm::Hurt | Alarm::Note => None,
+            Alarm::Monster(_) | Alarm::Hurt | Alarm::Note => None,
         }
     }
 }
@@ -66,7 +65,7 @@ impl Alarm {
 pub enum Explore {
     /// Step by this king move.
     Step(i32, i32),
-    /// Everything the player can reach is seen, and no potion is left in reach.
+    /// Everything the player can reach is seen, and no item is left in reach.
     Done,
 }
 
@@ -95,6 +94,15 @@ impl World {
         (m.pos.chebyshev(self.player.pos), m.id)
     }
 
+    /// Whether some monster's plan leads it to the player: waiting for it makes sense even
+    /// with nothing in view (the plans are what the overlay shows the player).
+    pub fn anyone_coming(&self) -> bool {
+        let me = self.player.pos;
+        self.monsters
+            .iter()
+            .any(|m| self.goal_at(m.pos) == me && m.plan.cost.is_some() && m.plan.path.len() > 1)
+    }
+
     /// What the player knows now, for [`World::alarm`].
     pub fn watch(&self) -> Watch {
         Watch {
@@ -113,7 +121,19 @@ impl World {
             .into_iter()
             .find(|m| !watch.monsters.contains(&m.id))
         {
-            return Some(Alarm::Monster(m.kind));
+            let turn = self.acted_turn();
+            // The latest act's messages: the log announces sightings as the act ends.
+            let said = self
+                .log()
+                .iter()
+                .rev()
+                .take_while(|l| l.turn == turn)
+                .any(|l| l.sighting);
+            return Some(if said {
+                Alarm::Monster(m.kind)
+            } else {
+                Alarm::Back(m.kind)
+            });
         }
         if self.player.hp < watch.hp {
             return Some(Alarm::Hurt);
@@ -147,7 +167,7 @@ impl World {
         })
     }
 
-    /// The first move toward the nearest seen potion or frontier cell, over seen floor and
+    /// The first move toward the nearest seen item or frontier cell, over seen floor and
     /// round every monster; [`Explore::Done`] when none is left in reach.
     pub fn explore(&self) -> Explore {
         let start = self.player.pos;
@@ -164,8 +184,8 @@ impl World {
                 continue;
             }
             let p = self.grid.pos(c);
-            let potion = self.feature_at(p) == Some(FeatureKind::Potion);
-            if c != s && (potion || self.is_frontier(p)) {
+            let item = self.feature_at(p).is_some_and(FeatureKind::is_item);
+            if c != s && (item || self.is_frontier(p)) {
                 let (dx, dy) = first_step(self.grid.cost_grid(), &parent, s, c);
                 return Explore::Step(dx, dy);
             }
@@ -215,6 +235,7 @@ fn first_step(
 mod tests {
     use super::*;
     use crate::content::level::Level;
+    use crate::game::SIGHTING_MEMORY;
     use crate::game::{Act, ActResult};
 
     fn world(src: &str) -> World {
@@ -286,6 +307,63 @@ mod tests {
         explore_all(&mut w);
         assert_eq!(w.player().potions, 1);
         assert_eq!(w.player().pos, Pos::new(5, 1));
+    }
+
+    #[test]
+    fn exploring_picks_up_the_seen_tools_too() {
+        let mut w = world("#########\n#&@...)##\n#########\n");
+        explore_all(&mut w);
+        let tools = w.player().tools;
+        assert_eq!(tools.count(FeatureKind::Lure), 1);
+        assert_eq!(tools.count(FeatureKind::Spike), 1);
+    }
+
+    #[test]
+    fn the_log_announces_a_monster_coming_into_view_once_in_a_while() {
+        // The goblin comes round the corner to the player, who steps back out of its sight
+        // and into it again: the log says it came into view once.
+        let mut w = world(
+            "#########\n\
+             #@......#\n\
+             #######.#\n\
+             #######g#\n\
+             #########\n",
+        );
+        let sightings =
+            |w: &World| -> u32 { w.log().iter().filter(|m| m.sighting).map(|m| m.count).sum() };
+        let mut turns = 0;
+        while w.monsters_in_view().is_empty() {
+            w.player_act(Act::Wait);
+            turns += 1;
+            assert!(turns < 10, "the goblin never came");
+        }
+        assert_eq!(sightings(&w), 1);
+        let line = w.log().iter().find(|m| m.sighting).unwrap();
+        assert_eq!(line.text, "A goblin comes into view.");
+        assert_eq!(line.turn, w.turn());
+        // Seen again at once after it was out of sight a moment: not announced again.
+        let id = w.monsters()[0].id;
+        w.sighted.retain(|&(s, _)| s != id);
+        w.sighted.push((id, w.turn() - 1));
+        let before = w.log().len();
+        w.announce_sightings(&[], w.turn());
+        assert_eq!(w.log().len(), before);
+        // Out of sight for longer than the memory: announced again.
+        w.sighted.retain(|&(s, _)| s != id);
+        w.sighted.push((id, 0));
+        w.announce_sightings(&[], w.turn() + SIGHTING_MEMORY + 1);
+        assert_eq!(sightings(&w), 2);
+    }
+
+    #[test]
+    fn monsters_coming_into_view_together_are_one_line_nearest_kind_first() {
+        let mut w = world("############\n#@..r.g.r..#\n############\n");
+        assert_eq!(w.monsters_in_view().len(), 3);
+        w.sighted.clear();
+        w.announce_sightings(&[], w.turn());
+        let line = w.log().last().unwrap();
+        assert!(line.sighting);
+        assert_eq!(line.text, "Two rats and a goblin come into view.");
     }
 
     #[test]
