@@ -25,7 +25,8 @@ pub struct GenerateArgs {
     /// Seed: the same seed (with the same kind and size) makes the same level.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub seed: u64,
-    /// Number of monsters (default: about one per 400 cells).
+    /// Number of monsters (default: about one per 400 cells, at most 40; a count given here is
+    /// not capped so).
     #[arg(long, value_name = "M")]
     pub monsters: Option<usize>,
     /// Share of the interior that starts as wall, as a fraction (0.3) or a percentage

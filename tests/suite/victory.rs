@@ -24,7 +24,7 @@ use astar_rogue::game::run::FINAL_DEPTH;
 use astar_rogue::game::{GameState, PLAYER_HP, World};
 
 /// A seed whose run the careful player wins (and the reckless one loses on the first floor).
-const SEED: u64 = 1;
+const SEED: u64 = 2;
 
 /// Hit points at or below which the player drinks.
 const LOW: i32 = 12;

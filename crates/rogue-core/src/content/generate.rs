@@ -317,9 +317,14 @@ impl GenParams {
     }
 }
 
-/// A monster count that suits a map size: about one per 400 cells, from 1 to 40.
+/// The most monsters a generated level gets when the caller names no count: more would
+/// make the biggest maps a crowd no one can read (ask for more with an explicit count).
+pub const DEFAULT_MONSTERS_MAX: usize = 40;
+
+/// A monster count that suits a map size: about one per 400 cells, from 1 to
+/// [`DEFAULT_MONSTERS_MAX`].
 pub fn default_monsters(width: usize, height: usize) -> usize {
-    (width.saturating_mul(height) / 400).clamp(1, 40)
+    (width.saturating_mul(height) / 400).clamp(1, DEFAULT_MONSTERS_MAX)
 }
 
 /// Why a level could not be generated or populated.
