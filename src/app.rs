@@ -1178,6 +1178,18 @@ impl App {
                     self.lab_reran();
                 }
             }
+            Action::LabKind => {
+                if let Some(lab) = self.lab_mut() {
+                    lab.cycle_kind();
+                    self.lab_reran();
+                }
+            }
+            Action::CompareKind => {
+                if let Some(lab) = self.lab_mut() {
+                    lab.cycle_compare_kind();
+                    self.lab_reran();
+                }
+            }
             Action::Quiz => self.toggle_quiz(),
             Action::Answer => self.answer_quiz(),
             Action::PutTile(tile) => self.put_tile(Some(tile)),

@@ -317,6 +317,8 @@ fn action_name(action: Action) -> &'static str {
         Action::TogglePaint => "paint",
         Action::CycleTies => "ties",
         Action::CompareTies => "compare_ties",
+        Action::LabKind => "lab_kind",
+        Action::CompareKind => "compare_kind",
         Action::Quiz => "quiz",
         Action::Answer => "answer",
         Action::ReplayPause => "pause",

@@ -223,6 +223,10 @@ pub enum Action {
     CycleTies,
     /// Set the other tie rules beside the lab's search, one after the other.
     CompareTies,
+    /// Search the lab's query as a kind of monster does: every kind in turn, then plain.
+    LabKind,
+    /// Set a kind of monster's search beside the lab's: every kind in turn, then none.
+    CompareKind,
     /// Start or stop the lab's quiz: predict each expansion.
     Quiz,
     /// Answer the quiz: the cursor's cell is the one the search expands next.
@@ -1218,6 +1222,22 @@ pub const BINDINGS: &[Binding] = &[
         A::CompareTies,
         "other tie orders beside",
         "O ties"
+    ),
+    key!(
+        Lab,
+        "m",
+        [ch('m')],
+        A::LabKind,
+        "search as a monster kind",
+        "m kind"
+    ),
+    key!(
+        Lab,
+        "M",
+        [ch('M')],
+        A::CompareKind,
+        "a monster kind beside",
+        "M beside"
     ),
     key!(
         Lab,

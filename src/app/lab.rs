@@ -8,6 +8,8 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use crate::content::kinds;
+use crate::content::kinds::CostTable;
 use crate::content::map::{TerrainWeights, Tile, TileMap};
 use crate::engine::astar::{
     Algorithm, Heuristic, NodeInfo, Pathfinder, Query, SearchOptions, SearchResult, Snapshot,
@@ -36,6 +38,10 @@ pub enum Comparison {
     /// The same options under another tie rule (not in [`Comparison::ALL`]: the tie rules
     /// have a key of their own, [`Comparison::next_ties`]).
     Ties(Ties),
+    /// The same query searched as a kind of monster does: its moves, weight, cap and costs
+    /// (not in [`Comparison::ALL`]: the kinds have a key of their own,
+    /// [`Comparison::next_kind`]).
+    Kind(char),
 }
 
 impl Comparison {
@@ -61,11 +67,28 @@ impl Comparison {
             Comparison::Jps => base.with_algorithm(Algorithm::Jps).with_greedy(false),
             Comparison::FewestSteps => base,
             Comparison::Ties(ties) => base.with_ties(ties),
+            Comparison::Kind(_) => base,
         }
     }
 
+    /// The kind the second search searches as, if it is [`Comparison::Kind`].
+    pub fn kind(self) -> Option<char> {
+        match self {
+            Comparison::Kind(glyph) => Some(glyph),
+            _ => None,
+        }
+    }
+
+    /// The next kind to set beside the search (every kind in turn, then none).
+    pub fn next_kind(current: Option<Comparison>) -> Option<Comparison> {
+        next_kind(current.and_then(Comparison::kind)).map(Comparison::Kind)
+    }
+
     /// What the comparison shows, for the panel.
-    pub fn name(self) -> &'static str {
+    pub fn name(self) -> std::borrow::Cow<'static, str> {
+        if let Comparison::Kind(glyph) = self {
+            return format!("vs as the {}", kinds::kind(glyph).name).into();
+        }
         match self {
             Comparison::Dijkstra => "vs Dijkstra (zero H)",
             Comparison::Weighted => "vs weight 2",
@@ -77,7 +100,9 @@ impl Comparison {
             Comparison::Ties(Ties::Lifo) => "vs ties last in, first out",
             Comparison::Ties(Ties::Fifo) => "vs ties first in, first out",
             Comparison::Ties(_) => "vs another tie rule",
+            Comparison::Kind(_) => "vs as a kind",
         }
+        .into()
     }
 
     /// The next tie rule to set beside a search under `base`'s (the other two in turn,
@@ -109,6 +134,18 @@ impl Comparison {
     }
 }
 
+/// The kind after `current` in the order `astar-rogue kinds` lists them; none after the last.
+pub fn next_kind(current: Option<char>) -> Option<char> {
+    let glyphs: Vec<char> = kinds::KINDS.iter().map(|k| k.glyph).collect();
+    match current {
+        None => glyphs.first().copied(),
+        Some(c) => glyphs
+            .iter()
+            .position(|&g| g == c)
+            .and_then(|i| glyphs.get(i + 1).copied()),
+    }
+}
+
 /// One traced search of the lab.
 #[derive(Debug, Clone)]
 pub struct LabSearch {
@@ -122,6 +159,8 @@ pub struct LabSearch {
     pub serial: u64,
     /// Whether it ran with every terrain weighing 1 ([`Comparison::FewestSteps`]).
     pub fewest_steps: bool,
+    /// The kind of monster it searched as (its moves, weight, cap and costs), if any.
+    pub kind: Option<char>,
     /// What its path costs on the lab's own map, terrain weights counted (for the fewest
     /// steps, more than its own cost where it wades).
     pub cost_here: Option<u32>,
@@ -296,6 +335,9 @@ pub struct Lab {
     pub goal: Pos,
     /// The options of the first (or only) search.
     pub options: SearchOptions,
+    /// The kind of monster the first search searches as, over `options`: its moves, weight
+    /// and cap, and its costs for every tile.
+    pub kind: Option<char>,
     /// The second search's difference, when comparing side by side.
     pub compare: Option<Comparison>,
     /// The searches: one, or two side by side.
@@ -326,6 +368,7 @@ impl Lab {
             start,
             goal,
             options,
+            kind: None,
             compare: None,
             searches: Vec::new(),
             paint: false,
@@ -344,39 +387,89 @@ impl Lab {
 
     /// Runs the search (and the compared one) again, traced.
     pub fn rerun(&mut self) {
-        let mut sets = vec![(self.options, false)];
+        let mut sets = vec![(self.options, false, self.kind)];
         if let Some(c) = self.compare {
-            sets.push((c.apply(self.options), c == Comparison::FewestSteps));
+            let kind = c.kind().or(self.kind);
+            sets.push((c.apply(self.options), c == Comparison::FewestSteps, kind));
         }
         self.ones = sets
             .iter()
             .any(|s| s.1)
             .then(|| self.grid.clone().with_weights(TerrainWeights::ONES));
-        self.searches = sets
-            .into_iter()
-            .map(|(options, fewest_steps)| {
-                self.serial += 1;
-                let q = Query::new(self.start, self.goal).options(options);
-                let grid = match &self.ones {
-                    Some(ones) if fewest_steps => ones,
-                    _ => &self.grid,
-                };
-                let (result, trace) = self.pathfinder.find_traced(grid.cost_grid(), q);
-                let cost_here = result.cost.and_then(|_| self.grid.path_cost(&result.path));
-                let optimal = optimal(grid.cost_grid(), &options, &result);
-                LabSearch {
-                    options,
-                    result,
-                    trace,
-                    serial: self.serial,
-                    fewest_steps,
-                    cost_here,
-                    optimal,
-                }
-            })
-            .collect();
+        // Each kind searches its own grid of costs, kept beside the map's.
+        for &(_, _, kind) in &sets {
+            if let Some(table) = kind.map(|k| self.kind_table(k)) {
+                self.grid.add_view(table);
+            }
+        }
+        let mut searches = Vec::with_capacity(sets.len());
+        for (base, fewest_steps, kind) in sets {
+            self.serial += 1;
+            let options = kind.map_or(base, |k| kinds::kind(k).search.options(base));
+            let q = Query::new(self.start, self.goal).options(options);
+            let grid = match (&self.ones, kind) {
+                (Some(ones), None) if fewest_steps => ones.cost_grid(),
+                (_, Some(k)) => self
+                    .grid
+                    .grid_for(&self.kind_table(k))
+                    .unwrap_or(self.grid.cost_grid()),
+                _ => self.grid.cost_grid(),
+            };
+            let (result, trace) = self.pathfinder.find_traced(grid, q);
+            let cost_here = match kind {
+                Some(_) => result.cost,
+                None => result.cost.and_then(|_| self.grid.path_cost(&result.path)),
+            };
+            let optimal = optimal(grid, &options, &result);
+            searches.push(LabSearch {
+                options,
+                result,
+                trace,
+                serial: self.serial,
+                fewest_steps,
+                kind,
+                cost_here,
+                optimal,
+            });
+        }
+        self.searches = searches;
         self.cache.borrow_mut().clear();
         self.queue_cache.borrow_mut().clear();
+    }
+
+    /// The costs kind `k` searches the lab's map under.
+    fn kind_table(&self, k: char) -> CostTable {
+        self.grid
+            .effective(kinds::kind(k).search.costs.table(self.grid.weights()))
+    }
+
+    /// The grid of costs search `i` ran on: the map's, its copy with every weight 1, or
+    /// the costs of the kind it searched as.
+    pub fn cost_grid(&self, i: usize) -> &Grid {
+        let Some(s) = self.searches.get(i) else {
+            return self.grid.cost_grid();
+        };
+        match s.kind {
+            Some(k) => self
+                .grid
+                .grid_for(&self.kind_table(k))
+                .unwrap_or(self.grid.cost_grid()),
+            None => self.search_grid(i).cost_grid(),
+        }
+    }
+
+    /// Cycles the kind the first search searches as: every kind in turn, then none.
+    pub fn cycle_kind(&mut self) {
+        self.kind = next_kind(self.kind);
+        self.edited = None;
+        self.rerun();
+    }
+
+    /// Cycles the kind set beside the search: every kind in turn, then none.
+    pub fn cycle_compare_kind(&mut self) {
+        self.compare = Comparison::next_kind(self.compare);
+        self.edited = None;
+        self.rerun();
     }
 
     /// What each search found, to keep before an edit.

@@ -65,7 +65,7 @@ impl App {
             &order,
             &queued,
             &search.options,
-            lab.grid.cost_grid(),
+            lab.cost_grid(0),
             cursor,
         );
         let right = verdict.right;

@@ -73,7 +73,10 @@ pub(super) fn render(app: &App, l: &Layout, buf: &mut Buffer) {
         if comparing && view.y > 0 {
             // A caption names each search, on the row above its map.
             let search = &lab.searches[i];
-            let what = super::describe::options(&search.options);
+            let mut what = super::describe::options(&search.options);
+            if let Some(k) = search.kind {
+                what = format!("{} {what}", crate::content::kinds::kind(k).name);
+            }
             let caption = if search.fewest_steps {
                 format!(" {what} fewest steps ")
             } else {
@@ -150,10 +153,15 @@ fn render_panel(
     for (i, search) in lab.searches.iter().enumerate() {
         let o = &search.options;
         let label = if i == 0 { "search" } else { "beside" };
-        let units = [
+        let mut units = vec![
             format!("{label} {}", super::describe::options(o)),
             super::describe::formula(o),
         ];
+        if let Some(k) = search.kind.map(crate::content::kinds::kind) {
+            // As a monster of that kind searches: its name, and its costs where they differ.
+            units.insert(1, format!("as the {}", k.name));
+            units.extend(super::describe::kind_search(&k, &lab.grid));
+        }
         for (j, part) in pack(&units, "  ", width).into_iter().enumerate() {
             lines.push(match part.strip_prefix(label) {
                 Some(rest) if j == 0 => {
@@ -223,7 +231,7 @@ fn render_panel(
         play.push(format!("a plays at {}/s", app.overlay().speed()));
     }
     if let Some(c) = lab.compare {
-        play.push(c.name().to_string());
+        play.push(c.name().into_owned());
     }
     for part in pack(&play, "  ", width) {
         lines.push(Line::styled(part, dim));
@@ -252,7 +260,7 @@ fn render_panel(
         // open list gets exactly the rows it leaves (its lines wrap on narrow panels).
         let mut below: Vec<Line> = Vec::new();
         let search = &lab.searches[0];
-        match search.trace.expansion(snap.step, lab.grid.cost_grid()) {
+        match search.trace.expansion(snap.step, lab.cost_grid(0)) {
             Some(e) => {
                 let units = [
                     format!("expansion #{}", e.step),

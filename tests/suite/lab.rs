@@ -149,7 +149,14 @@ fn the_open_lists_first_entry_is_always_the_next_expansion() {
         ),
     ] {
         let (l, _) = Level::load(&common::repo(level)).unwrap();
-        let (from, to) = (l.monsters[0].pos, l.player.unwrap());
+        // From the monster furthest from the player: a search long enough to step through.
+        let to = l.player.unwrap();
+        let from = l
+            .monsters
+            .iter()
+            .map(|m| m.pos)
+            .max_by_key(|p| p.chebyshev(to))
+            .unwrap();
         let a = lab_app(level, from, to, options(args));
         let lab = a.lab().unwrap();
         let trace = &lab.searches[0].trace;

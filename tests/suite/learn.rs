@@ -328,7 +328,14 @@ fn path_ties_find_the_optimal_cost_and_differ_in_what_they_expand() {
 #[test]
 fn path_sets_the_optimal_cost_beside_an_overestimating_search() {
     let o = bin()
-        .args(["path", "levels/default.txt", "--weight", "2"])
+        .args([
+            "path",
+            "levels/default.txt",
+            "--from",
+            "48,2",
+            "--weight",
+            "2",
+        ])
         .output()
         .unwrap();
     let text = String::from_utf8(o.stdout).unwrap();
@@ -343,10 +350,16 @@ fn path_sets_the_optimal_cost_beside_an_overestimating_search() {
     // The `!` where it leaves, on the path's row.
     assert_eq!(
         lines[8],
-        "#............****.............!****..#.....####.####.........#"
+        "#............****.............!****..#.....####'####.........#"
     );
     // Manhattan on 8-way moves is set beside the optimum too; the standard search is not.
-    let v = path_json(&["levels/default.txt", "--heuristic", "manhattan"]);
+    let v = path_json(&[
+        "levels/default.txt",
+        "--from",
+        "48,2",
+        "--heuristic",
+        "manhattan",
+    ]);
     assert_eq!(
         (v["cost"].as_u64(), v["optimal"].as_u64()),
         (Some(442), Some(442))
@@ -355,7 +368,7 @@ fn path_sets_the_optimal_cost_beside_an_overestimating_search() {
     let v = path_json(&["levels/default.txt"]);
     assert!(v.get("optimal").is_none(), "{v}");
     // The leaving cell: the last of the path reached at its cheapest with an optimal rest.
-    let v = path_json(&["levels/default.txt", "--weight", "2"]);
+    let v = path_json(&["levels/default.txt", "--from", "48,2", "--weight", "2"]);
     assert_eq!(v["leaves"], serde_json::json!([30, 8]));
 }
 
