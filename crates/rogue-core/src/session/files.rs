@@ -569,6 +569,7 @@ fn writer_of(path: &Path) -> Option<u32> {
     use std::os::unix::fs::MetadataExt;
     let meta = std::fs::metadata(path).ok()?;
     let (dev, ino) = (meta.dev(), meta.ino());
+    let real = std::fs::canonicalize(path).ok()?;
     for entry in std::fs::read_dir("/proc").ok()?.flatten() {
         let Some(pid) = entry
             .file_name()
@@ -584,7 +585,12 @@ fn writer_of(path: &Path) -> Option<u32> {
             let Ok(m) = std::fs::metadata(fd.path()) else {
                 continue;
             };
-            if (m.dev(), m.ino()) != (dev, ino) {
+            // The same device and inode, and the same name: on an overlay file system two
+            // files can report one inode number (a test run saw "open for writing by
+            // process N" for a level no program had open).
+            if (m.dev(), m.ino()) != (dev, ino)
+                || std::fs::read_link(fd.path()).ok().as_deref() != Some(real.as_path())
+            {
                 continue;
             }
             let info = entry.path().join("fdinfo").join(fd.file_name());
