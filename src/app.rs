@@ -1158,12 +1158,7 @@ impl App {
             }
             Action::SetStart => self.lab_endpoint(true),
             Action::SetGoal => self.lab_endpoint(false),
-            Action::CycleCompare => {
-                if let Some(lab) = self.lab_mut() {
-                    lab.cycle_compare();
-                    self.lab_reran();
-                }
-            }
+            Action::CycleCompare => self.rerun_lab(lab::Lab::cycle_compare),
             Action::TogglePaint => {
                 if let Some(lab) = self.lab_mut() {
                     lab.paint = !lab.paint;
@@ -1172,24 +1167,9 @@ impl App {
             Action::CycleTies => self.change_options(|o| {
                 o.ties = searches::next(&searches::TIES, o.ties);
             }),
-            Action::CompareTies => {
-                if let Some(lab) = self.lab_mut() {
-                    lab.cycle_ties();
-                    self.lab_reran();
-                }
-            }
-            Action::LabKind => {
-                if let Some(lab) = self.lab_mut() {
-                    lab.cycle_kind();
-                    self.lab_reran();
-                }
-            }
-            Action::CompareKind => {
-                if let Some(lab) = self.lab_mut() {
-                    lab.cycle_compare_kind();
-                    self.lab_reran();
-                }
-            }
+            Action::CompareTies => self.rerun_lab(lab::Lab::cycle_ties),
+            Action::LabKind => self.rerun_lab(lab::Lab::cycle_kind),
+            Action::CompareKind => self.rerun_lab(lab::Lab::cycle_compare_kind),
             Action::Quiz => self.toggle_quiz(),
             Action::Answer => self.answer_quiz(),
             Action::PutTile(tile) => self.put_tile(Some(tile)),

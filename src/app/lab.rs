@@ -146,6 +146,26 @@ pub fn next_kind(current: Option<char>) -> Option<char> {
     }
 }
 
+/// The costs kind `k` searches `map` under.
+fn kind_table(map: &TileMap, k: char) -> CostTable {
+    map.effective(kinds::kind(k).search.costs.table(map.weights()))
+}
+
+/// The grid of costs a search runs on: as kind `kind` (its view of `map`), plain on the
+/// copy of `map` with every weight 1 (`ones`) for the fewest steps, or plain on `map`.
+fn grid_of<'a>(
+    map: &'a TileMap,
+    ones: Option<&'a TileMap>,
+    kind: Option<char>,
+    fewest_steps: bool,
+) -> &'a Grid {
+    match (ones, kind) {
+        (_, Some(k)) => map.grid_for(&kind_table(map, k)).unwrap_or(map.cost_grid()),
+        (Some(ones), None) if fewest_steps => ones.cost_grid(),
+        _ => map.cost_grid(),
+    }
+}
+
 /// One traced search of the lab.
 #[derive(Debug, Clone)]
 pub struct LabSearch {
@@ -389,7 +409,12 @@ impl Lab {
     pub fn rerun(&mut self) {
         let mut sets = vec![(self.options, false, self.kind)];
         if let Some(c) = self.compare {
-            let kind = c.kind().or(self.kind);
+            // The fewest steps are counted on the plain map with every weight 1, whatever
+            // kind the first search is.
+            let kind = match c {
+                Comparison::FewestSteps => None,
+                _ => c.kind().or(self.kind),
+            };
             sets.push((c.apply(self.options), c == Comparison::FewestSteps, kind));
         }
         self.ones = sets
@@ -398,7 +423,7 @@ impl Lab {
             .then(|| self.grid.clone().with_weights(TerrainWeights::ONES));
         // Each kind searches its own grid of costs, kept beside the map's.
         for &(_, _, kind) in &sets {
-            if let Some(table) = kind.map(|k| self.kind_table(k)) {
+            if let Some(table) = kind.map(|k| kind_table(&self.grid, k)) {
                 self.grid.add_view(table);
             }
         }
@@ -407,14 +432,7 @@ impl Lab {
             self.serial += 1;
             let options = kind.map_or(base, |k| kinds::kind(k).search.options(base));
             let q = Query::new(self.start, self.goal).options(options);
-            let grid = match (&self.ones, kind) {
-                (Some(ones), None) if fewest_steps => ones.cost_grid(),
-                (_, Some(k)) => self
-                    .grid
-                    .grid_for(&self.kind_table(k))
-                    .unwrap_or(self.grid.cost_grid()),
-                _ => self.grid.cost_grid(),
-            };
+            let grid = grid_of(&self.grid, self.ones.as_ref(), kind, fewest_steps);
             let (result, trace) = self.pathfinder.find_traced(grid, q);
             let cost_here = match kind {
                 Some(_) => result.cost,
@@ -437,24 +455,12 @@ impl Lab {
         self.queue_cache.borrow_mut().clear();
     }
 
-    /// The costs kind `k` searches the lab's map under.
-    fn kind_table(&self, k: char) -> CostTable {
-        self.grid
-            .effective(kinds::kind(k).search.costs.table(self.grid.weights()))
-    }
-
     /// The grid of costs search `i` ran on: the map's, its copy with every weight 1, or
     /// the costs of the kind it searched as.
     pub fn cost_grid(&self, i: usize) -> &Grid {
-        let Some(s) = self.searches.get(i) else {
-            return self.grid.cost_grid();
-        };
-        match s.kind {
-            Some(k) => self
-                .grid
-                .grid_for(&self.kind_table(k))
-                .unwrap_or(self.grid.cost_grid()),
-            None => self.search_grid(i).cost_grid(),
+        match self.searches.get(i) {
+            Some(s) => grid_of(&self.grid, self.ones.as_ref(), s.kind, s.fewest_steps),
+            None => self.grid.cost_grid(),
         }
     }
 

@@ -143,6 +143,15 @@ impl App {
         self.overlay.step = (step < total).then_some(step);
     }
 
+    /// Changes the lab's searches with `change` (a comparison, a tie rule, a kind) and shows
+    /// them from their start.
+    pub(super) fn rerun_lab(&mut self, change: fn(&mut Lab)) {
+        if let Some(lab) = self.lab_mut() {
+            change(lab);
+            self.lab_reran();
+        }
+    }
+
     /// Shows the lab's searches after they ran on a new query, options or comparison:
     /// finished, or during a quiz from the first expansion, so that the quiz goes on over
     /// the new search.

@@ -309,6 +309,10 @@ mod tests {
         assert_eq!(w.player().pos, Pos::new(5, 1));
     }
 
+    /// A goblin round the corner of a corridor from the player: it comes into view within a
+    /// few turns.
+    const CORNER: &str = "#########\n#@......#\n#######.#\n#######g#\n#########\n";
+
     #[test]
     fn exploring_picks_up_the_seen_tools_too() {
         let mut w = world("#########\n#&@...)##\n#########\n");
@@ -322,13 +326,7 @@ mod tests {
     fn the_log_announces_a_monster_coming_into_view_once_in_a_while() {
         // The goblin comes round the corner to the player, who steps back out of its sight
         // and into it again: the log says it came into view once.
-        let mut w = world(
-            "#########\n\
-             #@......#\n\
-             #######.#\n\
-             #######g#\n\
-             #########\n",
-        );
+        let mut w = world(CORNER);
         let sightings =
             |w: &World| -> u32 { w.log().iter().filter(|m| m.sighting).map(|m| m.count).sum() };
         let mut turns = 0;
@@ -369,13 +367,7 @@ mod tests {
     #[test]
     fn a_monster_coming_into_view_is_an_alarm_one_already_in_view_is_not() {
         // The goblin waits behind the corner; it comes round within a few turns.
-        let mut w = world(
-            "#########\n\
-             #@......#\n\
-             #######.#\n\
-             #######g#\n\
-             #########\n",
-        );
+        let mut w = world(CORNER);
         let watch = w.watch();
         assert!(w.monsters_in_view().is_empty());
         assert_eq!(w.alarm(&watch), None);
