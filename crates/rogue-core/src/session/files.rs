@@ -598,8 +598,11 @@ fn writer_of(path: &Path) -> Option<u32> {
                 let line = t.lines().find(|l| l.starts_with("flags:"))?.to_string();
                 u32::from_str_radix(line["flags:".len()..].trim(), 8).ok()
             });
+            // The descriptor may have been closed and reused for another file between the
+            // look at it and the read of its flags: they count only if it still is the level.
+            let same = std::fs::metadata(fd.path()).is_ok_and(|m| (m.dev(), m.ino()) == (dev, ino));
             // The access mode: O_WRONLY or O_RDWR.
-            if flags.is_some_and(|f| matches!(f & 0o3, 1 | 2)) {
+            if same && flags.is_some_and(|f| matches!(f & 0o3, 1 | 2)) {
                 return Some(pid);
             }
         }
