@@ -305,7 +305,13 @@ fn config() -> ProptestConfig {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(300);
-    ProptestConfig::with_cases(cases)
+    // No failure files: they would land in the packaged crate's tests; a failure prints its
+    // seed.
+    ProptestConfig {
+        cases,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
 }
 
 proptest! {
