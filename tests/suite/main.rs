@@ -1,6 +1,7 @@
 //! The integration tests, in one binary: each file is a module, so the crate is linked once
 //! (sixteen binaries took most of a clean `cargo test` linking the same crate again).
 
+mod alloc;
 mod app;
 mod campaign;
 mod cli;
@@ -28,4 +29,5 @@ mod script_props;
 mod settings;
 mod snapshots;
 mod terminal;
+mod terrain_props;
 mod victory;
