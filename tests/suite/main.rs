@@ -15,6 +15,7 @@ mod findings;
 mod generate;
 mod huge;
 mod keys;
+mod kinds_paths;
 mod lab;
 mod layers;
 mod learn;
