@@ -129,7 +129,7 @@ fn held_out() -> impl Strategy<Value = Held> {
             let border = vec![b'#'; w + 2];
             let mut rows = vec![border.clone()];
             for r in inside.chunks(w) {
-                rows.push([&[b'#'], r, &[b'#']].concat());
+                rows.push([&b"#"[..], r, b"#"].concat());
             }
             rows.push(border);
             let ends = (0..rows.len())
