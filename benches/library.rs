@@ -8,8 +8,8 @@
 //!   after one cell of the map changed (a door toggled near the route), which the pathfinder
 //!   patches instead of copying the grid again. The target: `changed` within 2x of `warm`.
 //!
-//! Prints a markdown table (µs a query, best of a few timed loops) before the criterion runs:
-//! `cargo bench --bench library`.
+//! Prints markdown tables (µs a query: min, median and max of interleaved timed loops, and the
+//! ratios within each round) before the criterion runs: `cargo bench --bench library`.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -75,19 +75,57 @@ fn pairs(g: &Grid, n: usize) -> Vec<(Pos, Pos)> {
         .collect()
 }
 
-/// Microseconds per call of `f`, the best of five loops of about 100 ms each.
-fn best_us(mut f: impl FnMut()) -> f64 {
-    (0..5)
-        .map(|_| {
+/// Loops of about 100 ms timed for each thing measured, in rounds.
+const ROUNDS: usize = 7;
+
+/// Microseconds per call, one figure a round.
+struct Spread(Vec<f64>);
+
+impl Spread {
+    fn sorted(&self) -> Vec<f64> {
+        let mut v = self.0.clone();
+        v.sort_by(f64::total_cmp);
+        v
+    }
+
+    fn median(&self) -> f64 {
+        let v = self.sorted();
+        v[v.len() / 2]
+    }
+
+    /// `min / median / max`, with `digits` after the point.
+    fn show(&self, digits: usize) -> String {
+        let v = self.sorted();
+        let (lo, hi) = (v[0], v[v.len() - 1]);
+        format!("{lo:.digits$} / {:.digits$} / {hi:.digits$}", self.median())
+    }
+
+    /// The rounds' ratios `other / self`: each round's loops ran one after the other, so a
+    /// ratio compares them under the same load.
+    fn ratio(&self, other: &Spread) -> Spread {
+        Spread(self.0.iter().zip(&other.0).map(|(a, b)| b / a).collect())
+    }
+}
+
+/// Times `f(0)`, `f(1)`, ... `f(k - 1)` interleaved (0 1 ... k-1, 0 1 ... k-1, ...) over
+/// [`ROUNDS`] rounds, in loops of about 100 ms each, and gives each its microseconds per call,
+/// `per` calls counting as one (500 pairs as one query each).
+fn interleaved(k: usize, per: f64, mut f: impl FnMut(usize)) -> Vec<Spread> {
+    let mut out: Vec<Spread> = (0..k).map(|_| Spread(Vec::new())).collect();
+    for _ in 0..ROUNDS {
+        for (i, spread) in out.iter_mut().enumerate() {
             let began = Instant::now();
             let mut n = 0u32;
             while n == 0 || began.elapsed() < Duration::from_millis(100) {
-                f();
+                f(i);
                 n += 1;
             }
-            began.elapsed().as_secs_f64() * 1e6 / f64::from(n)
-        })
-        .fold(f64::INFINITY, f64::min)
+            spread
+                .0
+                .push(began.elapsed().as_secs_f64() * 1e6 / f64::from(n) / per);
+        }
+    }
+    out
 }
 
 fn bench(c: &mut Criterion) {
@@ -127,55 +165,68 @@ fn bench(c: &mut Criterion) {
         g.set(door, c);
     };
 
-    let ours_long = best_us(|| {
-        pf.search(&g, long, &mut out, &mut ());
-        black_box(out.cost);
+    let long_pair = interleaved(2, 1.0, |i| {
+        if i == 0 {
+            pf.search(&g, long, &mut out, &mut ());
+            black_box(out.cost);
+        } else {
+            black_box(crate_astar(&g, corner_a, corner_b));
+        }
     });
-    let theirs_long = best_us(|| {
-        black_box(crate_astar(&g, corner_a, corner_b));
-    });
-    let ours_pairs = best_us(|| {
+    let pairs_pair = interleaved(2, queries.len() as f64, |i| {
         for &(a, b) in &queries {
-            pf.search(&g, Query::new(a, b), &mut out, &mut ());
+            if i == 0 {
+                pf.search(&g, Query::new(a, b), &mut out, &mut ());
+                black_box(out.cost);
+            } else {
+                black_box(crate_astar(&g, a, b));
+            }
+        }
+    });
+    // The toggle alone too, so that the change's own cost can be told from the search's.
+    let short_three = interleaved(3, 1.0, |i| match i {
+        0 => {
+            pf.search(&g, short, &mut out, &mut ());
             black_box(out.cost);
         }
-    }) / queries.len() as f64;
-    let theirs_pairs = best_us(|| {
-        for &(a, b) in &queries {
-            black_box(crate_astar(&g, a, b));
+        1 => {
+            toggle(&mut g);
+            pf.search(&g, short, &mut out, &mut ());
+            black_box(out.cost);
         }
-    }) / queries.len() as f64;
-    let warm = best_us(|| {
-        pf.search(&g, short, &mut out, &mut ());
-        black_box(out.cost);
+        _ => {
+            toggle(&mut g);
+            black_box(g.revision());
+        }
     });
-    let changed = best_us(|| {
-        toggle(&mut g);
-        pf.search(&g, short, &mut out, &mut ());
-        black_box(out.cost);
-    });
-    // The toggle alone, so that the change's own cost can be told from the search's.
-    let toggle_only = best_us(|| {
-        toggle(&mut g);
-        black_box(g.revision());
-    });
-    println!("\n| query | ours µs | pathfinding µs | ratio |");
+    println!(
+        "\nµs a query, min / median / max of {ROUNDS} interleaved loops of ~100 ms; ratio: the \
+         median of the rounds' ratios"
+    );
+    println!("\n| query | astar-grid µs | pathfinding µs | pathfinding / astar-grid |");
     println!("| --- | ---: | ---: | ---: |");
+    for (name, spreads) in [
+        (format!("long ({long_expanded} expanded)"), &long_pair),
+        (format!("{} pairs, each", queries.len()), &pairs_pair),
+    ] {
+        let (ours, theirs) = (&spreads[0], &spreads[1]);
+        println!(
+            "| {name} | {} | {} | {:.2}x |",
+            ours.show(1),
+            theirs.show(1),
+            ours.ratio(theirs).median()
+        );
+    }
+    let (warm, changed, toggled) = (&short_three[0], &short_three[1], &short_three[2]);
+    println!("\n| short query | µs | / warm |");
+    println!("| --- | ---: | ---: |");
+    println!("| warm | {} | 1 |", warm.show(2));
     println!(
-        "| long ({long_expanded} expanded) | {ours_long:.1} | {theirs_long:.1} | {:.2}x |",
-        theirs_long / ours_long
+        "| after a one-cell change | {} | {:.2}x |",
+        changed.show(2),
+        warm.ratio(changed).median()
     );
-    println!(
-        "| 500 pairs, each | {ours_pairs:.1} | {theirs_pairs:.1} | {:.2}x |",
-        theirs_pairs / ours_pairs
-    );
-    println!("\n| short query | µs |");
-    println!("| --- | ---: |");
-    println!("| warm | {warm:.2} |");
-    println!(
-        "| after a one-cell change | {changed:.2} ({:.2}x warm; the change itself {toggle_only:.2}) |",
-        changed / warm
-    );
+    println!("| the change alone | {} | |", toggled.show(2));
 
     let mut group = c.benchmark_group("library");
     group.bench_function("long ours", |b| {

@@ -110,6 +110,8 @@ pub fn fate(f: Fate) -> String {
         Fate::Wall => "wall".into(),
         Fate::Outside => "off the map".into(),
         Fate::Corner => "corner".into(),
+        // The engine may add fates in a minor release: its own name until this learns a word.
+        other => format!("{other:?}").to_lowercase(),
     }
 }
 

@@ -1,6 +1,7 @@
 //! The integration tests, in one binary: each file is a module, so the crate is linked once
 //! (sixteen binaries took most of a clean `cargo test` linking the same crate again).
 
+mod alloc;
 mod app;
 mod campaign;
 mod cli;
@@ -14,6 +15,7 @@ mod findings;
 mod generate;
 mod huge;
 mod keys;
+mod kinds_paths;
 mod lab;
 mod layers;
 mod learn;
@@ -28,4 +30,5 @@ mod script_props;
 mod settings;
 mod snapshots;
 mod terminal;
+mod terrain_props;
 mod victory;

@@ -7,7 +7,7 @@
 //! more.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::{BTreeSet, BinaryHeap, HashMap};
 
 use astar_grid::astar::{
     Algorithm, Fallback, Heuristic, MAX_COST, Pathfinder, Query, SearchOptions, SearchResult,
@@ -84,12 +84,19 @@ fn expected(g: &Grid, start: Pos, goal: Pos) -> (Status, Option<u32>) {
     }
 }
 
+/// The grid's lowest cost of an enterable cell (1 on a grid of walls alone).
+fn lowest_cost(g: &Grid) -> u32 {
+    g.costs()
+        .iter()
+        .filter(|&&c| c != 0)
+        .min()
+        .map_or(1, |&c| u32::from(c))
+}
+
 /// The estimate the engine documents: the heuristic under the default steps, times the
-/// grid's lowest cost.
-fn estimate(g: &Grid, heuristic: Heuristic, p: Pos, goal: Pos) -> u32 {
-    let lowest = (1..=255u32)
-        .find(|&c| g.costs().iter().any(|&v| u32::from(v) == c))
-        .unwrap_or(1);
+/// grid's lowest cost (`lowest`, from [`lowest_cost`]: worked out once a trace, not once a
+/// node).
+fn estimate(heuristic: Heuristic, lowest: u32, p: Pos, goal: Pos) -> u32 {
     heuristic.estimate(p.x.abs_diff(goal.x), p.y.abs_diff(goal.y)) * lowest
 }
 
@@ -131,7 +138,11 @@ fn check_trace(
     start: Pos,
     goal: Pos,
 ) -> Result<(), TestCaseError> {
+    let lowest = lowest_cost(g);
     let mut nodes: HashMap<Pos, (u32, u32, bool)> = HashMap::new();
+    // The open nodes in the order the lower-H rule takes them (F, H, reading order): kept
+    // beside `nodes` so that checking each expansion is not a scan of every node.
+    let mut open: BTreeSet<(u32, u32, i32, i32)> = BTreeSet::new();
     let mut current = None;
     let mut last_f = 0;
     for (i, e) in trace.events().iter().enumerate() {
@@ -143,7 +154,12 @@ fn check_trace(
                 f,
                 parent,
             } => {
-                prop_assert_eq!(h, estimate(g, o.heuristic, cell, goal), "h of {}", cell);
+                prop_assert_eq!(
+                    h,
+                    estimate(o.heuristic, lowest, cell, goal),
+                    "h of {}",
+                    cell
+                );
                 prop_assert_eq!(f, cg + h);
                 match parent {
                     None => prop_assert!(cell == start && cg == 0 && i == 0),
@@ -167,8 +183,10 @@ fn check_trace(
                 if let Some(old) = nodes.get(&cell) {
                     prop_assert!(!old.2, "closed node {} reopened", cell);
                     prop_assert!(cg < old.0, "{} reopened without a better g", cell);
+                    open.remove(&(old.1, old.1 - old.0, cell.y, cell.x));
                 }
                 nodes.insert(cell, (cg, f, false));
+                open.insert((f, f - cg, cell.y, cell.x));
             }
             TraceEvent::Close { cell } => {
                 let n = nodes.get(&cell).copied();
@@ -176,17 +194,13 @@ fn check_trace(
                 let (cg, f, _) = n.unwrap_or_default();
                 prop_assert!(f >= last_f, "F fell");
                 if o.ties == Ties::LowerH {
-                    let best = nodes
-                        .iter()
-                        .filter(|(_, n)| !n.2)
-                        .map(|(p, n)| (n.1, n.1 - n.0, p.y, p.x))
-                        .min();
                     prop_assert_eq!(
-                        Some((f, f - cg, cell.y, cell.x)),
-                        best,
+                        Some(&(f, f - cg, cell.y, cell.x)),
+                        open.first(),
                         "not the best open node"
                     );
                 }
+                open.remove(&(f, f - cg, cell.y, cell.x));
                 last_f = f;
                 nodes.insert(cell, (cg, f, true));
                 current = Some(cell);
@@ -291,7 +305,13 @@ fn config() -> ProptestConfig {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(300);
-    ProptestConfig::with_cases(cases)
+    // No failure files: they would land in the packaged crate's tests; a failure prints its
+    // seed.
+    ProptestConfig {
+        cases,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
 }
 
 proptest! {

@@ -5,7 +5,11 @@ use super::{Algorithm, NodeInfo, NodeState, Snapshot, Trace, TraceEvent};
 use crate::grid::{DIRECTIONS, Grid, Neighbourhood, Pos};
 
 /// What an expansion did with one neighbour of the node it expanded.
+///
+/// Non-exhaustive: a new movement rule or an occupancy may give a neighbour a fate of its
+/// own in a minor release.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Fate {
     /// Reached for the first time and opened.
     New {

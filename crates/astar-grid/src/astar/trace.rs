@@ -50,6 +50,8 @@ impl Tracer for () {
 }
 
 /// One step of a recorded search.
+///
+/// Exhaustive on purpose: A* opens nodes and closes them, and a replay matches both.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TraceEvent {
     /// A node entered the open list, or its G improved.
@@ -95,6 +97,8 @@ impl Tracer for Trace {
 }
 
 /// Whether a touched node is waiting in the open list or already expanded.
+///
+/// Exhaustive on purpose, as [`TraceEvent`]: a touched node is open or closed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NodeState {
     /// In the open list.
