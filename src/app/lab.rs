@@ -464,11 +464,16 @@ impl Lab {
         }
     }
 
-    /// Cycles the kind the first search searches as: every kind in turn, then none.
-    pub fn cycle_kind(&mut self) {
-        self.kind = next_kind(self.kind);
+    /// Sets the kind the first search searches as (none: plain) and reruns.
+    pub fn set_kind(&mut self, kind: Option<char>) {
+        self.kind = kind;
         self.edited = None;
         self.rerun();
+    }
+
+    /// Cycles the kind the first search searches as: every kind in turn, then none.
+    pub fn cycle_kind(&mut self) {
+        self.set_kind(next_kind(self.kind));
     }
 
     /// Cycles the kind set beside the search: every kind in turn, then none.

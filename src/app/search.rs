@@ -228,10 +228,13 @@ impl App {
     }
 
     /// Opens the lab on the level's map (with the game's walls as they are now), searching
-    /// from `start` to `goal` with `options`.
-    pub fn open_lab(&mut self, start: Pos, goal: Pos, options: SearchOptions) {
+    /// from `start` to `goal` with `options`, as `kind` searches over them if one is given.
+    pub fn open_lab(&mut self, start: Pos, goal: Pos, options: SearchOptions, kind: Option<char>) {
         let grid = self.world().grid().clone();
-        let lab = Box::new(Lab::new(grid, start, goal, options));
+        let mut lab = Box::new(Lab::new(grid, start, goal, options));
+        if kind.is_some() {
+            lab.set_kind(kind);
+        }
         // A lab opened from the lab replaces it and returns where the first one would.
         let back = match std::mem::replace(&mut self.screen, Screen::Play) {
             Screen::Lab { back, .. } => back,
@@ -262,16 +265,28 @@ impl App {
 
     /// Opens the lab on the search the overlay shows (or from the cursor to the player).
     pub(super) fn enter_lab(&mut self) {
-        let (start, goal) = match self.world().trace() {
-            Some(t) if self.overlay.on => (t.start, t.goal),
-            _ => (self.cursor_or_selected(), self.world().player().pos),
+        // The overlay's search is the selected monster's, from where it planned.
+        let (start, goal, searcher) = match self.world().trace() {
+            Some(t) if self.overlay.on => (t.start, t.goal, self.selected),
+            _ => {
+                let start = self.cursor_or_selected();
+                let at = self.world().monster_at(start).map(|m| m.id);
+                (start, self.world().player().pos, at)
+            }
         };
         // Under JPS planning the lab searches as the monsters do, and its caption says so.
         let mut options = self.world().options();
         if self.world().planning() == crate::game::Planning::Jps {
             options.algorithm = crate::engine::astar::Algorithm::Jps;
         }
-        self.open_lab(start, goal, options);
+        // From a monster's search, the lab searches as that monster's kind does, as the
+        // overlay showed it (a kind that searches as plain A* does here is left plain).
+        let map = self.world().grid();
+        let kind = searcher
+            .and_then(|id| self.world().monster(id))
+            .map(|m| m.kind)
+            .filter(|&k| !map.searches_plainly(&crate::content::kinds::kind(k).search));
+        self.open_lab(start, goal, options, kind);
     }
 
     /// Leaves the lab: the game is as it was.

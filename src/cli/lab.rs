@@ -32,10 +32,13 @@ pub(super) fn lab(args: &LabArgs) -> Result<i32, CliError> {
     let q = &args.query;
     // The endpoints and the refusals exactly as `path` has them, before the terminal is
     // touched (on the level as its file says it: a Moving AI map has no monster to start from).
-    let (level, _) = Level::load(&q.level)?;
+    let (mut level, _) = Level::load(&q.level)?;
     let (from, to) = q.endpoints(&level)?;
     check_endpoints(&level, from, to)?;
-    let options = q.options();
+    q.check_kind_endpoints(q.grid(&mut level), from, to)?;
+    // The lab searches as the kind itself: its moves, weight and cap over these options,
+    // and its costs.
+    let (options, kind) = (q.base_options(), q.kind());
     let (design, source) = open_level(Some(&q.level), args.seed)?;
     let settings = super::settings(args.config.as_deref())?;
     crate::frontend::term::require_terminal().map_err(CliError::BadInput)?;
@@ -47,7 +50,7 @@ pub(super) fn lab(args: &LabArgs) -> Result<i32, CliError> {
         move |size, progress| {
             let mut app = App::with_progress(design, source, seed, size, progress);
             app.apply_settings(settings);
-            app.open_lab(from, to, options);
+            app.open_lab(from, to, options, kind);
             app
         },
         Arc::new(Mutex::new(recorder)),

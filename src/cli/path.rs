@@ -47,6 +47,7 @@ pub(super) fn path(args: &PathArgs) -> Result<i32, CliError> {
     let (from, to) = q.endpoints(&level)?;
     check_endpoints(&level, from, to)?;
     let grid = q.grid(&mut level).clone();
+    q.check_kind_endpoints(&grid, from, to)?;
     let mut pf = Pathfinder::new();
     let mut result = SearchResult::default();
     let query = Query::new(from, to).options(q.options());

@@ -9,7 +9,7 @@ use super::CliError;
 use crate::content::endpoints::BadEndpoint;
 use crate::content::kinds::{KINDS, kind};
 use crate::content::level::Level;
-use crate::engine::astar::{Algorithm, Heuristic, SearchOptions, Ties, Weight};
+use crate::engine::astar::{Algorithm, Heuristic, Invalid, SearchOptions, Ties, Weight};
 use crate::engine::grid::{Grid, Neighbourhood, Pos};
 
 /// A level and one search on it.
@@ -76,18 +76,23 @@ impl QueryArgs {
     /// The search options these arguments ask for (the kind's own search over them, with
     /// `--kind`).
     pub fn options(&self) -> SearchOptions {
-        let o = SearchOptions::default()
+        let o = self.base_options();
+        match self.kind {
+            Some(KindName(k)) => kind(k).search.options(o),
+            None => o,
+        }
+    }
+
+    /// The search options these arguments ask for, without `--kind`'s own search over them.
+    pub fn base_options(&self) -> SearchOptions {
+        SearchOptions::default()
             .with_neighbourhood(self.neighbours)
             .with_heuristic(self.heuristic)
             .with_weight(self.weight)
             .with_cap(self.cap)
             .with_greedy(self.greedy)
             .with_ties(self.ties)
-            .with_algorithm(self.algorithm);
-        match self.kind {
-            Some(KindName(k)) => kind(k).search.options(o),
-            None => o,
-        }
+            .with_algorithm(self.algorithm)
     }
 
     /// The grid of costs the search reads on `level`: the player's, or with `--kind` that
@@ -122,6 +127,29 @@ impl QueryArgs {
                 .ok_or_else(|| missing("no player to go to; give --to X,Y"))?,
         };
         Ok((from, to))
+    }
+
+    /// The kind given with `--kind`, by its letter.
+    pub fn kind(&self) -> Option<char> {
+        self.kind.map(|KindName(k)| k)
+    }
+
+    /// The error for a search as `--kind` whose start or goal is a cell that kind cannot
+    /// enter (a closed door, to the rat), on `grid`, that kind's grid
+    /// of costs: the words of [`check_endpoints`], with the kind's name.
+    pub fn check_kind_endpoints(&self, grid: &Grid, from: Pos, to: Pos) -> Result<(), CliError> {
+        let Some(k) = self.kind() else {
+            return Ok(());
+        };
+        for (what, at) in [("start", from), ("goal", to)] {
+            if Invalid::of(grid, at).is_some() {
+                return Err(CliError::BadInput(format!(
+                    "invalid {what} {at}: a cell the {} cannot enter",
+                    kind(k).name
+                )));
+            }
+        }
+        Ok(())
     }
 }
 

@@ -1121,7 +1121,7 @@ pub fn start_app(script: &Script, options: &RunOptions) -> Result<App, ScriptErr
             });
         }
         let search = app.world().options();
-        app.open_lab(start, goal, search);
+        app.open_lab(start, goal, search, None);
     }
     Ok(app)
 }

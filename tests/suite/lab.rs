@@ -10,7 +10,7 @@ use astar_rogue::app::App;
 use astar_rogue::app::screen::screen_cell;
 use astar_rogue::content::level::Level;
 use astar_rogue::content::map::Tile;
-use astar_rogue::engine::astar::SearchOptions;
+use astar_rogue::engine::astar::{self, Pathfinder, SearchOptions};
 use astar_rogue::engine::grid::Pos;
 use astar_rogue::view::summary;
 use serde_json::Value;
@@ -58,7 +58,7 @@ type Query = (&'static str, Option<(Pos, Pos)>, &'static [&'static str]);
 
 fn lab_app(level: &str, from: Pos, to: Pos, o: SearchOptions) -> App {
     let mut a = common::app(Path::new(level), 1, (100, 32));
-    a.open_lab(from, to, o);
+    a.open_lab(from, to, o, None);
     a
 }
 
@@ -287,4 +287,63 @@ fn the_labs_title_escapes_control_characters() {
     }
     assert!(play.contains(r"\u{1b}[2JEvil\u{7}"), "{play}");
     assert!(lab.contains(r"Lab: \u{1b}[2JEvil\u{7}"), "{lab}");
+}
+
+/// The lab opened from a monster's search searches as that monster's kind, as the overlay
+/// showed it: the naga's way straight across the pond, at its own cost; a kind that
+/// searches as plain A* does on the map is left plain.
+#[test]
+fn the_lab_opened_from_a_monsters_search_searches_as_its_kind() {
+    let mut a = common::app(Path::new("levels/kinds.txt"), 1, (100, 30));
+    // Tab picks by id: the rat, then the naga in the pond.
+    common::frame(&mut a, "Tab");
+    let naga = a.selected().and_then(|id| a.world().monster(id)).unwrap();
+    assert_eq!(naga.kind, 'n');
+    let (plan, at) = (naga.plan.cost, naga.pos);
+    common::frame(&mut a, "o L");
+    let lab = a.lab().expect("the lab");
+    assert_eq!((lab.kind, lab.start), (Some('n'), at));
+    assert_eq!(lab.searches[0].result.cost, plan);
+    // The same query searched plainly pays the water thrice.
+    let plain =
+        Pathfinder::new().find(lab.grid.cost_grid(), astar::Query::new(lab.start, lab.goal));
+    assert!(
+        plain.cost > plan,
+        "plain {:?}, the naga {plan:?}",
+        plain.cost
+    );
+    // The goblin's search is the player's own on this map: its lab is plain.
+    common::frame(&mut a, "L");
+    let goblin = a
+        .world()
+        .monsters()
+        .iter()
+        .find(|m| m.kind == 'g')
+        .unwrap()
+        .id;
+    while a.selected() != Some(goblin) {
+        common::frame(&mut a, "Tab");
+    }
+    common::frame(&mut a, "L");
+    assert_eq!(a.lab().expect("the lab").kind, None);
+}
+
+/// `path --kind` and `lab --kind` refuse a start or goal the kind cannot enter, as they
+/// refuse a wall, before anything else (the lab before it needs a terminal).
+#[test]
+fn a_kind_cannot_search_to_a_cell_it_cannot_enter() {
+    for cmd in ["path", "lab"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_astar-rogue"))
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args([cmd, "levels/kinds.txt", "--kind", "rat"])
+            .args(["--from", "20,2", "--to", "8,5"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{cmd}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr).trim_end(),
+            "invalid goal 8,5: a cell the rat cannot enter",
+            "{cmd}"
+        );
+    }
 }

@@ -439,7 +439,12 @@ fn the_open_list_pops_as_each_tie_rule_says_and_a_whole_quiz_scores_its_answers(
 #[test]
 fn a_quiz_played_in_the_lab_counts_each_answer_and_ends_with_the_search() {
     let mut a = common::app(&common::repo("levels/pillar.txt"), 1, (100, 32));
-    a.open_lab(Pos::new(2, 3), Pos::new(6, 3), SearchOptions::default());
+    a.open_lab(
+        Pos::new(2, 3),
+        Pos::new(6, 3),
+        SearchOptions::default(),
+        None,
+    );
     common::frame(&mut a, "Q");
     let total = a.lab().unwrap().searches[0].trace.expansions();
     // Right every time: the cursor on the node the open list pops next.

@@ -15,7 +15,7 @@
 //! assert_eq!(map.cost_grid().cost(Pos::new(3, 0)), 1);
 //! ```
 
-use crate::content::kinds::{CostTable, Costs};
+use crate::content::kinds::{CostTable, Costs, Search};
 use crate::engine::grid::{Grid, Neighbourhood, Pos};
 
 /// What a cell is made of.
@@ -383,6 +383,16 @@ impl TileMap {
             }
         }
         t
+    }
+
+    /// Whether `search` searches this map as plain A* does at the player's costs: the same
+    /// moves, no weight, no cap, and the same cost for every tile the map has.
+    pub fn searches_plainly(&self, search: &Search) -> bool {
+        let plain = Search::PLAIN;
+        let table = |s: &Search| self.effective(s.costs.table(self.weights));
+        (search.moves, search.weight_millis, search.cap)
+            == (plain.moves, plain.weight_millis, plain.cap)
+            && table(search) == table(&plain)
     }
 
     /// How many cells of `tile` the map has.
