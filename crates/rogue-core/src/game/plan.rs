@@ -172,6 +172,12 @@ pub struct Planner {
     /// The shared maps of [`Planning::Map`], one per table of costs and movement rule
     /// among the monsters; the first the view draws.
     maps: Vec<SharedMap>,
+    /// The map's revision when the latest [`Planner::plan_all`] planned everyone.
+    planned_on: Option<u64>,
+    /// The map's revision when `maps` were made.
+    maps_made: u64,
+    /// The kinds `maps` were made for.
+    map_kinds: Vec<char>,
     /// Per monster (by index, as of the latest [`Planner::plan_all`]), the plan of a fast
     /// one's second move, made up front with its first: see [`Ahead`].
     ahead: Vec<Ahead>,
@@ -366,6 +372,7 @@ impl Planner {
         spread: Spread,
     ) {
         self.progress.start(monsters.len());
+        self.planned_on = Some(grid.revision());
         self.stats = TurnStats {
             dijkstra_expanded: self.reachable_from(grid, goal, options),
             ..TurnStats::default()
@@ -475,12 +482,30 @@ impl Planner {
         options: SearchOptions,
         monsters: &mut [Monster],
     ) {
+        let kinds: Vec<char> = monsters.iter().map(|m| m.kind).collect();
+        self.make_maps(grid, goal, options, &kinds);
+        self.trace = None;
+        for m in monsters.iter_mut() {
+            self.step_or_search(grid, goal, options, m);
+        }
+    }
+
+    /// The Dijkstra maps from `goal` of every table of costs and movement rule among
+    /// `kinds`, on the map as it stands.
+    fn make_maps(&mut self, grid: &TileMap, goal: Pos, options: SearchOptions, kinds: &[char]) {
         self.maps.clear();
+        self.maps_made = grid.revision();
+        self.map_kinds.clear();
+        for &kind in kinds {
+            if !self.map_kinds.contains(&kind) {
+                self.map_kinds.push(kind);
+            }
+        }
         // The player's costs first, under the game's moves: the map the view draws.
         let plain = grid.effective(kinds::Costs::PLAIN.table(grid.weights()));
         let mut wanted = vec![(plain, options.neighbourhood)];
-        for m in monsters.iter() {
-            let (table, o) = searched_as(grid, m.kind, options);
+        for &kind in &self.map_kinds {
+            let (table, o) = searched_as(grid, kind, options);
             if !wanted.contains(&(table, o.neighbourhood)) {
                 wanted.push((table, o.neighbourhood));
             }
@@ -493,10 +518,6 @@ impl Planner {
             self.maps.push(SharedMap { table, rule, map });
         }
         self.stats.dijkstra_expanded = expanded;
-        self.trace = None;
-        for m in monsters.iter_mut() {
-            self.step_or_search(grid, goal, options, m);
-        }
     }
 
     /// [`Planner::step_by_map`] for a monster heading for the player, an A* of its own for
@@ -646,8 +667,17 @@ impl Planner {
     /// recording the search when it is the traced one; the work joins the turn's.
     pub fn plan_one(&mut self, grid: &TileMap, goal: Pos, options: SearchOptions, m: &mut Monster) {
         match self.planning {
-            // The map from the player still holds: the player has not moved.
-            Planning::Map => self.step_or_search(grid, goal, options, m),
+            // The maps from the player still hold while the player has not moved and the
+            // ground has not changed; a door opened or a wall dug since makes them anew.
+            Planning::Map => {
+                if self.maps_made != grid.revision() {
+                    let expanded = self.stats.dijkstra_expanded;
+                    let kinds = std::mem::take(&mut self.map_kinds);
+                    self.make_maps(grid, goal, options, &kinds);
+                    self.stats.dijkstra_expanded += expanded;
+                }
+                self.step_or_search(grid, goal, options, m)
+            }
             _ => {
                 let options = self.searched_with(options);
                 let to = self.goal_for(m.pos, goal);
@@ -682,7 +712,9 @@ impl Planner {
             && !m.boxed
             && m.plan.status != Status::CapReached;
         let to = self.goal_for(m.pos, goal);
-        let unmoved = known && m.planned == (m.pos, to);
+        // Its first search holds only on the ground it was made on: a door opened or a wall
+        // dug by the first moves may have opened a way or a shorter one.
+        let unmoved = known && m.planned == (m.pos, to) && self.planned_on == Some(grid.revision());
         if !unmoved {
             match self.ahead.get_mut(i) {
                 Some(ahead) if known && ahead.made == Some((m.pos, to, grid.revision())) => {
