@@ -255,12 +255,15 @@ proptest! {
         ),
         planning in arb_planning(),
         traced in prop::option::of(0usize..14),
+        crowds in prop::option::of(1usize..4),
         acts in prop::collection::vec(0u8..11, 1..40),
     ) {
         let text = level_text(width, height, &cells, player, &monsters);
         let level = Level::parse(text.as_bytes(), "props").expect("a valid level");
         let mut w = World::new(&level, 7);
         PLAN_AUDIT.set(Some(check));
+        // Crowds of a few share Dijkstra maps, as crowds of many do on big maps.
+        w.planner.force_crowds(crowds);
         w.set_planning(planning);
         if let Some(m) = traced.and_then(|i| w.monsters().get(i)) {
             let id = m.id;
