@@ -6,8 +6,8 @@
 //! Then the turn at scale (issue 45): the default 1024x1024 cave of `astar-rogue generate
 //! --size 1024x1024 --seed S` (terrain on, every kind) for seed 3 and held-out seeds 11 and
 //! 29: a whole turn (the player waits) with its 40 monsters under the default planning, a
-//! whole turn with 500 monsters (`--monsters 500`) under Jump Point Search planning, and the
-//! `P` switch (a change of planning, which replans everyone) from the default.
+//! whole turn with 500 monsters (`--monsters 500`) under Jump Point Search planning, and each
+//! `P` switch with the 40 (a change of planning, which replans everyone).
 
 use std::hint::black_box;
 
@@ -126,13 +126,19 @@ fn at_scale(c: &mut Criterion) {
                 )
             });
         }
-        g.bench_function(format!("seed_{seed}_40_default_p_switch"), |b| {
-            b.iter_batched_ref(
-                || default.clone(),
-                |w| w.set_planning(w.planning().next()),
-                criterion::BatchSize::PerIteration,
-            )
-        });
+        // Each press of P from each mode: to capped, to map, to JPS and back to A*.
+        let mut from = default.clone();
+        for _ in Planning::ALL {
+            let name = format!("seed_{seed}_40_p_switch_from_{}", from.planning());
+            g.bench_function(name.replace(':', "_"), |b| {
+                b.iter_batched_ref(
+                    || from.clone(),
+                    |w| w.set_planning(w.planning().next()),
+                    criterion::BatchSize::PerIteration,
+                )
+            });
+            from.set_planning(from.planning().next());
+        }
     }
     g.finish();
 }

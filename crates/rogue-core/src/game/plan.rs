@@ -443,7 +443,13 @@ impl Planner {
         for &table in &tables {
             self.engines_for(table, threads);
         }
-        let maps = self.crowd_maps(grid, goal, options, monsters, threads);
+        // Crowds are of the modes of one exact search per monster; what they were measured
+        // to cost survives a spell of capped planning, so that a switch back finds it.
+        let maps = if self.plans_ahead() {
+            self.crowd_maps(grid, goal, options, monsters, threads)
+        } else {
+            Vec::new()
+        };
         let traced = self.traced;
         let traced_at = traced.and_then(|id| monsters.iter().position(|m| m.id == id));
         // A capped search is followed by a second one toward its best node, made at the
@@ -508,7 +514,9 @@ impl Planner {
         });
         self.stats.astar_expanded += expanded;
         self.stats.searches += searches;
-        self.measure_crowds(grid, goal, options, monsters, &maps);
+        if self.plans_ahead() {
+            self.measure_crowds(grid, goal, options, monsters, &maps);
+        }
         match traced_at {
             Some(i) => {
                 let from = monsters[i].pos;
