@@ -1501,12 +1501,15 @@ pub(crate) fn nearest_free_cells(
 #[cfg(test)]
 mod tests;
 
+/// A check of one plan just made, on the map it was made on, under the planning mode.
+#[cfg(test)]
+type PlanCheck = fn(&TileMap, &Monster, Planning);
+
 #[cfg(test)]
 thread_local! {
     /// The planning tests' check of every plan as it is made, with the map it was made on
     /// (the map changes during the monsters' phase: doors open, walls are dug).
-    static PLAN_AUDIT: std::cell::Cell<Option<fn(&TileMap, &Monster, Planning)>> =
-        const { std::cell::Cell::new(None) };
+    static PLAN_AUDIT: std::cell::Cell<Option<PlanCheck>> = const { std::cell::Cell::new(None) };
 }
 
 #[cfg(test)]

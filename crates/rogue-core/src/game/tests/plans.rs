@@ -205,10 +205,10 @@ fn level_text(
 ) -> String {
     let inner = (width - 2) * (height - 2);
     let mut rows: Vec<Vec<char>> = vec![vec!['#'; width]; height];
-    for y in 1..height - 1 {
-        for x in 1..width - 1 {
+    for (y, row) in rows.iter_mut().enumerate().take(height - 1).skip(1) {
+        for (x, cell) in row.iter_mut().enumerate().take(width - 1).skip(1) {
             let i = (y - 1) * (width - 2) + (x - 1);
-            rows[y][x] = match cells[i % cells.len()] {
+            *cell = match cells[i % cells.len()] {
                 0..20 => '#',
                 20..30 => '~',
                 30..40 => '"',
