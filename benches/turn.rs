@@ -2,6 +2,12 @@
 //! path to the player. Ours on one thread against the `pathfinding` crate's `astar` on the
 //! same queries with identical costs; ours with tracing on for one monster; ours on all cores
 //! (as the game plans); and a whole game turn (plans and moves).
+//!
+//! Then the turn at scale (issue 45): the default 1024x1024 cave of `astar-rogue generate
+//! --size 1024x1024 --seed S` (terrain on, every kind) for seed 3 and held-out seeds 11 and
+//! 29: a whole turn (the player waits) with its 40 monsters under the default planning, a
+//! whole turn with 500 monsters (`--monsters 500`) under Jump Point Search planning, and each
+//! `P` switch with the 40 (a change of planning, which replans everyone).
 
 use std::hint::black_box;
 
@@ -74,5 +80,68 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench);
+/// The level `astar-rogue generate --size 1024x1024 --seed SEED [--monsters N]` writes.
+fn big_cave(seed: u64, monsters: Option<usize>) -> astar_rogue::content::level::Level {
+    use astar_rogue::content::generate::{self, GenKind, GenParams};
+    generate::generate(&GenParams {
+        kind: GenKind::Caves,
+        width: 1024,
+        height: 1024,
+        seed,
+        monsters: monsters.unwrap_or_else(|| generate::default_monsters(1024, 1024)),
+        density: None,
+        terrain: None,
+        depth: generate::DEEPEST,
+    })
+    .expect("the cave generates")
+}
+
+fn at_scale(c: &mut Criterion) {
+    use astar_rogue::game::Planning;
+    let mut g = c.benchmark_group("turn_1024x1024_cave");
+    g.sample_size(10);
+    for seed in [3, 11, 29] {
+        let default = World::new(&big_cave(seed, None), 1);
+        let mut crowd = World::new(&big_cave(seed, Some(500)), 1);
+        crowd.set_planning(Planning::Jps);
+        for (name, world) in [("40_default", &default), ("500_jps", &crowd)] {
+            let mut by_kind: Vec<(char, usize, u64)> = Vec::new();
+            for m in world.monsters() {
+                match by_kind.iter_mut().find(|k| k.0 == m.kind) {
+                    Some(k) => (k.1, k.2) = (k.1 + 1, k.2 + u64::from(m.plan.expanded)),
+                    None => by_kind.push((m.kind, 1, u64::from(m.plan.expanded))),
+                }
+            }
+            println!(
+                "seed {seed}, {name}: {} monsters, {} nodes a plan of everyone; \
+                 (kind, monsters, nodes): {by_kind:?}",
+                world.monsters().len(),
+                world.stats().astar_expanded
+            );
+            g.bench_function(format!("seed_{seed}_{name}_turn"), |b| {
+                b.iter_batched_ref(
+                    || world.clone(),
+                    |w| w.player_act(Act::Wait),
+                    criterion::BatchSize::PerIteration,
+                )
+            });
+        }
+        // Each press of P from each mode: to capped, to map, to JPS and back to A*.
+        let mut from = default.clone();
+        for _ in Planning::ALL {
+            let name = format!("seed_{seed}_40_p_switch_from_{}", from.planning());
+            g.bench_function(name.replace(':', "_"), |b| {
+                b.iter_batched_ref(
+                    || from.clone(),
+                    |w| w.set_planning(w.planning().next()),
+                    criterion::BatchSize::PerIteration,
+                )
+            });
+            from.set_planning(from.planning().next());
+        }
+    }
+    g.finish();
+}
+
+criterion_group!(benches, at_scale, bench);
 criterion_main!(benches);

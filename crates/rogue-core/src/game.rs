@@ -815,6 +815,11 @@ impl World {
         if matches!(tile, Tile::DoorClosed | Tile::Wall) {
             // The doorway or the tunnel opens the view.
             self.look();
+            // The first open door, or the last closed one gone, changes the tiles every
+            // kind's table is made effective on: without a grid for its new table, a kind
+            // planning again this phase (a fast one's second move, a boxed one, a detour)
+            // would search the player's costs.
+            self.keep_views();
         }
     }
 
@@ -1265,6 +1270,8 @@ impl World {
                 let goal = self.player.pos;
                 self.planner
                     .plan_second(&self.grid, goal, self.options, i, &mut self.monsters[i]);
+                #[cfg(test)]
+                self.audit(i..i + 1);
                 self.monster_acts(i);
             }
         }
@@ -1292,6 +1299,8 @@ impl World {
             // A neighbour moved off: the plan it would have made up front, made now.
             self.planner
                 .plan_one(&self.grid, goal, self.options, &mut self.monsters[i]);
+            #[cfg(test)]
+            self.audit(i..i + 1);
         }
         let Some(&next) = self.monsters[i].plan.path.get(1) else {
             return;
@@ -1334,6 +1343,8 @@ impl World {
             &self.occupant,
             spread,
         );
+        #[cfg(test)]
+        self.audit(0..self.monsters.len());
     }
 
     /// Records the searches of monster `id` from now on (or of nobody), and records its
@@ -1489,6 +1500,29 @@ pub(crate) fn nearest_free_cells(
 
 #[cfg(test)]
 mod tests;
+
+/// A check of one plan just made, on the map it was made on, under the planning mode.
+#[cfg(test)]
+type PlanCheck = fn(&TileMap, &Monster, Planning);
+
+#[cfg(test)]
+thread_local! {
+    /// The planning tests' check of every plan as it is made, with the map it was made on
+    /// (the map changes during the monsters' phase: doors open, walls are dug).
+    static PLAN_AUDIT: std::cell::Cell<Option<PlanCheck>> = const { std::cell::Cell::new(None) };
+}
+
+#[cfg(test)]
+impl World {
+    /// Hands the plans of the monsters at `which`, just made, to the test's check.
+    fn audit(&self, which: std::ops::Range<usize>) {
+        if let Some(check) = PLAN_AUDIT.get() {
+            for m in &self.monsters[which] {
+                check(&self.grid, m, self.planning());
+            }
+        }
+    }
+}
 
 /// The cores to plan on, read once: the standard library reads cgroup files every time.
 fn cores() -> usize {

@@ -1128,3 +1128,5 @@ fn hits_fold_only_from_one_monster_in_one_turn() {
     assert_eq!(hits.iter().map(|m| m.turn).collect::<Vec<_>>(), [1, 2]);
     assert!(hits.iter().all(|m| m.count == 1));
 }
+
+mod plans;
