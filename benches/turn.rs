@@ -17,8 +17,15 @@ use astar_rogue::game::{Act, World};
 
 mod common;
 
+/// The cave with every monster a goblin: a goblin searches as the player's plain A* does,
+/// so the `pathfinding` crate runs exactly the same queries on exactly the same costs (the
+/// kinds with searches of their own are timed in `turn_1024x1024_cave`).
 fn cave() -> World {
-    World::new(&common::cave_256(), 7)
+    let mut level = common::cave_256();
+    for m in &mut level.monsters {
+        m.kind = 'g';
+    }
+    World::new(&level, 7)
 }
 
 /// The crate on the same queries; returns the costs, one per monster (0 when unreachable).
