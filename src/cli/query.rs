@@ -135,8 +135,8 @@ impl QueryArgs {
     }
 
     /// The error for a search as `--kind` whose start or goal is a cell that kind cannot
-    /// enter (a closed door, to the rat), on `grid`, that kind's grid
-    /// of costs: the words of [`check_endpoints`], with the kind's name.
+    /// enter (a closed door, to the rat), on `grid`, that kind's grid of costs: the words
+    /// `check_endpoints` uses for a wall, with the kind's name.
     pub fn check_kind_endpoints(&self, grid: &Grid, from: Pos, to: Pos) -> Result<(), CliError> {
         let Some(k) = self.kind() else {
             return Ok(());
