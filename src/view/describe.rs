@@ -62,7 +62,6 @@ pub fn formula(o: &SearchOptions) -> String {
 /// only when the map has such cells); nothing for a plain searcher. Each word a unit, so
 /// that a narrow panel wraps between them.
 pub fn kind_search(kind: &Kind, map: &TileMap) -> Vec<String> {
-    let weights = map.weights();
     let s = kind.search;
     let mut words = Vec::new();
     if s.moves == Neighbourhood::Four {
@@ -74,6 +73,16 @@ pub fn kind_search(kind: &Kind, map: &TileMap) -> Vec<String> {
     if let Some(cap) = s.cap {
         words.push(format!("cap {cap}"));
     }
+    words.extend(kind_costs(kind, map));
+    words
+}
+
+/// The costs in [`kind_search`]'s words alone (`no doors`, `water x1`), for where the moves,
+/// the weight and the cap are shown with the search's options.
+pub fn kind_costs(kind: &Kind, map: &TileMap) -> Vec<String> {
+    let weights = map.weights();
+    let s = kind.search;
+    let mut words = Vec::new();
     let plain = Costs::PLAIN;
     for (tile, word) in [
         (Tile::Water, "water"),

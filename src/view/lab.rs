@@ -158,9 +158,10 @@ fn render_panel(
             super::describe::formula(o),
         ];
         if let Some(k) = search.kind.map(crate::content::kinds::kind) {
-            // As a monster of that kind searches: its name, and its costs where they differ.
+            // As a monster of that kind searches: its name, and its costs where they differ
+            // (its moves, weight and cap are in the options above).
             units.insert(1, format!("as the {}", k.name));
-            units.extend(super::describe::kind_search(&k, &lab.grid));
+            units.extend(super::describe::kind_costs(&k, &lab.grid));
         }
         for (j, part) in pack(&units, "  ", width).into_iter().enumerate() {
             lines.push(match part.strip_prefix(label) {
