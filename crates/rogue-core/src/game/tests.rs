@@ -1082,6 +1082,14 @@ fn a_levels_marked_keys_show_unmarked_and_a_view_names_its_own() {
     );
 }
 
+/// The log's lines of monsters hitting the player.
+fn hits_on(w: &World) -> Vec<&Message> {
+    w.log()
+        .iter()
+        .filter(|m| m.text.contains("hits you"))
+        .collect()
+}
+
 #[test]
 fn hits_fold_only_from_one_monster_in_one_turn() {
     // Two orcs beside the player, one on each side: find a seed where both hit for the same
@@ -1098,11 +1106,7 @@ fn hits_fold_only_from_one_monster_in_one_turn() {
         (hits.len() == 2 && hits[0].text == hits[1].text).then_some(w)
     });
     let w = same_turn.expect("some seed gives both orcs the same damage");
-    let hits: Vec<&Message> = w
-        .log()
-        .iter()
-        .filter(|m| m.text.contains("hits you"))
-        .collect();
+    let hits = hits_on(&w);
     assert!(hits.iter().all(|m| m.count == 1), "{hits:?}");
     assert_ne!(hits[0].who, hits[1].who);
     // One orc hitting for the same damage on two turns: two lines, each with its turn.
@@ -1112,19 +1116,11 @@ fn hits_fold_only_from_one_monster_in_one_turn() {
             let mut w = World::new(&one, seed);
             w.player_act(Act::Wait);
             w.player_act(Act::Wait);
-            let hits: Vec<&Message> = w
-                .log()
-                .iter()
-                .filter(|m| m.text.contains("hits you"))
-                .collect();
+            let hits = hits_on(&w);
             (hits.len() == 2 && hits[0].text == hits[1].text).then_some(w)
         })
         .expect("some seed gives the orc the same damage twice");
-    let hits: Vec<&Message> = w
-        .log()
-        .iter()
-        .filter(|m| m.text.contains("hits you"))
-        .collect();
+    let hits = hits_on(&w);
     assert_eq!(hits.iter().map(|m| m.turn).collect::<Vec<_>>(), [1, 2]);
     assert!(hits.iter().all(|m| m.count == 1));
 }
