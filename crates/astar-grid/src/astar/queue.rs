@@ -789,59 +789,13 @@ mod tests {
         }
     }
 
-    #[test]
-    fn lifo_bucket_queue_pops_by_f_then_last_in_first_out_anywhere() {
-        use std::collections::BTreeMap;
-        let mut next = xorshift(0x2545_F491_4F6C_DD1D);
-        let mut q = BucketQueue::<true>::default();
-        for round in 0..3 {
-            let mut reference: BTreeMap<u32, Vec<u64>> = BTreeMap::new();
-            let base = 1000 + 500 * round;
-            q.start(base, 1);
-            reference.entry(base).or_default().push(1);
-            let mut popped = 0;
-            while let Some((f, key)) = q.pop(all) {
-                let mut first = reference
-                    .first_entry()
-                    .expect("the reference holds entries");
-                let want_f = *first.key();
-                let want = first.get_mut().pop().expect("no empty F is kept");
-                if first.get().is_empty() {
-                    first.remove();
-                }
-                assert_eq!((f, key), (want_f, want));
-                popped += 1;
-                if popped < 3000 {
-                    for _ in 0..1 + next() % 3 {
-                        // Like weighted A*: mostly just above, sometimes far above or below.
-                        let r = next();
-                        let child_f = match r % 13 {
-                            0 => f.saturating_sub((r >> 8) as u32 % 40),
-                            1 => f + (r >> 8) as u32 % 3000,
-                            _ => f + (r >> 8) as u32 % 29,
-                        };
-                        let child = next() % 64;
-                        q.push(child_f, child);
-                        reference.entry(child_f).or_default().push(child);
-                    }
-                }
-            }
-            assert!(
-                reference.is_empty(),
-                "round {round}: the queue lost entries"
-            );
-            assert!(popped > 1000, "round {round}: only {popped} pops");
-        }
-    }
-
-    #[test]
-    fn fifo_bucket_queue_pops_by_f_then_first_in_first_out_anywhere() {
-        // The LIFO test's pushes (some far below the minimum, as weighted A* makes them),
-        // against a reference that hands out each F's keys in the order they came; and a
-        // queue emptied and used again, its half-used bucket left behind.
+    /// Pops `q` against a reference that hands out each F's keys last in, first out (`fifo`
+    /// false) or first in, first out, under weighted A*'s pushes (mostly just above the
+    /// minimum, some far above or below it), over three rounds of the same queue emptied
+    /// and used again (its half-used bucket left behind).
+    fn pops_like_a_reference_under_weighted_pushes<Q: OpenList>(q: &mut Q, fifo: bool) {
         use std::collections::{BTreeMap, VecDeque};
         let mut next = xorshift(0x2545_F491_4F6C_DD1D);
-        let mut q = FifoQueue::default();
         for round in 0..3 {
             let mut reference: BTreeMap<u32, VecDeque<u64>> = BTreeMap::new();
             let base = 1000 + 500 * round;
@@ -853,7 +807,13 @@ mod tests {
                     .first_entry()
                     .expect("the reference holds entries");
                 let want_f = *first.key();
-                let want = first.get_mut().pop_front().expect("no empty F is kept");
+                let keys = first.get_mut();
+                let want = if fifo {
+                    keys.pop_front()
+                } else {
+                    keys.pop_back()
+                };
+                let want = want.expect("no empty F is kept");
                 if first.get().is_empty() {
                     first.remove();
                 }
@@ -879,6 +839,17 @@ mod tests {
             );
             assert!(popped > 1000, "round {round}: only {popped} pops");
         }
+    }
+
+    #[test]
+    fn lifo_bucket_queue_pops_by_f_then_last_in_first_out_anywhere() {
+        pops_like_a_reference_under_weighted_pushes(&mut BucketQueue::<true>::default(), false);
+    }
+
+    #[test]
+    fn fifo_bucket_queue_pops_by_f_then_first_in_first_out_anywhere() {
+        let mut q = FifoQueue::default();
+        pops_like_a_reference_under_weighted_pushes(&mut q, true);
         q.push(7, 3);
         q.push(7, 1);
         assert_eq!(q.pop(all), Some((7, 3)));
