@@ -906,15 +906,14 @@ impl World {
         let stamp = self.stamp();
         let fold = !std::mem::take(&mut self.fold_broken);
         let now = self.in_effect(stamp);
-        let turn = self.turn;
-        let in_effect = |t: u32| if t == PENDING { turn } else { t };
+        let last_now = self.log.last().map(|l| self.in_effect(l.turn));
         if let Some(last) = self.log.last_mut()
             && fold
             && last.text == text
             && last.urgent == urgent
             && last.advice == advice
             && last.who == who
-            && in_effect(last.turn) == now
+            && last_now == Some(now)
         {
             last.count += 1;
             last.turn = stamp;

@@ -205,6 +205,9 @@ pub struct Planner {
     /// The cells of the lures sounding: the goal of the monsters near them (see
     /// [`goal_of`]).
     lures: Vec<Pos>,
+    /// The enterable cells of each table's grid, with the map's revision they were counted
+    /// on: a crowd's measure, counted again only when the map changes.
+    enterable: Vec<(CostTable, u64, u64)>,
 }
 
 /// Many monsters of one table of costs and one movement rule heading for the player by
@@ -542,7 +545,7 @@ impl Planner {
         m: &Monster,
     ) -> Option<(CostTable, Neighbourhood)> {
         let (table, o) = searched_as(grid, m.kind, options);
-        let plain = o.weight == Weight::ONE && o.cap.is_none() && !o.greedy;
+        let plain = is_exact_plain(&o);
         (plain && self.traced != Some(m.id) && self.goal_for(m.pos, player) == player)
             .then_some((table, o.neighbourhood))
     }
@@ -649,8 +652,7 @@ impl Planner {
                 .filter(|m| self.crowd_of(grid, player, options, m) == Some((table, rule)))
                 .map(|m| u64::from(m.plan.expanded))
                 .sum();
-            let g = grid_of(grid, &table);
-            let cells = g.costs().iter().filter(|&&c| c != 0).count() as u64;
+            let cells = self.enterable(grid, &table);
             let crowd = Crowd {
                 table,
                 rule,
@@ -1027,6 +1029,27 @@ impl Planner {
     }
 
     /// Cells a full reverse Dijkstra map from `from` would expand: its whole region.
+    /// How many cells of `table`'s grid on `grid` can be entered (counted once a revision).
+    fn enterable(&mut self, grid: &TileMap, table: &CostTable) -> u64 {
+        let revision = grid.revision();
+        if let Some(&(_, _, n)) = self
+            .enterable
+            .iter()
+            .find(|(t, rev, _)| t == table && *rev == revision)
+        {
+            return n;
+        }
+        let n = grid_of(grid, table)
+            .costs()
+            .iter()
+            .filter(|&&c| c != 0)
+            .count() as u64;
+        self.enterable
+            .retain(|(t, rev, _)| t != table && *rev == revision);
+        self.enterable.push((*table, revision, n));
+        n
+    }
+
     fn reachable_from(&mut self, grid: &TileMap, from: Pos, options: SearchOptions) -> u64 {
         let Some(cell) = grid.index(from) else {
             return 0;
@@ -1041,6 +1064,13 @@ impl Planner {
         let (_, _, regions) = self.regions.as_ref().expect("just labelled");
         u64::from(regions.size(regions.label(cell)))
     }
+}
+
+/// Whether a search under `o` finds what a Dijkstra map does (no weight, no cap, not
+/// greedy): the test for a monster to count in a crowd and to walk the crowd's map, which
+/// must agree.
+fn is_exact_plain(o: &SearchOptions) -> bool {
+    o.weight == Weight::ONE && o.cap.is_none() && !o.greedy
 }
 
 /// A tracer that keeps the expanded node nearest the goal by the search's heuristic.
@@ -1159,7 +1189,7 @@ fn plan_chunk(
                 .map(|(_, pf)| &mut **pf)
                 .expect("plan_all makes an engine for every table its monsters search");
             // A monster of a mapped crowd (plain search, the player its goal) walks the map.
-            let plain = options.weight == Weight::ONE && options.cap.is_none() && !options.greedy;
+            let plain = is_exact_plain(&options);
             let mapped = (plain && goal == player)
                 .then(|| map_of(&table, options.neighbourhood))
                 .flatten();
