@@ -59,7 +59,7 @@ impl App {
             return;
         };
         let queued = lab.queued(0, snap.step);
-        let order = super::lab::pop_order(&snap, &search.options, &queued);
+        let order = lab.open_order(0, snap.step);
         let verdict = judge(
             &snap,
             &order,

@@ -308,15 +308,9 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
             recorder = recorder.with_header(k, v);
         }
     }
-    let level_copy = match &fresh {
-        // What the recording replays: the level as the game read it.
-        Some(_) => Some(start.bytes.clone()),
-        None => None,
-    };
-    recorder = recorder.with_copies(
-        level_copy.as_deref(),
-        start.settings.as_deref().map(str::as_bytes),
-    );
+    // What the recording replays: the level as the game read it.
+    let level_copy = fresh.is_some().then_some(&start.bytes[..]);
+    recorder = recorder.with_copies(level_copy, start.settings.as_deref().map(str::as_bytes));
     if let Some((_, _, legacy, size)) = &resumed {
         let tape = match (legacy, &kept.0) {
             (Some(text), _) => Some(text.clone()),
