@@ -562,8 +562,11 @@ impl App {
         let mut effect = Effect::None;
         match event {
             Event::Key(key) => {
-                if let Some(action) = keymap::lookup(&self.settings.bindings, self.contexts(), key)
-                {
+                let contexts = self.contexts();
+                let action = keymap::lookup(&self.settings.bindings, contexts, key).or_else(|| {
+                    editor::own_kind_key(contexts, self.design().level().grid.kinds(), key)
+                });
+                if let Some(action) = action {
                     effect = self.handle_action(action);
                 }
             }

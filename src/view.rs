@@ -30,9 +30,9 @@ pub use lab::summary;
 use crate::app::screen::{Layout, MIN_SIZE, layout};
 use crate::content::kinds::Hue;
 
-/// The colour of a monster kind.
-pub fn kind_color(glyph: char) -> Color {
-    match crate::content::kinds::kind(glyph).hue {
+/// The colour of a monster of `glyph` on a map of `grid` (which knows its level's own kinds).
+pub fn kind_color(grid: &crate::content::map::TileMap, glyph: char) -> Color {
+    match grid.kind(glyph).hue {
         Hue::Yellow => Color::Yellow,
         Hue::Green => Color::Green,
         Hue::Red => Color::Red,
@@ -235,7 +235,10 @@ pub(crate) fn end_text(app: &App) -> (&'static str, Vec<String>) {
         ),
         _ => {
             let by = run.killer.map_or("Slain".to_string(), |k| {
-                format!("Slain by {}", crate::content::kinds::a_name(k))
+                format!(
+                    "Slain by {}",
+                    crate::content::kinds::a_name(&w.kind(k).name)
+                )
             });
             (" You died ", format!("{by} at depth {}.", run.depth))
         }
@@ -691,7 +694,7 @@ fn describe_cell(app: &App, snap: Option<&Snapshot>, p: Pos) -> String {
     let tile = app.world().grid().get(p);
     let mut s = format!("LOOK {p}");
     if let Some(m) = app.world().monster_at(p) {
-        let info = crate::content::kinds::kind(m.kind);
+        let info = app.world().kind(m.kind);
         s.push_str(&format!(" {} {}", m.kind, info.name));
         if !info.speed.name().is_empty() {
             s.push_str(&format!(" ({})", info.speed.name()));
@@ -732,7 +735,7 @@ fn look_units(app: &App, snap: Option<&Snapshot>, p: Pos) -> Vec<String> {
     let w = &app.world();
     let mut units: Vec<String> = Vec::new();
     if let Some(m) = w.monster_at(p) {
-        let info = crate::content::kinds::kind(m.kind);
+        let info = w.kind(m.kind);
         let speed = match info.speed.name() {
             "" => "normal speed",
             s => s,

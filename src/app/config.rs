@@ -283,7 +283,7 @@ fn action_name(action: Action) -> &'static str {
         Action::Finish => "finish",
         Action::Paste => "paste",
         Action::MonsterPrefix => "monster",
-        Action::PlaceKind(c) => crate::content::kinds::kind(c).name,
+        Action::PlaceKind(c) => crate::content::kinds::builtin_name(c),
         Action::ResizePrefix => "resize",
         Action::Resize(Side::Left, n) if n > 0 => "grow_left",
         Action::Resize(Side::Left, _) => "crop_left",

@@ -8,10 +8,12 @@
 //! at its other end, the tile to draw it with (`w`, `.`, `v`, any tile key) or `Enter` for
 //! the glyph last used. Tiles are taken as they come, so new terrain needs only its key.
 
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
 use super::config::{Bindings, together};
 use super::keymap::{Action, Context};
 use super::{App, Confirm, Mode, Screen};
-use crate::content::kinds::kind;
+use crate::content::kinds::Kinds;
 use crate::content::level::tools::{self, Clip, TooBig};
 use crate::content::level::{EditOp, FeatureKind, Needs, Refusal, ResizeRefusal, Side, Sides};
 use crate::content::map::Tile;
@@ -254,7 +256,7 @@ impl App {
             };
             text.push_str(&format!(
                 " {kept}: {}",
-                refusal(why, &self.settings.bindings)
+                refusal(why, &self.settings.bindings, self.world().grid().kinds())
             ));
         }
         self.say(text);
@@ -513,7 +515,11 @@ impl App {
         match self.session.edit(op, stroke) {
             Ok(true) => self.after_edit(),
             Ok(false) => {}
-            Err(why) => self.say(refusal(why, &self.settings.bindings)),
+            Err(why) => self.say(refusal(
+                why,
+                &self.settings.bindings,
+                self.world().grid().kinds(),
+            )),
         }
     }
 
@@ -556,12 +562,24 @@ impl App {
     }
 }
 
-/// Why an edit was refused, for the player, naming the player's keys.
-fn refusal(why: Refusal, bindings: &Bindings) -> String {
+/// In the editor's monster mode, the letter of a kind the level defines places it (the key
+/// table binds the game's kinds; a level's are known only once it is read).
+pub(super) fn own_kind_key(contexts: &[Context], kinds: &Kinds, key: &KeyEvent) -> Option<Action> {
+    let KeyCode::Char(c) = key.code else {
+        return None;
+    };
+    (contexts.first() == Some(&Context::Monster)
+        && key.modifiers.difference(KeyModifiers::SHIFT).is_empty()
+        && kinds.own().iter().any(|k| k.glyph == c))
+    .then_some(Action::PlaceKind(c))
+}
+
+/// Why an edit was refused, for the player, naming the player's keys and the level's kinds.
+fn refusal(why: Refusal, bindings: &Bindings, kinds: &Kinds) -> String {
     let d = bindings.key_of(Context::Edit, Action::Delete);
     let who = |c: char| match c {
         '@' => "the player".to_string(),
-        c => format!("a {}", kind(c).name),
+        c => format!("a {}", kinds.get(c).name),
     };
     match why {
         Refusal::StartsHere(c) => {

@@ -8,8 +8,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::content::kinds;
-use crate::content::kinds::CostTable;
+use crate::content::kinds::{CostTable, Kinds};
 use crate::content::map::{TerrainWeights, Tile, TileMap};
 use crate::engine::astar::{
     Algorithm, Heuristic, NodeInfo, Pathfinder, Query, SearchOptions, SearchResult, Snapshot,
@@ -80,14 +79,14 @@ impl Comparison {
     }
 
     /// The next kind to set beside the search (every kind in turn, then none).
-    pub fn next_kind(current: Option<Comparison>) -> Option<Comparison> {
-        next_kind(current.and_then(Comparison::kind)).map(Comparison::Kind)
+    pub fn next_kind(kinds: &Kinds, current: Option<Comparison>) -> Option<Comparison> {
+        next_kind(kinds, current.and_then(Comparison::kind)).map(Comparison::Kind)
     }
 
-    /// What the comparison shows, for the panel.
-    pub fn name(self) -> std::borrow::Cow<'static, str> {
+    /// What the comparison shows, for the panel, its kind named as `kinds` name it.
+    pub fn name(self, kinds: &Kinds) -> std::borrow::Cow<'static, str> {
         if let Comparison::Kind(glyph) = self {
-            return format!("vs as the {}", kinds::kind(glyph).name).into();
+            return format!("vs as the {}", kinds.get(glyph).name).into();
         }
         match self {
             Comparison::Dijkstra => "vs Dijkstra (zero H)",
@@ -134,9 +133,10 @@ impl Comparison {
     }
 }
 
-/// The kind after `current` in the order `astar-rogue kinds` lists them; none after the last.
-pub fn next_kind(current: Option<char>) -> Option<char> {
-    let glyphs: Vec<char> = kinds::KINDS.iter().map(|k| k.glyph).collect();
+/// The kind after `current` among `kinds` (the game's in the order `astar-rogue kinds` lists
+/// them, then the level's own); none after the last.
+pub fn next_kind(kinds: &Kinds, current: Option<char>) -> Option<char> {
+    let glyphs: Vec<char> = kinds.all().map(|k| k.glyph).collect();
     match current {
         None => glyphs.first().copied(),
         Some(c) => glyphs
@@ -148,7 +148,7 @@ pub fn next_kind(current: Option<char>) -> Option<char> {
 
 /// The costs kind `k` searches `map` under.
 fn kind_table(map: &TileMap, k: char) -> CostTable {
-    map.effective(kinds::kind(k).search.costs.table(map.weights()))
+    map.effective(map.kind(k).search.costs.table(map.weights()))
 }
 
 /// The grid of costs a search runs on: as kind `kind` (its view of `map`), plain on the
@@ -430,7 +430,7 @@ impl Lab {
         let mut searches = Vec::with_capacity(sets.len());
         for (base, fewest_steps, kind) in sets {
             self.serial += 1;
-            let options = kind.map_or(base, |k| kinds::kind(k).search.options(base));
+            let options = kind.map_or(base, |k| self.grid.kind(k).search.options(base));
             let q = Query::new(self.start, self.goal).options(options);
             let grid = grid_of(&self.grid, self.ones.as_ref(), kind, fewest_steps);
             let (result, trace) = self.pathfinder.find_traced(grid, q);
@@ -473,12 +473,12 @@ impl Lab {
 
     /// Cycles the kind the first search searches as: every kind in turn, then none.
     pub fn cycle_kind(&mut self) {
-        self.set_kind(next_kind(self.kind));
+        self.set_kind(next_kind(self.grid.kinds(), self.kind));
     }
 
     /// Cycles the kind set beside the search: every kind in turn, then none.
     pub fn cycle_compare_kind(&mut self) {
-        self.compare = Comparison::next_kind(self.compare);
+        self.compare = Comparison::next_kind(self.grid.kinds(), self.compare);
         self.edited = None;
         self.rerun();
     }

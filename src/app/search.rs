@@ -285,7 +285,7 @@ impl App {
         let kind = searcher
             .and_then(|id| self.world().monster(id))
             .map(|m| m.kind)
-            .filter(|&k| !map.searches_plainly(&crate::content::kinds::kind(k).search));
+            .filter(|&k| !map.searches_plainly(&map.kind(k).search));
         self.open_lab(start, goal, options, kind);
     }
 

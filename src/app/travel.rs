@@ -6,7 +6,6 @@
 
 use super::App;
 use super::keymap::{Action, Context};
-use crate::content::kinds;
 use crate::game::run::REGEN_TURNS;
 use crate::game::{Act, ActResult, Explore, GameState, PLAYER_HP};
 
@@ -50,7 +49,7 @@ impl App {
             return true;
         }
         if let Some(m) = self.world().nearest_in_view() {
-            let name = kinds::kind(m.kind).name;
+            let name = self.world().kind(m.kind).name;
             self.say(format!("You cannot {what} with the {name} in view."));
             return true;
         }
@@ -65,7 +64,7 @@ impl App {
             return;
         }
         if let Some(m) = self.world().nearest_in_view() {
-            let name = kinds::kind(m.kind).name;
+            let name = self.world().kind(m.kind).name;
             if m.pos.chebyshev(self.world().player().pos) <= 1 {
                 self.say(format!("The {name} is next to you: no time to wait."));
             } else {
@@ -192,9 +191,10 @@ impl App {
                 let nearest = self.world().nearest_in_view();
                 let near = nearest.filter(|m| m.pos.chebyshev(me) <= 1);
                 let stop = match (near, nearest.is_none()) {
-                    (Some(m), _) => {
-                        Some(format!("The {} is next to you.", kinds::kind(m.kind).name))
-                    }
+                    (Some(m), _) => Some(format!(
+                        "The {} is next to you.",
+                        self.world().kind(m.kind).name
+                    )),
                     (None, true) => Some("Nothing is in view any more.".to_string()),
                     (None, false) if turns + 1 >= WAIT_TURNS => {
                         Some(format!("You have waited {WAIT_TURNS} turns; nothing came."))

@@ -122,9 +122,14 @@ fn check_floor(
         .player
         .map_or("no player".to_string(), |p| format!("player at {p}"));
     let n = l.monsters.len();
+    let own = match l.grid.kinds().own().len() {
+        0 => String::new(),
+        1 => " (1 kind of its own)".to_string(),
+        k => format!(" ({k} kinds of its own)"),
+    };
     writeln!(
         out,
-        "{}: ok, {kind} {}x{}, {cells} floor cell{}{terrain}, {player}, {n} monster{}{}{}{place}",
+        "{}: ok, {kind} {}x{}, {cells} floor cell{}{terrain}, {player}, {n} monster{}{own}{}{}{place}",
         escape_controls(name),
         l.grid.width(),
         l.grid.height(),

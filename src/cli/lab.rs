@@ -35,10 +35,11 @@ pub(super) fn lab(args: &LabArgs) -> Result<i32, CliError> {
     let (mut level, _) = Level::load(&q.level)?;
     let (from, to) = q.endpoints(&level)?;
     check_endpoints(&level, from, to)?;
-    q.check_kind_endpoints(q.grid(&mut level), from, to)?;
+    let kind = q.kind_on(&level)?;
+    QueryArgs::check_kind_endpoints(kind.as_ref(), q.grid(&mut level, kind.as_ref()), from, to)?;
     // The lab searches as the kind itself: its moves, weight and cap over these options,
     // and its costs.
-    let (options, kind) = (q.base_options(), q.kind());
+    let (options, kind) = (q.base_options(), kind.map(|k| k.glyph));
     let (design, source) = open_level(Some(&q.level), args.seed)?;
     let settings = super::settings(args.config.as_deref())?;
     crate::frontend::term::require_terminal().map_err(CliError::BadInput)?;

@@ -46,11 +46,12 @@ pub(super) fn path(args: &PathArgs) -> Result<i32, CliError> {
     let (mut level, _) = Level::load(&q.level)?;
     let (from, to) = q.endpoints(&level)?;
     check_endpoints(&level, from, to)?;
-    let grid = q.grid(&mut level).clone();
-    q.check_kind_endpoints(&grid, from, to)?;
+    let kind = q.kind_on(&level)?;
+    let grid = q.grid(&mut level, kind.as_ref()).clone();
+    QueryArgs::check_kind_endpoints(kind.as_ref(), &grid, from, to)?;
     let mut pf = Pathfinder::new();
     let mut result = SearchResult::default();
-    let query = Query::new(from, to).options(q.options());
+    let query = Query::new(from, to).options(q.options(kind.as_ref()));
     // Traced only when the nodes are printed, into a table of the nodes rather than a list
     // of the events, which on a 4096x4096 Dijkstra search took gigabytes.
     let mut nodes = (args.json && args.trace).then(|| NodeTable::new(&level.grid));
@@ -63,7 +64,7 @@ pub(super) fn path(args: &PathArgs) -> Result<i32, CliError> {
         super::report(&crate::view::describe::fallback(why));
     }
     // A search that may overestimate is set beside the optimal cost, as the lab sets it.
-    let optimal = crate::app::lab::optimal(&grid, &q.options(), &result);
+    let optimal = crate::app::lab::optimal(&grid, &q.options(kind.as_ref()), &result);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
         // The surrounding object is written by hand and each node by serde, one at a time:

@@ -7,7 +7,7 @@ use clap::Args;
 
 use super::CliError;
 use crate::content::endpoints::BadEndpoint;
-use crate::content::kinds::{KINDS, kind};
+use crate::content::kinds::Kind;
 use crate::content::level::Level;
 use crate::engine::astar::{Algorithm, Heuristic, Invalid, SearchOptions, Ties, Weight};
 use crate::engine::grid::{Grid, Neighbourhood, Pos};
@@ -53,33 +53,49 @@ pub struct QueryArgs {
     pub kind: Option<KindName>,
 }
 
-/// A kind of monster named on the command line, by name (`goblin`) or letter (`g`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct KindName(pub char);
+/// A kind of monster named on the command line, by name (`goblin`) or letter (`g`): looked
+/// up on the level, which may define kinds of its own.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KindName(pub String);
 
 impl std::str::FromStr for KindName {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, String> {
-        KINDS
-            .iter()
-            .find(|k| k.name == s || k.glyph.to_string() == s)
-            .map(|k| KindName(k.glyph))
-            .ok_or_else(|| {
-                let names: Vec<&str> = KINDS.iter().map(|k| k.name).collect();
-                format!("{s:?} is not a kind: use {}", names.join(", "))
-            })
+        Ok(KindName(s.to_string()))
     }
 }
 
 impl QueryArgs {
-    /// The search options these arguments ask for (the kind's own search over them, with
-    /// `--kind`).
-    pub fn options(&self) -> SearchOptions {
+    /// The search options these arguments ask for, with the kind's own search over them
+    /// (the kind [`QueryArgs::kind_on`] found).
+    pub fn options(&self, kind: Option<&Kind>) -> SearchOptions {
         let o = self.base_options();
-        match self.kind {
-            Some(KindName(k)) => kind(k).search.options(o),
+        match kind {
+            Some(k) => k.search.options(o),
             None => o,
+        }
+    }
+
+    /// The kind `--kind` names on `level`: one of the game's, or one the level defines.
+    pub fn kind_on(&self, level: &Level) -> Result<Option<Kind>, CliError> {
+        let Some(KindName(name)) = &self.kind else {
+            return Ok(None);
+        };
+        let kinds = level.grid.kinds();
+        let found = kinds.all().find(|k| {
+            k.name == name.as_str() || (name.chars().count() == 1 && name.starts_with(k.glyph))
+        });
+        match found {
+            Some(k) => Ok(Some(k)),
+            None => {
+                let names: Vec<String> = kinds.all().map(|k| k.name.to_string()).collect();
+                Err(CliError::BadInput(format!(
+                    "{name:?} is not a kind on {}: use {}",
+                    self.level.display(),
+                    names.join(", ")
+                )))
+            }
         }
     }
 
@@ -95,13 +111,13 @@ impl QueryArgs {
             .with_algorithm(self.algorithm)
     }
 
-    /// The grid of costs the search reads on `level`: the player's, or with `--kind` that
+    /// The grid of costs the search reads on `level`: the player's, or as `kind` that
     /// kind's (kept on the level's map from now on).
-    pub fn grid<'a>(&self, level: &'a mut Level) -> &'a Grid {
-        let Some(KindName(k)) = self.kind else {
+    pub fn grid<'a>(&self, level: &'a mut Level, kind: Option<&Kind>) -> &'a Grid {
+        let Some(k) = kind else {
             return level.grid.cost_grid();
         };
-        let table = kind(k).search.costs.table(level.grid.weights());
+        let table = k.search.costs.table(level.grid.weights());
         level.grid.add_view(table);
         level
             .grid
@@ -129,23 +145,23 @@ impl QueryArgs {
         Ok((from, to))
     }
 
-    /// The kind given with `--kind`, by its letter.
-    pub fn kind(&self) -> Option<char> {
-        self.kind.map(|KindName(k)| k)
-    }
-
     /// The error for a search as `--kind` whose start or goal is a cell that kind cannot
     /// enter (a closed door, to the rat), on `grid`, that kind's grid of costs: the words
     /// `check_endpoints` uses for a wall, with the kind's name.
-    pub fn check_kind_endpoints(&self, grid: &Grid, from: Pos, to: Pos) -> Result<(), CliError> {
-        let Some(k) = self.kind() else {
+    pub fn check_kind_endpoints(
+        kind: Option<&Kind>,
+        grid: &Grid,
+        from: Pos,
+        to: Pos,
+    ) -> Result<(), CliError> {
+        let Some(k) = kind else {
             return Ok(());
         };
         for (what, at) in [("start", from), ("goal", to)] {
             if Invalid::of(grid, at).is_some() {
                 return Err(CliError::BadInput(format!(
                     "invalid {what} {at}: a cell the {} cannot enter",
-                    kind(k).name
+                    k.name
                 )));
             }
         }

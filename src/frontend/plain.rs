@@ -375,7 +375,7 @@ fn intro(app: &App, lines: &mut Lines) -> io::Result<()> {
     for m in w.monsters_in_view() {
         lines.say(&format!(
             "{} is in view, {}.",
-            words::capital(&crate::content::kinds::a_name(m.kind)),
+            words::capital(&crate::content::kinds::a_name(&w.kind(m.kind).name)),
             words::compass(me, m.pos)
         ))?;
     }

@@ -11,7 +11,6 @@ use ratatui::widgets::{Block, Paragraph, Widget};
 use super::{pack, wrap};
 use crate::app::keymap::{self, Action, BINDINGS, Context};
 use crate::app::{App, Prefix, tile_name};
-use crate::content::kinds::kind;
 use crate::content::level::tile_glyph;
 use crate::engine::grid::Pos;
 
@@ -48,7 +47,7 @@ fn cell_words(app: &App, p: Pos) -> String {
     let design = app.design();
     match design.creature_at(p) {
         Some('@') => "the player".into(),
-        Some(c) => format!("{c} {}", kind(c).name),
+        Some(c) => format!("{c} {}", design.level().grid.kind(c).name),
         None => match design.feature_at(p) {
             Some(f) => format!("{} {}", f.glyph(), f.name()),
             None => {
@@ -149,7 +148,11 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
                 .keys
                 .iter()
                 .filter_map(|(k, a)| match a {
-                    Action::PlaceKind(c) => Some(format!("{} {}", k.name(), kind(*c).name)),
+                    Action::PlaceKind(c) => Some(format!(
+                        "{} {}",
+                        k.name(),
+                        app.design().level().grid.kind(*c).name
+                    )),
                     _ => None,
                 })
                 .collect();
@@ -159,6 +162,19 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
             } else {
                 lines.extend(pack(&kinds, "  ", width).into_iter().map(Line::raw));
             }
+        }
+        if context == Context::Monster {
+            // The level's own kinds, each placed by its letter.
+            let own: Vec<String> = app
+                .design()
+                .level()
+                .grid
+                .kinds()
+                .own()
+                .iter()
+                .map(|k| format!("{} {}", k.glyph, k.name))
+                .collect();
+            lines.extend(pack(&own, "  ", width).into_iter().map(Line::raw));
         }
     }
     Paragraph::new(lines).render(inner, buf);

@@ -75,7 +75,7 @@ pub(super) fn render(app: &App, l: &Layout, buf: &mut Buffer) {
             let search = &lab.searches[i];
             let mut what = super::describe::options(&search.options);
             if let Some(k) = search.kind {
-                what = format!("{} {what}", crate::content::kinds::kind(k).name);
+                what = format!("{} {what}", lab.grid.kind(k).name);
             }
             let caption = if search.fewest_steps {
                 format!(" {what} fewest steps ")
@@ -157,7 +157,7 @@ fn render_panel(
             format!("{label} {}", super::describe::options(o)),
             super::describe::formula(o),
         ];
-        if let Some(k) = search.kind.map(crate::content::kinds::kind) {
+        if let Some(k) = search.kind.map(|k| lab.grid.kind(k)) {
             // As a monster of that kind searches: its name, and its costs where they differ
             // (its moves, weight and cap are in the options above).
             units.insert(1, format!("as the {}", k.name));
@@ -232,7 +232,7 @@ fn render_panel(
         play.push(format!("a plays at {}/s", app.overlay().speed()));
     }
     if let Some(c) = lab.compare {
-        play.push(c.name().into_owned());
+        play.push(c.name(lab.grid.kinds()).into_owned());
     }
     for part in pack(&play, "  ", width) {
         lines.push(Line::styled(part, dim));

@@ -202,7 +202,7 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
     }
     for m in app.world().monsters().iter().filter(|m| shown(m.pos)) {
         let mut style = Style::new()
-            .fg(kind_color(m.kind))
+            .fg(kind_color(app.world().grid(), m.kind))
             .add_modifier(Modifier::BOLD);
         if Some(m.id) == app.selected() {
             style = style.add_modifier(Modifier::UNDERLINED | Modifier::REVERSED);
@@ -260,7 +260,7 @@ fn search_origin(app: &App, room: usize) -> Option<String> {
     if from == m.pos {
         return None;
     }
-    let name = crate::content::kinds::kind(m.kind).name;
+    let name = app.world().kind(m.kind).name;
     [
         format!(" search from {from}: where the {name} planned, before it moved "),
         format!(" search from {from}, where the {} planned ", m.kind),

@@ -12,7 +12,6 @@ use ratatui::widgets::{Block, Paragraph, Widget};
 
 use super::{format_count, inspector, kind_color, pack, pack_spans, wrap};
 use crate::app::App;
-use crate::content::kinds::kind;
 use crate::engine::astar::{Snapshot, Status};
 use crate::game::{Command, PLAYER_HP, Planning, low_hp};
 
@@ -151,7 +150,7 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
     }
     match app.selected().and_then(|id| w.monster(id)) {
         Some(m) => {
-            let info = kind(m.kind);
+            let info = w.kind(m.kind);
             spans(
                 &mut lines,
                 vec![
@@ -159,7 +158,7 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
                         Span::styled(
                             m.kind.to_string(),
                             Style::new()
-                                .fg(kind_color(m.kind))
+                                .fg(kind_color(w.grid(), m.kind))
                                 .add_modifier(Modifier::BOLD),
                         ),
                         Span::raw(format!(" {} #{}", info.name, m.id)),
@@ -379,8 +378,9 @@ fn in_view_lines(app: &App, width: usize, lines: &mut Vec<(Line<'static>, Need)>
         ),
         need,
     ));
+    let w = app.world();
     for m in seen {
-        let info = kind(m.kind);
+        let info = w.kind(m.kind);
         let selected = Some(m.id) == app.selected();
         let mark = if selected { "▸" } else { " " };
         let row = format!(" {} {}/{}", info.name, m.hp, info.hp);
@@ -393,7 +393,7 @@ fn in_view_lines(app: &App, width: usize, lines: &mut Vec<(Line<'static>, Need)>
             Span::styled(
                 m.kind.to_string(),
                 Style::new()
-                    .fg(kind_color(m.kind))
+                    .fg(kind_color(w.grid(), m.kind))
                     .add_modifier(Modifier::BOLD),
             ),
             Span::styled(

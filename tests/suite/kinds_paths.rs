@@ -32,8 +32,14 @@ struct KindJson {
 
 /// Every kind, from the command the player reads.
 fn kinds() -> Vec<KindJson> {
+    kinds_on(&[])
+}
+
+/// Every kind `kinds --json` lists with `args` (a level file, whose own kinds come last).
+fn kinds_on(args: &[&std::ffi::OsStr]) -> Vec<KindJson> {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_astar-rogue"))
         .args(["kinds", "--json"])
+        .args(args)
         .output()
         .expect("run astar-rogue kinds");
     assert!(out.status.success());
@@ -263,4 +269,123 @@ fn uncapped(dir: &Path, text: &str, k: &KindJson, from: (i32, i32), to: (i32, i3
         to,
         &["--neighbours", moves, "--weight", &weight],
     )
+}
+
+/// A door's or a wall's cost in a `kind` header, or none: never, or a number.
+fn own_cost() -> impl Strategy<Value = Option<String>> {
+    prop_oneof![
+        Just(None),
+        Just(Some("-".to_string())),
+        (1u8..=9).prop_map(|n| Some(n.to_string())),
+    ]
+}
+
+/// A `kind` header of random fields, for a letter no kind of the game's takes: every field a
+/// level may give, each sometimes left out.
+fn own_kind() -> impl Strategy<Value = String> {
+    let cost = || {
+        prop_oneof![
+            Just(None),
+            Just(Some("-".to_string())),
+            Just(Some("level".to_string())),
+            (1u8..=9).prop_map(|n| Some(n.to_string())),
+        ]
+    };
+    (
+        prop_oneof![Just(None), Just(Some(4)), Just(Some(8))],
+        prop_oneof![
+            Just(None),
+            Just(Some("1.5")),
+            Just(Some("2")),
+            Just(Some("1.25"))
+        ],
+        prop_oneof![Just(None), (5u32..300).prop_map(Some)],
+        (1u8..=3).prop_map(|n| Some(n.to_string())),
+        cost(),
+        cost(),
+        own_cost(),
+        own_cost(),
+    )
+        .prop_map(|(moves, weight, cap, floor, water, brush, door, wall)| {
+            let mut h = "kind w: wraith".to_string();
+            let fields = [
+                ("moves", moves.map(|m| m.to_string())),
+                ("weight", weight.map(str::to_string)),
+                ("cap", cap.map(|c| c.to_string())),
+                ("floor", floor),
+                ("water", water),
+                ("brush", brush),
+                ("door", door),
+                ("wall", wall),
+            ];
+            for (name, value) in fields {
+                if let Some(v) = value {
+                    h.push_str(&format!(", {name} {v}"));
+                }
+            }
+            h
+        })
+}
+
+proptest! {
+    #![proptest_config(config(24))]
+
+    /// A kind a level defines in a `kind` header is listed by `kinds --json LEVEL` as the
+    /// header says, and `path --kind` searches as it: its moves, weight, cap and costs, on
+    /// the same held-out levels and against the same Dijkstra.
+    #[test]
+    fn a_levels_own_kind_searches_as_its_header_says(
+        held in held_out(),
+        header in own_kind(),
+        ends in prop::collection::vec((any::<Index>(), any::<Index>()), 1..3),
+    ) {
+        let dir = tempfile::tempdir().expect("a scratch folder");
+        let file = dir.path().join("own.txt");
+        std::fs::write(&file, held.text(&format!("{header}\n"))).expect("write the level");
+        let all = kinds_on(&[file.as_os_str()]);
+        let k = all.last().expect("the level's kind, last").clone();
+        prop_assert_eq!(k.name.as_str(), "wraith");
+        // What the header said, field by field, as the listing has it.
+        let said = |field: &str| {
+            header.split(", ").find_map(|f| f.strip_prefix(field)?.strip_prefix(' ').map(str::to_string))
+        };
+        let expect_moves = if said("moves").as_deref() == Some("4") { Moves::Four } else { Moves::Eight };
+        prop_assert_eq!(k.moves, expect_moves);
+        let weight = said("weight").map_or(1000, |w| (w.parse::<f64>().unwrap() * 1000.0).round() as u64);
+        prop_assert_eq!(k.weight_millis, weight);
+        prop_assert_eq!(k.cap, said("cap").map(|c| c.parse::<u64>().unwrap()));
+        let terrain = |field: &str, level: u32| match said(field).as_deref() {
+            None | Some("level") => level,
+            Some("-") => 0,
+            Some(n) => n.parse().unwrap(),
+        };
+        prop_assert_eq!(
+            (k.floor, k.water, k.brush, k.door, k.wall),
+            (terrain("floor", 1), terrain("water", 3), terrain("brush", 2), terrain("door", 2),
+             terrain("wall", 0))
+        );
+        for (a, b) in ends {
+            let (from, to) = (held.ends[a.index(held.ends.len())], held.ends[b.index(held.ends.len())]);
+            let model = held.model(&k);
+            let enterable = |(x, y): (i32, i32)| model.costs[y as usize * model.width + x as usize] > 0;
+            if !enterable(from) || !enterable(to) {
+                // Water or brush the kind keeps out of: refused as a wall would be.
+                let out = std::process::Command::new(env!("CARGO_BIN_EXE_astar-rogue"))
+                    .arg("path")
+                    .arg(&file)
+                    .args(["--from", &format!("{},{}", from.0, from.1)])
+                    .args(["--to", &format!("{},{}", to.0, to.1), "--kind", "wraith"])
+                    .output()
+                    .expect("run astar-rogue path");
+                prop_assert_eq!(out.status.code(), Some(2));
+                let err = String::from_utf8_lossy(&out.stderr);
+                prop_assert!(err.contains("a cell the wraith cannot enter"), "{}", err);
+                continue;
+            }
+            let got = path_json(&file, from, to, &["--kind", "wraith"]);
+            check(&k, &model, &got, from, to)?;
+            let by_letter = path_json(&file, from, to, &["--kind", "w"]);
+            prop_assert_eq!(&by_letter, &got);
+        }
+    }
 }

@@ -517,6 +517,11 @@ impl World {
         &self.grid
     }
 
+    /// The kind a monster letter stands for on this floor.
+    pub fn kind(&self, glyph: char) -> crate::content::kinds::Kind {
+        self.grid.kind(glyph)
+    }
+
     /// The player.
     pub fn player(&self) -> &Player {
         &self.player
@@ -613,7 +618,7 @@ impl World {
             id,
             kind,
             pos,
-            hp: kinds::kind(kind).hp,
+            hp: self.grid.kind(kind).hp,
             origin,
             plan: SearchResult::default(),
             planned: (pos, pos),
@@ -780,7 +785,7 @@ impl World {
     /// wall it tunnels into becomes floor (the map changes, and every search with it).
     fn step_monster(&mut self, i: usize, to: Pos) {
         let tile = self.grid.get(to);
-        let kind = kinds::kind(self.monsters[i].kind);
+        let kind = self.grid.kind(self.monsters[i].kind);
         let cost = kind
             .search
             .costs
@@ -836,7 +841,7 @@ impl World {
             seen.push(m.kind);
             let table = self
                 .grid
-                .effective(kinds::kind(m.kind).search.costs.table(weights));
+                .effective(self.grid.kind(m.kind).search.costs.table(weights));
             if table != plain {
                 self.grid.add_view(table);
             }
@@ -1077,7 +1082,7 @@ impl World {
         if !kinds_seen.is_empty() {
             let names: Vec<String> = kinds_seen
                 .iter()
-                .map(|&(k, n)| kinds::some_of(k, n))
+                .map(|&(k, n)| kinds::some_of(&self.grid.kind(k).name, n))
                 .collect();
             let verb = if kinds_seen == [(kinds_seen[0].0, 1)] {
                 "comes"
@@ -1224,7 +1229,7 @@ impl World {
         let m = &mut self.monsters[i];
         self.run.damage_dealt += damage.min(m.hp) as u32;
         m.hp -= damage;
-        let name = kinds::kind(m.kind).name;
+        let name = self.grid.kind(m.kind).name;
         if m.hp <= 0 {
             let id = m.id;
             self.remove_monster(id);
@@ -1254,7 +1259,7 @@ impl World {
             if self.state != GameState::Playing {
                 break;
             }
-            if resting && kinds::kind(self.monsters[i].kind).speed == Speed::Slow {
+            if resting && self.grid.kind(self.monsters[i].kind).speed == Speed::Slow {
                 continue;
             }
             self.monster_acts(i);
@@ -1265,7 +1270,7 @@ impl World {
             if self.state != GameState::Playing {
                 break;
             }
-            if kinds::kind(self.monsters[i].kind).speed == Speed::Fast {
+            if self.grid.kind(self.monsters[i].kind).speed == Speed::Fast {
                 let goal = self.player.pos;
                 self.planner
                     .plan_second(&self.grid, goal, self.options, i, &mut self.monsters[i]);
@@ -1288,7 +1293,7 @@ impl World {
         }
         if self.monsters[i].boxed {
             let (at, goal, kind) = (self.monsters[i].pos, self.player.pos, self.monsters[i].kind);
-            let search = kinds::kind(kind).search;
+            let search = self.grid.kind(kind).search;
             let table = self.grid.effective(search.costs.table(self.grid.weights()));
             let grid = self.grid.grid_for(&table).unwrap_or(self.grid.cost_grid());
             let rule = search.options(self.options).neighbourhood;
@@ -1404,7 +1409,7 @@ impl World {
     }
 
     fn monster_attacks(&mut self, i: usize) {
-        let info = kinds::kind(self.monsters[i].kind);
+        let info = self.grid.kind(self.monsters[i].kind);
         let damage = self.rng.random_range(info.min_damage..=info.max_damage);
         self.run.damage_taken += damage.min(self.player.hp) as u32;
         let before = self.player.hp;

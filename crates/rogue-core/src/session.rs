@@ -1079,6 +1079,27 @@ mod tests {
     use crate::engine::grid::Pos;
 
     #[test]
+    fn a_save_keeps_the_levels_own_kinds_and_its_plain_creatures() {
+        let text = b"kind w: wraith, hp 7, moves 4, water 1\n#######\n#@.~wx#\n#######\n";
+        let design = Design::parse(text, "own.txt").unwrap();
+        let s = Session::new(design, Source::generated("own.txt".into()), 1);
+        let json = serde_json::to_string(&s).unwrap();
+        let mut back: Session = serde_json::from_str(&json).unwrap();
+        back.restore(Arc::default()).unwrap();
+        let w = back.world();
+        let wraith = w.kind('w');
+        assert_eq!((wraith.name.as_str(), wraith.hp), ("wraith", 7));
+        assert_eq!(
+            wraith.search.moves,
+            crate::engine::grid::Neighbourhood::Four
+        );
+        assert_eq!(w.kind('x').name.as_str(), "creature");
+        let kinds: Vec<char> = w.monsters().iter().map(|m| m.kind).collect();
+        assert_eq!(kinds, ['w', 'x']);
+        assert_eq!(w.monsters()[0].hp, 7);
+    }
+
+    #[test]
     fn a_save_keeps_the_newest_undo_steps_within_its_budget() {
         let design = Design::parse(b"#####\n#@..#\n#####\n", "x.txt").unwrap();
         let mut s = Session::new(design, Source::generated("x.txt".into()), 1);

@@ -5,7 +5,6 @@
 use super::words::{compass, count, steps_away, way};
 use crate::app::App;
 use crate::app::keymap::{Action, Context};
-use crate::content::kinds::kind;
 use crate::content::level::FeatureKind;
 use crate::engine::astar::Status;
 use crate::engine::grid::{Neighbourhood, Pos};
@@ -76,7 +75,7 @@ pub fn lines(app: &App) -> Vec<String> {
 /// west, its path costs 70 (5 steps).`
 pub fn monster(app: &App, m: &Monster) -> String {
     let me = app.world().player().pos;
-    let info = kind(m.kind);
+    let info = app.world().kind(m.kind);
     let mut head = format!("{} {} #{}", info.name, m.kind, m.id);
     if !info.speed.name().is_empty() {
         head.push_str(&format!(" ({})", info.speed.name()));

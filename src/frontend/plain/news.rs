@@ -4,7 +4,7 @@
 //! the game's log and state before and after the command, never from drawn frames.
 
 use crate::app::{App, Confirm, Mode, Screen};
-use crate::content::kinds::{a_name, kind};
+use crate::content::kinds::a_name;
 use crate::game::{GameState, Message, PLAYER_HP};
 
 use super::words::{capital, compass};
@@ -118,7 +118,7 @@ pub fn lines(app: &App, before: &Seen) -> Vec<String> {
         if !before.in_view.contains(&m.id) {
             out.push(format!(
                 "{} comes into view, {}.",
-                capital(&a_name(m.kind)),
+                capital(&a_name(&w.kind(m.kind).name)),
                 compass(me, m.pos)
             ));
         }
@@ -128,7 +128,7 @@ pub fn lines(app: &App, before: &Seen) -> Vec<String> {
         if let Some(m) = w.monster(*id) {
             out.push(format!(
                 "The {} #{} is out of view, {} when last seen.",
-                kind(m.kind).name,
+                w.kind(m.kind).name,
                 m.id,
                 compass(me, m.pos)
             ));
@@ -219,7 +219,7 @@ fn screen_lines(app: &App, before: &Seen, now: &Seen) -> Vec<String> {
     {
         out.push(format!(
             "Selected: the {} #{}, {}.",
-            kind(m.kind).name,
+            app.world().kind(m.kind).name,
             m.id,
             compass(app.world().player().pos, m.pos)
         ));

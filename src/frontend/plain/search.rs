@@ -7,7 +7,6 @@ use super::look::next_step;
 use super::words::{count, way};
 use crate::app::App;
 use crate::app::keymap::{Action, Context};
-use crate::content::kinds::kind;
 use crate::engine::grid::Pos;
 use crate::game::Planning;
 
@@ -39,7 +38,7 @@ pub fn lines(app: &App) -> Vec<String> {
                 .key_of(Context::Play, Action::NextMonster)
         )];
     };
-    let name = format!("the {} #{}", kind(m.kind).name, m.id);
+    let name = format!("the {} #{}", w.kind(m.kind).name, m.id);
     if w.planning() == Planning::Map {
         let cost = m.plan.cost.map_or("the map does not reach it".into(), |c| {
             format!("its cell costs {c} to you")

@@ -7,6 +7,10 @@
 //! nodes it expands (it loses you behind enough walls and heads for the nearest cell its
 //! search reached), and what entering each tile costs it, or that it cannot (see [`Costs`]).
 
+mod own;
+
+pub use own::{KindError, Kinds};
+
 use crate::content::map::{TerrainWeights, Tile};
 use crate::engine::astar::{SearchOptions, Weight};
 use crate::engine::grid::Neighbourhood;
@@ -179,6 +183,121 @@ impl Search {
     pub fn weight(&self) -> Weight {
         Weight::from_millis(self.weight_millis)
     }
+
+    /// How it differs from plain A* at the player's costs, in a few words: `moves 4-way;
+    /// swims; cannot open doors`, or `plain A*; opens doors`.
+    pub fn words(&self) -> String {
+        let mut parts = Vec::new();
+        if self.moves == Neighbourhood::Four {
+            parts.push("moves 4-way".to_string());
+        }
+        if self.weight_millis != 1000 {
+            parts.push(format!("weighted search, F = G + {}H", self.weight()));
+        }
+        if let Some(cap) = self.cap {
+            parts.push(format!("its search stops at {cap} nodes"));
+        }
+        if parts.is_empty() {
+            parts.push("plain A*".to_string());
+        }
+        let c = self.costs;
+        for (cost, name, free, never) in [
+            (c.floor, "floor", "", "keeps off floor"),
+            (c.water, "water", "swims", "keeps out of water"),
+            (c.brush, "brush", "tramples brush", "keeps out of brush"),
+        ] {
+            match cost {
+                Cost::Terrain => {}
+                Cost::Never => parts.push(never.to_string()),
+                Cost::Times(1) if !free.is_empty() => parts.push(free.to_string()),
+                Cost::Times(n) => parts.push(format!("{name} costs it {n}")),
+            }
+        }
+        parts.push(match c.door {
+            Cost::Never => "cannot open doors".to_string(),
+            Cost::Terrain | Cost::Times(2) => "opens doors".to_string(),
+            Cost::Times(n) => format!("opens doors in {n} turns"),
+        });
+        if let Cost::Times(n) = c.wall {
+            parts.push(format!("digs through walls, {n} turns each"));
+        }
+        parts.join("; ")
+    }
+}
+
+/// A kind's name: a word of at most [`Name::MAX`] bytes, kept inline so that a [`Kind`],
+/// a level's own among them, stays `Copy` and is looked up every turn without allocating.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Name {
+    bytes: [u8; Name::MAX],
+    len: u8,
+}
+
+impl Name {
+    /// The longest name, in bytes.
+    pub const MAX: usize = 16;
+
+    /// A name known when compiling.
+    ///
+    /// # Panics
+    ///
+    /// When `s` is longer than [`Name::MAX`] bytes (a constant that does not compile).
+    pub const fn new(s: &str) -> Name {
+        match Name::try_new(s) {
+            Some(n) => n,
+            None => panic!("a kind's name is at most 16 bytes"),
+        }
+    }
+
+    /// `s` as a name, if it is short enough.
+    pub const fn try_new(s: &str) -> Option<Name> {
+        let b = s.as_bytes();
+        if b.len() > Name::MAX {
+            return None;
+        }
+        let mut bytes = [0; Name::MAX];
+        let mut i = 0;
+        while i < b.len() {
+            bytes[i] = b[i];
+            i += 1;
+        }
+        Some(Name {
+            bytes,
+            len: b.len() as u8,
+        })
+    }
+
+    /// The name as text.
+    pub fn as_str(&self) -> &str {
+        // Made only from whole `&str`s, so always UTF-8.
+        std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or_default()
+    }
+}
+
+impl std::ops::Deref for Name {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl std::fmt::Display for Name {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // `pad`, so that `{:<7}` lines names up as it does a `&str`.
+        f.pad(self.as_str())
+    }
+}
+
+impl std::fmt::Debug for Name {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl PartialEq<&str> for Name {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
 }
 
 /// The fixed traits of a monster kind.
@@ -187,7 +306,7 @@ pub struct Kind {
     /// The letter that stands for it in level files.
     pub glyph: char,
     /// Its name in messages.
-    pub name: &'static str,
+    pub name: Name,
     /// Hit points at spawn.
     pub hp: i32,
     /// Smallest damage of one attack.
@@ -204,8 +323,25 @@ pub struct Kind {
     pub depth: u32,
     /// How it searches for you.
     pub search: Search,
-    /// What a player learns of it: how its search differs, in a few words.
+    /// What a player learns of it: how its search differs, in a few words (empty for a
+    /// level's own kind: [`Kind::about`] words its search instead).
     pub lore: &'static str,
+}
+
+impl Kind {
+    /// What a player learns of it: its lore, or for a level's own kind its search in words.
+    pub fn about(&self) -> std::borrow::Cow<'static, str> {
+        if self.lore.is_empty() {
+            self.search.words().into()
+        } else {
+            self.lore.into()
+        }
+    }
+
+    /// Whether it is one of the game's own kinds ([`KINDS`]), not a level's.
+    pub fn is_builtin(&self) -> bool {
+        KINDS.iter().any(|k| k.glyph == self.glyph)
+    }
 }
 
 /// A door-opener's costs at the level's terrain: a closed door in two turns.
@@ -222,7 +358,7 @@ const DOOR_SHY: Costs = Costs {
 pub const KINDS: [Kind; 8] = [
     Kind {
         glyph: 'r',
-        name: "rat",
+        name: Name::new("rat"),
         hp: 3,
         min_damage: 1,
         max_damage: 2,
@@ -238,7 +374,7 @@ pub const KINDS: [Kind; 8] = [
     },
     Kind {
         glyph: 'k',
-        name: "kobold",
+        name: Name::new("kobold"),
         hp: 4,
         min_damage: 1,
         max_damage: 3,
@@ -254,7 +390,7 @@ pub const KINDS: [Kind; 8] = [
     },
     Kind {
         glyph: 'g',
-        name: "goblin",
+        name: Name::new("goblin"),
         hp: 6,
         min_damage: 1,
         max_damage: 3,
@@ -270,7 +406,7 @@ pub const KINDS: [Kind; 8] = [
     },
     Kind {
         glyph: 'b',
-        name: "bat",
+        name: Name::new("bat"),
         hp: 4,
         min_damage: 1,
         max_damage: 2,
@@ -291,7 +427,7 @@ pub const KINDS: [Kind; 8] = [
     },
     Kind {
         glyph: 'o',
-        name: "orc",
+        name: Name::new("orc"),
         hp: 10,
         min_damage: 2,
         max_damage: 4,
@@ -308,7 +444,7 @@ pub const KINDS: [Kind; 8] = [
     },
     Kind {
         glyph: 'n',
-        name: "naga",
+        name: Name::new("naga"),
         hp: 8,
         min_damage: 2,
         max_damage: 3,
@@ -327,7 +463,7 @@ pub const KINDS: [Kind; 8] = [
     },
     Kind {
         glyph: 'd',
-        name: "dwarf",
+        name: Name::new("dwarf"),
         hp: 9,
         min_damage: 2,
         max_damage: 4,
@@ -346,7 +482,7 @@ pub const KINDS: [Kind; 8] = [
     },
     Kind {
         glyph: 't',
-        name: "troll",
+        name: Name::new("troll"),
         hp: 16,
         min_damage: 3,
         max_damage: 6,
@@ -369,7 +505,7 @@ pub const KINDS: [Kind; 8] = [
 /// The traits of a letter without a kind of its own.
 pub const GENERIC: Kind = Kind {
     glyph: '?',
-    name: "creature",
+    name: Name::new("creature"),
     hp: 5,
     min_damage: 1,
     max_damage: 3,
@@ -381,8 +517,9 @@ pub const GENERIC: Kind = Kind {
     lore: "plain A*; opens doors",
 };
 
-/// The kind a monster letter stands for.
-pub fn kind(glyph: char) -> Kind {
+/// The game's own kind a monster letter stands for, or a plain creature: what a letter means
+/// on a level that defines no kinds of its own (a level's are in its [`Kinds`]).
+pub fn builtin(glyph: char) -> Kind {
     KINDS
         .iter()
         .copied()
@@ -390,9 +527,20 @@ pub fn kind(glyph: char) -> Kind {
         .unwrap_or(Kind { glyph, ..GENERIC })
 }
 
+/// The name of the game's own kind of `glyph` ("creature" for any other letter), for as long
+/// as the program runs: what the settings file calls the editor's key that places it.
+pub fn builtin_name(glyph: char) -> &'static str {
+    let all: &'static [Kind] = &KINDS;
+    let generic: &'static Kind = &GENERIC;
+    all.iter()
+        .find(|k| k.glyph == glyph)
+        .unwrap_or(generic)
+        .name
+        .as_str()
+}
+
 /// `a goblin`, `an orc`: a kind's name with its indefinite article.
-pub fn a_name(glyph: char) -> String {
-    let name = kind(glyph).name;
+pub fn a_name(name: &str) -> String {
     let article = if name.starts_with(['a', 'e', 'i', 'o', 'u']) {
         "an"
     } else {
@@ -401,15 +549,14 @@ pub fn a_name(glyph: char) -> String {
     format!("{article} {name}")
 }
 
-/// `n` monsters of a kind in words: `a goblin`, `two rats`, `12 orcs`.
-pub fn some_of(glyph: char, n: usize) -> String {
+/// `n` monsters of a kind, by its name, in words: `a goblin`, `two rats`, `12 orcs`.
+pub fn some_of(name: &str, n: usize) -> String {
     const WORDS: [&str; 9] = [
         "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
     ];
     if n == 1 {
-        return a_name(glyph);
+        return a_name(name);
     }
-    let name = kind(glyph).name;
     let plural = if let Some(stem) = name.strip_suffix('f') {
         format!("{stem}ves")
     } else if name.ends_with(['s', 'x']) || name.ends_with("ch") || name.ends_with("sh") {
@@ -429,18 +576,18 @@ mod tests {
 
     #[test]
     fn some_of_counts_in_words_and_plurals() {
-        assert_eq!(some_of('g', 1), "a goblin");
-        assert_eq!(some_of('o', 1), "an orc");
-        assert_eq!(some_of('r', 2), "two rats");
-        assert_eq!(some_of('d', 3), "three dwarves");
-        assert_eq!(some_of('t', 10), "ten trolls");
-        assert_eq!(some_of('k', 11), "11 kobolds");
+        assert_eq!(some_of("goblin", 1), "a goblin");
+        assert_eq!(some_of("orc", 1), "an orc");
+        assert_eq!(some_of("rat", 2), "two rats");
+        assert_eq!(some_of("dwarf", 3), "three dwarves");
+        assert_eq!(some_of("troll", 10), "ten trolls");
+        assert_eq!(some_of("kobold", 11), "11 kobolds");
     }
 
     #[test]
     fn names_take_a_or_an() {
-        assert_eq!(super::a_name('o'), "an orc");
-        assert_eq!(super::a_name('g'), "a goblin");
+        assert_eq!(super::a_name("orc"), "an orc");
+        assert_eq!(super::a_name("goblin"), "a goblin");
     }
 
     #[test]
@@ -453,9 +600,9 @@ mod tests {
         assert_eq!(plain.of(Tile::Wall, w, false), 0);
         let heavy = w.with(Tile::Water, 7).unwrap();
         assert_eq!(plain.of(Tile::Water, heavy, false), 7);
-        let naga = kind('n').search.costs;
+        let naga = builtin('n').search.costs;
         assert_eq!(naga.of(Tile::Water, heavy, false), 1);
-        let dwarf = kind('d').search.costs;
+        let dwarf = builtin('d').search.costs;
         assert_eq!(
             (
                 dwarf.of(Tile::Wall, w, false),
@@ -463,7 +610,7 @@ mod tests {
             ),
             (6, 0)
         );
-        assert_eq!(kind('r').search.costs.of(Tile::DoorClosed, w, false), 0);
+        assert_eq!(builtin('r').search.costs.of(Tile::DoorClosed, w, false), 0);
         let t = dwarf.table(w);
         assert_eq!((t.get(Tile::Wall, false), t.get(Tile::Wall, true)), (6, 0));
     }
@@ -480,11 +627,11 @@ mod tests {
         ways.dedup();
         assert!(ways.len() >= 4, "{ways:?}");
         let base = SearchOptions::default().with_cap(Some(10));
-        let bat = kind('b').search.options(base);
+        let bat = builtin('b').search.options(base);
         assert_eq!(bat.cap, Some(10), "the smaller cap");
-        let kobold = kind('k').search.options(SearchOptions::default());
+        let kobold = builtin('k').search.options(SearchOptions::default());
         assert_eq!(kobold.neighbourhood, Neighbourhood::Four);
-        let orc = kind('o').search.options(SearchOptions::default());
+        let orc = builtin('o').search.options(SearchOptions::default());
         assert_eq!(orc.weight.millis(), 1500);
     }
 }

@@ -13,6 +13,8 @@
 //! - `cost: ~ 4`: the weight of a terrain (`.` floor, `~` water, `"` brush), from 1 to 9,
 //!   at most once per terrain: a step into a cell costs 10 straight or 14 diagonal times the
 //!   weight of the cell (floor 1, water 3, brush 2 by default). See docs/terrain.md.
+//! - `kind w: wraith, hp 6, moves 4, water 1`: a kind of monster of the level's own, for a
+//!   letter the game's kinds do not take (see [`Kinds`](crate::content::kinds::Kinds)).
 //! - the map: `#` wall, `.` floor, `~` shallow water, `"` brush, `@` the player's start
 //!   (exactly one), `a`..`z` a monster of that kind (standing on floor), `>` stairs down and
 //!   `!` a healing potion (both on floor), space for void. Short rows are padded with void; a blank
@@ -36,6 +38,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::content::kinds::Kinds;
 use crate::content::map::{TerrainWeights, Tile, TileMap};
 use crate::engine::grid::Pos;
 
@@ -254,7 +257,10 @@ impl Level {
             out.push_str(&note.header());
             out.push('\n');
         }
-        for line in cost_headers(self.grid.weights()) {
+        for line in cost_headers(self.grid.weights())
+            .into_iter()
+            .chain(self.grid.kinds().headers())
+        {
             out.push_str(&line);
             out.push('\n');
         }
@@ -406,6 +412,7 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Lines), ParseError> {
     let mut title = None;
     let mut size: Option<(usize, usize, usize, String)> = None;
     let mut weights = TerrainWeights::DEFAULT;
+    let mut kinds = Kinds::default();
     // The line of the `cost:` header of each terrain, to refuse a second one.
     let mut cost_lines: [Option<usize>; 3] = [None; 3];
     // Each note with its line, the column of its cell and the line's text, to check the
@@ -475,6 +482,11 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Lines), ParseError> {
                         let (note, col) =
                             parse_note(key, value).map_err(|(col, msg)| err(n, col, msg, line))?;
                         notes.push((note, n, col, line));
+                    }
+                    _ if key == "kind" || key.starts_with("kind ") => {
+                        kinds
+                            .add_header(key, value)
+                            .map_err(|e| err(n, e.col, e.message, line))?;
                     }
                     "cost" => {
                         let (tile, weight) =
@@ -675,7 +687,9 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Lines), ParseError> {
             row,
         ));
     };
-    let grid = TileMap::from_tiles(width, height, tiles).with_weights(weights);
+    let grid = TileMap::from_tiles(width, height, tiles)
+        .with_weights(weights)
+        .with_kinds(kinds);
     for (note, n, col, line) in &notes {
         if let Some(p) = note.at.filter(|&p| !grid.contains(p)) {
             return Err(err(
@@ -713,7 +727,7 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Lines), ParseError> {
 const MESSAGE_FORMS: &str = "`message: TEXT` or `message at X,Y: TEXT`";
 
 /// The headers a level file may have, each `name: value` before the map.
-const HEADERS: [&str; 6] = ["title", "size", "map", "message", "next", "cost"];
+const HEADERS: [&str; 7] = ["title", "size", "map", "message", "next", "cost", "kind"];
 
 /// The header name a line begins with when it has no colon (`title The Crypt`): read as
 /// a map row, such a line is a row of monsters, which no one means as a level's first row.
@@ -724,12 +738,13 @@ fn header_without_colon(line: &str) -> Option<&'static str> {
 }
 
 /// `key: value` where key is lowercase letters, or `message at X,Y: value` (whose key is
-/// checked by [`parse_note`]); map rows never contain ':'.
+/// checked by [`parse_note`]) or `kind X: value` (checked by [`Kinds::add_header`]); map
+/// rows never contain ':'.
 fn header(line: &str) -> Option<(&str, &str)> {
     let (key, value) = line.split_once(':')?;
     let word = key.split_once(' ').map_or(key, |(w, _)| w);
     let plain = !key.is_empty() && key.bytes().all(|b| b.is_ascii_lowercase());
-    (plain || word == "message").then_some((key, value))
+    (plain || word == "message" || word == "kind").then_some((key, value))
 }
 
 /// A `message` header's note and the column of its cell (or of its text), or the column and

@@ -15,7 +15,7 @@
 //! assert_eq!(map.cost_grid().cost(Pos::new(3, 0)), 1);
 //! ```
 
-use crate::content::kinds::{CostTable, Costs, Search};
+use crate::content::kinds::{CostTable, Costs, Kind, Kinds, Search};
 use crate::engine::grid::{Grid, Neighbourhood, Pos};
 
 /// What a cell is made of.
@@ -183,6 +183,9 @@ pub struct TileMap {
     views: Vec<(CostTable, Grid)>,
     /// How many cells of each tile there are, in [`Tile::ALL`] order.
     census: [usize; Tile::COUNT],
+    /// What its monster letters stand for: the game's kinds and its level's own. They
+    /// belong with the map as its terrain weights do: both say what moving on it costs.
+    kinds: Kinds,
 }
 
 impl PartialEq for TileMap {
@@ -191,6 +194,7 @@ impl PartialEq for TileMap {
             && self.height() == other.height()
             && self.weights == other.weights
             && self.tiles == other.tiles
+            && self.kinds == other.kinds
     }
 }
 
@@ -227,6 +231,7 @@ impl TileMap {
             grid,
             views: Vec::new(),
             census,
+            kinds: Kinds::default(),
         }
     }
 
@@ -406,6 +411,27 @@ impl TileMap {
             .is_some_and(|i| on_edge(i, self.width(), self.height()))
     }
 
+    /// What its monster letters stand for.
+    pub fn kinds(&self) -> &Kinds {
+        &self.kinds
+    }
+
+    /// The kind a monster letter stands for on this map.
+    pub fn kind(&self, glyph: char) -> Kind {
+        self.kinds.get(glyph)
+    }
+
+    /// The same map with these kinds.
+    pub fn with_kinds(mut self, kinds: Kinds) -> Self {
+        self.kinds = kinds;
+        self
+    }
+
+    /// Sets what its monster letters stand for.
+    pub fn set_kinds(&mut self, kinds: Kinds) {
+        self.kinds = kinds;
+    }
+
     /// The weight of each terrain.
     pub fn weights(&self) -> TerrainWeights {
         self.weights
@@ -481,7 +507,7 @@ fn on_edge(i: usize, width: usize, height: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::content::kinds::kind;
+    use crate::content::kinds::builtin as kind;
 
     #[test]
     fn every_view_follows_every_change() {

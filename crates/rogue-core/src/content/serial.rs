@@ -134,6 +134,10 @@ struct MapForm {
     cells: String,
     /// Floor, water and brush.
     costs: [u32; 3],
+    /// The level's own kinds, as the `kind` headers that define them (none in a save from
+    /// before levels had kinds of their own).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    kinds: Vec<String>,
 }
 
 /// A [`TileMap`] as its size, its cells as one string of glyphs and its terrains' weights
@@ -149,6 +153,7 @@ pub mod grid {
             height: g.height(),
             cells: g.tiles().iter().map(|&t| tile_glyph(t)).collect(),
             costs: Tile::TERRAIN.map(|t| weights.get(t)),
+            kinds: g.kinds().headers().collect(),
         }
         .serialize(s)
     }
@@ -179,7 +184,16 @@ fn map_of(form: MapForm) -> Result<TileMap, String> {
             .with(t, c)
             .ok_or_else(|| format!("a terrain weight of {c} is out of range"))?;
     }
-    Ok(TileMap::from_tiles(w, h, tiles).with_weights(weights))
+    let mut kinds = crate::content::kinds::Kinds::default();
+    for header in &form.kinds {
+        let (key, value) = header.split_once(':').unwrap_or((header, ""));
+        kinds
+            .add_header(key, value)
+            .map_err(|e| format!("{header:?}: {e}"))?;
+    }
+    Ok(TileMap::from_tiles(w, h, tiles)
+        .with_weights(weights)
+        .with_kinds(kinds))
 }
 
 /// Search options as their command-line names.

@@ -12,7 +12,6 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use super::{Monster, World};
-use crate::content::kinds;
 use crate::content::level::FeatureKind;
 use crate::engine::grid::{DIRECTIONS, Neighbourhood, Pos};
 
@@ -35,9 +34,9 @@ pub struct Watch {
 pub enum Alarm {
     /// A monster came into view (its kind letter); the log has said so.
     Monster(char),
-    /// A monster seen a moment ago came back into view (its kind letter): the log does not
+    /// A monster seen a moment ago came back into view (its kind's name): the log does not
     /// announce it again, so the long action says why it stopped.
-    Back(char),
+    Back(crate::content::kinds::Name),
     /// The player lost hit points.
     Hurt,
     /// A feature came into view.
@@ -51,7 +50,7 @@ impl Alarm {
     /// message and a monster coming into view say themselves).
     pub fn message(self) -> Option<String> {
         match self {
-            Alarm::Back(k) => Some(format!("The {} is back in view.", kinds::kind(k).name)),
+            Alarm::Back(k) => Some(format!("The {k} is back in view.")),
             Alarm::Feature(FeatureKind::Stairs) => Some("You see the stairs >.".into()),
             Alarm::Feature(FeatureKind::Potion) => Some("You see a healing potion !.".into()),
             Alarm::Feature(k) => Some(format!("You see a {} {}.", k.name(), k.glyph())),
@@ -132,7 +131,7 @@ impl World {
             return Some(if said {
                 Alarm::Monster(m.kind)
             } else {
-                Alarm::Back(m.kind)
+                Alarm::Back(self.grid.kind(m.kind).name)
             });
         }
         if self.player.hp < watch.hp {

@@ -259,7 +259,7 @@ struct SharedMap {
 
 /// How a monster searches: its kind's grid of costs and its options over the game's.
 fn searched_as(grid: &TileMap, kind: char, options: SearchOptions) -> (CostTable, SearchOptions) {
-    let search = kinds::kind(kind).search;
+    let search = grid.kind(kind).search;
     let table = grid.effective(search.costs.table(grid.weights()));
     (table, search.options(options))
 }
@@ -1212,7 +1212,7 @@ fn plan_chunk(
                 && m.plan.status == Status::Found
                 && step != goal
                 && m.wading == 0
-                && kinds::kind(m.kind).speed == Speed::Fast
+                && grid.kind(m.kind).speed == Speed::Fast
                 && grid
                     .index(step)
                     .and_then(|c| occupied.get(c))

@@ -494,7 +494,7 @@ impl World {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::content::kinds::kind;
+    use crate::content::kinds::builtin as kind;
 
     #[test]
     fn each_new_run_gets_another_short_seed() {

@@ -18,7 +18,7 @@ fn own_search(
     crate::engine::grid::Grid,
     crate::engine::astar::SearchOptions,
 )> {
-    let search = kinds::kind(m.kind).search;
+    let search = kinds::builtin(m.kind).search;
     if search.cap.is_some() {
         return None;
     }
@@ -425,7 +425,7 @@ fn a_fast_monsters_second_plan_is_the_search_from_where_it_stands() {
             }
             w.player_act(Act::Wait);
             for m in w.monsters() {
-                if kinds::kind(m.kind).speed == Speed::Fast {
+                if kinds::builtin(m.kind).speed == Speed::Fast {
                     if let Some((grid, o)) = own_search(&w, m, options) {
                         let q = Query::new(m.planned.0, m.planned.1).options(o);
                         assert_eq!(m.plan, pf.find(&grid, q), "{planning}: {} {}", m.kind, m.id);
@@ -650,7 +650,7 @@ fn the_runs_figures_add_up() {
     let alive: i32 = w
         .monsters()
         .iter()
-        .map(|m| crate::content::kinds::kind(m.kind).hp - m.hp)
+        .map(|m| crate::content::kinds::builtin(m.kind).hp - m.hp)
         .sum();
     let dead: Vec<char> = l
         .monsters
@@ -661,7 +661,7 @@ fn the_runs_figures_add_up() {
     assert_eq!(dead.len() as u32, r.kills);
     let dead_hp: i32 = dead
         .iter()
-        .map(|&k| crate::content::kinds::kind(k).hp)
+        .map(|&k| crate::content::kinds::builtin(k).hp)
         .sum();
     assert_eq!(r.damage_dealt as i32, alive + dead_hp);
 }

@@ -100,6 +100,10 @@ pub struct RunEnd {
     pub map_origin: Pos,
     /// The monsters left.
     pub monsters: Vec<Left>,
+    /// The names of the floor's own kinds, by letter (none in a save from before levels
+    /// had kinds of their own): what the killer and the monsters left are called.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kinds: Vec<(char, String)>,
 }
 
 impl RunEnd {
@@ -174,10 +178,24 @@ impl RunEnd {
                     id: m.id,
                     pos: m.pos,
                     hp: m.hp,
-                    max: kinds::kind(m.kind).hp,
+                    max: w.kind(m.kind).hp,
                 })
                 .collect(),
+            kinds: grid
+                .kinds()
+                .own()
+                .iter()
+                .map(|k| (k.glyph, k.name.to_string()))
+                .collect(),
         }
+    }
+
+    /// The name of the kind a monster letter stood for on the floor the run ended on.
+    pub fn name_of(&self, glyph: char) -> String {
+        self.kinds.iter().find(|(g, _)| *g == glyph).map_or_else(
+            || kinds::builtin(glyph).name.to_string(),
+            |(_, n)| n.clone(),
+        )
     }
 
     /// How it ended, in a sentence: `Killed by a goblin on depth 2 of 3, turn 245.`
@@ -189,7 +207,7 @@ impl RunEnd {
         match self.outcome {
             Outcome::Won => format!("Won the run: the last floor cleared on turn {}.", self.turn),
             Outcome::Dead => match self.killer {
-                Some(k) => format!("Killed by {} {at}.", with_article(kinds::kind(k).name)),
+                Some(k) => format!("Killed by {} {at}.", with_article(&self.name_of(k))),
                 None => format!("Died {at}."),
             },
             Outcome::Abandoned => format!("Abandoned {at}."),
@@ -200,7 +218,7 @@ impl RunEnd {
     pub fn score(&self, date: u64, morgue: Option<PathBuf>) -> Score {
         Score {
             outcome: self.outcome.name().into(),
-            killer: self.killer.map(|k| kinds::kind(k).name.to_string()),
+            killer: self.killer.map(|k| self.name_of(k)),
             depth: self.stats.depth,
             final_depth: self.final_depth,
             turns: self.turn,
@@ -284,7 +302,7 @@ impl RunEnd {
                 line(format!(
                     "  {} {} #{} at {}, HP {}/{}",
                     m.kind,
-                    kinds::kind(m.kind).name,
+                    self.name_of(m.kind),
                     m.id,
                     m.pos,
                     m.hp,

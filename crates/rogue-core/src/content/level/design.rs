@@ -672,7 +672,9 @@ impl Design {
             }
         }
         // The terrain weights are the level's (its `cost:` headers), whatever its size.
-        level.grid = TileMap::from_tiles(nw, nh, tiles).with_weights(grid.weights());
+        level.grid = TileMap::from_tiles(nw, nh, tiles)
+            .with_weights(grid.weights())
+            .with_kinds(grid.kinds().clone());
         let (monsters, features) = (level.monsters.len(), level.features.len());
         level.monsters = std::mem::take(&mut level.monsters)
             .into_iter()

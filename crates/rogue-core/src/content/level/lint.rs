@@ -5,7 +5,6 @@
 //! brush are passable however much they weigh: they slow a monster, never stop it.
 
 use super::{FeatureKind, Level};
-use crate::content::kinds::kind;
 use crate::engine::grid::{DIRECTIONS, Neighbourhood, Pos, Regions};
 
 /// Where a warning points: a cell of the map, or a message header.
@@ -53,7 +52,7 @@ pub fn lint(level: &Level) -> Vec<Warning> {
                 Subject::Cell(m.pos),
                 format!(
                     "the {} '{}' at {} can never reach the player: walls part them",
-                    kind(m.kind).name,
+                    level.grid.kind(m.kind).name,
                     m.kind,
                     m.pos
                 ),

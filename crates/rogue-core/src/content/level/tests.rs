@@ -188,7 +188,7 @@ fn headers_must_come_first_and_be_known() {
     );
     assert_eq!(
         parse("colour: red\n@").unwrap_err().headline(),
-        "t.txt:1:1: unknown header \"colour\" (known: title, size, map, message, next, cost)"
+        "t.txt:1:1: unknown header \"colour\" (known: title, size, map, message, next, cost, kind)"
     );
 }
 

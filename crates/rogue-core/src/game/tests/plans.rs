@@ -41,7 +41,7 @@ struct Ground {
 
 impl Ground {
     fn new(map: &TileMap, kind: char) -> Self {
-        let search = kinds::kind(kind).search;
+        let search = kinds::builtin(kind).search;
         let (width, height) = (map.width() as i32, map.height() as i32);
         let mut cost = Vec::with_capacity(map.len());
         for y in 0..height {
@@ -138,7 +138,7 @@ fn check(map: &TileMap, m: &Monster, planning: Planning) {
     let (from, goal) = m.planned;
     let dist = ground.dijkstra(from);
     let best = |p: Pos| dist[(p.y * ground.width + p.x) as usize];
-    let weight = kinds::kind(m.kind).search.weight_millis;
+    let weight = kinds::builtin(m.kind).search.weight_millis;
     // Within the kind's weight of the cheapest: exact for plain kinds.
     let near = |cost: u32, optimum: u32| {
         cost >= optimum && u64::from(cost) * 1000 <= u64::from(optimum) * u64::from(weight)
