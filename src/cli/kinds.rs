@@ -5,7 +5,7 @@ use std::io::Write;
 use clap::Args;
 use serde_json::{Value, json};
 
-use super::CliError;
+use super::error::CliError;
 use crate::content::kinds::{KINDS, Kind, Speed};
 use crate::content::map::{TerrainWeights, Tile};
 use crate::engine::grid::Neighbourhood;

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::CliError;
+use super::error::CliError;
 use crate::content::endpoints::BadEndpoint;
 use crate::content::kinds::{KINDS, kind};
 use crate::content::level::Level;
@@ -58,18 +58,26 @@ pub struct QueryArgs {
 pub struct KindName(pub char);
 
 impl std::str::FromStr for KindName {
-    type Err = String;
+    type Err = UnknownKind;
 
-    fn from_str(s: &str) -> Result<Self, String> {
+    fn from_str(s: &str) -> Result<Self, UnknownKind> {
         KINDS
             .iter()
             .find(|k| k.name == s || k.glyph.to_string() == s)
             .map(|k| KindName(k.glyph))
-            .ok_or_else(|| {
-                let names: Vec<&str> = KINDS.iter().map(|k| k.name).collect();
-                format!("{s:?} is not a kind: use {}", names.join(", "))
-            })
+            .ok_or_else(|| UnknownKind(s.to_string()))
     }
+}
+
+/// A word that names no kind of monster (the word).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0:?} is not a kind: use {names}", names = kind_names())]
+pub struct UnknownKind(pub String);
+
+/// The kinds' names, for [`UnknownKind`].
+fn kind_names() -> String {
+    let names: Vec<&str> = KINDS.iter().map(|k| k.name).collect();
+    names.join(", ")
 }
 
 impl QueryArgs {
