@@ -1,6 +1,8 @@
 //! The crate's layers, as `src/lib.rs` lists them, held by reading every source file: a
 //! module may use its own layer and the layers below it, never one above; and the layers
-//! below the app never touch the terminal libraries or the command-line parser.
+//! below the app never touch the terminal libraries or the command-line parser. Within a
+//! layer, no files import each other, directly or round a circle (`KNOWN_CIRCLES` lists
+//! those that other work is taking apart).
 
 use std::path::{Path, PathBuf};
 
@@ -396,33 +398,25 @@ fn references(
     let resolve = |inline: &[(String, usize)], segs: &[String]| -> Option<Vec<String>> {
         let mut here: Vec<String> = module.to_vec();
         here.extend(inline.iter().map(|(m, _)| m.clone()));
-        let first = segs.first()?;
-        let mut base = match first.as_str() {
-            "crate" => Vec::new(),
-            "self" => here.clone(),
+        // The module the path starts from, and how many of its segments that takes.
+        let (mut base, used) = match segs.first()?.as_str() {
+            "crate" => (Vec::new(), 1),
+            "self" => (here, 1),
             "super" => {
                 let ups = segs.iter().take_while(|s| *s == "super").count();
-                let mut b = here.clone();
-                for _ in 0..ups {
-                    b.pop()?;
-                }
-                b.extend(segs[ups..].iter().cloned());
-                return Some(b);
+                (here[..here.len().checked_sub(ups)?].to_vec(), ups)
             }
+            // A bare name is a path of ours only when it is a child module's.
             name => {
                 let mut child = here.clone();
                 child.push(name.to_string());
                 if !is_module(&child) {
                     return None;
                 }
-                here.clone()
+                (here, 0)
             }
         };
-        if first != "crate" && first != "self" {
-            base.extend(segs.iter().cloned());
-        } else {
-            base.extend(segs[1..].iter().cloned());
-        }
+        base.extend(segs[used..].iter().cloned());
         Some(base)
     };
     while i < c.len() {
@@ -450,9 +444,10 @@ fn references(
         if word == "mod" {
             let tail = rest.trim_start();
             let name: String = tail.chars().take_while(|ch| is_ident(*ch)).collect();
-            if tail[name.len()..].trim_start().starts_with('{') {
+            let next = tail.trim_start_matches(is_ident).trim_start();
+            if next.starts_with('{') {
                 let before: String = c[i.saturating_sub(80)..i].iter().collect();
-                let open = after + rest.find('{').unwrap_or(0);
+                let open = after + c[after..].iter().position(|ch| *ch == '{').unwrap_or(0);
                 if before
                     .split_whitespace()
                     .rev()
@@ -484,12 +479,10 @@ fn references(
             }
         }
         if word == "use" && rest.starts_with(char::is_whitespace) {
-            let end = after + rest.find(';').unwrap_or(0);
-            let end = if rest.contains(';') {
-                end
-            } else {
-                after + c[after..].iter().position(|ch| *ch == ';').unwrap_or(0)
-            };
+            let end = c[after..]
+                .iter()
+                .position(|ch| *ch == ';')
+                .map_or(c.len(), |n| after + n);
             let tree: String = c[after..end].iter().collect();
             let tokens = use_tokens(&tree);
             let mut paths = Vec::new();
@@ -518,14 +511,14 @@ fn references(
             j += 2 + w.chars().count();
             segs.push(w);
         }
-        if segs.len() > 1 {
-            if let Some(path) = resolve(&inline, &segs) {
-                out.push(Reference {
-                    line: line_at(i),
-                    written: segs.join("::"),
-                    path,
-                });
-            }
+        if segs.len() > 1
+            && let Some(path) = resolve(&inline, &segs)
+        {
+            out.push(Reference {
+                line: line_at(i),
+                written: segs.join("::"),
+                path,
+            });
         }
         i = j;
     }
