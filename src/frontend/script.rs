@@ -1423,6 +1423,52 @@ mod tests {
     }
 
     #[test]
+    fn a_word_that_does_not_read_is_told_in_the_words_it_had() {
+        let max = MAX_TERMINAL;
+        for (got, error, words) in [
+            (
+                lab_query("1,1-2,2").map(drop),
+                TokenError::LabQuery("1,1-2,2".into()),
+                "bad lab query \"1,1-2,2\": expected X1,Y1:X2,Y2 (start:goal)".to_string(),
+            ),
+            (
+                terminal_size("0x5").map(drop),
+                TokenError::TerminalSize("0x5".into()),
+                format!("bad terminal size \"0x5\": expected WxH, 1x1 to {max}x{max}"),
+            ),
+            (
+                parse_token("click:3").map(drop),
+                TokenError::Cell("3".into()),
+                "bad cell \"3\": expected COL,ROW".into(),
+            ),
+            (
+                parse_token("C-ab").map(drop),
+                TokenError::Control("C-ab".into()),
+                "unknown token \"C-ab\": C- takes one character, as in C-c".into(),
+            ),
+            (
+                parse_token("F13").map(drop),
+                TokenError::Unknown("F13".into()),
+                "unknown token \"F13\"".into(),
+            ),
+            (
+                "most".parse::<Frames>().map(drop),
+                TokenError::Frames("most".into()),
+                "\"most\" is not a frame choice: use last, snaps or all".into(),
+            ),
+        ] {
+            assert_eq!(got, Err(error.clone()));
+            assert_eq!(error.to_string(), words);
+        }
+        let e = parse_token("Bogus").unwrap_err();
+        assert_eq!(e, TokenError::NotAToken("Bogus".into()));
+        assert!(
+            e.to_string()
+                .starts_with("unknown token \"Bogus\": expected a key (h, Left,")
+        );
+    }
+
+    #[test]
     fn errors_name_line_and_column() {
         let e = parse(b"h j\n  k Bogus\n", "s.keys").unwrap_err();
         assert_eq!(

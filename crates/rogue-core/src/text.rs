@@ -566,6 +566,42 @@ mod tests {
     }
 
     #[test]
+    fn a_quoted_path_that_does_not_read_says_why_in_its_words() {
+        let (esc, tail) = (
+            QuotedPathError::Escape,
+            "in the quoted path (use \\\\, \\\", \\u{..} or \\xNN)",
+        );
+        for (text, error, words) in [
+            (
+                r#""open"#,
+                QuotedPathError::Unclosed,
+                "the quoted path has no closing quote".to_string(),
+            ),
+            (r#""a\q""#, esc(Some('q')), format!(r"bad escape \q {tail}")),
+            (r#""a\"#, esc(None), format!(r"bad escape \ {tail}")),
+            (
+                r#""\xZZ""#,
+                QuotedPathError::ByteEscape("ZZ".into()),
+                r"bad byte escape \xZZ in the quoted path".into(),
+            ),
+            (
+                r#""\u{zz}""#,
+                QuotedPathError::CharEscape,
+                r"bad \u{..} escape in the quoted path".into(),
+            ),
+            (
+                r#""a" b"#,
+                QuotedPathError::TextAfter,
+                "text after the closing quote of the path".into(),
+            ),
+        ] {
+            let e = unquote_path(text).expect_err(text);
+            assert_eq!(e, error, "{text}");
+            assert_eq!(e.to_string(), words, "{text}");
+        }
+    }
+
+    #[test]
     fn bad_utf8_in_a_long_line_is_reported_in_a_window() {
         let mut line = vec![b'.'; 100_000];
         line[70_000] = 0xff;
