@@ -23,6 +23,8 @@ mod test;
 pub use cast::CastArgs;
 pub use check::CheckArgs;
 pub use config::ConfigArgs;
+pub use error::GenerateError;
+use error::report;
 pub use error::{CliError, EXIT_BAD_INPUT, EXIT_CLOSED_PIPE};
 pub use generate::{GenerateArgs, generate_text};
 pub use kinds::KindsArgs;
@@ -146,25 +148,5 @@ pub fn execute(cli: Cli) -> i32 {
             report(&e);
             e.exit_code()
         }
-    }
-}
-
-/// The settings an interactive command plays with: `file`, or else the user's own
-/// (`app::config::load_user`).
-fn settings(file: Option<&std::path::Path>) -> Result<crate::app::config::Settings, CliError> {
-    Ok(match file {
-        Some(f) => crate::app::config::load(f)?,
-        None => crate::app::config::load_user()?,
-    })
-}
-
-/// Prints a message on standard error, control characters escaped (a message may quote a
-/// file's content). A failed write is ignored: there is nowhere else to say it.
-pub(crate) fn report(message: &dyn std::fmt::Display) {
-    use std::io::Write;
-    let text = message.to_string();
-    let mut err = std::io::stderr().lock();
-    for line in text.lines() {
-        let _ = writeln!(err, "{}", crate::text::escape_controls(line));
     }
 }

@@ -13,7 +13,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use super::config::{Bindings, together};
 use super::keymap::{Action, Context};
 use super::{App, Confirm, Mode, Screen};
-use crate::content::kinds::Kinds;
+use crate::content::kinds::own::Kinds;
 use crate::content::level::tools::{self, Clip, TooBig};
 use crate::content::level::{EditOp, FeatureKind, Needs, Refusal, ResizeRefusal, Side, Sides};
 use crate::content::map::Tile;

@@ -8,7 +8,8 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::content::kinds::{CostTable, Kinds};
+use crate::content::kinds::CostTable;
+use crate::content::kinds::own::Kinds;
 use crate::content::map::{TerrainWeights, Tile, TileMap};
 use crate::engine::astar::{
     Algorithm, Heuristic, NodeInfo, Pathfinder, Query, SearchOptions, SearchResult, Snapshot,

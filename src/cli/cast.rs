@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::CliError;
+use super::error::CliError;
 use crate::frontend::cast;
 use crate::frontend::script::{self, RunOptions};
 

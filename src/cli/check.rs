@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::{CliError, EXIT_BAD_INPUT};
+use super::error::{CliError, EXIT_BAD_INPUT};
 use crate::content::level::campaign::{self, ChainFloor};
 use crate::content::level::lint::{Subject, lint};
 use crate::content::level::{Design, Format, read_level_file};
@@ -37,7 +37,7 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, CliError> {
             Ok(x) => x,
             Err(e) => {
                 failed = true;
-                super::report(&e);
+                super::error::report(&e);
                 continue;
             }
         };
@@ -53,7 +53,7 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, CliError> {
             // A map the game refuses to play must not pass the check.
             if let Err(e) = crate::session::playable(&floor.design, &floor.path, floor.format) {
                 failed = true;
-                super::report(&e);
+                super::error::report(&e);
                 continue;
             }
             let name = floor.path.display().to_string();
@@ -61,7 +61,7 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, CliError> {
         }
         if let Some(e) = chain.error {
             failed = true;
-            super::report(&e);
+            super::error::report(&e);
         }
     }
     Ok(if failed { EXIT_BAD_INPUT } else { 0 })
@@ -107,7 +107,7 @@ fn check_floor(
             Subject::Note(i) => design.note_line(i).map(|n| (n, 1)),
         }
         .unwrap_or((1, 1));
-        super::report(&format!("{name}:{line}:{col}: {severity}: {}", w.message));
+        super::error::report(&format!("{name}:{line}:{col}: {severity}: {}", w.message));
     }
     if strict && !warnings.is_empty() {
         return Ok(true);

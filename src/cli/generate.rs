@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::CliError;
+use super::error::{CliError, GenerateError};
 use crate::content::generate::{self, Density, GenKind, GenParams};
 
 /// Arguments of `generate`.
@@ -53,7 +53,7 @@ fn kinds() -> impl clap::builder::TypedValueParser<Value = GenKind> {
 
 /// Generates a level and writes it to the output file or standard output.
 pub(super) fn generate(args: &GenerateArgs) -> Result<i32, CliError> {
-    let text = generate_text(args).map_err(CliError::BadInput)?;
+    let text = generate_text(args)?;
     match &args.output {
         // `-` is standard output, as for every Unix tool.
         Some(path) if path.as_os_str() == "-" => {
@@ -70,10 +70,10 @@ pub(super) fn generate(args: &GenerateArgs) -> Result<i32, CliError> {
     Ok(0)
 }
 
-/// The text of the level `generate` makes, or a message saying why it cannot be made.
-pub fn generate_text(args: &GenerateArgs) -> Result<String, String> {
+/// The text of the level `generate` makes, or why it cannot be made.
+pub fn generate_text(args: &GenerateArgs) -> Result<String, GenerateError> {
     let (width, height) = crate::text::parse_size(&args.size)
-        .ok_or_else(|| format!("bad size {:?}: expected WxH, e.g. 80x40", args.size))?;
+        .ok_or_else(|| GenerateError::Size(args.size.clone()))?;
     let params = GenParams {
         kind: args.kind,
         width,
@@ -86,7 +86,5 @@ pub fn generate_text(args: &GenerateArgs) -> Result<String, String> {
         terrain: args.terrain,
         depth: astar_rogue_core::content::generate::DEEPEST,
     };
-    Ok(generate::generate(&params)
-        .map_err(|e| e.to_string())?
-        .to_text())
+    Ok(generate::generate(&params)?.to_text())
 }

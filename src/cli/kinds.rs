@@ -6,8 +6,9 @@ use std::path::PathBuf;
 use clap::Args;
 use serde_json::{Value, json};
 
-use super::CliError;
-use crate::content::kinds::{Kind, Kinds, Speed};
+use super::error::CliError;
+use crate::content::kinds::own::Kinds;
+use crate::content::kinds::{Kind, Speed};
 use crate::content::level::Level;
 use crate::content::map::{TerrainWeights, Tile};
 use crate::engine::grid::Neighbourhood;

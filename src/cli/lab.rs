@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use clap::Args;
 
-use super::CliError;
+use super::error::CliError;
 use super::query::{QueryArgs, check_endpoints};
 use crate::app::{App, open_level};
 use crate::content::level::Level;
@@ -41,8 +41,8 @@ pub(super) fn lab(args: &LabArgs) -> Result<i32, CliError> {
     // and its costs.
     let (options, kind) = (q.base_options(), kind.map(|k| k.glyph));
     let (design, source) = open_level(Some(&q.level), args.seed)?;
-    let settings = super::settings(args.config.as_deref())?;
-    crate::frontend::term::require_terminal().map_err(CliError::BadInput)?;
+    let settings = settings(args.config.as_deref())?;
+    crate::frontend::term::require_terminal()?;
     let seed = args.seed;
     // Nothing is recorded: the lab's own scripts start with `#! lab:` instead.
     let recorder = Recorder::new(None, seed, None, false).map_err(CliError::Terminal)?;
@@ -59,4 +59,13 @@ pub(super) fn lab(args: &LabArgs) -> Result<i32, CliError> {
     )
     .map_err(CliError::Terminal)?;
     Ok(ending.exit_code())
+}
+
+/// The settings an interactive command plays with: `file`, or else the user's own
+/// (`app::config::load_user`).
+fn settings(file: Option<&std::path::Path>) -> Result<crate::app::config::Settings, CliError> {
+    Ok(match file {
+        Some(f) => crate::app::config::load(f)?,
+        None => crate::app::config::load_user()?,
+    })
 }

@@ -7,7 +7,7 @@ use std::io::Write;
 use clap::Args;
 use serde::Serialize;
 
-use super::CliError;
+use super::error::CliError;
 use super::query::{QueryArgs, check_endpoints};
 use crate::content::level::Level;
 use crate::engine::astar::{Pathfinder, Query, SearchResult, TraceEvent, Tracer};
@@ -61,7 +61,7 @@ pub(super) fn path(args: &PathArgs) -> Result<i32, CliError> {
     }
     if let Some(why) = result.fallback {
         // On standard error, so that JSON on standard output stays one object.
-        super::report(&crate::view::describe::fallback(why));
+        super::error::report(&crate::view::describe::fallback(why));
     }
     // A search that may overestimate is set beside the optimal cost, as the lab sets it.
     let optimal = crate::app::lab::optimal(&grid, &q.options(kind.as_ref()), &result);

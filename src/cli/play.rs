@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 
 use clap::Args;
 
-use super::CliError;
+use super::error::CliError;
 use crate::app::App;
 use crate::app::config::Settings;
 use crate::frontend::keep::{self, Keeper, Recovered, Start};
@@ -92,7 +92,7 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
     let data = match data::data_dir() {
         Ok(dir) => Some(dir),
         Err(e) => {
-            crate::cli::report(&format!("Runs are not kept: {e}"));
+            super::error::report(&format!("Runs are not kept: {e}"));
             None
         }
     };
@@ -150,7 +150,7 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
     // Nothing is written (no lock, no recording) and no mode touched without a terminal
     // to play on, unless the game is to be played in plain lines.
     if !args.plain {
-        crate::frontend::term::require_terminal().map_err(CliError::BadInput)?;
+        crate::frontend::term::require_terminal()?;
     }
     let mut kept = Taken(match (&data, slot) {
         (Some(dir), Some(slot)) => {
@@ -173,7 +173,7 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
         let (dir, _, slot) = kept.0.as_ref().expect("a save has a slot");
         let caught_up = vet(&save, slot)?;
         if save.settings().map(str::as_bytes) != settings_text.as_deref() {
-            crate::cli::report(
+            super::error::report(
                 &"The settings changed since this run began: it goes on with the settings it began with.",
             );
         }
@@ -466,13 +466,13 @@ fn score_unscored(data: &Path, unscored: Vec<Unscored>) -> Vec<Unscored> {
     let mut left = Vec::new();
     for u in unscored {
         match keep::score_run(data, &u.end, &u.tape) {
-            Ok(note) => crate::cli::report(&format!(
+            Ok(note) => super::error::report(&format!(
                 "A run that ended unscored is scored now: {} {}",
                 u.end.sentence(),
                 note.replace('\n', "; ")
             )),
             Err(why) => {
-                crate::cli::report(&format!(
+                super::error::report(&format!(
                     "A run that ended still cannot be scored ({why}); it stays kept."
                 ));
                 left.push(u);
@@ -525,7 +525,7 @@ impl Drop for Taken {
 /// so: `Ok(None)`.
 fn take_lock(dir: &Path, slot: &Slot) -> Result<Option<Lock>, CliError> {
     let not_kept = |e: String| {
-        crate::cli::report(&format!(
+        super::error::report(&format!(
             "Runs are not kept: {}: cannot keep runs there: {e}.",
             dir.display()
         ));
@@ -624,7 +624,7 @@ fn resume(save: &RunSave, slot: &Slot) -> Result<(App, Start), CliError> {
 fn resume_legacy(save: &LegacySave, slot: &Slot) -> Result<(App, Start), CliError> {
     // Replaying is quick on most levels (some 25 µs a turn on the default one) but takes
     // as long as the turns took on a huge one: say what is going on meanwhile.
-    crate::cli::report(&format!(
+    super::error::report(&format!(
         "Resuming your run on {} (turn {}), saved in format 1: replaying its {} recorded lines...",
         save.name,
         save.turn,

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::CliError;
+use super::error::CliError;
 use crate::content::endpoints::BadEndpoint;
 use crate::content::kinds::Kind;
 use crate::content::level::Level;
@@ -59,9 +59,9 @@ pub struct QueryArgs {
 pub struct KindName(pub String);
 
 impl std::str::FromStr for KindName {
-    type Err = String;
+    type Err = std::convert::Infallible;
 
-    fn from_str(s: &str) -> Result<Self, String> {
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
         Ok(KindName(s.to_string()))
     }
 }

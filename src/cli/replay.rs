@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::CliError;
+use super::error::CliError;
 use crate::frontend::replay::{self, DEFAULT_SPEED, Replay, SPEEDS};
 use crate::frontend::script::RunOptions;
 

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::CliError;
+use super::error::CliError;
 use crate::content::scen::{self, Report};
 use crate::engine::astar::{Algorithm, SearchOptions, Ties};
 

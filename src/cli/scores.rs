@@ -4,7 +4,7 @@ use std::io::Write;
 
 use clap::Args;
 
-use super::CliError;
+use super::error::CliError;
 use crate::session::data;
 use crate::session::scores::{self, SCORES_FILE};
 
@@ -21,12 +21,12 @@ pub struct ScoresArgs {
 
 /// Prints the score table from the data folder.
 pub(super) fn scores(args: &ScoresArgs) -> Result<i32, CliError> {
-    let dir = data::data_dir().map_err(CliError::BadInput)?;
+    let dir = data::data_dir()?;
     // Its errors name the file.
     let table = scores::load(&dir).map_err(|e| CliError::BadInput(e.to_string()))?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for line in &table.unreadable {
-        crate::cli::report(&format!(
+        super::error::report(&format!(
             "{}:{line}: warning: this line does not read as a run; it is kept as it is",
             crate::text::shown_path(&dir.join(SCORES_FILE))
         ));

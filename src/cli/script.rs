@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::CliError;
+use super::error::CliError;
 use crate::engine::grid::Pos;
 use crate::frontend::script::{self, Frames, Output, RunOptions};
 

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::CliError;
+use super::error::CliError;
 use crate::frontend::snapshot;
 
 /// Arguments of `test`.

@@ -190,6 +190,9 @@ pub enum RebuildError {
     /// What it holds is not a game that can be.
     #[error("its game does not load: {0}")]
     Game(String),
+    /// What it holds is not a game that can be, as the game found when readying it.
+    #[error("its game does not load: {0}")]
+    Restore(#[from] crate::game::kept::RestoreError),
     /// Its recording does not read (a format 1 save).
     #[error("its recording does not read: {0}")]
     Tape(String),
@@ -209,7 +212,7 @@ pub fn resume(
     check_size(save.size)?;
     let settings = saved_settings(save.settings.as_deref(), save.settings_file.as_deref())?;
     let mut session: Session = save.session.clone();
-    session.restore(progress).map_err(RebuildError::Game)?;
+    session.restore(progress)?;
     let view = serde_json::from_value(save.view.clone())
         .map_err(|e| RebuildError::Game(format!("its screen does not read: {e}")))?;
     let mut app = App::resumed(session, settings, save.size, view);
@@ -387,7 +390,7 @@ struct Kept {
     answers: usize,
     /// Set once the game ends: what was said to the player (an error if the run could not
     /// be kept), so it is done once.
-    finished: Option<Result<String, String>>,
+    finished: Option<Result<String, KeepError>>,
 }
 
 /// Keeps a terminal game's runs: its save slot (locked while the game runs), what it
@@ -773,7 +776,7 @@ impl Keeper {
     /// not scored yet), or removes a save and a tape left of a run that is over, and the
     /// slot's lock file with them. Returns what to tell the player, or, when the run could
     /// not be saved, why; a second call does nothing more and says the same.
-    pub fn finish(&self) -> Result<String, String> {
+    pub fn finish(&self) -> Result<String, KeepError> {
         let mut kept = self.kept();
         if let Some(said) = &kept.finished {
             return said.clone();
@@ -798,10 +801,10 @@ impl Keeper {
                     "A run that ended is kept until it is scored: `{}` scores it.",
                     self.start.command()
                 )),
-                Err(e) => Err(format!(
-                    "Could not keep your run: {}: {e}. A save written before, if any, is unchanged.",
-                    self.slot.save.display()
-                )),
+                Err(e) => Err(KeepError {
+                    save: self.slot.save.clone(),
+                    source: Arc::new(e),
+                }),
             }
         } else {
             let _ = std::fs::remove_file(&self.slot.save);
@@ -838,14 +841,38 @@ impl Keeper {
     }
 }
 
+/// Why a run could not be kept when its game ended: its save could not be written.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error(
+    "Could not keep your run: {}: {source}. A save written before, if any, is unchanged.",
+    save.display()
+)]
+pub struct KeepError {
+    /// The save file.
+    pub save: PathBuf,
+    /// The failed write (shared: a second [`Keeper::finish`] says the same).
+    pub source: Arc<std::io::Error>,
+}
+
+/// Why an ended run could not be scored (then it is kept, and scored later).
+#[derive(Debug, thiserror::Error)]
+pub enum ScoreError {
+    /// Its morgue file could not be written.
+    #[error("no morgue file: {0}")]
+    Morgue(#[source] std::io::Error),
+    /// Its score line could not be added to the table.
+    #[error("not scored: {0}")]
+    Scores(#[source] std::io::Error),
+}
+
 /// Writes an ended run's morgue file (with its `tape`) and its score line, in that order:
 /// the lines for the end screen, or why they could not both be written (then neither is
 /// left: the run is scored later, whole).
-pub fn score_run(data: &Path, end: &RunEnd, tape: &str) -> Result<String, String> {
+pub fn score_run(data: &Path, end: &RunEnd, tape: &str) -> Result<String, ScoreError> {
     let date = data::now();
     let dir = data.join("morgue");
-    let (text, keys) = morgue::write(&dir, end, date, |_| tape.to_string())
-        .map_err(|e| format!("no morgue file: {e}"))?;
+    let (text, keys) =
+        morgue::write(&dir, end, date, |_| tape.to_string()).map_err(ScoreError::Morgue)?;
     let name = text
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -860,7 +887,7 @@ pub fn score_run(data: &Path, end: &RunEnd, tape: &str) -> Result<String, String
             // scored later with a morgue file of its own.
             let _ = std::fs::remove_file(&text);
             let _ = std::fs::remove_file(&keys);
-            Err(format!("not scored: {e}"))
+            Err(ScoreError::Scores(e))
         }
     }
 }

@@ -25,6 +25,8 @@ use std::path::{Path, PathBuf};
 
 use crossterm::event::{Event, MouseEventKind};
 
+/// The script format keys the bytes a recording carries.
+pub use super::script::carry_key;
 use super::script::token;
 use crate::app::{Replacing, create_for_writing};
 use crate::session::Io;
@@ -67,15 +69,6 @@ pub struct Recorder {
     answers: usize,
     /// A run's tape this recording continues, written in place of a header.
     prefix: Option<String>,
-}
-
-/// The key of carried bytes: their FNV-1a hash and their length.
-pub fn carry_key(bytes: &[u8]) -> String {
-    format!(
-        "{:016x}-{}",
-        crate::session::data::fnv64(bytes),
-        bytes.len()
-    )
 }
 
 /// The line that carries `bytes` under `key`.

@@ -192,7 +192,7 @@ fn carried_line(
                     format!("a carried copy does not read: {e}"),
                 )
             })?;
-            if super::record::carry_key(&data) != key {
+            if carry_key(&data) != key {
                 return Err((
                     value_col,
                     format!("the copy carried as {key} is damaged: its bytes do not match its key"),
@@ -213,16 +213,25 @@ fn carried_line(
     Ok(())
 }
 
+/// The key of carried bytes (`#= carry KEY ..`): their FNV-1a hash and their length.
+pub fn carry_key(bytes: &[u8]) -> String {
+    format!(
+        "{:016x}-{}",
+        crate::session::data::fnv64(bytes),
+        bytes.len()
+    )
+}
+
 /// A disk answer as a recording writes it, its bytes named `@KEY`, read back with the
 /// bytes it names.
 fn answer_of(
     json: &str,
     bytes: &std::collections::HashMap<String, Vec<u8>>,
-) -> Result<crate::session::Io, String> {
+) -> Result<crate::session::Io, AnswerError> {
     fn fill(
         v: &mut serde_json::Value,
         bytes: &std::collections::HashMap<String, Vec<u8>>,
-    ) -> Result<(), String> {
+    ) -> Result<(), AnswerError> {
         match v {
             serde_json::Value::Object(map) => {
                 for (k, v) in map.iter_mut() {
@@ -231,7 +240,7 @@ fn answer_of(
                     {
                         let data = bytes
                             .get(key)
-                            .ok_or_else(|| format!("no copy {key:?} is carried"))?;
+                            .ok_or_else(|| AnswerError::NoCopy(key.to_string()))?;
                         *v = serde_json::Value::String(
                             crate::session::journal::bytes_text::encode(data),
                         );
@@ -249,10 +258,20 @@ fn answer_of(
         }
         Ok(())
     }
-    let mut value: serde_json::Value =
-        serde_json::from_str(json).map_err(|e| format!("a disk answer does not read: {e}"))?;
+    let mut value: serde_json::Value = serde_json::from_str(json).map_err(AnswerError::Json)?;
     fill(&mut value, bytes)?;
-    serde_json::from_value(value).map_err(|e| format!("a disk answer does not read: {e}"))
+    serde_json::from_value(value).map_err(AnswerError::Json)
+}
+
+/// Why a carried disk answer (`#= io ..`) cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum AnswerError {
+    /// Its bytes name a copy (`@KEY`) that no `#= carry` line gave.
+    #[error("no copy {0:?} is carried")]
+    NoCopy(String),
+    /// It is not the JSON of a disk answer.
+    #[error("a disk answer does not read: {0}")]
+    Json(#[source] serde_json::Error),
 }
 
 /// Parses a script; `file` names it in errors and anchors relative header paths.
@@ -303,8 +322,8 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<Script, ParseError> {
                 "level" => {
                     // Quoted when the name needs it (a leading space, a newline): see
                     // `text::quote_path`, which recordings write it with.
-                    let path =
-                        crate::text::unquote_path(value).map_err(|m| err(n, col, m, line))?;
+                    let path = crate::text::unquote_path(value)
+                        .map_err(|e| err(n, col, e.to_string(), line))?;
                     if path.as_os_str().is_empty() {
                         // At the header, as every header error of the parser is.
                         return Err(err(
@@ -320,7 +339,7 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<Script, ParseError> {
                 "config" => script.header.config = Some(base.join(value)),
                 "size" => {
                     script.header.size =
-                        Some(terminal_size(value).map_err(|m| err(n, col, m, line))?)
+                        Some(terminal_size(value).map_err(|e| err(n, col, e.to_string(), line))?)
                 }
                 "seed" => {
                     script.header.seed = Some(
@@ -330,7 +349,8 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<Script, ParseError> {
                     )
                 }
                 "lab" => {
-                    script.header.lab = Some(lab_query(value).map_err(|m| err(n, col, m, line))?);
+                    script.header.lab =
+                        Some(lab_query(value).map_err(|e| err(n, col, e.to_string(), line))?);
                     script.header.lab_at = Some(here());
                 }
                 "planning" => {
@@ -423,7 +443,7 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<Script, ParseError> {
                 }
                 _ => (1, word, col),
             };
-            let action = parse_token(body).map_err(|m| err(n, body_col, m, line))?;
+            let action = parse_token(body).map_err(|e| err(n, body_col, e.to_string(), line))?;
             if matches!(action, Action::Snap(_)) && repeat > 1 {
                 return Err(err(n, col, "a snap cannot be repeated".into(), line));
             }
@@ -445,22 +465,29 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<Script, ParseError> {
         }
     }
     for (n, col, json) in answers {
-        let answer = answer_of(&json, &copies)
-            .map_err(|m| ParseError::new(file.to_string(), n, col, m, format!("#= io {json}")))?;
+        let answer = answer_of(&json, &copies).map_err(|e| {
+            ParseError::new(
+                file.to_string(),
+                n,
+                col,
+                e.to_string(),
+                format!("#= io {json}"),
+            )
+        })?;
         script.carried.io.push(answer);
     }
     Ok(script)
 }
 
 /// A lab query `X1,Y1:X2,Y2`: the start, then the goal.
-pub fn lab_query(s: &str) -> Result<(Pos, Pos), String> {
-    let bad = || format!("bad lab query {s:?}: expected X1,Y1:X2,Y2 (start:goal)");
+pub fn lab_query(s: &str) -> Result<(Pos, Pos), TokenError> {
+    let bad = || TokenError::LabQuery(s.to_string());
     let (a, b) = s.trim().split_once(':').ok_or_else(bad)?;
     Ok((a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?))
 }
 
 /// A terminal size `WxH` within the runner's limits.
-pub fn terminal_size(s: &str) -> Result<(u16, u16), String> {
+pub fn terminal_size(s: &str) -> Result<(u16, u16), TokenError> {
     match parse_size(s) {
         Some((w, h))
             if (1..=usize::from(MAX_TERMINAL)).contains(&w)
@@ -468,21 +495,47 @@ pub fn terminal_size(s: &str) -> Result<(u16, u16), String> {
         {
             Ok((w as u16, h as u16))
         }
-        _ => Err(format!(
-            "bad terminal size {s:?}: expected WxH, 1x1 to {MAX_TERMINAL}x{MAX_TERMINAL}"
-        )),
+        _ => Err(TokenError::TerminalSize(s.to_string())),
     }
+}
+
+/// A word of a script or of the command line that does not read; each keeps the word.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TokenError {
+    /// Not a lab query `X1,Y1:X2,Y2`.
+    #[error("bad lab query {0:?}: expected X1,Y1:X2,Y2 (start:goal)")]
+    LabQuery(String),
+    /// Not a terminal size within the runner's limits.
+    #[error("bad terminal size {0:?}: expected WxH, 1x1 to {max}x{max}", max = MAX_TERMINAL)]
+    TerminalSize(String),
+    /// A mouse token's cell is not `COL,ROW`.
+    #[error("bad cell {0:?}: expected COL,ROW")]
+    Cell(String),
+    /// `C-` with other than one character.
+    #[error("unknown token {0:?}: C- takes one character, as in C-c")]
+    Control(String),
+    /// A `NAME:ARG` token of no known name, or an `F` key past F12.
+    #[error("unknown token {0:?}")]
+    Unknown(String),
+    /// No key name nor token at all.
+    #[error(
+        "unknown token {0:?}: expected a key (h, Left, C-c, F1, Hash), click:C,R, rclick:C,R, drag:C,R, rdrag:C,R, release:C,R, resize:WxH, snap[:NAME], reload, tick or N*TOKEN"
+    )]
+    NotAToken(String),
+    /// Not one of the frame choices.
+    #[error("{0:?} is not a frame choice: use last, snaps or all")]
+    Frames(String),
 }
 
 fn key(code: KeyCode, modifiers: KeyModifiers) -> Action {
     Action::Event(Event::Key(KeyEvent::new(code, modifiers)))
 }
 
-fn mouse(kind: MouseEventKind, at: &str) -> Result<Action, String> {
+fn mouse(kind: MouseEventKind, at: &str) -> Result<Action, TokenError> {
     let (c, r) = at
         .split_once(',')
         .and_then(|(c, r)| Some((c.parse::<u16>().ok()?, r.parse::<u16>().ok()?)))
-        .ok_or_else(|| format!("bad cell {at:?}: expected COL,ROW"))?;
+        .ok_or_else(|| TokenError::Cell(at.to_string()))?;
     Ok(Action::Event(Event::Mouse(MouseEvent {
         kind,
         column: c,
@@ -492,7 +545,7 @@ fn mouse(kind: MouseEventKind, at: &str) -> Result<Action, String> {
 }
 
 /// Parses one token (without its repeat count).
-pub fn parse_token(t: &str) -> Result<Action, String> {
+pub fn parse_token(t: &str) -> Result<Action, TokenError> {
     let none = KeyModifiers::NONE;
     let mut chars = t.chars();
     if let (Some(c), None) = (chars.next(), chars.next()) {
@@ -510,9 +563,7 @@ pub fn parse_token(t: &str) -> Result<Action, String> {
                 KeyCode::Char(c.to_ascii_lowercase()),
                 KeyModifiers::CONTROL,
             )),
-            _ => Err(format!(
-                "unknown token {t:?}: C- takes one character, as in C-c"
-            )),
+            _ => Err(TokenError::Control(t.to_string())),
         };
     }
     if let Some((name, arg)) = t.split_once(':') {
@@ -524,7 +575,7 @@ pub fn parse_token(t: &str) -> Result<Action, String> {
             "release" => mouse(MouseEventKind::Up(MouseButton::Left), arg),
             "resize" => terminal_size(arg).map(|(w, h)| Action::Resize(w, h)),
             "snap" if !arg.is_empty() => Ok(Action::Snap(Some(arg.to_string()))),
-            _ => Err(format!("unknown token {t:?}")),
+            _ => Err(TokenError::Unknown(t.to_string())),
         };
     }
     let code = match t {
@@ -550,13 +601,9 @@ pub fn parse_token(t: &str) -> Result<Action, String> {
         "PageDown" => KeyCode::PageDown,
         f if f.starts_with('F') => match f[1..].parse::<u8>() {
             Ok(n @ 1..=12) => KeyCode::F(n),
-            _ => return Err(format!("unknown token {t:?}")),
+            _ => return Err(TokenError::Unknown(t.to_string())),
         },
-        _ => {
-            return Err(format!(
-                "unknown token {t:?}: expected a key (h, Left, C-c, F1, Hash), click:C,R, rclick:C,R, drag:C,R, rdrag:C,R, release:C,R, resize:WxH, snap[:NAME], reload, tick or N*TOKEN"
-            ));
-        }
+        _ => return Err(TokenError::NotAToken(t.to_string())),
     };
     let m = if code == KeyCode::BackTab {
         KeyModifiers::SHIFT
@@ -654,14 +701,14 @@ impl std::fmt::Display for Frames {
 }
 
 impl std::str::FromStr for Frames {
-    type Err = String;
+    type Err = TokenError;
 
     /// Parses `last`, `snaps` or `all`.
-    fn from_str(s: &str) -> Result<Self, String> {
+    fn from_str(s: &str) -> Result<Self, TokenError> {
         [Frames::Last, Frames::Snaps, Frames::All]
             .into_iter()
             .find(|f| f.name() == s)
-            .ok_or_else(|| format!("{s:?} is not a frame choice: use last, snaps or all"))
+            .ok_or_else(|| TokenError::Frames(s.to_string()))
     }
 }
 
@@ -1372,6 +1419,52 @@ mod tests {
         assert_eq!(
             e.headline(),
             "s.keys:1:3: bad ticks \"sometimes\": use manual or auto"
+        );
+    }
+
+    #[test]
+    fn a_word_that_does_not_read_is_told_in_the_words_it_had() {
+        let max = MAX_TERMINAL;
+        for (got, error, words) in [
+            (
+                lab_query("1,1-2,2").map(drop),
+                TokenError::LabQuery("1,1-2,2".into()),
+                "bad lab query \"1,1-2,2\": expected X1,Y1:X2,Y2 (start:goal)".to_string(),
+            ),
+            (
+                terminal_size("0x5").map(drop),
+                TokenError::TerminalSize("0x5".into()),
+                format!("bad terminal size \"0x5\": expected WxH, 1x1 to {max}x{max}"),
+            ),
+            (
+                parse_token("click:3").map(drop),
+                TokenError::Cell("3".into()),
+                "bad cell \"3\": expected COL,ROW".into(),
+            ),
+            (
+                parse_token("C-ab").map(drop),
+                TokenError::Control("C-ab".into()),
+                "unknown token \"C-ab\": C- takes one character, as in C-c".into(),
+            ),
+            (
+                parse_token("F13").map(drop),
+                TokenError::Unknown("F13".into()),
+                "unknown token \"F13\"".into(),
+            ),
+            (
+                "most".parse::<Frames>().map(drop),
+                TokenError::Frames("most".into()),
+                "\"most\" is not a frame choice: use last, snaps or all".into(),
+            ),
+        ] {
+            assert_eq!(got, Err(error.clone()));
+            assert_eq!(error.to_string(), words);
+        }
+        let e = parse_token("Bogus").unwrap_err();
+        assert_eq!(e, TokenError::NotAToken("Bogus".into()));
+        assert!(
+            e.to_string()
+                .starts_with("unknown token \"Bogus\": expected a key (h, Left,")
         );
     }
 

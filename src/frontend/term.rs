@@ -173,20 +173,43 @@ fn report_recovery(recovery: &Recovery) {
     let _ = writeln!(io::stderr(), "{message}");
 }
 
-/// Whether standard input and output are both a terminal; else what is missing, as a
-/// message. `play` needs both (raw mode, the alternate screen and every frame go there),
-/// and must say so before it touches any of it.
-pub fn require_terminal() -> Result<(), String> {
+/// Whether standard input and output are both a terminal; else which is not. `play` needs
+/// both (raw mode, the alternate screen and every frame go there), and must say so before
+/// it touches any of it.
+pub fn require_terminal() -> Result<(), NoTerminal> {
     use std::io::IsTerminal;
-    let missing = match (io::stdin().is_terminal(), io::stdout().is_terminal()) {
-        (true, true) => return Ok(()),
-        (false, true) => "standard input is not a terminal",
-        (true, false) => "standard output is not a terminal (it is redirected)",
-        (false, false) => "standard input and output are not a terminal",
-    };
-    Err(format!(
-        "the game needs a terminal, and {missing}; nothing was changed. To play without one: `astar-rogue play --plain` reads commands as lines and answers in lines, or write the keys in a script: astar-rogue script FILE.keys"
-    ))
+    match (io::stdin().is_terminal(), io::stdout().is_terminal()) {
+        (true, true) => Ok(()),
+        (false, true) => Err(NoTerminal::Input),
+        (true, false) => Err(NoTerminal::Output),
+        (false, false) => Err(NoTerminal::Both),
+    }
+}
+
+/// Standard input or output (or both) is not a terminal, which the game needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the game needs a terminal, and {}; nothing was changed. To play without one: `astar-rogue play --plain` reads commands as lines and answers in lines, or write the keys in a script: astar-rogue script FILE.keys",
+    self.missing()
+)]
+pub enum NoTerminal {
+    /// Standard input is not a terminal.
+    Input,
+    /// Standard output is not one (it is redirected).
+    Output,
+    /// Neither is.
+    Both,
+}
+
+impl NoTerminal {
+    /// What is missing, as the message words it.
+    fn missing(self) -> &'static str {
+        match self {
+            NoTerminal::Input => "standard input is not a terminal",
+            NoTerminal::Output => "standard output is not a terminal (it is redirected)",
+            NoTerminal::Both => "standard input and output are not a terminal",
+        }
+    }
 }
 
 /// Mouse reports of what the game uses: presses, releases and motion with a button held

@@ -8,11 +8,12 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget};
 
-use super::{pack, wrap};
+use super::words::pack;
 use crate::app::keymap::{self, Action, BINDINGS, Context};
 use crate::app::{App, Prefix, tile_name};
 use crate::content::level::tile_glyph;
 use crate::engine::grid::Pos;
+use crate::text::wrap;
 
 /// What the editor holds now, in a few words: the cursor, the glyph, the shape under way or
 /// the key waited for (the hint bar's start).
@@ -133,7 +134,7 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
     if let Some(question) = app.question() {
         // A question's own answers, as its box gives them: the keys of other questions do
         // nothing now (the question about a file changed on disk takes neither y nor n).
-        let answers = super::question_answers(app, question);
+        let answers = super::question::question_answers(app, question);
         let units: Vec<&str> = answers.split("  ").collect();
         lines.extend(pack(&units, "  ", width).into_iter().map(Line::raw));
     } else if context == Context::Edit {

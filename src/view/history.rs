@@ -29,7 +29,7 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
     // Only what shows is wrapped, so a message of a megabyte opens the history at once.
     let message_lines = |m: &crate::game::Message, max: usize| -> Vec<Line<'static>> {
         let mut parts = crate::text::wrap_cut(
-            &super::message_text(&app.settings().bindings, m),
+            &super::words::message_text(&app.settings().bindings, m),
             text_width,
             height,
         );

@@ -6,6 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::widgets::{Block, Borders, Widget};
 
+use super::map::arrow;
 use crate::app::{App, Mode};
 use crate::content::map::Tile;
 use crate::engine::astar::{NodeState, Snapshot};
@@ -30,21 +31,6 @@ pub fn format_number(v: u32, width: usize) -> String {
         }
     }
     "#".repeat(width.min(1))
-}
-
-/// The arrow from a cell toward another (its parent).
-pub(super) fn arrow(from: Pos, to: Pos) -> char {
-    match ((to.x - from.x).signum(), (to.y - from.y).signum()) {
-        (-1, 0) => '←',
-        (1, 0) => '→',
-        (0, -1) => '↑',
-        (0, 1) => '↓',
-        (-1, -1) => '↖',
-        (1, -1) => '↗',
-        (-1, 1) => '↙',
-        (1, 1) => '↘',
-        _ => '•',
-    }
 }
 
 /// Boxes across and down, and the inner width of a box, for an area.

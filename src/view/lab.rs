@@ -9,7 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget};
 
 use super::map;
-use super::{format_count, pack};
+use super::words::{format_count, pack};
 use crate::app::config::Theme;
 use crate::app::keymap::{Action, Context};
 use crate::app::lab::LabSearch;
@@ -283,7 +283,7 @@ fn render_panel(
                         Fate::Improved { .. } => Style::new().fg(Color::Yellow),
                         _ => dim,
                     };
-                    let arrow = super::inspector::arrow(e.node, p);
+                    let arrow = map::arrow(e.node, p);
                     let units = [
                         format!("{arrow} {:<7}", p.to_string()),
                         super::describe::fate(fate),

@@ -103,7 +103,7 @@ pub(super) fn layout(
 /// A newest paragraph of one message: whole, or its first `room` rows with the cut marked at the
 /// end (its beginning is what matters: a file error's place, a lesson's start).
 fn lone(bindings: &Bindings, m: &Message, index: usize, width: usize, room: usize) -> Vec<Row> {
-    crate::text::wrap_cut(&super::message_text(bindings, m), width, room)
+    crate::text::wrap_cut(&super::words::message_text(bindings, m), width, room)
         .into_iter()
         .map(|part| vec![(part, index)])
         .collect()
@@ -130,7 +130,7 @@ fn paragraph(
             cut = true;
             break;
         }
-        let text = super::message_text(bindings, m);
+        let text = super::words::message_text(bindings, m);
         let n = text.chars().take(budget + 1).count();
         if n > budget {
             // Only its end can show.

@@ -7,9 +7,10 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Widget};
 
-use super::{Layout, kind_color};
+use super::words::kind_color;
 use crate::app::config::Theme;
 use crate::app::keymap::{Action, Context};
+use crate::app::screen::Layout;
 use crate::app::{App, Layer, Mode};
 use crate::content::level::FeatureKind;
 use crate::content::map::{Tile, TileMap};
@@ -445,6 +446,21 @@ fn layer_value(n: &NodeInfo, layer: Layer) -> Option<u32> {
     }
 }
 
+/// The arrow from a cell toward another (its parent).
+pub(super) fn arrow(from: Pos, to: Pos) -> char {
+    match ((to.x - from.x).signum(), (to.y - from.y).signum()) {
+        (-1, 0) => '←',
+        (1, 0) => '→',
+        (0, -1) => '↑',
+        (0, 1) => '↓',
+        (-1, -1) => '↖',
+        (1, -1) => '↗',
+        (-1, 1) => '↙',
+        (1, 1) => '↘',
+        _ => '•',
+    }
+}
+
 /// The glyph a terrain keeps under the search's states, so that a pond stays in sight
 /// while the search floods round it: water and brush, and any terrain whose weight is not
 /// one. `None` for plain floor, walls and void.
@@ -531,7 +547,7 @@ pub(super) fn draw_search(
                 );
             }
             (Layer::Parents, _, _) => {
-                let arrow = n.parent.map_or('•', |q| super::inspector::arrow(n.pos, q));
+                let arrow = n.parent.map_or('•', |q| arrow(n.pos, q));
                 put(
                     n.pos,
                     Some(arrow),

@@ -10,10 +10,12 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget};
 
-use super::{format_count, inspector, kind_color, pack, pack_spans, wrap};
+use super::inspector;
+use super::words::{format_count, kind_color, pack, pack_spans, plural};
 use crate::app::App;
 use crate::engine::astar::{Snapshot, Status};
 use crate::game::{Command, PLAYER_HP, Planning, low_hp};
+use crate::text::wrap;
 
 /// Rows for one row of boxes and the title: the inspector on short terminals.
 const SMALL_INSPECTOR_ROWS: u16 = 6;
@@ -34,11 +36,6 @@ fn planning_name(p: Planning) -> String {
         Planning::Map => "one map".into(),
         Planning::Jps => "JPS each".into(),
     }
-}
-
-/// `1 search`, `3 searches`: a count with its noun in the right number.
-pub(super) fn plural(n: u64, one: &str, many: &str) -> String {
-    format!("{} {}", format_count(n), if n == 1 { one } else { many })
 }
 
 pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut Buffer) {
@@ -143,7 +140,7 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
         lines.push((Line::styled(format!("look {p}"), head), Need::Essential));
         text(
             &mut lines,
-            &super::look_units(app, snap, p),
+            &super::look::look_units(app, snap, p),
             Style::new(),
             Need::Essential,
         );

@@ -867,8 +867,9 @@ fn a_run_that_cannot_be_kept_says_why_and_leaves_the_old_save_as_it_was() {
         .keeper
         .finish()
         .expect_err("a read-only save is not written");
+    assert_eq!(why.save, slot.save);
     assert_eq!(
-        why,
+        why.to_string(),
         format!(
             "Could not keep your run: {}: the file is read-only. A save written before, if \
              any, is unchanged.",
@@ -876,8 +877,11 @@ fn a_run_that_cannot_be_kept_says_why_and_leaves_the_old_save_as_it_was() {
         )
     );
     assert_eq!(std::fs::read(&slot.save).unwrap(), before);
-    // Asked again (the signal watcher and the loop may both ask), it says the same.
-    assert_eq!(live.keeper.finish(), Err(why));
+    // Asked again (the signal watcher and the loop may both ask), it says the same: the
+    // same failure, not a second write.
+    let again = live.keeper.finish().expect_err("still not kept");
+    assert!(std::sync::Arc::ptr_eq(&again.source, &why.source));
+    assert_eq!(again.to_string(), why.to_string());
 }
 
 #[test]

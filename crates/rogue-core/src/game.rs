@@ -30,7 +30,7 @@ use serde::{Deserialize, Serialize};
 
 mod edit;
 pub mod explore;
-mod kept;
+pub mod kept;
 mod plan;
 pub mod run;
 pub mod sight;

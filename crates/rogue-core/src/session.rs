@@ -6,6 +6,8 @@
 
 mod create;
 pub mod data;
+mod disk;
+mod ending;
 pub mod files;
 pub mod journal;
 pub mod morgue;
@@ -17,22 +19,24 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::content::generate::{self, GenKind, GenParams};
+use crate::content::generate::{self, GenError, GenKind, GenParams};
 use crate::content::level::{
     Change, Design, EditOp, Format, Level, Refusal, ResizeRefusal, Resized, Sides, campaign,
     read_level_file,
 };
 use crate::engine::astar::SearchOptions;
+use crate::game::kept::RestoreError;
 use crate::game::run::FINAL_DEPTH;
 use crate::game::{GameState, Monster, Progress, World};
 pub use create::write_new;
+pub use create::{Replacing, create_for_writing, write_atomic};
 pub use files::{
     DEFAULT_LEVEL, DEFAULT_LEVEL_PATH, DISK_SETTLE, DiskPoll, OpenError, PendingReload, Polled,
-    Recovery, Reloaded, Replacing, Saved, Source, SourceKind, create_for_writing, find_recovery,
-    open_level, open_level_bytes, open_saved_level_bytes, parse_recovery, playable, read_recovery,
-    saved_copy_name, write_atomic,
+    PopulateError, Recovery, Reloaded, Saved, Source, SourceKind, find_recovery, open_level,
+    open_level_bytes, open_saved_level_bytes, parse_recovery, playable, read_recovery,
+    saved_copy_name,
 };
-pub use journal::{Io, Journal};
+pub use journal::{Io, Journal, WriteError};
 use morgue::{Outcome, RunEnd};
 
 /// A floor's design and where it came from, said once.
@@ -374,6 +378,11 @@ pub struct NewLevel {
     pub replaced: Option<Box<RunEnd>>,
 }
 
+/// Why a blank level cannot be made: the level's words for its refused size.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct BlankRefused(pub String);
+
 /// A blank level made by `C-n`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewBlank {
@@ -486,7 +495,7 @@ impl Session {
     /// Readies a session loaded from a kept run's save (see [`Session`]): the game makes
     /// again what the save leaves out, and plans report to `progress`. A game that cannot
     /// be is refused with why.
-    pub fn restore(&mut self, progress: Arc<Progress>) -> Result<(), String> {
+    pub fn restore(&mut self, progress: Arc<Progress>) -> Result<(), RestoreError> {
         self.world.restore(Arc::clone(&progress))?;
         self.progress = progress;
         self.io = Journal::Off;
@@ -981,10 +990,10 @@ impl Session {
                     written.insert(target.clone(), text.clone().into_bytes());
                     Ok(())
                 } else {
-                    write_new(&target, text.as_bytes()).map_err(|e| e.to_string())
+                    write_new(&target, text.as_bytes())
                 }
             })
-            .map_err(failed)?;
+            .map_err(|e| failed(e.to_string()))?;
         let mut after = self.floor.design.clone();
         after.set_next(&name);
         let before = std::mem::replace(&mut self.floor.design, after);
@@ -1006,10 +1015,10 @@ impl Session {
 
     /// Starts a new run on a blank level of `size` (see [`Level::blank`]), which saves to a
     /// new file beside the level; returns that file's name and the run it replaced.
-    pub fn new_blank(&mut self, size: (usize, usize)) -> Result<NewBlank, String> {
+    pub fn new_blank(&mut self, size: (usize, usize)) -> Result<NewBlank, BlankRefused> {
         let (w, h) = size;
         let name = format!("blank-{w}x{h}.txt");
-        let design = Design::blank(w, h, None, &name)?;
+        let design = Design::blank(w, h, None, &name).map_err(BlankRefused)?;
         let replaced = self.replaced();
         self.floor = Floor {
             design,
@@ -1027,7 +1036,7 @@ impl Session {
     /// (clamped to at least 40x20), or, when a generated level is in play, the next kind in
     /// [`GenKind::ALL`] at that level's size, so that asking again and again shows every
     /// kind.
-    pub fn new_level(&mut self, size: (usize, usize)) -> Result<NewLevel, String> {
+    pub fn new_level(&mut self, size: (usize, usize)) -> Result<NewLevel, GenError> {
         const MIN_GENERATED: (usize, usize) = (40, 20);
         let (kind, seed) = match self.floor.generated {
             Some((kind, seed)) => (kind.next(), seed.wrapping_add(1)),
@@ -1042,8 +1051,7 @@ impl Session {
             w.clamp(MIN_GENERATED.0, generate::MAX_GENERATED_SIDE),
             h.clamp(MIN_GENERATED.1, generate::MAX_GENERATED_SIDE),
         );
-        let level =
-            generate::generate(&GenParams::new(kind, w, h, seed)).map_err(|e| e.to_string())?;
+        let level = generate::generate(&GenParams::new(kind, w, h, seed))?;
         let name = format!("{kind}-{w}x{h}-seed{seed}.txt");
         let suggested = self.floor.source.folder().join(&name);
         let replaced = self.replaced();

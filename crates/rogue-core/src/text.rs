@@ -3,8 +3,11 @@
 //! files all read through here.
 
 mod error;
+mod escape;
 
 pub use error::{CONTEXT, LoadError, ParseError};
+pub use escape::escape_controls;
+use escape::needs_escape;
 
 use std::path::Path;
 
@@ -176,34 +179,27 @@ pub fn shown_file_name(path: &Path) -> String {
     })
 }
 
-/// `s` with every control character (escape, bell, carriage return, C1 codes...) and every
-/// bidirectional control (U+202E right-to-left override and its kin, which reorder what a
-/// terminal shows) written as a visible escape such as `\u{1b}` or `\u{202e}`, so text from
-/// a file can never drive the terminal it is shown on nor disguise itself. Newlines and tabs
-/// are escaped too: callers print one line at a time.
-pub fn escape_controls(s: &str) -> std::borrow::Cow<'_, str> {
-    if !s.chars().any(needs_escape) {
-        return std::borrow::Cow::Borrowed(s);
-    }
-    let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
-        if needs_escape(c) {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    std::borrow::Cow::Owned(out)
-}
-
-/// Control characters and the bidirectional controls (the "Trojan Source" set: marks,
-/// embeddings, overrides and isolates).
-fn needs_escape(c: char) -> bool {
-    c.is_control()
-        || matches!(
-            c,
-            '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
-        )
+/// Why a quoted path (see [`unquote_path`]) cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum QuotedPathError {
+    /// The quote is never closed.
+    #[error("the quoted path has no closing quote")]
+    Unclosed,
+    /// `\x` is not followed by two hex digits (the text after it, up to two characters).
+    #[error("bad byte escape \\x{0} in the quoted path")]
+    ByteEscape(String),
+    /// `\u` is not followed by `{..}` holding a character's code.
+    #[error("bad \\u{{..}} escape in the quoted path")]
+    CharEscape,
+    /// A backslash before a character that is no escape (or before the end).
+    #[error(
+        "bad escape \\{} in the quoted path (use \\\\, \\\", \\u{{..}} or \\xNN)",
+        .0.map_or_else(String::new, String::from)
+    )]
+    Escape(Option<char>),
+    /// Something follows the closing quote.
+    #[error("text after the closing quote of the path")]
+    TextAfter,
 }
 
 /// A path as a script header writes it, so that [`unquote_path`] reads back exactly the same
@@ -241,7 +237,7 @@ pub fn quote_path(path: &Path) -> String {
 
 /// Reads a path written by [`quote_path`]: a plain value as it is (surrounding whitespace
 /// dropped), a quoted one with its escapes undone. The error says what is wrong.
-pub fn unquote_path(value: &str) -> Result<std::path::PathBuf, String> {
+pub fn unquote_path(value: &str) -> Result<std::path::PathBuf, QuotedPathError> {
     let value = value.trim();
     let Some(body) = value.strip_prefix('"') else {
         return Ok(std::path::PathBuf::from(value));
@@ -250,7 +246,7 @@ pub fn unquote_path(value: &str) -> Result<std::path::PathBuf, String> {
     let mut chars = body.chars();
     loop {
         match chars.next() {
-            None => return Err("the quoted path has no closing quote".into()),
+            None => return Err(QuotedPathError::Unclosed),
             Some('"') => break,
             Some('\\') => match chars.next() {
                 Some('\\') => bytes.push(b'\\'),
@@ -260,7 +256,7 @@ pub fn unquote_path(value: &str) -> Result<std::path::PathBuf, String> {
                     let b = (hex.len() == 2)
                         .then(|| u8::from_str_radix(&hex, 16).ok())
                         .flatten()
-                        .ok_or_else(|| format!("bad byte escape \\x{hex} in the quoted path"))?;
+                        .ok_or(QuotedPathError::ByteEscape(hex))?;
                     bytes.push(b);
                 }
                 Some('u') => {
@@ -271,23 +267,18 @@ pub fn unquote_path(value: &str) -> Result<std::path::PathBuf, String> {
                         .filter(|(hex, _)| (1..=6).contains(&hex.len()))
                         .and_then(|(hex, _)| u32::from_str_radix(hex, 16).ok())
                         .and_then(char::from_u32)
-                        .ok_or("bad \\u{..} escape in the quoted path")?;
+                        .ok_or(QuotedPathError::CharEscape)?;
                     let used = rest.find('}').map_or(0, |i| i + 1);
                     chars = rest[used..].chars();
                     bytes.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
                 }
-                other => {
-                    return Err(format!(
-                        "bad escape \\{} in the quoted path (use \\\\, \\\", \\u{{..}} or \\xNN)",
-                        other.map_or_else(String::new, String::from)
-                    ));
-                }
+                other => return Err(QuotedPathError::Escape(other)),
             },
             Some(c) => bytes.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
         }
     }
     if !chars.as_str().trim().is_empty() {
-        return Err("text after the closing quote of the path".into());
+        return Err(QuotedPathError::TextAfter);
     }
     #[cfg(unix)]
     {
@@ -572,6 +563,42 @@ mod tests {
         assert!(unquote_path("\"open").is_err());
         assert!(unquote_path("\"a\\q\"").is_err());
         assert!(unquote_path("\"a\" b").is_err());
+    }
+
+    #[test]
+    fn a_quoted_path_that_does_not_read_says_why_in_its_words() {
+        let (esc, tail) = (
+            QuotedPathError::Escape,
+            "in the quoted path (use \\\\, \\\", \\u{..} or \\xNN)",
+        );
+        for (text, error, words) in [
+            (
+                r#""open"#,
+                QuotedPathError::Unclosed,
+                "the quoted path has no closing quote".to_string(),
+            ),
+            (r#""a\q""#, esc(Some('q')), format!(r"bad escape \q {tail}")),
+            (r#""a\"#, esc(None), format!(r"bad escape \ {tail}")),
+            (
+                r#""\xZZ""#,
+                QuotedPathError::ByteEscape("ZZ".into()),
+                r"bad byte escape \xZZ in the quoted path".into(),
+            ),
+            (
+                r#""\u{zz}""#,
+                QuotedPathError::CharEscape,
+                r"bad \u{..} escape in the quoted path".into(),
+            ),
+            (
+                r#""a" b"#,
+                QuotedPathError::TextAfter,
+                "text after the closing quote of the path".into(),
+            ),
+        ] {
+            let e = unquote_path(text).expect_err(text);
+            assert_eq!(e, error, "{text}");
+            assert_eq!(e.to_string(), words, "{text}");
+        }
     }
 
     #[test]

@@ -18,6 +18,7 @@ mod arena;
 mod caves;
 mod cells;
 mod connect;
+mod fill;
 mod maze;
 mod rooms;
 mod scatter;
@@ -26,6 +27,9 @@ mod terrain;
 
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
+
+pub use fill::MIN_SPAN_PERCENT;
+use fill::{least_floor, required_span};
 
 use crate::content::kinds::KINDS;
 use crate::content::level::{Level, Spawn};
@@ -39,19 +43,10 @@ pub const MIN_HEIGHT: usize = 5;
 /// Widest and tallest map the generators make.
 pub const MAX_GENERATED_SIDE: usize = 1024;
 
-/// The least share of a map's width and of its height, in percent, that the floor's
-/// bounding box covers (or the whole interior, on maps too small for that).
-pub const MIN_SPAN_PERCENT: usize = 80;
-
 /// How many times a generator retries with fresh randomness before giving up: an attempt
 /// is rejected when its floor does not span the map, falls short of its density's promise
 /// or cannot take the monsters. If none fills its map, the roomiest one is used.
 const ATTEMPTS: usize = 8;
-
-/// An attempt of a kind with a density is rejected when its share of floor in the interior
-/// is under this many thousandths of `1 - density` (small automaton caves now and then
-/// collapse into one corner; large maps never come near).
-const MIN_FLOOR_PERMILLE: usize = 700;
 
 /// Which generator to run.
 #[derive(
@@ -167,13 +162,18 @@ impl GenKind {
 }
 
 impl std::str::FromStr for GenKind {
-    type Err = String;
+    type Err = UnknownGenKind;
 
     /// Parses a generator's name.
-    fn from_str(s: &str) -> Result<Self, String> {
-        Self::from_name(s).ok_or_else(|| format!("unknown kind {s:?}: use {}", Self::names()))
+    fn from_str(s: &str) -> Result<Self, UnknownGenKind> {
+        Self::from_name(s).ok_or_else(|| UnknownGenKind(s.to_string()))
     }
 }
+
+/// A word that names no generator (the word).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown kind {0:?}: use {names}", names = GenKind::names())]
+pub struct UnknownGenKind(pub String);
 
 impl std::fmt::Display for GenKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -203,11 +203,25 @@ impl Density {
     }
 }
 
+/// Why a share (a [`Density`]) does not read; each keeps the text as written.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BadShare {
+    /// Not a fraction nor a percentage.
+    #[error("bad share {0:?}: expected a fraction like 0.3 or a percentage like 30%")]
+    Form(String),
+    /// A percentage over 100%.
+    #[error("bad share {0:?}: a percentage is at most 100%")]
+    Percentage(String),
+    /// A fraction over 1.
+    #[error("bad share {0:?}: a fraction is at most 1 (write 0.3 or 30%)")]
+    Fraction(String),
+}
+
 impl std::str::FromStr for Density {
-    type Err = String;
+    type Err = BadShare;
 
     /// Parses `0.3`, `.3`, `30%` or `32.5%`, rounded to the nearest thousandth.
-    fn from_str(s: &str) -> Result<Self, String> {
+    fn from_str(s: &str) -> Result<Self, BadShare> {
         let t = s.trim();
         let (number, percent) = match t.strip_suffix('%') {
             Some(n) => (n.trim_end(), true),
@@ -221,15 +235,13 @@ impl std::str::FromStr for Density {
         let value = well_formed
             .then(|| number.parse::<f64>().ok())
             .flatten()
-            .ok_or_else(|| {
-                format!("bad share {s:?}: expected a fraction like 0.3 or a percentage like 30%")
-            })?;
+            .ok_or_else(|| BadShare::Form(s.to_string()))?;
         let fraction = if percent { value / 100.0 } else { value };
         if fraction > 1.0 {
             return Err(if percent {
-                format!("bad share {s:?}: a percentage is at most 100%")
+                BadShare::Percentage(s.to_string())
             } else {
-                format!("bad share {s:?}: a fraction is at most 1 (write 0.3 or 30%)")
+                BadShare::Fraction(s.to_string())
             });
         }
         Ok(Self((fraction * 1000.0).round() as u16))
@@ -406,15 +418,9 @@ fn carve(
     }
 }
 
-/// How many of a side's cells the floor must span: [`MIN_SPAN_PERCENT`] of it, or the whole
-/// interior when the side is too short for that.
-pub(crate) fn required_span(side: usize) -> usize {
-    (side * MIN_SPAN_PERCENT).div_ceil(100).min(side - 2)
-}
-
 /// Whether an attempt fills its map: the floor's bounding box covers [`required_span`] of
 /// both sides, and for kinds with a density, the floor is at least
-/// [`MIN_FLOOR_PERMILLE`] of what `density` promises.
+/// [`fill::MIN_FLOOR_PERMILLE`] of what `density` promises.
 fn fills_map(grid: &TileMap, kind: GenKind, density: f64) -> bool {
     let (w, h) = (grid.width(), grid.height());
     let (mut x0, mut x1, mut y0, mut y1) = (usize::MAX, 0, usize::MAX, 0);
@@ -432,14 +438,6 @@ fn fills_map(grid: &TileMap, kind: GenKind, density: f64) -> bool {
     let spans = x0 <= x1 && x1 - x0 + 1 >= required_span(w) && y1 - y0 + 1 >= required_span(h);
     let enough = kind.density_range().is_none() || floor >= least_floor(w, h, density);
     spans && enough
-}
-
-/// The fewest floor cells an attempt of a kind with a density may have:
-/// [`MIN_FLOOR_PERMILLE`] of the interior's `1 - density`. Smoothing passes that would go
-/// under it are not taken.
-pub(crate) fn least_floor(width: usize, height: usize, density: f64) -> usize {
-    let promised = (1.0 - density) * ((width - 2) * (height - 2)) as f64;
-    (promised * MIN_FLOOR_PERMILLE as f64 / 1000.0).ceil() as usize
 }
 
 /// The deepest floor any kind first lives on: parameters at this depth draw from every kind.

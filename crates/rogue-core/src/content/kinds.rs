@@ -7,9 +7,7 @@
 //! nodes it expands (it loses you behind enough walls and heads for the nearest cell its
 //! search reached), and what entering each tile costs it, or that it cannot (see [`Costs`]).
 
-mod own;
-
-pub use own::{KindError, Kinds};
+pub mod own;
 
 use crate::content::map::{TerrainWeights, Tile};
 use crate::engine::astar::{SearchOptions, Weight};
@@ -518,7 +516,7 @@ pub const GENERIC: Kind = Kind {
 };
 
 /// The game's own kind a monster letter stands for, or a plain creature: what a letter means
-/// on a level that defines no kinds of its own (a level's are in its [`Kinds`]).
+/// on a level that defines no kinds of its own (a level's are in its [`own::Kinds`]).
 pub fn builtin(glyph: char) -> Kind {
     KINDS
         .iter()

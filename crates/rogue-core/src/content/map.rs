@@ -15,7 +15,8 @@
 //! assert_eq!(map.cost_grid().cost(Pos::new(3, 0)), 1);
 //! ```
 
-use crate::content::kinds::{CostTable, Costs, Kind, Kinds, Search};
+use crate::content::kinds::own::Kinds;
+use crate::content::kinds::{CostTable, Costs, Kind, Search};
 use crate::engine::grid::{Grid, Neighbourhood, Pos};
 
 /// What a cell is made of.

@@ -54,7 +54,46 @@ pub struct ScenarioFailure {
     /// The scenario.
     pub scenario: Scenario,
     /// What was wrong.
-    pub reason: String,
+    pub reason: Mismatch,
+}
+
+/// What a search got wrong on a scenario.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum Mismatch {
+    /// The search found no path (how it ended).
+    #[error("search ended {}", crate::content::searches::status_name(*.0))]
+    NotFound(Status),
+    /// The cost differs from the scenario's exact cost.
+    #[error("cost {cost}, the exact cost is {want}")]
+    NotExact {
+        /// The search's cost.
+        cost: u32,
+        /// The exact cost.
+        want: u32,
+    },
+    /// The cost is past the tolerance over the optimal length.
+    #[error("cost {0} is longer than optimal")]
+    Longer(u32),
+    /// The path does not run from the start to the goal.
+    #[error("path does not run from start to goal")]
+    Ends,
+    /// The path crosses a cell that cannot be entered.
+    #[error("path crosses blocked cell {0}")]
+    Blocked(Pos),
+    /// A step of the path the moves do not allow (corner cutting, a jump).
+    #[error("illegal step {0} -> {1}")]
+    Step(Pos, Pos),
+    /// The path's own cost is not the cost the search reported.
+    #[error("path costs {path:?}, the search reported {cost}")]
+    PathCost {
+        /// The path's cost, if it has one.
+        path: Option<u32>,
+        /// The reported cost.
+        cost: u32,
+    },
+    /// The path is shorter than the optimal length can be.
+    #[error("path length {0:.5} is shorter than optimal")]
+    Shorter(f64),
 }
 
 impl std::fmt::Display for ScenarioFailure {
@@ -552,10 +591,7 @@ pub fn run_checked(
         report.exact += usize::from(want.is_some());
         let verdict = match (out.status, out.cost) {
             (Status::Found, Some(cost)) => check(s, want, grid, cost, &out.path),
-            (status, _) => Err(format!(
-                "search ended {}",
-                crate::content::searches::status_name(status)
-            )),
+            (status, _) => Err(Mismatch::NotFound(status)),
         };
         if let Err(reason) = verdict {
             report.failed += 1;
@@ -578,29 +614,25 @@ fn check(
     grid: &TileMap,
     cost: u32,
     path: &[Pos],
-) -> Result<(), String> {
+) -> Result<(), Mismatch> {
     let tol = s.tolerance();
     match exact {
-        Some(want) if cost != want => {
-            return Err(format!("cost {cost}, the exact cost is {want}"));
-        }
+        Some(want) if cost != want => return Err(Mismatch::NotExact { cost, want }),
         Some(_) => {}
-        None if f64::from(cost) / 10.0 > s.optimal + tol => {
-            return Err(format!("cost {cost} is longer than optimal"));
-        }
+        None if f64::from(cost) / 10.0 > s.optimal + tol => return Err(Mismatch::Longer(cost)),
         None => {}
     }
     if path.first() != Some(&s.start) || path.last() != Some(&s.goal) {
-        return Err("path does not run from start to goal".into());
+        return Err(Mismatch::Ends);
     }
-    if let Some(p) = path.iter().find(|&&p| !grid.is_passable(p)) {
-        return Err(format!("path crosses blocked cell {p}"));
+    if let Some(&p) = path.iter().find(|&&p| !grid.is_passable(p)) {
+        return Err(Mismatch::Blocked(p));
     }
     let (mut straight, mut diagonal) = (0u32, 0u32);
     for w in path.windows(2) {
         let (dx, dy) = (w[1].x - w[0].x, w[1].y - w[0].y);
         if !grid.can_step(w[0], dx, dy, Neighbourhood::Eight) {
-            return Err(format!("illegal step {} -> {}", w[0], w[1]));
+            return Err(Mismatch::Step(w[0], w[1]));
         }
         if dx != 0 && dy != 0 {
             diagonal += 1;
@@ -609,14 +641,14 @@ fn check(
         }
     }
     if path_cost(path) != Some(cost) {
-        return Err(format!(
-            "path costs {:?}, the search reported {cost}",
-            path_cost(path)
-        ));
+        return Err(Mismatch::PathCost {
+            path: path_cost(path),
+            cost,
+        });
     }
     let length = f64::from(straight) + f64::from(diagonal) * std::f64::consts::SQRT_2;
     if exact.is_none() && length < s.optimal - tol {
-        return Err(format!("path length {length:.5} is shorter than optimal"));
+        return Err(Mismatch::Shorter(length));
     }
     Ok(())
 }
@@ -743,9 +775,20 @@ mod tests {
         ];
         let r = run_scenarios(&bad, &g);
         assert_eq!((r.scenarios, r.failed), (3, 3));
-        assert!(r.failures[0].reason.contains("longer than optimal"));
-        assert!(r.failures[1].reason.contains("shorter than optimal"));
-        assert!(r.failures[2].reason.contains("invalid_goal"));
+        assert_eq!(r.failures[0].reason, Mismatch::Longer(44));
+        assert_eq!(
+            r.failures[0].reason.to_string(),
+            "cost 44 is longer than optimal"
+        );
+        assert!(matches!(r.failures[1].reason, Mismatch::Shorter(_)));
+        assert_eq!(
+            r.failures[1].reason.to_string(),
+            "path length 4.41421 is shorter than optimal"
+        );
+        assert_eq!(
+            r.failures[2].reason.to_string(),
+            "search ended invalid_goal"
+        );
     }
 
     #[test]
@@ -784,7 +827,14 @@ mod tests {
         // A cost one unit off the exact one fails.
         let r = run_checked(&s, Some(&[44, 41]), &g, with_ties(Ties::LowerH));
         assert_eq!((r.failed, r.exact), (1, 2));
-        assert_eq!(r.failures[0].reason, "cost 40, the exact cost is 41");
+        assert_eq!(
+            r.failures[0].reason.to_string(),
+            "cost 40, the exact cost is 41"
+        );
+        assert_eq!(
+            r.failures[0].reason,
+            Mismatch::NotExact { cost: 40, want: 41 }
+        );
         assert_eq!(r.failures[0].scenario.line, 4);
         // Bounds alone accept both (the stored lengths are right).
         let r = run_checked(&s, None, &g, with_ties(Ties::LowerH));

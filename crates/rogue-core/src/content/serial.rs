@@ -119,9 +119,9 @@ pub mod tiles {
 }
 
 /// The tiles of a string of glyphs.
-fn glyphs(text: &str) -> Result<Vec<Tile>, String> {
+fn glyphs(text: &str) -> Result<Vec<Tile>, MapFormError> {
     text.chars()
-        .map(|c| tile_of_glyph(c).ok_or_else(|| format!("{c:?} is not a tile")))
+        .map(|c| tile_of_glyph(c).ok_or(MapFormError::Glyph(c)))
         .collect()
 }
 
@@ -165,31 +165,64 @@ pub mod grid {
     }
 }
 
+/// Why a saved map does not read back.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MapFormError {
+    /// The size is empty or past the limits (the words of `check_dims`).
+    #[error("{0}")]
+    Size(String),
+    /// The cells written are not width times height.
+    #[error("a map of {width}x{height} has {written} cells written, not {}", .width * .height)]
+    Cells {
+        /// The map's width.
+        width: usize,
+        /// The map's height.
+        height: usize,
+        /// How many cells are written.
+        written: usize,
+    },
+    /// A character that is no tile's glyph.
+    #[error("{0:?} is not a tile")]
+    Glyph(char),
+    /// A terrain weight out of the range the engine takes.
+    #[error("a terrain weight of {0} is out of range")]
+    Weight(u32),
+    /// A level's own kind that does not read as its header.
+    #[error("{header:?}: {error}")]
+    Kind {
+        /// The header as the save has it.
+        header: String,
+        /// Why it does not read.
+        error: crate::content::kinds::own::KindError,
+    },
+}
+
 /// The map of a map's form, its size checked before the map is made.
-fn map_of(form: MapForm) -> Result<TileMap, String> {
+fn map_of(form: MapForm) -> Result<TileMap, MapFormError> {
     let (w, h) = (form.width, form.height);
     // `check_dims` multiplies only sides it has found within the limits.
-    check_dims(w, h)?;
+    check_dims(w, h).map_err(MapFormError::Size)?;
     if form.cells.len() != w * h {
-        return Err(format!(
-            "a map of {w}x{h} has {} cells written, not {}",
-            form.cells.len(),
-            w * h
-        ));
+        return Err(MapFormError::Cells {
+            width: w,
+            height: h,
+            written: form.cells.len(),
+        });
     }
     let tiles = glyphs(&form.cells)?;
     let mut weights = TerrainWeights::DEFAULT;
     for (t, c) in Tile::TERRAIN.into_iter().zip(form.costs) {
-        weights = weights
-            .with(t, c)
-            .ok_or_else(|| format!("a terrain weight of {c} is out of range"))?;
+        weights = weights.with(t, c).ok_or(MapFormError::Weight(c))?;
     }
-    let mut kinds = crate::content::kinds::Kinds::default();
+    let mut kinds = crate::content::kinds::own::Kinds::default();
     for header in &form.kinds {
         let (key, value) = header.split_once(':').unwrap_or((header, ""));
         kinds
             .add_header(key, value)
-            .map_err(|e| format!("{header:?}: {e}"))?;
+            .map_err(|error| MapFormError::Kind {
+                header: header.clone(),
+                error,
+            })?;
     }
     Ok(TileMap::from_tiles(w, h, tiles)
         .with_weights(weights)

@@ -9,6 +9,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::plan::{Planner, Planning, Progress, Spread, TurnStats};
 use super::{LOG_LIMIT, World, cores};
+use crate::engine::grid::Pos;
 
 /// The planner as a save writes it.
 #[derive(Serialize, Deserialize)]
@@ -53,47 +54,62 @@ pub(super) mod planner {
     }
 }
 
+/// Why a kept game cannot be (see [`World::restore`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RestoreError {
+    /// The player is off the map (where).
+    #[error("the player stands off the map, at {0}")]
+    PlayerOff(Pos),
+    /// A monster's number is not after the one before it, or not below the next to give.
+    #[error("monster #{0} is out of order")]
+    Order(u32),
+    /// A monster is off the map, on the player or on another monster.
+    #[error("monster #{0} stands off the map or on a taken cell")]
+    MonsterOff(u32),
+    /// A monster's kind letter is no kind's (the monster, the letter).
+    #[error("monster #{0} is of no kind ({1:?})")]
+    Kind(u32, char),
+    /// The sight was kept of a map of another size.
+    #[error("what the player has seen is of another map")]
+    Sight,
+}
+
 impl World {
     /// Makes again, after loading a kept game, what the save leaves out: the occupancy of
     /// the cells, what the player sees now, and every monster's plan (the search it made
     /// from where and toward where it planned, with the traced one's trace), all as they
     /// were; the planner reports to `progress`. A game that cannot be (two monsters on one
     /// cell, a creature off the map, a sight of another map) is refused with why.
-    pub fn restore(&mut self, progress: Arc<Progress>) -> Result<(), String> {
+    pub fn restore(&mut self, progress: Arc<Progress>) -> Result<(), RestoreError> {
         let stats = self.planner.stats();
         let (planning, traced) = (self.planner.planning(), self.planner.traced());
         self.planner = Planner::with_progress(progress);
         self.planner.set_planning(planning);
         self.planner.trace_next(traced);
         if self.grid.index(self.player.pos).is_none() {
-            return Err(format!(
-                "the player stands off the map, at {}",
-                self.player.pos
-            ));
+            return Err(RestoreError::PlayerOff(self.player.pos));
         }
         self.occupant = vec![0; self.grid.len()];
         let mut last = 0;
         for m in &self.monsters {
             if m.id <= last || m.id >= self.next_id {
-                return Err(format!("monster #{} is out of order", m.id));
+                return Err(RestoreError::Order(m.id));
             }
             last = m.id;
             let cell = self
                 .grid
                 .index(m.pos)
                 .filter(|&c| self.occupant[c] == 0 && m.pos != self.player.pos)
-                .ok_or_else(|| {
-                    format!("monster #{} stands off the map or on a taken cell", m.id)
-                })?;
+                .ok_or(RestoreError::MonsterOff(m.id))?;
             self.occupant[cell] = m.id;
             // Any letter a level may place: the game's kinds, the level's own, or a plain
             // creature.
             if !m.kind.is_ascii_lowercase() {
-                return Err(format!("monster #{} is of no kind ({:?})", m.id, m.kind));
+                return Err(RestoreError::Kind(m.id, m.kind));
             }
         }
         if !self.sight.restored(&self.grid) {
-            return Err("what the player has seen is of another map".into());
+            return Err(RestoreError::Sight);
         }
         if self.log.len() > LOG_LIMIT {
             self.log.drain(..self.log.len() - LOG_LIMIT);

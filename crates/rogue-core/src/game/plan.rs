@@ -77,7 +77,7 @@ impl std::str::FromStr for Planning {
     type Err = String;
 
     /// Parses `astar`, `capped`, `capped:N`, `map` or `jps`.
-    fn from_str(s: &str) -> Result<Self, String> {
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s.split_once(':') {
             None if s == "astar" => Ok(Planning::AStar),
             None if s == "capped" => Ok(Planning::Capped(Self::DEFAULT_CAP)),

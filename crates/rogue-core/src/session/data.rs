@@ -5,20 +5,29 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+/// The game that writes saves, and which must read them: a game by other rules would not
+/// go on in the same way.
+pub const GAME: &str = concat!("astar-rogue ", env!("CARGO_PKG_VERSION"));
+
 /// The environment variable naming the data folder, over the usual one.
 pub const DATA_ENV: &str = "ASTAR_ROGUE_DATA";
 
 /// The data folder: `$ASTAR_ROGUE_DATA` when set and not empty, else the system's data
 /// folder for the user (`$XDG_DATA_HOME/astar-rogue`, else `~/.local/share/astar-rogue` on
 /// Linux), which need not exist yet.
-pub fn data_dir() -> Result<PathBuf, String> {
+pub fn data_dir() -> Result<PathBuf, NoDataDir> {
     if let Some(dir) = std::env::var_os(DATA_ENV).filter(|v| !v.is_empty()) {
         return Ok(PathBuf::from(dir));
     }
     directories::BaseDirs::new()
         .map(|b| b.data_dir().join("astar-rogue"))
-        .ok_or_else(|| format!("no home folder to keep runs in: set {DATA_ENV} to a folder"))
+        .ok_or(NoDataDir)
 }
+
+/// There is no data folder: no home folder, and no [`DATA_ENV`] set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("no home folder to keep runs in: set {env} to a folder", env = DATA_ENV)]
+pub struct NoDataDir;
 
 /// Creates `dir` (and its parents) unless it exists; an error names it.
 pub fn ensure(dir: &Path) -> std::io::Result<()> {

@@ -80,6 +80,17 @@ pub enum Journal {
 /// and the replay is marked as gone its own way.
 const NO_ANSWER: &str = "the replay has no answer from the disk for this";
 
+/// Why a save's write (through the journal) failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum WriteError {
+    /// The disk refused it: the system's words, which are all a recording keeps of it.
+    #[error("{0}")]
+    Failed(String),
+    /// A replay ran out of the disk's answers.
+    #[error("{}", NO_ANSWER)]
+    NoAnswer,
+}
+
 impl Journal {
     /// Asks the disk through the journal: `ask` runs unless the journal replays, which
     /// gives its next answer instead (`back` reads it from its record) and never asks the
@@ -246,15 +257,23 @@ impl Journal {
     }
 
     /// A save's write: replayed, it writes nothing and answers as it did.
-    pub(super) fn write(&mut self, ask: impl FnOnce() -> Result<(), String>) -> Result<(), String> {
+    pub(super) fn write(
+        &mut self,
+        ask: impl FnOnce() -> std::io::Result<()>,
+    ) -> Result<(), WriteError> {
         self.pass(
-            ask,
-            |r| Io::Write(r.err()),
+            || ask().map_err(|e| WriteError::Failed(e.to_string())),
+            |r| {
+                Io::Write(r.err().map(|e| match e {
+                    WriteError::Failed(why) => why,
+                    WriteError::NoAnswer => NO_ANSWER.into(),
+                }))
+            },
             |io| match io {
-                Io::Write(e) => Some(e.map_or(Ok(()), Err)),
+                Io::Write(e) => Some(e.map_or(Ok(()), |why| Err(WriteError::Failed(why)))),
                 _ => None,
             },
-            || Err(NO_ANSWER.into()),
+            || Err(WriteError::NoAnswer),
         )
     }
 }
@@ -363,8 +382,8 @@ mod tests {
             PathBuf::from("x-1.txt")
         );
         assert_eq!(
-            live.write(|| Err("disk full".into())),
-            Err("disk full".into())
+            live.write(|| Err(std::io::Error::other("disk full"))),
+            Err(WriteError::Failed("disk full".into()))
         );
         assert_eq!(live.read(|| Err("gone".into())), Err("gone".into()));
         assert_eq!(live.reread(|| Ok(None)), Ok(None));
@@ -391,7 +410,10 @@ mod tests {
             replay.fresh(std::path::Path::new("x.txt"), || panic!("asked")),
             PathBuf::from("x-1.txt")
         );
-        assert_eq!(replay.write(|| panic!("asked")), Err("disk full".into()));
+        assert_eq!(
+            replay.write(|| panic!("asked")),
+            Err(WriteError::Failed("disk full".into()))
+        );
         assert_eq!(replay.read(never), Err("gone".into()));
         assert_eq!(replay.reread(|| panic!("asked")), Ok(None));
         assert_eq!(replay.writer(|| panic!("asked")), Some(7));
@@ -403,7 +425,7 @@ mod tests {
         // or read what it holds now); the replay gets the answer that does least, and
         // knows it went its own way.
         assert!(replay.changed(|| panic!("asked")));
-        assert!(replay.write(|| panic!("asked")).is_err());
+        assert_eq!(replay.write(|| panic!("asked")), Err(WriteError::NoAnswer));
         assert!(replay.read(|| panic!("asked")).is_err());
         assert!(matches!(replay, Journal::Replay { diverged: true, .. }));
     }

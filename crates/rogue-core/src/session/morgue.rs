@@ -6,17 +6,16 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use super::data;
 use super::scores::{Score, with_article};
-use super::{Session, SourceKind, data};
 use crate::content::kinds;
-use crate::content::level::tile_glyph;
 use crate::engine::grid::Pos;
 use crate::game::{GameState, Player, RunStats};
 
 /// The most map a morgue file shows: a window this size around the player.
-const MAP_WINDOW: (i32, i32) = (78, 30);
+pub(super) const MAP_WINDOW: (i32, i32) = (78, 30);
 /// Messages a morgue file quotes, the last ones.
-const LAST_MESSAGES: usize = 16;
+pub(super) const LAST_MESSAGES: usize = 16;
 
 /// How a run ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -107,89 +106,6 @@ pub struct RunEnd {
 }
 
 impl RunEnd {
-    /// The run of `session` as it ended, `outcome` being how.
-    pub fn of(session: &Session, outcome: Outcome) -> RunEnd {
-        let w = session.world();
-        let first = session.first_floor();
-        let level_path = match first.source.kind {
-            SourceKind::Text | SourceKind::MovingAi => first.source.path.as_ref().map(|p| {
-                std::path::absolute(p)
-                    .ok()
-                    .and_then(|a| a.canonicalize().ok())
-                    .unwrap_or_else(|| p.clone())
-            }),
-            SourceKind::Generated => None,
-        };
-        let floor = session
-            .design()
-            .level()
-            .title
-            .clone()
-            .unwrap_or_else(|| session.source().name());
-        let log = w.log();
-        let messages = log[log.len().saturating_sub(LAST_MESSAGES)..]
-            .iter()
-            .map(|m| (m.turn, m.to_string()))
-            .collect();
-        let grid = w.grid();
-        let (gw, gh) = (grid.width() as i32, grid.height() as i32);
-        let (ww, wh) = (MAP_WINDOW.0.min(gw), MAP_WINDOW.1.min(gh));
-        let p = w.player().pos;
-        let x0 = (p.x - ww / 2).clamp(0, gw - ww);
-        let y0 = (p.y - wh / 2).clamp(0, gh - wh);
-        let map = (y0..y0 + wh)
-            .map(|y| {
-                let row: String = (x0..x0 + ww)
-                    .map(|x| {
-                        let c = Pos::new(x, y);
-                        if c == p {
-                            '@'
-                        } else if let Some(m) = w.monster_at(c) {
-                            m.kind
-                        } else if let Some(f) = w.feature_at(c) {
-                            f.glyph()
-                        } else {
-                            tile_glyph(grid.get(c))
-                        }
-                    })
-                    .collect();
-                row.trim_end().to_string()
-            })
-            .collect();
-        RunEnd {
-            outcome,
-            killer: w.run().killer,
-            seed: w.seed(),
-            turn: w.turn(),
-            final_depth: w.final_depth(),
-            stats: *w.run(),
-            player: *w.player(),
-            level: first.source.name(),
-            level_path,
-            floor: crate::text::escape_controls(&floor).into_owned(),
-            messages,
-            map,
-            map_origin: Pos::new(x0, y0),
-            monsters: w
-                .monsters()
-                .iter()
-                .map(|m| Left {
-                    kind: m.kind,
-                    id: m.id,
-                    pos: m.pos,
-                    hp: m.hp,
-                    max: w.kind(m.kind).hp,
-                })
-                .collect(),
-            kinds: grid
-                .kinds()
-                .own()
-                .iter()
-                .map(|k| (k.glyph, k.name.to_string()))
-                .collect(),
-        }
-    }
-
     /// The name of the kind a monster letter stood for on the floor the run ended on.
     pub fn name_of(&self, glyph: char) -> String {
         self.kinds.iter().find(|(g, _)| *g == glyph).map_or_else(
@@ -241,7 +157,7 @@ impl RunEnd {
             out.push_str(&s);
             out.push('\n');
         };
-        line(format!("{} morgue file", super::save::GAME));
+        line(format!("{} morgue file", super::data::GAME));
         line(String::new());
         line(self.sentence());
         line(String::new());
@@ -351,8 +267,9 @@ pub fn write(
             return Err(e);
         }
         let replay = format!("astar-rogue replay {}", keys.display());
-        let written = super::write_atomic(&keys, tape(&keys).as_bytes())
-            .and_then(|()| super::write_atomic(&text, end.morgue_text(date, &replay).as_bytes()));
+        let written = super::create::write_atomic(&keys, tape(&keys).as_bytes()).and_then(|()| {
+            super::create::write_atomic(&text, end.morgue_text(date, &replay).as_bytes())
+        });
         if let Err(e) = written {
             // Both names are ours (made empty above, or written by us): nothing half-made
             // is left for the player to wonder at.
@@ -370,6 +287,7 @@ mod tests {
     use super::*;
     use crate::content::level::Design;
     use crate::game::Act;
+    use crate::session::Session;
 
     fn ended() -> RunEnd {
         let design = Design::parse(b"title: Pit\n#####\n#@t.#\n#####\n", "pit.txt").unwrap();

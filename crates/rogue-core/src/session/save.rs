@@ -38,9 +38,8 @@ const CHECKSUM: &str = "checksum fnv1a64 ";
 /// The largest save read (a level is at most 64 MiB; a save holds its floors and the game's
 /// map of the floor in play).
 pub const MAX_SAVE_BYTES: u64 = 512 * 1024 * 1024;
-/// The game that writes saves, and which must read them: a game by other rules would not
-/// go on in the same way.
-pub const GAME: &str = concat!("astar-rogue ", env!("CARGO_PKG_VERSION"));
+/// The game that writes saves (and morgue files), which must read them.
+pub use super::data::GAME;
 
 /// A run, saved: what it is now.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -262,8 +261,8 @@ fn encode_json(format: u32, json: &str) -> String {
 
 impl RunSave {
     /// The file's text: the format line, the checksum line, then the JSON.
-    pub fn encode(&self) -> Result<String, String> {
-        let json = serde_json::to_string(self).map_err(|e| e.to_string())?;
+    pub fn encode(&self) -> Result<String, serde_json::Error> {
+        let json = serde_json::to_string(self)?;
         Ok(encode_json(FORMAT, &json))
     }
 
@@ -346,7 +345,7 @@ fn write_text(path: &Path, text: &str) -> std::io::Result<()> {
     if let Some(dir) = path.parent() {
         data::ensure(dir)?;
     }
-    super::write_atomic(path, text.as_bytes())
+    super::create::write_atomic(path, text.as_bytes())
 }
 
 fn split_line(bytes: &[u8]) -> Option<(&[u8], &[u8])> {

@@ -167,7 +167,7 @@ pub fn add(dir: &Path, score: &Score) -> std::io::Result<(usize, usize)> {
             .bytes(),
     );
     bytes.push(b'\n');
-    super::write_atomic(&dir.join(SCORES_FILE), &bytes)?;
+    super::create::write_atomic(&dir.join(SCORES_FILE), &bytes)?;
     table.scores.push(score.clone());
     table.scores.sort_by(rank);
     let place = table

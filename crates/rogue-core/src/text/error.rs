@@ -76,7 +76,7 @@ impl ParseError {
     /// Just `FILE:LINE:COL: message`, without the excerpt, control characters escaped.
     pub fn headline(&self) -> String {
         let line = format!("{}:{}:{}: {}", self.file, self.line, self.col, self.message);
-        crate::text::escape_controls(&line).into_owned()
+        super::escape::escape_controls(&line).into_owned()
     }
 }
 

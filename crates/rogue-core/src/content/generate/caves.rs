@@ -74,7 +74,7 @@ pub(super) fn carve(
     let mut next = cells.clone();
     // A pass that would leave less floor than an attempt needs is not taken: on thin maps,
     // where every cell is near the rock border, smoothing would fill nearly everything in.
-    let least_floor = super::least_floor(width, height, wall_share);
+    let least_floor = super::fill::least_floor(width, height, wall_share);
     for _ in 0..SMOOTHING {
         smooth(width, height, &cells, &mut next);
         if next.iter().filter(|&&c| c == 0).count() < least_floor {

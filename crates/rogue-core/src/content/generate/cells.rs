@@ -39,7 +39,7 @@ pub(super) fn carve(
     }
     // A pass that would leave less floor than an attempt needs is not taken: on thin maps,
     // where every cell is near the rock border, the rule would fill nearly everything in.
-    let least_floor = super::least_floor(width, height, wall_share);
+    let least_floor = super::fill::least_floor(width, height, wall_share);
     let mut sums = vec![0u32; (pw + 1) * (ph + 1)];
     let mut next = cells.clone();
     for pass in 0..OPENING_PASSES + SMOOTHING_PASSES {

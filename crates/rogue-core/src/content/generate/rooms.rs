@@ -6,7 +6,7 @@
 use rand::RngExt;
 use rand::rngs::Xoshiro256PlusPlus;
 
-use super::required_span;
+use super::fill::required_span;
 use crate::content::map::Tile;
 
 /// Smallest leaf, counting its one wall column on the left (and wall row on top): room for

@@ -14,7 +14,11 @@ fn kind_names_round_trip() {
     assert_eq!(GenKind::Rooms.to_string(), "rooms");
     assert_eq!(
         "cave".parse::<GenKind>(),
-        Err("unknown kind \"cave\": use caves, cells, rooms, maze, scatter or arena".to_string())
+        Err(UnknownGenKind("cave".to_string()))
+    );
+    assert_eq!(
+        UnknownGenKind("cave".to_string()).to_string(),
+        "unknown kind \"cave\": use caves, cells, rooms, maze, scatter or arena"
     );
 }
 
@@ -51,19 +55,27 @@ fn densities_parse_as_fractions_or_percentages() {
         "", "%", ".", "x", "-0.1", "0.3.1", "1e-1", "nan", "inf", "0,3", "1.5",
     ] {
         let e = text.parse::<Density>().unwrap_err();
+        let want = match text {
+            "1.5" => BadShare::Fraction(text.to_string()),
+            _ => BadShare::Form(text.to_string()),
+        };
+        assert_eq!(e, want);
+        let e = e.to_string();
         assert!(
             e.starts_with(&format!("bad share {text:?}: ")),
             "{text:?}: {e}"
         );
     }
-    assert!("30".parse::<Density>().unwrap_err().contains("at most 1"));
-    assert!(
-        "101%"
-            .parse::<Density>()
-            .unwrap_err()
-            .contains("at most 100%")
+    let e = "30".parse::<Density>().unwrap_err();
+    assert_eq!(e, BadShare::Fraction("30".into()));
+    assert!(e.to_string().contains("at most 1"));
+    let e = "101%".parse::<Density>().unwrap_err();
+    assert_eq!(e, BadShare::Percentage("101%".into()));
+    assert!(e.to_string().contains("at most 100%"));
+    assert_eq!(
+        "9999999999999%".parse::<Density>(),
+        Err(BadShare::Form("9999999999999%".into()))
     );
-    assert!("9999999999999%".parse::<Density>().is_err());
 }
 
 #[test]

@@ -17,7 +17,7 @@ use crate::engine::grid::Neighbourhood;
 /// letter is a plain creature.
 ///
 /// ```
-/// use astar_rogue_core::content::kinds::Kinds;
+/// use astar_rogue_core::content::kinds::own::Kinds;
 ///
 /// let mut kinds = Kinds::default();
 /// kinds.add_header("kind w", " wraith, hp 6, moves 4, water 1").unwrap();
