@@ -3,14 +3,19 @@
 //! The terminal loop and the headless script runner drive this same `App`: they feed it
 //! events, call [`App::tick`] while it is busy (travel, autoplay), and draw it.
 
+pub mod bindings;
+pub mod command;
 pub mod config;
 mod editor;
+mod errand;
 pub mod help;
 pub mod keymap;
 pub mod lab;
+mod overlay;
 pub mod quiz;
 pub mod screen;
 mod search;
+pub mod tools;
 mod travel;
 
 pub use crate::content::level::EditOp;
@@ -19,9 +24,9 @@ pub use crate::session::{
     Replacing, Source, SourceKind, create_for_writing, find_recovery, open_level, parse_recovery,
     read_recovery, write_atomic, write_new,
 };
-pub use editor::{Prefix, Tool, Tools, tile_name};
-pub use search::{Layer, Overlay, SPEEDS, TICK_MS};
-pub use travel::Errand;
+pub use errand::Errand;
+pub use overlay::{Layer, Overlay, SPEEDS, TICK_MS};
+pub use tools::{Prefix, Tool, Tools, tile_name};
 
 use crossterm::event::{Event, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::Rect;
@@ -430,10 +435,10 @@ impl App {
     /// autoplay speed as the game's current ones (call it before the first input).
     pub fn apply_settings(&mut self, settings: config::Settings) {
         self.sight = settings.sight;
-        self.overlay.speed = search::SPEEDS
+        self.overlay.speed = overlay::SPEEDS
             .iter()
             .position(|&s| s == settings.autoplay_speed)
-            .unwrap_or(search::DEFAULT_SPEED);
+            .unwrap_or(overlay::DEFAULT_SPEED);
         self.settings = settings;
     }
 
