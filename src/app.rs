@@ -11,9 +11,11 @@ mod errand;
 pub mod help;
 pub mod keymap;
 pub mod lab;
+mod mouse;
 mod overlay;
 pub mod quiz;
 pub mod screen;
+pub mod screens;
 mod search;
 pub mod tools;
 mod travel;
@@ -26,9 +28,10 @@ pub use crate::session::{
 };
 pub use errand::Errand;
 pub use overlay::{Layer, Overlay, SPEEDS, TICK_MS};
+pub use screens::confirm::Confirm;
 pub use tools::{Prefix, Tool, Tools, tile_name};
 
-use crossterm::event::{Event, MouseButton, MouseEvent, MouseEventKind};
+use crossterm::event::{Event, MouseEvent, MouseEventKind};
 use ratatui::layout::Rect;
 use std::cell::RefCell;
 // Arc rather than Rc: the terminal runs a long turn on a worker thread, so the App is Send.
@@ -100,15 +103,15 @@ pub enum Screen {
     },
     /// The help, on a page.
     Help {
-        /// The page shown.
-        page: usize,
+        /// The help's state.
+        help: screens::help::Help,
         /// Where closing the help returns.
         back: Box<Screen>,
     },
     /// The message history.
     History {
-        /// Messages hidden below its bottom line: 0 shows the newest.
-        scroll: usize,
+        /// The history's state.
+        history: screens::history::History,
         /// Where closing the history returns.
         back: Box<Screen>,
     },
@@ -146,6 +149,22 @@ impl Screen {
             Screen::Lab { .. } => Mode::Lab,
             Screen::Help { .. } => Mode::Help,
             Screen::History { .. } => Mode::History,
+        }
+    }
+
+    /// The contexts the screen's keys are looked up in, most specific first (each screen's
+    /// own, in its file of [`screens`]), with the search overlay `on` or not.
+    fn contexts(&self, overlay: bool) -> &'static [Context] {
+        use screens::{confirm, edit, help, history, lab, look, play};
+        match self {
+            Screen::Play => play::contexts(overlay),
+            Screen::Aim => play::AIM,
+            Screen::Look { .. } => look::contexts(overlay),
+            Screen::Edit { tools, .. } => edit::contexts(tools.prefix),
+            Screen::Lab { .. } => lab::CONTEXTS,
+            Screen::Help { .. } => help::CONTEXTS,
+            Screen::History { .. } => history::CONTEXTS,
+            Screen::Confirm { .. } => confirm::CONTEXTS,
         }
     }
 
@@ -191,26 +210,6 @@ pub enum Effect {
     Quit,
     /// Hand the terminal back to the shell until `fg`.
     Suspend,
-}
-
-/// A question waiting for an answer.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Confirm {
-    /// Quit during a game, or with unsaved edits?
-    Quit,
-    /// Overwrite a level file that changed on disk?
-    Overwrite,
-    /// Restart during a game?
-    Restart,
-    /// Give the run up?
-    Abandon,
-    /// Replace the level by a generated one, during a game or with unsaved edits?
-    NewLevel,
-    /// Replace the level by a blank one, during a game or with unsaved edits?
-    BlankLevel,
-    /// The file changed on disk while the game has unsaved edits: take the file's, or
-    /// keep the game's?
-    Reload(Box<PendingReload>),
 }
 
 /// A mouse stroke in the editor or the lab: cells painted while a button is held.
@@ -336,12 +335,12 @@ impl KeptScreen {
                 tools: *tools,
             },
             Screen::Lab { back, .. } | Screen::Confirm { back, .. } => KeptScreen::of(back),
-            Screen::Help { page, back } => KeptScreen::Help {
-                page: *page,
+            Screen::Help { help, back } => KeptScreen::Help {
+                page: help.page,
                 back: Box::new(KeptScreen::of(back)),
             },
-            Screen::History { scroll, back } => KeptScreen::History {
-                scroll: *scroll,
+            Screen::History { history, back } => KeptScreen::History {
+                scroll: history.scroll,
                 back: Box::new(KeptScreen::of(back)),
             },
         }
@@ -358,11 +357,11 @@ impl KeptScreen {
                 tools,
             },
             KeptScreen::Help { page, back } => Screen::Help {
-                page,
+                help: screens::help::Help { page },
                 back: Box::new(back.screen()),
             },
             KeptScreen::History { scroll, back } => Screen::History {
-                scroll,
+                history: screens::history::History { scroll },
                 back: Box::new(back.screen()),
             },
         }
@@ -786,7 +785,7 @@ impl App {
     /// The help page shown (0 when the help is closed).
     pub fn help_page(&self) -> usize {
         match self.screen.base() {
-            Screen::Help { page, .. } => *page,
+            Screen::Help { help, .. } => help.page,
             _ => 0,
         }
     }
@@ -794,7 +793,7 @@ impl App {
     /// Messages of the history hidden below its bottom line (0 shows the newest).
     pub fn history_scroll(&self) -> usize {
         match self.screen.base() {
-            Screen::History { scroll, .. } => *scroll,
+            Screen::History { history, .. } => history.scroll,
             _ => 0,
         }
     }
@@ -847,16 +846,6 @@ impl App {
         }
     }
 
-    /// Keeps the camera where the mode wants it: on the player while playing; in look and
-    /// edit modes it moves only when the cursor nears the edge of the view, so the map does
-    /// not jump under the pointer.
-    pub(super) fn settle_camera(&mut self) {
-        let area = Rect::new(0, 0, self.size.0, self.size.1);
-        if let Some(view) = screen::camera_view(self, area) {
-            self.camera = screen::camera(self, view);
-        }
-    }
-
     /// Whether [`App::tick`] has work to do (travel or autoplay).
     pub fn is_busy(&self) -> bool {
         self.running && (self.travel.is_some() || self.errand.is_some() || self.overlay.autoplay)
@@ -887,15 +876,15 @@ impl App {
     /// Contexts whose bindings apply now, most specific first: a key none of them binds
     /// does nothing.
     pub fn contexts(&self) -> &'static [Context] {
-        contexts_of(&self.screen, self.overlay.on)
+        self.screen.contexts(self.overlay.on)
     }
 
     /// Contexts whose hints the hint bar shows: a question's are in its box, so the bar
     /// keeps the hints of the screen it is asked over.
     pub fn hint_contexts(&self) -> &'static [Context] {
         match &self.screen {
-            Screen::Confirm { back, .. } => contexts_of(back, self.overlay.on),
-            s => contexts_of(s, self.overlay.on),
+            Screen::Confirm { back, .. } => back.contexts(self.overlay.on),
+            s => s.contexts(self.overlay.on),
         }
     }
 
@@ -922,10 +911,34 @@ impl App {
             self.say("You stop.");
             return Effect::None;
         }
+        let (size, unsaved) = (self.size, self.unsaved());
+        let last = self.world().log().len().saturating_sub(1);
+        let pages =
+            || help::layout(&self.settings.bindings, Rect::new(0, 0, size.0, size.1)).pages();
+        let transition = match &mut self.screen {
+            Screen::Confirm { question, .. } => question.handle(action, unsaved),
+            Screen::Help { help, .. } => help.handle(action, pages()).widen(),
+            Screen::History { history, .. } => {
+                // A page is the screen less its title, its footer and a line of context.
+                let page = usize::from(size.1).saturating_sub(3);
+                history.handle(action, page, last).widen()
+            }
+            _ => return self.play_action(action),
+        };
+        match transition {
+            screens::Transition::Stay => {}
+            screens::Transition::Close => self.close(),
+            screens::Transition::Then((question, action)) => {
+                self.close();
+                self.answered(question, action);
+            }
+        }
+        Effect::None
+    }
+
+    /// One bound key's action on the screens that play, look, edit and study a search.
+    fn play_action(&mut self, action: Action) -> Effect {
         match &self.screen {
-            Screen::Confirm { .. } => self.answer(action),
-            Screen::Help { .. } => self.page_help(action),
-            Screen::History { .. } => self.scroll_history(action),
             Screen::Play if self.world().state() != GameState::Playing => {
                 // The run is over: a new run, quit, help, or reading back what happened.
                 if matches!(
@@ -940,33 +953,8 @@ impl App {
         Effect::None
     }
 
-    /// An answer to the question asked; a key that does not answer this question leaves it
-    /// waiting.
-    fn answer(&mut self, action: Action) {
-        let Some(question) = self.question().cloned() else {
-            return;
-        };
-        let unsaved = self.unsaved();
-        let answered = matches!(
-            (&question, action),
-            (Confirm::Reload(_), Action::TakeFile | Action::KeepMine)
-                | (Confirm::Quit, Action::SaveAndQuit)
-                | (
-                    Confirm::Quit
-                        | Confirm::Overwrite
-                        | Confirm::Restart
-                        | Confirm::NewLevel
-                        | Confirm::BlankLevel
-                        | Confirm::Abandon,
-                    Action::Yes | Action::No
-                )
-        );
-        // The file's version or the game's: dropping either silently is what the question
-        // is there to prevent, so it has no "no".
-        if !answered || (action == Action::SaveAndQuit && !unsaved) {
-            return;
-        }
-        self.close();
+    /// Carries out the answer to a question, closed already.
+    fn answered(&mut self, question: Confirm, action: Action) {
         match (question, action) {
             (Confirm::Quit, Action::Yes) => self.running = false,
             (Confirm::Quit, Action::SaveAndQuit) => {
@@ -995,39 +983,6 @@ impl App {
         }
     }
 
-    /// Pages through the help.
-    fn page_help(&mut self, action: Action) {
-        let area = Rect::new(0, 0, self.size.0, self.size.1);
-        let pages = help::layout(&self.settings.bindings, area).pages();
-        if action == Action::Close {
-            return self.close();
-        }
-        if let Screen::Help { page, .. } = &mut self.screen {
-            match action {
-                Action::NextPage if *page + 1 < pages => *page += 1,
-                Action::PrevPage => *page = page.saturating_sub(1),
-                _ => {}
-            }
-        }
-    }
-
-    /// Scrolls the message history: by messages, by pages, or to either end.
-    fn scroll_history(&mut self, action: Action) {
-        let page = (self.size.1 as isize - 3).max(1);
-        let by = match action {
-            Action::Scroll(n) => isize::from(n),
-            Action::ScrollPage(n) => isize::from(n) * page,
-            Action::ScrollEnd(true) => isize::MAX,
-            Action::ScrollEnd(false) => isize::MIN,
-            Action::Close => return self.close(),
-            _ => return,
-        };
-        let last = self.world().log().len().saturating_sub(1);
-        if let Screen::History { scroll, .. } = &mut self.screen {
-            *scroll = scroll.saturating_add_signed(by).min(last);
-        }
-    }
-
     /// Carries out one action on the play, look, edit or lab screen: what a key (through
     /// the key table) or a click asks for.
     pub fn apply(&mut self, action: Action) {
@@ -1037,7 +992,10 @@ impl App {
                 _ => self.act(Act::Move(dx, dy)),
             },
             Action::Wait => self.act(Act::Wait),
-            Action::Help => self.open_over(|back| Screen::Help { page: 0, back }),
+            Action::Help => self.open_over(|back| Screen::Help {
+                help: screens::help::Help::default(),
+                back,
+            }),
             Action::NextMonster => self.cycle_selection(1),
             Action::PrevMonster => self.cycle_selection(-1),
             Action::Quit => {
@@ -1227,7 +1185,10 @@ impl App {
                     "Sight off: the whole map shows."
                 });
             }
-            Action::History => self.open_over(|back| Screen::History { scroll: 0, back }),
+            Action::History => self.open_over(|back| Screen::History {
+                history: screens::history::History::default(),
+                back,
+            }),
             // The other screens' own keys: the help, the history and questions handle them.
             Action::Interrupt
             | Action::Suspend
@@ -1268,17 +1229,6 @@ impl App {
                 self.after_turn();
             }
         }
-    }
-
-    /// Where look and edit cursors start, and what the inspector shows: the selected
-    /// monster when it is on screen, else the player (always on screen while playing), so
-    /// the camera need not move and the inspector never shows cells the map does not.
-    pub fn focus_default(&self) -> Pos {
-        self.selected
-            .and_then(|id| self.world().monster(id))
-            .map(|m| m.pos)
-            .filter(|&p| screen::screen_cell(self, p).is_some())
-            .unwrap_or(self.world().player().pos)
     }
 
     /// The cursor in look mode, else the selected monster, else the player.
@@ -1482,10 +1432,7 @@ impl App {
     /// generated level is in play, the next kind at its size (pressing `G` again and again
     /// shows every kind).
     fn new_level(&mut self) {
-        let view = screen::layout(self, Rect::new(0, 0, self.size.0, self.size.1))
-            .map_or((0, 0), |l| {
-                (usize::from(l.map.width), usize::from(l.map.height))
-            });
+        let view = self.map_view_size();
         match self.session.new_level(view) {
             Ok(made) => {
                 self.replaced(made.replaced);
@@ -1704,154 +1651,5 @@ impl App {
                 self.say("There is no way there.");
             }
         }
-    }
-
-    fn handle_mouse(&mut self, mouse: &MouseEvent) {
-        let button = match mouse.kind {
-            MouseEventKind::Down(b) | MouseEventKind::Drag(b) => b,
-            _ => return,
-        };
-        let drag = matches!(mouse.kind, MouseEventKind::Drag(_));
-        if matches!(
-            self.screen,
-            Screen::Confirm { .. } | Screen::Help { .. } | Screen::History { .. }
-        ) {
-            return;
-        }
-        if self.stop_errands() {
-            return;
-        }
-        let Some(cell) = screen::map_cell(self, mouse.column, mouse.row) else {
-            return;
-        };
-        match self.mode() {
-            Mode::Edit => self.edit_mouse(cell, button, drag),
-            Mode::Look => self.set_cursor(cell),
-            Mode::Lab => self.lab_mouse(cell, button, drag),
-            _ if drag || button != MouseButton::Left => {}
-            // With the overlay on, a click studies the cell instead of playing turns.
-            _ if self.overlay.on => self.screen = Screen::Look { cursor: cell },
-            _ => {
-                let seen = |p| !self.sight || self.world().is_visible(p);
-                let picked = self.world().monster_at(cell).filter(|m| seen(m.pos));
-                if let Some(id) = picked.map(|m| m.id) {
-                    self.select(Some(id));
-                } else if self.world().state() == GameState::Playing {
-                    self.start_travel(cell);
-                }
-            }
-        }
-    }
-
-    /// The mouse in edit mode: the left button paints walls, the right one floor; with a
-    /// shape under way a click only moves the cursor, to its other end.
-    fn edit_mouse(&mut self, cell: Pos, button: MouseButton, drag: bool) {
-        self.set_cursor(cell);
-        if self.tools().is_some_and(|t| t.pending.is_some()) {
-            return;
-        }
-        let current = self.screen.stroke_mut().and_then(|s| *s);
-        let stroke = match current {
-            Some(s) if drag => s,
-            _ => {
-                self.session.begin_stroke();
-                let tile = if button == MouseButton::Left {
-                    Tile::Wall
-                } else {
-                    Tile::Floor
-                };
-                Stroke {
-                    last: cell,
-                    tile,
-                    replan: false,
-                }
-            }
-        };
-        if let Some(slot) = self.screen.stroke_mut() {
-            *slot = Some(stroke);
-        }
-        // A fast drag skips cells between two reports: paint the line between them.
-        let mut from = Some(stroke.last).filter(|_| drag);
-        for p in screen::line(stroke.last, cell) {
-            if from.take() == Some(p) {
-                continue;
-            }
-            self.apply_edit(EditOp::SetTile(p, stroke.tile), true);
-        }
-        if let Some(Some(s)) = self.screen.stroke_mut() {
-            s.last = cell;
-        }
-    }
-
-    /// The mouse in the lab: the left button sets or drags the start, the right one the
-    /// goal; in paint mode (`e`) the left one paints the lab's pen (walls, or what a key put
-    /// last: water, brush or floor) and the right one floor.
-    fn lab_mouse(&mut self, cell: Pos, button: MouseButton, drag: bool) {
-        self.set_cursor(cell);
-        let Screen::Lab { lab, stroke, .. } = self.screen.base_mut() else {
-            return;
-        };
-        if lab.paint {
-            let tile = if button == MouseButton::Left {
-                lab.pen
-            } else {
-                Tile::Floor
-            };
-            let (from, painted) = match *stroke {
-                Some(s) if drag => (s.last, s.replan),
-                _ => (cell, false),
-            };
-            // The searches before the stroke are what its edit is set against.
-            let before = match &lab.edited {
-                Some(e) if painted => e.before.clone(),
-                _ => lab.outcomes(),
-            };
-            let mut changed = false;
-            for p in screen::line(from, cell) {
-                changed |= lab.set_tile(p, tile);
-            }
-            if changed {
-                lab.edited = Some(lab::Edited {
-                    what: format!("{} painted to {cell}", tile_name(tile)),
-                    before,
-                });
-            }
-            // A lab stroke never replans the game: `replan` says it changed the lab's map.
-            *stroke = Some(Stroke {
-                last: cell,
-                tile,
-                replan: painted || changed,
-            });
-            self.keep_step();
-            return;
-        } else if lab.quiz.is_some() {
-            // The answer is where the cursor is: a click moves it, not the start.
-        } else if button == MouseButton::Left {
-            lab.set_start(cell);
-        } else {
-            lab.set_goal(cell);
-        }
-        self.overlay.step = None;
-    }
-}
-
-/// The contexts a screen consults, most specific first.
-fn contexts_of(screen: &Screen, overlay: bool) -> &'static [Context] {
-    use Context as C;
-    match (screen, overlay) {
-        (Screen::Help { .. }, _) => &[C::Help, C::Always],
-        (Screen::History { .. }, _) => &[C::History, C::Always],
-        (Screen::Confirm { .. }, _) => &[C::Confirm, C::Always],
-        (Screen::Aim, _) => &[C::Aim, C::Always],
-        (Screen::Edit { tools, .. }, _) => match tools.prefix {
-            Some(Prefix::Monster) => &[C::Monster, C::Always],
-            Some(Prefix::Resize) => &[C::Resize, C::Always],
-            None => &[C::Edit, C::Global, C::Always],
-        },
-        (Screen::Lab { .. }, _) => &[C::Lab, C::Overlay, C::Global, C::Always],
-        (Screen::Look { .. }, true) => &[C::Look, C::Overlay, C::Global, C::Always],
-        (Screen::Look { .. }, false) => &[C::Look, C::Global, C::Always],
-        (Screen::Play, true) => &[C::Overlay, C::Play, C::Global, C::Always],
-        (Screen::Play, false) => &[C::Play, C::Global, C::Always],
     }
 }

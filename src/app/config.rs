@@ -133,40 +133,28 @@ pub const BUSY_STACK: &[Context] = &[Context::Busy, Context::Always];
 /// The contexts the replay viewer consults for its own keys.
 pub const REPLAY_STACK: &[Context] = &[Context::Replay, Context::Always];
 
-/// The contexts that are active together (as `App::contexts` gives them, the busy box's
-/// and the replay viewer's): one key may do one thing in each of these, so two actions on
-/// one key within one is an error.
-pub const STACKS: [&[Context]; 14] = [
-    &[Context::Monster, Context::Always],
-    &[Context::Resize, Context::Always],
-    &[Context::Aim, Context::Always],
-    &[Context::Help, Context::Always],
-    &[Context::History, Context::Always],
-    &[Context::Confirm, Context::Always],
-    &[Context::Edit, Context::Global, Context::Always],
-    &[
-        Context::Lab,
-        Context::Overlay,
-        Context::Global,
-        Context::Always,
-    ],
-    &[
-        Context::Look,
-        Context::Overlay,
-        Context::Global,
-        Context::Always,
-    ],
-    &[Context::Look, Context::Global, Context::Always],
-    &[
-        Context::Overlay,
-        Context::Play,
-        Context::Global,
-        Context::Always,
-    ],
-    &[Context::Play, Context::Global, Context::Always],
-    BUSY_STACK,
-    REPLAY_STACK,
-];
+/// The contexts that are active together (each screen's, from [`super::screens`], the busy
+/// box's and the replay viewer's): one key may do one thing in each of these, so two
+/// actions on one key within one is an error.
+pub const STACKS: [&[Context]; 14] = {
+    let s = super::screens::STACKS;
+    [
+        s[0],
+        s[1],
+        s[2],
+        s[3],
+        s[4],
+        s[5],
+        s[6],
+        s[7],
+        s[8],
+        s[9],
+        s[10],
+        s[11],
+        BUSY_STACK,
+        REPLAY_STACK,
+    ]
+};
 
 /// Where the game looks for the settings file: `ASTAR_ROGUE_CONFIG` when it is set, else
 /// `config.toml` in the platform's config folder (`$XDG_CONFIG_HOME/astar-rogue` on Linux).
