@@ -9,10 +9,12 @@ pub mod config;
 mod editor;
 mod errand;
 pub mod help;
+mod kept;
 pub mod keymap;
 pub mod lab;
 mod mouse;
 mod overlay;
+mod play;
 pub mod quiz;
 pub mod screen;
 pub mod screens;
@@ -27,8 +29,11 @@ pub use crate::session::{
     read_recovery, write_atomic, write_new,
 };
 pub use errand::Errand;
+use kept::KeptScreen;
+pub use kept::KeptView;
 pub use overlay::{Layer, Overlay, SPEEDS, TICK_MS};
 pub use screens::confirm::Confirm;
+pub use screens::{Mode, Screen, Stroke};
 pub use tools::{Prefix, Tool, Tools, tile_name};
 
 use crossterm::event::{Event, MouseEvent, MouseEventKind};
@@ -39,153 +44,15 @@ use std::sync::Arc;
 
 use crate::content::level::Design;
 use crate::content::level::tools::Clip;
-use crate::content::map::Tile;
-use crate::content::searches;
-use crate::engine::astar::{SearchOptions, Snapshot};
+use crate::engine::astar::Snapshot;
 use crate::engine::grid::Pos;
-use crate::game::{Act, ActResult, GameState, Planning, Watch, World};
+use crate::game::{Act, GameState, Planning, Watch, World};
 use crate::session::morgue::{Outcome, RunEnd};
-use crate::session::{Descended, Io, Reloaded, Saved, Session};
+use crate::session::{Io, Reloaded, Saved, Session};
 use keymap::{Action, Context};
 
 /// A replayed snapshot with the (trace serial, step) it was replayed for.
 type SnapshotCache = ((u64, u32), Arc<Snapshot>);
-
-/// Which kind of screen is up, without its state: what the view draws under any question.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
-    /// Playing.
-    Play,
-    /// The help screen.
-    Help,
-    /// Moving a cursor to inspect cells.
-    Look,
-    /// Painting the level.
-    Edit,
-    /// The search lab: any start and goal, the search stepped and explained.
-    Lab,
-    /// Reading the message history.
-    History,
-}
-
-/// The screen up now, carrying the state only it needs and, for the screens that are
-/// opened over another, the screen it returns to.
-#[derive(Debug, Clone)]
-pub enum Screen {
-    /// Playing.
-    Play,
-    /// Playing, `F` pressed: the next direction key attacks that way without moving.
-    Aim,
-    /// Look mode, with its cursor.
-    Look {
-        /// The cell looked at.
-        cursor: Pos,
-    },
-    /// Edit mode, with its cursor, the mouse stroke under way and the editor's tools.
-    Edit {
-        /// The cell edited.
-        cursor: Pos,
-        /// The mouse stroke under way.
-        stroke: Option<Stroke>,
-        /// The shape under way, the glyph, a key waiting for the next.
-        tools: Tools,
-    },
-    /// The search lab on its own copy of the map.
-    Lab {
-        /// The lab's searches and map.
-        lab: Box<lab::Lab>,
-        /// The lab's cursor.
-        cursor: Pos,
-        /// The mouse stroke under way (painting).
-        stroke: Option<Stroke>,
-        /// Where leaving the lab returns.
-        back: Box<Screen>,
-    },
-    /// The help, on a page.
-    Help {
-        /// The help's state.
-        help: screens::help::Help,
-        /// Where closing the help returns.
-        back: Box<Screen>,
-    },
-    /// The message history.
-    History {
-        /// The history's state.
-        history: screens::history::History,
-        /// Where closing the history returns.
-        back: Box<Screen>,
-    },
-    /// A question over another screen, waiting for its answer.
-    Confirm {
-        /// What is asked.
-        question: Confirm,
-        /// The screen the question is asked over, and returns to.
-        back: Box<Screen>,
-    },
-}
-
-impl Screen {
-    /// The screen under any question.
-    fn base(&self) -> &Screen {
-        match self {
-            Screen::Confirm { back, .. } => back.base(),
-            s => s,
-        }
-    }
-
-    fn base_mut(&mut self) -> &mut Screen {
-        match self {
-            Screen::Confirm { back, .. } => back.base_mut(),
-            s => s,
-        }
-    }
-
-    /// The kind of screen under any question.
-    fn mode(&self) -> Mode {
-        match self.base() {
-            Screen::Play | Screen::Aim | Screen::Confirm { .. } => Mode::Play,
-            Screen::Look { .. } => Mode::Look,
-            Screen::Edit { .. } => Mode::Edit,
-            Screen::Lab { .. } => Mode::Lab,
-            Screen::Help { .. } => Mode::Help,
-            Screen::History { .. } => Mode::History,
-        }
-    }
-
-    /// The contexts the screen's keys are looked up in, most specific first (each screen's
-    /// own, in its file of [`screens`]), with the search overlay `on` or not.
-    fn contexts(&self, overlay: bool) -> &'static [Context] {
-        use screens::{confirm, edit, help, history, lab, look, play};
-        match self {
-            Screen::Play => play::contexts(overlay),
-            Screen::Aim => play::AIM,
-            Screen::Look { .. } => look::contexts(overlay),
-            Screen::Edit { tools, .. } => edit::contexts(tools.prefix),
-            Screen::Lab { .. } => lab::CONTEXTS,
-            Screen::Help { .. } => help::CONTEXTS,
-            Screen::History { .. } => history::CONTEXTS,
-            Screen::Confirm { .. } => confirm::CONTEXTS,
-        }
-    }
-
-    /// The screen's cursor, for the screens that have one.
-    fn cursor_mut(&mut self) -> Option<&mut Pos> {
-        match self.base_mut() {
-            Screen::Look { cursor } | Screen::Edit { cursor, .. } | Screen::Lab { cursor, .. } => {
-                Some(cursor)
-            }
-            _ => None,
-        }
-    }
-
-    /// The mouse stroke slot of the screens that paint.
-    fn stroke_mut(&mut self) -> Option<&mut Option<Stroke>> {
-        match self.base_mut() {
-            Screen::Edit { stroke, .. } | Screen::Lab { stroke, .. } => Some(stroke),
-            _ => None,
-        }
-    }
-}
 
 /// One input of either front end: the terminal loop and the script runner feed the app
 /// through [`App::drive`] alone, so a recording replays exactly as it was played.
@@ -210,17 +77,6 @@ pub enum Effect {
     Quit,
     /// Hand the terminal back to the shell until `fg`.
     Suspend,
-}
-
-/// A mouse stroke in the editor or the lab: cells painted while a button is held.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Stroke {
-    /// The last cell painted.
-    last: Pos,
-    /// What the stroke paints.
-    tile: Tile,
-    /// Whether an edit happened, so the monsters replan once the stroke ends.
-    replan: bool,
 }
 
 /// The application state. A clone is the same game, to look into without changing it
@@ -276,96 +132,6 @@ pub struct App {
     /// Counts the runs begun in this app: a front end keeping runs starts each one's tape
     /// when it changes.
     run_serial: u64,
-}
-
-/// What a kept run's save holds of the app beside its session: the screen up and what it
-/// shows, so that a resumed run looks as it was left. A question is never kept (the run is
-/// kept as it stood before it), nor the lab (its screen is left for the one under it).
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
-pub struct KeptView {
-    screen: KeptScreen,
-    selected: Option<u32>,
-    chosen: bool,
-    show_path: bool,
-    overlay: Overlay,
-    clipboard: Option<Clip>,
-    #[serde(with = "crate::content::serial::opt_pos")]
-    travel: Option<Pos>,
-    errand: Option<Errand>,
-    watch: Option<Watch>,
-    #[serde(with = "crate::content::serial::pos")]
-    camera: Pos,
-    sight: bool,
-}
-
-/// A screen as a kept run's save holds it.
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum KeptScreen {
-    Play,
-    Aim,
-    Look {
-        #[serde(with = "crate::content::serial::pos")]
-        cursor: Pos,
-    },
-    Edit {
-        #[serde(with = "crate::content::serial::pos")]
-        cursor: Pos,
-        tools: Tools,
-    },
-    Help {
-        page: usize,
-        back: Box<KeptScreen>,
-    },
-    History {
-        scroll: usize,
-        back: Box<KeptScreen>,
-    },
-}
-
-impl KeptScreen {
-    fn of(screen: &Screen) -> KeptScreen {
-        match screen {
-            Screen::Play => KeptScreen::Play,
-            Screen::Aim => KeptScreen::Aim,
-            Screen::Look { cursor } => KeptScreen::Look { cursor: *cursor },
-            // A stroke under way ends with the game.
-            Screen::Edit { cursor, tools, .. } => KeptScreen::Edit {
-                cursor: *cursor,
-                tools: *tools,
-            },
-            Screen::Lab { back, .. } | Screen::Confirm { back, .. } => KeptScreen::of(back),
-            Screen::Help { help, back } => KeptScreen::Help {
-                page: help.page,
-                back: Box::new(KeptScreen::of(back)),
-            },
-            Screen::History { history, back } => KeptScreen::History {
-                scroll: history.scroll,
-                back: Box::new(KeptScreen::of(back)),
-            },
-        }
-    }
-
-    fn screen(self) -> Screen {
-        match self {
-            KeptScreen::Play => Screen::Play,
-            KeptScreen::Aim => Screen::Aim,
-            KeptScreen::Look { cursor } => Screen::Look { cursor },
-            KeptScreen::Edit { cursor, tools } => Screen::Edit {
-                cursor,
-                stroke: None,
-                tools,
-            },
-            KeptScreen::Help { page, back } => Screen::Help {
-                help: screens::help::Help { page },
-                back: Box::new(back.screen()),
-            },
-            KeptScreen::History { scroll, back } => Screen::History {
-                history: screens::history::History { scroll },
-                back: Box::new(back.screen()),
-            },
-        }
-    }
 }
 
 impl App {
@@ -984,20 +750,27 @@ impl App {
     }
 
     /// Carries out one action on the play, look, edit or lab screen: what a key (through
-    /// the key table) or a click asks for.
+    /// the key table) or a click asks for. Each part of the app takes the commands that are
+    /// its own: the game's, the search's, the editor's, then moving between the screens.
     pub fn apply(&mut self, action: Action) {
+        let Some(action) = self.game_action(action) else {
+            return;
+        };
+        let Some(action) = self.search_action(action) else {
+            return;
+        };
+        let Some(action) = self.edit_action(action) else {
+            return;
+        };
         match action {
             Action::Move(dx, dy) => match self.mode() {
                 Mode::Look | Mode::Edit | Mode::Lab => self.move_cursor(dx, dy),
                 _ => self.act(Act::Move(dx, dy)),
             },
-            Action::Wait => self.act(Act::Wait),
             Action::Help => self.open_over(|back| Screen::Help {
                 help: screens::help::Help::default(),
                 back,
             }),
-            Action::NextMonster => self.cycle_selection(1),
-            Action::PrevMonster => self.cycle_selection(-1),
             Action::Quit => {
                 if self.unsaved() || self.in_progress() {
                     self.ask(Confirm::Quit);
@@ -1027,7 +800,6 @@ impl App {
                 self.overlay.step = None;
                 self.sync_trace();
             }
-            Action::TogglePath => self.show_path = !self.show_path,
             Action::Look => {
                 self.screen = if self.mode() == Mode::Look {
                     Screen::Play
@@ -1038,18 +810,6 @@ impl App {
                 };
             }
             Action::TravelTo => self.travel_to_cursor(),
-            Action::Edit => {
-                self.screen = if self.mode() == Mode::Edit {
-                    Screen::Play
-                } else {
-                    // On the player: the editor's work starts where they stand.
-                    Screen::Edit {
-                        cursor: self.world().player().pos,
-                        stroke: None,
-                        tools: Tools::default(),
-                    }
-                };
-            }
             Action::Back => match self.mode() {
                 Mode::Edit if self.cancel_tool() => {}
                 Mode::Look | Mode::Edit => self.screen = Screen::Play,
@@ -1064,322 +824,14 @@ impl App {
                     self.new_level();
                 }
             }
-            Action::StepBack => {
-                self.overlay.autoplay = false;
-                self.step_to(self.current_step().saturating_sub(1));
-            }
-            Action::StepForward => {
-                self.overlay.autoplay = false;
-                self.step_to(self.current_step().saturating_add(1));
-            }
-            Action::StepStart => {
-                self.overlay.autoplay = false;
-                self.step_to(0);
-            }
-            Action::StepEnd => {
-                self.overlay.autoplay = false;
-                self.overlay.step = None;
-            }
-            Action::Autoplay => self.toggle_autoplay(),
-            Action::Faster => self.overlay.speed = (self.overlay.speed + 1).min(SPEEDS.len() - 1),
-            Action::Slower => self.overlay.speed = self.overlay.speed.saturating_sub(1),
-            Action::CycleNeighbourhood => self.change_options(|o| {
-                o.neighbourhood = searches::next(&searches::RULES, o.neighbourhood)
-            }),
-            Action::CycleHeuristic => self.change_options(|o| {
-                o.heuristic = searches::next(&searches::HEURISTICS, o.heuristic)
-            }),
-            Action::CycleWeight => self.change_options(App::next_weight),
-            Action::ToggleGreedy => self.change_options(|o| o.greedy = !o.greedy),
-            Action::ResetOptions => self.change_options(|o| *o = SearchOptions::default()),
-            Action::CycleLayer => self.overlay.layer = self.overlay.layer.next(),
-            Action::CyclePlanning => {
-                let next = self.world().planning().next();
-                self.session.world_mut().set_planning(next);
-                self.say(match next {
-                    Planning::AStar => "Monsters plan: each its own A*, every turn.".to_string(),
-                    Planning::Capped(n) => format!(
-                        "Monsters plan: A* capped at {n} expansions; a capped one heads for the nearest node it reached."
-                    ),
-                    Planning::Map => {
-                        "Monsters plan: one Dijkstra map from you, for all of them.".to_string()
-                    }
-                    Planning::Jps => {
-                        "Monsters plan: each its own Jump Point Search, every turn.".to_string()
-                    }
-                });
-                self.overlay.step = None;
-                self.sync_trace();
-            }
-            Action::ToggleFollow => self.overlay.follow = !self.overlay.follow,
-            Action::Lab => {
-                if self.mode() == Mode::Lab {
-                    self.leave_lab();
-                } else {
-                    self.enter_lab();
-                }
-            }
-            Action::SetStart => self.lab_endpoint(true),
-            Action::SetGoal => self.lab_endpoint(false),
-            Action::CycleCompare => self.rerun_lab(lab::Lab::cycle_compare),
-            Action::TogglePaint => {
-                if let Some(lab) = self.lab_mut() {
-                    lab.paint = !lab.paint;
-                }
-            }
-            Action::CycleTies => self.change_options(|o| {
-                o.ties = searches::next(&searches::TIES, o.ties);
-            }),
-            Action::CompareTies => self.rerun_lab(lab::Lab::cycle_ties),
-            Action::LabKind => self.rerun_lab(lab::Lab::cycle_kind),
-            Action::CompareKind => self.rerun_lab(lab::Lab::cycle_compare_kind),
-            Action::Quiz => self.toggle_quiz(),
-            Action::Answer => self.answer_quiz(),
-            Action::PutTile(tile) => self.put_tile(Some(tile)),
-            Action::ToggleTile => self.put_tile(None),
-            Action::Tool(tool) => self.use_tool(tool),
-            Action::Finish => self.finish(),
-            Action::Paste => self.paste(),
-            Action::MonsterPrefix => self.set_prefix(Some(Prefix::Monster)),
-            Action::PlaceKind(kind) => self.place_kind(kind),
-            Action::ResizePrefix => self.toggle_resize(),
-            Action::Resize(side, by) => self.resize(side, by),
-            Action::FloorBelow => self.add_floor_below(),
-            Action::FloorDown => self.change_floor(true),
-            Action::FloorUp => self.change_floor(false),
-            Action::BlankLevel => self.blank_level(false),
-            Action::Delete => self.delete_here(),
-            Action::PlaceFeature(kind) => self.edit(EditOp::PlaceFeature(self.cursor(), kind)),
-            Action::MovePlayer => self.edit(EditOp::MovePlayer(self.cursor())),
-            Action::Undo => self.undo(),
-            Action::Redo => self.redo(),
-            Action::Descend => {
-                if self.world().feature_at(self.world().player().pos)
-                    == Some(crate::content::level::FeatureKind::Stairs)
-                {
-                    self.descend();
-                } else {
-                    self.travel_to_stairs();
-                }
-            }
-            Action::Rest => self.start_rest(),
-            Action::Explore => self.start_explore(),
-            Action::Attack => {
-                self.screen = match self.screen {
-                    Screen::Play if self.world().state() == GameState::Playing => Screen::Aim,
-                    _ => Screen::Play,
-                };
-            }
-            Action::AttackToward(dx, dy) => {
-                self.screen = Screen::Play;
-                self.act(Act::Attack(dx, dy));
-            }
-            Action::Drink => self.act(Act::Drink),
-            Action::CloseDoors => self.act(Act::CloseDoors),
-            Action::UseTool(kind) => self.act(Act::Use(kind)),
-            Action::ToggleSight => {
-                self.sight = !self.sight;
-                self.say(if self.sight {
-                    "Sight on: you see what your eyes reach and remember the rest."
-                } else {
-                    "Sight off: the whole map shows."
-                });
-            }
             Action::History => self.open_over(|back| Screen::History {
                 history: screens::history::History::default(),
                 back,
             }),
-            // The other screens' own keys: the help, the history and questions handle them.
-            Action::Interrupt
-            | Action::Suspend
-            | Action::NextPage
-            | Action::PrevPage
-            | Action::Close
-            | Action::Scroll(_)
-            | Action::ScrollPage(_)
-            | Action::ScrollEnd(_)
-            | Action::Yes
-            | Action::No
-            | Action::SaveAndQuit
-            | Action::TakeFile
-            | Action::KeepMine
-            | Action::ReplayPause
-            | Action::ReplayStep
-            | Action::ReplayFaster
-            | Action::ReplaySlower
-            | Action::ReplayJump
-            | Action::ReplayStart
-            | Action::ReplayQuit => {}
+            // The other screens' own keys (the help, the history and questions handle them),
+            // and those of the game, the search and the editor, taken above.
+            _ => {}
         }
-    }
-
-    /// Takes the stairs: the session puts the floor below in play.
-    fn descend(&mut self) {
-        match self.session.descend() {
-            Descended::Unsaved => self.say(format!(
-                "Save ({}) or undo your edits first: the floor below replaces this design.",
-                self.key(Context::Play, Action::Save)
-            )),
-            Descended::Refused => {}
-            Descended::Down => {
-                self.pick_default();
-                // Any long action belonged to the game left behind.
-                self.stop_errands();
-                self.set_cursor(self.world().player().pos);
-                self.after_turn();
-            }
-        }
-    }
-
-    /// The cursor in look mode, else the selected monster, else the player.
-    fn cursor_or_selected(&self) -> Pos {
-        if self.mode() == Mode::Look {
-            return self.cursor();
-        }
-        self.selected
-            .and_then(|id| self.world().monster(id))
-            .map_or(self.world().player().pos, |m| m.pos)
-    }
-
-    /// Puts a tile at the cursor (`None`: swaps wall and floor): on the lab's own map in
-    /// the lab, else on the design.
-    fn put_tile(&mut self, tile: Option<Tile>) {
-        let cursor = self.cursor();
-        if let Some(lab) = self.lab_mut() {
-            if let Some(t) = tile {
-                lab.pen = t;
-            }
-            let t = tile.unwrap_or(if lab.grid.get(cursor) == Tile::Wall {
-                Tile::Floor
-            } else {
-                Tile::Wall
-            });
-            if !lab.edit_tile(cursor, t) && !t.is_passable() {
-                self.say("The start and the goal stay on floor.");
-            }
-            self.keep_step();
-            return;
-        }
-        let t = tile.unwrap_or(
-            if self.session.design().level().grid.get(cursor) == Tile::Wall {
-                Tile::Floor
-            } else {
-                Tile::Wall
-            },
-        );
-        self.edit_tile(t);
-    }
-
-    /// Sets the lab's start (or goal) at the cursor.
-    fn lab_endpoint(&mut self, start: bool) {
-        let cursor = self.cursor();
-        let Some(lab) = self.lab_mut() else { return };
-        let done = if start {
-            lab.set_start(cursor)
-        } else {
-            lab.set_goal(cursor)
-        };
-        if done {
-            self.lab_reran();
-        } else {
-            self.say("The start and the goal stand on floor.");
-        }
-    }
-
-    fn move_cursor(&mut self, dx: i32, dy: i32) {
-        let p = self.cursor().offset(dx, dy);
-        if self.world().grid().contains(p) {
-            self.set_cursor(p);
-        }
-    }
-
-    fn act(&mut self, act: Act) {
-        if self.session.world_mut().player_act(act) == ActResult::Acted {
-            self.after_turn();
-        }
-    }
-
-    /// Keeps the selection valid after monsters died or appeared.
-    fn after_turn(&mut self) {
-        self.keep_selection();
-        self.sync_trace();
-        self.overlay.step = None;
-    }
-
-    /// Keeps the player's choice while that monster lives; otherwise follows the nearest
-    /// monster in view.
-    fn keep_selection(&mut self) {
-        let alive = self
-            .selected()
-            .and_then(|id| self.world().monster(id))
-            .is_some();
-        if !(self.chosen && alive) {
-            self.chosen = false;
-            self.selected = self.default_pick();
-        }
-    }
-
-    /// The selection nobody chose: the nearest monster the player can see (any monster with
-    /// sight off), else the one selected while it lives, else the first. A far monster out
-    /// of sight is never preferred to one in view.
-    fn default_pick(&self) -> Option<u32> {
-        let w = self.world();
-        let me = w.player().pos;
-        let nearest = if self.sight {
-            w.nearest_in_view().map(|m| m.id)
-        } else {
-            w.monsters()
-                .iter()
-                .min_by_key(|m| (m.pos.chebyshev(me), m.id))
-                .map(|m| m.id)
-        };
-        nearest
-            .or_else(|| self.selected.filter(|&id| w.monster(id).is_some()))
-            .or_else(|| w.monsters().first().map(|m| m.id))
-    }
-
-    /// Drops the player's choice and selects as nobody chose.
-    fn pick_default(&mut self) {
-        self.chosen = false;
-        self.selected = None;
-        self.selected = self.default_pick();
-    }
-
-    /// The monster whose search is recorded: the selected one while the overlay is on.
-    fn wanted_trace(&self) -> Option<u32> {
-        if self.overlay.on { self.selected } else { None }
-    }
-
-    /// Points tracing at [`App::wanted_trace`], searching again for that monster alone.
-    fn sync_trace(&mut self) {
-        let want = self.wanted_trace();
-        if self.world().planner().traced() != want {
-            self.session.world_mut().set_traced(want);
-        }
-    }
-
-    fn cycle_selection(&mut self, by: i32) {
-        // Every monster, seen or not: their searches are what the game is for studying (the
-        // tutorial follows an unseen goblin's), and they all know where the player is.
-        let ids: Vec<u32> = self.world().monsters().iter().map(|m| m.id).collect();
-        if ids.is_empty() {
-            self.selected = None;
-            return;
-        }
-        let at = self.selected.and_then(|s| ids.iter().position(|&i| i == s));
-        let next = match at {
-            Some(i) => (i as i32 + by).rem_euclid(ids.len() as i32) as usize,
-            None => 0,
-        };
-        self.select(Some(ids[next]));
-    }
-
-    /// The player picks a monster.
-    fn select(&mut self, id: Option<u32>) {
-        self.chosen = id.is_some();
-        self.selected = id;
-        self.overlay.step = None;
-        self.sync_trace();
     }
 
     /// Starts the run again from its first floor: with the same seed, or, when runs are

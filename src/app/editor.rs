@@ -21,6 +21,74 @@ use crate::engine::grid::Pos;
 use crate::session::{NoFloor, NoNewFloor};
 
 impl App {
+    /// Carries out a command of the editor (a tile put in the lab too): `None` once it is
+    /// carried out, else the action, for another part of the app.
+    pub(super) fn edit_action(&mut self, action: Action) -> Option<Action> {
+        match action {
+            Action::Edit => {
+                self.screen = if self.mode() == Mode::Edit {
+                    Screen::Play
+                } else {
+                    // On the player: the editor's work starts where they stand.
+                    Screen::Edit {
+                        cursor: self.world().player().pos,
+                        stroke: None,
+                        tools: Tools::default(),
+                    }
+                };
+            }
+            Action::PutTile(tile) => self.put_tile(Some(tile)),
+            Action::ToggleTile => self.put_tile(None),
+            Action::Tool(tool) => self.use_tool(tool),
+            Action::Finish => self.finish(),
+            Action::Paste => self.paste(),
+            Action::MonsterPrefix => self.set_prefix(Some(Prefix::Monster)),
+            Action::PlaceKind(kind) => self.place_kind(kind),
+            Action::ResizePrefix => self.toggle_resize(),
+            Action::Resize(side, by) => self.resize(side, by),
+            Action::FloorBelow => self.add_floor_below(),
+            Action::FloorDown => self.change_floor(true),
+            Action::FloorUp => self.change_floor(false),
+            Action::BlankLevel => self.blank_level(false),
+            Action::Delete => self.delete_here(),
+            Action::PlaceFeature(kind) => self.edit(EditOp::PlaceFeature(self.cursor(), kind)),
+            Action::MovePlayer => self.edit(EditOp::MovePlayer(self.cursor())),
+            Action::Undo => self.undo(),
+            Action::Redo => self.redo(),
+            other => return Some(other),
+        }
+        None
+    }
+
+    /// Puts a tile at the cursor (`None`: swaps wall and floor): on the lab's own map in
+    /// the lab, else on the design.
+    pub(super) fn put_tile(&mut self, tile: Option<Tile>) {
+        let cursor = self.cursor();
+        if let Some(lab) = self.lab_mut() {
+            if let Some(t) = tile {
+                lab.pen = t;
+            }
+            let t = tile.unwrap_or(if lab.grid.get(cursor) == Tile::Wall {
+                Tile::Floor
+            } else {
+                Tile::Wall
+            });
+            if !lab.edit_tile(cursor, t) && !t.is_passable() {
+                self.say("The start and the goal stay on floor.");
+            }
+            self.keep_step();
+            return;
+        }
+        let t = tile.unwrap_or(
+            if self.session.design().level().grid.get(cursor) == Tile::Wall {
+                Tile::Floor
+            } else {
+                Tile::Wall
+            },
+        );
+        self.edit_tile(t);
+    }
+
     /// The editor's state, while edit mode is up.
     pub fn tools(&self) -> Option<&Tools> {
         match self.screen.base() {

@@ -5,15 +5,113 @@ use std::sync::Arc;
 
 use super::keymap::{Action, Context};
 use super::lab::Lab;
-use super::overlay::TICK_MS;
-use super::{App, Screen};
+use super::overlay::{SPEEDS, TICK_MS};
+use super::{App, Mode, Screen};
+use crate::content::searches;
 use crate::engine::astar::{SearchOptions, Snapshot, Trace, Weight};
 use crate::engine::grid::Pos;
+use crate::game::Planning;
 
 /// Weights the overlay cycles through, in thousandths.
 const WEIGHTS: [u32; 5] = [1000, 1500, 2000, 3000, 5000];
 
 impl App {
+    /// Carries out a command of the search overlay or the lab: `None` once it is carried
+    /// out, else the action, for another part of the app.
+    pub(super) fn search_action(&mut self, action: Action) -> Option<Action> {
+        match action {
+            Action::StepBack => {
+                self.overlay.autoplay = false;
+                self.step_to(self.current_step().saturating_sub(1));
+            }
+            Action::StepForward => {
+                self.overlay.autoplay = false;
+                self.step_to(self.current_step().saturating_add(1));
+            }
+            Action::StepStart => {
+                self.overlay.autoplay = false;
+                self.step_to(0);
+            }
+            Action::StepEnd => {
+                self.overlay.autoplay = false;
+                self.overlay.step = None;
+            }
+            Action::Autoplay => self.toggle_autoplay(),
+            Action::Faster => self.overlay.speed = (self.overlay.speed + 1).min(SPEEDS.len() - 1),
+            Action::Slower => self.overlay.speed = self.overlay.speed.saturating_sub(1),
+            Action::CycleNeighbourhood => self.change_options(|o| {
+                o.neighbourhood = searches::next(&searches::RULES, o.neighbourhood)
+            }),
+            Action::CycleHeuristic => self.change_options(|o| {
+                o.heuristic = searches::next(&searches::HEURISTICS, o.heuristic)
+            }),
+            Action::CycleWeight => self.change_options(App::next_weight),
+            Action::ToggleGreedy => self.change_options(|o| o.greedy = !o.greedy),
+            Action::ResetOptions => self.change_options(|o| *o = SearchOptions::default()),
+            Action::CycleLayer => self.overlay.layer = self.overlay.layer.next(),
+            Action::CyclePlanning => {
+                let next = self.world().planning().next();
+                self.session.world_mut().set_planning(next);
+                self.say(match next {
+                    Planning::AStar => "Monsters plan: each its own A*, every turn.".to_string(),
+                    Planning::Capped(n) => format!(
+                        "Monsters plan: A* capped at {n} expansions; a capped one heads for the nearest node it reached."
+                    ),
+                    Planning::Map => {
+                        "Monsters plan: one Dijkstra map from you, for all of them.".to_string()
+                    }
+                    Planning::Jps => {
+                        "Monsters plan: each its own Jump Point Search, every turn.".to_string()
+                    }
+                });
+                self.overlay.step = None;
+                self.sync_trace();
+            }
+            Action::ToggleFollow => self.overlay.follow = !self.overlay.follow,
+            Action::Lab => {
+                if self.mode() == Mode::Lab {
+                    self.leave_lab();
+                } else {
+                    self.enter_lab();
+                }
+            }
+            Action::SetStart => self.lab_endpoint(true),
+            Action::SetGoal => self.lab_endpoint(false),
+            Action::CycleCompare => self.rerun_lab(Lab::cycle_compare),
+            Action::TogglePaint => {
+                if let Some(lab) = self.lab_mut() {
+                    lab.paint = !lab.paint;
+                }
+            }
+            Action::CycleTies => self.change_options(|o| {
+                o.ties = searches::next(&searches::TIES, o.ties);
+            }),
+            Action::CompareTies => self.rerun_lab(Lab::cycle_ties),
+            Action::LabKind => self.rerun_lab(Lab::cycle_kind),
+            Action::CompareKind => self.rerun_lab(Lab::cycle_compare_kind),
+            Action::Quiz => self.toggle_quiz(),
+            Action::Answer => self.answer_quiz(),
+            other => return Some(other),
+        }
+        None
+    }
+
+    /// Sets the lab's start (or goal) at the cursor.
+    pub(super) fn lab_endpoint(&mut self, start: bool) {
+        let cursor = self.cursor();
+        let Some(lab) = self.lab_mut() else { return };
+        let done = if start {
+            lab.set_start(cursor)
+        } else {
+            lab.set_goal(cursor)
+        };
+        if done {
+            self.lab_reran();
+        } else {
+            self.say("The start and the goal stand on floor.");
+        }
+    }
+
     /// The lab, while it is open.
     pub fn lab(&self) -> Option<&Lab> {
         match self.screen.base() {
