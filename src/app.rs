@@ -16,6 +16,7 @@ mod mouse;
 mod overlay;
 mod play;
 pub mod quiz;
+mod row;
 pub mod screen;
 pub mod screens;
 mod search;
