@@ -82,15 +82,7 @@ pub(super) const CONTEXTS: [Context; 15] = Context::ALL;
 /// it is named here.
 fn action_name(action: Action) -> &'static str {
     match action {
-        Action::Move(-1, 0) => "move_w",
-        Action::Move(0, 1) => "move_s",
-        Action::Move(0, -1) => "move_n",
-        Action::Move(1, 0) => "move_e",
-        Action::Move(-1, -1) => "move_nw",
-        Action::Move(1, -1) => "move_ne",
-        Action::Move(-1, 1) => "move_sw",
-        Action::Move(1, 1) => "move_se",
-        Action::Move(..) => "move",
+        Action::Move(dx, dy) => compass(dx, dy).map_or("move", |c| c.1),
         Action::Wait => "wait",
         Action::Help => "help",
         Action::NextMonster => "next_monster",
@@ -116,43 +108,21 @@ fn action_name(action: Action) -> &'static str {
         Action::CycleHeuristic => "heuristic",
         Action::CycleWeight => "weight",
         Action::ResetOptions => "reset_options",
-        Action::PutTile(Tile::Wall) => "wall",
-        Action::PutTile(Tile::Floor) => "floor",
-        Action::PutTile(Tile::Void) => "void",
-        Action::PutTile(Tile::Water) => "water",
-        Action::PutTile(Tile::Brush) => "brush",
-        Action::PutTile(Tile::DoorClosed) => "door",
-        Action::PutTile(Tile::DoorOpen) => "open_door",
-        Action::PutTile(Tile::DoorJammed) => "jammed_door",
-        Action::Tool(Tool::Rect) => "rectangle",
-        Action::Tool(Tool::Box) => "filled_rectangle",
-        Action::Tool(Tool::Line) => "line",
-        Action::Tool(Tool::Fill) => "fill",
-        Action::Tool(Tool::Copy) => "copy",
+        Action::PutTile(tile) => tile_setting(tile),
+        Action::Tool(tool) => tool_setting(tool),
         Action::Finish => "finish",
         Action::Paste => "paste",
         Action::MonsterPrefix => "monster",
         Action::PlaceKind(c) => crate::content::kinds::kind(c).name,
         Action::ResizePrefix => "resize",
-        Action::Resize(Side::Left, n) if n > 0 => "grow_left",
-        Action::Resize(Side::Left, _) => "crop_left",
-        Action::Resize(Side::Top, n) if n > 0 => "grow_top",
-        Action::Resize(Side::Top, _) => "crop_top",
-        Action::Resize(Side::Right, n) if n > 0 => "grow_right",
-        Action::Resize(Side::Right, _) => "crop_right",
-        Action::Resize(Side::Bottom, n) if n > 0 => "grow_bottom",
-        Action::Resize(Side::Bottom, _) => "crop_bottom",
+        Action::Resize(side, by) => resize_name(side, by > 0),
         Action::FloorBelow => "floor_below",
         Action::FloorDown => "floor_down",
         Action::FloorUp => "floor_up",
         Action::BlankLevel => "blank_level",
         Action::ToggleTile => "swap_tile",
         Action::Delete => "delete",
-        Action::PlaceFeature(FeatureKind::Stairs) => "stairs",
-        Action::PlaceFeature(FeatureKind::Potion) => "potion",
-        Action::PlaceFeature(FeatureKind::Lure) => "lure",
-        Action::PlaceFeature(FeatureKind::Seeds) => "seeds",
-        Action::PlaceFeature(FeatureKind::Spike) => "spike",
+        Action::PlaceFeature(kind) => feature_setting(kind).0,
         Action::MovePlayer => "player",
         Action::Undo => "undo",
         Action::Redo => "redo",
@@ -181,10 +151,7 @@ fn action_name(action: Action) -> &'static str {
         Action::Descend => "descend",
         Action::Drink => "drink",
         Action::CloseDoors => "close_doors",
-        Action::UseTool(FeatureKind::Lure) => "use_lure",
-        Action::UseTool(FeatureKind::Seeds) => "use_seeds",
-        Action::UseTool(FeatureKind::Spike) => "use_spike",
-        Action::UseTool(_) => "use_tool",
+        Action::UseTool(kind) => feature_setting(kind).1,
         Action::ToggleSight => "sight",
         Action::History => "history",
         Action::Interrupt => "interrupt",
@@ -207,15 +174,74 @@ fn action_name(action: Action) -> &'static str {
         Action::TravelTo => "travel_to",
         Action::Explore => "explore",
         Action::Attack => "attack",
-        Action::AttackToward(-1, 0) => "attack_w",
-        Action::AttackToward(0, 1) => "attack_s",
-        Action::AttackToward(0, -1) => "attack_n",
-        Action::AttackToward(1, 0) => "attack_e",
-        Action::AttackToward(-1, -1) => "attack_nw",
-        Action::AttackToward(1, -1) => "attack_ne",
-        Action::AttackToward(-1, 1) => "attack_sw",
-        Action::AttackToward(1, 1) => "attack_se",
-        Action::AttackToward(..) => "attack_toward",
+        Action::AttackToward(dx, dy) => compass(dx, dy).map_or("attack_toward", |c| c.2),
+    }
+}
+
+/// The eight steps with their names in the file, as a move and as an attack in place.
+const COMPASS: [((i32, i32), &str, &str); 8] = [
+    ((-1, 0), "move_w", "attack_w"),
+    ((0, 1), "move_s", "attack_s"),
+    ((0, -1), "move_n", "attack_n"),
+    ((1, 0), "move_e", "attack_e"),
+    ((-1, -1), "move_nw", "attack_nw"),
+    ((1, -1), "move_ne", "attack_ne"),
+    ((-1, 1), "move_sw", "attack_sw"),
+    ((1, 1), "move_se", "attack_se"),
+];
+
+/// A king step's names in the file, `None` for what is not one.
+fn compass(dx: i32, dy: i32) -> Option<&'static ((i32, i32), &'static str, &'static str)> {
+    COMPASS.iter().find(|c| c.0 == (dx, dy))
+}
+
+/// Growing or cropping a side's name in the file.
+fn resize_name(side: Side, grow: bool) -> &'static str {
+    match (side, grow) {
+        (Side::Left, true) => "grow_left",
+        (Side::Left, false) => "crop_left",
+        (Side::Top, true) => "grow_top",
+        (Side::Top, false) => "crop_top",
+        (Side::Right, true) => "grow_right",
+        (Side::Right, false) => "crop_right",
+        (Side::Bottom, true) => "grow_bottom",
+        (Side::Bottom, false) => "crop_bottom",
+    }
+}
+
+/// Putting a tile's name in the file.
+fn tile_setting(tile: Tile) -> &'static str {
+    match tile {
+        Tile::Wall => "wall",
+        Tile::Floor => "floor",
+        Tile::Void => "void",
+        Tile::Water => "water",
+        Tile::Brush => "brush",
+        Tile::DoorClosed => "door",
+        Tile::DoorOpen => "open_door",
+        Tile::DoorJammed => "jammed_door",
+    }
+}
+
+/// An editor tool's name in the file.
+fn tool_setting(tool: Tool) -> &'static str {
+    match tool {
+        Tool::Rect => "rectangle",
+        Tool::Box => "filled_rectangle",
+        Tool::Line => "line",
+        Tool::Fill => "fill",
+        Tool::Copy => "copy",
+    }
+}
+
+/// A feature's names in the file: laying it in the editor, and using it as a tool.
+fn feature_setting(kind: FeatureKind) -> (&'static str, &'static str) {
+    match kind {
+        FeatureKind::Stairs => ("stairs", "use_tool"),
+        FeatureKind::Potion => ("potion", "use_tool"),
+        FeatureKind::Lure => ("lure", "use_lure"),
+        FeatureKind::Seeds => ("seeds", "use_seeds"),
+        FeatureKind::Spike => ("spike", "use_spike"),
     }
 }
 

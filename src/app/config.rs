@@ -244,150 +244,9 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<Settings, ParseError> {
     entries.sort_by_key(|(k, _)| k.span().start);
     for (key, value) in entries {
         match key.get_ref().as_ref() {
-            "keys" => {
-                let sections = table(value, "[keys]", &err)?;
-                for (name, body) in sections {
-                    let Some(&context) = CONTEXTS.iter().find(|c| section(**c) == name.get_ref())
-                    else {
-                        return Err(err(
-                            name.span(),
-                            format!(
-                                "unknown section [keys.{}] (known: {})",
-                                name.get_ref(),
-                                CONTEXTS.map(section).join(", ")
-                            ),
-                        ));
-                    };
-                    let where_ = format!("[keys.{}]", section(context));
-                    for (action, list) in table(body, &where_, &err)? {
-                        let Some(i) = slots()
-                            .iter()
-                            .position(|s| s.context == context && s.name == action.get_ref())
-                        else {
-                            let known: Vec<&str> = slots()
-                                .iter()
-                                .filter(|s| s.context == context)
-                                .map(|s| s.name)
-                                .collect();
-                            return Err(err(
-                                action.span(),
-                                format!(
-                                    "unknown action {:?} in {where_} (known: {})",
-                                    action.get_ref(),
-                                    known.join(", ")
-                                ),
-                            ));
-                        };
-                        let DeValue::Array(items) = list.get_ref() else {
-                            return Err(err(
-                                list.span(),
-                                format!(
-                                    "{} takes a list of keys, as [\"h\", \"Left\"]",
-                                    action.get_ref()
-                                ),
-                            ));
-                        };
-                        let mut keys = Vec::new();
-                        let mut spans = Vec::new();
-                        for item in items.iter() {
-                            let Some(s) = item.get_ref().as_str() else {
-                                return Err(err(item.span(), "a key is a string, as \"h\"".into()));
-                            };
-                            let k = parse_key(s).map_err(|m| err(item.span(), m.to_string()))?;
-                            if !keys.contains(&k) {
-                                keys.push(k);
-                                spans.push(item.span());
-                            }
-                        }
-                        settings.bindings.keys[i] = keys;
-                        written[i] = Some(spans);
-                    }
-                }
-            }
-            "colours" => {
-                let mut chosen: Option<Theme> = None;
-                let mut own: Vec<(usize, Color)> = Vec::new();
-                for (name, v) in table(value, "[colours]", &err)? {
-                    if name.get_ref() == "theme" {
-                        let s = string(v, "theme", &err)?;
-                        let Some((_, t)) = THEMES.iter().find(|(n, _)| *n == s) else {
-                            return Err(err(
-                                v.span(),
-                                format!(
-                                    "unknown theme {s:?} (known: {})",
-                                    THEMES.map(|t| t.0).join(", ")
-                                ),
-                            ));
-                        };
-                        chosen = Some(*t);
-                        continue;
-                    }
-                    let Some(i) = COLOURS.iter().position(|c| c.0 == name.get_ref()) else {
-                        return Err(err(
-                            name.span(),
-                            format!(
-                                "unknown colour setting {:?} (known: theme, {})",
-                                name.get_ref(),
-                                COLOURS.map(|c| c.0).join(", ")
-                            ),
-                        ));
-                    };
-                    let s = string(v, COLOURS[i].0, &err)?;
-                    let colour: Color = s.parse().map_err(|_| {
-                        err(
-                            v.span(),
-                            format!(
-                                "{s:?} is not a colour: use a name (red, light-blue, dark-gray, ...), a number from 0 to 255 or #rrggbb"
-                            ),
-                        )
-                    })?;
-                    own.push((i, colour));
-                }
-                // The theme first, wherever it is written; then the colours that differ.
-                let mut theme = chosen.unwrap_or_default();
-                for (i, colour) in own {
-                    *(COLOURS[i].2)(&mut theme) = colour;
-                }
-                settings.theme = theme;
-            }
-            "game" => {
-                for (name, v) in table(value, "[game]", &err)? {
-                    match name.get_ref().as_ref() {
-                        "sight" => {
-                            settings.sight = v
-                                .get_ref()
-                                .as_bool()
-                                .ok_or_else(|| err(v.span(), "sight is true or false".into()))?;
-                        }
-                        "autoplay_speed" => {
-                            let speeds = SPEEDS.map(|s| s.to_string()).join(", ");
-                            let bad = || {
-                                err(
-                                    v.span(),
-                                    format!(
-                                        "autoplay_speed is one of {speeds} (expansions a second)"
-                                    ),
-                                )
-                            };
-                            let n = v
-                                .get_ref()
-                                .as_integer()
-                                .and_then(|n| u32::from_str_radix(n.as_str(), n.radix()).ok())
-                                .filter(|n| SPEEDS.contains(n))
-                                .ok_or_else(bad)?;
-                            settings.autoplay_speed = n;
-                        }
-                        other => {
-                            return Err(err(
-                                name.span(),
-                                format!(
-                                    "unknown setting {other:?} in [game] (known: sight, autoplay_speed)"
-                                ),
-                            ));
-                        }
-                    }
-                }
-            }
+            "keys" => keys_section(value, &mut settings.bindings, &mut written, &err)?,
+            "colours" => settings.theme = colours_section(value, &err)?,
+            "game" => game_section(value, &mut settings, &err)?,
             other => {
                 return Err(err(
                     key.span(),
@@ -405,6 +264,166 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<Settings, ParseError> {
     settings.bindings = Bindings::of(std::mem::take(&mut settings.bindings.keys));
     check_clashes(&settings.bindings, &written, &err)?;
     Ok(settings)
+}
+
+/// The `[keys]` section: each slot's keys as the file writes them, and where, to point at
+/// a clash.
+fn keys_section(
+    value: &Spanned<DeValue<'_>>,
+    bindings: &mut Bindings,
+    written: &mut [Option<Vec<Range<usize>>>],
+    err: &impl Fn(Range<usize>, String) -> ParseError,
+) -> Result<(), ParseError> {
+    let sections = table(value, "[keys]", err)?;
+    for (name, body) in sections {
+        let Some(&context) = CONTEXTS.iter().find(|c| section(**c) == name.get_ref()) else {
+            return Err(err(
+                name.span(),
+                format!(
+                    "unknown section [keys.{}] (known: {})",
+                    name.get_ref(),
+                    CONTEXTS.map(section).join(", ")
+                ),
+            ));
+        };
+        let where_ = format!("[keys.{}]", section(context));
+        for (action, list) in table(body, &where_, err)? {
+            let Some(i) = slots()
+                .iter()
+                .position(|s| s.context == context && s.name == action.get_ref())
+            else {
+                let known: Vec<&str> = slots()
+                    .iter()
+                    .filter(|s| s.context == context)
+                    .map(|s| s.name)
+                    .collect();
+                return Err(err(
+                    action.span(),
+                    format!(
+                        "unknown action {:?} in {where_} (known: {})",
+                        action.get_ref(),
+                        known.join(", ")
+                    ),
+                ));
+            };
+            let DeValue::Array(items) = list.get_ref() else {
+                return Err(err(
+                    list.span(),
+                    format!(
+                        "{} takes a list of keys, as [\"h\", \"Left\"]",
+                        action.get_ref()
+                    ),
+                ));
+            };
+            let mut keys = Vec::new();
+            let mut spans = Vec::new();
+            for item in items.iter() {
+                let Some(s) = item.get_ref().as_str() else {
+                    return Err(err(item.span(), "a key is a string, as \"h\"".into()));
+                };
+                let k = parse_key(s).map_err(|m| err(item.span(), m.to_string()))?;
+                if !keys.contains(&k) {
+                    keys.push(k);
+                    spans.push(item.span());
+                }
+            }
+            bindings.keys[i] = keys;
+            written[i] = Some(spans);
+        }
+    }
+    Ok(())
+}
+
+/// The `[colours]` section: a theme, and colours of its own over it.
+fn colours_section(
+    value: &Spanned<DeValue<'_>>,
+    err: &impl Fn(Range<usize>, String) -> ParseError,
+) -> Result<Theme, ParseError> {
+    let mut chosen: Option<Theme> = None;
+    let mut own: Vec<(usize, Color)> = Vec::new();
+    for (name, v) in table(value, "[colours]", err)? {
+        if name.get_ref() == "theme" {
+            let s = string(v, "theme", err)?;
+            let Some((_, t)) = THEMES.iter().find(|(n, _)| *n == s) else {
+                return Err(err(
+                    v.span(),
+                    format!(
+                        "unknown theme {s:?} (known: {})",
+                        THEMES.map(|t| t.0).join(", ")
+                    ),
+                ));
+            };
+            chosen = Some(*t);
+            continue;
+        }
+        let Some(i) = COLOURS.iter().position(|c| c.0 == name.get_ref()) else {
+            return Err(err(
+                name.span(),
+                format!(
+                    "unknown colour setting {:?} (known: theme, {})",
+                    name.get_ref(),
+                    COLOURS.map(|c| c.0).join(", ")
+                ),
+            ));
+        };
+        let s = string(v, COLOURS[i].0, err)?;
+        let colour: Color = s.parse().map_err(|_| {
+            err(
+                v.span(),
+                format!(
+                    "{s:?} is not a colour: use a name (red, light-blue, dark-gray, ...), a number from 0 to 255 or #rrggbb"
+                ),
+            )
+        })?;
+        own.push((i, colour));
+    }
+    // The theme first, wherever it is written; then the colours that differ.
+    let mut theme = chosen.unwrap_or_default();
+    for (i, colour) in own {
+        *(COLOURS[i].2)(&mut theme) = colour;
+    }
+    Ok(theme)
+}
+
+/// The `[game]` section: sight at the start and autoplay's speed.
+fn game_section(
+    value: &Spanned<DeValue<'_>>,
+    settings: &mut Settings,
+    err: &impl Fn(Range<usize>, String) -> ParseError,
+) -> Result<(), ParseError> {
+    for (name, v) in table(value, "[game]", err)? {
+        match name.get_ref().as_ref() {
+            "sight" => {
+                settings.sight = v
+                    .get_ref()
+                    .as_bool()
+                    .ok_or_else(|| err(v.span(), "sight is true or false".into()))?;
+            }
+            "autoplay_speed" => {
+                let speeds = SPEEDS.map(|s| s.to_string()).join(", ");
+                let bad = || {
+                    err(
+                        v.span(),
+                        format!("autoplay_speed is one of {speeds} (expansions a second)"),
+                    )
+                };
+                let n = v
+                    .get_ref()
+                    .as_integer()
+                    .and_then(|n| u32::from_str_radix(n.as_str(), n.radix()).ok())
+                    .filter(|n| SPEEDS.contains(n))
+                    .ok_or_else(bad)?;
+                settings.autoplay_speed = n;
+            }
+            other => {
+                return Err(err(
+                    name.span(),
+                    format!("unknown setting {other:?} in [game] (known: sight, autoplay_speed)"),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A key of a table with its value, each with its place in the file.
