@@ -779,10 +779,8 @@ impl App {
                     self.running = false;
                 }
             }
-            Action::Abandon => {
-                if self.world().state() == GameState::Playing {
-                    self.ask(Confirm::Abandon);
-                }
+            Action::Abandon if self.world().state() == GameState::Playing => {
+                self.ask(Confirm::Abandon);
             }
             Action::Restart => {
                 if self.in_progress() {
