@@ -20,6 +20,7 @@ mod row;
 pub mod screen;
 pub mod screens;
 mod search;
+mod selection;
 pub mod tools;
 mod travel;
 
@@ -88,11 +89,8 @@ pub struct App {
     session: Session,
     /// The screen up now, with its state.
     screen: Screen,
-    /// The selected monster's id.
-    selected: Option<u32>,
-    /// Whether the player chose `selected` (Tab, a click): kept until it is gone. Otherwise
-    /// the selection follows the nearest monster in view, turn by turn.
-    chosen: bool,
+    /// The selected monster.
+    selection: selection::Selection,
     /// Whether the selected monster's path is drawn.
     show_path: bool,
     /// The search overlay.
@@ -154,8 +152,7 @@ impl App {
         let mut app = Self {
             session,
             screen: Screen::Play,
-            selected: None,
-            chosen: false,
+            selection: selection::Selection::default(),
             show_path: false,
             overlay: Overlay::default(),
             clipboard: None,
@@ -175,7 +172,7 @@ impl App {
             run_serial: 1,
         };
         app.welcome();
-        app.pick_default();
+        app.selection.pick_default(app.session.world(), app.sight);
         app.sync_trace();
         app.settle_camera();
         app
@@ -217,8 +214,8 @@ impl App {
     pub fn kept_view(&self) -> KeptView {
         KeptView {
             screen: KeptScreen::of(&self.screen),
-            selected: self.selected,
-            chosen: self.chosen,
+            selected: self.selection.id,
+            chosen: self.selection.chosen,
             show_path: self.show_path,
             overlay: self.overlay.clone(),
             clipboard: self.clipboard.clone(),
@@ -241,8 +238,10 @@ impl App {
         let mut app = Self {
             session,
             screen: view.screen.screen(),
-            selected: view.selected,
-            chosen: view.chosen,
+            selection: selection::Selection {
+                id: view.selected,
+                chosen: view.chosen,
+            },
             show_path: view.show_path,
             overlay: view.overlay,
             clipboard: view.clipboard,
@@ -264,11 +263,11 @@ impl App {
         // A selection or a cursor that no longer fits (a save edited by hand) falls back
         // to what a game would show.
         if app
-            .selected
+            .selection
+            .id
             .is_some_and(|id| app.world().monster(id).is_none())
         {
-            app.selected = None;
-            app.chosen = false;
+            app.selection = selection::Selection::default();
         }
         app.sync_trace();
         app
@@ -381,7 +380,7 @@ impl App {
 
     /// The selected monster's id.
     pub fn selected(&self) -> Option<u32> {
-        self.selected
+        self.selection.id
     }
 
     /// Whether the selected monster's planned path is drawn.
@@ -872,7 +871,8 @@ impl App {
     fn began(&mut self) {
         self.run_serial += 1;
         self.welcome();
-        self.pick_default();
+        self.selection
+            .pick_default(self.session.world(), self.sight);
         self.overlay.step = None;
         self.screen = Screen::Play;
         self.stop_errands();

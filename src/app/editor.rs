@@ -401,7 +401,8 @@ impl App {
         };
         match moved {
             Ok(depth) => {
-                self.pick_default();
+                self.selection
+                    .pick_default(self.session.world(), self.sight);
                 // Any long action belonged to the game left behind.
                 self.stop_errands();
                 self.set_cursor(self.world().player().pos);
@@ -519,7 +520,7 @@ impl App {
     /// they replan once, when it ends. The cursor stays on the map (an undone resize may
     /// have made it smaller).
     pub(super) fn after_edit(&mut self) {
-        self.keep_selection();
+        self.selection.keep(self.session.world(), self.sight);
         self.overlay.step = None;
         let grid = self.world().grid();
         let (w, h) = (grid.width() as i32, grid.height() as i32);

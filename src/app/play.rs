@@ -2,6 +2,7 @@
 //! selected and whose search is traced, and what the map shows of the game.
 
 use super::keymap::{Action, Context};
+use super::selection::Selection;
 use super::{App, Mode, Screen};
 use crate::engine::grid::Pos;
 use crate::game::{Act, ActResult, GameState};
@@ -13,8 +14,13 @@ impl App {
     pub(super) fn game_action(&mut self, action: Action) -> Option<Action> {
         match action {
             Action::Wait => self.act(Act::Wait),
-            Action::NextMonster => self.cycle_selection(1),
-            Action::PrevMonster => self.cycle_selection(-1),
+            Action::NextMonster | Action::PrevMonster => {
+                let by = if action == Action::NextMonster { 1 } else { -1 };
+                match self.selection.cycled(self.session.world(), by) {
+                    Some(id) => self.select(Some(id)),
+                    None => self.selection.id = None,
+                }
+            }
             Action::TogglePath => self.show_path = !self.show_path,
             Action::Descend => {
                 if self.world().feature_at(self.world().player().pos)
@@ -62,7 +68,8 @@ impl App {
             )),
             Descended::Refused => {}
             Descended::Down => {
-                self.pick_default();
+                self.selection
+                    .pick_default(self.session.world(), self.sight);
                 // Any long action belonged to the game left behind.
                 self.stop_errands();
                 self.set_cursor(self.world().player().pos);
@@ -79,53 +86,18 @@ impl App {
 
     /// Keeps the selection valid after monsters died or appeared.
     pub(super) fn after_turn(&mut self) {
-        self.keep_selection();
+        self.selection.keep(self.session.world(), self.sight);
         self.sync_trace();
         self.overlay.step = None;
     }
 
-    /// Keeps the player's choice while that monster lives; otherwise follows the nearest
-    /// monster in view.
-    pub(super) fn keep_selection(&mut self) {
-        let alive = self
-            .selected()
-            .and_then(|id| self.world().monster(id))
-            .is_some();
-        if !(self.chosen && alive) {
-            self.chosen = false;
-            self.selected = self.default_pick();
-        }
-    }
-
-    /// The selection nobody chose: the nearest monster the player can see (any monster with
-    /// sight off), else the one selected while it lives, else the first. A far monster out
-    /// of sight is never preferred to one in view.
-    pub(super) fn default_pick(&self) -> Option<u32> {
-        let w = self.world();
-        let me = w.player().pos;
-        let nearest = if self.sight {
-            w.nearest_in_view().map(|m| m.id)
-        } else {
-            w.monsters()
-                .iter()
-                .min_by_key(|m| (m.pos.chebyshev(me), m.id))
-                .map(|m| m.id)
-        };
-        nearest
-            .or_else(|| self.selected.filter(|&id| w.monster(id).is_some()))
-            .or_else(|| w.monsters().first().map(|m| m.id))
-    }
-
-    /// Drops the player's choice and selects as nobody chose.
-    pub(super) fn pick_default(&mut self) {
-        self.chosen = false;
-        self.selected = None;
-        self.selected = self.default_pick();
-    }
-
     /// The monster whose search is recorded: the selected one while the overlay is on.
     pub(super) fn wanted_trace(&self) -> Option<u32> {
-        if self.overlay.on { self.selected } else { None }
+        if self.overlay.on {
+            self.selection.id
+        } else {
+            None
+        }
     }
 
     /// Points tracing at [`App::wanted_trace`], searching again for that monster alone.
@@ -136,26 +108,12 @@ impl App {
         }
     }
 
-    pub(super) fn cycle_selection(&mut self, by: i32) {
-        // Every monster, seen or not: their searches are what the game is for studying (the
-        // tutorial follows an unseen goblin's), and they all know where the player is.
-        let ids: Vec<u32> = self.world().monsters().iter().map(|m| m.id).collect();
-        if ids.is_empty() {
-            self.selected = None;
-            return;
-        }
-        let at = self.selected.and_then(|s| ids.iter().position(|&i| i == s));
-        let next = match at {
-            Some(i) => (i as i32 + by).rem_euclid(ids.len() as i32) as usize,
-            None => 0,
-        };
-        self.select(Some(ids[next]));
-    }
-
     /// The player picks a monster.
     pub(super) fn select(&mut self, id: Option<u32>) {
-        self.chosen = id.is_some();
-        self.selected = id;
+        self.selection = Selection {
+            id,
+            chosen: id.is_some(),
+        };
         self.overlay.step = None;
         self.sync_trace();
     }
@@ -165,7 +123,8 @@ impl App {
         if self.mode() == Mode::Look {
             return self.cursor();
         }
-        self.selected
+        self.selection
+            .id
             .and_then(|id| self.world().monster(id))
             .map_or(self.world().player().pos, |m| m.pos)
     }

@@ -193,7 +193,8 @@ impl App {
     /// monster when it is on screen, else the player (always on screen while playing), so
     /// the camera need not move and the inspector never shows cells the map does not.
     pub fn focus_default(&self) -> Pos {
-        self.selected
+        self.selection
+            .id
             .and_then(|id| self.world().monster(id))
             .map(|m| m.pos)
             .filter(|&p| screen_cell(self, p).is_some())

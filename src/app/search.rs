@@ -271,7 +271,7 @@ impl App {
     pub(super) fn enter_lab(&mut self) {
         // The overlay's search is the selected monster's, from where it planned.
         let (start, goal, searcher) = match self.world().trace() {
-            Some(t) if self.overlay.on => (t.start, t.goal, self.selected),
+            Some(t) if self.overlay.on => (t.start, t.goal, self.selection.id),
             _ => {
                 let start = self.cursor_or_selected();
                 let at = self.world().monster_at(start).map(|m| m.id);
