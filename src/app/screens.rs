@@ -1,15 +1,16 @@
-//! The screens, each a type in a file of its own with its state, the contexts its keys are
-//! looked up in and its handling of its own commands; what a screen wants of the app that
-//! holds it comes back as a [`Transition`]. The app keeps the screens as a stack (a screen
-//! opened over another returns to it) and dispatches each command once, to the screen up.
+//! The screens, each in a file of its own with the contexts its keys are looked up in; what
+//! a screen wants of the app that holds it comes back as a [`Transition`]. The app keeps
+//! the screens as a stack ([`Screen`]: a screen opened over another returns to it) and
+//! dispatches each command once, to the screen up.
 //!
-//! The screens that only read or answer (the help, the history, a question) handle their
-//! commands here alone; the screens that play, look, edit and study a search hold their
-//! state and contexts here, and their commands are carried out on the session by the app's
-//! files by job (`travel`, `editor`, `search`).
+//! The screens that only read or answer (the help, the history, a question) are types with
+//! their state and handle their commands in their file alone. The screens on the map (play,
+//! look, edit, the lab) hold their state in their [`Screen`] variant, and their commands
+//! act on the session, so the app's files by job carry them out (`play`, `travel`,
+//! `editor`, `search`).
 //!
-//! A new screen is a file here: its state, its `CONTEXTS`, its `handle`; then one variant
-//! of [`crate::app::Screen`] (and its contexts there) and one row of [`STACKS`].
+//! A new screen is a file here (its state, its `CONTEXTS`, its `handle`), a variant of
+//! [`Screen`] with its line in `Screen::contexts`, and a row of [`STACKS`].
 
 pub mod confirm;
 pub mod edit;
