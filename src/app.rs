@@ -3,14 +3,25 @@
 //! The terminal loop and the headless script runner drive this same `App`: they feed it
 //! events, call [`App::tick`] while it is busy (travel, autoplay), and draw it.
 
+pub mod bindings;
+pub mod command;
 pub mod config;
 mod editor;
+mod errand;
 pub mod help;
+mod kept;
 pub mod keymap;
 pub mod lab;
+mod mouse;
+mod overlay;
+mod play;
 pub mod quiz;
+mod row;
 pub mod screen;
+pub mod screens;
 mod search;
+mod selection;
+pub mod tools;
 mod travel;
 
 pub use crate::content::level::EditOp;
@@ -19,11 +30,15 @@ pub use crate::session::{
     Replacing, Source, SourceKind, create_for_writing, find_recovery, open_level, parse_recovery,
     read_recovery, write_atomic, write_new,
 };
-pub use editor::{Prefix, Tool, Tools, tile_name};
-pub use search::{Layer, Overlay, SPEEDS, TICK_MS};
-pub use travel::Errand;
+pub use errand::Errand;
+use kept::KeptScreen;
+pub use kept::KeptView;
+pub use overlay::{Layer, Overlay, SPEEDS, TICK_MS};
+pub use screens::confirm::Confirm;
+pub use screens::{Mode, Screen, Stroke};
+pub use tools::{Prefix, Tool, Tools, tile_name};
 
-use crossterm::event::{Event, MouseButton, MouseEvent, MouseEventKind};
+use crossterm::event::{Event, MouseEvent, MouseEventKind};
 use ratatui::layout::Rect;
 use std::cell::RefCell;
 // Arc rather than Rc: the terminal runs a long turn on a worker thread, so the App is Send.
@@ -31,137 +46,15 @@ use std::sync::Arc;
 
 use crate::content::level::Design;
 use crate::content::level::tools::Clip;
-use crate::content::map::Tile;
-use crate::content::searches;
-use crate::engine::astar::{SearchOptions, Snapshot};
+use crate::engine::astar::Snapshot;
 use crate::engine::grid::Pos;
-use crate::game::{Act, ActResult, GameState, Planning, Watch, World};
+use crate::game::{Act, GameState, Planning, Watch, World};
 use crate::session::morgue::{Outcome, RunEnd};
-use crate::session::{Descended, Io, Reloaded, Saved, Session};
+use crate::session::{Io, Reloaded, Saved, Session};
 use keymap::{Action, Context};
 
 /// A replayed snapshot with the (trace serial, step) it was replayed for.
 type SnapshotCache = ((u64, u32), Arc<Snapshot>);
-
-/// Which kind of screen is up, without its state: what the view draws under any question.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
-    /// Playing.
-    Play,
-    /// The help screen.
-    Help,
-    /// Moving a cursor to inspect cells.
-    Look,
-    /// Painting the level.
-    Edit,
-    /// The search lab: any start and goal, the search stepped and explained.
-    Lab,
-    /// Reading the message history.
-    History,
-}
-
-/// The screen up now, carrying the state only it needs and, for the screens that are
-/// opened over another, the screen it returns to.
-#[derive(Debug, Clone)]
-pub enum Screen {
-    /// Playing.
-    Play,
-    /// Playing, `F` pressed: the next direction key attacks that way without moving.
-    Aim,
-    /// Look mode, with its cursor.
-    Look {
-        /// The cell looked at.
-        cursor: Pos,
-    },
-    /// Edit mode, with its cursor, the mouse stroke under way and the editor's tools.
-    Edit {
-        /// The cell edited.
-        cursor: Pos,
-        /// The mouse stroke under way.
-        stroke: Option<Stroke>,
-        /// The shape under way, the glyph, a key waiting for the next.
-        tools: Tools,
-    },
-    /// The search lab on its own copy of the map.
-    Lab {
-        /// The lab's searches and map.
-        lab: Box<lab::Lab>,
-        /// The lab's cursor.
-        cursor: Pos,
-        /// The mouse stroke under way (painting).
-        stroke: Option<Stroke>,
-        /// Where leaving the lab returns.
-        back: Box<Screen>,
-    },
-    /// The help, on a page.
-    Help {
-        /// The page shown.
-        page: usize,
-        /// Where closing the help returns.
-        back: Box<Screen>,
-    },
-    /// The message history.
-    History {
-        /// Messages hidden below its bottom line: 0 shows the newest.
-        scroll: usize,
-        /// Where closing the history returns.
-        back: Box<Screen>,
-    },
-    /// A question over another screen, waiting for its answer.
-    Confirm {
-        /// What is asked.
-        question: Confirm,
-        /// The screen the question is asked over, and returns to.
-        back: Box<Screen>,
-    },
-}
-
-impl Screen {
-    /// The screen under any question.
-    fn base(&self) -> &Screen {
-        match self {
-            Screen::Confirm { back, .. } => back.base(),
-            s => s,
-        }
-    }
-
-    fn base_mut(&mut self) -> &mut Screen {
-        match self {
-            Screen::Confirm { back, .. } => back.base_mut(),
-            s => s,
-        }
-    }
-
-    /// The kind of screen under any question.
-    fn mode(&self) -> Mode {
-        match self.base() {
-            Screen::Play | Screen::Aim | Screen::Confirm { .. } => Mode::Play,
-            Screen::Look { .. } => Mode::Look,
-            Screen::Edit { .. } => Mode::Edit,
-            Screen::Lab { .. } => Mode::Lab,
-            Screen::Help { .. } => Mode::Help,
-            Screen::History { .. } => Mode::History,
-        }
-    }
-
-    /// The screen's cursor, for the screens that have one.
-    fn cursor_mut(&mut self) -> Option<&mut Pos> {
-        match self.base_mut() {
-            Screen::Look { cursor } | Screen::Edit { cursor, .. } | Screen::Lab { cursor, .. } => {
-                Some(cursor)
-            }
-            _ => None,
-        }
-    }
-
-    /// The mouse stroke slot of the screens that paint.
-    fn stroke_mut(&mut self) -> Option<&mut Option<Stroke>> {
-        match self.base_mut() {
-            Screen::Edit { stroke, .. } | Screen::Lab { stroke, .. } => Some(stroke),
-            _ => None,
-        }
-    }
-}
 
 /// One input of either front end: the terminal loop and the script runner feed the app
 /// through [`App::drive`] alone, so a recording replays exactly as it was played.
@@ -188,37 +81,6 @@ pub enum Effect {
     Suspend,
 }
 
-/// A question waiting for an answer.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Confirm {
-    /// Quit during a game, or with unsaved edits?
-    Quit,
-    /// Overwrite a level file that changed on disk?
-    Overwrite,
-    /// Restart during a game?
-    Restart,
-    /// Give the run up?
-    Abandon,
-    /// Replace the level by a generated one, during a game or with unsaved edits?
-    NewLevel,
-    /// Replace the level by a blank one, during a game or with unsaved edits?
-    BlankLevel,
-    /// The file changed on disk while the game has unsaved edits: take the file's, or
-    /// keep the game's?
-    Reload(Box<PendingReload>),
-}
-
-/// A mouse stroke in the editor or the lab: cells painted while a button is held.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Stroke {
-    /// The last cell painted.
-    last: Pos,
-    /// What the stroke paints.
-    tile: Tile,
-    /// Whether an edit happened, so the monsters replan once the stroke ends.
-    replan: bool,
-}
-
 /// The application state. A clone is the same game, to look into without changing it
 /// (the replay viewer's inspection while paused).
 #[derive(Debug, Clone)]
@@ -227,11 +89,8 @@ pub struct App {
     session: Session,
     /// The screen up now, with its state.
     screen: Screen,
-    /// The selected monster's id.
-    selected: Option<u32>,
-    /// Whether the player chose `selected` (Tab, a click): kept until it is gone. Otherwise
-    /// the selection follows the nearest monster in view, turn by turn.
-    chosen: bool,
+    /// The selected monster.
+    selection: selection::Selection,
     /// Whether the selected monster's path is drawn.
     show_path: bool,
     /// The search overlay.
@@ -274,96 +133,6 @@ pub struct App {
     run_serial: u64,
 }
 
-/// What a kept run's save holds of the app beside its session: the screen up and what it
-/// shows, so that a resumed run looks as it was left. A question is never kept (the run is
-/// kept as it stood before it), nor the lab (its screen is left for the one under it).
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
-pub struct KeptView {
-    screen: KeptScreen,
-    selected: Option<u32>,
-    chosen: bool,
-    show_path: bool,
-    overlay: Overlay,
-    clipboard: Option<Clip>,
-    #[serde(with = "crate::content::serial::opt_pos")]
-    travel: Option<Pos>,
-    errand: Option<Errand>,
-    watch: Option<Watch>,
-    #[serde(with = "crate::content::serial::pos")]
-    camera: Pos,
-    sight: bool,
-}
-
-/// A screen as a kept run's save holds it.
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum KeptScreen {
-    Play,
-    Aim,
-    Look {
-        #[serde(with = "crate::content::serial::pos")]
-        cursor: Pos,
-    },
-    Edit {
-        #[serde(with = "crate::content::serial::pos")]
-        cursor: Pos,
-        tools: Tools,
-    },
-    Help {
-        page: usize,
-        back: Box<KeptScreen>,
-    },
-    History {
-        scroll: usize,
-        back: Box<KeptScreen>,
-    },
-}
-
-impl KeptScreen {
-    fn of(screen: &Screen) -> KeptScreen {
-        match screen {
-            Screen::Play => KeptScreen::Play,
-            Screen::Aim => KeptScreen::Aim,
-            Screen::Look { cursor } => KeptScreen::Look { cursor: *cursor },
-            // A stroke under way ends with the game.
-            Screen::Edit { cursor, tools, .. } => KeptScreen::Edit {
-                cursor: *cursor,
-                tools: *tools,
-            },
-            Screen::Lab { back, .. } | Screen::Confirm { back, .. } => KeptScreen::of(back),
-            Screen::Help { page, back } => KeptScreen::Help {
-                page: *page,
-                back: Box::new(KeptScreen::of(back)),
-            },
-            Screen::History { scroll, back } => KeptScreen::History {
-                scroll: *scroll,
-                back: Box::new(KeptScreen::of(back)),
-            },
-        }
-    }
-
-    fn screen(self) -> Screen {
-        match self {
-            KeptScreen::Play => Screen::Play,
-            KeptScreen::Aim => Screen::Aim,
-            KeptScreen::Look { cursor } => Screen::Look { cursor },
-            KeptScreen::Edit { cursor, tools } => Screen::Edit {
-                cursor,
-                stroke: None,
-                tools,
-            },
-            KeptScreen::Help { page, back } => Screen::Help {
-                page,
-                back: Box::new(back.screen()),
-            },
-            KeptScreen::History { scroll, back } => Screen::History {
-                scroll,
-                back: Box::new(back.screen()),
-            },
-        }
-    }
-}
-
 impl App {
     /// An app playing `design` from `seed`, loaded from `source`.
     pub fn new(design: Design, source: Source, seed: u64, size: (u16, u16)) -> Self {
@@ -383,8 +152,7 @@ impl App {
         let mut app = Self {
             session,
             screen: Screen::Play,
-            selected: None,
-            chosen: false,
+            selection: selection::Selection::default(),
             show_path: false,
             overlay: Overlay::default(),
             clipboard: None,
@@ -404,7 +172,7 @@ impl App {
             run_serial: 1,
         };
         app.welcome();
-        app.pick_default();
+        app.selection.pick_default(app.session.world(), app.sight);
         app.sync_trace();
         app.settle_camera();
         app
@@ -430,10 +198,10 @@ impl App {
     /// autoplay speed as the game's current ones (call it before the first input).
     pub fn apply_settings(&mut self, settings: config::Settings) {
         self.sight = settings.sight;
-        self.overlay.speed = search::SPEEDS
+        self.overlay.speed = overlay::SPEEDS
             .iter()
             .position(|&s| s == settings.autoplay_speed)
-            .unwrap_or(search::DEFAULT_SPEED);
+            .unwrap_or(overlay::DEFAULT_SPEED);
         self.settings = settings;
     }
 
@@ -446,8 +214,8 @@ impl App {
     pub fn kept_view(&self) -> KeptView {
         KeptView {
             screen: KeptScreen::of(&self.screen),
-            selected: self.selected,
-            chosen: self.chosen,
+            selected: self.selection.id,
+            chosen: self.selection.chosen,
             show_path: self.show_path,
             overlay: self.overlay.clone(),
             clipboard: self.clipboard.clone(),
@@ -470,8 +238,10 @@ impl App {
         let mut app = Self {
             session,
             screen: view.screen.screen(),
-            selected: view.selected,
-            chosen: view.chosen,
+            selection: selection::Selection {
+                id: view.selected,
+                chosen: view.chosen,
+            },
             show_path: view.show_path,
             overlay: view.overlay,
             clipboard: view.clipboard,
@@ -493,11 +263,11 @@ impl App {
         // A selection or a cursor that no longer fits (a save edited by hand) falls back
         // to what a game would show.
         if app
-            .selected
+            .selection
+            .id
             .is_some_and(|id| app.world().monster(id).is_none())
         {
-            app.selected = None;
-            app.chosen = false;
+            app.selection = selection::Selection::default();
         }
         app.sync_trace();
         app
@@ -564,7 +334,7 @@ impl App {
             Event::Key(key) => {
                 let contexts = self.contexts();
                 let action = keymap::lookup(&self.settings.bindings, contexts, key).or_else(|| {
-                    editor::own_kind_key(contexts, self.design().level().grid.kinds(), key)
+                    keymap::own_kind_key(contexts, self.design().level().grid.kinds(), key)
                 });
                 if let Some(action) = action {
                     effect = self.handle_action(action);
@@ -613,7 +383,7 @@ impl App {
 
     /// The selected monster's id.
     pub fn selected(&self) -> Option<u32> {
-        self.selected
+        self.selection.id
     }
 
     /// Whether the selected monster's planned path is drawn.
@@ -784,7 +554,7 @@ impl App {
     /// The help page shown (0 when the help is closed).
     pub fn help_page(&self) -> usize {
         match self.screen.base() {
-            Screen::Help { page, .. } => *page,
+            Screen::Help { help, .. } => help.page,
             _ => 0,
         }
     }
@@ -792,7 +562,7 @@ impl App {
     /// Messages of the history hidden below its bottom line (0 shows the newest).
     pub fn history_scroll(&self) -> usize {
         match self.screen.base() {
-            Screen::History { scroll, .. } => *scroll,
+            Screen::History { history, .. } => history.scroll,
             _ => 0,
         }
     }
@@ -845,16 +615,6 @@ impl App {
         }
     }
 
-    /// Keeps the camera where the mode wants it: on the player while playing; in look and
-    /// edit modes it moves only when the cursor nears the edge of the view, so the map does
-    /// not jump under the pointer.
-    pub(super) fn settle_camera(&mut self) {
-        let area = Rect::new(0, 0, self.size.0, self.size.1);
-        if let Some(view) = screen::camera_view(self, area) {
-            self.camera = screen::camera(self, view);
-        }
-    }
-
     /// Whether [`App::tick`] has work to do (travel or autoplay).
     pub fn is_busy(&self) -> bool {
         self.running && (self.travel.is_some() || self.errand.is_some() || self.overlay.autoplay)
@@ -885,15 +645,15 @@ impl App {
     /// Contexts whose bindings apply now, most specific first: a key none of them binds
     /// does nothing.
     pub fn contexts(&self) -> &'static [Context] {
-        contexts_of(&self.screen, self.overlay.on)
+        self.screen.contexts(self.overlay.on)
     }
 
     /// Contexts whose hints the hint bar shows: a question's are in its box, so the bar
     /// keeps the hints of the screen it is asked over.
     pub fn hint_contexts(&self) -> &'static [Context] {
         match &self.screen {
-            Screen::Confirm { back, .. } => contexts_of(back, self.overlay.on),
-            s => contexts_of(s, self.overlay.on),
+            Screen::Confirm { back, .. } => back.contexts(self.overlay.on),
+            s => s.contexts(self.overlay.on),
         }
     }
 
@@ -920,10 +680,34 @@ impl App {
             self.say("You stop.");
             return Effect::None;
         }
+        let (size, unsaved) = (self.size, self.unsaved());
+        let last = self.world().log().len().saturating_sub(1);
+        let pages =
+            || help::layout(&self.settings.bindings, Rect::new(0, 0, size.0, size.1)).pages();
+        let transition = match &mut self.screen {
+            Screen::Confirm { question, .. } => question.handle(action, unsaved),
+            Screen::Help { help, .. } => help.handle(action, pages()).widen(),
+            Screen::History { history, .. } => {
+                // A page is the screen less its title, its footer and a line of context.
+                let page = usize::from(size.1).saturating_sub(3);
+                history.handle(action, page, last).widen()
+            }
+            _ => return self.play_action(action),
+        };
+        match transition {
+            screens::Transition::Stay => {}
+            screens::Transition::Close => self.close(),
+            screens::Transition::Then((question, action)) => {
+                self.close();
+                self.answered(question, action);
+            }
+        }
+        Effect::None
+    }
+
+    /// One bound key's action on the screens that play, look, edit and study a search.
+    fn play_action(&mut self, action: Action) -> Effect {
         match &self.screen {
-            Screen::Confirm { .. } => self.answer(action),
-            Screen::Help { .. } => self.page_help(action),
-            Screen::History { .. } => self.scroll_history(action),
             Screen::Play if self.world().state() != GameState::Playing => {
                 // The run is over: a new run, quit, help, or reading back what happened.
                 if matches!(
@@ -938,33 +722,8 @@ impl App {
         Effect::None
     }
 
-    /// An answer to the question asked; a key that does not answer this question leaves it
-    /// waiting.
-    fn answer(&mut self, action: Action) {
-        let Some(question) = self.question().cloned() else {
-            return;
-        };
-        let unsaved = self.unsaved();
-        let answered = matches!(
-            (&question, action),
-            (Confirm::Reload(_), Action::TakeFile | Action::KeepMine)
-                | (Confirm::Quit, Action::SaveAndQuit)
-                | (
-                    Confirm::Quit
-                        | Confirm::Overwrite
-                        | Confirm::Restart
-                        | Confirm::NewLevel
-                        | Confirm::BlankLevel
-                        | Confirm::Abandon,
-                    Action::Yes | Action::No
-                )
-        );
-        // The file's version or the game's: dropping either silently is what the question
-        // is there to prevent, so it has no "no".
-        if !answered || (action == Action::SaveAndQuit && !unsaved) {
-            return;
-        }
-        self.close();
+    /// Carries out the answer to a question, closed already.
+    fn answered(&mut self, question: Confirm, action: Action) {
         match (question, action) {
             (Confirm::Quit, Action::Yes) => self.running = false,
             (Confirm::Quit, Action::SaveAndQuit) => {
@@ -993,51 +752,28 @@ impl App {
         }
     }
 
-    /// Pages through the help.
-    fn page_help(&mut self, action: Action) {
-        let area = Rect::new(0, 0, self.size.0, self.size.1);
-        let pages = help::layout(&self.settings.bindings, area).pages();
-        if action == Action::Close {
-            return self.close();
-        }
-        if let Screen::Help { page, .. } = &mut self.screen {
-            match action {
-                Action::NextPage if *page + 1 < pages => *page += 1,
-                Action::PrevPage => *page = page.saturating_sub(1),
-                _ => {}
-            }
-        }
-    }
-
-    /// Scrolls the message history: by messages, by pages, or to either end.
-    fn scroll_history(&mut self, action: Action) {
-        let page = (self.size.1 as isize - 3).max(1);
-        let by = match action {
-            Action::Scroll(n) => isize::from(n),
-            Action::ScrollPage(n) => isize::from(n) * page,
-            Action::ScrollEnd(true) => isize::MAX,
-            Action::ScrollEnd(false) => isize::MIN,
-            Action::Close => return self.close(),
-            _ => return,
-        };
-        let last = self.world().log().len().saturating_sub(1);
-        if let Screen::History { scroll, .. } = &mut self.screen {
-            *scroll = scroll.saturating_add_signed(by).min(last);
-        }
-    }
-
     /// Carries out one action on the play, look, edit or lab screen: what a key (through
-    /// the key table) or a click asks for.
+    /// the key table) or a click asks for. Each part of the app takes the commands that are
+    /// its own: the game's, the search's, the editor's, then moving between the screens.
     pub fn apply(&mut self, action: Action) {
+        let Some(action) = self.game_action(action) else {
+            return;
+        };
+        let Some(action) = self.search_action(action) else {
+            return;
+        };
+        let Some(action) = self.edit_action(action) else {
+            return;
+        };
         match action {
             Action::Move(dx, dy) => match self.mode() {
                 Mode::Look | Mode::Edit | Mode::Lab => self.move_cursor(dx, dy),
                 _ => self.act(Act::Move(dx, dy)),
             },
-            Action::Wait => self.act(Act::Wait),
-            Action::Help => self.open_over(|back| Screen::Help { page: 0, back }),
-            Action::NextMonster => self.cycle_selection(1),
-            Action::PrevMonster => self.cycle_selection(-1),
+            Action::Help => self.open_over(|back| Screen::Help {
+                help: screens::help::Help::default(),
+                back,
+            }),
             Action::Quit => {
                 if self.unsaved() || self.in_progress() {
                     self.ask(Confirm::Quit);
@@ -1045,10 +781,8 @@ impl App {
                     self.running = false;
                 }
             }
-            Action::Abandon => {
-                if self.world().state() == GameState::Playing {
-                    self.ask(Confirm::Abandon);
-                }
+            Action::Abandon if self.world().state() == GameState::Playing => {
+                self.ask(Confirm::Abandon);
             }
             Action::Restart => {
                 if self.in_progress() {
@@ -1067,7 +801,6 @@ impl App {
                 self.overlay.step = None;
                 self.sync_trace();
             }
-            Action::TogglePath => self.show_path = !self.show_path,
             Action::Look => {
                 self.screen = if self.mode() == Mode::Look {
                     Screen::Play
@@ -1078,18 +811,6 @@ impl App {
                 };
             }
             Action::TravelTo => self.travel_to_cursor(),
-            Action::Edit => {
-                self.screen = if self.mode() == Mode::Edit {
-                    Screen::Play
-                } else {
-                    // On the player: the editor's work starts where they stand.
-                    Screen::Edit {
-                        cursor: self.world().player().pos,
-                        stroke: None,
-                        tools: Tools::default(),
-                    }
-                };
-            }
             Action::Back => match self.mode() {
                 Mode::Edit if self.cancel_tool() => {}
                 Mode::Look | Mode::Edit => self.screen = Screen::Play,
@@ -1104,330 +825,14 @@ impl App {
                     self.new_level();
                 }
             }
-            Action::StepBack => {
-                self.overlay.autoplay = false;
-                self.step_to(self.current_step().saturating_sub(1));
-            }
-            Action::StepForward => {
-                self.overlay.autoplay = false;
-                self.step_to(self.current_step().saturating_add(1));
-            }
-            Action::StepStart => {
-                self.overlay.autoplay = false;
-                self.step_to(0);
-            }
-            Action::StepEnd => {
-                self.overlay.autoplay = false;
-                self.overlay.step = None;
-            }
-            Action::Autoplay => self.toggle_autoplay(),
-            Action::Faster => self.overlay.speed = (self.overlay.speed + 1).min(SPEEDS.len() - 1),
-            Action::Slower => self.overlay.speed = self.overlay.speed.saturating_sub(1),
-            Action::CycleNeighbourhood => self.change_options(|o| {
-                o.neighbourhood = searches::next(&searches::RULES, o.neighbourhood)
+            Action::History => self.open_over(|back| Screen::History {
+                history: screens::history::History::default(),
+                back,
             }),
-            Action::CycleHeuristic => self.change_options(|o| {
-                o.heuristic = searches::next(&searches::HEURISTICS, o.heuristic)
-            }),
-            Action::CycleWeight => self.change_options(App::next_weight),
-            Action::ToggleGreedy => self.change_options(|o| o.greedy = !o.greedy),
-            Action::ResetOptions => self.change_options(|o| *o = SearchOptions::default()),
-            Action::CycleLayer => self.overlay.layer = self.overlay.layer.next(),
-            Action::CyclePlanning => {
-                let next = self.world().planning().next();
-                self.session.world_mut().set_planning(next);
-                self.say(match next {
-                    Planning::AStar => "Monsters plan: each its own A*, every turn.".to_string(),
-                    Planning::Capped(n) => format!(
-                        "Monsters plan: A* capped at {n} expansions; a capped one heads for the nearest node it reached."
-                    ),
-                    Planning::Map => {
-                        "Monsters plan: one Dijkstra map from you, for all of them.".to_string()
-                    }
-                    Planning::Jps => {
-                        "Monsters plan: each its own Jump Point Search, every turn.".to_string()
-                    }
-                });
-                self.overlay.step = None;
-                self.sync_trace();
-            }
-            Action::ToggleFollow => self.overlay.follow = !self.overlay.follow,
-            Action::Lab => {
-                if self.mode() == Mode::Lab {
-                    self.leave_lab();
-                } else {
-                    self.enter_lab();
-                }
-            }
-            Action::SetStart => self.lab_endpoint(true),
-            Action::SetGoal => self.lab_endpoint(false),
-            Action::CycleCompare => self.rerun_lab(lab::Lab::cycle_compare),
-            Action::TogglePaint => {
-                if let Some(lab) = self.lab_mut() {
-                    lab.paint = !lab.paint;
-                }
-            }
-            Action::CycleTies => self.change_options(|o| {
-                o.ties = searches::next(&searches::TIES, o.ties);
-            }),
-            Action::CompareTies => self.rerun_lab(lab::Lab::cycle_ties),
-            Action::LabKind => self.rerun_lab(lab::Lab::cycle_kind),
-            Action::CompareKind => self.rerun_lab(lab::Lab::cycle_compare_kind),
-            Action::Quiz => self.toggle_quiz(),
-            Action::Answer => self.answer_quiz(),
-            Action::PutTile(tile) => self.put_tile(Some(tile)),
-            Action::ToggleTile => self.put_tile(None),
-            Action::Tool(tool) => self.use_tool(tool),
-            Action::Finish => self.finish(),
-            Action::Paste => self.paste(),
-            Action::MonsterPrefix => self.set_prefix(Some(Prefix::Monster)),
-            Action::PlaceKind(kind) => self.place_kind(kind),
-            Action::ResizePrefix => self.toggle_resize(),
-            Action::Resize(side, by) => self.resize(side, by),
-            Action::FloorBelow => self.add_floor_below(),
-            Action::FloorDown => self.change_floor(true),
-            Action::FloorUp => self.change_floor(false),
-            Action::BlankLevel => self.blank_level(false),
-            Action::Delete => self.delete_here(),
-            Action::PlaceFeature(kind) => self.edit(EditOp::PlaceFeature(self.cursor(), kind)),
-            Action::MovePlayer => self.edit(EditOp::MovePlayer(self.cursor())),
-            Action::Undo => self.undo(),
-            Action::Redo => self.redo(),
-            Action::Descend => {
-                if self.world().feature_at(self.world().player().pos)
-                    == Some(crate::content::level::FeatureKind::Stairs)
-                {
-                    self.descend();
-                } else {
-                    self.travel_to_stairs();
-                }
-            }
-            Action::Rest => self.start_rest(),
-            Action::Explore => self.start_explore(),
-            Action::Attack => {
-                self.screen = match self.screen {
-                    Screen::Play if self.world().state() == GameState::Playing => Screen::Aim,
-                    _ => Screen::Play,
-                };
-            }
-            Action::AttackToward(dx, dy) => {
-                self.screen = Screen::Play;
-                self.act(Act::Attack(dx, dy));
-            }
-            Action::Drink => self.act(Act::Drink),
-            Action::CloseDoors => self.act(Act::CloseDoors),
-            Action::UseTool(kind) => self.act(Act::Use(kind)),
-            Action::ToggleSight => {
-                self.sight = !self.sight;
-                self.say(if self.sight {
-                    "Sight on: you see what your eyes reach and remember the rest."
-                } else {
-                    "Sight off: the whole map shows."
-                });
-            }
-            Action::History => self.open_over(|back| Screen::History { scroll: 0, back }),
-            // The other screens' own keys: the help, the history and questions handle them.
-            Action::Interrupt
-            | Action::Suspend
-            | Action::NextPage
-            | Action::PrevPage
-            | Action::Close
-            | Action::Scroll(_)
-            | Action::ScrollPage(_)
-            | Action::ScrollEnd(_)
-            | Action::Yes
-            | Action::No
-            | Action::SaveAndQuit
-            | Action::TakeFile
-            | Action::KeepMine
-            | Action::ReplayPause
-            | Action::ReplayStep
-            | Action::ReplayFaster
-            | Action::ReplaySlower
-            | Action::ReplayJump
-            | Action::ReplayStart
-            | Action::ReplayQuit => {}
+            // The other screens' own keys (the help, the history and questions handle them),
+            // and those of the game, the search and the editor, taken above.
+            _ => {}
         }
-    }
-
-    /// Takes the stairs: the session puts the floor below in play.
-    fn descend(&mut self) {
-        match self.session.descend() {
-            Descended::Unsaved => self.say(format!(
-                "Save ({}) or undo your edits first: the floor below replaces this design.",
-                self.key(Context::Play, Action::Save)
-            )),
-            Descended::Refused => {}
-            Descended::Down => {
-                self.pick_default();
-                // Any long action belonged to the game left behind.
-                self.stop_errands();
-                self.set_cursor(self.world().player().pos);
-                self.after_turn();
-            }
-        }
-    }
-
-    /// Where look and edit cursors start, and what the inspector shows: the selected
-    /// monster when it is on screen, else the player (always on screen while playing), so
-    /// the camera need not move and the inspector never shows cells the map does not.
-    pub fn focus_default(&self) -> Pos {
-        self.selected
-            .and_then(|id| self.world().monster(id))
-            .map(|m| m.pos)
-            .filter(|&p| screen::screen_cell(self, p).is_some())
-            .unwrap_or(self.world().player().pos)
-    }
-
-    /// The cursor in look mode, else the selected monster, else the player.
-    fn cursor_or_selected(&self) -> Pos {
-        if self.mode() == Mode::Look {
-            return self.cursor();
-        }
-        self.selected
-            .and_then(|id| self.world().monster(id))
-            .map_or(self.world().player().pos, |m| m.pos)
-    }
-
-    /// Puts a tile at the cursor (`None`: swaps wall and floor): on the lab's own map in
-    /// the lab, else on the design.
-    fn put_tile(&mut self, tile: Option<Tile>) {
-        let cursor = self.cursor();
-        if let Some(lab) = self.lab_mut() {
-            if let Some(t) = tile {
-                lab.pen = t;
-            }
-            let t = tile.unwrap_or(if lab.grid.get(cursor) == Tile::Wall {
-                Tile::Floor
-            } else {
-                Tile::Wall
-            });
-            if !lab.edit_tile(cursor, t) && !t.is_passable() {
-                self.say("The start and the goal stay on floor.");
-            }
-            self.keep_step();
-            return;
-        }
-        let t = tile.unwrap_or(
-            if self.session.design().level().grid.get(cursor) == Tile::Wall {
-                Tile::Floor
-            } else {
-                Tile::Wall
-            },
-        );
-        self.edit_tile(t);
-    }
-
-    /// Sets the lab's start (or goal) at the cursor.
-    fn lab_endpoint(&mut self, start: bool) {
-        let cursor = self.cursor();
-        let Some(lab) = self.lab_mut() else { return };
-        let done = if start {
-            lab.set_start(cursor)
-        } else {
-            lab.set_goal(cursor)
-        };
-        if done {
-            self.lab_reran();
-        } else {
-            self.say("The start and the goal stand on floor.");
-        }
-    }
-
-    fn move_cursor(&mut self, dx: i32, dy: i32) {
-        let p = self.cursor().offset(dx, dy);
-        if self.world().grid().contains(p) {
-            self.set_cursor(p);
-        }
-    }
-
-    fn act(&mut self, act: Act) {
-        if self.session.world_mut().player_act(act) == ActResult::Acted {
-            self.after_turn();
-        }
-    }
-
-    /// Keeps the selection valid after monsters died or appeared.
-    fn after_turn(&mut self) {
-        self.keep_selection();
-        self.sync_trace();
-        self.overlay.step = None;
-    }
-
-    /// Keeps the player's choice while that monster lives; otherwise follows the nearest
-    /// monster in view.
-    fn keep_selection(&mut self) {
-        let alive = self
-            .selected()
-            .and_then(|id| self.world().monster(id))
-            .is_some();
-        if !(self.chosen && alive) {
-            self.chosen = false;
-            self.selected = self.default_pick();
-        }
-    }
-
-    /// The selection nobody chose: the nearest monster the player can see (any monster with
-    /// sight off), else the one selected while it lives, else the first. A far monster out
-    /// of sight is never preferred to one in view.
-    fn default_pick(&self) -> Option<u32> {
-        let w = self.world();
-        let me = w.player().pos;
-        let nearest = if self.sight {
-            w.nearest_in_view().map(|m| m.id)
-        } else {
-            w.monsters()
-                .iter()
-                .min_by_key(|m| (m.pos.chebyshev(me), m.id))
-                .map(|m| m.id)
-        };
-        nearest
-            .or_else(|| self.selected.filter(|&id| w.monster(id).is_some()))
-            .or_else(|| w.monsters().first().map(|m| m.id))
-    }
-
-    /// Drops the player's choice and selects as nobody chose.
-    fn pick_default(&mut self) {
-        self.chosen = false;
-        self.selected = None;
-        self.selected = self.default_pick();
-    }
-
-    /// The monster whose search is recorded: the selected one while the overlay is on.
-    fn wanted_trace(&self) -> Option<u32> {
-        if self.overlay.on { self.selected } else { None }
-    }
-
-    /// Points tracing at [`App::wanted_trace`], searching again for that monster alone.
-    fn sync_trace(&mut self) {
-        let want = self.wanted_trace();
-        if self.world().planner().traced() != want {
-            self.session.world_mut().set_traced(want);
-        }
-    }
-
-    fn cycle_selection(&mut self, by: i32) {
-        // Every monster, seen or not: their searches are what the game is for studying (the
-        // tutorial follows an unseen goblin's), and they all know where the player is.
-        let ids: Vec<u32> = self.world().monsters().iter().map(|m| m.id).collect();
-        if ids.is_empty() {
-            self.selected = None;
-            return;
-        }
-        let at = self.selected.and_then(|s| ids.iter().position(|&i| i == s));
-        let next = match at {
-            Some(i) => (i as i32 + by).rem_euclid(ids.len() as i32) as usize,
-            None => 0,
-        };
-        self.select(Some(ids[next]));
-    }
-
-    /// The player picks a monster.
-    fn select(&mut self, id: Option<u32>) {
-        self.chosen = id.is_some();
-        self.selected = id;
-        self.overlay.step = None;
-        self.sync_trace();
     }
 
     /// Starts the run again from its first floor: with the same seed, or, when runs are
@@ -1469,7 +874,8 @@ impl App {
     fn began(&mut self) {
         self.run_serial += 1;
         self.welcome();
-        self.pick_default();
+        self.selection
+            .pick_default(self.session.world(), self.sight);
         self.overlay.step = None;
         self.screen = Screen::Play;
         self.stop_errands();
@@ -1480,10 +886,7 @@ impl App {
     /// generated level is in play, the next kind at its size (pressing `G` again and again
     /// shows every kind).
     fn new_level(&mut self) {
-        let view = screen::layout(self, Rect::new(0, 0, self.size.0, self.size.1))
-            .map_or((0, 0), |l| {
-                (usize::from(l.map.width), usize::from(l.map.height))
-            });
+        let view = self.map_view_size();
         match self.session.new_level(view) {
             Ok(made) => {
                 self.replaced(made.replaced);
@@ -1702,154 +1105,5 @@ impl App {
                 self.say("There is no way there.");
             }
         }
-    }
-
-    fn handle_mouse(&mut self, mouse: &MouseEvent) {
-        let button = match mouse.kind {
-            MouseEventKind::Down(b) | MouseEventKind::Drag(b) => b,
-            _ => return,
-        };
-        let drag = matches!(mouse.kind, MouseEventKind::Drag(_));
-        if matches!(
-            self.screen,
-            Screen::Confirm { .. } | Screen::Help { .. } | Screen::History { .. }
-        ) {
-            return;
-        }
-        if self.stop_errands() {
-            return;
-        }
-        let Some(cell) = screen::map_cell(self, mouse.column, mouse.row) else {
-            return;
-        };
-        match self.mode() {
-            Mode::Edit => self.edit_mouse(cell, button, drag),
-            Mode::Look => self.set_cursor(cell),
-            Mode::Lab => self.lab_mouse(cell, button, drag),
-            _ if drag || button != MouseButton::Left => {}
-            // With the overlay on, a click studies the cell instead of playing turns.
-            _ if self.overlay.on => self.screen = Screen::Look { cursor: cell },
-            _ => {
-                let seen = |p| !self.sight || self.world().is_visible(p);
-                let picked = self.world().monster_at(cell).filter(|m| seen(m.pos));
-                if let Some(id) = picked.map(|m| m.id) {
-                    self.select(Some(id));
-                } else if self.world().state() == GameState::Playing {
-                    self.start_travel(cell);
-                }
-            }
-        }
-    }
-
-    /// The mouse in edit mode: the left button paints walls, the right one floor; with a
-    /// shape under way a click only moves the cursor, to its other end.
-    fn edit_mouse(&mut self, cell: Pos, button: MouseButton, drag: bool) {
-        self.set_cursor(cell);
-        if self.tools().is_some_and(|t| t.pending.is_some()) {
-            return;
-        }
-        let current = self.screen.stroke_mut().and_then(|s| *s);
-        let stroke = match current {
-            Some(s) if drag => s,
-            _ => {
-                self.session.begin_stroke();
-                let tile = if button == MouseButton::Left {
-                    Tile::Wall
-                } else {
-                    Tile::Floor
-                };
-                Stroke {
-                    last: cell,
-                    tile,
-                    replan: false,
-                }
-            }
-        };
-        if let Some(slot) = self.screen.stroke_mut() {
-            *slot = Some(stroke);
-        }
-        // A fast drag skips cells between two reports: paint the line between them.
-        let mut from = Some(stroke.last).filter(|_| drag);
-        for p in screen::line(stroke.last, cell) {
-            if from.take() == Some(p) {
-                continue;
-            }
-            self.apply_edit(EditOp::SetTile(p, stroke.tile), true);
-        }
-        if let Some(Some(s)) = self.screen.stroke_mut() {
-            s.last = cell;
-        }
-    }
-
-    /// The mouse in the lab: the left button sets or drags the start, the right one the
-    /// goal; in paint mode (`e`) the left one paints the lab's pen (walls, or what a key put
-    /// last: water, brush or floor) and the right one floor.
-    fn lab_mouse(&mut self, cell: Pos, button: MouseButton, drag: bool) {
-        self.set_cursor(cell);
-        let Screen::Lab { lab, stroke, .. } = self.screen.base_mut() else {
-            return;
-        };
-        if lab.paint {
-            let tile = if button == MouseButton::Left {
-                lab.pen
-            } else {
-                Tile::Floor
-            };
-            let (from, painted) = match *stroke {
-                Some(s) if drag => (s.last, s.replan),
-                _ => (cell, false),
-            };
-            // The searches before the stroke are what its edit is set against.
-            let before = match &lab.edited {
-                Some(e) if painted => e.before.clone(),
-                _ => lab.outcomes(),
-            };
-            let mut changed = false;
-            for p in screen::line(from, cell) {
-                changed |= lab.set_tile(p, tile);
-            }
-            if changed {
-                lab.edited = Some(lab::Edited {
-                    what: format!("{} painted to {cell}", tile_name(tile)),
-                    before,
-                });
-            }
-            // A lab stroke never replans the game: `replan` says it changed the lab's map.
-            *stroke = Some(Stroke {
-                last: cell,
-                tile,
-                replan: painted || changed,
-            });
-            self.keep_step();
-            return;
-        } else if lab.quiz.is_some() {
-            // The answer is where the cursor is: a click moves it, not the start.
-        } else if button == MouseButton::Left {
-            lab.set_start(cell);
-        } else {
-            lab.set_goal(cell);
-        }
-        self.overlay.step = None;
-    }
-}
-
-/// The contexts a screen consults, most specific first.
-fn contexts_of(screen: &Screen, overlay: bool) -> &'static [Context] {
-    use Context as C;
-    match (screen, overlay) {
-        (Screen::Help { .. }, _) => &[C::Help, C::Always],
-        (Screen::History { .. }, _) => &[C::History, C::Always],
-        (Screen::Confirm { .. }, _) => &[C::Confirm, C::Always],
-        (Screen::Aim, _) => &[C::Aim, C::Always],
-        (Screen::Edit { tools, .. }, _) => match tools.prefix {
-            Some(Prefix::Monster) => &[C::Monster, C::Always],
-            Some(Prefix::Resize) => &[C::Resize, C::Always],
-            None => &[C::Edit, C::Global, C::Always],
-        },
-        (Screen::Lab { .. }, _) => &[C::Lab, C::Overlay, C::Global, C::Always],
-        (Screen::Look { .. }, true) => &[C::Look, C::Overlay, C::Global, C::Always],
-        (Screen::Look { .. }, false) => &[C::Look, C::Global, C::Always],
-        (Screen::Play, true) => &[C::Overlay, C::Play, C::Global, C::Always],
-        (Screen::Play, false) => &[C::Play, C::Global, C::Always],
     }
 }

@@ -8,27 +8,22 @@
 //! every machine. A file is taken whole or not at all: the first error, with its line and
 //! column, and nothing of it applies.
 //!
-//! The key table (`keymap`) stays the one authority on what a key does where: a binding
-//! here only says which keys stand for one of its actions. [`Bindings::default`] is the
-//! table exactly as written.
+//! The keys themselves, and their words, are [`super::bindings`]'.
 
 use std::borrow::Cow;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
-use crossterm::event::KeyCode;
 use ratatui::style::Color;
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
-use super::editor::Tool;
-use super::help::KEYS_W;
-use super::keymap::{Action, BINDINGS, Context, Key};
-use super::search::{DEFAULT_SPEED, SPEEDS};
-use crate::content::level::{FeatureKind, Side};
-use crate::content::map::Tile;
-use crate::game::Command;
+pub use super::bindings::{
+    Bindings, Slot, followed, label, parse_key, section, shown_key, slot_words, slots,
+};
+use super::bindings::{CONTEXTS, file_name, followed_keys};
+use super::keymap::{Context, Key};
+use super::overlay::{DEFAULT_SPEED, SPEEDS};
 use crate::text::{LoadError, ParseError};
 
 /// The environment variable naming a settings file to read instead of the usual one.
@@ -132,947 +127,34 @@ const COLOURS: [ColourSetting; 7] = [
     ("player", "the player", |t| &mut t.player),
 ];
 
-/// One action of the key table that keys can be bound to, in one context.
-#[derive(Debug, Clone)]
-pub struct Slot {
-    /// Where it applies: its section of the file, `[keys.SECTION]`.
-    pub context: Context,
-    /// Its name in the section.
-    pub name: &'static str,
-    /// What it does.
-    pub action: Action,
-    /// The rows of [`BINDINGS`] it has keys in, the first first.
-    pub rows: Vec<usize>,
-    /// Which of its first row's actions it is (0, or 1 for the second of a pair row such
-    /// as `]` of `[ ]`, which does the opposite of the first).
-    pub half: usize,
-    /// Its keys as the table has them, in the table's order.
-    pub defaults: Vec<Key>,
-    /// What it does, for the file's comments: its first row's help.
-    pub help: &'static str,
-}
-
-/// The eight moves in the order the hint bar writes their keys (`hjklyubn move`).
-const MOVES: [(i32, i32); 8] = [
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (1, 0),
-    (-1, -1),
-    (1, -1),
-    (-1, 1),
-    (1, 1),
-];
-
-/// The section name of a context in the file.
-pub fn section(context: Context) -> &'static str {
-    match context {
-        Context::Always => "anywhere",
-        Context::Global => "everywhere",
-        Context::Play => "playing",
-        Context::Overlay => "overlay",
-        Context::Look => "look",
-        Context::Edit => "edit",
-        Context::Lab => "lab",
-        Context::Help => "help",
-        Context::History => "history",
-        Context::Confirm => "questions",
-        Context::Busy => "busy",
-        Context::Aim => "attack_in_place",
-        Context::Monster => "monster",
-        Context::Resize => "resize",
-        Context::Replay => "replay",
-    }
-}
-
-/// The contexts in the file's order.
-const CONTEXTS: [Context; 15] = Context::ALL;
-
 /// The contexts the terminal's busy box consults while a long turn is worked out.
 pub const BUSY_STACK: &[Context] = &[Context::Busy, Context::Always];
 
 /// The contexts the replay viewer consults for its own keys.
 pub const REPLAY_STACK: &[Context] = &[Context::Replay, Context::Always];
 
-/// The contexts that are active together (as `App::contexts` gives them, the busy box's
-/// and the replay viewer's): one key may do one thing in each of these, so two actions on
-/// one key within one is an error.
-pub const STACKS: [&[Context]; 14] = [
-    &[Context::Monster, Context::Always],
-    &[Context::Resize, Context::Always],
-    &[Context::Aim, Context::Always],
-    &[Context::Help, Context::Always],
-    &[Context::History, Context::Always],
-    &[Context::Confirm, Context::Always],
-    &[Context::Edit, Context::Global, Context::Always],
-    &[
-        Context::Lab,
-        Context::Overlay,
-        Context::Global,
-        Context::Always,
-    ],
-    &[
-        Context::Look,
-        Context::Overlay,
-        Context::Global,
-        Context::Always,
-    ],
-    &[Context::Look, Context::Global, Context::Always],
-    &[
-        Context::Overlay,
-        Context::Play,
-        Context::Global,
-        Context::Always,
-    ],
-    &[Context::Play, Context::Global, Context::Always],
-    BUSY_STACK,
-    REPLAY_STACK,
-];
-
-/// An action's name in the file. Every action has one: a new action does not compile until
-/// it is named here.
-fn action_name(action: Action) -> &'static str {
-    match action {
-        Action::Move(-1, 0) => "move_w",
-        Action::Move(0, 1) => "move_s",
-        Action::Move(0, -1) => "move_n",
-        Action::Move(1, 0) => "move_e",
-        Action::Move(-1, -1) => "move_nw",
-        Action::Move(1, -1) => "move_ne",
-        Action::Move(-1, 1) => "move_sw",
-        Action::Move(1, 1) => "move_se",
-        Action::Move(..) => "move",
-        Action::Wait => "wait",
-        Action::Help => "help",
-        Action::NextMonster => "next_monster",
-        Action::PrevMonster => "prev_monster",
-        Action::Quit => "quit",
-        Action::Restart => "restart",
-        Action::Abandon => "abandon",
-        Action::ToggleOverlay => "overlay",
-        Action::TogglePath => "path",
-        Action::Look => "look",
-        Action::Edit => "edit",
-        Action::Back => "back",
-        Action::Save => "save",
-        Action::NewLevel => "new_level",
-        Action::StepBack => "step_back",
-        Action::StepForward => "step_forward",
-        Action::StepStart => "step_first",
-        Action::StepEnd => "step_last",
-        Action::Autoplay => "autoplay",
-        Action::Faster => "faster",
-        Action::Slower => "slower",
-        Action::CycleNeighbourhood => "neighbours",
-        Action::CycleHeuristic => "heuristic",
-        Action::CycleWeight => "weight",
-        Action::ResetOptions => "reset_options",
-        Action::PutTile(Tile::Wall) => "wall",
-        Action::PutTile(Tile::Floor) => "floor",
-        Action::PutTile(Tile::Void) => "void",
-        Action::PutTile(Tile::Water) => "water",
-        Action::PutTile(Tile::Brush) => "brush",
-        Action::PutTile(Tile::DoorClosed) => "door",
-        Action::PutTile(Tile::DoorOpen) => "open_door",
-        Action::PutTile(Tile::DoorJammed) => "jammed_door",
-        Action::Tool(Tool::Rect) => "rectangle",
-        Action::Tool(Tool::Box) => "filled_rectangle",
-        Action::Tool(Tool::Line) => "line",
-        Action::Tool(Tool::Fill) => "fill",
-        Action::Tool(Tool::Copy) => "copy",
-        Action::Finish => "finish",
-        Action::Paste => "paste",
-        Action::MonsterPrefix => "monster",
-        Action::PlaceKind(c) => crate::content::kinds::builtin_name(c),
-        Action::ResizePrefix => "resize",
-        Action::Resize(Side::Left, n) if n > 0 => "grow_left",
-        Action::Resize(Side::Left, _) => "crop_left",
-        Action::Resize(Side::Top, n) if n > 0 => "grow_top",
-        Action::Resize(Side::Top, _) => "crop_top",
-        Action::Resize(Side::Right, n) if n > 0 => "grow_right",
-        Action::Resize(Side::Right, _) => "crop_right",
-        Action::Resize(Side::Bottom, n) if n > 0 => "grow_bottom",
-        Action::Resize(Side::Bottom, _) => "crop_bottom",
-        Action::FloorBelow => "floor_below",
-        Action::FloorDown => "floor_down",
-        Action::FloorUp => "floor_up",
-        Action::BlankLevel => "blank_level",
-        Action::ToggleTile => "swap_tile",
-        Action::Delete => "delete",
-        Action::PlaceFeature(FeatureKind::Stairs) => "stairs",
-        Action::PlaceFeature(FeatureKind::Potion) => "potion",
-        Action::PlaceFeature(FeatureKind::Lure) => "lure",
-        Action::PlaceFeature(FeatureKind::Seeds) => "seeds",
-        Action::PlaceFeature(FeatureKind::Spike) => "spike",
-        Action::MovePlayer => "player",
-        Action::Undo => "undo",
-        Action::Redo => "redo",
-        Action::ToggleGreedy => "greedy",
-        Action::CycleLayer => "layer",
-        Action::ToggleFollow => "follow",
-        Action::Lab => "lab",
-        Action::SetStart => "start",
-        Action::SetGoal => "goal",
-        Action::CycleCompare => "compare",
-        Action::TogglePaint => "paint",
-        Action::CycleTies => "ties",
-        Action::CompareTies => "compare_ties",
-        Action::LabKind => "lab_kind",
-        Action::CompareKind => "compare_kind",
-        Action::Quiz => "quiz",
-        Action::Answer => "answer",
-        Action::ReplayPause => "pause",
-        Action::ReplayStep => "step",
-        Action::ReplayFaster => "replay_faster",
-        Action::ReplaySlower => "replay_slower",
-        Action::ReplayJump => "jump_to_turn",
-        Action::ReplayStart => "replay_start",
-        Action::ReplayQuit => "leave_replay",
-        Action::CyclePlanning => "planning",
-        Action::Descend => "descend",
-        Action::Drink => "drink",
-        Action::CloseDoors => "close_doors",
-        Action::UseTool(FeatureKind::Lure) => "use_lure",
-        Action::UseTool(FeatureKind::Seeds) => "use_seeds",
-        Action::UseTool(FeatureKind::Spike) => "use_spike",
-        Action::UseTool(_) => "use_tool",
-        Action::ToggleSight => "sight",
-        Action::History => "history",
-        Action::Interrupt => "interrupt",
-        Action::Suspend => "suspend",
-        Action::NextPage => "next_page",
-        Action::PrevPage => "prev_page",
-        Action::Close => "close",
-        Action::Scroll(n) if n > 0 => "older",
-        Action::Scroll(_) => "newer",
-        Action::ScrollPage(n) if n > 0 => "older_page",
-        Action::ScrollPage(_) => "newer_page",
-        Action::ScrollEnd(true) => "oldest",
-        Action::ScrollEnd(false) => "newest",
-        Action::Yes => "yes",
-        Action::No => "no",
-        Action::SaveAndQuit => "save_and_quit",
-        Action::TakeFile => "take_file",
-        Action::KeepMine => "keep_mine",
-        Action::Rest => "rest",
-        Action::TravelTo => "travel_to",
-        Action::Explore => "explore",
-        Action::Attack => "attack",
-        Action::AttackToward(-1, 0) => "attack_w",
-        Action::AttackToward(0, 1) => "attack_s",
-        Action::AttackToward(0, -1) => "attack_n",
-        Action::AttackToward(1, 0) => "attack_e",
-        Action::AttackToward(-1, -1) => "attack_nw",
-        Action::AttackToward(1, -1) => "attack_ne",
-        Action::AttackToward(-1, 1) => "attack_sw",
-        Action::AttackToward(1, 1) => "attack_se",
-        Action::AttackToward(..) => "attack_toward",
-    }
-}
-
-/// What a move does, for the file's comments.
-fn move_help(action: Action) -> Option<&'static str> {
-    Some(match action {
-        Action::Move(-1, 0) => "move west",
-        Action::Move(0, 1) => "move south",
-        Action::Move(0, -1) => "move north",
-        Action::Move(1, 0) => "move east",
-        Action::Move(-1, -1) => "move north-west",
-        Action::Move(1, -1) => "move north-east",
-        Action::Move(-1, 1) => "move south-west",
-        Action::Move(1, 1) => "move south-east",
-        _ => return None,
-    })
-}
-
-/// What an attack in place does, for the file's comments.
-fn aim_help(action: Action) -> Option<String> {
-    let Action::AttackToward(dx, dy) = action else {
-        return None;
-    };
-    let way = move_help(Action::Move(dx, dy))?.strip_prefix("move ")?;
-    Some(format!("attack {way}"))
-}
-
-/// The distinct actions of a row, in the order its keys first give them.
-fn row_actions(row: usize) -> Vec<Action> {
-    let mut out: Vec<Action> = Vec::new();
-    for &(_, a) in BINDINGS[row].keys {
-        if !out.contains(&a) {
-            out.push(a);
-        }
-    }
-    out
-}
-
-/// The slot of `action` in `context` (by index into [`slots`]), if it can be bound there.
-fn slot_of(context: Context, action: Action) -> Option<usize> {
-    slots()
-        .iter()
-        .position(|s| s.context == context && s.action == action)
-}
-
-/// The first of `keys` as the help writes keys; a dash when there is none.
-fn first_shown(keys: &[Key]) -> String {
-    keys.first().map_or_else(|| "-".into(), |k| shown_key(*k))
-}
-
-/// Every bindable action, by context, in the key table's order. Interrupt is not among
-/// them: Ctrl-C always quits.
-pub fn slots() -> &'static [Slot] {
-    static SLOTS: OnceLock<Vec<Slot>> = OnceLock::new();
-    SLOTS.get_or_init(|| {
-        let mut out: Vec<Slot> = Vec::new();
-        for (r, b) in BINDINGS.iter().enumerate() {
-            let actions = row_actions(r);
-            for &(key, action) in b.keys {
-                if action == Action::Interrupt {
-                    continue;
-                }
-                match out
-                    .iter_mut()
-                    .find(|s| s.context == b.context && s.action == action)
-                {
-                    Some(slot) => {
-                        if !slot.defaults.contains(&key) {
-                            slot.defaults.push(key);
-                        }
-                        if !slot.rows.contains(&r) {
-                            slot.rows.push(r);
-                        }
-                    }
-                    None => out.push(Slot {
-                        context: b.context,
-                        name: action_name(action),
-                        action,
-                        rows: vec![r],
-                        half: actions.iter().position(|&a| a == action).unwrap_or(0),
-                        defaults: vec![key],
-                        help: b.help,
-                    }),
-                }
-            }
-        }
-        out
-    })
-}
-
-/// The slots of each row of [`BINDINGS`], by index into [`slots`], in the row's order.
-fn row_slots() -> &'static [Vec<usize>] {
-    static ROWS: OnceLock<Vec<Vec<usize>>> = OnceLock::new();
-    ROWS.get_or_init(|| {
-        (0..BINDINGS.len())
-            .map(|r| {
-                row_actions(r)
-                    .into_iter()
-                    .filter_map(|a| slot_of(BINDINGS[r].context, a))
-                    .collect()
-            })
-            .collect()
-    })
-}
-
-/// For each slot of [`slots`], the slots whose keys it takes, in order, when the settings
-/// do not bind it (none for most). The directions of an attack in place follow the moves
-/// (`everywhere.move_w` for `attack_in_place.attack_w`), so a player who moves with other
-/// keys aims with them too, and its cancel follows the attack key and the way back (`F`
-/// again or `Esc`); growing a side of the map while resizing follows the move toward it,
-/// and the message history scrolls with the moves north and south; the busy box quits
-/// with the playing quit key and confirms with the questions' yes.
-pub fn followed() -> &'static [Vec<usize>] {
-    static FOLLOWED: OnceLock<Vec<Vec<usize>>> = OnceLock::new();
-    FOLLOWED.get_or_init(|| {
-        slots()
-            .iter()
-            .map(|s| match (s.context, s.action) {
-                (Context::Aim, Action::AttackToward(dx, dy)) => {
-                    slot_of(Context::Global, Action::Move(dx, dy))
-                        .into_iter()
-                        .collect()
-                }
-                (Context::Aim, Action::Attack) => [
-                    slot_of(Context::Play, Action::Attack),
-                    slot_of(Context::Global, Action::Back),
-                ]
-                .into_iter()
-                .flatten()
-                .collect(),
-                (Context::Resize, Action::Resize(side, n)) if n > 0 => {
-                    let (dx, dy) = match side {
-                        Side::Left => (-1, 0),
-                        Side::Right => (1, 0),
-                        Side::Top => (0, -1),
-                        Side::Bottom => (0, 1),
-                    };
-                    slot_of(Context::Global, Action::Move(dx, dy))
-                        .into_iter()
-                        .collect()
-                }
-                (Context::History, Action::Scroll(n)) => {
-                    let dy = if n > 0 { -1 } else { 1 };
-                    slot_of(Context::Global, Action::Move(0, dy))
-                        .into_iter()
-                        .collect()
-                }
-                (Context::Busy, Action::Quit) => {
-                    slot_of(Context::Play, Action::Quit).into_iter().collect()
-                }
-                (Context::Busy, Action::Yes) => {
-                    slot_of(Context::Confirm, Action::Yes).into_iter().collect()
-                }
-                _ => Vec::new(),
-            })
-            .collect()
-    })
-}
-
-/// The keys slot `i` takes from the slots it follows, in order, each once: all but those
-/// its own part of the game binds to an action that follows nothing (a move on `K` does
-/// not grow the top while resizing, where `K` crops it).
-fn followed_keys(keys: &[Vec<Key>], i: usize) -> Vec<Key> {
-    let context = slots()[i].context;
-    let own = |k: &Key| {
-        (0..slots().len()).any(|j| {
-            slots()[j].context == context && followed()[j].is_empty() && keys[j].contains(k)
-        })
-    };
-    let mut out: Vec<Key> = Vec::new();
-    for &m in &followed()[i] {
-        for &k in &keys[m] {
-            if !out.contains(&k) && !own(&k) {
-                out.push(k);
-            }
-        }
-    }
-    out
-}
-
-/// The slot a table key that is `named` gives in `context`, as a key pressed there is read:
-/// a slot of `context` itself, else a [`Context::Global`] one, else a [`Context::Always`]
-/// one. The hint bar and a level's messages both read the table's keys this way.
-fn table_slot(context: Context, named: impl Fn(&Key) -> bool) -> Option<usize> {
-    [context, Context::Global, Context::Always]
-        .into_iter()
-        .find_map(|c| {
-            slots()
-                .iter()
-                .position(|s| s.context == c && s.defaults.iter().any(&named))
-        })
-}
-
-/// The eight direction slots of `context` (the moves everywhere, the attacks in place), in
-/// [`MOVES`]' order.
-fn direction_slots(context: Context) -> Vec<usize> {
-    MOVES
-        .iter()
-        .filter_map(|&(dx, dy)| {
-            slots().iter().position(|s| {
-                s.context == context
-                    && matches!(s.action,
-                        Action::Move(x, y) | Action::AttackToward(x, y) if (x, y) == (dx, dy))
-            })
-        })
-        .collect()
-}
-
-/// Which keys stand for each action of the key table.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Bindings {
-    /// The keys of each slot, by index into [`slots`].
-    keys: Vec<Vec<Key>>,
-    /// Whether `keys` are the table's (most players'): a view then words no message again.
-    table: bool,
-    /// What the hint bar shows for each row of [`BINDINGS`], worked out once from `keys`:
-    /// the bar, the help and the history's footer ask for every hint on every frame.
-    hints: Vec<Cow<'static, str>>,
-}
-
-impl Default for Bindings {
-    /// The key table as written.
-    fn default() -> Self {
-        Self::of(slots().iter().map(|s| s.defaults.clone()).collect())
-    }
-}
-
-impl Bindings {
-    /// The bindings that give each slot of [`slots`] these keys, with what the views read
-    /// of them on every frame worked out now, once.
-    fn of(keys: Vec<Vec<Key>>) -> Self {
-        let table = keys.iter().zip(slots()).all(|(k, s)| *k == s.defaults);
-        let mut b = Self {
-            keys,
-            table,
-            hints: Vec::new(),
-        };
-        b.hints = (0..BINDINGS.len())
-            .map(|row| {
-                if table {
-                    Cow::Borrowed(BINDINGS[row].hint)
-                } else {
-                    b.rebound_hint(row)
-                }
-            })
-            .collect();
-        b
-    }
-
-    /// The key table as written, shared.
-    pub fn standard() -> &'static Bindings {
-        static STANDARD: OnceLock<Bindings> = OnceLock::new();
-        STANDARD.get_or_init(Bindings::default)
-    }
-
-    /// The keys bound to slot `i` of [`slots`].
-    pub fn keys(&self, i: usize) -> &[Key] {
-        &self.keys[i]
-    }
-
-    /// The action a key gives in the active contexts, most specific first. Ctrl-C is
-    /// always the table's.
-    pub fn lookup(&self, contexts: &[Context], key: Key) -> Option<Action> {
-        if key
-            == (Key {
-                code: KeyCode::Char('c'),
-                ctrl: true,
-            })
-        {
-            return contexts
-                .contains(&Context::Always)
-                .then_some(Action::Interrupt);
-        }
-        contexts.iter().find_map(|&ctx| {
-            slots()
-                .iter()
-                .zip(&self.keys)
-                .find(|(s, keys)| s.context == ctx && keys.contains(&key))
-                .map(|(s, _)| s.action)
-        })
-    }
-
-    fn is_default_row(&self, row: usize) -> bool {
-        row_slots()[row]
-            .iter()
-            .all(|&i| self.keys[i] == slots()[i].defaults)
-    }
-
-    /// The first key bound to `action` in `context`, as the help writes keys; a dash when
-    /// the player left it none.
-    pub fn key_of(&self, context: Context, action: Action) -> String {
-        slot_of(context, action).map_or_else(|| "-".into(), |i| first_shown(&self.keys[i]))
-    }
-
-    /// The player's key for a command a message names (the log's text names the table's).
-    pub fn command_key(&self, command: Command) -> String {
-        let (context, action) = match command {
-            Command::Help => (Context::Global, Action::Help),
-            Command::Overlay => (Context::Play, Action::ToggleOverlay),
-            Command::Explore => (Context::Play, Action::Explore),
-            Command::Rest => (Context::Play, Action::Rest),
-            Command::Drink => (Context::Play, Action::Drink),
-        };
-        self.key_of(context, action)
-    }
-
-    /// Whether every key of `context` is the table's.
-    pub fn is_default_context(&self, context: Context) -> bool {
-        slots()
-            .iter()
-            .zip(&self.keys)
-            .all(|(s, keys)| s.context != context || *keys == s.defaults)
-    }
-
-    /// A context's heading on the help screen, naming the player's key that leads there
-    /// (`Search overlay (o)`).
-    pub fn title(&self, context: Context) -> Cow<'static, str> {
-        let title = context.title();
-        let Some((ctx, action)) = context.entered_by() else {
-            return Cow::Borrowed(title);
-        };
-        let key = self.key_of(ctx, action);
-        match title.rsplit_once(" (") {
-            Some((head, _)) if key != Bindings::standard().key_of(ctx, action) => {
-                Cow::Owned(format!("{head} ({key})"))
-            }
-            _ => Cow::Borrowed(title),
-        }
-    }
-
-    /// Every key bound to `action` in `context`, as the help writes keys.
-    pub fn keys_of(&self, context: Context, action: Action) -> Vec<String> {
-        slot_of(context, action)
-            .map(|i| self.keys[i].iter().map(|k| shown_key(*k)).collect())
-            .unwrap_or_default()
-    }
-
-    /// The keys of row `row` as the help shows them: the table's label, or the first bound
-    /// key of each of its actions (an action with keys in several rows shows in its first).
-    pub fn label(&self, row: usize) -> Cow<'static, str> {
-        let b = &BINDINGS[row];
-        // A row that only repeats keys of actions shown first in other rows (the numpad's)
-        // keeps its own words.
-        let shows_first = row_slots()[row].iter().any(|&i| slots()[i].rows[0] == row);
-        if b.keys.is_empty() || self.is_default_row(row) {
-            return Cow::Borrowed(b.label);
-        }
-        if !shows_first {
-            return match self.repeated(row) {
-                Some((label, _)) => Cow::Owned(fit(&label)),
-                None => Cow::Borrowed(b.label),
-            };
-        }
-        let keys: Vec<String> = row_slots()[row]
-            .iter()
-            .filter(|&&i| slots()[i].rows[0] == row || self.keys[i] == slots()[i].defaults)
-            .map(|&i| {
-                if slots()[i].rows[0] != row {
-                    // Untouched, with its keys shown first in another row: this row's own.
-                    let mine = b.keys.iter().find(|(_, a)| *a == slots()[i].action);
-                    return mine.map_or_else(|| "-".into(), |(k, _)| shown_key(*k));
-                }
-                first_shown(&self.keys[i])
-            })
-            .collect();
-        let text = if keys.is_empty() {
-            "(none)".to_string()
-        } else {
-            keys.join(" ")
-        };
-        Cow::Owned(fit(&text))
-    }
-
-    /// The help's words for row `row`: the table's, with the row's own key (the `F` of
-    /// "attack in place: F, a way") replaced by the bound one when its one action has
-    /// other keys.
-    pub fn help(&self, row: usize) -> Cow<'static, str> {
-        let b = &BINDINGS[row];
-        if let Some((_, help)) = self.repeated(row) {
-            return Cow::Owned(help);
-        }
-        let (slots_here, Some(&(own, _))) = (&row_slots()[row], b.keys.first()) else {
-            return Cow::Borrowed(b.help);
-        };
-        if slots_here.len() != 1 || self.is_default_row(row) {
-            return Cow::Borrowed(b.help);
-        }
-        let own = shown_key(own);
-        let bound = first_shown(&self.keys[slots_here[0]]);
-        let words: Vec<String> = b
-            .help
-            .split(' ')
-            .map(|w| match w.strip_suffix(',') {
-                Some(k) if k == own => format!("{bound},"),
-                _ if w == own => bound.clone(),
-                _ => w.to_string(),
-            })
-            .collect();
-        Cow::Owned(words.join(" "))
-    }
-
-    /// The label and words of a row that only repeats keys of actions shown first in other
-    /// rows (the numpad's), when some of its keys no longer do what it says: the keys that
-    /// still do, its digits together ("numpad 1234679" when the player moved north with
-    /// another key), and its words up to the keys they named, then those still bound
-    /// ("move; Home PgUp End PgDn"). `None` for every other row, and while all its keys
-    /// still do what the table has them do.
-    fn repeated(&self, row: usize) -> Option<(String, String)> {
-        let b = &BINDINGS[row];
-        let shows_first = row_slots()[row].iter().any(|&i| slots()[i].rows[0] == row);
-        if b.keys.is_empty() || shows_first || self.is_default_row(row) {
-            return None;
-        }
-        let kept: Vec<Key> = b
-            .keys
-            .iter()
-            .filter(|(k, a)| slot_of(b.context, *a).is_some_and(|i| self.keys[i].contains(k)))
-            .map(|&(k, _)| k)
-            .collect();
-        if kept.len() == b.keys.len() {
-            return None;
-        }
-        let mut digits: Vec<char> = kept
-            .iter()
-            .filter_map(|k| match k.code {
-                KeyCode::Char(c) if c.is_ascii_digit() && !k.ctrl => Some(c),
-                _ => None,
-            })
-            .collect();
-        digits.sort_unstable();
-        let digits: String = digits.into_iter().collect();
-        let named: Vec<String> = kept
-            .iter()
-            .filter(|k| !matches!(k.code, KeyCode::Char(c) if c.is_ascii_digit() && !k.ctrl))
-            .map(|k| shown_key(*k))
-            .collect();
-        let (what, _) = b.help.split_once(';').unwrap_or((b.help, ""));
-        // The label's word for where the digits are ("numpad"), when it has one.
-        let place = b
-            .label
-            .split(' ')
-            .next()
-            .filter(|w| w.chars().all(char::is_alphabetic));
-        let label = match (place, digits.is_empty(), named.is_empty()) {
-            (_, true, true) => "(none)".to_string(),
-            (_, true, false) => return Some((named.join(" "), what.to_string())),
-            (Some(place), false, _) if place.len() + 1 + digits.len() < KEYS_W => {
-                format!("{place} {digits}")
-            }
-            _ => digits,
-        };
-        let help = if named.is_empty() {
-            what.to_string()
-        } else {
-            format!("{what}; {}", named.join(" "))
-        };
-        Some((label, help))
-    }
-
-    /// What the hint bar shows for row `row`: the table's hint, its keys replaced by the
-    /// bound ones.
-    pub fn hint(&self, row: usize) -> &str {
-        &self.hints[row]
-    }
-
-    /// [`Bindings::hint`], worked out: the table's hint with its keys replaced by the
-    /// bound ones.
-    fn rebound_hint(&self, row: usize) -> Cow<'static, str> {
-        let b = &BINDINGS[row];
-        if b.hint.is_empty() {
-            return Cow::Borrowed(b.hint);
-        }
-        let (keys, what) = b.hint.rsplit_once(' ').unwrap_or(("", b.hint));
-        // Each key the hint names stands for what the table gives it in the row's part of
-        // the game ("x q Esc leave" names look mode's way out and the way back).
-        let resolve = |token: &str| table_slot(b.context, |k| k.name() == token);
-        let sep = if keys.contains('/') { "/" } else { " " };
-        // Each written token: its keys' slots, and whether its keys were written together
-        // ("+-", "hjkl").
-        let mut tokens: Vec<(Vec<(String, usize)>, bool)> = Vec::new();
-        for token in keys.split(sep).filter(|t| !t.is_empty()) {
-            if let Some(i) = resolve(token) {
-                tokens.push((vec![(token.to_string(), i)], false));
-                continue;
-            }
-            let glued: Option<Vec<(String, usize)>> = token
-                .chars()
-                .map(|c| resolve(&c.to_string()).map(|i| (c.to_string(), i)))
-                .collect();
-            match glued {
-                Some(keys) if keys.len() > 1 => tokens.push((keys, true)),
-                // Words the table's keys cannot read: the hint as written.
-                _ => return Cow::Borrowed(b.hint),
-            }
-        }
-        let touched = |i: usize| self.keys[i] != slots()[i].defaults;
-        if !tokens.iter().flat_map(|(t, _)| t).any(|&(_, i)| touched(i)) {
-            return Cow::Borrowed(b.hint);
-        }
-        // A slot named by several keys shows once, with all the player's keys; one the
-        // player left alone keeps the key the hint wrote.
-        let count = |i: usize| {
-            tokens
-                .iter()
-                .flat_map(|(t, _)| t)
-                .filter(|&&(_, j)| j == i)
-                .count()
-        };
-        let mut shown: Vec<usize> = Vec::new();
-        let mut parts: Vec<String> = Vec::new();
-        for (keys, glued) in &tokens {
-            let mut out: Vec<String> = Vec::new();
-            for (written, i) in keys {
-                if !touched(*i) {
-                    out.push(written.clone());
-                    continue;
-                }
-                if shown.contains(i) {
-                    continue;
-                }
-                shown.push(*i);
-                let bound: Vec<String> = self.keys[*i].iter().map(|k| shown_key(*k)).collect();
-                out.push(match (bound.first(), count(*i) > 1) {
-                    (None, _) => "-".to_string(),
-                    (Some(_), true) => bound.join(" "),
-                    (Some(k), false) => k.clone(),
-                });
-            }
-            if out.is_empty() {
-                continue;
-            }
-            // The eight ways of a part of the game (the moves, the attacks in place) stay
-            // written together whatever their keys: apart, they would crowd the bar.
-            let ways = CONTEXTS.iter().any(|&c| {
-                let eight = direction_slots(c);
-                eight.len() == MOVES.len()
-                    && keys.len() == eight.len()
-                    && keys.iter().all(|(_, i)| eight.contains(i))
-            });
-            parts.push(match (*glued, ways) {
-                (false, _) => out.join(" "),
-                (true, true) => out.concat(),
-                (true, false) => together(&out),
-            });
-        }
-        Cow::Owned(format!("{} {what}", parts.join(sep)))
-    }
-}
-
-impl crate::game::KeyNames for Bindings {
-    fn command(&self, command: Command) -> String {
-        self.command_key(command)
-    }
-
-    fn is_table(&self) -> bool {
-        self.table
-    }
-
-    /// A key a level's message names stands for what the table gives it while playing
-    /// (or, failing that, with the search shown, in look mode, aiming): the player's
-    /// first key for that, when they bound it otherwise.
-    fn rebound(&self, key: &str) -> Option<String> {
-        let key = parse_key(key).ok()?;
-        let i = [Context::Play, Context::Overlay, Context::Look, Context::Aim]
-            .into_iter()
-            .find_map(|c| table_slot(c, |k| *k == key))?;
-        (self.keys[i] != slots()[i].defaults).then(|| first_shown(&self.keys[i]))
-    }
-}
-
-/// A label cut to fit the help's key column.
-fn fit(text: &str) -> String {
-    let w = KEYS_W - 1;
-    if text.chars().count() <= w {
-        return text.to_string();
-    }
-    let mut out: String = text.chars().take(w - 1).collect();
-    out.push('…');
-    out
-}
-
-/// The names of keys that are not one character, as scripts write them.
-const NAMED: [(&str, KeyCode); 16] = [
-    ("Left", KeyCode::Left),
-    ("Right", KeyCode::Right),
-    ("Up", KeyCode::Up),
-    ("Down", KeyCode::Down),
-    ("Enter", KeyCode::Enter),
-    ("Esc", KeyCode::Esc),
-    ("Tab", KeyCode::Tab),
-    ("S-Tab", KeyCode::BackTab),
-    ("Space", KeyCode::Char(' ')),
-    ("Backspace", KeyCode::Backspace),
-    ("Delete", KeyCode::Delete),
-    ("Insert", KeyCode::Insert),
-    ("Home", KeyCode::Home),
-    ("End", KeyCode::End),
-    ("PageUp", KeyCode::PageUp),
-    ("PageDown", KeyCode::PageDown),
-];
-
-/// A key as the file writes it: one character, a name (`Left`, `Esc`, `F1`; `BackTab` for
-/// `S-Tab` as scripts write it), or `C-x` for Ctrl-x.
-pub fn parse_key(s: &str) -> Result<Key, String> {
-    let mut chars = s.chars();
-    if let (Some(c), None) = (chars.next(), chars.next()) {
-        if c.is_control() || c.is_whitespace() {
-            return Err(format!(
-                "{s:?} is not a key: write Space, Tab or Enter by name"
-            ));
-        }
-        return Ok(Key {
-            code: KeyCode::Char(c),
-            ctrl: false,
-        });
-    }
-    if let Some(rest) = s.strip_prefix("C-") {
-        let mut cs = rest.chars();
-        if let (Some(c), None) = (cs.next(), cs.next())
-            && !c.is_control()
-            && !c.is_whitespace()
-        {
-            // Ctrl-C always quits: it cannot be given to another action.
-            if c.eq_ignore_ascii_case(&'c') {
-                return Err("C-c always quits and cannot be bound".into());
-            }
-            return Ok(Key {
-                code: KeyCode::Char(c.to_ascii_lowercase()),
-                ctrl: true,
-            });
-        }
-    }
-    if s == "BackTab" {
-        return Ok(Key {
-            code: KeyCode::BackTab,
-            ctrl: false,
-        });
-    }
-    if let Some(&(_, code)) = NAMED.iter().find(|(name, _)| *name == s) {
-        return Ok(Key { code, ctrl: false });
-    }
-    if let Some(n) = s.strip_prefix('F').and_then(|n| n.parse::<u8>().ok())
-        && (1..=12).contains(&n)
-    {
-        return Ok(Key {
-            code: KeyCode::F(n),
-            ctrl: false,
-        });
-    }
-    Err(format!(
-        "{s:?} is not a key: use one character (\"h\", \"?\"), C-x for Ctrl-x, F1 to F12 or a name ({})",
-        NAMED.map(|n| n.0).join(", ")
-    ))
-}
-
-/// Keys the table writes together ("hjkl", "+-") as the hint bar and the messages write
-/// them: still together when each is one character, else apart ("F2 F3"), where the names
-/// would run into one another.
-pub(super) fn together(keys: &[String]) -> String {
-    let sep = if keys.iter().all(|k| k.chars().count() == 1) {
-        ""
-    } else {
-        " "
-    };
-    keys.join(sep)
-}
-
-/// A key as the help, the hints and the messages show it: as the key table's own labels
-/// write it (`PgDn`, `↑`), which the file's names (`PageDown`, `Up`) would not match.
-pub fn shown_key(key: Key) -> String {
-    match key.code {
-        KeyCode::PageUp
-        | KeyCode::PageDown
-        | KeyCode::Left
-        | KeyCode::Right
-        | KeyCode::Up
-        | KeyCode::Down
-            if !key.ctrl =>
-        {
-            key.name()
-        }
-        _ => label(key),
-    }
-}
-
-/// A key as the file writes it; [`parse_key`] reads it back.
-pub fn label(key: Key) -> String {
-    match key {
-        Key {
-            code: KeyCode::Char(c),
-            ctrl: true,
-        } => format!("C-{c}"),
-        Key {
-            code: KeyCode::F(n),
-            ..
-        } => format!("F{n}"),
-        Key { code, .. } => NAMED
-            .iter()
-            .find(|(_, c)| *c == code)
-            .map(|(name, _)| name.to_string())
-            .unwrap_or_else(|| match code {
-                KeyCode::Char(c) => c.to_string(),
-                other => format!("{other:?}"),
-            }),
-    }
-}
+/// The contexts that are active together (each screen's, from [`super::screens`], the busy
+/// box's and the replay viewer's): one key may do one thing in each of these, so two
+/// actions on one key within one is an error.
+pub const STACKS: [&[Context]; 14] = {
+    let s = super::screens::STACKS;
+    [
+        s[0],
+        s[1],
+        s[2],
+        s[3],
+        s[4],
+        s[5],
+        s[6],
+        s[7],
+        s[8],
+        s[9],
+        s[10],
+        s[11],
+        BUSY_STACK,
+        REPLAY_STACK,
+    ]
+};
 
 /// Where the game looks for the settings file: `ASTAR_ROGUE_CONFIG` when it is set, else
 /// `config.toml` in the platform's config folder (`$XDG_CONFIG_HOME/astar-rogue` on Linux).
@@ -1162,150 +244,9 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<Settings, ParseError> {
     entries.sort_by_key(|(k, _)| k.span().start);
     for (key, value) in entries {
         match key.get_ref().as_ref() {
-            "keys" => {
-                let sections = table(value, "[keys]", &err)?;
-                for (name, body) in sections {
-                    let Some(&context) = CONTEXTS.iter().find(|c| section(**c) == name.get_ref())
-                    else {
-                        return Err(err(
-                            name.span(),
-                            format!(
-                                "unknown section [keys.{}] (known: {})",
-                                name.get_ref(),
-                                CONTEXTS.map(section).join(", ")
-                            ),
-                        ));
-                    };
-                    let where_ = format!("[keys.{}]", section(context));
-                    for (action, list) in table(body, &where_, &err)? {
-                        let Some(i) = slots()
-                            .iter()
-                            .position(|s| s.context == context && s.name == action.get_ref())
-                        else {
-                            let known: Vec<&str> = slots()
-                                .iter()
-                                .filter(|s| s.context == context)
-                                .map(|s| s.name)
-                                .collect();
-                            return Err(err(
-                                action.span(),
-                                format!(
-                                    "unknown action {:?} in {where_} (known: {})",
-                                    action.get_ref(),
-                                    known.join(", ")
-                                ),
-                            ));
-                        };
-                        let DeValue::Array(items) = list.get_ref() else {
-                            return Err(err(
-                                list.span(),
-                                format!(
-                                    "{} takes a list of keys, as [\"h\", \"Left\"]",
-                                    action.get_ref()
-                                ),
-                            ));
-                        };
-                        let mut keys = Vec::new();
-                        let mut spans = Vec::new();
-                        for item in items.iter() {
-                            let Some(s) = item.get_ref().as_str() else {
-                                return Err(err(item.span(), "a key is a string, as \"h\"".into()));
-                            };
-                            let k = parse_key(s).map_err(|m| err(item.span(), m))?;
-                            if !keys.contains(&k) {
-                                keys.push(k);
-                                spans.push(item.span());
-                            }
-                        }
-                        settings.bindings.keys[i] = keys;
-                        written[i] = Some(spans);
-                    }
-                }
-            }
-            "colours" => {
-                let mut chosen: Option<Theme> = None;
-                let mut own: Vec<(usize, Color)> = Vec::new();
-                for (name, v) in table(value, "[colours]", &err)? {
-                    if name.get_ref() == "theme" {
-                        let s = string(v, "theme", &err)?;
-                        let Some((_, t)) = THEMES.iter().find(|(n, _)| *n == s) else {
-                            return Err(err(
-                                v.span(),
-                                format!(
-                                    "unknown theme {s:?} (known: {})",
-                                    THEMES.map(|t| t.0).join(", ")
-                                ),
-                            ));
-                        };
-                        chosen = Some(*t);
-                        continue;
-                    }
-                    let Some(i) = COLOURS.iter().position(|c| c.0 == name.get_ref()) else {
-                        return Err(err(
-                            name.span(),
-                            format!(
-                                "unknown colour setting {:?} (known: theme, {})",
-                                name.get_ref(),
-                                COLOURS.map(|c| c.0).join(", ")
-                            ),
-                        ));
-                    };
-                    let s = string(v, COLOURS[i].0, &err)?;
-                    let colour: Color = s.parse().map_err(|_| {
-                        err(
-                            v.span(),
-                            format!(
-                                "{s:?} is not a colour: use a name (red, light-blue, dark-gray, ...), a number from 0 to 255 or #rrggbb"
-                            ),
-                        )
-                    })?;
-                    own.push((i, colour));
-                }
-                // The theme first, wherever it is written; then the colours that differ.
-                let mut theme = chosen.unwrap_or_default();
-                for (i, colour) in own {
-                    *(COLOURS[i].2)(&mut theme) = colour;
-                }
-                settings.theme = theme;
-            }
-            "game" => {
-                for (name, v) in table(value, "[game]", &err)? {
-                    match name.get_ref().as_ref() {
-                        "sight" => {
-                            settings.sight = v
-                                .get_ref()
-                                .as_bool()
-                                .ok_or_else(|| err(v.span(), "sight is true or false".into()))?;
-                        }
-                        "autoplay_speed" => {
-                            let speeds = SPEEDS.map(|s| s.to_string()).join(", ");
-                            let bad = || {
-                                err(
-                                    v.span(),
-                                    format!(
-                                        "autoplay_speed is one of {speeds} (expansions a second)"
-                                    ),
-                                )
-                            };
-                            let n = v
-                                .get_ref()
-                                .as_integer()
-                                .and_then(|n| u32::from_str_radix(n.as_str(), n.radix()).ok())
-                                .filter(|n| SPEEDS.contains(n))
-                                .ok_or_else(bad)?;
-                            settings.autoplay_speed = n;
-                        }
-                        other => {
-                            return Err(err(
-                                name.span(),
-                                format!(
-                                    "unknown setting {other:?} in [game] (known: sight, autoplay_speed)"
-                                ),
-                            ));
-                        }
-                    }
-                }
-            }
+            "keys" => keys_section(value, &mut settings.bindings, &mut written, &err)?,
+            "colours" => settings.theme = colours_section(value, &err)?,
+            "game" => game_section(value, &mut settings, &err)?,
             other => {
                 return Err(err(
                     key.span(),
@@ -1323,6 +264,166 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<Settings, ParseError> {
     settings.bindings = Bindings::of(std::mem::take(&mut settings.bindings.keys));
     check_clashes(&settings.bindings, &written, &err)?;
     Ok(settings)
+}
+
+/// The `[keys]` section: each slot's keys as the file writes them, and where, to point at
+/// a clash.
+fn keys_section(
+    value: &Spanned<DeValue<'_>>,
+    bindings: &mut Bindings,
+    written: &mut [Option<Vec<Range<usize>>>],
+    err: &impl Fn(Range<usize>, String) -> ParseError,
+) -> Result<(), ParseError> {
+    let sections = table(value, "[keys]", err)?;
+    for (name, body) in sections {
+        let Some(&context) = CONTEXTS.iter().find(|c| section(**c) == name.get_ref()) else {
+            return Err(err(
+                name.span(),
+                format!(
+                    "unknown section [keys.{}] (known: {})",
+                    name.get_ref(),
+                    CONTEXTS.map(section).join(", ")
+                ),
+            ));
+        };
+        let where_ = format!("[keys.{}]", section(context));
+        for (action, list) in table(body, &where_, err)? {
+            let Some(i) = slots()
+                .iter()
+                .position(|s| s.context == context && s.name == action.get_ref())
+            else {
+                let known: Vec<&str> = slots()
+                    .iter()
+                    .filter(|s| s.context == context)
+                    .map(|s| s.name)
+                    .collect();
+                return Err(err(
+                    action.span(),
+                    format!(
+                        "unknown action {:?} in {where_} (known: {})",
+                        action.get_ref(),
+                        known.join(", ")
+                    ),
+                ));
+            };
+            let DeValue::Array(items) = list.get_ref() else {
+                return Err(err(
+                    list.span(),
+                    format!(
+                        "{} takes a list of keys, as [\"h\", \"Left\"]",
+                        action.get_ref()
+                    ),
+                ));
+            };
+            let mut keys = Vec::new();
+            let mut spans = Vec::new();
+            for item in items.iter() {
+                let Some(s) = item.get_ref().as_str() else {
+                    return Err(err(item.span(), "a key is a string, as \"h\"".into()));
+                };
+                let k = parse_key(s).map_err(|m| err(item.span(), m.to_string()))?;
+                if !keys.contains(&k) {
+                    keys.push(k);
+                    spans.push(item.span());
+                }
+            }
+            bindings.keys[i] = keys;
+            written[i] = Some(spans);
+        }
+    }
+    Ok(())
+}
+
+/// The `[colours]` section: a theme, and colours of its own over it.
+fn colours_section(
+    value: &Spanned<DeValue<'_>>,
+    err: &impl Fn(Range<usize>, String) -> ParseError,
+) -> Result<Theme, ParseError> {
+    let mut chosen: Option<Theme> = None;
+    let mut own: Vec<(usize, Color)> = Vec::new();
+    for (name, v) in table(value, "[colours]", err)? {
+        if name.get_ref() == "theme" {
+            let s = string(v, "theme", err)?;
+            let Some((_, t)) = THEMES.iter().find(|(n, _)| *n == s) else {
+                return Err(err(
+                    v.span(),
+                    format!(
+                        "unknown theme {s:?} (known: {})",
+                        THEMES.map(|t| t.0).join(", ")
+                    ),
+                ));
+            };
+            chosen = Some(*t);
+            continue;
+        }
+        let Some(i) = COLOURS.iter().position(|c| c.0 == name.get_ref()) else {
+            return Err(err(
+                name.span(),
+                format!(
+                    "unknown colour setting {:?} (known: theme, {})",
+                    name.get_ref(),
+                    COLOURS.map(|c| c.0).join(", ")
+                ),
+            ));
+        };
+        let s = string(v, COLOURS[i].0, err)?;
+        let colour: Color = s.parse().map_err(|_| {
+            err(
+                v.span(),
+                format!(
+                    "{s:?} is not a colour: use a name (red, light-blue, dark-gray, ...), a number from 0 to 255 or #rrggbb"
+                ),
+            )
+        })?;
+        own.push((i, colour));
+    }
+    // The theme first, wherever it is written; then the colours that differ.
+    let mut theme = chosen.unwrap_or_default();
+    for (i, colour) in own {
+        *(COLOURS[i].2)(&mut theme) = colour;
+    }
+    Ok(theme)
+}
+
+/// The `[game]` section: sight at the start and autoplay's speed.
+fn game_section(
+    value: &Spanned<DeValue<'_>>,
+    settings: &mut Settings,
+    err: &impl Fn(Range<usize>, String) -> ParseError,
+) -> Result<(), ParseError> {
+    for (name, v) in table(value, "[game]", err)? {
+        match name.get_ref().as_ref() {
+            "sight" => {
+                settings.sight = v
+                    .get_ref()
+                    .as_bool()
+                    .ok_or_else(|| err(v.span(), "sight is true or false".into()))?;
+            }
+            "autoplay_speed" => {
+                let speeds = SPEEDS.map(|s| s.to_string()).join(", ");
+                let bad = || {
+                    err(
+                        v.span(),
+                        format!("autoplay_speed is one of {speeds} (expansions a second)"),
+                    )
+                };
+                let n = v
+                    .get_ref()
+                    .as_integer()
+                    .and_then(|n| u32::from_str_radix(n.as_str(), n.radix()).ok())
+                    .filter(|n| SPEEDS.contains(n))
+                    .ok_or_else(bad)?;
+                settings.autoplay_speed = n;
+            }
+            other => {
+                return Err(err(
+                    name.span(),
+                    format!("unknown setting {other:?} in [game] (known: sight, autoplay_speed)"),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A key of a table with its value, each with its place in the file.
@@ -1504,55 +605,6 @@ pub fn default_file() -> String {
     out
 }
 
-/// What slot `i` of [`slots`] does, in the words of the file's comments: `move west`,
-/// `select next foe` (a pair row's half), or its row's help.
-pub fn slot_words(i: usize) -> String {
-    let s = &slots()[i];
-    let pair = row_slots()[s.rows[0]].len() == 2 && s.help.contains(" / ");
-    if let Some(way) = move_help(s.action) {
-        way.to_string()
-    } else if let Some(way) = aim_help(s.action) {
-        way
-    } else if pair {
-        let halves: Vec<&str> = s.help.splitn(2, " / ").collect();
-        pair_help(&halves, s.half)
-    } else {
-        s.help.to_string()
-    }
-}
-
-/// Slot `i`'s name as the file's comments write it: with its section when another
-/// section has an action of that name (`playing.quit`, `busy.quit`).
-fn file_name(i: usize) -> String {
-    let s = &slots()[i];
-    if slots().iter().filter(|t| t.name == s.name).count() > 1 {
-        format!("{}.{}", section(s.context), s.name)
-    } else {
-        s.name.to_string()
-    }
-}
-
-/// One half of a pair row's help ("select next / prev foe" gives "select next foe" and
-/// "select prev foe" where it can).
-fn pair_help(halves: &[&str], half: usize) -> String {
-    match halves {
-        [a, b] => {
-            // "one expansion back / on": the words before the first half's last word are
-            // shared, as are those after the second half's first word.
-            let (lead, first) = a.rsplit_once(' ').unwrap_or(("", a));
-            let (second, tail) = b.split_once(' ').unwrap_or((b, ""));
-            let word = if half == 0 { first } else { second };
-            [lead, word, tail]
-                .iter()
-                .filter(|s| !s.is_empty())
-                .copied()
-                .collect::<Vec<_>>()
-                .join(" ")
-        }
-        _ => halves.concat(),
-    }
-}
-
 /// A colour as the file writes it (read back by ratatui's parser).
 fn colour_name(c: Color) -> String {
     match c {
@@ -1564,7 +616,14 @@ fn colour_name(c: Color) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::bindings::row_slots;
+    use super::super::command::NAMED;
+    use super::super::keymap::{Action, BINDINGS};
+    use super::super::tools::Tool;
     use super::*;
+    use crate::content::level::Side;
+    use crate::game::Command;
+    use crossterm::event::KeyCode;
 
     fn parse_str(s: &str) -> Result<Settings, ParseError> {
         parse(s.as_bytes(), "c.toml")
@@ -1685,7 +744,12 @@ mod tests {
             })
         );
         assert!(parse_key("C-c").is_err());
-        assert!(parse_key("Lfet").unwrap_err().contains("is not a key"));
+        assert!(
+            parse_key("Lfet")
+                .unwrap_err()
+                .to_string()
+                .contains("is not a key")
+        );
     }
 
     #[test]

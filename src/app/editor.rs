@@ -8,9 +8,9 @@
 //! at its other end, the tile to draw it with (`w`, `.`, `v`, any tile key) or `Enter` for
 //! the glyph last used. Tiles are taken as they come, so new terrain needs only its key.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use super::tools::{Prefix, Tool, Tools, tile_name};
 
-use super::config::{Bindings, together};
+use super::bindings::{Bindings, together};
 use super::keymap::{Action, Context};
 use super::{App, Confirm, Mode, Screen};
 use crate::content::kinds::own::Kinds;
@@ -20,97 +20,75 @@ use crate::content::map::Tile;
 use crate::engine::grid::Pos;
 use crate::session::{NoFloor, NoNewFloor};
 
-/// A shape or region the editor draws (or copies) between two cells.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Tool {
-    /// A rectangle's border.
-    Rect,
-    /// A filled rectangle.
-    Box,
-    /// A straight line.
-    Line,
-    /// A flood fill of the region under the cursor (one cell: the anchor does not matter).
-    Fill,
-    /// A rectangular region copied to the clipboard.
-    Copy,
-}
-
-impl Tool {
-    /// Its name in the panel and messages.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Tool::Rect => "rectangle",
-            Tool::Box => "filled rectangle",
-            Tool::Line => "line",
-            Tool::Fill => "fill",
-            Tool::Copy => "copy",
-        }
-    }
-}
-
-/// A key that waits for another.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Prefix {
-    /// `m`: the next key is the monster's letter.
-    Monster,
-    /// `Z`: the keys grow and crop the map's sides until `Z`, `Enter` or `Esc`.
-    Resize,
-}
-
-/// The editor's state while edit mode is up.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Tools {
-    /// The shape under way and the cell it started on.
-    #[serde(with = "pending_form")]
-    pub pending: Option<(Tool, Pos)>,
-    /// The tile `Enter` draws with: the one last put.
-    #[serde(with = "crate::content::serial::tile")]
-    pub glyph: Tile,
-    /// A key waiting for the next one.
-    pub prefix: Option<Prefix>,
-}
-
-impl Default for Tools {
-    fn default() -> Self {
-        Self {
-            pending: None,
-            glyph: Tile::Wall,
-            prefix: None,
-        }
-    }
-}
-
-/// A shape under way as a kept run's save holds it: the tool and `[x, y]`.
-mod pending_form {
-    use super::{Pos, Tool};
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-    pub fn serialize<S: Serializer>(p: &Option<(Tool, Pos)>, s: S) -> Result<S::Ok, S::Error> {
-        p.map(|(t, p)| (t, [p.x, p.y])).serialize(s)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<(Tool, Pos)>, D::Error> {
-        Ok(Option::<(Tool, [i32; 2])>::deserialize(d)?.map(|(t, [x, y])| (t, Pos::new(x, y))))
-    }
-}
-
-/// A tile's name in the editor's messages and panel.
-pub fn tile_name(t: Tile) -> &'static str {
-    match t {
-        Tile::Floor => "floor",
-        Tile::Wall => "wall",
-        Tile::Void => "void",
-        Tile::Water => "water",
-        Tile::Brush => "brush",
-        Tile::DoorClosed => "door",
-        Tile::DoorOpen => "open door",
-        Tile::DoorJammed => "jammed door",
-    }
-}
-
 impl App {
+    /// Carries out a command of the editor (a tile put in the lab too): `None` once it is
+    /// carried out, else the action, for another part of the app.
+    pub(super) fn edit_action(&mut self, action: Action) -> Option<Action> {
+        match action {
+            Action::Edit => {
+                self.screen = if self.mode() == Mode::Edit {
+                    Screen::Play
+                } else {
+                    // On the player: the editor's work starts where they stand.
+                    Screen::Edit {
+                        cursor: self.world().player().pos,
+                        stroke: None,
+                        tools: Tools::default(),
+                    }
+                };
+            }
+            Action::PutTile(tile) => self.put_tile(Some(tile)),
+            Action::ToggleTile => self.put_tile(None),
+            Action::Tool(tool) => self.use_tool(tool),
+            Action::Finish => self.finish(),
+            Action::Paste => self.paste(),
+            Action::MonsterPrefix => self.set_prefix(Some(Prefix::Monster)),
+            Action::PlaceKind(kind) => self.place_kind(kind),
+            Action::ResizePrefix => self.toggle_resize(),
+            Action::Resize(side, by) => self.resize(side, by),
+            Action::FloorBelow => self.add_floor_below(),
+            Action::FloorDown => self.change_floor(true),
+            Action::FloorUp => self.change_floor(false),
+            Action::BlankLevel => self.blank_level(false),
+            Action::Delete => self.delete_here(),
+            Action::PlaceFeature(kind) => self.edit(EditOp::PlaceFeature(self.cursor(), kind)),
+            Action::MovePlayer => self.edit(EditOp::MovePlayer(self.cursor())),
+            Action::Undo => self.undo(),
+            Action::Redo => self.redo(),
+            other => return Some(other),
+        }
+        None
+    }
+
+    /// Puts a tile at the cursor (`None`: swaps wall and floor): on the lab's own map in
+    /// the lab, else on the design.
+    pub(super) fn put_tile(&mut self, tile: Option<Tile>) {
+        let cursor = self.cursor();
+        if let Some(lab) = self.lab_mut() {
+            if let Some(t) = tile {
+                lab.pen = t;
+            }
+            let t = tile.unwrap_or(if lab.grid.get(cursor) == Tile::Wall {
+                Tile::Floor
+            } else {
+                Tile::Wall
+            });
+            if !lab.edit_tile(cursor, t) && !t.is_passable() {
+                self.say("The start and the goal stay on floor.");
+            }
+            self.keep_step();
+            return;
+        }
+        let t = tile.unwrap_or(
+            if self.session.design().level().grid.get(cursor) == Tile::Wall {
+                Tile::Floor
+            } else {
+                Tile::Wall
+            },
+        );
+        self.edit_tile(t);
+    }
+
     /// The editor's state, while edit mode is up.
     pub fn tools(&self) -> Option<&Tools> {
         match self.screen.base() {
@@ -423,7 +401,8 @@ impl App {
         };
         match moved {
             Ok(depth) => {
-                self.pick_default();
+                self.selection
+                    .pick_default(self.session.world(), self.sight);
                 // Any long action belonged to the game left behind.
                 self.stop_errands();
                 self.set_cursor(self.world().player().pos);
@@ -545,7 +524,7 @@ impl App {
     /// they replan once, when it ends. The cursor stays on the map (an undone resize may
     /// have made it smaller).
     pub(super) fn after_edit(&mut self) {
-        self.keep_selection();
+        self.selection.keep(self.session.world(), self.sight);
         self.overlay.step = None;
         let grid = self.world().grid();
         let (w, h) = (grid.width() as i32, grid.height() as i32);
@@ -560,18 +539,6 @@ impl App {
         let traced = self.wanted_trace();
         self.session.world_mut().replan_tracing(traced);
     }
-}
-
-/// In the editor's monster mode, the letter of a kind the level defines places it (the key
-/// table binds the game's kinds; a level's are known only once it is read).
-pub(super) fn own_kind_key(contexts: &[Context], kinds: &Kinds, key: &KeyEvent) -> Option<Action> {
-    let KeyCode::Char(c) = key.code else {
-        return None;
-    };
-    (contexts.first() == Some(&Context::Monster)
-        && key.modifiers.difference(KeyModifiers::SHIFT).is_empty()
-        && kinds.own().iter().any(|k| k.glyph == c))
-    .then_some(Action::PlaceKind(c))
 }
 
 /// Why an edit was refused, for the player, naming the player's keys and the level's kinds.

@@ -4,7 +4,7 @@
 
 use ratatui::layout::Rect;
 
-use super::config::Bindings;
+use super::bindings::Bindings;
 use super::keymap::{Action, BINDINGS, Context};
 
 /// What the game is and how a run is won, two lines above the keys of the first page
@@ -14,8 +14,7 @@ pub const ABOUT: [&str; 2] = [
     "Win: kill a floor's monsters to open its stairs >; clearing the last wins.",
 ];
 
-/// Width of the key column.
-pub const KEYS_W: usize = 12;
+pub use super::bindings::KEYS_W;
 
 /// Widest a column is: a row of the table fits it (a test holds them to it), so the help
 /// of a 40-column terminal shows every row whole.

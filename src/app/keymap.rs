@@ -3,493 +3,22 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
-use super::config::Bindings;
-use super::editor::Tool;
+pub use super::command::{Action, Context, Key};
+use super::tools::Tool;
 use crate::content::level::{FeatureKind, Side};
 use crate::content::map::Tile;
 
-/// Where a binding applies. Each screen consults a few contexts, most specific first
-/// ([`crate::app::App::contexts`]), and nothing else: a key that none of them binds does
-/// nothing there.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Context {
-    /// Every screen (interrupt and suspend).
-    Always,
-    /// Playing, looking, editing and the lab alike.
-    Global,
-    /// Playing.
-    Play,
-    /// With the search overlay on (playing or looking).
-    Overlay,
-    /// Look mode.
-    Look,
-    /// Edit mode.
-    Edit,
-    /// Edit mode after `m`: the monster's letter.
-    Monster,
-    /// Edit mode after `Z`: resizing the map.
-    Resize,
-    /// The search lab.
-    Lab,
-    /// The help screen.
-    Help,
-    /// The message history.
-    History,
-    /// A question waiting for an answer.
-    Confirm,
-    /// While a long turn is being worked out (the terminal's busy box).
-    Busy,
-    /// After `F`, waiting for the direction of an attack in place.
-    Aim,
-    /// Watching a recording (`astar-rogue replay`); the game's own keys look into it
-    /// while it is paused.
-    Replay,
+/// The keys the player gave the table's actions (the settings' bindings): the table is
+/// built first, and what rebinds it is built on it, so the table asks through this.
+pub trait Keys {
+    /// The hint bar's words for the table's row `row`, with the player's keys.
+    fn hint(&self, row: usize) -> &str;
+    /// The action `key` gives in `contexts`, most specific first.
+    fn lookup(&self, contexts: &[Context], key: Key) -> Option<Action>;
 }
 
-impl Context {
-    /// Every context, in help-screen order.
-    pub const ALL: [Context; 15] = [
-        Context::Always,
-        Context::Global,
-        Context::Play,
-        Context::Aim,
-        Context::Overlay,
-        Context::Look,
-        Context::Edit,
-        Context::Monster,
-        Context::Resize,
-        Context::Lab,
-        Context::Help,
-        Context::History,
-        Context::Confirm,
-        Context::Busy,
-        Context::Replay,
-    ];
-
-    /// The heading of this context on the help screen.
-    pub fn title(self) -> &'static str {
-        match self {
-            Context::Always => "Anywhere",
-            Context::Global => "Play, look, edit, lab",
-            Context::Play => "Playing",
-            Context::Overlay => "Search overlay (o)",
-            Context::Look => "Look mode (x)",
-            Context::Edit => "Edit mode (e)",
-            Context::Monster => "Edit: monster (m)",
-            Context::Resize => "Edit: resize (Z)",
-            Context::Lab => "Search lab (L)",
-            Context::Help => "This help (?)",
-            Context::History => "Messages (C-p)",
-            Context::Confirm => "Questions",
-            Context::Busy => "While a turn works",
-            Context::Aim => "Attack in place (F)",
-            Context::Replay => "Replay viewer",
-        }
-    }
-}
-
-impl Context {
-    /// The key and its context that lead here, which the help's heading names
-    /// (`Search overlay (o)`); `None` for the parts of the game no one key opens.
-    pub fn entered_by(self) -> Option<(Context, Action)> {
-        Some(match self {
-            Context::Overlay => (Context::Play, Action::ToggleOverlay),
-            Context::Look => (Context::Play, Action::Look),
-            Context::Edit => (Context::Play, Action::Edit),
-            Context::Monster => (Context::Edit, Action::MonsterPrefix),
-            Context::Resize => (Context::Edit, Action::ResizePrefix),
-            Context::Lab => (Context::Play, Action::Lab),
-            Context::Help => (Context::Global, Action::Help),
-            Context::History => (Context::Global, Action::History),
-            Context::Aim => (Context::Play, Action::Attack),
-            Context::Always
-            | Context::Global
-            | Context::Play
-            | Context::Confirm
-            | Context::Busy
-            | Context::Replay => return None,
-        })
-    }
-}
-
-/// Something the player asks for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Action {
-    /// Move (or move the cursor) by a king step.
-    Move(i32, i32),
-    /// Let a turn pass.
-    Wait,
-    /// Show or hide the help screen.
-    Help,
-    /// Select the next monster.
-    NextMonster,
-    /// Select the previous monster.
-    PrevMonster,
-    /// Quit (asks while a game is in progress).
-    Quit,
-    /// Start the level again.
-    Restart,
-    /// Give the run up (asks).
-    Abandon,
-    /// Show or hide the search overlay.
-    ToggleOverlay,
-    /// Show or hide the selected monster's planned path.
-    TogglePath,
-    /// Enter or leave look mode.
-    Look,
-    /// Travel to the look cursor's cell, one step a turn (as a click there does in play).
-    TravelTo,
-    /// Enter or leave edit mode.
-    Edit,
-    /// Leave the current mode.
-    Back,
-    /// Save the level.
-    Save,
-    /// Generate a new level with the next seed (and, after a generated one, the next kind).
-    NewLevel,
-    /// One expansion back.
-    StepBack,
-    /// One expansion forward.
-    StepForward,
-    /// To the first expansion.
-    StepStart,
-    /// To the finished search.
-    StepEnd,
-    /// Start or stop autoplay.
-    Autoplay,
-    /// Autoplay faster.
-    Faster,
-    /// Autoplay slower.
-    Slower,
-    /// Next neighbourhood rule.
-    CycleNeighbourhood,
-    /// Next heuristic.
-    CycleHeuristic,
-    /// Next weight on H.
-    CycleWeight,
-    /// Back to the default search options.
-    ResetOptions,
-    /// Put a tile under the cursor; in the editor, end the shape under way with it.
-    PutTile(Tile),
-    /// Swap wall and floor under the cursor.
-    ToggleTile,
-    /// Start a shape (or a copy) at the cursor; a second time, end it with the glyph.
-    Tool(Tool),
-    /// End the shape under way with the glyph, or put the glyph under the cursor.
-    Finish,
-    /// Lay the copied region with its top-left corner at the cursor.
-    Paste,
-    /// Wait for a monster's letter, to place one.
-    MonsterPrefix,
-    /// Place a monster of this kind under the cursor.
-    PlaceKind(char),
-    /// Start or end resizing the map.
-    ResizePrefix,
-    /// Grow (positive) or crop (negative) the map at a side by one cell.
-    Resize(Side, i8),
-    /// Make a blank floor below this one, named by a `next:` header.
-    FloorBelow,
-    /// Go to the designed floor below, to edit it.
-    FloorDown,
-    /// Go to the designed floor above, to edit it.
-    FloorUp,
-    /// Start a new run on a blank level.
-    BlankLevel,
-    /// Delete the monster, or else the stairs or potion, under the cursor.
-    Delete,
-    /// Lay stairs or a potion under the cursor.
-    PlaceFeature(FeatureKind),
-    /// Move the player here.
-    MovePlayer,
-    /// Undo the last edit.
-    Undo,
-    /// Redo the last undone edit.
-    Redo,
-    /// Switch greedy best-first search on or off.
-    ToggleGreedy,
-    /// Show the next whole-map layer (states, G, H, F, parents).
-    CycleLayer,
-    /// Let the inspector follow the node being expanded, or not.
-    ToggleFollow,
-    /// Open or leave the search lab.
-    Lab,
-    /// Put the lab's start at the cursor.
-    SetStart,
-    /// Put the lab's goal at the cursor.
-    SetGoal,
-    /// Compare with a second search side by side (none, Dijkstra, weight 2, 4-way, greedy).
-    CycleCompare,
-    /// Next tie rule of the search: lower H, LIFO, FIFO.
-    CycleTies,
-    /// Set the other tie rules beside the lab's search, one after the other.
-    CompareTies,
-    /// Search the lab's query as a kind of monster does: every kind in turn, then plain.
-    LabKind,
-    /// Set a kind of monster's search beside the lab's: every kind in turn, then none.
-    CompareKind,
-    /// Start or stop the lab's quiz: predict each expansion.
-    Quiz,
-    /// Answer the quiz: the cursor's cell is the one the search expands next.
-    Answer,
-    /// Let the mouse paint walls in the lab, or move the start and goal.
-    TogglePaint,
-    /// How the monsters plan: own A*, capped A*, one Dijkstra map, own JPS.
-    CyclePlanning,
-    /// Take the stairs down.
-    Descend,
-    /// Drink a healing potion.
-    Drink,
-    /// Close the open doors beside the player.
-    CloseDoors,
-    /// Use a tool: sound a lure, sow brush seeds, spike a door.
-    UseTool(FeatureKind),
-    /// Show only what the player sees, or the whole map.
-    ToggleSight,
-    /// Open or close the message history.
-    History,
-    /// Quit at once; asks first only when that would drop unsaved edits.
-    Interrupt,
-    /// Hand the terminal back to the shell (`fg` resumes).
-    Suspend,
-    /// The next help page.
-    NextPage,
-    /// The previous help page.
-    PrevPage,
-    /// Close the help or the message history.
-    Close,
-    /// Scroll the message history by messages: positive is older.
-    Scroll(i8),
-    /// Scroll the message history by pages: positive is older.
-    ScrollPage(i8),
-    /// To the oldest message (`true`) or the newest.
-    ScrollEnd(bool),
-    /// Rest until healed, or wait for something to happen (stops at anything new).
-    Rest,
-    /// Explore the unseen part of the floor (stops at anything new).
-    Explore,
-    /// Ask for a direction to attack in place, or (asked already) cancel.
-    Attack,
-    /// Attack the cell a king step away without moving.
-    AttackToward(i32, i32),
-    /// Answer yes.
-    Yes,
-    /// Answer no.
-    No,
-    /// Save the level file, then quit.
-    SaveAndQuit,
-    /// Take the file's version of a level changed on disk.
-    TakeFile,
-    /// Keep the game's version of a level changed on disk.
-    KeepMine,
-    /// Play or pause a replay.
-    ReplayPause,
-    /// One input of a replay on, paused.
-    ReplayStep,
-    /// Replay faster.
-    ReplayFaster,
-    /// Replay slower.
-    ReplaySlower,
-    /// Ask for a turn to jump to.
-    ReplayJump,
-    /// Back to the start of the replay.
-    ReplayStart,
-    /// Leave the replay viewer.
-    ReplayQuit,
-}
-
-/// A key as written in the table: a code and whether Ctrl is held. Shift is part of the
-/// character (`G`, `?`); Alt and the other modifiers never match, so Alt+x does not do x.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Key {
-    /// The key.
-    pub code: KeyCode,
-    /// Whether Ctrl is held.
-    pub ctrl: bool,
-}
-
-impl Key {
-    /// The key an input event names, `None` for what no binding can name (Alt held, Shift
-    /// on a key whose character does not show it).
-    pub fn of(event: &KeyEvent) -> Option<Key> {
-        let mods = event.modifiers;
-        let shift_shown = matches!(event.code, KeyCode::Char(_) | KeyCode::BackTab);
-        let allowed = KeyModifiers::CONTROL
-            | if shift_shown {
-                KeyModifiers::SHIFT
-            } else {
-                KeyModifiers::NONE
-            };
-        if !allowed.contains(mods) {
-            return None;
-        }
-        Some(Key {
-            code: event.code,
-            ctrl: mods.contains(KeyModifiers::CONTROL),
-        })
-    }
-
-    /// The key as the help and the scripts write it: `q`, `C-c`, `Esc`, `PgUp`, `←`.
-    pub fn name(self) -> String {
-        let base = match self.code {
-            KeyCode::Char(' ') => "Space".to_string(),
-            KeyCode::Char(c) => c.to_string(),
-            KeyCode::Left => "←".into(),
-            KeyCode::Right => "→".into(),
-            KeyCode::Up => "↑".into(),
-            KeyCode::Down => "↓".into(),
-            KeyCode::PageUp => "PgUp".into(),
-            KeyCode::PageDown => "PgDn".into(),
-            KeyCode::BackTab => "S-Tab".into(),
-            KeyCode::Esc => "Esc".into(),
-            other => other.to_string(),
-        };
-        if self.ctrl { format!("C-{base}") } else { base }
-    }
-}
-
-const fn ch(c: char) -> Key {
-    Key {
-        code: KeyCode::Char(c),
-        ctrl: false,
-    }
-}
-
-const fn ctrl(c: char) -> Key {
-    Key {
-        code: KeyCode::Char(c),
-        ctrl: true,
-    }
-}
-
-const fn code(c: KeyCode) -> Key {
-    Key {
-        code: c,
-        ctrl: false,
-    }
-}
-
-/// One row of the help screen: keys and what each does, and the bit the hint bar shows.
-pub struct Binding {
-    /// Where it applies.
-    pub context: Context,
-    /// The keys as shown on the help screen (a test holds it to name every key of the row).
-    pub label: &'static str,
-    /// Each key with what it does; empty for rows that describe the mouse.
-    pub keys: &'static [(Key, Action)],
-    /// The description on the help screen.
-    pub help: &'static str,
-    /// What the hint bar shows for it, if anything (`o search`).
-    pub hint: &'static str,
-}
-
-/// A row whose keys all do one thing: `key!(Context, "label", [keys], Action, "help", "hint")`.
-macro_rules! key {
-    ($ctx:ident, $label:expr, [$($k:expr),*], $action:expr, $help:expr, $hint:expr) => {
-        Binding {
-            context: Context::$ctx,
-            label: $label,
-            keys: &[$(($k, $action)),*],
-            help: $help,
-            hint: $hint,
-        }
-    };
-}
-
-/// A row whose keys do different things (a pair of opposites, the movement keys):
-/// `keys!(Context, "label", [key => action, ...], "help", "hint")`.
-macro_rules! keys {
-    ($ctx:ident, $label:expr, [$($k:expr => $action:expr),*], $help:expr, $hint:expr) => {
-        Binding {
-            context: Context::$ctx,
-            label: $label,
-            keys: &[$(($k, $action)),*],
-            help: $help,
-            hint: $hint,
-        }
-    };
-}
-
-/// The row of the straight steps (vi keys and arrows) for an action built from a step
-/// `(dx, dy)`: with `diagonal!` and `numpad!`, the one layout that moving and aiming an
-/// attack share. `straight!(Context, Action::Ctor, "help", "hint")`.
-macro_rules! straight {
-    ($ctx:ident, $f:path, $help:expr, $hint:expr) => {
-        keys!(
-            $ctx,
-            "←↓↑→ hjkl",
-            [
-                ch('h') => $f(-1, 0),
-                ch('j') => $f(0, 1),
-                ch('k') => $f(0, -1),
-                ch('l') => $f(1, 0),
-                code(K::Left) => $f(-1, 0),
-                code(K::Down) => $f(0, 1),
-                code(K::Up) => $f(0, -1),
-                code(K::Right) => $f(1, 0)
-            ],
-            $help,
-            $hint
-        )
-    };
-}
-
-/// The row of the diagonal steps (vi keys) of `straight!`'s layout.
-macro_rules! diagonal {
-    ($ctx:ident, $f:path, $help:expr, $hint:expr) => {
-        keys!(
-            $ctx,
-            "y u b n",
-            [
-                ch('y') => $f(-1, -1),
-                ch('u') => $f(1, -1),
-                ch('b') => $f(-1, 1),
-                ch('n') => $f(1, 1)
-            ],
-            $help,
-            $hint
-        )
-    };
-}
-
-/// The numpad's row of `straight!`'s layout: digits, and Home, PgUp, End and PgDn for the
-/// diagonals.
-macro_rules! numpad {
-    ($ctx:ident, $f:path, $help:expr, $hint:expr) => {
-        keys!(
-            $ctx,
-            "numpad 1-9",
-            [
-                ch('4') => $f(-1, 0),
-                ch('2') => $f(0, 1),
-                ch('8') => $f(0, -1),
-                ch('6') => $f(1, 0),
-                ch('7') => $f(-1, -1),
-                ch('9') => $f(1, -1),
-                ch('1') => $f(-1, 1),
-                ch('3') => $f(1, 1),
-                code(K::Home) => $f(-1, -1),
-                code(K::PageUp) => $f(1, -1),
-                code(K::End) => $f(-1, 1),
-                code(K::PageDown) => $f(1, 1)
-            ],
-            $help,
-            $hint
-        )
-    };
-}
-
-/// A row that describes keys bound in another row (the movement keys) or the mouse.
-macro_rules! note {
-    ($ctx:ident, $label:expr, $help:expr, $hint:expr) => {
-        Binding {
-            context: Context::$ctx,
-            label: $label,
-            keys: &[],
-            help: $help,
-            hint: $hint,
-        }
-    };
-}
+pub use super::row::Binding;
+use super::row::{ch, code, ctrl, diagonal, key, keys, note, numpad, straight};
 
 use Action as A;
 use KeyCode as K;
@@ -1430,7 +959,7 @@ pub const BINDINGS: &[Binding] = &[
 
 /// The hint bar's text for the contexts that apply (most specific first): the help key
 /// first, then the hints of each context's bindings, in table order.
-pub fn hints(bindings: &Bindings, contexts: &[Context]) -> String {
+pub fn hints(bindings: &impl Keys, contexts: &[Context]) -> String {
     let mut parts: Vec<&str> = Vec::new();
     let global = contexts.iter().filter(|c| **c == Context::Global);
     let others = contexts.iter().filter(|c| **c != Context::Global);
@@ -1448,14 +977,30 @@ pub fn hints(bindings: &Bindings, contexts: &[Context]) -> String {
 }
 
 /// The command a key gives in the active contexts, most specific first, with the keys
-/// `bindings` gives the table's actions ([`Bindings::standard`] is the table as written);
+/// `bindings` gives the table's actions (the settings' bindings, or the table as written);
 /// `None` when none of them binds it.
-pub fn lookup(bindings: &Bindings, contexts: &[Context], event: &KeyEvent) -> Option<Action> {
+pub fn lookup(bindings: &impl Keys, contexts: &[Context], event: &KeyEvent) -> Option<Action> {
     if event.kind == KeyEventKind::Release {
         return None;
     }
     // Settings hook: the player's keys for the table's actions (`app::config`).
     bindings.lookup(contexts, Key::of(event)?)
+}
+
+/// In the editor's monster mode, the letter of a kind the level defines places it (the key
+/// table binds the game's kinds; a level's are known only once it is read).
+pub fn own_kind_key(
+    contexts: &[Context],
+    kinds: &crate::content::kinds::own::Kinds,
+    key: &KeyEvent,
+) -> Option<Action> {
+    let KeyCode::Char(c) = key.code else {
+        return None;
+    };
+    (contexts.first() == Some(&Context::Monster)
+        && key.modifiers.difference(KeyModifiers::SHIFT).is_empty()
+        && kinds.own().iter().any(|k| k.glyph == c))
+    .then_some(Action::PlaceKind(c))
 }
 
 /// The command a key gives in the table as written, without any settings.
@@ -1475,6 +1020,7 @@ pub fn lookup_table(contexts: &[Context], event: &KeyEvent) -> Option<Action> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crossterm::event::KeyModifiers;
 
     /// Whether a row's label or help names a key: its name appears, or for the digits the
     /// label's `1-9`.

@@ -523,7 +523,7 @@ impl Lab {
         let changed = self.set_tile(p, tile);
         if changed {
             self.edited = Some(Edited {
-                what: format!("{} at {p}", super::tile_name(tile)),
+                what: format!("{} at {p}", super::tools::tile_name(tile)),
                 before,
             });
         }

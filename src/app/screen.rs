@@ -177,3 +177,35 @@ pub fn cell_in(app: &App, area: Rect, p: Pos) -> Option<(u16, u16)> {
 }
 
 pub use crate::content::level::tools::line;
+
+impl App {
+    /// Keeps the camera where the mode wants it: on the player while playing; in look and
+    /// edit modes it moves only when the cursor nears the edge of the view, so the map does
+    /// not jump under the pointer.
+    pub(super) fn settle_camera(&mut self) {
+        let area = Rect::new(0, 0, self.size.0, self.size.1);
+        if let Some(view) = camera_view(self, area) {
+            self.camera = camera(self, view);
+        }
+    }
+
+    /// Where look and edit cursors start, and what the inspector shows: the selected
+    /// monster when it is on screen, else the player (always on screen while playing), so
+    /// the camera need not move and the inspector never shows cells the map does not.
+    pub fn focus_default(&self) -> Pos {
+        self.selection
+            .id
+            .and_then(|id| self.world().monster(id))
+            .map(|m| m.pos)
+            .filter(|&p| screen_cell(self, p).is_some())
+            .unwrap_or(self.world().player().pos)
+    }
+
+    /// The map view's size in cells, for a level made to fill it; nothing fits a terminal
+    /// too small for the game.
+    pub(super) fn map_view_size(&self) -> (usize, usize) {
+        layout(self, Rect::new(0, 0, self.size.0, self.size.1)).map_or((0, 0), |l| {
+            (usize::from(l.map.width), usize::from(l.map.height))
+        })
+    }
+}

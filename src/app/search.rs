@@ -5,109 +5,113 @@ use std::sync::Arc;
 
 use super::keymap::{Action, Context};
 use super::lab::Lab;
-use super::{App, Screen};
+use super::overlay::{SPEEDS, TICK_MS};
+use super::{App, Mode, Screen};
+use crate::content::searches;
 use crate::engine::astar::{SearchOptions, Snapshot, Trace, Weight};
 use crate::engine::grid::Pos;
+use crate::game::Planning;
 
-/// Autoplay speeds, in expansions per second (one tick is [`TICK_MS`] milliseconds).
-pub const SPEEDS: [u32; 10] = [1, 2, 5, 10, 25, 60, 150, 400, 1000, 4000];
-/// The autoplay speed a new overlay starts at (an index into [`SPEEDS`]).
-pub const DEFAULT_SPEED: usize = 4;
-/// Milliseconds of one tick of the front ends' clock.
-pub const TICK_MS: u32 = 60;
 /// Weights the overlay cycles through, in thousandths.
 const WEIGHTS: [u32; 5] = [1000, 1500, 2000, 3000, 5000];
 
-/// What the map shows of every touched cell.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Layer {
-    /// Open, closed, path and the node being expanded, as glyphs and colours.
-    #[default]
-    States,
-    /// Each cell shaded by its G.
-    G,
-    /// Each cell shaded by its H.
-    H,
-    /// Each cell shaded by its F.
-    F,
-    /// An arrow from each cell toward its parent.
-    Parents,
-    /// Each cell's terrain weight: what a step into it multiplies the base cost by.
-    Cost,
-}
-
-impl Layer {
-    /// The layers in the order the key cycles them.
-    pub const ALL: [Layer; 6] = [
-        Layer::States,
-        Layer::G,
-        Layer::H,
-        Layer::F,
-        Layer::Parents,
-        Layer::Cost,
-    ];
-
-    /// The next layer.
-    pub fn next(self) -> Self {
-        let i = Self::ALL.iter().position(|&l| l == self).unwrap_or(0);
-        Self::ALL[(i + 1) % Self::ALL.len()]
-    }
-
-    /// Its name on screen.
-    pub fn name(self) -> &'static str {
-        match self {
-            Layer::States => "states",
-            Layer::G => "G",
-            Layer::H => "H",
-            Layer::F => "F",
-            Layer::Parents => "parents",
-            Layer::Cost => "cost",
-        }
-    }
-}
-
-/// The search overlay's state, shared by the game's overlay and the lab.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Overlay {
-    /// Whether it is shown (in the game; the lab always shows its search).
-    pub on: bool,
-    /// The expansions shown, or `None` for the finished search.
-    pub step: Option<u32>,
-    /// Whether autoplay runs.
-    pub autoplay: bool,
-    /// Index into [`SPEEDS`].
-    pub speed: usize,
-    /// What the map shows of touched cells.
-    pub layer: Layer,
-    /// Whether the inspector follows the node being expanded.
-    pub follow: bool,
-    /// Thousandths of an expansion autoplay owes, so slow speeds step between ticks.
-    owed: u32,
-}
-
-impl Default for Overlay {
-    fn default() -> Self {
-        Self {
-            on: false,
-            step: None,
-            autoplay: false,
-            speed: DEFAULT_SPEED,
-            layer: Layer::States,
-            follow: false,
-            owed: 0,
-        }
-    }
-}
-
-impl Overlay {
-    /// Expansions per second autoplay runs at.
-    pub fn speed(&self) -> u32 {
-        SPEEDS[self.speed]
-    }
-}
-
 impl App {
+    /// Carries out a command of the search overlay or the lab: `None` once it is carried
+    /// out, else the action, for another part of the app.
+    pub(super) fn search_action(&mut self, action: Action) -> Option<Action> {
+        match action {
+            Action::StepBack => {
+                self.overlay.autoplay = false;
+                self.step_to(self.current_step().saturating_sub(1));
+            }
+            Action::StepForward => {
+                self.overlay.autoplay = false;
+                self.step_to(self.current_step().saturating_add(1));
+            }
+            Action::StepStart => {
+                self.overlay.autoplay = false;
+                self.step_to(0);
+            }
+            Action::StepEnd => {
+                self.overlay.autoplay = false;
+                self.overlay.step = None;
+            }
+            Action::Autoplay => self.toggle_autoplay(),
+            Action::Faster => self.overlay.speed = (self.overlay.speed + 1).min(SPEEDS.len() - 1),
+            Action::Slower => self.overlay.speed = self.overlay.speed.saturating_sub(1),
+            Action::CycleNeighbourhood => self.change_options(|o| {
+                o.neighbourhood = searches::next(&searches::RULES, o.neighbourhood)
+            }),
+            Action::CycleHeuristic => self.change_options(|o| {
+                o.heuristic = searches::next(&searches::HEURISTICS, o.heuristic)
+            }),
+            Action::CycleWeight => self.change_options(App::next_weight),
+            Action::ToggleGreedy => self.change_options(|o| o.greedy = !o.greedy),
+            Action::ResetOptions => self.change_options(|o| *o = SearchOptions::default()),
+            Action::CycleLayer => self.overlay.layer = self.overlay.layer.next(),
+            Action::CyclePlanning => {
+                let next = self.world().planning().next();
+                self.session.world_mut().set_planning(next);
+                self.say(match next {
+                    Planning::AStar => "Monsters plan: each its own A*, every turn.".to_string(),
+                    Planning::Capped(n) => format!(
+                        "Monsters plan: A* capped at {n} expansions; a capped one heads for the nearest node it reached."
+                    ),
+                    Planning::Map => {
+                        "Monsters plan: one Dijkstra map from you, for all of them.".to_string()
+                    }
+                    Planning::Jps => {
+                        "Monsters plan: each its own Jump Point Search, every turn.".to_string()
+                    }
+                });
+                self.overlay.step = None;
+                self.sync_trace();
+            }
+            Action::ToggleFollow => self.overlay.follow = !self.overlay.follow,
+            Action::Lab => {
+                if self.mode() == Mode::Lab {
+                    self.leave_lab();
+                } else {
+                    self.enter_lab();
+                }
+            }
+            Action::SetStart => self.lab_endpoint(true),
+            Action::SetGoal => self.lab_endpoint(false),
+            Action::CycleCompare => self.rerun_lab(Lab::cycle_compare),
+            Action::TogglePaint => {
+                if let Some(lab) = self.lab_mut() {
+                    lab.paint = !lab.paint;
+                }
+            }
+            Action::CycleTies => self.change_options(|o| {
+                o.ties = searches::next(&searches::TIES, o.ties);
+            }),
+            Action::CompareTies => self.rerun_lab(Lab::cycle_ties),
+            Action::LabKind => self.rerun_lab(Lab::cycle_kind),
+            Action::CompareKind => self.rerun_lab(Lab::cycle_compare_kind),
+            Action::Quiz => self.toggle_quiz(),
+            Action::Answer => self.answer_quiz(),
+            other => return Some(other),
+        }
+        None
+    }
+
+    /// Sets the lab's start (or goal) at the cursor.
+    pub(super) fn lab_endpoint(&mut self, start: bool) {
+        let cursor = self.cursor();
+        let Some(lab) = self.lab_mut() else { return };
+        let done = if start {
+            lab.set_start(cursor)
+        } else {
+            lab.set_goal(cursor)
+        };
+        if done {
+            self.lab_reran();
+        } else {
+            self.say("The start and the goal stand on floor.");
+        }
+    }
+
     /// The lab, while it is open.
     pub fn lab(&self) -> Option<&Lab> {
         match self.screen.base() {
@@ -267,7 +271,7 @@ impl App {
     pub(super) fn enter_lab(&mut self) {
         // The overlay's search is the selected monster's, from where it planned.
         let (start, goal, searcher) = match self.world().trace() {
-            Some(t) if self.overlay.on => (t.start, t.goal, self.selected),
+            Some(t) if self.overlay.on => (t.start, t.goal, self.selection.id),
             _ => {
                 let start = self.cursor_or_selected();
                 let at = self.world().monster_at(start).map(|m| m.id);

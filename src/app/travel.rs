@@ -5,25 +5,10 @@
 //! bookkeeping.
 
 use super::App;
+use super::errand::Errand;
 use super::keymap::{Action, Context};
 use crate::game::run::REGEN_TURNS;
 use crate::game::{Act, ActResult, Explore, GameState, PLAYER_HP};
-
-/// A long action under way besides travel.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Errand {
-    /// Waiting turns until the player's hit points are full.
-    Rest,
-    /// Walking to the nearest part of the floor not seen yet.
-    Explore,
-    /// Waiting, turn after turn, for the monsters in view to come next to the player; the
-    /// turns waited so far.
-    Wait(u32),
-    /// Waiting unhurt with nothing in view, until something happens (a monster comes into
-    /// view, a hit); the turns waited so far.
-    Idle(u32),
-}
 
 /// The most turns `Z` waits for monsters in view that never come (one boxed in, or going
 /// round a long way): a stop the player sees rather than a game that seems to hang.

@@ -690,20 +690,6 @@ const KNOWN_CIRCLES: &[(&str, &[&str])] = &[
             "game/tools.rs",
         ],
     ),
-    (
-        "src",
-        &[
-            "app.rs",
-            "app/config.rs",
-            "app/editor.rs",
-            "app/help.rs",
-            "app/keymap.rs",
-            "app/lab.rs",
-            "app/screen.rs",
-            "app/search.rs",
-            "app/travel.rs",
-        ],
-    ),
 ];
 
 #[test]

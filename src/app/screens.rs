@@ -1,0 +1,194 @@
+//! The screens, each in a file of its own with the contexts its keys are looked up in; what
+//! a screen wants of the app that holds it comes back as a [`Transition`]. The app keeps
+//! the screens as a stack ([`Screen`]: a screen opened over another returns to it) and
+//! dispatches each command once, to the screen up.
+//!
+//! The screens that only read or answer (the help, the history, a question) are types with
+//! their state and handle their commands in their file alone. The screens on the map (play,
+//! look, edit, the lab) hold their state in their [`Screen`] variant, and their commands
+//! act on the session, so the app's files by job carry them out (`play`, `travel`,
+//! `editor`, `search`).
+//!
+//! A new screen is a file here (its state, its `CONTEXTS`, its `handle`), a variant of
+//! [`Screen`] with its line in `Screen::contexts`, and a row of [`STACKS`].
+
+pub mod confirm;
+pub mod edit;
+pub mod help;
+pub mod history;
+pub mod lab;
+pub mod look;
+pub mod play;
+mod transition;
+
+pub use transition::Transition;
+
+use super::command::Context;
+use super::lab::Lab;
+use super::tools::Tools;
+use crate::content::map::Tile;
+use crate::engine::grid::Pos;
+use confirm::Confirm;
+
+/// Every set of contexts a screen consults, one per screen and state of it: one key may do
+/// one thing in each, which the settings' clash check holds a file to.
+pub const STACKS: [&[Context]; 12] = [
+    edit::MONSTER,
+    edit::RESIZE,
+    play::AIM,
+    help::CONTEXTS,
+    history::CONTEXTS,
+    confirm::CONTEXTS,
+    edit::CONTEXTS,
+    lab::CONTEXTS,
+    look::OVERLAY,
+    look::CONTEXTS,
+    play::OVERLAY,
+    play::CONTEXTS,
+];
+
+/// Which kind of screen is up, without its state: what the view draws under any question.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Playing.
+    Play,
+    /// The help screen.
+    Help,
+    /// Moving a cursor to inspect cells.
+    Look,
+    /// Painting the level.
+    Edit,
+    /// The search lab: any start and goal, the search stepped and explained.
+    Lab,
+    /// Reading the message history.
+    History,
+}
+
+/// The screen up now, carrying the state only it needs and, for the screens that are
+/// opened over another, the screen it returns to.
+#[derive(Debug, Clone)]
+pub enum Screen {
+    /// Playing.
+    Play,
+    /// Playing, `F` pressed: the next direction key attacks that way without moving.
+    Aim,
+    /// Look mode, with its cursor.
+    Look {
+        /// The cell looked at.
+        cursor: Pos,
+    },
+    /// Edit mode, with its cursor, the mouse stroke under way and the editor's tools.
+    Edit {
+        /// The cell edited.
+        cursor: Pos,
+        /// The mouse stroke under way.
+        stroke: Option<Stroke>,
+        /// The shape under way, the glyph, a key waiting for the next.
+        tools: Tools,
+    },
+    /// The search lab on its own copy of the map.
+    Lab {
+        /// The lab's searches and map.
+        lab: Box<Lab>,
+        /// The lab's cursor.
+        cursor: Pos,
+        /// The mouse stroke under way (painting).
+        stroke: Option<Stroke>,
+        /// Where leaving the lab returns.
+        back: Box<Screen>,
+    },
+    /// The help, on a page.
+    Help {
+        /// The help's state.
+        help: help::Help,
+        /// Where closing the help returns.
+        back: Box<Screen>,
+    },
+    /// The message history.
+    History {
+        /// The history's state.
+        history: history::History,
+        /// Where closing the history returns.
+        back: Box<Screen>,
+    },
+    /// A question over another screen, waiting for its answer.
+    Confirm {
+        /// What is asked.
+        question: Confirm,
+        /// The screen the question is asked over, and returns to.
+        back: Box<Screen>,
+    },
+}
+
+impl Screen {
+    /// The screen under any question.
+    pub(crate) fn base(&self) -> &Screen {
+        match self {
+            Screen::Confirm { back, .. } => back.base(),
+            s => s,
+        }
+    }
+
+    pub(crate) fn base_mut(&mut self) -> &mut Screen {
+        match self {
+            Screen::Confirm { back, .. } => back.base_mut(),
+            s => s,
+        }
+    }
+
+    /// The kind of screen under any question.
+    pub(crate) fn mode(&self) -> Mode {
+        match self.base() {
+            Screen::Play | Screen::Aim | Screen::Confirm { .. } => Mode::Play,
+            Screen::Look { .. } => Mode::Look,
+            Screen::Edit { .. } => Mode::Edit,
+            Screen::Lab { .. } => Mode::Lab,
+            Screen::Help { .. } => Mode::Help,
+            Screen::History { .. } => Mode::History,
+        }
+    }
+
+    /// The contexts the screen's keys are looked up in, most specific first (each screen's
+    /// own, in its file of this module), with the search overlay `on` or not.
+    pub(crate) fn contexts(&self, overlay: bool) -> &'static [Context] {
+        match self {
+            Screen::Play => play::contexts(overlay),
+            Screen::Aim => play::AIM,
+            Screen::Look { .. } => look::contexts(overlay),
+            Screen::Edit { tools, .. } => edit::contexts(tools.prefix),
+            Screen::Lab { .. } => lab::CONTEXTS,
+            Screen::Help { .. } => help::CONTEXTS,
+            Screen::History { .. } => history::CONTEXTS,
+            Screen::Confirm { .. } => confirm::CONTEXTS,
+        }
+    }
+
+    /// The screen's cursor, for the screens that have one.
+    pub(crate) fn cursor_mut(&mut self) -> Option<&mut Pos> {
+        match self.base_mut() {
+            Screen::Look { cursor } | Screen::Edit { cursor, .. } | Screen::Lab { cursor, .. } => {
+                Some(cursor)
+            }
+            _ => None,
+        }
+    }
+
+    /// The mouse stroke slot of the screens that paint.
+    pub(crate) fn stroke_mut(&mut self) -> Option<&mut Option<Stroke>> {
+        match self.base_mut() {
+            Screen::Edit { stroke, .. } | Screen::Lab { stroke, .. } => Some(stroke),
+            _ => None,
+        }
+    }
+}
+
+/// A mouse stroke in the editor or the lab: cells painted while a button is held.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stroke {
+    /// The last cell painted.
+    pub(crate) last: Pos,
+    /// What the stroke paints.
+    pub(crate) tile: Tile,
+    /// Whether an edit happened, so the monsters replan once the stroke ends.
+    pub(crate) replan: bool,
+}

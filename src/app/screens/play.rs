@@ -1,0 +1,17 @@
+//! Playing, with the search overlay or without, and aiming an attack in place. The game's
+//! commands are carried out on the session by the app (`app.rs`, `travel`); what is the
+//! screen's alone is here: the contexts its keys are looked up in, most specific first.
+
+use crate::app::command::Context as C;
+
+/// Playing.
+pub const CONTEXTS: &[C] = &[C::Play, C::Global, C::Always];
+/// Playing with the search overlay on: its keys first.
+pub const OVERLAY: &[C] = &[C::Overlay, C::Play, C::Global, C::Always];
+/// Playing, `F` pressed: the next direction attacks.
+pub const AIM: &[C] = &[C::Aim, C::Always];
+
+/// The contexts of playing, with the overlay `on` or not.
+pub fn contexts(overlay: bool) -> &'static [C] {
+    if overlay { OVERLAY } else { CONTEXTS }
+}
