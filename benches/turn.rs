@@ -119,13 +119,22 @@ fn at_scale(c: &mut Criterion) {
             b.iter(|| World::new(black_box(&level), 1))
         });
         // The first step, in reading order of the king moves, that the player may take.
-        let step = [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)]
-            .into_iter()
-            .find(|&(dx, dy)| {
-                let to = default.player().pos.offset(dx, dy);
-                default.grid().is_passable(to) && default.monsters().iter().all(|m| m.pos != to)
-            })
-            .expect("the player has room to step");
+        let step = [
+            (-1, -1),
+            (0, -1),
+            (1, -1),
+            (-1, 0),
+            (1, 0),
+            (-1, 1),
+            (0, 1),
+            (1, 1),
+        ]
+        .into_iter()
+        .find(|&(dx, dy)| {
+            let to = default.player().pos.offset(dx, dy);
+            default.grid().is_passable(to) && default.monsters().iter().all(|m| m.pos != to)
+        })
+        .expect("the player has room to step");
         g.bench_function(format!("seed_{seed}_40_default_step"), |b| {
             b.iter_batched_ref(
                 || default.clone(),

@@ -118,6 +118,13 @@ const PIECE_MIN: usize = 4;
 /// 0.26 M; with 500 monsters the 88 kobolds' (4-way, so A* under JPS planning) 9.9 M.
 const CROWD_MIN: usize = 4;
 
+/// The fewest monsters of one group of alike kinds for which a guide is made (see
+/// [`guide`]). One: on the default 1024x1024 caves a lone dwarf's or kobold's own search
+/// (walls dear but enterable, or 4-way moves under the octile estimate) expands more than
+/// its share of a guide; measured on seed 29, 24 ms a waiting turn with every group guided
+/// against 168 ms with groups of 4 or more (one loaded run, the same binary otherwise).
+const GUIDE_MIN: usize = 1;
+
 /// The fewest enterable cells of a grid on which crowds share maps: on smaller ones a
 /// turn's searches take a few milliseconds anyway, and each monster keeps its own search.
 const CROWD_CELLS_MIN: u64 = 1 << 16;
@@ -661,8 +668,8 @@ impl Planner {
             .into_iter()
             .filter(|&((t, r), _)| !maps.iter().any(|m| m.table == t && m.rule == r))
             .collect();
-        let least = if self.guides_forced { 1 } else { CROWD_MIN };
-        if let Some((guides, settled)) = self.guides.make(grid, player, &wanted, least, threads) {
+        if let Some((guides, settled)) = self.guides.make(grid, player, &wanted, GUIDE_MIN, threads)
+        {
             self.stats.astar_expanded += settled;
             self.stats.searches += guides.len() as u32;
             self.guides = Arc::new(guides);
