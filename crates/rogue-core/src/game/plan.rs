@@ -799,14 +799,34 @@ impl Planner {
                 wanted.push((table, o.neighbourhood));
             }
         }
-        let mut expanded = 0u64;
-        for (table, rule) in wanted {
-            let mut map = DistanceMap::new();
-            map.compute_to(grid_of(grid, &table), goal, rule);
-            expanded += u64::from(map.expanded());
-            self.maps.push(SharedMap { table, rule, map });
-        }
-        self.stats.dijkstra_expanded = expanded;
+        // One map per table, on every core: the first of a P press into map planning.
+        let next = AtomicUsize::new(0);
+        let mut made: Vec<Option<SharedMap>> = wanted.iter().map(|_| None).collect();
+        let slots: Vec<std::sync::Mutex<&mut Option<SharedMap>>> =
+            made.iter_mut().map(std::sync::Mutex::new).collect();
+        let work = || {
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let (Some(&(table, rule)), Some(slot)) = (wanted.get(i), slots.get(i)) else {
+                    return;
+                };
+                let mut map = DistanceMap::new();
+                map.compute_to(grid_of(grid, &table), goal, rule);
+                // Each slot is filled by one thread: the lock is never contended, and only a
+                // panic (a bug, passed on by the scope) could poison it.
+                **slot.lock().unwrap_or_else(|p| p.into_inner()) =
+                    Some(SharedMap { table, rule, map });
+            }
+        };
+        std::thread::scope(|scope| {
+            for _ in 1..super::cores().min(wanted.len()) {
+                scope.spawn(work);
+            }
+            work();
+        });
+        drop(slots);
+        self.maps = made.into_iter().flatten().collect();
+        self.stats.dijkstra_expanded = self.maps.iter().map(|m| u64::from(m.map.expanded())).sum();
     }
 
     /// [`Planner::step_by_map`] for a monster heading for the player, an A* of its own for
