@@ -5,7 +5,9 @@
 //! Each monster searches as its kind does ([`kinds::Search`]): its moves, its weight on H,
 //! its cap, and the map's grid of its kind's costs ([`TileMap::grid_for`]). Kinds that share
 //! a table of costs share a grid, and each grid has its own pathfinders (one per planning
-//! thread), whose copies of that grid stay warm from turn to turn.
+//! thread), whose copies of that grid stay warm from turn to turn. On big maps the plain
+//! searches toward the player take a Dijkstra map from the player as their estimate (see
+//! [`guide`]), which leaves each plan a cheapest path for its kind's costs.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -27,7 +29,9 @@ mod guide;
 /// How the monsters decide their moves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Planning {
-    /// Every monster runs its own full A* to the player, every turn (the game's rule).
+    /// Every monster runs its own full A* to the player, every turn (the game's rule). On
+    /// maps of 65,536 enterable cells or more, a plain one (weight 1, uncapped) heading for
+    /// the player estimates by a guide's Dijkstra map instead of the octile distance.
     #[default]
     AStar,
     /// Every monster runs A* capped at this many expansions; a capped one heads for the
@@ -38,7 +42,9 @@ pub enum Planning {
     Map,
     /// Every monster runs its own Jump Point Search to the player, every turn: paths as
     /// short as A*'s (not always the same ones) for far fewer nodes. Where JPS does not apply
-    /// (other moves or estimates than the game's, weighted terrain) the engine runs A*.
+    /// (other moves or estimates than the game's, weighted terrain) the engine runs A*. On
+    /// big maps the plain searches toward the player are guided A*, as under
+    /// [`Planning::AStar`], which expand fewer nodes still.
     Jps,
 }
 
