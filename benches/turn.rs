@@ -7,7 +7,10 @@
 //! --size 1024x1024 --seed S` (terrain on, every kind) for seed 3 and held-out seeds 11 and
 //! 29: a whole turn (the player waits) with its 40 monsters under the default planning, a
 //! whole turn with 500 monsters (`--monsters 500`) under Jump Point Search planning, and each
-//! `P` switch with the 40 (a change of planning, which replans everyone).
+//! `P` switch with the 40 (a change of planning, which replans everyone). A waiting turn may
+//! find the player where the last plans left them; so a turn in which the player steps is
+//! timed too. And the game's share of a level's first frame: `World::new` on the generated
+//! level (its grids of costs, every monster's first plan, the player's sight).
 
 use std::hint::black_box;
 
@@ -111,6 +114,34 @@ fn at_scale(c: &mut Criterion) {
         let default = World::new(&big_cave(seed, None), 1);
         let mut crowd = World::new(&big_cave(seed, Some(500)), 1);
         crowd.set_planning(Planning::Jps);
+        let level = big_cave(seed, None);
+        g.bench_function(format!("seed_{seed}_40_first_plans"), |b| {
+            b.iter(|| World::new(black_box(&level), 1))
+        });
+        // The first step, in reading order of the king moves, that the player may take.
+        let step = [
+            (-1, -1),
+            (0, -1),
+            (1, -1),
+            (-1, 0),
+            (1, 0),
+            (-1, 1),
+            (0, 1),
+            (1, 1),
+        ]
+        .into_iter()
+        .find(|&(dx, dy)| {
+            let to = default.player().pos.offset(dx, dy);
+            default.grid().is_passable(to) && default.monsters().iter().all(|m| m.pos != to)
+        })
+        .expect("the player has room to step");
+        g.bench_function(format!("seed_{seed}_40_default_step"), |b| {
+            b.iter_batched_ref(
+                || default.clone(),
+                |w| w.player_act(Act::Move(step.0, step.1)),
+                criterion::BatchSize::PerIteration,
+            )
+        });
         for (name, world) in [("40_default", &default), ("500_jps", &crowd)] {
             let mut by_kind: Vec<(char, usize, u64)> = Vec::new();
             for m in world.monsters() {

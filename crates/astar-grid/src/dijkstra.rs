@@ -32,6 +32,9 @@ pub struct DistanceMap {
     buckets: Vec<Vec<u32>>,
     /// The queue for grids whose dearest step is too dear for buckets.
     heap: BinaryHeap<Reverse<(u32, u32)>>,
+    /// The grid's costs with a blocked border, as of `padded_revision`.
+    padded: Vec<u8>,
+    padded_revision: u64,
 }
 
 impl DistanceMap {
@@ -104,13 +107,34 @@ impl DistanceMap {
     /// Dijkstra's algorithm from `roots` (Dial's, on buckets, when steps are cheap enough);
     /// `toward` counts each step's cost the other way round (the cost of the cell stepped
     /// from, in the search's direction).
+    ///
+    /// It runs on a copy of the costs with a blocked border (kept while the grid's revision
+    /// stands), so that no neighbour needs a bounds check, and writes the costs found back
+    /// row-major: on a 1024x1024 cave about half the time of stepping through [`Grid`]'s
+    /// checked accessors.
     fn fill(&mut self, grid: &Grid, roots: &[Pos], rule: Neighbourhood, toward: bool) {
-        self.width = grid.width();
-        self.dist.clear();
-        self.dist.resize(grid.len(), UNREACHED);
+        let (w, h) = (grid.width(), grid.height());
+        self.width = w;
         self.source = roots.first().copied();
         self.rule = rule;
         self.expanded = 0;
+        self.dist.clear();
+        self.dist.resize(grid.len(), UNREACHED);
+        if grid.is_empty() {
+            return;
+        }
+        let stride = w + 2;
+        let cells = stride * (h + 2);
+        if self.padded_revision != grid.revision() || self.padded.len() != cells {
+            self.padded.clear();
+            self.padded.resize(cells, 0);
+            for (y, row) in grid.costs().chunks(w).enumerate() {
+                self.padded[(y + 1) * stride + 1..][..w].copy_from_slice(row);
+            }
+            self.padded_revision = grid.revision();
+        }
+        // Not kept between computations: a map is cloned with the world that holds it.
+        let mut around = vec![UNREACHED; cells];
         let highest = grid
             .costs()
             .iter()
@@ -130,25 +154,29 @@ impl DistanceMap {
         self.heap.clear();
         let mask = slots as u32 - 1;
         let mut pending = 0usize;
+        let (cost_of, dist) = (&self.padded, &mut around);
         for &root in roots {
-            if let Some(c) = grid.index(root).filter(|_| grid.is_passable(root))
-                && self.dist[c] != 0
-            {
-                self.dist[c] = 0;
-                if dial {
-                    self.buckets[0].push(c as u32);
-                } else {
-                    self.heap.push(Reverse((0, c as u32)));
+            if let Some(i) = grid.index(root).filter(|_| grid.is_passable(root)) {
+                let c = (i / w + 1) * stride + i % w + 1;
+                if dist[c] != 0 {
+                    dist[c] = 0;
+                    if dial {
+                        self.buckets[0].push(c as u32);
+                    } else {
+                        self.heap.push(Reverse((0, c as u32)));
+                    }
+                    pending += 1;
                 }
-                pending += 1;
             }
         }
-        let dirs: &[(i32, i32)] = if rule == Neighbourhood::Four {
-            &DIRECTIONS[..4]
-        } else {
-            &DIRECTIONS
-        };
+        let offset = |(dx, dy): (i32, i32)| (dx as isize + dy as isize * stride as isize) as usize;
+        let offsets = DIRECTIONS.map(offset);
+        // A diagonal's two side cells, which must both be open unless corners may be cut.
+        let sides = DIRECTIONS.map(|(dx, dy)| [offset((dx, 0)), offset((0, dy))]);
+        let moves = if rule == Neighbourhood::Four { 4 } else { 8 };
+        let cut = rule == Neighbourhood::EightCutCorners;
         let steps = grid.steps();
+        let base = [steps.straight(), steps.diagonal()];
         let mut cost = 0u32;
         loop {
             let c = if dial {
@@ -172,27 +200,28 @@ impl DistanceMap {
                 }
             };
             pending = pending.saturating_sub(1);
-            if self.dist[c] != cost {
+            if dist[c] != cost {
                 continue;
             }
             self.expanded += 1;
-            let p = grid.pos(c);
-            for (d, &(dx, dy)) in dirs.iter().enumerate() {
-                if !grid.can_step(p, dx, dy, rule) {
+            let here = u32::from(cost_of[c]);
+            for d in 0..moves {
+                let n = c.wrapping_add(offsets[d]);
+                let there = u32::from(cost_of[n]);
+                if there == 0 {
                     continue;
                 }
-                let n = c
-                    .wrapping_add_signed(dx as isize)
-                    .wrapping_add_signed(dy as isize * self.width as isize);
-                let base = if d < 4 {
-                    steps.straight()
-                } else {
-                    steps.diagonal()
-                };
-                let entered = if toward { p } else { p.offset(dx, dy) };
-                let nd = cost + base * u32::from(grid.cost(entered));
-                if nd < self.dist[n] && nd <= LIMIT {
-                    self.dist[n] = nd;
+                if d >= 4
+                    && !cut
+                    && (cost_of[c.wrapping_add(sides[d][0])] == 0
+                        || cost_of[c.wrapping_add(sides[d][1])] == 0)
+                {
+                    continue;
+                }
+                let entered = if toward { here } else { there };
+                let nd = cost + base[usize::from(d >= 4)] * entered;
+                if nd < dist[n] && nd <= LIMIT {
+                    dist[n] = nd;
                     if dial {
                         self.buckets[(nd & mask) as usize].push(n as u32);
                     } else {
@@ -201,6 +230,9 @@ impl DistanceMap {
                     pending += 1;
                 }
             }
+        }
+        for (y, row) in self.dist.chunks_mut(w).enumerate() {
+            row.copy_from_slice(&dist[(y + 1) * stride + 1..][..w]);
         }
     }
 

@@ -5,7 +5,9 @@
 //! Each monster searches as its kind does ([`kinds::Search`]): its moves, its weight on H,
 //! its cap, and the map's grid of its kind's costs ([`TileMap::grid_for`]). Kinds that share
 //! a table of costs share a grid, and each grid has its own pathfinders (one per planning
-//! thread), whose copies of that grid stay warm from turn to turn.
+//! thread), whose copies of that grid stay warm from turn to turn. On big maps the plain
+//! searches toward the player take a Dijkstra map from the player as their estimate (see
+//! [`guide`]), which leaves each plan a cheapest path for its kind's costs.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -20,11 +22,16 @@ use crate::engine::astar::{
 };
 use crate::engine::dijkstra::DistanceMap;
 use crate::engine::grid::{DIRECTIONS, Grid, Neighbourhood, Pos, Regions};
+use guide::{Guidance, Guides, Toward};
+
+mod guide;
 
 /// How the monsters decide their moves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Planning {
-    /// Every monster runs its own full A* to the player, every turn (the game's rule).
+    /// Every monster runs its own full A* to the player, every turn (the game's rule). On
+    /// maps of 65,536 enterable cells or more, a plain one (weight 1, uncapped) heading for
+    /// the player estimates by a guide's Dijkstra map instead of the octile distance.
     #[default]
     AStar,
     /// Every monster runs A* capped at this many expansions; a capped one heads for the
@@ -35,7 +42,9 @@ pub enum Planning {
     Map,
     /// Every monster runs its own Jump Point Search to the player, every turn: paths as
     /// short as A*'s (not always the same ones) for far fewer nodes. Where JPS does not apply
-    /// (other moves or estimates than the game's, weighted terrain) the engine runs A*.
+    /// (other moves or estimates than the game's, weighted terrain) the engine runs A*. On
+    /// big maps the plain searches toward the player are guided A*, as under
+    /// [`Planning::AStar`], which expand fewer nodes still.
     Jps,
 }
 
@@ -114,6 +123,13 @@ const PIECE_MIN: usize = 4;
 /// (seed 3, 40 monsters) the 17 rats' searches expand 1.1 M nodes a turn, the 5 kobolds'
 /// 0.26 M; with 500 monsters the 88 kobolds' (4-way, so A* under JPS planning) 9.9 M.
 const CROWD_MIN: usize = 4;
+
+/// The fewest monsters of one group of alike kinds for which a guide is made (see
+/// [`guide`]). One: on the default 1024x1024 caves a lone dwarf's or kobold's own search
+/// (walls dear but enterable, or 4-way moves under the octile estimate) expands more than
+/// its share of a guide; measured on seed 29, 24 ms a waiting turn with every group guided
+/// against 168 ms with groups of 4 or more (one loaded run, the same binary otherwise).
+const GUIDE_MIN: usize = 1;
 
 /// The fewest enterable cells of a grid on which crowds share maps: on smaller ones a
 /// turn's searches take a few milliseconds anyway, and each monster keeps its own search.
@@ -208,6 +224,12 @@ pub struct Planner {
     /// The enterable cells of each table's grid, with the map's revision they were counted
     /// on: a crowd's measure, counted again only when the map changes.
     enterable: Vec<(CostTable, u64, u64)>,
+    /// The Dijkstra maps from the player that the plain searches of the monsters heading for
+    /// the player take as their estimate, on big maps (see [`guide`]); shared with the
+    /// world's clones, and made anew once the player moves or the ground changes.
+    guides: Arc<Guides>,
+    /// For tests: guides serve on maps of any size.
+    guides_forced: bool,
 }
 
 /// Many monsters of one table of costs and one movement rule heading for the player by
@@ -453,6 +475,8 @@ impl Planner {
         } else {
             Vec::new()
         };
+        let guided =
+            self.plans_ahead() && self.make_guides(grid, goal, options, monsters, &maps, threads);
         let traced = self.traced;
         let traced_at = traced.and_then(|id| monsters.iter().position(|m| m.id == id));
         // A capped search is followed by a second one toward its best node, made at the
@@ -475,6 +499,7 @@ impl Planner {
             traced,
             ahead,
             maps: &maps,
+            guides: guided.then_some(&*self.guides),
         };
         // Each thread its own pathfinder of every grid searched this turn.
         let mut mine: Vec<Vec<(CostTable, &mut Pathfinder)>> =
@@ -627,6 +652,37 @@ impl Planner {
         maps
     }
 
+    /// Makes (or keeps, while the player stands where they were made and the ground is the
+    /// same) the guides of the plain searches toward the player that no crowd map serves,
+    /// on maps of at least [`CROWD_CELLS_MIN`] enterable cells; returns whether they serve
+    /// this plan. Their maps' work joins the turn's when they are made.
+    fn make_guides(
+        &mut self,
+        grid: &TileMap,
+        player: Pos,
+        options: SearchOptions,
+        monsters: &[Monster],
+        maps: &[CrowdMap],
+        threads: usize,
+    ) -> bool {
+        let plain = grid.effective(kinds::Costs::PLAIN.table(grid.weights()));
+        if !self.guides_forced && self.enterable(grid, &plain) < CROWD_CELLS_MIN {
+            return false;
+        }
+        let wanted: Vec<((CostTable, Neighbourhood), usize)> = self
+            .crowds_of(grid, player, options, monsters)
+            .into_iter()
+            .filter(|&((t, r), _)| !maps.iter().any(|m| m.table == t && m.rule == r))
+            .collect();
+        if let Some((guides, settled)) = self.guides.make(grid, player, &wanted, GUIDE_MIN, threads)
+        {
+            self.stats.astar_expanded += settled;
+            self.stats.searches += guides.len() as u32;
+            self.guides = Arc::new(guides);
+        }
+        self.guides.fresh(grid)
+    }
+
     /// Records what the crowds that searched this turn cost, so that the next turn knows
     /// which would be better served by a map; a crowd too thin to map is forgotten.
     fn measure_crowds(
@@ -677,6 +733,41 @@ impl Planner {
         self.crowd_forced = least;
     }
 
+    /// For tests: the estimate the guides give a monster of `kind` heading for the player at
+    /// `player` at every cell, row-major, if they serve its search.
+    #[cfg(test)]
+    pub(crate) fn guide_estimates(
+        &self,
+        grid: &TileMap,
+        player: Pos,
+        options: SearchOptions,
+        kind: char,
+    ) -> Option<Vec<u32>> {
+        let (table, o) = searched_as(grid, kind, self.searched_with(options));
+        if !is_exact_plain(&o) {
+            return None;
+        }
+        let (map, offset) = match self.guides.of(grid, player, &table, o.neighbourhood)? {
+            Guidance::Own(map) => (map, 0),
+            Guidance::Estimate(map, offset) => (map, offset),
+        };
+        use crate::engine::astar::Target as _;
+        let toward = Toward {
+            player,
+            map,
+            offset,
+        };
+        let g = grid_of(grid, &table);
+        Some((0..g.len()).map(|i| toward.estimate(g, g.pos(i))).collect())
+    }
+
+    /// For tests: guides serve the plain searches toward the player on maps of any size
+    /// from the next plan on (`false`: only on big maps, as the game decides).
+    #[cfg(test)]
+    pub(crate) fn force_guides(&mut self, forced: bool) {
+        self.guides_forced = forced;
+    }
+
     /// Every monster steps downhill on one Dijkstra map from `goal` for its kind's costs and
     /// moves: one search for all the monsters of a kind, however many.
     fn plan_by_map(
@@ -714,14 +805,34 @@ impl Planner {
                 wanted.push((table, o.neighbourhood));
             }
         }
-        let mut expanded = 0u64;
-        for (table, rule) in wanted {
-            let mut map = DistanceMap::new();
-            map.compute_to(grid_of(grid, &table), goal, rule);
-            expanded += u64::from(map.expanded());
-            self.maps.push(SharedMap { table, rule, map });
-        }
-        self.stats.dijkstra_expanded = expanded;
+        // One map per table, on every core: the first of a P press into map planning.
+        let next = AtomicUsize::new(0);
+        let mut made: Vec<Option<SharedMap>> = wanted.iter().map(|_| None).collect();
+        let slots: Vec<std::sync::Mutex<&mut Option<SharedMap>>> =
+            made.iter_mut().map(std::sync::Mutex::new).collect();
+        let work = || {
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let (Some(&(table, rule)), Some(slot)) = (wanted.get(i), slots.get(i)) else {
+                    return;
+                };
+                let mut map = DistanceMap::new();
+                map.compute_to(grid_of(grid, &table), goal, rule);
+                // Each slot is filled by one thread: the lock is never contended, and only a
+                // panic (a bug, passed on by the scope) could poison it.
+                **slot.lock().unwrap_or_else(|p| p.into_inner()) =
+                    Some(SharedMap { table, rule, map });
+            }
+        };
+        std::thread::scope(|scope| {
+            for _ in 1..super::cores().min(wanted.len()) {
+                scope.spawn(work);
+            }
+            work();
+        });
+        drop(slots);
+        self.maps = made.into_iter().flatten().collect();
+        self.stats.dijkstra_expanded = self.maps.iter().map(|m| u64::from(m.map.expanded())).sum();
     }
 
     /// [`Planner::step_by_map`] for a monster heading for the player, an A* of its own for
@@ -885,7 +996,9 @@ impl Planner {
             _ => {
                 let options = self.searched_with(options);
                 let to = self.goal_for(m.pos, goal);
-                self.search_one(grid, to, options, m);
+                if !(to == goal && self.guided_one(grid, goal, options, m)) {
+                    self.search_one(grid, to, options, m);
+                }
                 self.head_for_best_nodes(grid, options, std::slice::from_mut(m));
             }
         }
@@ -931,6 +1044,35 @@ impl Planner {
         }
         self.stats.astar_expanded += u64::from(m.plan.expanded);
         self.stats.searches += 1;
+    }
+
+    /// Plans one monster heading for the player by the guides, if they are fresh and one
+    /// serves its plain search (never the traced one's: the overlay shows its own search);
+    /// returns whether they did.
+    fn guided_one(
+        &mut self,
+        grid: &TileMap,
+        player: Pos,
+        options: SearchOptions,
+        m: &mut Monster,
+    ) -> bool {
+        let (table, o) = searched_as(grid, m.kind, options);
+        if self.traced == Some(m.id) || !is_exact_plain(&o) {
+            return false;
+        }
+        let guides = Arc::clone(&self.guides);
+        let Some(way) = guides.of(grid, player, &table, o.neighbourhood) else {
+            return false;
+        };
+        m.planned = (m.pos, player);
+        m.boxed = false;
+        let q = Query::new(m.pos, player).options(o);
+        let pf = self.engine(table);
+        if plan_from(pf, grid_of(grid, &table), Some(way), q, &mut m.plan) {
+            self.stats.astar_expanded += u64::from(m.plan.expanded);
+            self.stats.searches += 1;
+        }
+        true
     }
 
     /// One monster's search from where it stands, as its kind searches, traced when it is
@@ -1122,6 +1264,8 @@ struct Plans<'a> {
     ahead: bool,
     /// The Dijkstra maps of this turn's mapped crowds.
     maps: &'a [CrowdMap],
+    /// The guides of the other plain searches toward the player, if they serve this turn.
+    guides: Option<&'a Guides>,
 }
 
 /// The plan of a monster of a mapped crowd at `from`: downhill on the map to the player,
@@ -1144,6 +1288,46 @@ fn follow_map(map: &DistanceMap, grid: &Grid, from: Pos, plan: &mut SearchResult
     }
 }
 
+/// Plans a search `q` (toward the player, where a guidance is given) into `plan`: down its
+/// table's own map, or by an A* on `grid` estimated by its guide, or by its own search;
+/// returns whether a search ran (its nodes are the plan's).
+fn plan_from(
+    pf: &mut Pathfinder,
+    grid: &Grid,
+    way: Option<Guidance<'_>>,
+    q: Query<'_>,
+    plan: &mut SearchResult,
+) -> bool {
+    match way {
+        Some(Guidance::Own(map)) => {
+            follow_map(map, grid, q.start, plan);
+            false
+        }
+        // A start its kind cannot stand on gets its own search's answer.
+        Some(Guidance::Estimate(map, offset)) if grid.is_passable(q.start) => {
+            if map.get(q.start).is_none() {
+                // The guide reaches every cell its kinds can walk to the player from (and on
+                // to where it was made, which the player can reach).
+                plan.path.clear();
+                plan.fallback = None;
+                (plan.status, plan.cost, plan.expanded) = (Status::Unreachable, None, 0);
+                return false;
+            }
+            let toward = Toward {
+                player: q.goal,
+                map,
+                offset,
+            };
+            pf.search_to(grid, q.start, &toward, q.options, plan);
+            true
+        }
+        _ => {
+            pf.search(grid, q, plan, &mut ());
+            true
+        }
+    }
+}
+
 /// Plans each monster of `chunk` but the traced one with the pathfinder of its kind's grid
 /// in `engines`; returns (expanded, searches).
 fn plan_chunk(
@@ -1161,6 +1345,7 @@ fn plan_chunk(
         traced,
         ahead,
         maps,
+        guides,
     } = at;
     let map_of = |table: &CostTable, rule: Neighbourhood| {
         maps.iter()
@@ -1188,18 +1373,27 @@ fn plan_chunk(
                 .find(|(t, _)| *t == table)
                 .map(|(_, pf)| &mut **pf)
                 .expect("plan_all makes an engine for every table its monsters search");
-            // A monster of a mapped crowd (plain search, the player its goal) walks the map.
+            // A monster of a mapped crowd (plain search, the player its goal) walks the map;
+            // one of a guided table searches by its guide.
             let plain = is_exact_plain(&options);
-            let mapped = (plain && goal == player)
-                .then(|| map_of(&table, options.neighbourhood))
-                .flatten();
-            match mapped {
-                Some(map) => follow_map(map, g, m.pos, &mut m.plan),
-                None => {
-                    let q = Query::new(m.pos, goal).options(options);
-                    pf.search(g, q, &mut m.plan, &mut ());
-                    total = (total.0 + u64::from(m.plan.expanded), total.1 + 1);
+            let way = |goal: Pos| {
+                if !plain || goal != player {
+                    return None;
                 }
+                let rule = options.neighbourhood;
+                match map_of(&table, rule) {
+                    Some(map) => Some(Guidance::Own(map)),
+                    None => guides.and_then(|gs| gs.of(grid, player, &table, rule)),
+                }
+            };
+            if plan_from(
+                pf,
+                g,
+                way(goal),
+                Query::new(m.pos, goal).options(options),
+                &mut m.plan,
+            ) {
+                total = (total.0 + u64::from(m.plan.expanded), total.1 + 1);
             }
             // Stepping onto the player is an attack, and a wading monster's first move is
             // spent in its cell: either stays, and its second search would be this one again.
@@ -1219,13 +1413,8 @@ fn plan_chunk(
                     .is_none_or(|&who| who <= m.id)
             {
                 let goal = goal_of(lures, step, player);
-                match mapped.filter(|_| goal == player) {
-                    Some(map) => follow_map(map, g, step, &mut next.plan),
-                    None => {
-                        let q = Query::new(step, goal).options(options);
-                        pf.search(g, q, &mut next.plan, &mut ());
-                    }
-                }
+                let q = Query::new(step, goal).options(options);
+                plan_from(pf, g, way(goal), q, &mut next.plan);
                 next.made = Some((step, goal, grid.revision()));
             }
         }

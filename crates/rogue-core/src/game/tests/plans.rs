@@ -118,9 +118,78 @@ impl Ground {
         dist
     }
 
+    /// The cheapest cost from every cell to `to` (`u32::MAX`: none).
+    fn dijkstra_to(&self, to: Pos) -> Vec<u32> {
+        let mut dist = vec![u32::MAX; self.cost.len()];
+        let mut open = BinaryHeap::new();
+        dist[(to.y * self.width + to.x) as usize] = 0;
+        open.push(Reverse((0u32, to.y, to.x)));
+        while let Some(Reverse((d, y, x))) = open.pop() {
+            if d > dist[(y * self.width + x) as usize] {
+                continue;
+            }
+            for dy in -1..=1 {
+                for dx in -1..=1 {
+                    let from = Pos::new(x + dx, y + dy);
+                    let Some(c) = self.step(from, Pos::new(x, y)) else {
+                        continue;
+                    };
+                    let i = (from.y * self.width + from.x) as usize;
+                    if d + c < dist[i] {
+                        dist[i] = d + c;
+                        open.push(Reverse((d + c, from.y, from.x)));
+                    }
+                }
+            }
+        }
+        dist
+    }
+
     /// The cost of walking `path` one legal move at a time.
     fn walk(&self, path: &[Pos]) -> Option<u32> {
         path.windows(2).map(|w| self.step(w[0], w[1])).sum()
+    }
+}
+
+/// The guides' estimates toward the player, for every kind they serve: never above the
+/// kind's cheapest cost from a cell, 0 at the player, and dropping by at most a step's cost
+/// from one cell to the next (admissible and consistent, so the guided A* stays exact).
+fn check_guides(w: &World) {
+    let (grid, player) = (w.grid(), w.player().pos);
+    let mut kinds: Vec<char> = w.monsters().iter().map(|m| m.kind).collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    for kind in kinds {
+        let Some(h) = w.planner.guide_estimates(grid, player, w.options(), kind) else {
+            continue;
+        };
+        let ground = Ground::new(grid, kind);
+        let best = ground.dijkstra_to(player);
+        let at = |p: Pos| (p.y * ground.width + p.x) as usize;
+        assert_eq!(h[at(player)], 0, "{kind} at the player\n{}", show(grid));
+        for i in 0..h.len() {
+            let p = grid.pos(i);
+            if best[i] == u32::MAX {
+                continue;
+            }
+            assert!(
+                h[i] <= best[i],
+                "{kind} at {p}: {} > {}\n{}",
+                h[i],
+                best[i],
+                show(grid)
+            );
+            for (dx, dy) in DIRECTIONS {
+                let n = p.offset(dx, dy);
+                if let Some(c) = ground.step(p, n) {
+                    assert!(
+                        h[i] <= c + h[at(n)],
+                        "{kind} from {p} to {n}\n{}",
+                        show(grid)
+                    );
+                }
+            }
+        }
     }
 }
 
@@ -256,6 +325,7 @@ proptest! {
         planning in arb_planning(),
         traced in prop::option::of(0usize..14),
         crowds in prop::option::of(1usize..4),
+        guided in any::<bool>(),
         acts in prop::collection::vec(0u8..11, 1..40),
     ) {
         let text = level_text(width, height, &cells, player, &monsters);
@@ -264,6 +334,8 @@ proptest! {
         PLAN_AUDIT.set(Some(check));
         // Crowds of a few share Dijkstra maps, as crowds of many do on big maps.
         w.planner.force_crowds(crowds);
+        // Plain searches estimated by guides, as they are on big maps.
+        w.planner.force_guides(guided);
         w.set_planning(planning);
         if let Some(m) = traced.and_then(|i| w.monsters().get(i)) {
             let id = m.id;
@@ -285,6 +357,7 @@ proptest! {
             if w.player_act(act) == ActResult::Refused {
                 w.player_act(Act::Wait);
             }
+            check_guides(&w);
         }
         PLAN_AUDIT.set(None);
     }
