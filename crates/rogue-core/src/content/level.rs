@@ -14,7 +14,7 @@
 //!   at most once per terrain: a step into a cell costs 10 straight or 14 diagonal times the
 //!   weight of the cell (floor 1, water 3, brush 2 by default). See docs/terrain.md.
 //! - `kind w: wraith, hp 6, moves 4, water 1`: a kind of monster of the level's own, for a
-//!   letter the game's kinds do not take (see [`Kinds`](crate::content::kinds::own::Kinds)).
+//!   letter the game's kinds do not take (see [`Kinds`]).
 //! - the map: `#` wall, `.` floor, `~` shallow water, `"` brush, `@` the player's start
 //!   (exactly one), `a`..`z` a monster of that kind (standing on floor), `>` stairs down and
 //!   `!` a healing potion (both on floor), space for void. Short rows are padded with void; a blank

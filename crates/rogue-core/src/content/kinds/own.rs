@@ -211,7 +211,7 @@ fn parse(key: &str, value: &str) -> Result<Kind, KindError> {
         col += part.chars().count() + 1;
         let part = part.trim();
         if i == 0 {
-            kind.name = parse_name(part).map_err(|m| KindError::new(at, m))?;
+            kind.name = parse_name(part, at)?;
             continue;
         }
         let (field, arg) = part.split_once(char::is_whitespace).unwrap_or((part, ""));
@@ -240,7 +240,7 @@ fn parse(key: &str, value: &str) -> Result<Kind, KindError> {
                 format!("{field} needs a value, e.g. {}", example(field)),
             ));
         }
-        set(&mut kind, field, arg).map_err(|m| KindError::new(arg_col, m))?;
+        set(&mut kind, field, arg, arg_col)?;
     }
     Ok(kind)
 }
@@ -261,30 +261,40 @@ fn example(field: &str) -> &'static str {
 }
 
 /// A kind's name: one word of lowercase letters (and `-`), at most [`Name::MAX`] bytes.
-fn parse_name(s: &str) -> Result<Name, String> {
+fn parse_name(s: &str, col: usize) -> Result<Name, KindError> {
+    let at = |m: String| KindError::new(col, m);
     if s.is_empty()
         || !s.bytes().all(|b| b.is_ascii_lowercase() || b == b'-')
         || FIELDS.contains(&s)
     {
-        return Err(format!(
+        return Err(at(format!(
             "bad name {s:?}: a kind's name is one word of lowercase letters, e.g. `wraith`"
-        ));
+        )));
     }
-    Name::try_new(s).ok_or_else(|| format!("the name {s:?} is over {} letters", Name::MAX))
+    Name::try_new(s).ok_or_else(|| at(format!("the name {s:?} is over {} letters", Name::MAX)))
 }
 
-/// Sets one field of `kind` from its written value.
-fn set(kind: &mut Kind, field: &str, arg: &str) -> Result<(), String> {
+/// Sets one field of `kind` from its written value, which starts at column `col`.
+fn set(kind: &mut Kind, field: &str, arg: &str, col: usize) -> Result<(), KindError> {
+    let at = |m: String| KindError::new(col, m);
     let number = |lo: u32, hi: u32| {
         arg.parse::<u32>()
             .ok()
             .filter(|n| (lo..=hi).contains(n))
-            .ok_or_else(|| format!("bad {field} {arg:?}: a whole number from {lo} to {hi}"))
+            .ok_or_else(|| {
+                at(format!(
+                    "bad {field} {arg:?}: a whole number from {lo} to {hi}"
+                ))
+            })
     };
     match field {
         "hp" => kind.hp = number(1, 999)? as i32,
         "hits" => {
-            let bad = || format!("bad hits {arg:?}: the least and most damage, e.g. 1-3");
+            let bad = || {
+                at(format!(
+                    "bad hits {arg:?}: the least and most damage, e.g. 1-3"
+                ))
+            };
             let (lo, hi) = arg.split_once('-').ok_or_else(bad)?;
             let (lo, hi) = (lo.parse::<i32>(), hi.parse::<i32>());
             match (lo, hi) {
@@ -299,14 +309,14 @@ fn set(kind: &mut Kind, field: &str, arg: &str) -> Result<(), String> {
                 "slow" => Speed::Slow,
                 "normal" => Speed::Normal,
                 "fast" => Speed::Fast,
-                _ => return Err(format!("bad speed {arg:?}: slow, normal or fast")),
+                _ => return Err(at(format!("bad speed {arg:?}: slow, normal or fast"))),
             }
         }
         "moves" => {
             kind.search.moves = match arg {
                 "4" => Neighbourhood::Four,
                 "8" => Neighbourhood::Eight,
-                _ => return Err(format!("bad moves {arg:?}: 4 or 8")),
+                _ => return Err(at(format!("bad moves {arg:?}: 4 or 8"))),
             }
         }
         "weight" => {
@@ -316,16 +326,16 @@ fn set(kind: &mut Kind, field: &str, arg: &str) -> Result<(), String> {
                 .map(Weight::millis)
                 .filter(|m| (1000..=10_000).contains(m))
                 .ok_or_else(|| {
-                    format!(
+                    at(format!(
                         "bad weight {arg:?}: the weight on H, from 1 (plain A*) to 10 with at \
                          most 3 decimals"
-                    )
+                    ))
                 })?;
         }
         "cap" => {
             kind.search.cap = match arg {
                 "none" => None,
-                _ => Some(number(1, 1_000_000).map_err(|m| format!("{m}, or none"))?),
+                _ => Some(number(1, 1_000_000).map_err(|e| at(format!("{e}, or none")))?),
             }
         }
         "colour" => {
@@ -335,7 +345,7 @@ fn set(kind: &mut Kind, field: &str, arg: &str) -> Result<(), String> {
                 .map(|(_, h)| *h)
                 .ok_or_else(|| {
                     let names: Vec<&str> = HUES.iter().map(|(n, _)| *n).collect();
-                    format!("bad colour {arg:?}: one of {}", names.join(", "))
+                    at(format!("bad colour {arg:?}: one of {}", names.join(", ")))
                 })?;
         }
         _ => {
@@ -352,20 +362,20 @@ fn set(kind: &mut Kind, field: &str, arg: &str) -> Result<(), String> {
                         } else {
                             ", level"
                         };
-                        return Err(format!(
+                        return Err(at(format!(
                             "bad {field} cost {arg:?}: - (cannot enter){level} (the level's \
                              cost) or a whole number from 1 to 9"
-                        ));
+                        )));
                     }
                 },
             };
             let costs: &mut Costs = &mut kind.search.costs;
             match field {
                 "floor" if cost == Cost::Never => {
-                    return Err(
+                    return Err(at(
                         "a kind walks on floor (its monsters start there): give floor a cost"
                             .into(),
-                    );
+                    ));
                 }
                 "floor" => costs.floor = cost,
                 "water" => costs.water = cost,
