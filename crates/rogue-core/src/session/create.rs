@@ -22,15 +22,7 @@ pub fn write_new(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
             "it exists already; nothing was written",
         ));
     }
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = path
-        .file_name()
-        .ok_or_else(|| std::io::Error::other("the path names no file"))?
-        .to_string_lossy()
-        .into_owned();
+    let (dir, name) = folder_and_name(path)?;
     let (tmp, mut file) = create_temporary(&dir, &name)?;
     let written = (|| {
         file.write_all(bytes)?;
@@ -111,15 +103,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
             "the file is read-only",
         ));
     }
-    let dir = match target.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = target
-        .file_name()
-        .ok_or_else(|| std::io::Error::other("the path names no file"))?
-        .to_string_lossy()
-        .into_owned();
+    let (dir, name) = folder_and_name(&target)?;
     clean_stale_temporaries(&dir, &name);
     let (tmp, mut file) = create_temporary(&dir, &name)?;
     let result = (|| {
@@ -222,15 +206,7 @@ pub fn create_for_writing(
         ));
     }
     may_replace(&target)?;
-    let dir = match target.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = target
-        .file_name()
-        .ok_or_else(|| std::io::Error::other("the path names no file"))?
-        .to_string_lossy()
-        .into_owned();
+    let (dir, name) = folder_and_name(&target)?;
     clean_stale_temporaries(&dir, &name);
     let (tmp, file) = create_temporary(&dir, &name)?;
     let pending = Replacing {
@@ -365,6 +341,21 @@ fn keep_owner(file: &std::fs::File, meta: &std::fs::Metadata) -> std::io::Result
 #[cfg(not(unix))]
 fn keep_owner(_: &std::fs::File, _: &std::fs::Metadata) -> std::io::Result<()> {
     Ok(())
+}
+
+/// The folder a file goes in (`.` for a bare name) and its name: where its temporary file
+/// is made beside it.
+fn folder_and_name(path: &Path) -> std::io::Result<(PathBuf, String)> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = path
+        .file_name()
+        .ok_or_else(|| std::io::Error::other("the path names no file"))?
+        .to_string_lossy()
+        .into_owned();
+    Ok((dir, name))
 }
 
 #[cfg(test)]
