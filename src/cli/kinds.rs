@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use super::error::CliError;
 use crate::content::kinds::own::Kinds;
-use crate::content::kinds::{Kind, Speed};
+use crate::content::kinds::{KINDS, Kind};
 use crate::content::level::Level;
 use crate::content::map::{TerrainWeights, Tile};
 use crate::engine::grid::Neighbourhood;
@@ -46,14 +46,6 @@ fn costs(k: &Kind, weights: TerrainWeights) -> [(&'static str, Option<u8>); 5] {
     })
 }
 
-fn speed_word(s: Speed) -> &'static str {
-    match s {
-        Speed::Slow => "slow",
-        Speed::Normal => "normal",
-        Speed::Fast => "fast",
-    }
-}
-
 /// One kind as JSON.
 fn kind_json(k: &Kind, weights: TerrainWeights) -> Value {
     let cost: serde_json::Map<String, Value> = costs(k, weights)
@@ -71,7 +63,7 @@ fn kind_json(k: &Kind, weights: TerrainWeights) -> Value {
         "name": k.name.as_str(),
         "hp": k.hp,
         "damage": [k.min_damage, k.max_damage],
-        "speed": speed_word(k.speed),
+        "speed": k.speed.word(),
         "depth": k.depth,
         "moves": moves,
         "weight": weight,
@@ -110,7 +102,7 @@ fn kind_line(k: &Kind, weights: TerrainWeights) -> String {
         k.hp,
         k.min_damage,
         k.max_damage,
-        speed_word(k.speed),
+        k.speed.word(),
         k.depth,
         costs.join(" "),
         k.about()
@@ -138,12 +130,14 @@ pub(super) fn kinds(args: &KindsArgs) -> Result<i32, CliError> {
             "Each monster replans every turn with its kind's search. Costs multiply the 10/14 step\n\
              (- cannot enter); a cost is also time: a step into a cell of cost k takes k turns.\n"
         )?;
-        for k in kinds.all() {
-            if k.glyph == kinds.own().first().map_or(' ', |o| o.glyph) {
-                let file = args.level.as_deref().unwrap_or_else(|| "".as_ref());
-                writeln!(out, "\nThe kinds {} defines:\n", file.display())?;
+        for k in &KINDS {
+            writeln!(out, "{}", kind_line(k, weights))?;
+        }
+        if let (Some(file), false) = (&args.level, kinds.is_empty()) {
+            writeln!(out, "\nThe kinds {} defines:\n", file.display())?;
+            for k in kinds.own() {
+                writeln!(out, "{}", kind_line(k, weights))?;
             }
-            writeln!(out, "{}", kind_line(&k, weights))?;
         }
     }
     out.flush()?;

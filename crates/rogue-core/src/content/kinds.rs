@@ -44,6 +44,18 @@ pub enum Speed {
 }
 
 impl Speed {
+    /// Every speed, slowest first.
+    pub const ALL: [Speed; 3] = [Speed::Slow, Speed::Normal, Speed::Fast];
+
+    /// Its word in `kind` headers and in `astar-rogue kinds`: `slow`, `normal` or `fast`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Speed::Slow => "slow",
+            Speed::Normal => "normal",
+            Speed::Fast => "fast",
+        }
+    }
+
     /// How it is named in look mode and on the panel (empty for normal speed).
     pub fn name(self) -> &'static str {
         match self {

@@ -133,11 +133,7 @@ impl Kinds {
 /// The header that defines `k`, every field written out.
 fn header(k: &Kind) -> String {
     let s = k.search;
-    let speed = match k.speed {
-        Speed::Slow => "slow",
-        Speed::Normal => "normal",
-        Speed::Fast => "fast",
-    };
+    let speed = k.speed.word();
     let moves = if s.moves == Neighbourhood::Four { 4 } else { 8 };
     let cap = s.cap.map_or("none".to_string(), |c| c.to_string());
     let cost = |c: Cost| match c {
@@ -305,12 +301,10 @@ fn set(kind: &mut Kind, field: &str, arg: &str, col: usize) -> Result<(), KindEr
             }
         }
         "speed" => {
-            kind.speed = match arg {
-                "slow" => Speed::Slow,
-                "normal" => Speed::Normal,
-                "fast" => Speed::Fast,
-                _ => return Err(at(format!("bad speed {arg:?}: slow, normal or fast"))),
-            }
+            kind.speed = Speed::ALL
+                .into_iter()
+                .find(|s| s.word() == arg)
+                .ok_or_else(|| at(format!("bad speed {arg:?}: slow, normal or fast")))?;
         }
         "moves" => {
             kind.search.moves = match arg {
