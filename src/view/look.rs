@@ -48,10 +48,8 @@ pub(super) fn describe_cell(app: &App, snap: Option<&Snapshot>, p: Pos) -> Strin
     } else if let Some(f) = app.world().feature_at(p) {
         s.push_str(&format!(" {}", f.name()));
     } else if !tile.is_passable() {
-        s.push_str(match tile {
-            crate::content::map::Tile::Wall => " wall",
-            _ => " void",
-        });
+        // A wall, void, or a closed or jammed door: what stands in the way, by its name.
+        s.push_str(&format!(" {}", tile.name()));
     }
     s.push_str(&terrain_note(app.world().grid(), p));
     match snap {
