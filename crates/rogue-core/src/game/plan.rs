@@ -1170,7 +1170,6 @@ impl Planner {
             .flatten()
     }
 
-    /// Cells a full reverse Dijkstra map from `from` would expand: its whole region.
     /// How many cells of `table`'s grid on `grid` can be entered (counted once a revision).
     fn enterable(&mut self, grid: &TileMap, table: &CostTable) -> u64 {
         let revision = grid.revision();
@@ -1192,6 +1191,7 @@ impl Planner {
         n
     }
 
+    /// Cells a full reverse Dijkstra map from `from` would expand: its whole region.
     fn reachable_from(&mut self, grid: &TileMap, from: Pos, options: SearchOptions) -> u64 {
         let Some(cell) = grid.index(from) else {
             return 0;
