@@ -83,9 +83,11 @@ impl QueryArgs {
             return Ok(None);
         };
         let kinds = level.grid.kinds();
-        let found = kinds.all().find(|k| {
-            k.name == name.as_str() || (name.chars().count() == 1 && name.starts_with(k.glyph))
-        });
+        let mut letters = name.chars();
+        let letter = letters.next().filter(|_| letters.next().is_none());
+        let found = kinds
+            .named(name)
+            .or_else(|| kinds.all().find(|k| Some(k.glyph) == letter));
         match found {
             Some(k) => Ok(Some(k)),
             None => {

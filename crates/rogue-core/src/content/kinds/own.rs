@@ -195,7 +195,6 @@ fn parse(key: &str, value: &str) -> Result<Kind, KindError> {
     }
     let mut kind = Kind {
         glyph,
-        name: GENERIC.name,
         lore: "",
         ..GENERIC
     };
