@@ -80,6 +80,7 @@ scripts!(
     lab_weight,
     lab_wide,
     lesson_narrow,
+    look_door,
     look_travel,
     melee,
     moves,
