@@ -33,7 +33,7 @@ pub(super) fn new(args: &NewArgs) -> Result<i32, CliError> {
         ))
     })?;
     let text = Level::blank(w, h, args.title.as_deref())
-        .map_err(CliError::BadInput)?
+        .map_err(|e| CliError::BadInput(e.to_string()))?
         .to_text();
     let name = args.file.display();
     crate::app::write_new(&args.file, text.as_bytes())

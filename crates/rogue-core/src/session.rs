@@ -979,7 +979,7 @@ impl Session {
             error,
         };
         let text = Level::blank(size.0, size.1, None)
-            .map_err(failed)?
+            .map_err(|e| failed(e.to_string()))?
             .to_text();
         // A replay writes nothing: the new floor is kept with what it "wrote", where the
         // floor below is read from; replayed answers say how the write went.
@@ -1018,7 +1018,7 @@ impl Session {
     pub fn new_blank(&mut self, size: (usize, usize)) -> Result<NewBlank, BlankRefused> {
         let (w, h) = size;
         let name = format!("blank-{w}x{h}.txt");
-        let design = Design::blank(w, h, None, &name).map_err(BlankRefused)?;
+        let design = Design::blank(w, h, None, &name).map_err(|e| BlankRefused(e.to_string()))?;
         let replaced = self.replaced();
         self.floor = Floor {
             design,

@@ -319,11 +319,9 @@ impl Level {
 
     /// A blank level of `w`x`h` cells: walls around floor, the player in the middle, and
     /// nothing else: what `astar-rogue new` writes and a designer starts from.
-    pub fn blank(w: usize, h: usize, title: Option<&str>) -> Result<Level, String> {
+    pub fn blank(w: usize, h: usize, title: Option<&str>) -> Result<Level, SizeError> {
         if w < 3 || h < 3 {
-            return Err(format!(
-                "a blank level is at least 3x3 (walls around one floor cell), not {w}x{h}"
-            ));
+            return Err(SizeError::BelowBlank(w, h));
         }
         check_dims(w, h)?;
         let mut grid = TileMap::new(w, h, Tile::Floor);
@@ -406,150 +404,29 @@ struct Lines {
 
 /// Parses the text format; also returns where its rows and notes are in the file.
 fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Lines), ParseError> {
-    let err = |line: usize, col: usize, msg: String, text: &str| {
-        ParseError::new(file.to_string(), line, col, msg, text)
-    };
-    let mut title = None;
-    let mut size: Option<(usize, usize, usize, String)> = None;
-    let mut weights = TerrainWeights::DEFAULT;
-    let mut kinds = Kinds::default();
-    // The line of the `cost:` header of each terrain, to refuse a second one.
-    let mut cost_lines: [Option<usize>; 3] = [None; 3];
-    // Each note with its line, the column of its cell and the line's text, to check the
-    // cell once the map's size is known.
-    let mut notes: Vec<(Note, usize, usize, &str)> = Vec::new();
+    let mut heads = Headers::default();
     let mut rows: Vec<(usize, &str)> = Vec::new();
     let (mut last_line, mut last_text) = (0, "");
-    let mut map_marked = false;
-    let mut next: Option<(String, usize, usize)> = None;
-    let (mut map_line, mut last_header, mut title_line) = (None, None, None);
-    // A header given again, at its line: `what` is the header (or the terrain's cost).
-    let again = |n: usize, what: String, first: usize, line: &str| {
-        err(
-            n,
-            1,
-            format!("a second {what} (the first is on line {first})"),
-            line,
-        )
-    };
     for item in lines(bytes, file) {
         let (n, line) = item?;
         (last_line, last_text) = (n, line);
         if line.starts_with(';') {
             continue;
         }
-        if rows.is_empty() && !map_marked {
+        let at = Spot { file, n, line };
+        if rows.is_empty() && heads.map_line.is_none() {
             if line.trim().is_empty() {
                 continue;
             }
             if let Some((key, value)) = header(line) {
-                if key != "map" {
-                    last_header = Some(n);
-                }
-                // The value's first character, past the key, the colon and spaces.
-                let value_col = key.chars().count()
-                    + 2
-                    + value.chars().take_while(|c| c.is_whitespace()).count();
-                match key {
-                    "map" if value.trim().is_empty() => {
-                        map_marked = true;
-                        map_line = Some(n);
-                    }
-                    "next" => {
-                        let file = value.trim();
-                        if file.is_empty() {
-                            return Err(err(
-                                n,
-                                value_col,
-                                "empty next: name the file of the floor below, e.g. next: two.txt"
-                                    .into(),
-                                line,
-                            ));
-                        }
-                        if let Some((_, first, _)) = &next {
-                            return Err(again(n, "next: header".into(), *first, line));
-                        }
-                        next = Some((file.to_string(), n, value_col));
-                    }
-                    "title" => {
-                        if let Some(first) = title_line {
-                            return Err(again(n, "title: header".into(), first, line));
-                        }
-                        title_line = Some(n);
-                        title = Some(value.trim().to_string()).filter(|t| !t.is_empty());
-                    }
-                    _ if key == "message" || key.starts_with("message ") => {
-                        let (note, col) =
-                            parse_note(key, value).map_err(|(col, msg)| err(n, col, msg, line))?;
-                        notes.push((note, n, col, line));
-                    }
-                    _ if key == "kind" || key.starts_with("kind ") => {
-                        kinds
-                            .add_header(key, value)
-                            .map_err(|e| err(n, e.col, e.message, line))?;
-                    }
-                    "cost" => {
-                        let (tile, weight) =
-                            parse_cost(value).map_err(|(col, msg)| err(n, col, msg, line))?;
-                        let slot = Tile::TERRAIN.iter().position(|&t| t == tile).unwrap_or(0);
-                        if let Some(first) = cost_lines[slot] {
-                            let what = format!("cost for {:?}", tile_glyph(tile));
-                            return Err(again(n, what, first, line));
-                        }
-                        cost_lines[slot] = Some(n);
-                        weights = weights.with(tile, weight).unwrap_or(weights);
-                    }
-                    "size" => {
-                        if let Some((.., first, _)) = &size {
-                            return Err(again(n, "size: header".into(), *first, line));
-                        }
-                        let col = value_col;
-                        let (w, h) = parse_size(value).ok_or_else(|| {
-                            err(
-                                n,
-                                col,
-                                format!(
-                                    "bad size {:?}: expected WIDTHxHEIGHT, e.g. 40x20",
-                                    value.trim()
-                                ),
-                                line,
-                            )
-                        })?;
-                        check_dims(w, h).map_err(|m| err(n, col, m, line))?;
-                        size = Some((w, h, n, line.to_string()));
-                    }
-                    _ => {
-                        return Err(err(
-                            n,
-                            1,
-                            format!("unknown header {key:?} (known: {})", HEADERS.join(", ")),
-                            line,
-                        ));
-                    }
-                }
+                heads.read(at, key, value)?;
                 continue;
             }
+            if let Some(word) = header_without_colon(line) {
+                return Err(no_colon(at, word));
+            }
         } else if header(line).is_some() {
-            return Err(err(n, 1, "header after the map has started".into(), line));
-        }
-        if rows.is_empty()
-            && !map_marked
-            && let Some(word) = header_without_colon(line)
-        {
-            let form = if word == "message" {
-                MESSAGE_FORMS.to_string()
-            } else {
-                format!("`{word}: ...`")
-            };
-            return Err(err(
-                n,
-                word.len() + 1,
-                format!(
-                    "{word:?} with no colon: a header is written {form} (to mean a map row of \
-                     monsters, put `map:` above it)"
-                ),
-                line,
-            ));
+            return Err(at.err(1, "header after the map has started".into()));
         }
         rows.push((n, line));
     }
@@ -557,45 +434,228 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Lines), ParseError> {
         rows.pop();
     }
     if rows.is_empty() {
-        return Err(err(
-            last_line.max(1),
+        let at = Spot {
+            file,
+            n: last_line.max(1),
+            line: last_text,
+        };
+        return Err(at.err(
             1,
             "no map: expected rows of '#', '.', '@' and monster letters".into(),
-            last_text,
         ));
     }
+    let (width, height) = map_size(file, &rows, heads.size.as_ref())?;
+    let cells = read_cells(file, &rows, width, height)?;
+    let grid = TileMap::from_tiles(width, height, cells.tiles)
+        .with_weights(heads.weights)
+        .with_kinds(heads.kinds);
+    for (note, n, col, line) in &heads.notes {
+        if let Some(p) = note.at.filter(|&p| !grid.contains(p)) {
+            let at = Spot { file, n: *n, line };
+            return Err(at.err(
+                *col,
+                format!("message cell {p} is outside the {width}x{height} map"),
+            ));
+        }
+    }
+    let level = Level {
+        title: heads.title,
+        grid,
+        player: Some(cells.player),
+        monsters: cells.monsters,
+        features: cells.features,
+        notes: heads.notes.iter().map(|(note, ..)| note.clone()).collect(),
+    };
+    let lines = Lines {
+        rows: rows.iter().map(|&(n, _)| n).collect(),
+        notes: heads.notes.iter().map(|&(_, n, ..)| n).collect(),
+        note_cols: heads
+            .notes
+            .iter()
+            .map(|(note, _, col, _)| note.at.map(|_| *col))
+            .collect(),
+        next: heads.next,
+        size: heads.size.as_ref().map(|s| s.2),
+        map: heads.map_line,
+        last_header: heads.last_header,
+    };
+    Ok((level, lines))
+}
 
+/// A line of a level file, for the errors found on it.
+#[derive(Clone, Copy)]
+struct Spot<'t> {
+    file: &'t str,
+    /// Its number, from 1.
+    n: usize,
+    line: &'t str,
+}
+
+impl Spot<'_> {
+    /// The error at column `col` of this line.
+    fn err(self, col: usize, msg: String) -> ParseError {
+        ParseError::new(self.file.to_string(), self.n, col, msg, self.line)
+    }
+
+    /// A header given again: `what` is the header (or the terrain's cost).
+    fn again(self, what: &str, first: usize) -> ParseError {
+        self.err(1, format!("a second {what} (the first is on line {first})"))
+    }
+}
+
+/// What the headers before the map say, read one line at a time.
+struct Headers<'t> {
+    title: Option<String>,
+    title_line: Option<usize>,
+    /// The `size:` header: width, height, its line and its text.
+    size: Option<(usize, usize, usize, String)>,
+    weights: TerrainWeights,
+    kinds: Kinds,
+    /// The line of the `cost:` header of each terrain, to refuse a second one.
+    cost_lines: [Option<usize>; 3],
+    /// Each note with its line, the column of its cell and the line's text, to check the
+    /// cell once the map's size is known.
+    notes: Vec<(Note, usize, usize, &'t str)>,
+    next: Option<(String, usize, usize)>,
+    /// The line of the `map:` marker, once it is read.
+    map_line: Option<usize>,
+    last_header: Option<usize>,
+}
+
+impl Default for Headers<'_> {
+    fn default() -> Self {
+        Headers {
+            title: None,
+            title_line: None,
+            size: None,
+            weights: TerrainWeights::DEFAULT,
+            kinds: Kinds::default(),
+            cost_lines: [None; 3],
+            notes: Vec::new(),
+            next: None,
+            map_line: None,
+            last_header: None,
+        }
+    }
+}
+
+impl<'t> Headers<'t> {
+    /// Reads the header `key: value` written on the line `at`.
+    fn read(&mut self, at: Spot<'t>, key: &str, value: &str) -> Result<(), ParseError> {
+        let n = at.n;
+        if key != "map" {
+            self.last_header = Some(n);
+        }
+        // The value's first character, past the key, the colon and spaces.
+        let value_col =
+            key.chars().count() + 2 + value.chars().take_while(|c| c.is_whitespace()).count();
+        match key {
+            "map" if value.trim().is_empty() => self.map_line = Some(n),
+            "next" => {
+                let file = value.trim();
+                if file.is_empty() {
+                    return Err(at.err(
+                        value_col,
+                        "empty next: name the file of the floor below, e.g. next: two.txt".into(),
+                    ));
+                }
+                if let Some((_, first, _)) = &self.next {
+                    return Err(at.again("next: header", *first));
+                }
+                self.next = Some((file.to_string(), n, value_col));
+            }
+            "title" => {
+                if let Some(first) = self.title_line {
+                    return Err(at.again("title: header", first));
+                }
+                self.title_line = Some(n);
+                self.title = Some(value.trim().to_string()).filter(|t| !t.is_empty());
+            }
+            _ if key == "message" || key.starts_with("message ") => {
+                let (note, col) = parse_note(key, value).map_err(|(col, msg)| at.err(col, msg))?;
+                self.notes.push((note, n, col, at.line));
+            }
+            _ if key == "kind" || key.starts_with("kind ") => {
+                self.kinds
+                    .add_header(key, value)
+                    .map_err(|e| at.err(e.col, e.message))?;
+            }
+            "cost" => {
+                let (tile, weight) = parse_cost(value).map_err(|(col, msg)| at.err(col, msg))?;
+                let slot = Tile::TERRAIN.iter().position(|&t| t == tile).unwrap_or(0);
+                if let Some(first) = self.cost_lines[slot] {
+                    return Err(at.again(&format!("cost for {:?}", tile_glyph(tile)), first));
+                }
+                self.cost_lines[slot] = Some(n);
+                self.weights = self.weights.with(tile, weight).unwrap_or(self.weights);
+            }
+            "size" => {
+                if let Some((.., first, _)) = &self.size {
+                    return Err(at.again("size: header", *first));
+                }
+                let (w, h) = parse_size(value).ok_or_else(|| {
+                    let value = value.trim();
+                    at.err(
+                        value_col,
+                        format!("bad size {value:?}: expected WIDTHxHEIGHT, e.g. 40x20"),
+                    )
+                })?;
+                check_dims(w, h).map_err(|m| at.err(value_col, m.to_string()))?;
+                self.size = Some((w, h, n, at.line.to_string()));
+            }
+            _ => {
+                let known = HEADERS.join(", ");
+                return Err(at.err(1, format!("unknown header {key:?} (known: {known})")));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The error for a header name written without its colon (`title The Crypt`).
+fn no_colon(at: Spot, word: &str) -> ParseError {
+    let form = if word == "message" {
+        MESSAGE_FORMS.to_string()
+    } else {
+        format!("`{word}: ...`")
+    };
+    at.err(
+        word.len() + 1,
+        format!(
+            "{word:?} with no colon: a header is written {form} (to mean a map row of \
+             monsters, put `map:` above it)"
+        ),
+    )
+}
+
+/// The map's width and height: its rows', or the `size:` header's when there is one (which
+/// the rows must fit).
+fn map_size<'t>(
+    file: &'t str,
+    rows: &[(usize, &'t str)],
+    size: Option<&(usize, usize, usize, String)>,
+) -> Result<(usize, usize), ParseError> {
+    let at = |(n, line): (usize, &'t str)| Spot { file, n, line };
     let mut width = 0;
-    for &(n, row) in &rows {
+    for &(n, row) in rows {
         let len = row.chars().count();
         if len > MAX_LEVEL_SIDE {
-            return Err(err(
-                n,
+            return Err(at((n, row)).err(
                 MAX_LEVEL_SIDE + 1,
                 format!("row is longer than the limit of {MAX_LEVEL_SIDE} cells"),
-                row,
             ));
         }
         width = width.max(len);
     }
     let mut height = rows.len();
-    if let Some((w, h, n, line)) = &size {
-        if let Some(&(rn, row)) = rows.iter().find(|(_, r)| r.chars().count() > *w) {
-            return Err(err(
-                rn,
-                w + 1,
-                format!("row is wider than the size header says ({w}, line {n})"),
-                row,
-            ));
+    if let Some((w, h, n, line)) = size {
+        if let Some(&row) = rows.iter().find(|(_, r)| r.chars().count() > *w) {
+            let msg = format!("row is wider than the size header says ({w}, line {n})");
+            return Err(at(row).err(w + 1, msg));
         }
         if rows.len() > *h {
-            let (rn, row) = rows[*h];
-            return Err(err(
-                rn,
-                1,
-                format!("more rows than the size header says ({h}, line {n}: {line})"),
-                row,
-            ));
+            let msg = format!("more rows than the size header says ({h}, line {n}: {line})");
+            return Err(at(rows[*h]).err(1, msg));
         }
         (width, height) = (*w, *h);
     }
@@ -608,15 +668,31 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Lines), ParseError> {
         } else {
             MAX_LEVEL_CELLS / width
         };
-        let (n, row) = rows[first_over];
-        return Err(err(n, 1, m, row));
+        return Err(at(rows[first_over]).err(1, m.to_string()));
     }
+    Ok((width, height))
+}
 
+/// What a level's map rows put on its cells.
+struct Cells {
+    tiles: Vec<Tile>,
+    player: Pos,
+    monsters: Vec<Spawn>,
+    features: Vec<Feature>,
+}
+
+/// Reads the map rows into a `width`x`height` map's cells (void past the rows).
+fn read_cells(
+    file: &str,
+    rows: &[(usize, &str)],
+    width: usize,
+    height: usize,
+) -> Result<Cells, ParseError> {
     let mut tiles = vec![Tile::Void; width * height];
     let mut player: Option<(Pos, usize, usize)> = None;
-    let mut monsters = Vec::new();
-    let mut features = Vec::new();
+    let (mut monsters, mut features) = (Vec::new(), Vec::new());
     for (y, &(n, row)) in rows.iter().enumerate() {
+        let at = Spot { file, n, line: row };
         for (x, c) in row.chars().enumerate() {
             let p = Pos::new(x as i32, y as i32);
             tiles[y * width + x] = match c {
@@ -626,15 +702,12 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Lines), ParseError> {
                 '~' => Tile::Water,
                 '"' => Tile::Brush,
                 '+' | '\'' | '=' => {
-                    let edge = x == 0 || y == 0 || x + 1 == width || y + 1 == height;
-                    if edge {
-                        return Err(err(
-                            n,
+                    if x == 0 || y == 0 || x + 1 == width || y + 1 == height {
+                        return Err(at.err(
                             x + 1,
                             format!(
                                 "a door {c:?} on the map's edge: a door stands in a wall between two cells"
                             ),
-                            row,
                         ));
                     }
                     match c {
@@ -645,12 +718,8 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Lines), ParseError> {
                 }
                 '@' => {
                     if let Some((_, pl, pc)) = player {
-                        return Err(err(
-                            n,
-                            x + 1,
-                            format!("a second player '@' (the first is at {pl}:{pc})"),
-                            row,
-                        ));
+                        let msg = format!("a second player '@' (the first is at {pl}:{pc})");
+                        return Err(at.err(x + 1, msg));
                     }
                     player = Some((p, n, x + 1));
                     Tile::Floor
@@ -664,63 +733,32 @@ fn parse_text(bytes: &[u8], file: &str) -> Result<(Level, Lines), ParseError> {
                         features.push(Feature { pos: p, kind });
                         Tile::Floor
                     }
-                    None => {
-                        return Err(err(
-                            n,
-                            x + 1,
-                            format!(
-                                "unknown glyph {c:?}: use '#' wall, '.' floor, '~' water, '\"' brush, '+' closed door, \"'\" open door, '=' jammed door, '@' player, 'a'-'z' monster, '>' stairs, '!' potion, '&' lure, ',' brush seeds, ')' spike, space void"
-                            ),
-                            row,
-                        ));
-                    }
+                    None => return Err(at.err(x + 1, unknown_glyph(c))),
                 },
             };
         }
     }
     let Some((player, _, _)) = player else {
-        let (n, row) = rows[0];
-        return Err(err(
-            n,
-            1,
-            "no player: the map needs exactly one '@'".into(),
-            row,
-        ));
+        let at = Spot {
+            file,
+            n: rows[0].0,
+            line: rows[0].1,
+        };
+        return Err(at.err(1, "no player: the map needs exactly one '@'".into()));
     };
-    let grid = TileMap::from_tiles(width, height, tiles)
-        .with_weights(weights)
-        .with_kinds(kinds);
-    for (note, n, col, line) in &notes {
-        if let Some(p) = note.at.filter(|&p| !grid.contains(p)) {
-            return Err(err(
-                *n,
-                *col,
-                format!("message cell {p} is outside the {width}x{height} map"),
-                line,
-            ));
-        }
-    }
-    let level = Level {
-        title,
-        grid,
-        player: Some(player),
+    Ok(Cells {
+        tiles,
+        player,
         monsters,
         features,
-        notes: notes.iter().map(|(note, ..)| note.clone()).collect(),
-    };
-    let lines = Lines {
-        rows: rows.iter().map(|&(n, _)| n).collect(),
-        notes: notes.iter().map(|&(_, n, ..)| n).collect(),
-        note_cols: notes
-            .iter()
-            .map(|(note, _, col, _)| note.at.map(|_| *col))
-            .collect(),
-        next,
-        size: size.as_ref().map(|s| s.2),
-        map: map_line,
-        last_header,
-    };
-    Ok((level, lines))
+    })
+}
+
+/// The error's words for a map character that is no glyph.
+fn unknown_glyph(c: char) -> String {
+    format!(
+        "unknown glyph {c:?}: use '#' wall, '.' floor, '~' water, '\"' brush, '+' closed door, \"'\" open door, '=' jammed door, '@' player, 'a'-'z' monster, '>' stairs, '!' potion, '&' lure, ',' brush seeds, ')' spike, space void"
+    )
 }
 
 /// How a `message` header is written, for the errors that say so.
@@ -819,19 +857,34 @@ fn parse_cost(value: &str) -> Result<(Tile, u32), (usize, String)> {
     }
 }
 
+/// Why a map's size is refused; the words are the ones a level file's error shows.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SizeError {
+    /// A side is zero.
+    #[error("map size {0}x{1} is empty")]
+    Empty(usize, usize),
+    /// A side is longer than [`MAX_LEVEL_SIDE`].
+    #[error("map size {0}x{1} exceeds the limit of {MAX_LEVEL_SIDE} cells a side")]
+    Side(usize, usize),
+    /// More cells than [`MAX_LEVEL_CELLS`].
+    #[error(
+        "map size {0}x{1} has {cells} cells, more than the limit of {MAX_LEVEL_CELLS} (4096x4096)",
+        cells = .0 * .1
+    )]
+    Cells(usize, usize),
+    /// Too small for [`Level::blank`]'s walls around a floor.
+    #[error("a blank level is at least 3x3 (walls around one floor cell), not {0}x{1}")]
+    BelowBlank(usize, usize),
+}
+
 /// Checks a map size against the limits.
-pub fn check_dims(w: usize, h: usize) -> Result<(), String> {
+pub fn check_dims(w: usize, h: usize) -> Result<(), SizeError> {
     if w == 0 || h == 0 {
-        Err(format!("map size {w}x{h} is empty"))
+        Err(SizeError::Empty(w, h))
     } else if w > MAX_LEVEL_SIDE || h > MAX_LEVEL_SIDE {
-        Err(format!(
-            "map size {w}x{h} exceeds the limit of {MAX_LEVEL_SIDE} cells a side"
-        ))
+        Err(SizeError::Side(w, h))
     } else if w * h > MAX_LEVEL_CELLS {
-        Err(format!(
-            "map size {w}x{h} has {} cells, more than the limit of {MAX_LEVEL_CELLS} (4096x4096)",
-            w * h
-        ))
+        Err(SizeError::Cells(w, h))
     } else {
         Ok(())
     }

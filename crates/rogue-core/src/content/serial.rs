@@ -7,7 +7,7 @@
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::level::{check_dims, terrain_of_glyph, tile_glyph};
+use super::level::{SizeError, check_dims, terrain_of_glyph, tile_glyph};
 use crate::content::map::{TerrainWeights, Tile, TileMap};
 use crate::engine::astar::{Algorithm, Heuristic, SearchOptions, Ties, Weight};
 use crate::engine::grid::{Neighbourhood, Pos};
@@ -169,8 +169,8 @@ pub mod grid {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MapFormError {
     /// The size is empty or past the limits (the words of `check_dims`).
-    #[error("{0}")]
-    Size(String),
+    #[error(transparent)]
+    Size(SizeError),
     /// The cells written are not width times height.
     #[error("a map of {width}x{height} has {written} cells written, not {}", .width * .height)]
     Cells {

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::{Feature, FeatureKind, Level, Spawn, check_dims, parse_text, tile_glyph};
+use super::{Feature, FeatureKind, Level, SizeError, Spawn, check_dims, parse_text, tile_glyph};
 use crate::content::map::{Tile, TileMap};
 use crate::content::serial;
 use crate::engine::grid::Pos;
@@ -615,9 +615,9 @@ impl Design {
 impl Design {
     /// A blank level (see [`Level::blank`]) as its new file says it, so that edits to it
     /// and its saves change only what was edited.
-    pub fn blank(w: usize, h: usize, title: Option<&str>, file: &str) -> Result<Self, String> {
+    pub fn blank(w: usize, h: usize, title: Option<&str>, file: &str) -> Result<Self, BlankError> {
         let text = Level::blank(w, h, title)?.to_text();
-        Design::parse(text.as_bytes(), file).map_err(|e| e.headline())
+        Design::parse(text.as_bytes(), file).map_err(|e| BlankError::Unread(Box::new(e)))
     }
 
     /// The design with its map grown (positive) or cropped (negative) at each side. The
@@ -635,7 +635,7 @@ impl Design {
             return Err(ResizeRefusal::Empty);
         }
         let (nw, nh) = (nw as usize, nh as usize);
-        check_dims(nw, nh).map_err(ResizeRefusal::Limit)?;
+        check_dims(nw, nh).map_err(|e| ResizeRefusal::Limit(e.to_string()))?;
         let shift = |p: Pos| Pos::new(p.x + sides.left, p.y + sides.top);
         let inside = |p: Pos| p.x >= 0 && p.y >= 0 && (p.x as usize) < nw && (p.y as usize) < nh;
         let mut level = self.level.clone();
@@ -883,6 +883,17 @@ pub struct Resized {
     pub dropped_monsters: usize,
     /// Stairs and potions that were cropped away.
     pub dropped_features: usize,
+}
+
+/// Why [`Design::blank`] made no design.
+#[derive(Debug, thiserror::Error)]
+pub enum BlankError {
+    /// The size is out of bounds.
+    #[error(transparent)]
+    Size(#[from] SizeError),
+    /// The blank level's own text did not read back (a fault of the game's, not the player's).
+    #[error("{}", .0.headline())]
+    Unread(Box<ParseError>),
 }
 
 /// Why a resize was refused.

@@ -39,6 +39,7 @@ pub(super) fn parse(bytes: &[u8], file: &str) -> Result<Level, ParseError> {
     // the too long one (height first) for a side over the limit, else the width, which
     // completes a product over the cell limit.
     check_dims(width, height).map_err(|m| {
+        let m = m.to_string();
         if height == 0 || (width != 0 && height > super::MAX_LEVEL_SIDE) {
             err(hn, hcol, m, hline)
         } else {
