@@ -12,7 +12,7 @@ use clap::Args;
 
 use super::error::CliError;
 use crate::app::App;
-use crate::app::config::Settings;
+use crate::app::config::{Bindings, Settings};
 use crate::content::level::Design;
 use crate::frontend::keep::{self, Keeper, Recovered, Start};
 use crate::frontend::record::Recorder;
@@ -151,7 +151,55 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
     let plain_size = resumed
         .as_ref()
         .map_or(crate::frontend::plain::SIZE, App::size);
-    let make_app = move |size: (u16, u16), progress: Arc<crate::game::Progress>| match resumed {
+    let make_app = app_maker(resumed, fresh, start, keeping, make_keeper);
+    play_on(
+        args.plain,
+        make_app,
+        &recorder,
+        hooks,
+        (keys, plain_size),
+        &keeper,
+    )
+}
+
+/// Plays the game `make_app` makes, in plain lines (at `plain_size`) or in the terminal
+/// (its busy box with `keys`), until it ends: its exit code, once the keeper, when runs
+/// are kept, has kept the run.
+fn play_on(
+    plain: bool,
+    make_app: impl FnOnce((u16, u16), Arc<crate::game::Progress>) -> App + Send,
+    recorder: &Arc<Mutex<Recorder>>,
+    hooks: Option<Arc<dyn crate::frontend::term::Hooks>>,
+    (keys, plain_size): (Bindings, (u16, u16)),
+    keeper: &Mutex<Option<Arc<Keeper>>>,
+) -> Result<i32, CliError> {
+    if plain {
+        let ending =
+            crate::frontend::plain::play_kept(make_app, Arc::clone(recorder), hooks, plain_size);
+        let keeper = keeper.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        // Kept however the lines ended, a closed output too: the run is the player's.
+        let kept = keeper
+            .as_ref()
+            .is_none_or(|k| crate::frontend::plain::finish(k));
+        return Ok(ending?.exit_code_kept(kept));
+    }
+    let ending = crate::frontend::term::play_kept(make_app, Arc::clone(recorder), hooks, keys)
+        .map_err(CliError::Terminal)?;
+    let keeper = keeper.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    let kept = keeper.as_ref().is_none_or(|k| k.finish_and_say());
+    Ok(ending.exit_code_kept(kept))
+}
+
+/// What makes the game's app at the terminal's size: the resumed run's, resized to it, or a
+/// new run's; either way the keeper is made with it.
+fn app_maker(
+    resumed: Option<App>,
+    fresh: Option<Fresh>,
+    start: Start,
+    keeping: bool,
+    make_keeper: impl FnOnce(&App, bool) + Send,
+) -> impl FnOnce((u16, u16), Arc<crate::game::Progress>) -> App + Send {
+    move |size: (u16, u16), progress: Arc<crate::game::Progress>| match resumed {
         Some(mut app) => {
             // The recording says so too (the recorder's start).
             if app.size() != size {
@@ -171,22 +219,7 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
             make_keeper(&app, false);
             app
         }
-    };
-    if args.plain {
-        let ending =
-            crate::frontend::plain::play_kept(make_app, Arc::clone(&recorder), hooks, plain_size);
-        let keeper = keeper.lock().unwrap_or_else(|p| p.into_inner()).clone();
-        // Kept however the lines ended, a closed output too: the run is the player's.
-        let kept = keeper
-            .as_ref()
-            .is_none_or(|k| crate::frontend::plain::finish(k));
-        return Ok(ending?.exit_code_kept(kept));
     }
-    let ending = crate::frontend::term::play_kept(make_app, Arc::clone(&recorder), hooks, keys)
-        .map_err(CliError::Terminal)?;
-    let keeper = keeper.lock().unwrap_or_else(|p| p.into_inner()).clone();
-    let kept = keeper.as_ref().is_none_or(|k| k.finish_and_say());
-    Ok(ending.exit_code_kept(kept))
 }
 
 /// The level (read now, so that a bad one is reported before anything else), its bytes
