@@ -11,9 +11,12 @@ use super::parse::{Script, Step, load};
 use super::print::{Frames, Output, buffer_text, styles_text};
 use super::state::state_line;
 use super::token::{Action, token};
+use crate::app::config::Settings;
 use crate::app::{App, Input, OpenError, open_level};
 use crate::content::endpoints::BadEndpoint;
+use crate::content::level::Design;
 use crate::engine::grid::Pos;
+use crate::session::Source;
 use crate::text::LoadError;
 
 /// Most ticks run after one step while the app is busy (travel, autoplay).
@@ -109,26 +112,6 @@ fn play_with(
     let mut snaps = 0;
     let mut last = (0, 0);
     let styles = script.header.styles;
-    let frame = |terminal: &mut Terminal<TestBackend>,
-                 app: &App,
-                 name: &str,
-                 at: (usize, usize),
-                 out: &mut dyn Write|
-     -> std::io::Result<()> {
-        terminal
-            .draw(|f| f.render_widget(app, f.area()))
-            .unwrap_or_else(|e| match e {});
-        // A name is the script writer's text: an escape in it must not reach the terminal
-        // that shows the frames (the frames themselves are drawn cells, escaped by the view).
-        let name = crate::text::escape_controls(name);
-        writeln!(out, "--- frame {name} (token {}, line {}) ---", at.0, at.1)?;
-        out.write_all(buffer_text(terminal.backend().buffer()).as_bytes())?;
-        if styles {
-            writeln!(out, "--- styles {name} ---")?;
-            out.write_all(styles_text(terminal.backend().buffer()).as_bytes())?;
-        }
-        Ok(())
-    };
     let note_turn = |app: &App,
                      out: &mut dyn Write,
                      turn: &mut u32,
@@ -152,7 +135,7 @@ fn play_with(
                     snaps += 1;
                     if output.frames != Frames::Last {
                         let name = name.clone().unwrap_or_else(|| format!("snap{snaps}"));
-                        frame(&mut terminal, app, &name, last, out)?;
+                        frame(&mut terminal, app, (&name, last), styles, out)?;
                     }
                 }
                 _ => {}
@@ -162,15 +145,40 @@ fn play_with(
         Moment::Ticked => note_turn(app, out, &mut turn, last),
         Moment::Settled(step) => {
             if output.frames == Frames::All && !matches!(step.action, Action::Snap(_)) {
-                frame(&mut terminal, app, &step_name(&step.action), last, out)?;
+                let name = step_name(&step.action);
+                frame(&mut terminal, app, (&name, last), styles, out)?;
             }
             Ok(())
         }
     })?;
     if output.frames != Frames::All || script.steps.is_empty() {
-        frame(&mut terminal, app, "last", last, out)?;
+        frame(&mut terminal, app, ("last", last), styles, out)?;
     }
     out.flush()
+}
+
+/// Draws `app` and writes the frame, named and placed at the step that made it (its token
+/// and its line), with its styles when asked.
+fn frame(
+    terminal: &mut Terminal<TestBackend>,
+    app: &App,
+    (name, at): (&str, (usize, usize)),
+    styles: bool,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    terminal
+        .draw(|f| f.render_widget(app, f.area()))
+        .unwrap_or_else(|e| match e {});
+    // A name is the script writer's text: an escape in it must not reach the terminal
+    // that shows the frames (the frames themselves are drawn cells, escaped by the view).
+    let name = crate::text::escape_controls(name);
+    writeln!(out, "--- frame {name} (token {}, line {}) ---", at.0, at.1)?;
+    out.write_all(buffer_text(terminal.backend().buffer()).as_bytes())?;
+    if styles {
+        writeln!(out, "--- styles {name} ---")?;
+        out.write_all(styles_text(terminal.backend().buffer()).as_bytes())?;
+    }
+    Ok(())
 }
 
 /// What a script run uses instead of the script's header, and what it prints.
@@ -229,44 +237,8 @@ pub fn start_app(script: &Script, options: &RunOptions) -> Result<App, ScriptErr
     // A recording plays the level it carries, whatever the file holds now; `--level`
     // plays a file instead, and then the disk answers as it does.
     let carried = options.level.is_none() && script.carried.level.is_some();
-    let level = options.level.clone().or(script.header.level.clone());
-    let opened = match (&script.carried.level, carried) {
-        (Some(bytes), true) => crate::session::open_level_bytes(level.as_deref(), bytes, seed)
-            .map_err(|e| match e {
-                OpenError::Load(LoadError::Parse(mut p)) => {
-                    p.file = carried_copy_name(level.as_deref());
-                    OpenError::Load(LoadError::Parse(p))
-                }
-                other => other,
-            }),
-        _ => open_level(level.as_deref(), seed),
-    };
-    let (level, source) = opened.map_err(|e| {
-        // A file the header names that cannot be read is the script's error, at the header
-        // (one that reads but does not parse has its own place in the level).
-        match (&options.level, &script.header.level_at, &e) {
-            (None, Some(at), OpenError::Load(LoadError::Io { .. })) => {
-                ScriptError::Script(at.error(e.to_string()).into())
-            }
-            _ => e.into(),
-        }
-    })?;
-    let settings = match (
-        &options.config,
-        &script.carried.config,
-        &script.header.config,
-    ) {
-        (Some(file), ..) => crate::app::config::load(file)?,
-        // The recording's copy of the settings, as the game read them.
-        (None, Some(bytes), file) => {
-            let name = carried_copy_name(file.as_deref());
-            let mut settings = crate::app::config::parse(bytes, &name).map_err(LoadError::from)?;
-            settings.file = file.clone();
-            settings
-        }
-        (None, None, Some(file)) => crate::app::config::load(file)?,
-        (None, None, None) => crate::app::config::Settings::default(),
-    };
+    let (level, source) = open_script_level(script, options, seed, carried)?;
+    let settings = script_settings(script, options)?;
     let mut app = App::new(level, source, seed, size);
     app.set_replay(!options.allow_saves);
     app.apply_settings(settings);
@@ -296,6 +268,62 @@ pub fn start_app(script: &Script, options: &RunOptions) -> Result<App, ScriptErr
         app.open_lab(start, goal, search, None);
     }
     Ok(app)
+}
+
+/// The level a script plays: the recording's copy when `carried`, else the file the
+/// options or the header name (the default level without one).
+fn open_script_level(
+    script: &Script,
+    options: &RunOptions,
+    seed: u64,
+    carried: bool,
+) -> Result<(Design, Source), ScriptError> {
+    let level = options.level.clone().or(script.header.level.clone());
+    let opened = match (&script.carried.level, carried) {
+        (Some(bytes), true) => crate::session::open_level_bytes(level.as_deref(), bytes, seed)
+            .map_err(|e| match e {
+                OpenError::Load(LoadError::Parse(mut p)) => {
+                    p.file = carried_copy_name(level.as_deref());
+                    OpenError::Load(LoadError::Parse(p))
+                }
+                other => other,
+            }),
+        _ => open_level(level.as_deref(), seed),
+    };
+    opened.map_err(|e| {
+        // A file the header names that cannot be read is the script's error, at the header
+        // (one that reads but does not parse has its own place in the level).
+        match (&options.level, &script.header.level_at, &e) {
+            (None, Some(at), OpenError::Load(LoadError::Io { .. })) => {
+                ScriptError::Script(at.error(e.to_string()).into())
+            }
+            _ => e.into(),
+        }
+    })
+}
+
+/// The settings a script plays with: the options' file, else the recording's copy, else
+/// the header's file, else the defaults (never the user's own).
+fn script_settings(script: &Script, options: &RunOptions) -> Result<Settings, ScriptError> {
+    Ok(
+        match (
+            &options.config,
+            &script.carried.config,
+            &script.header.config,
+        ) {
+            (Some(file), ..) => crate::app::config::load(file)?,
+            // The recording's copy of the settings, as the game read them.
+            (None, Some(bytes), file) => {
+                let name = carried_copy_name(file.as_deref());
+                let mut settings =
+                    crate::app::config::parse(bytes, &name).map_err(LoadError::from)?;
+                settings.file = file.clone();
+                settings
+            }
+            (None, None, Some(file)) => crate::app::config::load(file)?,
+            (None, None, None) => Settings::default(),
+        },
+    )
 }
 
 /// How errors and notes name the copy of a file that a recording carries.
