@@ -129,6 +129,26 @@ pub fn parse_token(t: &str) -> Result<Action, TokenError> {
         "snap" => return Ok(Action::Snap(None)),
         "reload" => return Ok(Action::Reload),
         "tick" => return Ok(Action::Tick),
+        _ => match named_key(t) {
+            Some(code) => code,
+            None if t.starts_with('F') => match t[1..].parse::<u8>() {
+                Ok(n @ 1..=12) => KeyCode::F(n),
+                _ => return Err(TokenError::Unknown(t.to_string())),
+            },
+            None => return Err(TokenError::NotAToken(t.to_string())),
+        },
+    };
+    let m = if code == KeyCode::BackTab {
+        KeyModifiers::SHIFT
+    } else {
+        none
+    };
+    Ok(key(code, m))
+}
+
+/// The key a key's name names (`Left`, `Esc`, `Hash` for `#`), but for the F keys.
+fn named_key(name: &str) -> Option<KeyCode> {
+    Some(match name {
         "Hash" => KeyCode::Char('#'),
         "Space" => KeyCode::Char(' '),
         "Left" => KeyCode::Left,
@@ -146,18 +166,8 @@ pub fn parse_token(t: &str) -> Result<Action, TokenError> {
         "End" => KeyCode::End,
         "PageUp" => KeyCode::PageUp,
         "PageDown" => KeyCode::PageDown,
-        f if f.starts_with('F') => match f[1..].parse::<u8>() {
-            Ok(n @ 1..=12) => KeyCode::F(n),
-            _ => return Err(TokenError::Unknown(t.to_string())),
-        },
-        _ => return Err(TokenError::NotAToken(t.to_string())),
-    };
-    let m = if code == KeyCode::BackTab {
-        KeyModifiers::SHIFT
-    } else {
-        none
-    };
-    Ok(key(code, m))
+        _ => return None,
+    })
 }
 
 /// The token that [`parse_token`] reads back as `event`, or `None` for an event a script
