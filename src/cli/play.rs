@@ -90,13 +90,9 @@ impl LevelRef {
 /// Plays in the terminal (or in plain lines, `--plain`) until the player quits; a signal
 /// that ends the game gives 128 + its number.
 pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
-    let data = match data::data_dir() {
-        Ok(dir) => Some(dir),
-        Err(e) => {
-            super::error::report(&format!("Runs are not kept: {e}"));
-            None
-        }
-    };
+    let data = data::data_dir()
+        .inspect_err(|e| super::error::report(&format!("Runs are not kept: {e}")))
+        .ok();
     let (level, bytes, slot) = locate(&args, data.as_deref())?;
     // The settings too: a bad file is refused whole, on the plain screen.
     let (settings, settings_text) = load_settings(args.config.as_deref())?;
