@@ -167,7 +167,7 @@ fn play_on(
     recorder: &Arc<Mutex<Recorder>>,
     hooks: Option<Arc<dyn crate::frontend::term::Hooks>>,
     (keys, plain_size): (Bindings, (u16, u16)),
-    keeper: &Mutex<Option<Arc<Keeper>>>,
+    keeper: &KeeperSlot,
 ) -> Result<i32, CliError> {
     if plain {
         let ending =
@@ -218,13 +218,13 @@ fn app_maker(
     }
 }
 
+/// A level located: where it is, its bytes when read, and its run's slot.
+type Located = (LevelRef, Option<Vec<u8>>, Option<Slot>);
+
 /// The level (read now, so that a bad one is reported before anything else), its bytes
 /// when read, and the slot where its run is kept: the named level's, else the run saved
 /// last, else the default level's.
-fn locate(
-    args: &PlayArgs,
-    data: Option<&Path>,
-) -> Result<(LevelRef, Option<Vec<u8>>, Option<Slot>), CliError> {
+fn locate(args: &PlayArgs, data: Option<&Path>) -> Result<Located, CliError> {
     Ok(match (&args.level, data) {
         (Some(p), dir) => {
             let bytes = crate::content::level::read_level_file(p)?;
@@ -506,6 +506,9 @@ fn recorder(
     Ok(recorder)
 }
 
+/// Where the keeper goes once the game has made it.
+type KeeperSlot = Mutex<Option<Arc<Keeper>>>;
+
 /// The keeper's place, filled once the game has made its app, and what fills it: the
 /// keeper of the run in the slot taken, when runs are kept.
 fn keeper_maker(
@@ -514,11 +517,8 @@ fn keeper_maker(
     recorder: Arc<Mutex<Recorder>>,
     tape_mark: Option<TapeMark>,
     unscored: Vec<Unscored>,
-) -> (
-    Arc<Mutex<Option<Arc<Keeper>>>>,
-    impl FnOnce(&App, bool) + Send,
-) {
-    let keeper: Arc<Mutex<Option<Arc<Keeper>>>> = Arc::default();
+) -> (Arc<KeeperSlot>, impl FnOnce(&App, bool) + Send) {
+    let keeper: Arc<KeeperSlot> = Arc::default();
     let make_keeper = {
         let keeper = Arc::clone(&keeper);
         move |app: &App, resumed: bool| {
