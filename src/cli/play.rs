@@ -12,13 +12,14 @@ use clap::Args;
 
 use super::error::CliError;
 use crate::app::App;
-use crate::app::config::Settings;
+use crate::app::config::{Bindings, Settings};
+use crate::content::level::Design;
 use crate::frontend::keep::{self, Keeper, Recovered, Start};
 use crate::frontend::record::Recorder;
 use crate::game::Planning;
 use crate::session::data::{self, Lock};
 use crate::session::save::{Kept, LegacySave, RunSave, Slot, TapeMark, Unscored, seen_hash};
-use crate::session::{DEFAULT_LEVEL, DEFAULT_LEVEL_PATH, SourceKind, open_level_bytes};
+use crate::session::{DEFAULT_LEVEL, DEFAULT_LEVEL_PATH, Source, SourceKind, open_level_bytes};
 
 /// Arguments of `play`.
 #[derive(Debug, Args, Default)]
@@ -89,240 +90,36 @@ impl LevelRef {
 /// Plays in the terminal (or in plain lines, `--plain`) until the player quits; a signal
 /// that ends the game gives 128 + its number.
 pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
-    let data = match data::data_dir() {
-        Ok(dir) => Some(dir),
-        Err(e) => {
-            super::error::report(&format!("Runs are not kept: {e}"));
-            None
-        }
-    };
-    // The level (read now, so that a bad one is reported before anything else), and the
-    // slot where its run is kept.
-    let (level, bytes, slot) = match (&args.level, &data) {
-        (Some(p), dir) => {
-            let bytes = crate::content::level::read_level_file(p)?;
-            // A level that does not parse is reported before the data folder is touched.
-            crate::content::level::Design::parse_any(&bytes, &p.display().to_string())
-                .map_err(crate::text::LoadError::from)?;
-            let level = LevelRef::of(Some(p));
-            let slot = dir.as_ref().map(|d| Slot::of(d, level.key.as_deref()));
-            (level, Some(bytes), slot)
-        }
-        (None, Some(dir)) => match Slot::latest(dir) {
-            Some(slot) => {
-                let save = read_save(&slot, None)?;
-                (LevelRef::of(save.level()), None, Some(slot))
-            }
-            None => {
-                let level = LevelRef::default_level();
-                let slot = Slot::of(dir, level.key.as_deref());
-                (level, None, Some(slot))
-            }
-        },
-        (None, None) => (LevelRef::default_level(), None, None),
-    };
+    let data = data::data_dir()
+        .inspect_err(|e| super::error::report(&format!("Runs are not kept: {e}")))
+        .ok();
+    let (level, bytes, slot) = locate(&args, data.as_deref())?;
     // The settings too: a bad file is refused whole, on the plain screen.
     let (settings, settings_text) = load_settings(args.config.as_deref())?;
-    // What can be refused without writing anything is refused first, on the plain screen
-    // and with or without a terminal: a kept run that cannot be resumed, or that another
-    // game plays (its lock file exists then, so taking the lock writes nothing).
-    let vet = |save: &Kept, slot: &Slot| -> Result<Option<Vec<u8>>, CliError> {
-        if let Some(seed) = args.seed.filter(|&s| s != save.run_seed()) {
-            return Err(CliError::BadInput(format!(
-                "{} has a run in progress (seed {}, turn {}): `{}` resumes it, and Q in the game abandons it; then --seed {seed} starts that run.",
-                save.name(),
-                save.run_seed(),
-                save.turn(),
-                keep::play_command(level.path.as_deref())
-            )));
-        }
-        check_level(save, slot)
-    };
-    if let (Some(_), Some(slot)) = (&data, &slot)
-        && slot.save.exists()
-    {
-        vet(&read_save(slot, level.path.as_deref())?, slot)?;
-    }
-    let early = match (&data, &slot) {
-        (Some(dir), Some(slot)) if slot.lock.is_file() => take_lock(dir, slot)?,
-        _ => None,
-    };
-    // Nothing is written (no lock, no recording) and no mode touched without a terminal
-    // to play on, unless the game is to be played in plain lines.
-    if !args.plain {
-        crate::frontend::term::require_terminal()?;
-    }
-    let mut kept = Taken(match (&data, slot) {
-        (Some(dir), Some(slot)) => {
-            let lock = match early {
-                Some(lock) => Some(lock),
-                None => take_lock(dir, &slot)?,
-            };
-            lock.map(|lock| (dir.clone(), lock, slot))
-        }
-        _ => None,
-    });
-    // Read again under the lock: the one that counts.
-    let saved = match &kept.0 {
-        Some((_, _, slot)) if slot.save.exists() => Some(read_save(slot, level.path.as_deref())?),
-        _ => None,
-    };
+    let mut kept = claim(&args, &level, data.as_deref(), slot)?;
     let keeping = kept.0.is_some();
-    let mut resumed: Option<Resumed> = None;
-    if let Some(save) = saved {
-        let (dir, _, slot) = kept.0.as_ref().expect("a save has a slot");
-        let caught_up = vet(&save, slot)?;
-        if save.settings().map(str::as_bytes) != settings_text.as_deref() {
-            super::error::report(
-                &"The settings changed since this run began: it goes on with the settings it began with.",
-            );
-        }
-        match save {
-            Kept::Run(mut save) => {
-                // Runs that ended unscored are scored first: their morgue files and score
-                // lines before anything else.
-                save.ended = score_unscored(dir, std::mem::take(&mut save.ended));
-                if save.session.in_progress() {
-                    let (mut app, start) = resume(&save, slot)?;
-                    if let Some(bytes) = caught_up {
-                        app.file_caught_up(bytes);
-                    }
-                    resumed = Some(Resumed {
-                        app,
-                        start,
-                        tape: save.tape.clone(),
-                        size: save.size,
-                        unscored: save.ended,
-                        legacy: None,
-                    });
-                } else if save.ended.is_empty() {
-                    // Over and scored: the save and its tape go; a new run begins.
-                    let _ = std::fs::remove_file(&slot.save);
-                    let _ = std::fs::remove_file(&slot.tape);
-                } else {
-                    return Err(CliError::BadInput(format!(
-                        "{}: a run that ended is kept until it is scored, and it still cannot be; the save is kept.",
-                        slot.save.display()
-                    )));
-                }
+    let (resumed, fresh, start, tape_mark) =
+        match resume_kept(&args, &level, &kept, settings_text.as_deref())? {
+            Some(r) => {
+                let (going, start, mark) = carry_on(r, &kept);
+                (Some(going), None, start, mark)
             }
-            Kept::Legacy(save) => {
-                let (app, start) = resume_legacy(&save, slot)?;
-                let tape = legacy_tape(&start, &save);
-                resumed = Some(Resumed {
-                    app,
-                    start,
-                    tape: None,
-                    size: save.size,
-                    unscored: Vec::new(),
-                    legacy: Some(tape),
-                });
-            }
-        }
-    }
-    let (resumed, fresh, start, tape_mark) = match resumed {
-        Some(Resumed {
-            app,
-            start,
-            tape: mark,
-            size,
-            unscored,
-            legacy,
-        }) => {
-            // A format 1 save's recording is the run's tape from now on.
-            let mark = match (&legacy, &kept.0) {
-                (Some(text), Some((_, _, slot))) => {
-                    crate::session::write_atomic(&slot.tape, text.as_bytes())
-                        .ok()
-                        .map(|()| TapeMark {
-                            file: slot.tape.file_name().map(PathBuf::from).unwrap_or_default(),
-                            len: text.len() as u64,
-                        })
-                }
-                _ => mark,
-            };
-            (Some((app, unscored, legacy, size)), None, start, mark)
-        }
-        None => {
-            let seed = args.seed.unwrap_or_else(fresh_seed);
-            let bytes = match (bytes, &level.path) {
-                (Some(b), _) => b,
-                (None, Some(p)) => crate::content::level::read_level_file(p)?,
-                (None, None) => DEFAULT_LEVEL.as_bytes().to_vec(),
-            };
-            // Checked before the terminal is touched, so bad input is reported on the
-            // plain screen; planning its monsters (seconds on a huge level) comes later,
-            // with progress on screen.
-            let opened = open_level_bytes(level.path.as_deref(), &bytes, seed)?;
-            let recovered = match opened
-                .1
-                .path
-                .as_deref()
-                .filter(|_| opened.1.kind != SourceKind::Generated)
-            {
-                Some(path) => match offer_recovery(path)? {
-                    // "Change nothing": not even the lock file taken for the run, which
-                    // dropping the slot's guard on this return removes.
-                    Offer::Quit => return Ok(0),
-                    Offer::Take(design, file, bytes) => Some(Recovered {
-                        design: *design,
-                        path: file,
-                        bytes,
-                    }),
-                    Offer::Leave => None,
-                },
-                None => None,
-            };
-            let start = Start {
-                level: level.path.clone(),
-                bytes,
-                seed,
-                planning: args.planning.unwrap_or(Planning::AStar),
-                settings: settings_text.and_then(|t| String::from_utf8(t).ok()),
-                settings_file: settings.file.clone(),
-                recovered,
-            };
-            (None, Some((opened, settings)), start, None)
-        }
-    };
-    // The recording of the game: a resumed run's starts with the run's tape, so that it
-    // replays the run from its first turn.
-    let run_seed = resumed
-        .as_ref()
-        .map_or(start.seed, |(app, ..)| app.world().seed());
-    let mut recorder = Recorder::new(
-        start.level.as_deref(),
-        run_seed,
-        args.record.as_deref(),
-        args.force,
-    )
-    .map_err(|e| {
-        let name = args.record.as_deref().unwrap_or(Path::new(""));
-        CliError::BadInput(format!("{}: cannot record: {e}", name.display()))
-    })?;
-    let planning = resumed
-        .as_ref()
-        .map_or(start.planning, |(app, ..)| app.world().planning());
-    for (k, v) in keep::extra_headers(planning, start.settings_file.as_deref()) {
-        if keeping || k != "runs" {
-            recorder = recorder.with_header(k, v);
-        }
-    }
-    // What the recording replays: the level as the game read it.
-    let level_copy = fresh.is_some().then_some(&start.bytes[..]);
-    recorder = recorder.with_copies(level_copy, start.settings.as_deref().map(str::as_bytes));
-    if let Some((_, _, legacy, size)) = &resumed {
-        let tape = match (legacy, &kept.0) {
-            (Some(text), _) => Some(text.clone()),
-            (None, Some((_, _, slot))) => tape_mark
-                .as_ref()
-                .and_then(|m| read_tape(&slot.tape, m.len)),
-            _ => None,
+            None => match new_run(&args, &level, bytes, settings, settings_text)? {
+                Some((fresh, start)) => (None, Some(fresh), start, None),
+                // "Change nothing": not even the lock file taken for the run, which
+                // dropping the slot's guard on this return removes.
+                None => return Ok(0),
+            },
         };
-        if let Some(text) = tape {
-            recorder = recorder.continuing_tape(text, *size);
-        }
-    }
+    let recorder = recorder(
+        &args,
+        &start,
+        resumed.as_ref(),
+        fresh.is_some(),
+        keeping,
+        tape_mark.as_ref(),
+        &kept,
+    )?;
     let recorder = Arc::new(Mutex::new(recorder));
     let (resumed, unscored) = match resumed {
         Some((app, unscored, ..)) => (Some(app), unscored),
@@ -330,20 +127,13 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
     };
     // The app of a new run is made on the terminal (planning a huge level takes a while);
     // the keeper starts the run's tape once it has it.
-    let keeper_parts = kept.0.take();
-    let keeper: Arc<Mutex<Option<Arc<Keeper>>>> = Arc::default();
-    let make_keeper = {
-        let keeper = Arc::clone(&keeper);
-        let recorder = Arc::clone(&recorder);
-        let start = start.clone();
-        move |app: &App, resumed: bool| {
-            if let Some((dir, lock, slot)) = keeper_parts {
-                let resumed = resumed.then_some((tape_mark, unscored));
-                let k = Arc::new(Keeper::new(dir, slot, lock, start, recorder, app, resumed));
-                *keeper.lock().unwrap_or_else(|p| p.into_inner()) = Some(k);
-            }
-        }
-    };
+    let (keeper, make_keeper) = keeper_maker(
+        kept.0.take(),
+        start.clone(),
+        Arc::clone(&recorder),
+        tape_mark,
+        unscored,
+    );
     let hooks: Option<Arc<dyn crate::frontend::term::Hooks>> = keeping.then(|| {
         Arc::new(LateKeeper(Arc::clone(&keeper))) as Arc<dyn crate::frontend::term::Hooks>
     });
@@ -357,7 +147,55 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
     let plain_size = resumed
         .as_ref()
         .map_or(crate::frontend::plain::SIZE, App::size);
-    let make_app = move |size: (u16, u16), progress: Arc<crate::game::Progress>| match resumed {
+    let make_app = app_maker(resumed, fresh, start, keeping, make_keeper);
+    play_on(
+        args.plain,
+        make_app,
+        &recorder,
+        hooks,
+        (keys, plain_size),
+        &keeper,
+    )
+}
+
+/// Plays the game `make_app` makes, in plain lines (at `plain_size`) or in the terminal
+/// (its busy box with `keys`), until it ends: its exit code, once the keeper, when runs
+/// are kept, has kept the run.
+fn play_on(
+    plain: bool,
+    make_app: impl FnOnce((u16, u16), Arc<crate::game::Progress>) -> App + Send,
+    recorder: &Arc<Mutex<Recorder>>,
+    hooks: Option<Arc<dyn crate::frontend::term::Hooks>>,
+    (keys, plain_size): (Bindings, (u16, u16)),
+    keeper: &KeeperSlot,
+) -> Result<i32, CliError> {
+    if plain {
+        let ending =
+            crate::frontend::plain::play_kept(make_app, Arc::clone(recorder), hooks, plain_size);
+        let keeper = keeper.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        // Kept however the lines ended, a closed output too: the run is the player's.
+        let kept = keeper
+            .as_ref()
+            .is_none_or(|k| crate::frontend::plain::finish(k));
+        return Ok(ending?.exit_code_kept(kept));
+    }
+    let ending = crate::frontend::term::play_kept(make_app, Arc::clone(recorder), hooks, keys)
+        .map_err(CliError::Terminal)?;
+    let keeper = keeper.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    let kept = keeper.as_ref().is_none_or(|k| k.finish_and_say());
+    Ok(ending.exit_code_kept(kept))
+}
+
+/// What makes the game's app at the terminal's size: the resumed run's, resized to it, or a
+/// new run's; either way the keeper is made with it.
+fn app_maker(
+    resumed: Option<App>,
+    fresh: Option<Fresh>,
+    start: Start,
+    keeping: bool,
+    make_keeper: impl FnOnce(&App, bool) + Send,
+) -> impl FnOnce((u16, u16), Arc<crate::game::Progress>) -> App + Send {
+    move |size: (u16, u16), progress: Arc<crate::game::Progress>| match resumed {
         Some(mut app) => {
             // The recording says so too (the recorder's start).
             if app.size() != size {
@@ -377,22 +215,321 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
             make_keeper(&app, false);
             app
         }
-    };
-    if args.plain {
-        let ending =
-            crate::frontend::plain::play_kept(make_app, Arc::clone(&recorder), hooks, plain_size);
-        let keeper = keeper.lock().unwrap_or_else(|p| p.into_inner()).clone();
-        // Kept however the lines ended, a closed output too: the run is the player's.
-        let kept = keeper
-            .as_ref()
-            .is_none_or(|k| crate::frontend::plain::finish(k));
-        return Ok(ending?.exit_code_kept(kept));
     }
-    let ending = crate::frontend::term::play_kept(make_app, Arc::clone(&recorder), hooks, keys)
-        .map_err(CliError::Terminal)?;
-    let keeper = keeper.lock().unwrap_or_else(|p| p.into_inner()).clone();
-    let kept = keeper.as_ref().is_none_or(|k| k.finish_and_say());
-    Ok(ending.exit_code_kept(kept))
+}
+
+/// A level located: where it is, its bytes when read, and its run's slot.
+type Located = (LevelRef, Option<Vec<u8>>, Option<Slot>);
+
+/// The level (read now, so that a bad one is reported before anything else), its bytes
+/// when read, and the slot where its run is kept: the named level's, else the run saved
+/// last, else the default level's.
+fn locate(args: &PlayArgs, data: Option<&Path>) -> Result<Located, CliError> {
+    Ok(match (&args.level, data) {
+        (Some(p), dir) => {
+            let bytes = crate::content::level::read_level_file(p)?;
+            // A level that does not parse is reported before the data folder is touched.
+            crate::content::level::Design::parse_any(&bytes, &p.display().to_string())
+                .map_err(crate::text::LoadError::from)?;
+            let level = LevelRef::of(Some(p));
+            let slot = dir.map(|d| Slot::of(d, level.key.as_deref()));
+            (level, Some(bytes), slot)
+        }
+        (None, Some(dir)) => match Slot::latest(dir) {
+            Some(slot) => {
+                let save = read_save(&slot, None)?;
+                (LevelRef::of(save.level()), None, Some(slot))
+            }
+            None => {
+                let level = LevelRef::default_level();
+                let slot = Slot::of(dir, level.key.as_deref());
+                (level, None, Some(slot))
+            }
+        },
+        (None, None) => (LevelRef::default_level(), None, None),
+    })
+}
+
+/// A kept run that `--seed` would not resume is refused; else the level file's bytes when
+/// the save caught up with an edit of it ([`check_level`]).
+fn vet(
+    seed: Option<u64>,
+    level: &LevelRef,
+    save: &Kept,
+    slot: &Slot,
+) -> Result<Option<Vec<u8>>, CliError> {
+    if let Some(seed) = seed.filter(|&s| s != save.run_seed()) {
+        return Err(CliError::BadInput(format!(
+            "{} has a run in progress (seed {}, turn {}): `{}` resumes it, and Q in the game abandons it; then --seed {seed} starts that run.",
+            save.name(),
+            save.run_seed(),
+            save.turn(),
+            keep::play_command(level.path.as_deref())
+        )));
+    }
+    check_level(save, slot)
+}
+
+/// The slot's lock, once what can be refused without writing anything is refused, on the
+/// plain screen and with or without a terminal: a kept run that cannot be resumed, or that
+/// another game plays (its lock file exists then, so taking the lock writes nothing).
+fn claim(
+    args: &PlayArgs,
+    level: &LevelRef,
+    data: Option<&Path>,
+    slot: Option<Slot>,
+) -> Result<Taken, CliError> {
+    if let (Some(_), Some(slot)) = (data, &slot)
+        && slot.save.exists()
+    {
+        vet(
+            args.seed,
+            level,
+            &read_save(slot, level.path.as_deref())?,
+            slot,
+        )?;
+    }
+    let early = match (data, &slot) {
+        (Some(dir), Some(slot)) if slot.lock.is_file() => take_lock(dir, slot)?,
+        _ => None,
+    };
+    // Nothing is written (no lock, no recording) and no mode touched without a terminal
+    // to play on, unless the game is to be played in plain lines.
+    if !args.plain {
+        crate::frontend::term::require_terminal()?;
+    }
+    Ok(Taken(match (data, slot) {
+        (Some(dir), Some(slot)) => {
+            let lock = match early {
+                Some(lock) => Some(lock),
+                None => take_lock(dir, &slot)?,
+            };
+            lock.map(|lock| (dir.to_path_buf(), lock, slot))
+        }
+        _ => None,
+    }))
+}
+
+/// The kept run to resume, its save read again under the lock (the read that counts), or
+/// `None` for a new run.
+fn resume_kept(
+    args: &PlayArgs,
+    level: &LevelRef,
+    kept: &Taken,
+    settings_text: Option<&[u8]>,
+) -> Result<Option<Resumed>, CliError> {
+    let Some((dir, _, slot)) = kept.0.as_ref().filter(|(_, _, s)| s.save.exists()) else {
+        return Ok(None);
+    };
+    let save = read_save(slot, level.path.as_deref())?;
+    let caught_up = vet(args.seed, level, &save, slot)?;
+    if save.settings().map(str::as_bytes) != settings_text {
+        super::error::report(
+            &"The settings changed since this run began: it goes on with the settings it began with.",
+        );
+    }
+    match save {
+        Kept::Run(save) => resume_run(save, dir, slot, caught_up),
+        Kept::Legacy(save) => {
+            let (app, start) = resume_legacy(&save, slot)?;
+            let tape = legacy_tape(&start, &save);
+            Ok(Some(Resumed {
+                app,
+                start,
+                tape: None,
+                size: save.size,
+                unscored: Vec::new(),
+                legacy: Some(tape),
+            }))
+        }
+    }
+}
+
+/// A kept run in progress, resumed; a run over and scored leaves its save and tape for a
+/// new run (`None`).
+fn resume_run(
+    mut save: Box<RunSave>,
+    dir: &Path,
+    slot: &Slot,
+    caught_up: Option<Vec<u8>>,
+) -> Result<Option<Resumed>, CliError> {
+    // Runs that ended unscored are scored first: their morgue files and score
+    // lines before anything else.
+    save.ended = score_unscored(dir, std::mem::take(&mut save.ended));
+    if save.session.in_progress() {
+        let (mut app, start) = resume(&save, slot)?;
+        if let Some(bytes) = caught_up {
+            app.file_caught_up(bytes);
+        }
+        Ok(Some(Resumed {
+            app,
+            start,
+            tape: save.tape.clone(),
+            size: save.size,
+            unscored: save.ended,
+            legacy: None,
+        }))
+    } else if save.ended.is_empty() {
+        // Over and scored: the save and its tape go; a new run begins.
+        let _ = std::fs::remove_file(&slot.save);
+        let _ = std::fs::remove_file(&slot.tape);
+        Ok(None)
+    } else {
+        Err(CliError::BadInput(format!(
+            "{}: a run that ended is kept until it is scored, and it still cannot be; the save is kept.",
+            slot.save.display()
+        )))
+    }
+}
+
+/// A resumed run going on: its app, the ended runs it keeps unscored, a format 1 save's
+/// recording and the terminal size it was saved at.
+type Going = (App, Vec<Unscored>, Option<String>, (u16, u16));
+
+/// A new run's level and its settings, for the app made on the terminal.
+type Fresh = ((Design, Source), Settings);
+
+/// A resumed run as the game goes on with it, what it started from and where its tape
+/// stands: a format 1 save's recording is the run's tape from now on.
+fn carry_on(r: Resumed, kept: &Taken) -> (Going, Start, Option<TapeMark>) {
+    let Resumed {
+        app,
+        start,
+        tape: mark,
+        size,
+        unscored,
+        legacy,
+    } = r;
+    let mark = match (&legacy, &kept.0) {
+        (Some(text), Some((_, _, slot))) => {
+            crate::session::write_atomic(&slot.tape, text.as_bytes())
+                .ok()
+                .map(|()| TapeMark {
+                    file: slot.tape.file_name().map(PathBuf::from).unwrap_or_default(),
+                    len: text.len() as u64,
+                })
+        }
+        _ => mark,
+    };
+    ((app, unscored, legacy, size), start, mark)
+}
+
+/// A new run: its seed, its level opened and what it starts from; `None` when the player,
+/// offered a recovery file, chose to change nothing.
+fn new_run(
+    args: &PlayArgs,
+    level: &LevelRef,
+    bytes: Option<Vec<u8>>,
+    settings: Settings,
+    settings_text: Option<Vec<u8>>,
+) -> Result<Option<(Fresh, Start)>, CliError> {
+    let seed = args.seed.unwrap_or_else(fresh_seed);
+    let bytes = match (bytes, &level.path) {
+        (Some(b), _) => b,
+        (None, Some(p)) => crate::content::level::read_level_file(p)?,
+        (None, None) => DEFAULT_LEVEL.as_bytes().to_vec(),
+    };
+    // Checked before the terminal is touched, so bad input is reported on the
+    // plain screen; planning its monsters (seconds on a huge level) comes later,
+    // with progress on screen.
+    let opened = open_level_bytes(level.path.as_deref(), &bytes, seed)?;
+    let recovered = match opened
+        .1
+        .path
+        .as_deref()
+        .filter(|_| opened.1.kind != SourceKind::Generated)
+    {
+        Some(path) => match offer_recovery(path)? {
+            Offer::Quit => return Ok(None),
+            Offer::Take(design, file, bytes) => Some(Recovered {
+                design: *design,
+                path: file,
+                bytes,
+            }),
+            Offer::Leave => None,
+        },
+        None => None,
+    };
+    let start = Start {
+        level: level.path.clone(),
+        bytes,
+        seed,
+        planning: args.planning.unwrap_or(Planning::AStar),
+        settings: settings_text.and_then(|t| String::from_utf8(t).ok()),
+        settings_file: settings.file.clone(),
+        recovered,
+    };
+    Ok(Some(((opened, settings), start)))
+}
+
+/// The recording of the game: a resumed run's starts with the run's tape, so that it
+/// replays the run from its first turn.
+fn recorder(
+    args: &PlayArgs,
+    start: &Start,
+    resumed: Option<&Going>,
+    fresh: bool,
+    keeping: bool,
+    tape_mark: Option<&TapeMark>,
+    kept: &Taken,
+) -> Result<Recorder, CliError> {
+    let run_seed = resumed.map_or(start.seed, |(app, ..)| app.world().seed());
+    let mut recorder = Recorder::new(
+        start.level.as_deref(),
+        run_seed,
+        args.record.as_deref(),
+        args.force,
+    )
+    .map_err(|e| {
+        let name = args.record.as_deref().unwrap_or(Path::new(""));
+        CliError::BadInput(format!("{}: cannot record: {e}", name.display()))
+    })?;
+    let planning = resumed.map_or(start.planning, |(app, ..)| app.world().planning());
+    for (k, v) in keep::extra_headers(planning, start.settings_file.as_deref()) {
+        if keeping || k != "runs" {
+            recorder = recorder.with_header(k, v);
+        }
+    }
+    // What the recording replays: the level as the game read it.
+    let level_copy = fresh.then_some(&start.bytes[..]);
+    recorder = recorder.with_copies(level_copy, start.settings.as_deref().map(str::as_bytes));
+    if let Some((_, _, legacy, size)) = resumed {
+        let tape = match (legacy, &kept.0) {
+            (Some(text), _) => Some(text.clone()),
+            (None, Some((_, _, slot))) => tape_mark.and_then(|m| read_tape(&slot.tape, m.len)),
+            _ => None,
+        };
+        if let Some(text) = tape {
+            recorder = recorder.continuing_tape(text, *size);
+        }
+    }
+    Ok(recorder)
+}
+
+/// Where the keeper goes once the game has made it.
+type KeeperSlot = Mutex<Option<Arc<Keeper>>>;
+
+/// The keeper's place, filled once the game has made its app, and what fills it: the
+/// keeper of the run in the slot taken, when runs are kept.
+fn keeper_maker(
+    parts: Option<(PathBuf, Lock, Slot)>,
+    start: Start,
+    recorder: Arc<Mutex<Recorder>>,
+    tape_mark: Option<TapeMark>,
+    unscored: Vec<Unscored>,
+) -> (Arc<KeeperSlot>, impl FnOnce(&App, bool) + Send) {
+    let keeper: Arc<KeeperSlot> = Arc::default();
+    let make_keeper = {
+        let keeper = Arc::clone(&keeper);
+        move |app: &App, resumed: bool| {
+            if let Some((dir, lock, slot)) = parts {
+                let resumed = resumed.then_some((tape_mark, unscored));
+                let k = Arc::new(Keeper::new(dir, slot, lock, start, recorder, app, resumed));
+                *keeper.lock().unwrap_or_else(|p| p.into_inner()) = Some(k);
+            }
+        }
+    };
+    (keeper, make_keeper)
 }
 
 /// A kept run resumed: its app, what its game started from, where its tape stood and the

@@ -55,6 +55,29 @@ pub(super) fn scores(args: &ScoresArgs) -> Result<i32, CliError> {
         out.flush()?;
         return Ok(0);
     }
+    print_table(&mut out, &shown)?;
+    let total = table.scores.len();
+    if shown.len() < total {
+        writeln!(out, "{} of {total} runs; --limit 0 shows all.", shown.len())?;
+    }
+    out.flush()?;
+    Ok(0)
+}
+
+/// The table's heading.
+const HEAD: [&str; 8] = [
+    "#",
+    "outcome",
+    "depth",
+    "turns",
+    "kills",
+    "seed",
+    "level",
+    "ended (UTC)",
+];
+
+/// The runs shown, each with its place in the whole table, in columns under [`HEAD`].
+fn print_table(out: &mut impl Write, shown: &[(usize, &scores::Score)]) -> Result<(), CliError> {
     // Every field is text from a file: each is escaped, whatever it is meant to hold.
     let rows: Vec<[String; 8]> = shown
         .iter()
@@ -72,52 +95,39 @@ pub(super) fn scores(args: &ScoresArgs) -> Result<i32, CliError> {
             .map(|cell| crate::text::escape_controls(&cell).into_owned())
         })
         .collect();
-    let head = [
-        "#",
-        "outcome",
-        "depth",
-        "turns",
-        "kills",
-        "seed",
-        "level",
-        "ended (UTC)",
-    ];
-    let mut widths = head.map(|h| h.chars().count());
+    let mut widths = HEAD.map(|h| h.chars().count());
     for r in &rows {
         for (w, c) in widths.iter_mut().zip(r) {
             *w = (*w).max(c.chars().count());
         }
     }
-    let line = |cells: &[&str]| {
-        let mut text = String::new();
-        for (i, (c, w)) in cells.iter().zip(widths).enumerate() {
-            // Numbers to the right, words to the left.
-            let right = matches!(i, 0 | 3 | 4 | 5);
-            let pad = w.saturating_sub(c.chars().count());
-            if i > 0 {
-                text.push_str("  ");
-            }
-            if right {
-                text.push_str(&" ".repeat(pad));
-                text.push_str(c);
-            } else {
-                text.push_str(c);
-                if i + 1 < cells.len() {
-                    text.push_str(&" ".repeat(pad));
-                }
-            }
-        }
-        text
-    };
-    writeln!(out, "{}", line(&head))?;
+    writeln!(out, "{}", table_line(&HEAD, widths))?;
     for r in &rows {
         let cells: Vec<&str> = r.iter().map(String::as_str).collect();
-        writeln!(out, "{}", line(&cells))?;
+        writeln!(out, "{}", table_line(&cells, widths))?;
     }
-    let total = table.scores.len();
-    if shown.len() < total {
-        writeln!(out, "{} of {total} runs; --limit 0 shows all.", shown.len())?;
+    Ok(())
+}
+
+/// One row of the table, each cell padded to its column's width: numbers to the right,
+/// words to the left, the last with no padding after it.
+fn table_line(cells: &[&str], widths: [usize; 8]) -> String {
+    let mut text = String::new();
+    for (i, (c, w)) in cells.iter().zip(widths).enumerate() {
+        let right = matches!(i, 0 | 3 | 4 | 5);
+        let pad = w.saturating_sub(c.chars().count());
+        if i > 0 {
+            text.push_str("  ");
+        }
+        if right {
+            text.push_str(&" ".repeat(pad));
+            text.push_str(c);
+        } else {
+            text.push_str(c);
+            if i + 1 < cells.len() {
+                text.push_str(&" ".repeat(pad));
+            }
+        }
     }
-    out.flush()?;
-    Ok(0)
+    text
 }

@@ -320,46 +320,9 @@ fn view(
             // The time stopped is not owed to the speed.
             v.clock = Instant::now();
         }
-        if v.playing && !replay.done() {
-            let per = Duration::from_secs_f64(1.0 / f64::from(SPEEDS[v.speed]));
-            let mut steps = 0;
-            while v.clock.elapsed() >= per && steps < 1000 {
-                replay.step();
-                v.clock += per;
-                steps += 1;
-                dirty = true;
-            }
-            if replay.done() {
-                v.playing = false;
-            }
-        } else {
-            v.clock = Instant::now();
-        }
+        dirty |= v.advance(replay);
         if dirty {
-            terminal.draw(|f| {
-                let area = f.area();
-                let (w, h) = replay.app().size();
-                if w <= area.width && h <= area.height {
-                    f.render_widget(replay.app(), Rect::new(area.x, area.y, w, h));
-                } else {
-                    replay.render(&mut larger);
-                    copy_into(&larger, f.buffer_mut(), area);
-                }
-                let buf = f.buffer_mut();
-                // Below the game when the terminal has room, else over its top row
-                // (the map's title): the bottom row is the look line.
-                let row = if h < area.height { h } else { 0 };
-                let line = v.status(replay, usize::from(area.width));
-                let style = Style::new().add_modifier(Modifier::REVERSED);
-                for x in area.x..area.right() {
-                    buf[(x, area.y + row)].reset();
-                    buf[(x, area.y + row)].set_style(style);
-                }
-                buf.set_string(area.x, area.y + row, line, style);
-                if no_color {
-                    crate::view::strip_colours(buf);
-                }
-            })?;
+            v.draw(terminal, replay, &mut larger, no_color)?;
             dirty = false;
         }
         if !event::poll(Duration::from_millis(10))? {
@@ -374,63 +337,147 @@ fn view(
         if key.kind == event::KeyEventKind::Release {
             continue;
         }
-        if let Some(typed) = &mut v.prompt {
-            match key.code {
-                KeyCode::Char(c) if c.is_ascii_digit() && typed.len() < 9 => typed.push(c),
-                KeyCode::Backspace => {
-                    typed.pop();
-                }
-                KeyCode::Enter => {
-                    let turn: u32 = typed.parse().unwrap_or(0);
-                    v.prompt = None;
-                    v.playing = false;
-                    v.said = Some(match replay.seek_turn(turn) {
-                        Ok(true) => format!("at turn {turn}: paused"),
-                        Ok(false) => format!(
-                            "the recording ends at turn {}",
-                            replay.replayed().world().turn()
-                        ),
-                        Err(e) => format!("cannot go back: {e}"),
-                    });
-                }
-                KeyCode::Esc => v.prompt = None,
-                _ => {}
-            }
+        if v.prompt.is_some() {
+            v.type_turn(replay, key.code);
             continue;
         }
+        if let Some(code) = v.key(terminal, flags, replay, &ev)? {
+            return Ok(code);
+        }
+    }
+}
+
+impl Viewer {
+    /// Steps the replay as far as the speed owes, whether it did.
+    fn advance(&mut self, replay: &mut Replay) -> bool {
+        let mut stepped = false;
+        if self.playing && !replay.done() {
+            let per = Duration::from_secs_f64(1.0 / f64::from(SPEEDS[self.speed]));
+            let mut steps = 0;
+            while self.clock.elapsed() >= per && steps < 1000 {
+                replay.step();
+                self.clock += per;
+                steps += 1;
+                stepped = true;
+            }
+            if replay.done() {
+                self.playing = false;
+            }
+        } else {
+            self.clock = Instant::now();
+        }
+        stepped
+    }
+
+    /// Draws the replayed game and the status line.
+    fn draw(
+        &self,
+        terminal: &mut ratatui::DefaultTerminal,
+        replay: &Replay,
+        larger: &mut Buffer,
+        no_color: bool,
+    ) -> io::Result<()> {
+        terminal.draw(|f| {
+            let area = f.area();
+            let (w, h) = replay.app().size();
+            if w <= area.width && h <= area.height {
+                f.render_widget(replay.app(), Rect::new(area.x, area.y, w, h));
+            } else {
+                replay.render(larger);
+                copy_into(larger, f.buffer_mut(), area);
+            }
+            let buf = f.buffer_mut();
+            // Below the game when the terminal has room, else over its top row
+            // (the map's title): the bottom row is the look line.
+            let row = if h < area.height { h } else { 0 };
+            let line = self.status(replay, usize::from(area.width));
+            let style = Style::new().add_modifier(Modifier::REVERSED);
+            for x in area.x..area.right() {
+                buf[(x, area.y + row)].reset();
+                buf[(x, area.y + row)].set_style(style);
+            }
+            buf.set_string(area.x, area.y + row, line, style);
+            if no_color {
+                crate::view::strip_colours(buf);
+            }
+        })?;
+        Ok(())
+    }
+
+    /// A key typed at the jump prompt: a digit, a correction, the jump or leaving it.
+    fn type_turn(&mut self, replay: &mut Replay, code: KeyCode) {
+        let Some(typed) = &mut self.prompt else {
+            return;
+        };
+        match code {
+            KeyCode::Char(c) if c.is_ascii_digit() && typed.len() < 9 => typed.push(c),
+            KeyCode::Backspace => {
+                typed.pop();
+            }
+            KeyCode::Enter => {
+                let turn: u32 = typed.parse().unwrap_or(0);
+                self.prompt = None;
+                self.playing = false;
+                self.said = Some(match replay.seek_turn(turn) {
+                    Ok(true) => format!("at turn {turn}: paused"),
+                    Ok(false) => format!(
+                        "the recording ends at turn {}",
+                        replay.replayed().world().turn()
+                    ),
+                    Err(e) => format!("cannot go back: {e}"),
+                });
+            }
+            KeyCode::Esc => self.prompt = None,
+            _ => {}
+        }
+    }
+
+    /// A key of the viewer's or of the game's, which look into it; the exit code when it
+    /// leaves the viewer.
+    fn key(
+        &mut self,
+        terminal: &mut ratatui::DefaultTerminal,
+        flags: &term::Flags,
+        replay: &mut Replay,
+        ev: &Event,
+    ) -> io::Result<Option<i32>> {
+        let Event::Key(key) = ev else {
+            return Ok(None);
+        };
         let keys = &replay.replayed().settings().bindings;
         match keymap::lookup(keys, crate::app::config::REPLAY_STACK, key) {
             // C-c is the table's own (it always quits), q the viewer's.
-            Some(Action::ReplayQuit | Action::Interrupt) => return Ok(0),
+            Some(Action::ReplayQuit | Action::Interrupt) => return Ok(Some(0)),
             // In raw mode Ctrl-Z is a key, not SIGTSTP: suspended as the game is.
             Some(Action::Suspend) => {
                 term::suspend(terminal, flags)?;
-                v.clock = Instant::now();
+                self.clock = Instant::now();
             }
             Some(Action::ReplayPause) => {
-                v.playing = !v.playing && !replay.done();
-                v.clock = Instant::now();
+                self.playing = !self.playing && !replay.done();
+                self.clock = Instant::now();
             }
             Some(Action::ReplayStep) => {
-                v.playing = false;
+                self.playing = false;
                 replay.step();
             }
-            Some(Action::ReplayFaster) => v.speed = (v.speed + 1).min(SPEEDS.len() - 1),
-            Some(Action::ReplaySlower) => v.speed = v.speed.saturating_sub(1),
-            Some(Action::ReplayJump) => v.prompt = Some(String::new()),
+            Some(Action::ReplayFaster) => self.speed = (self.speed + 1).min(SPEEDS.len() - 1),
+            Some(Action::ReplaySlower) => self.speed = self.speed.saturating_sub(1),
+            Some(Action::ReplayJump) => self.prompt = Some(String::new()),
             Some(Action::ReplayStart) => {
-                v.playing = false;
+                self.playing = false;
                 if let Err(e) = replay.restart() {
-                    v.said = Some(format!("cannot go back: {e}"));
+                    self.said = Some(format!("cannot go back: {e}"));
                 }
             }
             _ => {
                 // The game's keys look into it, pausing it first.
-                if replay.look(&ev) {
-                    v.playing = false;
+                if replay.look(ev) {
+                    self.playing = false;
                 }
             }
         }
+        Ok(None)
     }
 }
 

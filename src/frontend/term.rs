@@ -921,103 +921,129 @@ impl Ui<'_> {
                 dirty = false;
                 last_draw = Instant::now();
             }
-            let busy = lock(app).is_busy();
-            let wait = if busy {
-                TICK.saturating_sub(last_tick.elapsed()).min(SLICE)
-            } else {
-                SLICE
-            };
-            if self.queue.is_empty() {
-                self.idle(app);
-            }
-            if self.queue.is_empty() && event::poll(wait)? {
-                let ev = event::read()?;
-                self.enqueue(ev);
-                self.drain()?;
-            }
-            // A resize to the size the app has (as a flood of SIGWINCH gives) is nothing
-            // to do and nothing to record.
-            let size = lock(app).size();
-            let input = self
-                .queue
-                .pop_front()
-                .filter(|ev| !matches!(*ev, Event::Resize(w, h) if (w, h) == size));
-            if let Some(ev) = input {
-                // In raw mode Ctrl-Z is a key, not SIGTSTP: the key table says where it
-                // suspends (not in the editor, where it undoes).
-                let suspends = matches!(&ev, Event::Key(k) if {
-                    let a = lock(app);
-                    keymap::lookup(&a.settings().bindings, a.contexts(), k) == Some(Action::Suspend)
-                });
-                if suspends {
+            if let Some(ev) = self.next_input(app, last_tick)? {
+                dirty = true;
+                if self.suspends(app, &ev) {
                     self.suspend()?;
-                    dirty = true;
                     continue;
                 }
-                self.record(|r| r.event(&ev));
-                let guard = self.guard(&lock(app));
-                self.run(
-                    guard,
-                    worker,
-                    Box::new(move |a| {
-                        a.drive(&Input::Event(ev));
-                        DiskPoll::Quiet
-                    }),
-                )?;
-                let (running, turn) = {
-                    let a = lock(app);
-                    (a.is_running(), a.world().turn())
-                };
-                self.record(|r| {
-                    if running {
-                        r.commit()
-                    } else {
-                        r.commit_as_quit()
-                    }
-                });
-                self.handled(app);
-                dirty = true;
+                let turn = self.handle(app, worker, ev)?;
                 assert!(
                     !(panic_after_turn && turn > 0),
                     "injected panic after a turn ({PANIC_ENV}=turn)"
                 );
             }
             if lock(app).is_busy() && last_tick.elapsed() >= TICK {
-                self.record(|r| r.tick());
-                let guard = self.guard(&lock(app));
-                self.run(
-                    guard,
-                    worker,
-                    Box::new(|a| {
-                        a.drive(&Input::Tick);
-                        DiskPoll::Quiet
-                    }),
-                )?;
-                self.handled(app);
+                self.tick(app, worker)?;
                 last_tick = Instant::now();
                 dirty = true;
             }
             if last_poll.elapsed() >= DISK_POLL {
-                let guard = self.guard(&lock(app));
-                match self.run(guard, worker, Box::new(|a| a.poll_disk()))? {
-                    DiskPoll::Reloaded => {
-                        self.record(|r| r.reload());
-                        self.handled(app);
-                        dirty = true;
-                    }
-                    // A kept run's replay must say it too: the recording marks the poll,
-                    // and the session's journal has what it found.
-                    DiskPoll::Waiting if lock(app).keeping() => {
-                        self.record(|r| r.reload());
-                        self.handled(app);
-                        dirty = true;
-                    }
-                    DiskPoll::Waiting => dirty = true,
-                    DiskPoll::Quiet => {}
-                }
+                dirty |= self.poll_disk(app, worker)?;
                 last_poll = Instant::now();
             }
         }
+    }
+
+    /// The next input to handle: the backlog's first, else what comes within a slice of
+    /// time (less while the app is busy, for its next tick).
+    fn next_input(&mut self, app: &Shared<'_>, last_tick: Instant) -> io::Result<Option<Event>> {
+        let busy = lock(app).is_busy();
+        let wait = if busy {
+            TICK.saturating_sub(last_tick.elapsed()).min(SLICE)
+        } else {
+            SLICE
+        };
+        if self.queue.is_empty() {
+            self.idle(app);
+        }
+        if self.queue.is_empty() && event::poll(wait)? {
+            let ev = event::read()?;
+            self.enqueue(ev);
+            self.drain()?;
+        }
+        // A resize to the size the app has (as a flood of SIGWINCH gives) is nothing
+        // to do and nothing to record.
+        let size = lock(app).size();
+        Ok(self
+            .queue
+            .pop_front()
+            .filter(|ev| !matches!(*ev, Event::Resize(w, h) if (w, h) == size)))
+    }
+
+    /// Whether `ev` suspends the game: in raw mode Ctrl-Z is a key, not SIGTSTP, and the
+    /// key table says where it suspends (not in the editor, where it undoes).
+    fn suspends(&self, app: &Shared<'_>, ev: &Event) -> bool {
+        matches!(ev, Event::Key(k) if {
+            let a = lock(app);
+            keymap::lookup(&a.settings().bindings, a.contexts(), k) == Some(Action::Suspend)
+        })
+    }
+
+    /// Records `ev` and has the app handle it on the worker; the game's turn after it.
+    fn handle(&mut self, app: &Shared<'_>, worker: &Worker, ev: Event) -> io::Result<u32> {
+        self.record(|r| r.event(&ev));
+        let guard = self.guard(&lock(app));
+        self.run(
+            guard,
+            worker,
+            Box::new(move |a| {
+                a.drive(&Input::Event(ev));
+                DiskPoll::Quiet
+            }),
+        )?;
+        let (running, turn) = {
+            let a = lock(app);
+            (a.is_running(), a.world().turn())
+        };
+        self.record(|r| {
+            if running {
+                r.commit()
+            } else {
+                r.commit_as_quit()
+            }
+        });
+        self.handled(app);
+        Ok(turn)
+    }
+
+    /// One tick of travel and autoplay, recorded, on the worker.
+    fn tick(&mut self, app: &Shared<'_>, worker: &Worker) -> io::Result<()> {
+        self.record(|r| r.tick());
+        let guard = self.guard(&lock(app));
+        self.run(
+            guard,
+            worker,
+            Box::new(|a| {
+                a.drive(&Input::Tick);
+                DiskPoll::Quiet
+            }),
+        )?;
+        self.handled(app);
+        Ok(())
+    }
+
+    /// Looks at the level file on disk, on the worker: whether the frame changes.
+    fn poll_disk(&mut self, app: &Shared<'_>, worker: &Worker) -> io::Result<bool> {
+        let guard = self.guard(&lock(app));
+        Ok(
+            match self.run(guard, worker, Box::new(|a| a.poll_disk()))? {
+                DiskPoll::Reloaded => {
+                    self.record(|r| r.reload());
+                    self.handled(app);
+                    true
+                }
+                // A kept run's replay must say it too: the recording marks the poll,
+                // and the session's journal has what it found.
+                DiskPoll::Waiting if lock(app).keeping() => {
+                    self.record(|r| r.reload());
+                    self.handled(app);
+                    true
+                }
+                DiskPoll::Waiting => true,
+                DiskPoll::Quiet => false,
+            },
+        )
     }
 
     /// What quitting during the work on `app` drops; also takes the app's planning progress

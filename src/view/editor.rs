@@ -10,7 +10,7 @@ use ratatui::widgets::{Block, Paragraph, Widget};
 
 use super::words::pack;
 use crate::app::keymap::{self, Action, BINDINGS, Context};
-use crate::app::{App, Prefix, tile_name};
+use crate::app::{App, Prefix, Tools, tile_name};
 use crate::content::level::tile_glyph;
 use crate::engine::grid::Pos;
 use crate::text::wrap;
@@ -63,62 +63,11 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let block = Block::bordered().title(" editor ");
     let inner = block.inner(area);
     block.render(area, buf);
-    let width = usize::from(inner.width).max(1);
-    let head = Style::new().add_modifier(Modifier::BOLD);
-    let dim = Style::new().fg(Color::DarkGray);
-    let mut lines: Vec<Line<'static>> = Vec::new();
-    let field = |lines: &mut Vec<Line<'static>>, name: &'static str, value: String| {
-        let mut first = true;
-        for part in wrap(&value, width.saturating_sub(name.len() + 1).max(1)) {
-            let label = if first { name } else { "" };
-            first = false;
-            lines.push(Line::from(vec![
-                Span::styled(format!("{label:<w$} ", w = name.len()), head),
-                Span::raw(part),
-            ]));
-        }
-    };
-    let w = app.world();
-    let grid = &app.design().level().grid;
-    field(
-        &mut lines,
-        "Floor",
-        format!(
-            "{} of {}, map {}x{}",
-            w.run().depth,
-            w.final_depth(),
-            grid.width(),
-            grid.height()
-        ),
-    );
-    field(&mut lines, "File", app.source().name());
-    if let Some(next) = app.design().next() {
-        field(
-            &mut lines,
-            "Next",
-            crate::text::escape_controls(next).into_owned(),
-        );
-    }
-    field(
-        &mut lines,
-        "At",
-        format!("{} {}", app.cursor(), cell_words(app, app.cursor())),
-    );
+    // Outside the editor there is nothing to show in its panel.
     let Some(tools) = app.tools() else { return };
-    let tool = match tools.pending {
-        Some((tool, from)) => format!("{} from {from}", tool.name()),
-        None => "brush".into(),
-    };
-    field(&mut lines, "Tool", tool);
-    let glyph = format!("{} {}", tile_glyph(tools.glyph), tile_name(tools.glyph));
-    field(&mut lines, "Glyph", glyph.trim().to_string());
-    if let Some(clip) = app.clipboard() {
-        field(
-            &mut lines,
-            "Clip",
-            format!("{}x{}", clip.width(), clip.height()),
-        );
-    }
+    let width = usize::from(inner.width).max(1);
+    let mut lines: Vec<Line<'static>> = Vec::new();
+    field_lines(app, tools, width, &mut lines);
     // What the editor waits for, above its keys; idle, the keys speak for themselves.
     let waiting = match (tools.prefix, tools.pending) {
         (Some(Prefix::Monster), _) => Some("type the monster's letter:"),
@@ -128,8 +77,81 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
         (None, None) => None,
     };
     if let Some(what) = waiting {
-        lines.push(Line::styled(what.to_string(), dim));
+        lines.push(Line::styled(
+            what.to_string(),
+            Style::new().fg(Color::DarkGray),
+        ));
     }
+    key_lines(app, width, &mut lines);
+    Paragraph::new(lines).render(inner, buf);
+}
+
+/// A named field, its value wrapped beside the name.
+fn field(lines: &mut Vec<Line<'static>>, width: usize, name: &'static str, value: String) {
+    let head = Style::new().add_modifier(Modifier::BOLD);
+    let mut first = true;
+    for part in wrap(&value, width.saturating_sub(name.len() + 1).max(1)) {
+        let label = if first { name } else { "" };
+        first = false;
+        lines.push(Line::from(vec![
+            Span::styled(format!("{label:<w$} ", w = name.len()), head),
+            Span::raw(part),
+        ]));
+    }
+}
+
+/// The floor, the file, the next floor, the cell at the cursor, the tool, the glyph and the
+/// clipboard.
+fn field_lines(app: &App, tools: &Tools, width: usize, lines: &mut Vec<Line<'static>>) {
+    let w = app.world();
+    let grid = &app.design().level().grid;
+    field(
+        lines,
+        width,
+        "Floor",
+        format!(
+            "{} of {}, map {}x{}",
+            w.run().depth,
+            w.final_depth(),
+            grid.width(),
+            grid.height()
+        ),
+    );
+    field(lines, width, "File", app.source().name());
+    if let Some(next) = app.design().next() {
+        field(
+            lines,
+            width,
+            "Next",
+            crate::text::escape_controls(next).into_owned(),
+        );
+    }
+    field(
+        lines,
+        width,
+        "At",
+        format!("{} {}", app.cursor(), cell_words(app, app.cursor())),
+    );
+    let tool = match tools.pending {
+        Some((tool, from)) => format!("{} from {from}", tool.name()),
+        None => "brush".into(),
+    };
+    field(lines, width, "Tool", tool);
+    let glyph = format!("{} {}", tile_glyph(tools.glyph), tile_name(tools.glyph));
+    field(lines, width, "Glyph", glyph.trim().to_string());
+    if let Some(clip) = app.clipboard() {
+        field(
+            lines,
+            width,
+            "Clip",
+            format!("{}x{}", clip.width(), clip.height()),
+        );
+    }
+}
+
+/// The keys of what the editor waits for now: a question's answers, the editor's hints, or
+/// the table's keys of the context it is in.
+fn key_lines(app: &App, width: usize, lines: &mut Vec<Line<'static>>) {
     let context = app.contexts()[0];
     if let Some(question) = app.question() {
         // A question's own answers, as its box gives them: the keys of other questions do
@@ -143,40 +165,45 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
         let units: Vec<&str> = hints.split("  ").collect();
         lines.extend(pack(&units, "  ", width).into_iter().map(Line::raw));
     } else {
-        for b in BINDINGS.iter().filter(|b| b.context == context) {
-            // A monster's key with its kind's name, one to a line.
-            let kinds: Vec<String> = b
-                .keys
-                .iter()
-                .filter_map(|(k, a)| match a {
-                    Action::PlaceKind(c) => Some(format!(
-                        "{} {}",
-                        k.name(),
-                        app.design().level().grid.kind(*c).name
-                    )),
-                    _ => None,
-                })
-                .collect();
-            if kinds.is_empty() {
-                let text = format!("{} {}", b.label, b.help);
-                lines.extend(wrap(&text, width).into_iter().map(Line::raw));
-            } else {
-                lines.extend(pack(&kinds, "  ", width).into_iter().map(Line::raw));
-            }
-        }
-        if context == Context::Monster {
-            // The level's own kinds, each placed by its letter.
-            let own: Vec<String> = app
-                .design()
-                .level()
-                .grid
-                .kinds()
-                .own()
-                .iter()
-                .map(|k| format!("{} {}", k.glyph, k.name))
-                .collect();
-            lines.extend(pack(&own, "  ", width).into_iter().map(Line::raw));
+        table_lines(app, context, width, lines);
+    }
+}
+
+/// The key table's keys of `context`, a monster's key with its kind's name; under the
+/// monster prefix, the level's own kinds too.
+fn table_lines(app: &App, context: Context, width: usize, lines: &mut Vec<Line<'static>>) {
+    for b in BINDINGS.iter().filter(|b| b.context == context) {
+        // A monster's key with its kind's name, one to a line.
+        let kinds: Vec<String> = b
+            .keys
+            .iter()
+            .filter_map(|(k, a)| match a {
+                Action::PlaceKind(c) => Some(format!(
+                    "{} {}",
+                    k.name(),
+                    app.design().level().grid.kind(*c).name
+                )),
+                _ => None,
+            })
+            .collect();
+        if kinds.is_empty() {
+            let text = format!("{} {}", b.label, b.help);
+            lines.extend(wrap(&text, width).into_iter().map(Line::raw));
+        } else {
+            lines.extend(pack(&kinds, "  ", width).into_iter().map(Line::raw));
         }
     }
-    Paragraph::new(lines).render(inner, buf);
+    if context == Context::Monster {
+        // The level's own kinds, each placed by its letter.
+        let own: Vec<String> = app
+            .design()
+            .level()
+            .grid
+            .kinds()
+            .own()
+            .iter()
+            .map(|k| format!("{} {}", k.glyph, k.name))
+            .collect();
+        lines.extend(pack(&own, "  ", width).into_iter().map(Line::raw));
+    }
 }

@@ -12,7 +12,7 @@ use super::map;
 use super::words::{format_count, pack};
 use crate::app::config::Theme;
 use crate::app::keymap::{Action, Context};
-use crate::app::lab::LabSearch;
+use crate::app::lab::{Lab, LabSearch};
 use crate::app::screen::{Layout, map_views};
 use crate::app::{App, Layer};
 use crate::content::map::Tile;
@@ -33,6 +33,26 @@ pub fn summary(result: &SearchResult, from: Pos, to: Pos) -> String {
 
 pub(super) fn render(app: &App, l: &Layout, buf: &mut Buffer) {
     let Some(lab) = app.lab() else { return };
+    render_frame(app, lab, l, buf);
+    let views = map_views(app, l);
+    let comparing = views.len() > 1;
+    let snaps: Vec<_> = (0..lab.searches.len())
+        .map(|i| app.lab_snapshot(i))
+        .collect();
+    for (i, &view) in views.iter().enumerate() {
+        let Some(snap) = snaps.get(i).and_then(|s| s.as_deref()) else {
+            continue;
+        };
+        if comparing && view.y > 0 {
+            caption(lab, i, view, buf);
+        }
+        render_search(app, lab, i, snap, view, buf);
+    }
+    render_panel(app, &snaps, l.side, buf);
+}
+
+/// The map's frame: the level's name above, what the mouse does below.
+fn render_frame(app: &App, lab: &Lab, l: &Layout, buf: &mut Buffer) {
     // The frame's corners and " Lab: " before the title (the space after it may go).
     let room = usize::from(l.map_block.width).saturating_sub(2);
     let title = super::map::level_title(app, room.saturating_sub(6));
@@ -61,77 +81,79 @@ pub(super) fn render(app: &App, l: &Layout, buf: &mut Buffer) {
         .title_bottom(mode)
         .border_style(Style::new().fg(Color::Cyan))
         .render(l.map_block, buf);
-    let views = map_views(app, l);
-    let comparing = views.len() > 1;
-    let snaps: Vec<_> = (0..lab.searches.len())
-        .map(|i| app.lab_snapshot(i))
-        .collect();
-    for (i, &view) in views.iter().enumerate() {
-        let Some(snap) = snaps.get(i).and_then(|s| s.as_deref()) else {
-            continue;
-        };
-        if comparing && view.y > 0 {
-            // A caption names each search, on the row above its map.
-            let search = &lab.searches[i];
-            let mut what = super::describe::options(&search.options);
-            if let Some(k) = search.kind {
-                what = format!("{} {what}", lab.grid.kind(k).name);
-            }
-            let caption = if search.fewest_steps {
-                format!(" {what} fewest steps ")
-            } else {
-                format!(" {what} ")
-            };
-            let style = Style::new().add_modifier(Modifier::REVERSED);
-            buf.set_stringn(view.x, view.y - 1, &caption, view.width as usize, style);
-        }
-        let cam = app.camera();
-        let theme = &app.settings().theme;
-        map::draw_tiles(&lab.grid, theme, view, cam, buf, |_| map::Seen::Shown);
-        let mut put =
-            |p: Pos, ch: Option<char>, style: Style| map::put_cell(buf, view, cam, p, ch, style);
-        if jumps(&lab.searches[i]) {
-            draw_runs(snap, &mut put);
-        }
-        if app.overlay().layer == Layer::Cost {
-            map::draw_costs(lab.search_grid(i), view, cam, &mut put);
-        }
-        // `*` is the path found: mid-search the chain to the node being expanded is not
-        // drawn with it (JPS's runs and the closed cells show the way there).
-        let found = snap.current == Some(lab.goal);
-        map::draw_search(
-            snap,
-            &lab.grid,
-            app.overlay().layer,
-            app.overlay().step.is_some(),
-            if found { &snap.path } else { &[] },
-            theme,
-            &mut put,
-        );
-        if let Some(at) = lab.searches[i]
-            .optimal
-            .and_then(|o| o.leaves)
-            .filter(|_| found)
-        {
-            let style = Style::new()
-                .fg(Color::White)
-                .bg(Color::Red)
-                .add_modifier(Modifier::BOLD);
-            put(at, Some(LEAVES), style);
-        }
-        let mark = Style::new()
-            .fg(Color::Black)
-            .bg(Color::White)
-            .add_modifier(Modifier::BOLD);
-        put(lab.start, Some('S'), mark);
-        put(lab.goal, Some('G'), mark);
-        put(
-            app.cursor(),
-            None,
-            Style::new().add_modifier(Modifier::REVERSED),
-        );
+}
+
+/// A caption that names search `i`, on the row above its map.
+fn caption(lab: &Lab, i: usize, view: Rect, buf: &mut Buffer) {
+    let search = &lab.searches[i];
+    let mut what = super::describe::options(&search.options);
+    if let Some(k) = search.kind {
+        what = format!("{} {what}", lab.grid.kind(k).name);
     }
-    render_panel(app, &snaps, l.side, buf);
+    let caption = if search.fewest_steps {
+        format!(" {what} fewest steps ")
+    } else {
+        format!(" {what} ")
+    };
+    let style = Style::new().add_modifier(Modifier::REVERSED);
+    buf.set_stringn(view.x, view.y - 1, &caption, view.width as usize, style);
+}
+
+/// Search `i` drawn on its map: the tiles, the layer, the path, the marks and the cursor.
+fn render_search(app: &App, lab: &Lab, i: usize, snap: &Snapshot, view: Rect, buf: &mut Buffer) {
+    let cam = app.camera();
+    let theme = &app.settings().theme;
+    map::draw_tiles(&lab.grid, theme, view, cam, buf, |_| map::Seen::Shown);
+    let mut put =
+        |p: Pos, ch: Option<char>, style: Style| map::put_cell(buf, view, cam, p, ch, style);
+    if jumps(&lab.searches[i]) {
+        draw_runs(snap, &mut put);
+    }
+    if app.overlay().layer == Layer::Cost {
+        map::draw_costs(lab.search_grid(i), view, cam, &mut put);
+    }
+    // `*` is the path found: mid-search the chain to the node being expanded is not
+    // drawn with it (JPS's runs and the closed cells show the way there).
+    let found = snap.current == Some(lab.goal);
+    map::draw_search(
+        snap,
+        &lab.grid,
+        app.overlay().layer,
+        app.overlay().step.is_some(),
+        if found { &snap.path } else { &[] },
+        theme,
+        &mut put,
+    );
+    if let Some(at) = lab.searches[i]
+        .optimal
+        .and_then(|o| o.leaves)
+        .filter(|_| found)
+    {
+        let style = Style::new()
+            .fg(Color::White)
+            .bg(Color::Red)
+            .add_modifier(Modifier::BOLD);
+        put(at, Some(LEAVES), style);
+    }
+    let mark = Style::new()
+        .fg(Color::Black)
+        .bg(Color::White)
+        .add_modifier(Modifier::BOLD);
+    put(lab.start, Some('S'), mark);
+    put(lab.goal, Some('G'), mark);
+    put(
+        app.cursor(),
+        None,
+        Style::new().add_modifier(Modifier::REVERSED),
+    );
+}
+
+fn head() -> Style {
+    Style::new().add_modifier(Modifier::BOLD)
+}
+
+fn dim() -> Style {
+    Style::new().fg(Color::DarkGray)
 }
 
 fn render_panel(
@@ -145,72 +167,9 @@ fn render_panel(
     let inner = block.inner(area);
     block.render(area, buf);
     let width = usize::from(inner.width).max(1);
-    let head = Style::new().add_modifier(Modifier::BOLD);
-    let dim = Style::new().fg(Color::DarkGray);
     let mut lines: Vec<Line> = Vec::new();
-    let total = app.shown_expansions();
-    let step = app.current_step();
     for (i, search) in lab.searches.iter().enumerate() {
-        let o = &search.options;
-        let label = if i == 0 { "search" } else { "beside" };
-        let mut units = vec![
-            format!("{label} {}", super::describe::options(o)),
-            super::describe::formula(o),
-        ];
-        if let Some(k) = search.kind.map(|k| lab.grid.kind(k)) {
-            // As a monster of that kind searches: its name, and its costs where they differ
-            // (its moves, weight and cap are in the options above).
-            units.insert(1, format!("as the {}", k.name));
-            units.extend(super::describe::kind_costs(&k, &lab.grid));
-        }
-        for (j, part) in pack(&units, "  ", width).into_iter().enumerate() {
-            lines.push(match part.strip_prefix(label) {
-                Some(rest) if j == 0 => {
-                    Line::from(vec![Span::styled(label, head), Span::raw(rest.to_string())])
-                }
-                _ => Line::from(part),
-            });
-        }
-        // The summary reads as `path` prints it; each figure stays with its word.
-        let mut sum = summary(&search.result, lab.start, lab.goal);
-        if let Some(here) = search.cost_here.filter(|&c| Some(c) != search.result.cost) {
-            // The fewest steps, priced on the weighted map.
-            sum.push_str(&format!(", {here} with terrain"));
-        }
-        if let Some(o) = search.optimal {
-            sum.push_str(&format!(", optimal {}", o.cost));
-        }
-        let marked = sum.replace(": ", ":\n").replace(", ", ",\n");
-        let units: Vec<&str> = marked.lines().collect();
-        for part in pack(&units, " ", width) {
-            lines.push(Line::from(part));
-        }
-        if let Some(at) = search.optimal.and_then(|o| o.leaves) {
-            let note = format!("{LEAVES} {}", leaves_note(at));
-            lines.extend(
-                crate::text::wrap(&note, width)
-                    .into_iter()
-                    .map(|l| Line::styled(l, Style::new().fg(Color::Red))),
-            );
-        }
-        if let Some(edited) = lab.edited.as_ref().filter(|_| i == 0)
-            && let Some(before) = edited.before.first()
-        {
-            for part in pack(&changes(&edited.what, before, search), " ", width) {
-                lines.push(Line::styled(part, Style::new().fg(Color::Yellow)));
-            }
-        }
-        if o.algorithm == Algorithm::Jps {
-            let note = match search.result.fallback {
-                Some(why) => super::describe::fallback(why),
-                None => "nodes are jump points; runs - | / \\ join them".to_string(),
-            };
-            lines.extend(
-                crate::text::wrap(&note, width)
-                    .into_iter()
-                    .map(|l| Line::styled(l, dim)),
-            );
-        }
+        search_lines(lab, i, search, width, &mut lines);
         if let Some(Some(snap)) = snaps.get(i) {
             let (open, closed) = snap.counts();
             let mut units = vec![
@@ -225,7 +184,11 @@ fn render_panel(
             }
         }
     }
-    let mut play = vec![format!("step {step}/{total}")];
+    let mut play = vec![format!(
+        "step {}/{}",
+        app.current_step(),
+        app.shown_expansions()
+    )];
     if app.overlay().autoplay {
         play.push(format!("▶ {}/s", app.overlay().speed()));
     } else {
@@ -235,7 +198,7 @@ fn render_panel(
         play.push(c.name(lab.grid.kinds()).into_owned());
     }
     for part in pack(&play, "  ", width) {
-        lines.push(Line::styled(part, dim));
+        lines.push(Line::styled(part, dim()));
     }
     if let Some(Some(snap)) = snaps.first() {
         layer_legend(
@@ -248,106 +211,211 @@ fn render_panel(
         if let Some(quiz) = &lab.quiz {
             quiz_lines(app, quiz, snap.step, width, &mut lines);
         }
-        let quizzing = lab.quiz.is_some();
-        lines.push(Line::styled(
-            if quizzing {
-                "open list, by place:"
-            } else {
-                "open list, next first:"
-            },
-            head,
-        ));
-        // What the last expansion did goes below the open list; built first, so that the
-        // open list gets exactly the rows it leaves (its lines wrap on narrow panels).
-        let mut below: Vec<Line> = Vec::new();
-        let search = &lab.searches[0];
-        match search.trace.expansion(snap.step, lab.cost_grid(0)) {
-            Some(e) => {
-                let units = [
-                    format!("expansion #{}", e.step),
-                    format!("took {}:", e.node),
-                ];
-                for part in pack(&units, " ", width) {
-                    below.push(Line::styled(part, head));
-                }
-                if e.goal {
-                    // It stops on taking the goal: no neighbour is looked at.
-                    let units = ["the goal:", "the search", "ends here"];
-                    for part in pack(&units, " ", width.saturating_sub(1)) {
-                        below.push(Line::styled(format!(" {part}"), dim));
-                    }
-                }
-                for (p, fate) in e.neighbours {
-                    let style = match fate {
-                        Fate::New { .. } => Style::new().fg(Color::Green),
-                        Fate::Improved { .. } => Style::new().fg(Color::Yellow),
-                        _ => dim,
-                    };
-                    let arrow = map::arrow(e.node, p);
-                    let units = [
-                        format!("{arrow} {:<7}", p.to_string()),
-                        super::describe::fate(fate),
-                    ];
-                    for part in pack(&units, " ", width.saturating_sub(1)) {
-                        below.push(Line::styled(format!(" {part}"), style));
-                    }
-                }
-            }
-            None => below.push(Line::styled(
-                format!(
-                    "no expansion yet: {} steps",
-                    app.settings()
-                        .bindings
-                        .key_of(Context::Overlay, Action::StepForward)
-                ),
-                dim,
-            )),
-        }
-        // The order the search pops them in, by its tie rule; in a quiz, by place, so that
-        // the answer is the learner's to find.
-        let mut open = lab.open_order(0, snap.step);
-        if quizzing {
-            open.sort_by_key(|n| (n.pos.y, n.pos.x));
-        }
-        let queued = (search.options.ties != Ties::LowerH).then(|| lab.queued(0, snap.step));
-        // One row for "… N more"; on a short panel the open list keeps three rows and what
-        // is below is cut instead. In a quiz the open list is what the answer is found in:
-        // it takes every row left, and the last expansion is cut below it.
-        let below_rows = if quizzing { 0 } else { below.len() };
-        let room = usize::from(inner.height)
-            .saturating_sub(lines.len() + below_rows + 1)
-            .max(3);
-        // An entry too wide for the panel (a huge map's cells and figures) wraps between its
-        // figures and counts as the lines it takes.
-        let (mut used, mut shown) = (0, 0);
-        for n in &open {
-            let mut units = vec![
-                format!("{:<7}", n.pos.to_string()),
-                format!("F{}", n.f),
-                format!("G{}", n.g),
-                format!("H{}", n.h),
-            ];
-            // Under LIFO and FIFO the order nodes were queued in breaks the ties.
-            if let Some(q) = queued.as_ref().and_then(|q| q.get(&n.pos)) {
-                units.push(format!("q{}", q.serial));
-            }
-            let rows = pack(&units, " ", width.saturating_sub(1));
-            if used + rows.len() > room {
-                break;
-            }
-            used += rows.len();
-            shown += 1;
-            lines.extend(rows.into_iter().map(|row| Line::from(format!(" {row}"))));
-        }
-        if open.len() > shown {
-            lines.push(Line::styled(format!(" … {} more", open.len() - shown), dim));
-        }
-        if open.is_empty() {
-            lines.push(Line::styled(" (empty)", dim));
-        }
-        lines.extend(below);
+        step_lines(app, lab, snap, usize::from(inner.height), width, &mut lines);
     }
     Paragraph::new(lines).render(inner, buf);
+}
+
+/// Search `i`'s lines: its options and costs, its summary, and its notes (where its path
+/// leaves an optimal one, what an edit changed, how JPS reads).
+fn search_lines(
+    lab: &Lab,
+    i: usize,
+    search: &LabSearch,
+    width: usize,
+    lines: &mut Vec<Line<'static>>,
+) {
+    let o = &search.options;
+    let label = if i == 0 { "search" } else { "beside" };
+    let mut units = vec![
+        format!("{label} {}", super::describe::options(o)),
+        super::describe::formula(o),
+    ];
+    if let Some(k) = search.kind.map(|k| lab.grid.kind(k)) {
+        // As a monster of that kind searches: its name, and its costs where they differ
+        // (its moves, weight and cap are in the options above).
+        units.insert(1, format!("as the {}", k.name));
+        units.extend(super::describe::kind_costs(&k, &lab.grid));
+    }
+    for (j, part) in pack(&units, "  ", width).into_iter().enumerate() {
+        lines.push(match part.strip_prefix(label) {
+            Some(rest) if j == 0 => Line::from(vec![
+                Span::styled(label, head()),
+                Span::raw(rest.to_string()),
+            ]),
+            _ => Line::from(part),
+        });
+    }
+    summary_lines(lab, search, width, lines);
+    if let Some(at) = search.optimal.and_then(|o| o.leaves) {
+        let note = format!("{LEAVES} {}", leaves_note(at));
+        lines.extend(
+            crate::text::wrap(&note, width)
+                .into_iter()
+                .map(|l| Line::styled(l, Style::new().fg(Color::Red))),
+        );
+    }
+    if let Some(edited) = lab.edited.as_ref().filter(|_| i == 0)
+        && let Some(before) = edited.before.first()
+    {
+        for part in pack(&changes(&edited.what, before, search), " ", width) {
+            lines.push(Line::styled(part, Style::new().fg(Color::Yellow)));
+        }
+    }
+    if o.algorithm == Algorithm::Jps {
+        let note = match search.result.fallback {
+            Some(why) => super::describe::fallback(why),
+            None => "nodes are jump points; runs - | / \\ join them".to_string(),
+        };
+        lines.extend(
+            crate::text::wrap(&note, width)
+                .into_iter()
+                .map(|l| Line::styled(l, dim())),
+        );
+    }
+}
+
+/// A search's summary as `path` prints it, each figure kept with its word.
+fn summary_lines(lab: &Lab, search: &LabSearch, width: usize, lines: &mut Vec<Line<'static>>) {
+    let mut sum = summary(&search.result, lab.start, lab.goal);
+    if let Some(here) = search.cost_here.filter(|&c| Some(c) != search.result.cost) {
+        // The fewest steps, priced on the weighted map.
+        sum.push_str(&format!(", {here} with terrain"));
+    }
+    if let Some(o) = search.optimal {
+        sum.push_str(&format!(", optimal {}", o.cost));
+    }
+    let marked = sum.replace(": ", ":\n").replace(", ", ",\n");
+    let units: Vec<&str> = marked.lines().collect();
+    for part in pack(&units, " ", width) {
+        lines.push(Line::from(part));
+    }
+}
+
+/// The first search at its step: the open list in pop order (by place in a quiz), then what
+/// the last expansion did, in the `height` rows of the panel.
+fn step_lines(
+    app: &App,
+    lab: &Lab,
+    snap: &Snapshot,
+    height: usize,
+    width: usize,
+    lines: &mut Vec<Line<'static>>,
+) {
+    let quizzing = lab.quiz.is_some();
+    lines.push(Line::styled(
+        if quizzing {
+            "open list, by place:"
+        } else {
+            "open list, next first:"
+        },
+        head(),
+    ));
+    // What the last expansion did goes below the open list; built first, so that the
+    // open list gets exactly the rows it leaves (its lines wrap on narrow panels).
+    let below = expansion_lines(app, lab, snap, width);
+    // One row for "… N more"; on a short panel the open list keeps three rows and what
+    // is below is cut instead. In a quiz the open list is what the answer is found in:
+    // it takes every row left, and the last expansion is cut below it.
+    let below_rows = if quizzing { 0 } else { below.len() };
+    let room = height.saturating_sub(lines.len() + below_rows + 1).max(3);
+    open_lines(lab, snap, room, width, lines);
+    lines.extend(below);
+}
+
+/// The open list in the order the search pops it, by its tie rule (in a quiz, by place, so
+/// that the answer is the learner's to find), in at most `room` rows and one for the rest.
+fn open_lines(
+    lab: &Lab,
+    snap: &Snapshot,
+    room: usize,
+    width: usize,
+    lines: &mut Vec<Line<'static>>,
+) {
+    let search = &lab.searches[0];
+    let mut open = lab.open_order(0, snap.step);
+    if lab.quiz.is_some() {
+        open.sort_by_key(|n| (n.pos.y, n.pos.x));
+    }
+    let queued = (search.options.ties != Ties::LowerH).then(|| lab.queued(0, snap.step));
+    // An entry too wide for the panel (a huge map's cells and figures) wraps between its
+    // figures and counts as the lines it takes.
+    let (mut used, mut shown) = (0, 0);
+    for n in &open {
+        let mut units = vec![
+            format!("{:<7}", n.pos.to_string()),
+            format!("F{}", n.f),
+            format!("G{}", n.g),
+            format!("H{}", n.h),
+        ];
+        // Under LIFO and FIFO the order nodes were queued in breaks the ties.
+        if let Some(q) = queued.as_ref().and_then(|q| q.get(&n.pos)) {
+            units.push(format!("q{}", q.serial));
+        }
+        let rows = pack(&units, " ", width.saturating_sub(1));
+        if used + rows.len() > room {
+            break;
+        }
+        used += rows.len();
+        shown += 1;
+        lines.extend(rows.into_iter().map(|row| Line::from(format!(" {row}"))));
+    }
+    if open.len() > shown {
+        lines.push(Line::styled(
+            format!(" … {} more", open.len() - shown),
+            dim(),
+        ));
+    }
+    if open.is_empty() {
+        lines.push(Line::styled(" (empty)", dim()));
+    }
+}
+
+/// What the first search's last expansion did: the node it took and each neighbour's fate.
+fn expansion_lines(app: &App, lab: &Lab, snap: &Snapshot, width: usize) -> Vec<Line<'static>> {
+    let mut below: Vec<Line> = Vec::new();
+    let Some(e) = lab.searches[0].trace.expansion(snap.step, lab.cost_grid(0)) else {
+        below.push(Line::styled(
+            format!(
+                "no expansion yet: {} steps",
+                app.settings()
+                    .bindings
+                    .key_of(Context::Overlay, Action::StepForward)
+            ),
+            dim(),
+        ));
+        return below;
+    };
+    let units = [
+        format!("expansion #{}", e.step),
+        format!("took {}:", e.node),
+    ];
+    for part in pack(&units, " ", width) {
+        below.push(Line::styled(part, head()));
+    }
+    if e.goal {
+        // It stops on taking the goal: no neighbour is looked at.
+        let units = ["the goal:", "the search", "ends here"];
+        for part in pack(&units, " ", width.saturating_sub(1)) {
+            below.push(Line::styled(format!(" {part}"), dim()));
+        }
+    }
+    for (p, fate) in e.neighbours {
+        let style = match fate {
+            Fate::New { .. } => Style::new().fg(Color::Green),
+            Fate::Improved { .. } => Style::new().fg(Color::Yellow),
+            _ => dim(),
+        };
+        let arrow = map::arrow(e.node, p);
+        let units = [
+            format!("{arrow} {:<7}", p.to_string()),
+            super::describe::fate(fate),
+        ];
+        for part in pack(&units, " ", width.saturating_sub(1)) {
+            below.push(Line::styled(format!(" {part}"), style));
+        }
+    }
+    below
 }
 
 /// The glyph that marks where a path leaves every optimal one.

@@ -54,7 +54,47 @@ pub(super) fn level_title(app: &App, room: usize) -> String {
 }
 
 pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &mut Buffer) {
+    frame(app, snapshot, l).render(l.map_block, buf);
+    let view = l.map;
+    let cam = app.camera();
     let theme = &app.settings().theme;
+    let fog = Fog::of(app);
+    draw_tiles(app.world().grid(), theme, view, cam, buf, |p| fog.seen(p));
+    let mut put = |p: Pos, ch: Option<char>, style: Style| put_cell(buf, view, cam, p, ch, style);
+    draw_features(app, &fog, &mut put);
+    draw_search_or_path(app, snapshot, &fog, view, &mut put);
+    if app.mode() == Mode::Edit {
+        draw_moved_starts(app, &mut put);
+    }
+    for m in app.world().monsters().iter().filter(|m| fog.shown(m.pos)) {
+        let mut style = Style::new()
+            .fg(kind_color(app.world().grid(), m.kind))
+            .add_modifier(Modifier::BOLD);
+        if Some(m.id) == app.selected() {
+            style = style.add_modifier(Modifier::UNDERLINED | Modifier::REVERSED);
+        }
+        put(m.pos, Some(m.kind), style);
+    }
+    put(
+        app.world().player().pos,
+        Some('@'),
+        Style::new().fg(theme.player).add_modifier(Modifier::BOLD),
+    );
+    if let Some((tool, anchor)) = app.tools().and_then(|t| t.pending) {
+        draw_pending(tool, anchor, app.cursor(), &mut put);
+    }
+    if matches!(app.mode(), Mode::Look | Mode::Edit) {
+        put(
+            app.cursor(),
+            None,
+            Style::new().fg(Color::Black).bg(Color::White),
+        );
+    }
+}
+
+/// The map's frame: the level's title, why the search starts where it does, the overlay's
+/// legend and the custom options, yellow while editing.
+fn frame<'a>(app: &App, snapshot: Option<&Snapshot>, l: &Layout) -> Block<'a> {
     // The frame's corners, and a space before the title (the one after may go).
     let room = usize::from(l.map_block.width).saturating_sub(2);
     let title = level_title(app, room.saturating_sub(1));
@@ -62,26 +102,8 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
     if let Some(why) = search_origin(app, room.saturating_sub(title.chars().count() + 3)) {
         block = block.title(Line::from(why).right_aligned());
     }
-    let mut legend = if app.overlay().on {
-        legend(app, snapshot, l.map)
-    } else {
-        Vec::new()
-    };
-    let mut legend_w: usize = legend.iter().map(|s| s.content.chars().count()).sum();
-    if legend_w > room {
-        // The states' glyphs go a pair (glyph, word) at a time from the end; a ramp cut
-        // would show a wrong figure at its end, so a frame too narrow for it shows none.
-        let states =
-            app.world().planner().distance_map().is_none() && app.overlay().layer == Layer::States;
-        while states && legend.len() > 3 && legend_w > room {
-            legend.truncate(legend.len() - 2);
-            legend_w = legend.iter().map(|s| s.content.chars().count()).sum();
-        }
-        if legend_w > room {
-            legend.clear();
-            legend_w = 0;
-        }
-    }
+    let legend = fitted_legend(app, snapshot, l.map, room);
+    let legend_w: usize = legend.iter().map(|s| s.content.chars().count()).sum();
     if !legend.is_empty() {
         // The overlay's legend sits on the map's frame, where it costs no row of the panel.
         block = block.title_bottom(Line::from(legend));
@@ -107,31 +129,79 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
     if app.mode() == Mode::Edit {
         block = block.border_style(Style::new().fg(Color::Yellow));
     }
-    block.render(l.map_block, buf);
+    block
+}
 
-    let view = l.map;
-    let cam = app.camera();
-    let selected = app.selected().and_then(|id| app.world().monster(id));
-    // While playing with sight on, the map shows what the player sees, the rest of what they
-    // have seen dimmed, and nothing else; every other view shows the whole map.
-    let fog = app.sight() && app.mode() == Mode::Play && !app.overlay().on;
-    let shown = |p: Pos| !fog || app.world().is_visible(p);
-    let remembered = |p: Pos| fog && !app.world().is_visible(p) && app.world().is_seen(p);
-    let dimmed = Style::new().fg(Color::DarkGray).add_modifier(Modifier::DIM);
-    draw_tiles(app.world().grid(), theme, view, cam, buf, |p| {
-        if remembered(p) {
+/// The overlay's legend cut to `room`, or none when even the shortest does not fit.
+fn fitted_legend(
+    app: &App,
+    snapshot: Option<&Snapshot>,
+    view: Rect,
+    room: usize,
+) -> Vec<Span<'static>> {
+    let mut legend = if app.overlay().on {
+        legend(app, snapshot, view)
+    } else {
+        Vec::new()
+    };
+    let mut legend_w: usize = legend.iter().map(|s| s.content.chars().count()).sum();
+    if legend_w > room {
+        // The states' glyphs go a pair (glyph, word) at a time from the end; a ramp cut
+        // would show a wrong figure at its end, so a frame too narrow for it shows none.
+        let states =
+            app.world().planner().distance_map().is_none() && app.overlay().layer == Layer::States;
+        while states && legend.len() > 3 && legend_w > room {
+            legend.truncate(legend.len() - 2);
+            legend_w = legend.iter().map(|s| s.content.chars().count()).sum();
+        }
+        if legend_w > room {
+            legend.clear();
+        }
+    }
+    legend
+}
+
+/// What the map shows of each cell. While playing with sight on, the map shows what the
+/// player sees, the rest of what they have seen dimmed, and nothing else; every other view
+/// shows the whole map.
+struct Fog<'a> {
+    app: &'a App,
+    on: bool,
+}
+
+impl<'a> Fog<'a> {
+    fn of(app: &'a App) -> Fog<'a> {
+        let on = app.sight() && app.mode() == Mode::Play && !app.overlay().on;
+        Fog { app, on }
+    }
+
+    fn shown(&self, p: Pos) -> bool {
+        !self.on || self.app.world().is_visible(p)
+    }
+
+    fn remembered(&self, p: Pos) -> bool {
+        self.on && !self.app.world().is_visible(p) && self.app.world().is_seen(p)
+    }
+
+    fn seen(&self, p: Pos) -> Seen {
+        if self.remembered(p) {
             Seen::Remembered
-        } else if shown(p) {
+        } else if self.shown(p) {
             Seen::Shown
         } else {
             Seen::Hidden
         }
-    });
-    let mut put = |p: Pos, ch: Option<char>, style: Style| put_cell(buf, view, cam, p, ch, style);
+    }
+}
+
+/// The level's features (stairs, potions, lures, seeds, spikes) the player sees or
+/// remembers.
+fn draw_features(app: &App, fog: &Fog, put: &mut impl FnMut(Pos, Option<char>, Style)) {
+    let dimmed = Style::new().fg(Color::DarkGray).add_modifier(Modifier::DIM);
     for f in app.world().features() {
         let style = match f.kind {
-            _ if remembered(f.pos) => dimmed,
-            _ if !shown(f.pos) => continue,
+            _ if fog.remembered(f.pos) => dimmed,
+            _ if !fog.shown(f.pos) => continue,
             FeatureKind::Stairs => Style::new().fg(Color::White).add_modifier(Modifier::BOLD),
             FeatureKind::Potion => Style::new()
                 .fg(Color::LightMagenta)
@@ -142,6 +212,19 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
         };
         put(f.pos, Some(f.kind.glyph()), style);
     }
+}
+
+/// The overlay's Dijkstra map or search, or else the selected monster's path when shown.
+fn draw_search_or_path(
+    app: &App,
+    snapshot: Option<&Snapshot>,
+    fog: &Fog,
+    view: Rect,
+    put: &mut impl FnMut(Pos, Option<char>, Style),
+) {
+    let theme = &app.settings().theme;
+    let cam = app.camera();
+    let selected = app.selected().and_then(|id| app.world().monster(id));
     if let Some(map) = app
         .world()
         .planner()
@@ -150,10 +233,10 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
     {
         // Planning by one Dijkstra map: the overlay shows the map itself, every cell shaded
         // by its cost to the player.
-        draw_distance_map(map, view, cam, &mut put);
+        draw_distance_map(map, view, cam, put);
     } else if let Some(snap) = snapshot {
         if app.overlay().layer == Layer::Cost {
-            draw_costs(app.world().grid(), view, cam, &mut put);
+            draw_costs(app.world().grid(), view, cam, put);
         }
         draw_search(
             snap,
@@ -162,14 +245,15 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
             app.overlay().step.is_some(),
             &snap.path,
             theme,
-            &mut put,
+            put,
         );
     } else if app.show_path()
         && let Some(m) = selected
     {
         // A potion or the stairs on the way keeps its glyph, on the path's colour: the path
         // is the monster's, the item is what the player is looking for.
-        let item = |p: Pos| app.world().feature_at(p).is_some() && (shown(p) || remembered(p));
+        let item =
+            |p: Pos| app.world().feature_at(p).is_some() && (fog.shown(p) || fog.remembered(p));
         for &p in m.plan.path.iter().skip(1) {
             if item(p) {
                 // Underlined: on the path without colour too.
@@ -186,68 +270,54 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
             }
         }
     }
-    if app.mode() == Mode::Edit {
-        // The design's starts whose creature has moved away, dimmed: what a save writes.
-        let design = app.design().level();
-        let dim = Style::new()
-            .fg(Color::DarkGray)
-            .add_modifier(Modifier::ITALIC);
-        for s in &design.monsters {
-            if app.world().monster_from(s.pos).map(|m| m.pos) != Some(s.pos) {
-                put(s.pos, Some(s.kind), dim);
-            }
-        }
-        if let Some(p) = design.player.filter(|&p| p != app.world().player().pos) {
-            put(p, Some('@'), dim);
+}
+
+/// The design's starts whose creature has moved away, dimmed: what a save writes.
+fn draw_moved_starts(app: &App, put: &mut impl FnMut(Pos, Option<char>, Style)) {
+    let design = app.design().level();
+    let dim = Style::new()
+        .fg(Color::DarkGray)
+        .add_modifier(Modifier::ITALIC);
+    for s in &design.monsters {
+        if app.world().monster_from(s.pos).map(|m| m.pos) != Some(s.pos) {
+            put(s.pos, Some(s.kind), dim);
         }
     }
-    for m in app.world().monsters().iter().filter(|m| shown(m.pos)) {
-        let mut style = Style::new()
-            .fg(kind_color(app.world().grid(), m.kind))
-            .add_modifier(Modifier::BOLD);
-        if Some(m.id) == app.selected() {
-            style = style.add_modifier(Modifier::UNDERLINED | Modifier::REVERSED);
-        }
-        put(m.pos, Some(m.kind), style);
+    if let Some(p) = design.player.filter(|&p| p != app.world().player().pos) {
+        put(p, Some('@'), dim);
+    }
+}
+
+/// The shape an editor tool has under way, from its anchor to the cursor, as it would be
+/// drawn.
+fn draw_pending(
+    tool: crate::app::Tool,
+    anchor: Pos,
+    cursor: Pos,
+    put: &mut impl FnMut(Pos, Option<char>, Style),
+) {
+    use crate::app::Tool;
+    use crate::content::level::tools;
+    let cells = match tool {
+        Tool::Rect | Tool::Copy => tools::rect(anchor, cursor, false).unwrap_or_default(),
+        Tool::Box => tools::rect(anchor, cursor, true).unwrap_or_default(),
+        Tool::Line => tools::line(anchor, cursor),
+        Tool::Fill => Vec::new(),
+    };
+    let shape = Style::new()
+        .bg(Color::DarkGray)
+        .add_modifier(Modifier::UNDERLINED);
+    for p in cells {
+        put(p, None, shape);
     }
     put(
-        app.world().player().pos,
-        Some('@'),
-        Style::new().fg(theme.player).add_modifier(Modifier::BOLD),
+        anchor,
+        None,
+        Style::new()
+            .fg(Color::Black)
+            .bg(Color::Yellow)
+            .add_modifier(Modifier::UNDERLINED),
     );
-    if let Some((tool, anchor)) = app.tools().and_then(|t| t.pending) {
-        // The shape under way, from its anchor to the cursor, as it would be drawn.
-        use crate::app::Tool;
-        use crate::content::level::tools;
-        let cursor = app.cursor();
-        let cells = match tool {
-            Tool::Rect | Tool::Copy => tools::rect(anchor, cursor, false).unwrap_or_default(),
-            Tool::Box => tools::rect(anchor, cursor, true).unwrap_or_default(),
-            Tool::Line => tools::line(anchor, cursor),
-            Tool::Fill => Vec::new(),
-        };
-        let shape = Style::new()
-            .bg(Color::DarkGray)
-            .add_modifier(Modifier::UNDERLINED);
-        for p in cells {
-            put(p, None, shape);
-        }
-        put(
-            anchor,
-            None,
-            Style::new()
-                .fg(Color::Black)
-                .bg(Color::Yellow)
-                .add_modifier(Modifier::UNDERLINED),
-        );
-    }
-    if matches!(app.mode(), Mode::Look | Mode::Edit) {
-        put(
-            app.cursor(),
-            None,
-            Style::new().fg(Color::Black).bg(Color::White),
-        );
-    }
 }
 
 /// Why the overlay's search starts where it does, in the widest form that fits `room`:

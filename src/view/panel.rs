@@ -14,7 +14,7 @@ use super::inspector;
 use super::words::{format_count, kind_color, pack, pack_spans, plural};
 use crate::app::App;
 use crate::engine::astar::{Snapshot, Status};
-use crate::game::{Command, PLAYER_HP, Planning, low_hp};
+use crate::game::{Command, Monster, PLAYER_HP, Planning, low_hp};
 use crate::text::wrap;
 
 /// Rows for one row of boxes and the title: the inspector on short terminals.
@@ -38,34 +38,107 @@ fn planning_name(p: Planning) -> String {
     }
 }
 
+/// The panel's lines so far, each with its need, wrapped to the panel's width.
+struct Lines {
+    width: usize,
+    rows: Vec<(Line<'static>, Need)>,
+}
+
+impl Lines {
+    /// Units that share a line while they fit, a space between them.
+    fn text(&mut self, units: &[String], style: Style, need: Need) {
+        for part in pack(units, " ", self.width) {
+            self.rows.push((Line::styled(part, style), need));
+        }
+    }
+
+    /// Styled units that share a line while they fit.
+    fn spans(&mut self, units: Vec<Vec<Span<'static>>>, need: Need) {
+        for line in pack_spans(units, self.width) {
+            self.rows.push((line, need));
+        }
+    }
+}
+
+fn head() -> Style {
+    Style::new().add_modifier(Modifier::BOLD)
+}
+
+fn dim() -> Style {
+    Style::new().fg(Color::DarkGray)
+}
+
+fn field(name: &'static str, value: String) -> Vec<Span<'static>> {
+    vec![Span::styled(name, head()), Span::raw(value)]
+}
+
 pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut Buffer) {
     let block = Block::bordered().title(" status ");
     let inner = block.inner(area);
     block.render(area, buf);
-    let width = usize::from(inner.width).max(1);
+    let mut lines = Lines {
+        width: usize::from(inner.width).max(1),
+        rows: Vec::new(),
+    };
+    player_lines(app, &mut lines);
+    lure_lines(app, &mut lines);
+    warning_lines(app, snap, &mut lines);
+    match app.selected().and_then(|id| app.world().monster(id)) {
+        Some(m) => monster_lines(app, m, &mut lines),
+        None => lines.text(
+            &["no monster".into(), "selected".into()],
+            dim(),
+            Need::Essential,
+        ),
+    }
+    in_view_lines(app, lines.width, &mut lines.rows);
+    work_lines(app, &mut lines);
+    if app.overlay().on {
+        overlay_lines(app, snap, lines.width, &mut lines.rows);
+    }
+    // The inspector's size comes from the panel's height alone, so that it keeps its boxes
+    // while stepping changes how the lines above it wrap; the lines get the rows above it,
+    // the least needed dropped first.
+    let wanted = if app.overlay().on {
+        inspector_rows(inner.height)
+    } else {
+        0
+    };
+    let room = inner.height - wanted;
+    let rows = fit(lines.rows, room);
+    let text_area = Rect::new(inner.x, inner.y, inner.width, room);
+    Paragraph::new(rows).render(text_area, buf);
+    if wanted > 0 {
+        let rest = Rect::new(inner.x, inner.y + room, inner.width, wanted);
+        inspector::render(app, snap, rest, buf);
+    }
+}
+
+/// The lines that fit in `room` rows: those of the least need go first, all of them, until
+/// the rest fit.
+fn fit(mut rows: Vec<(Line<'static>, Need)>, room: u16) -> Vec<Line<'static>> {
+    while rows.len() > usize::from(room) {
+        let Some(least) = rows.iter().map(|(_, n)| *n).min() else {
+            break;
+        };
+        if least == Need::Essential {
+            break;
+        }
+        // A need's lines go together: half a section (a heading without its figures)
+        // would say less than none.
+        rows.retain(|(_, n)| *n != least);
+    }
+    rows.into_iter().map(|(l, _)| l).collect()
+}
+
+/// The player's figures: hit points, turn, foes, depth, potions and tools.
+fn player_lines(app: &App, lines: &mut Lines) {
     let w = &app.world();
-    let dim = Style::new().fg(Color::DarkGray);
-    let head = Style::new().add_modifier(Modifier::BOLD);
-    let mut lines: Vec<(Line<'static>, Need)> = Vec::new();
-    // Units that share a line while they fit, with `sep` between them.
-    let text = |lines: &mut Vec<(Line<'static>, Need)>, units: &[String], style: Style, need| {
-        for part in pack(units, " ", width) {
-            lines.push((Line::styled(part, style), need));
-        }
-    };
-    let spans = |lines: &mut Vec<(Line<'static>, Need)>, units, need| {
-        for line in pack_spans(units, width) {
-            lines.push((line, need));
-        }
-    };
-    let field =
-        |name: &'static str, value: String| vec![Span::styled(name, head), Span::raw(value)];
     let hp = w.player().hp;
-    spans(
-        &mut lines,
+    lines.spans(
         vec![
             vec![
-                Span::styled("HP ", head),
+                Span::styled("HP ", head()),
                 Span::styled(format!("{hp}/{PLAYER_HP}{}", hp_word(hp)), hp_style(hp)),
             ],
             field("Turn ", format_count(u64::from(w.turn()))),
@@ -79,8 +152,7 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
     } else {
         Need::Essential
     };
-    spans(
-        &mut lines,
+    lines.spans(
         vec![
             field("Depth ", format!("{}/{}", w.run().depth, w.final_depth())),
             field("Potions ", w.player().potions.to_string()),
@@ -92,15 +164,20 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
         .iter()
         .any(|&t| tools.count(t) > 0)
     {
-        let mut units = vec![vec![Span::styled("Tools", head)]];
+        let mut units = vec![vec![Span::styled("Tools", head())]];
         for t in crate::game::tools::TOOLS {
             let n = tools.count(t);
             if n > 0 {
                 units.push(vec![Span::raw(format!("{} {} {n}", t.glyph(), t.name()))]);
             }
         }
-        spans(&mut lines, units, Need::Essential);
+        lines.spans(units, Need::Essential);
     }
+}
+
+/// Each lure: where it is, its turns left and whom it holds.
+fn lure_lines(app: &App, lines: &mut Lines) {
+    let w = &app.world();
     for lure in w.lures() {
         let held: Vec<String> = w
             .held_by(lure.pos)
@@ -118,13 +195,14 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
             units.push("holds".into());
             units.extend(held);
         }
-        text(
-            &mut lines,
-            &units,
-            Style::new().fg(Color::LightYellow),
-            Need::Essential,
-        );
+        lines.text(&units, Style::new().fg(Color::LightYellow), Need::Essential);
     }
+}
+
+/// The low hit points warning with its keys, and what look mode's cursor is on.
+fn warning_lines(app: &App, snap: Option<&Snapshot>, lines: &mut Lines) {
+    let w = &app.world();
+    let hp = w.player().hp;
     if low_hp(hp) && w.state() == crate::game::GameState::Playing {
         let key = |c| app.settings().bindings.command_key(c);
         let rest = key(Command::Rest);
@@ -133,119 +211,121 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
         } else {
             format!("LOW HP: get clear, {rest} rests")
         };
-        text(&mut lines, &[what], hp_style(hp), Need::Essential);
+        lines.text(&[what], hp_style(hp), Need::Essential);
     }
     if app.mode() == crate::app::Mode::Look {
         let p = app.cursor();
-        lines.push((Line::styled(format!("look {p}"), head), Need::Essential));
-        text(
-            &mut lines,
+        lines
+            .rows
+            .push((Line::styled(format!("look {p}"), head()), Need::Essential));
+        lines.text(
             &super::look::look_units(app, snap, p),
             Style::new(),
             Need::Essential,
         );
     }
-    match app.selected().and_then(|id| w.monster(id)) {
-        Some(m) => {
-            let info = w.kind(m.kind);
-            spans(
-                &mut lines,
-                vec![
-                    vec![
-                        Span::styled(
-                            m.kind.to_string(),
-                            Style::new()
-                                .fg(kind_color(w.grid(), m.kind))
-                                .add_modifier(Modifier::BOLD),
-                        ),
-                        Span::raw(format!(" {} #{}", info.name, m.id)),
-                    ],
-                    vec![Span::raw(format!("HP {}/{}", m.hp, info.hp))],
-                    vec![Span::styled(info.speed.name(), dim)],
-                ],
-                Need::Essential,
-            );
-            let search = super::describe::kind_search(&info, w.grid());
-            if !search.is_empty() {
-                let mut units = vec!["searches".to_string()];
-                units.extend(search);
-                text(&mut lines, &units, Style::new(), Need::Useful);
-            }
-            let lured = w.goal_at(m.pos);
-            if lured != w.player().pos {
-                text(
-                    &mut lines,
-                    &["goes for the lure at".into(), lured.to_string()],
-                    Style::new().fg(Color::LightYellow),
-                    Need::Essential,
-                );
-            }
-            let plan: Vec<String> = match (m.plan.status, m.plan.cost) {
-                // Its planner skipped the search: every step it could take was held.
-                _ if m.boxed => vec!["boxed in,".into(), "no search".into()],
-                _ if w.planning() == Planning::Map => match m.plan.cost {
-                    Some(c) => vec![
-                        format!("{} to you", format_count(u64::from(c))),
-                        "on the map".into(),
-                    ],
-                    None => vec!["the map does not reach it".into()],
-                },
-                (Status::Found, Some(c)) => {
-                    let steps = m.plan.path.len().saturating_sub(1) as u64;
-                    vec![
-                        format!("path cost {},", format_count(u64::from(c))),
-                        plural(steps, "step", "steps"),
-                    ]
-                }
-                (s, _) => vec![format!(
-                    "path: {}",
-                    crate::content::searches::status_name(s)
-                )],
-            };
-            text(&mut lines, &plan, Style::new(), Need::Essential);
-            let expanded = plural(u64::from(m.plan.expanded), "node", "nodes");
-            // The overlay's step line says the same: it can go when rows run short.
-            if w.planning() != Planning::Map && !m.boxed {
-                text(
-                    &mut lines,
-                    &["its search:".into(), expanded],
-                    Style::new(),
-                    Need::Useful,
-                );
-            }
-            let (from, _) = m.planned;
-            if from != m.pos {
-                text(
-                    &mut lines,
-                    &["planned from".into(), from.to_string()],
-                    dim,
-                    Need::Useful,
-                );
-            }
-        }
-        None => text(
-            &mut lines,
-            &["no monster".into(), "selected".into()],
-            dim,
-            Need::Essential,
-        ),
+}
+
+/// The selected monster: its kind, hit points and speed, how it searches, its goal and its
+/// plan.
+fn monster_lines(app: &App, m: &Monster, lines: &mut Lines) {
+    let w = &app.world();
+    let info = w.kind(m.kind);
+    lines.spans(
+        vec![
+            vec![
+                Span::styled(
+                    m.kind.to_string(),
+                    Style::new()
+                        .fg(kind_color(w.grid(), m.kind))
+                        .add_modifier(Modifier::BOLD),
+                ),
+                Span::raw(format!(" {} #{}", info.name, m.id)),
+            ],
+            vec![Span::raw(format!("HP {}/{}", m.hp, info.hp))],
+            vec![Span::styled(info.speed.name(), dim())],
+        ],
+        Need::Essential,
+    );
+    let search = super::describe::kind_search(&info, w.grid());
+    if !search.is_empty() {
+        let mut units = vec!["searches".to_string()];
+        units.extend(search);
+        lines.text(&units, Style::new(), Need::Useful);
     }
-    in_view_lines(app, width, &mut lines);
+    let lured = w.goal_at(m.pos);
+    if lured != w.player().pos {
+        lines.text(
+            &["goes for the lure at".into(), lured.to_string()],
+            Style::new().fg(Color::LightYellow),
+            Need::Essential,
+        );
+    }
+    lines.text(&plan_units(app, m), Style::new(), Need::Essential);
+    let expanded = plural(u64::from(m.plan.expanded), "node", "nodes");
+    // The overlay's step line says the same: it can go when rows run short.
+    if w.planning() != Planning::Map && !m.boxed {
+        lines.text(
+            &["its search:".into(), expanded],
+            Style::new(),
+            Need::Useful,
+        );
+    }
+    let (from, _) = m.planned;
+    if from != m.pos {
+        lines.text(
+            &["planned from".into(), from.to_string()],
+            dim(),
+            Need::Useful,
+        );
+    }
+}
+
+/// What the selected monster's plan came to: a path's cost and steps, the map's cost, or
+/// why there is none.
+fn plan_units(app: &App, m: &Monster) -> Vec<String> {
+    let w = &app.world();
+    match (m.plan.status, m.plan.cost) {
+        // Its planner skipped the search: every step it could take was held.
+        _ if m.boxed => vec!["boxed in,".into(), "no search".into()],
+        _ if w.planning() == Planning::Map => match m.plan.cost {
+            Some(c) => vec![
+                format!("{} to you", format_count(u64::from(c))),
+                "on the map".into(),
+            ],
+            None => vec!["the map does not reach it".into()],
+        },
+        (Status::Found, Some(c)) => {
+            let steps = m.plan.path.len().saturating_sub(1) as u64;
+            vec![
+                format!("path cost {},", format_count(u64::from(c))),
+                plural(steps, "step", "steps"),
+            ]
+        }
+        (s, _) => vec![format!(
+            "path: {}",
+            crate::content::searches::status_name(s)
+        )],
+    }
+}
+
+/// The turn's search work: nodes and searches of the monsters' planner and the Dijkstra
+/// map's nodes.
+fn work_lines(app: &App, lines: &mut Lines) {
+    let w = &app.world();
     // Per-monster A* against one reverse Dijkstra map from the player (Brogue's way).
     let stats = w.stats();
     let planning = w.planning();
-    text(
-        &mut lines,
+    lines.text(
         &[
             "work this turn,".into(),
             format!("{}:", planning_name(planning)),
         ],
-        dim,
+        dim(),
         Need::Optional,
     );
     if planning != Planning::Map {
-        text(
-            &mut lines,
+        lines.text(
             &[
                 // Under JPS the nodes are jump points.
                 format!(
@@ -268,8 +348,7 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
     } else {
         "one Dijkstra"
     };
-    text(
-        &mut lines,
+    lines.text(
         &[
             map.into(),
             format!("map: {}", format_count(stats.dijkstra_expanded)),
@@ -277,36 +356,6 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
         Style::new(),
         Need::Optional,
     );
-    if app.overlay().on {
-        overlay_lines(app, snap, width, &mut lines);
-    }
-    // The inspector's size comes from the panel's height alone, so that it keeps its boxes
-    // while stepping changes how the lines above it wrap; the lines get the rows above it,
-    // the least needed dropped first.
-    let wanted = if app.overlay().on {
-        inspector_rows(inner.height)
-    } else {
-        0
-    };
-    let room = inner.height - wanted;
-    // The lines of the least need go first, all of them, until the rest fit.
-    while lines.len() > usize::from(room) {
-        let Some(least) = lines.iter().map(|(_, n)| *n).min() else {
-            break;
-        };
-        if least == Need::Essential {
-            break;
-        }
-        // A need's lines go together: half a section (a heading without its figures)
-        // would say less than none.
-        lines.retain(|(_, n)| *n != least);
-    }
-    let text_area = Rect::new(inner.x, inner.y, inner.width, room);
-    Paragraph::new(lines.into_iter().map(|(l, _)| l).collect::<Vec<_>>()).render(text_area, buf);
-    if wanted > 0 {
-        let rest = Rect::new(inner.x, inner.y + room, inner.width, wanted);
-        inspector::render(app, snap, rest, buf);
-    }
 }
 
 /// Rows of the panel the inspector takes, from the panel's height alone: as many rows of

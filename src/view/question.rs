@@ -97,66 +97,8 @@ pub(crate) fn question_answers(app: &App, question: &Confirm) -> String {
 /// are the answers (the keys to press).
 pub(crate) fn question_text(app: &App, question: &Confirm) -> (&'static str, Vec<String>, usize) {
     let file = app.source().name();
-    let unsaved = format!("{file} has unsaved edits.");
-    let kept = app.keeping();
     match question {
-        Confirm::Quit if app.unsaved() => {
-            let mut lines = if kept {
-                vec![
-                    format!("{file} has unsaved edits"),
-                    "to its design (the level file).".into(),
-                ]
-            } else {
-                vec![unsaved]
-            };
-            if kept && app.in_progress() {
-                lines.push("Your run is kept either way.".into());
-            }
-            let without = if kept {
-                "{}  quit without saving the level"
-            } else {
-                "{}  quit without saving"
-            };
-            let save = if kept {
-                "{}  save the level, then quit"
-            } else {
-                "{}  save and quit"
-            };
-            lines.push(answers(app, save, &[Action::SaveAndQuit]));
-            lines.push(answers(app, without, &[Action::Yes]));
-            lines.push(answers(app, "{}  keep playing", &[Action::No]));
-            (" Quit? ", lines, 3)
-        }
-        Confirm::Quit if kept => (
-            " Quit? ",
-            vec![
-                "Your run is kept: play again to go on.".into(),
-                format!(
-                    "({} gives it up instead.)",
-                    app.settings()
-                        .bindings
-                        .key_of(Context::Play, Action::Abandon)
-                ),
-                answers(
-                    app,
-                    "{}  quit    {}  keep playing",
-                    &[Action::Yes, Action::No],
-                ),
-            ],
-            1,
-        ),
-        Confirm::Quit => (
-            " Quit? ",
-            vec![
-                "The game is in progress.".into(),
-                answers(
-                    app,
-                    "{}  quit    {}  keep playing",
-                    &[Action::Yes, Action::No],
-                ),
-            ],
-            1,
-        ),
+        Confirm::Quit => quit_text(app, &file),
         Confirm::Overwrite => (
             " Overwrite? ",
             vec![
@@ -169,78 +111,9 @@ pub(crate) fn question_text(app: &App, question: &Confirm) -> (&'static str, Vec
             ],
             1,
         ),
-        Confirm::Restart if kept => (
-            " New run? ",
-            vec![
-                "The run in progress ends, abandoned,".into(),
-                "and goes into the scores.".into(),
-                answers(
-                    app,
-                    "{}  new run    {}  keep playing",
-                    &[Action::Yes, Action::No],
-                ),
-            ],
-            1,
-        ),
-        Confirm::Restart => (
-            " Restart? ",
-            vec![
-                "The game is in progress.".into(),
-                answers(
-                    app,
-                    "{}  restart    {}  keep playing",
-                    &[Action::Yes, Action::No],
-                ),
-            ],
-            1,
-        ),
-        Confirm::Abandon => {
-            let mut lines = vec!["The run ends here, as a loss.".to_string()];
-            if kept {
-                lines.push("It goes into the scores and the".into());
-                lines.push("morgue, and its save is deleted.".into());
-            }
-            lines.push(answers(
-                app,
-                "{}  abandon    {}  keep playing",
-                &[Action::Yes, Action::No],
-            ));
-            (" Abandon the run? ", lines, 1)
-        }
-        Confirm::NewLevel => (
-            " New level? ",
-            vec![
-                if app.unsaved() {
-                    format!("{unsaved} A new level drops them.")
-                } else if kept {
-                    "The run in progress ends, abandoned.".into()
-                } else {
-                    "The game in progress ends.".into()
-                },
-                answers(
-                    app,
-                    "{}  generate    {}  keep this level",
-                    &[Action::Yes, Action::No],
-                ),
-            ],
-            1,
-        ),
-        Confirm::BlankLevel => (
-            " Blank level? ",
-            vec![
-                if app.unsaved() {
-                    format!("{unsaved} A blank level drops them.")
-                } else {
-                    "The game in progress ends.".into()
-                },
-                answers(
-                    app,
-                    "{}  start blank    {}  keep this level",
-                    &[Action::Yes, Action::No],
-                ),
-            ],
-            1,
-        ),
+        Confirm::Restart => restart_text(app),
+        Confirm::Abandon => abandon_text(app),
+        Confirm::NewLevel | Confirm::BlankLevel => level_text(app, question, &file),
         Confirm::Reload(_) => (
             " Changed on disk ",
             vec![
@@ -260,4 +133,112 @@ pub(crate) fn question_text(app: &App, question: &Confirm) -> (&'static str, Vec
             2,
         ),
     }
+}
+
+/// The quit question: with unsaved edits, whether to save them first; in a kept game,
+/// that the run is kept.
+fn quit_text(app: &App, file: &str) -> (&'static str, Vec<String>, usize) {
+    let kept = app.keeping();
+    if app.unsaved() {
+        let mut lines = if kept {
+            vec![
+                format!("{file} has unsaved edits"),
+                "to its design (the level file).".into(),
+            ]
+        } else {
+            vec![format!("{file} has unsaved edits.")]
+        };
+        if kept && app.in_progress() {
+            lines.push("Your run is kept either way.".into());
+        }
+        let without = if kept {
+            "{}  quit without saving the level"
+        } else {
+            "{}  quit without saving"
+        };
+        let save = if kept {
+            "{}  save the level, then quit"
+        } else {
+            "{}  save and quit"
+        };
+        lines.push(answers(app, save, &[Action::SaveAndQuit]));
+        lines.push(answers(app, without, &[Action::Yes]));
+        lines.push(answers(app, "{}  keep playing", &[Action::No]));
+        return (" Quit? ", lines, 3);
+    }
+    let lines = if kept {
+        vec![
+            "Your run is kept: play again to go on.".into(),
+            format!(
+                "({} gives it up instead.)",
+                app.settings()
+                    .bindings
+                    .key_of(Context::Play, Action::Abandon)
+            ),
+        ]
+    } else {
+        vec!["The game is in progress.".into()]
+    };
+    let template = "{}  quit    {}  keep playing";
+    (" Quit? ", with_yes_no(app, lines, template), 1)
+}
+
+/// `lines`, then the answer line `template` with the player's keys for yes and no.
+fn with_yes_no(app: &App, mut lines: Vec<String>, template: &str) -> Vec<String> {
+    lines.push(answers(app, template, &[Action::Yes, Action::No]));
+    lines
+}
+
+/// The restart question: in a kept game, that the run goes into the scores.
+fn restart_text(app: &App) -> (&'static str, Vec<String>, usize) {
+    if app.keeping() {
+        let lines = vec![
+            "The run in progress ends, abandoned,".into(),
+            "and goes into the scores.".into(),
+        ];
+        let template = "{}  new run    {}  keep playing";
+        (" New run? ", with_yes_no(app, lines, template), 1)
+    } else {
+        let lines = vec!["The game is in progress.".into()];
+        let template = "{}  restart    {}  keep playing";
+        (" Restart? ", with_yes_no(app, lines, template), 1)
+    }
+}
+
+/// The abandon question: in a kept game, what becomes of the run.
+fn abandon_text(app: &App) -> (&'static str, Vec<String>, usize) {
+    let mut lines = vec!["The run ends here, as a loss.".to_string()];
+    if app.keeping() {
+        lines.push("It goes into the scores and the".into());
+        lines.push("morgue, and its save is deleted.".into());
+    }
+    let template = "{}  abandon    {}  keep playing";
+    (" Abandon the run? ", with_yes_no(app, lines, template), 1)
+}
+
+/// The question before a new or a blank level replaces this one: what it drops.
+fn level_text(app: &App, question: &Confirm, file: &str) -> (&'static str, Vec<String>, usize) {
+    let unsaved = format!("{file} has unsaved edits.");
+    let (title, line, template) = if matches!(question, Confirm::BlankLevel) {
+        let line = if app.unsaved() {
+            format!("{unsaved} A blank level drops them.")
+        } else {
+            "The game in progress ends.".into()
+        };
+        (
+            " Blank level? ",
+            line,
+            "{}  start blank    {}  keep this level",
+        )
+    } else {
+        let line = if app.unsaved() {
+            format!("{unsaved} A new level drops them.")
+        } else if app.keeping() {
+            "The run in progress ends, abandoned.".into()
+        } else {
+            "The game in progress ends.".into()
+        };
+        (" New level? ", line, "{}  generate    {}  keep this level")
+    };
+    (title, with_yes_no(app, vec![line], template), 1)
 }
