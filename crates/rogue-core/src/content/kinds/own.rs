@@ -284,21 +284,7 @@ fn set(kind: &mut Kind, field: &str, arg: &str, col: usize) -> Result<(), KindEr
     };
     match field {
         "hp" => kind.hp = number(1, 999)? as i32,
-        "hits" => {
-            let bad = || {
-                at(format!(
-                    "bad hits {arg:?}: the least and most damage, e.g. 1-3"
-                ))
-            };
-            let (lo, hi) = arg.split_once('-').ok_or_else(bad)?;
-            let (lo, hi) = (lo.parse::<i32>(), hi.parse::<i32>());
-            match (lo, hi) {
-                (Ok(lo), Ok(hi)) if 0 <= lo && lo <= hi && hi <= 99 => {
-                    (kind.min_damage, kind.max_damage) = (lo, hi);
-                }
-                _ => return Err(bad()),
-            }
-        }
+        "hits" => (kind.min_damage, kind.max_damage) = read_hits(arg, col)?,
         "speed" => {
             kind.speed = Speed::ALL
                 .into_iter()
@@ -341,42 +327,60 @@ fn set(kind: &mut Kind, field: &str, arg: &str, col: usize) -> Result<(), KindEr
                     at(format!("bad colour {arg:?}: one of {}", names.join(", ")))
                 })?;
         }
-        _ => {
-            let cost = match arg {
-                "-" => Cost::Never,
-                // Only terrain has a level's cost (`cost: ~ 4`); a door's and a wall's are
-                // the kind's own.
-                "level" if !matches!(field, "wall" | "door") => Cost::Terrain,
-                _ => match arg.parse::<u8>() {
-                    Ok(n @ 1..=9) => Cost::Times(n),
-                    _ => {
-                        let level = if matches!(field, "wall" | "door") {
-                            ""
-                        } else {
-                            ", level"
-                        };
-                        return Err(at(format!(
-                            "bad {field} cost {arg:?}: - (cannot enter){level} (the level's \
-                             cost) or a whole number from 1 to 9"
-                        )));
-                    }
-                },
-            };
-            let costs: &mut Costs = &mut kind.search.costs;
-            match field {
-                "floor" if cost == Cost::Never => {
-                    return Err(at(
-                        "a kind walks on floor (its monsters start there): give floor a cost"
-                            .into(),
-                    ));
-                }
-                "floor" => costs.floor = cost,
-                "water" => costs.water = cost,
-                "brush" => costs.brush = cost,
-                "door" => costs.door = cost,
-                _ => costs.wall = cost,
+        _ => set_cost(&mut kind.search.costs, field, arg, col)?,
+    }
+    Ok(())
+}
+
+/// The least and most damage of a `hits` field (`1-3`).
+fn read_hits(arg: &str, col: usize) -> Result<(i32, i32), KindError> {
+    let bad = || {
+        KindError::new(
+            col,
+            format!("bad hits {arg:?}: the least and most damage, e.g. 1-3"),
+        )
+    };
+    let (lo, hi) = arg.split_once('-').ok_or_else(bad)?;
+    match (lo.parse::<i32>(), hi.parse::<i32>()) {
+        (Ok(lo), Ok(hi)) if 0 <= lo && lo <= hi && hi <= 99 => Ok((lo, hi)),
+        _ => Err(bad()),
+    }
+}
+
+/// Sets the cost `field` (floor, water, brush, door or wall) from its written value.
+fn set_cost(costs: &mut Costs, field: &str, arg: &str, col: usize) -> Result<(), KindError> {
+    let at = |m: String| KindError::new(col, m);
+    let cost = match arg {
+        "-" => Cost::Never,
+        // Only terrain has a level's cost (`cost: ~ 4`); a door's and a wall's are
+        // the kind's own.
+        "level" if !matches!(field, "wall" | "door") => Cost::Terrain,
+        _ => match arg.parse::<u8>() {
+            Ok(n @ 1..=9) => Cost::Times(n),
+            _ => {
+                let level = if matches!(field, "wall" | "door") {
+                    ""
+                } else {
+                    ", level"
+                };
+                return Err(at(format!(
+                    "bad {field} cost {arg:?}: - (cannot enter){level} (the level's \
+                     cost) or a whole number from 1 to 9"
+                )));
             }
+        },
+    };
+    match field {
+        "floor" if cost == Cost::Never => {
+            return Err(at(
+                "a kind walks on floor (its monsters start there): give floor a cost".into(),
+            ));
         }
+        "floor" => costs.floor = cost,
+        "water" => costs.water = cost,
+        "brush" => costs.brush = cost,
+        "door" => costs.door = cost,
+        _ => costs.wall = cost,
     }
     Ok(())
 }
