@@ -2,6 +2,7 @@
 //! lines of `play --plain` and the headless script runner.
 
 pub mod cast;
+mod files;
 pub mod keep;
 pub mod plain;
 pub mod record;

@@ -229,22 +229,12 @@ fn color(c: Color, bg: bool) -> Option<String> {
 /// asciicast v2 header whose title starts with [`TITLE_MARK`]. Read without blocking (a
 /// FIFO is not a cast) and no further than the first line's first 64 KiB.
 pub fn is_ours(path: &Path) -> bool {
-    use std::io::{BufRead, Read};
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK);
-    }
-    let Ok(file) = options.open(path) else {
+    use std::io::BufRead;
+    let Some(file) = super::files::open_regular(path, 64 * 1024) else {
         return false;
     };
-    if !file.metadata().is_ok_and(|m| m.is_file()) {
-        return false;
-    }
     let mut line = Vec::new();
-    if std::io::BufReader::new(file.take(64 * 1024))
+    if std::io::BufReader::new(file)
         .read_until(b'\n', &mut line)
         .is_err()
     {

@@ -548,23 +548,11 @@ const RECORDING_MARK: &str =
 /// and no further than the mark).
 fn is_recording(path: &Path) -> bool {
     use std::io::Read;
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK);
-    }
-    let Ok(file) = options.open(path) else {
+    let Some(mut file) = super::files::open_regular(path, RECORDING_MARK.len() as u64) else {
         return false;
     };
-    if !file.metadata().is_ok_and(|m| m.is_file()) {
-        return false;
-    }
     let mut start = Vec::new();
-    let _ = file
-        .take(RECORDING_MARK.len() as u64)
-        .read_to_end(&mut start);
+    let _ = file.read_to_end(&mut start);
     start == RECORDING_MARK.as_bytes()
 }
 

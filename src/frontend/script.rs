@@ -1,4 +1,4 @@
-//! The headless script runner: a script of inputs drives the real [`App`] on ratatui's
+//! The headless script runner: a script of inputs drives the real [`App`](crate::app::App) on ratatui's
 //! `TestBackend`, and the rendered frames come out as plain text, byte for byte the same on
 //! every run.
 //!
