@@ -2,7 +2,6 @@
 //! lines of `play --plain` and the headless script runner.
 
 pub mod cast;
-mod files;
 pub mod keep;
 pub mod plain;
 pub mod record;

@@ -230,7 +230,7 @@ fn color(c: Color, bg: bool) -> Option<String> {
 /// FIFO is not a cast) and no further than the first line's first 64 KiB.
 pub fn is_ours(path: &Path) -> bool {
     use std::io::BufRead;
-    let Some(file) = super::files::open_regular(path, 64 * 1024) else {
+    let Some(file) = crate::text::open_start(path, 64 * 1024) else {
         return false;
     };
     let mut line = Vec::new();

@@ -548,7 +548,7 @@ const RECORDING_MARK: &str =
 /// and no further than the mark).
 fn is_recording(path: &Path) -> bool {
     use std::io::Read;
-    let Some(mut file) = super::files::open_regular(path, RECORDING_MARK.len() as u64) else {
+    let Some(mut file) = crate::text::open_start(path, RECORDING_MARK.len() as u64) else {
         return false;
     };
     let mut start = Vec::new();

@@ -75,6 +75,17 @@ fn open_nonblocking(path: &Path) -> std::io::Result<std::fs::File> {
     options.open(path)
 }
 
+/// The regular file at `path`, opened for reading at most its first `limit` bytes; `None`
+/// for anything else (missing, a folder, a FIFO, a device), found without blocking. For a
+/// glance at a file's start: whether a file about to be replaced is one of the program's own.
+pub fn open_start(path: &Path, limit: u64) -> Option<std::io::Take<std::fs::File>> {
+    use std::io::Read;
+    let file = open_nonblocking(path).ok()?;
+    file.metadata()
+        .is_ok_and(|m| m.is_file())
+        .then(|| file.take(limit))
+}
+
 /// "a directory", "a FIFO", "a device"...: what a non-regular file is, for messages.
 pub fn file_kind(meta: &std::fs::Metadata) -> &'static str {
     let t = meta.file_type();
