@@ -669,10 +669,6 @@ fn crate_circles(src: &str) -> (Graph, Vec<Vec<String>>) {
 const KNOWN_CIRCLES: &[(&str, &[&str])] = &[
     (
         "crates/rogue-core/src",
-        &["content/kinds.rs", "content/kinds/own.rs", "content/map.rs"],
-    ),
-    (
-        "crates/rogue-core/src",
         &[
             "content/level.rs",
             "content/level/design.rs",

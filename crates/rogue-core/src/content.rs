@@ -9,3 +9,4 @@ pub mod map;
 pub mod scen;
 pub mod searches;
 pub mod serial;
+pub mod tile;

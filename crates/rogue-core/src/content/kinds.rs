@@ -9,7 +9,7 @@
 
 pub mod own;
 
-use crate::content::map::{TerrainWeights, Tile};
+use crate::content::tile::{TerrainWeights, Tile};
 use crate::engine::astar::{SearchOptions, Weight};
 use crate::engine::grid::Neighbourhood;
 
