@@ -23,6 +23,7 @@ mod search;
 mod selection;
 pub mod tools;
 mod travel;
+mod ui;
 
 pub use crate::content::level::EditOp;
 pub use crate::session::{
@@ -31,30 +32,24 @@ pub use crate::session::{
     read_recovery, write_atomic, write_new,
 };
 pub use errand::Errand;
-use kept::KeptScreen;
 pub use kept::KeptView;
 pub use overlay::{Layer, Overlay, SPEEDS, TICK_MS};
 pub use screens::confirm::Confirm;
 pub use screens::{Mode, Screen, Stroke};
 pub use tools::{Prefix, Tool, Tools, tile_name};
+pub use ui::Ui;
 
 use crossterm::event::{Event, MouseEvent, MouseEventKind};
 use ratatui::layout::Rect;
-use std::cell::RefCell;
 // Arc rather than Rc: the terminal runs a long turn on a worker thread, so the App is Send.
 use std::sync::Arc;
 
 use crate::content::level::Design;
-use crate::content::level::tools::Clip;
-use crate::engine::astar::Snapshot;
 use crate::engine::grid::Pos;
-use crate::game::{Act, GameState, Planning, Watch, World};
+use crate::game::{Act, GameState, Planning, World};
 use crate::session::morgue::{Outcome, RunEnd};
-use crate::session::{Io, Reloaded, Saved, Session};
+use crate::session::{Reloaded, Saved, Session};
 use keymap::{Action, Context};
-
-/// A replayed snapshot with the (trace serial, step) it was replayed for.
-type SnapshotCache = ((u64, u32), Arc<Snapshot>);
 
 /// One input of either front end: the terminal loop and the script runner feed the app
 /// through [`App::drive`] alone, so a recording replays exactly as it was played.
@@ -89,34 +84,10 @@ pub struct App {
     session: Session,
     /// The screen up now, with its state.
     screen: Screen,
-    /// The selected monster.
-    selection: selection::Selection,
-    /// Whether the selected monster's path is drawn.
-    show_path: bool,
-    /// The search overlay.
-    overlay: Overlay,
-    /// The region the editor copied last, kept across floors and edit modes.
-    clipboard: Option<Clip>,
-    /// Where the player is travelling to.
-    travel: Option<Pos>,
-    /// Resting or exploring under way, one step a tick.
-    errand: Option<Errand>,
-    /// What the player knew when travel, resting or exploring began: they stop at
-    /// anything new.
-    watch: Option<Watch>,
-    /// The terminal size the app last saw.
-    size: (u16, u16),
+    /// The UI state the screens share: selection, overlay, camera, long actions, settings.
+    ui: ui::Ui,
     /// False once the player quit.
     running: bool,
-    /// The map cell drawn at the top-left of the map view.
-    camera: Pos,
-    /// Whether the map shows only what the player sees and remembers while playing (the
-    /// overlay, look and edit modes always show the whole map).
-    sight: bool,
-    /// The last replayed snapshot, keyed by trace serial and step.
-    snapshot_cache: RefCell<Option<SnapshotCache>>,
-    /// The player's settings: bindings, colours and the defaults they set.
-    settings: config::Settings,
     /// Whether runs are kept (the terminal's `play`): saved when left, scored when they
     /// end, and each new run drawn with a fresh seed. Recordings say so (`#! runs: kept`),
     /// so their replays ask and answer alike.
@@ -152,19 +123,8 @@ impl App {
         let mut app = Self {
             session,
             screen: Screen::Play,
-            selection: selection::Selection::default(),
-            show_path: false,
-            overlay: Overlay::default(),
-            clipboard: None,
-            travel: None,
-            errand: None,
-            watch: None,
-            size,
+            ui: ui::Ui::new(size),
             running: true,
-            camera: Pos::default(),
-            sight: true,
-            snapshot_cache: RefCell::new(None),
-            settings: config::Settings::default(),
             keeping: false,
             ended: None,
             notice: None,
@@ -172,7 +132,9 @@ impl App {
             run_serial: 1,
         };
         app.welcome();
-        app.selection.pick_default(app.session.world(), app.sight);
+        app.ui
+            .selection
+            .pick_default(app.session.world(), app.ui.sight);
         app.sync_trace();
         app.settle_camera();
         app
@@ -197,34 +159,17 @@ impl App {
     /// Plays with `settings`: its bindings and colours from now on, and its sight and
     /// autoplay speed as the game's current ones (call it before the first input).
     pub fn apply_settings(&mut self, settings: config::Settings) {
-        self.sight = settings.sight;
-        self.overlay.speed = overlay::SPEEDS
+        self.ui.sight = settings.sight;
+        self.ui.overlay.speed = overlay::SPEEDS
             .iter()
             .position(|&s| s == settings.autoplay_speed)
             .unwrap_or(overlay::DEFAULT_SPEED);
-        self.settings = settings;
-    }
-
-    /// The settings the app plays with.
-    pub fn settings(&self) -> &config::Settings {
-        &self.settings
+        self.ui.settings = settings;
     }
 
     /// What a kept run's save holds of the app beside its session ([`KeptView`]).
     pub fn kept_view(&self) -> KeptView {
-        KeptView {
-            screen: KeptScreen::of(&self.screen),
-            selected: self.selection.id,
-            chosen: self.selection.chosen,
-            show_path: self.show_path,
-            overlay: self.overlay.clone(),
-            clipboard: self.clipboard.clone(),
-            travel: self.travel,
-            errand: self.errand,
-            watch: self.watch.clone(),
-            camera: self.camera,
-            sight: self.sight,
-        }
+        KeptView::of(&self.screen, &self.ui)
     }
 
     /// The app of a kept run, loaded: its session (restored), the settings it plays with,
@@ -235,25 +180,12 @@ impl App {
         size: (u16, u16),
         view: KeptView,
     ) -> Self {
+        let (screen, ui) = view.restore(size, settings);
         let mut app = Self {
             session,
-            screen: view.screen.screen(),
-            selection: selection::Selection {
-                id: view.selected,
-                chosen: view.chosen,
-            },
-            show_path: view.show_path,
-            overlay: view.overlay,
-            clipboard: view.clipboard,
-            travel: view.travel,
-            errand: view.errand,
-            watch: view.watch,
-            size,
+            screen,
+            ui,
             running: true,
-            camera: view.camera,
-            sight: view.sight,
-            snapshot_cache: RefCell::new(None),
-            settings,
             keeping: true,
             ended: None,
             notice: None,
@@ -263,20 +195,15 @@ impl App {
         // A selection or a cursor that no longer fits (a save edited by hand) falls back
         // to what a game would show.
         if app
+            .ui
             .selection
             .id
             .is_some_and(|id| app.world().monster(id).is_none())
         {
-            app.selection = selection::Selection::default();
+            app.ui.selection = selection::Selection::default();
         }
         app.sync_trace();
         app
-    }
-
-    /// The run's first floor's file holds the run's own design of it (see
-    /// [`Session::file_caught_up`]).
-    pub fn file_caught_up(&mut self, bytes: Vec<u8>) {
-        self.session.file_caught_up(bytes);
     }
 
     /// Which run of the app is being played: it changes when a new run begins (a new run,
@@ -333,15 +260,20 @@ impl App {
         match event {
             Event::Key(key) => {
                 let contexts = self.contexts();
-                let action = keymap::lookup(&self.settings.bindings, contexts, key).or_else(|| {
-                    keymap::own_kind_key(contexts, self.design().level().grid.kinds(), key)
-                });
+                let action =
+                    keymap::lookup(&self.ui.settings.bindings, contexts, key).or_else(|| {
+                        keymap::own_kind_key(
+                            contexts,
+                            self.session.design().level().grid.kinds(),
+                            key,
+                        )
+                    });
                 if let Some(action) = action {
                     effect = self.handle_action(action);
                 }
             }
             Event::Mouse(mouse) => self.handle_mouse(mouse),
-            Event::Resize(w, h) => self.size = (*w, *h),
+            Event::Resize(w, h) => self.ui.size = (*w, *h),
             _ => {}
         }
         // The pointer's cell is on screen already: scrolling now would move the map under
@@ -360,70 +292,21 @@ impl App {
         &self.session
     }
 
+    /// The UI state the screens share, to read (the view draws from it).
+    pub fn ui(&self) -> &Ui {
+        &self.ui
+    }
+
+    /// The run, to change by hand: the front ends' plumbing of the disk (a kept run's
+    /// answers, a file caught up) and tests that script a situation. The screen does not
+    /// follow until the next input.
+    pub fn session_mut(&mut self) -> &mut Session {
+        &mut self.session
+    }
+
     /// The game.
     pub fn world(&self) -> &World {
         self.session.world()
-    }
-
-    /// The game, to change by hand (tests and tools that script a situation); the screen
-    /// does not follow until the next event.
-    pub fn world_mut(&mut self) -> &mut World {
-        self.session.world_mut()
-    }
-
-    /// The design of the floor being played.
-    pub fn design(&self) -> &Design {
-        self.session.design()
-    }
-
-    /// Where the floor being played came from and where it saves.
-    pub fn source(&self) -> &Source {
-        self.session.source()
-    }
-
-    /// The selected monster's id.
-    pub fn selected(&self) -> Option<u32> {
-        self.selection.id
-    }
-
-    /// Whether the selected monster's planned path is drawn.
-    pub fn show_path(&self) -> bool {
-        self.show_path
-    }
-
-    /// The search overlay's state.
-    pub fn overlay(&self) -> &Overlay {
-        &self.overlay
-    }
-
-    /// Where the player is travelling to.
-    pub fn travel(&self) -> Option<Pos> {
-        self.travel
-    }
-
-    /// The terminal size the app last saw.
-    pub fn size(&self) -> (u16, u16) {
-        self.size
-    }
-
-    /// The map cell drawn at the top-left of the map view.
-    pub fn camera(&self) -> Pos {
-        self.camera
-    }
-
-    /// Whether the map shows only what the player sees and remembers while playing.
-    pub fn sight(&self) -> bool {
-        self.sight
-    }
-
-    /// The unsaved edits as a recovery file would keep them, if there are any to keep.
-    pub fn recovery(&self) -> Option<Recovery> {
-        self.session.recovery()
-    }
-
-    /// Where the edit history stands (it changes with every edit).
-    pub fn revision(&self) -> (Option<u64>, usize) {
-        self.session.revision()
     }
 
     /// Plays the edits kept in a recovery file of this level as unsaved edits; saving them
@@ -431,8 +314,8 @@ impl App {
     pub fn take_recovery(&mut self, design: Design, recovery: std::path::PathBuf) {
         let name = self.session.take_recovery(design, recovery);
         self.began();
-        let level = self.source().name();
-        let save = self.key(Context::Play, Action::Save);
+        let level = self.session.source().name();
+        let save = self.ui.key(Context::Play, Action::Save);
         self.say(format!(
             "Recovered the unsaved edits kept in {name}: {save} saves them into {level}."
         ));
@@ -448,12 +331,6 @@ impl App {
     /// end, the questions say so, and each new run (`r`) draws a fresh seed from the last.
     pub fn set_keeping(&mut self, keeping: bool) {
         self.keeping = keeping;
-    }
-
-    /// Makes the app a replay (`script`, `test`, the replay viewer) or not: saves, on every
-    /// floor, are carried out in the game and said in the log but write nothing.
-    pub fn set_replay(&mut self, replay: bool) {
-        self.session.set_replay(replay);
     }
 
     /// Whether runs are kept (see [`App::set_keeping`]).
@@ -487,35 +364,10 @@ impl App {
         self.end_note.as_deref()
     }
 
-    /// Whether a run is under way: playing, with turns played. Leaving it keeps it.
-    pub fn in_progress(&self) -> bool {
-        self.session.in_progress()
-    }
-
-    /// Starts keeping the disk's answers to saves and reloads, for a run that is kept.
-    pub fn keep_io(&mut self) {
-        self.session.keep_io();
-    }
-
-    /// The disk's answers kept since the last call.
-    pub fn take_io(&mut self) -> Vec<Io> {
-        self.session.take_io()
-    }
-
-    /// Answers saves and reloads from a recording instead of the disk (a run rebuilt).
-    pub fn replay_io(&mut self, answers: Vec<Io>) {
-        self.session.replay_io(answers);
-    }
-
-    /// Ends the replay of the disk's answers (see [`Session::end_replay`]).
-    pub fn end_replay(&mut self) -> Result<(), String> {
-        self.session.end_replay()
-    }
-
     /// Takes the terminal size as it is before the first frame (a resize event also
     /// moves the camera).
     pub fn set_size(&mut self, size: (u16, u16)) {
-        self.size = size;
+        self.ui.size = size;
     }
 
     /// Whether the player is still in the game (false once they quit).
@@ -601,11 +453,6 @@ impl App {
         }
     }
 
-    /// Whether the design has edits that are not saved in its file.
-    pub fn unsaved(&self) -> bool {
-        self.session.unsaved()
-    }
-
     /// Ends the mouse stroke under way; the monsters replan once for all it painted.
     fn end_stroke(&mut self) {
         let stroke = self.screen.stroke_mut().and_then(Option::take);
@@ -617,7 +464,8 @@ impl App {
 
     /// Whether [`App::tick`] has work to do (travel or autoplay).
     pub fn is_busy(&self) -> bool {
-        self.running && (self.travel.is_some() || self.errand.is_some() || self.overlay.autoplay)
+        self.running
+            && (self.ui.travel.is_some() || self.ui.errand.is_some() || self.ui.overlay.autoplay)
     }
 
     /// Advances travel by one step and autoplay by one frame.
@@ -630,13 +478,13 @@ impl App {
 
     fn tick_inner(&mut self) {
         self.end_stroke();
-        if self.travel.is_some() {
+        if self.ui.travel.is_some() {
             self.travel_step();
         }
-        if self.errand.is_some() {
+        if self.ui.errand.is_some() {
             self.errand_step();
         }
-        if self.overlay.autoplay {
+        if self.ui.overlay.autoplay {
             self.autoplay_tick();
         }
         self.settle_camera();
@@ -645,15 +493,15 @@ impl App {
     /// Contexts whose bindings apply now, most specific first: a key none of them binds
     /// does nothing.
     pub fn contexts(&self) -> &'static [Context] {
-        self.screen.contexts(self.overlay.on)
+        self.screen.contexts(self.ui.overlay.on)
     }
 
     /// Contexts whose hints the hint bar shows: a question's are in its box, so the bar
     /// keeps the hints of the screen it is asked over.
     pub fn hint_contexts(&self) -> &'static [Context] {
         match &self.screen {
-            Screen::Confirm { back, .. } => back.contexts(self.overlay.on),
-            s => s.contexts(self.overlay.on),
+            Screen::Confirm { back, .. } => back.contexts(self.ui.overlay.on),
+            s => s.contexts(self.ui.overlay.on),
         }
     }
 
@@ -665,7 +513,7 @@ impl App {
                 // Ctrl-C quits at once, unless that would drop unsaved edits: then it
                 // asks, and a second Ctrl-C quits anyway.
                 let asked = matches!(self.question(), Some(Confirm::Quit));
-                if self.unsaved() && !asked {
+                if self.session.unsaved() && !asked {
                     self.ask(Confirm::Quit);
                 } else {
                     self.running = false;
@@ -680,10 +528,10 @@ impl App {
             self.say("You stop.");
             return Effect::None;
         }
-        let (size, unsaved) = (self.size, self.unsaved());
+        let (size, unsaved) = (self.ui.size, self.session.unsaved());
         let last = self.world().log().len().saturating_sub(1);
         let pages =
-            || help::layout(&self.settings.bindings, Rect::new(0, 0, size.0, size.1)).pages();
+            || help::layout(&self.ui.settings.bindings, Rect::new(0, 0, size.0, size.1)).pages();
         let transition = match &mut self.screen {
             Screen::Confirm { question, .. } => question.handle(action, unsaved),
             Screen::Help { help, .. } => help.handle(action, pages()).widen(),
@@ -729,7 +577,7 @@ impl App {
             (Confirm::Quit, Action::SaveAndQuit) => {
                 self.save(false);
                 // Quit once the design is safely written; a save that asks or fails stays.
-                if !self.unsaved() {
+                if !self.session.unsaved() {
                     self.running = false;
                 }
             }
@@ -775,7 +623,7 @@ impl App {
                 back,
             }),
             Action::Quit => {
-                if self.unsaved() || self.in_progress() {
+                if self.session.unsaved() || self.session.in_progress() {
                     self.ask(Confirm::Quit);
                 } else {
                     self.running = false;
@@ -785,7 +633,7 @@ impl App {
                 self.ask(Confirm::Abandon);
             }
             Action::Restart => {
-                if self.in_progress() {
+                if self.session.in_progress() {
                     self.ask(Confirm::Restart);
                 } else {
                     self.restart();
@@ -797,8 +645,8 @@ impl App {
                 if self.mode() == Mode::Look {
                     self.screen = Screen::Play;
                 }
-                self.overlay.on = !self.overlay.on;
-                self.overlay.step = None;
+                self.ui.overlay.on = !self.ui.overlay.on;
+                self.ui.overlay.step = None;
                 self.sync_trace();
             }
             Action::Look => {
@@ -819,7 +667,7 @@ impl App {
             },
             Action::Save => self.save(false),
             Action::NewLevel => {
-                if self.unsaved() || self.in_progress() {
+                if self.session.unsaved() || self.session.in_progress() {
                     self.ask(Confirm::NewLevel);
                 } else {
                     self.new_level();
@@ -848,7 +696,7 @@ impl App {
             Err(crate::session::UnsavedBelow) => {
                 self.say(format!(
                     "Save ({}) or undo your edits to this floor first: restarting goes back to the first floor.",
-                    self.key(Context::Play, Action::Save)
+                    self.ui.key(Context::Play, Action::Save)
                 ));
                 return;
             }
@@ -874,9 +722,10 @@ impl App {
     fn began(&mut self) {
         self.run_serial += 1;
         self.welcome();
-        self.selection
-            .pick_default(self.session.world(), self.sight);
-        self.overlay.step = None;
+        self.ui
+            .selection
+            .pick_default(self.session.world(), self.ui.sight);
+        self.ui.overlay.step = None;
         self.screen = Screen::Play;
         self.stop_errands();
         self.sync_trace();
@@ -893,8 +742,8 @@ impl App {
                 self.began();
                 let (kind, (w, h), seed, name) = (made.kind, made.size, made.seed, made.name);
                 let (again, save) = (
-                    self.key(Context::Play, Action::NewLevel),
-                    self.key(Context::Play, Action::Save),
+                    self.ui.key(Context::Play, Action::NewLevel),
+                    self.ui.key(Context::Play, Action::Save),
                 );
                 self.say(format!(
                     "Generated {kind} {w}x{h} seed {seed}; {again} for {}, {save} saves it as {name}.",
@@ -929,8 +778,8 @@ impl App {
             Saved::Asks { name, why } => {
                 self.ask(Confirm::Overwrite);
                 let (yes, no) = (
-                    self.key(Context::Confirm, Action::Yes),
-                    self.key(Context::Confirm, Action::No),
+                    self.ui.key(Context::Confirm, Action::Yes),
+                    self.ui.key(Context::Confirm, Action::No),
                 );
                 self.say(format!("{name} {why}. Overwrite it? ({yes}/{no})"));
             }
@@ -981,8 +830,8 @@ impl App {
             Reloaded::Conflict(pending) => {
                 let name = self.session.source().name();
                 let (take, keep) = (
-                    self.key(Context::Confirm, Action::TakeFile),
-                    self.key(Context::Confirm, Action::KeepMine),
+                    self.ui.key(Context::Confirm, Action::TakeFile),
+                    self.ui.key(Context::Confirm, Action::KeepMine),
                 );
                 self.say(format!(
                     "{name} changed on disk, and the game has unsaved edits: {take} takes the file's, {keep} keeps yours."
@@ -1011,15 +860,10 @@ impl App {
     fn keep_own_design(&mut self) {
         self.session.keep_own_design();
         let name = self.session.source().name();
-        let save = self.key(Context::Play, Action::Save);
+        let save = self.ui.key(Context::Play, Action::Save);
         self.say(format!(
             "Kept your edits; {name} on disk is newer ({save} asks before overwriting it)."
         ));
-    }
-
-    /// The player's first key for `action` in `context`, for the app's messages.
-    fn key(&self, context: Context, action: Action) -> String {
-        self.settings.bindings.key_of(context, action)
     }
 
     /// The app's own words in the message log (the game's come from the game).
@@ -1032,8 +876,8 @@ impl App {
         if to == self.world().player().pos || !self.world().grid().is_passable(to) {
             return;
         }
-        self.travel = Some(to);
-        self.watch = Some(self.world().watch());
+        self.ui.travel = Some(to);
+        self.ui.watch = Some(self.world().watch());
     }
 
     /// Look mode's `Enter`: back to play, travelling to the cell looked at; a cell that
@@ -1048,7 +892,7 @@ impl App {
             return;
         }
         // A refusal keeps look mode open: the player moves the cursor on and tries again.
-        let known = !self.sight || self.world().is_seen(to);
+        let known = !self.ui.sight || self.world().is_seen(to);
         if to == self.world().player().pos {
             self.say("You are there already.");
         } else if !known {
@@ -1062,9 +906,9 @@ impl App {
     }
 
     fn travel_step(&mut self) {
-        let Some(target) = self.travel else { return };
+        let Some(target) = self.ui.travel else { return };
         if self.world().state() != GameState::Playing {
-            self.travel = None;
+            self.ui.travel = None;
             return;
         }
         let player = self.world().player().pos;
@@ -1074,7 +918,7 @@ impl App {
             .iter()
             .any(|m| m.pos.chebyshev(player) <= 1)
         {
-            self.travel = None;
+            self.ui.travel = None;
             self.say("A monster is next to you; you stop.");
             return;
         }
@@ -1087,21 +931,18 @@ impl App {
                 let arrived =
                     self.world().player().pos == target || self.world().notes_left() < notes;
                 if arrived || self.alarmed() {
-                    self.travel = None;
+                    self.ui.travel = None;
                 }
                 let on_stairs = self.world().feature_at(target)
                     == Some(crate::content::level::FeatureKind::Stairs);
                 if self.world().player().pos == target && on_stairs {
                     // The @ hides the > it stands on.
-                    let key = self
-                        .settings
-                        .bindings
-                        .key_of(Context::Play, Action::Descend);
+                    let key = self.ui.key(Context::Play, Action::Descend);
                     self.say(format!("You stand on the stairs: {key} takes them."));
                 }
             }
             None => {
-                self.travel = None;
+                self.ui.travel = None;
                 self.say("There is no way there.");
             }
         }

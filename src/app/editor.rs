@@ -14,7 +14,7 @@ use super::bindings::{Bindings, together};
 use super::keymap::{Action, Context};
 use super::{App, Confirm, Mode, Screen};
 use crate::content::kinds::own::Kinds;
-use crate::content::level::tools::{self, Clip, TooBig};
+use crate::content::level::tools::{self, TooBig};
 use crate::content::level::{EditOp, FeatureKind, Needs, Refusal, ResizeRefusal, Side, Sides};
 use crate::content::map::Tile;
 use crate::engine::grid::Pos;
@@ -104,11 +104,6 @@ impl App {
         }
     }
 
-    /// The region copied last, on any floor.
-    pub fn clipboard(&self) -> Option<&Clip> {
-        self.clipboard.as_ref()
-    }
-
     /// Puts a tile under the cursor as a single undoable edit, or, with a shape under
     /// way, ends it with that tile; either way the tile becomes the glyph.
     pub(super) fn edit_tile(&mut self, tile: Tile) {
@@ -120,9 +115,9 @@ impl App {
             Some((Tool::Copy, _)) => {
                 let text = format!(
                     "Copying: {} or {} copies the region, {} forgets it.",
-                    self.key(Context::Edit, Action::Tool(Tool::Copy)),
-                    self.key(Context::Edit, Action::Finish),
-                    self.key(Context::Global, Action::Back)
+                    self.ui.key(Context::Edit, Action::Tool(Tool::Copy)),
+                    self.ui.key(Context::Edit, Action::Finish),
+                    self.ui.key(Context::Global, Action::Back)
                 );
                 self.say(text);
             }
@@ -169,15 +164,15 @@ impl App {
         let cells = match tool {
             Tool::Rect | Tool::Box => tools::rect(anchor, cursor, tool == Tool::Box),
             Tool::Line => Ok(tools::line(anchor, cursor)),
-            Tool::Fill => tools::flood(&self.design().level().grid, cursor),
+            Tool::Fill => tools::flood(&self.session.design().level().grid, cursor),
             Tool::Copy => {
-                match self.design().copy(anchor, cursor) {
+                match self.session.design().copy(anchor, cursor) {
                     Some(clip) => {
-                        let paste = self.key(Context::Edit, Action::Paste);
+                        let paste = self.ui.key(Context::Edit, Action::Paste);
                         self.say(format!(
                             "Copied {size} from {lo}; {paste} pastes it here or on another floor."
                         ));
-                        self.clipboard = Some(clip);
+                        self.ui.clipboard = Some(clip);
                     }
                     None => self.say("That region is too large to copy."),
                 }
@@ -205,12 +200,12 @@ impl App {
 
     /// Lays the clipboard with its top-left corner at the cursor.
     pub(super) fn paste(&mut self) {
-        let Some(clip) = self.clipboard.clone() else {
+        let Some(clip) = self.ui.clipboard.clone() else {
             self.say("Nothing copied yet: c at one corner, c at the other copies a region.");
             return;
         };
         let at = self.cursor();
-        let ops = self.design().paste(&clip, at);
+        let ops = self.session.design().paste(&clip, at);
         let what = format!("Pasted {}x{} at {at}", clip.width(), clip.height());
         self.group(ops, &what);
     }
@@ -221,7 +216,7 @@ impl App {
         if done.changed > 0 {
             self.after_edit();
         }
-        let undo = self.key(Context::Edit, Action::Undo);
+        let undo = self.ui.key(Context::Edit, Action::Undo);
         let mut text = match done.changed {
             0 => format!("{what}: nothing changed."),
             1 => format!("{what}: 1 change ({undo} undoes it)."),
@@ -234,7 +229,7 @@ impl App {
             };
             text.push_str(&format!(
                 " {kept}: {}",
-                refusal(why, &self.settings.bindings, self.world().grid().kinds())
+                refusal(why, &self.ui.settings.bindings, self.world().grid().kinds())
             ));
         }
         self.say(text);
@@ -260,12 +255,12 @@ impl App {
             self.set_prefix(None);
         } else {
             self.set_prefix(Some(Prefix::Resize));
-            let grid = &self.design().level().grid;
+            let grid = &self.session.design().level().grid;
             let (w, h) = (grid.width(), grid.height());
             // Each side's letter where it has one (the table's are hjkl, then the arrows),
             // written together as the hint bar writes them, and "or arrows" when every side
             // has its arrow too.
-            let bindings = &self.settings.bindings;
+            let bindings = &self.ui.settings.bindings;
             let ways = |n: i8| -> String {
                 let sides = [Side::Left, Side::Bottom, Side::Top, Side::Right];
                 let keys =
@@ -289,11 +284,11 @@ impl App {
             };
             // The key that began resizing ends it, if it does; else the first that does.
             let done = bindings.keys_of(Context::Resize, Action::ResizePrefix);
-            let began = self.key(Context::Edit, Action::ResizePrefix);
+            let began = self.ui.key(Context::Edit, Action::ResizePrefix);
             let ends = if done.contains(&began) {
                 began
             } else {
-                self.key(Context::Resize, Action::ResizePrefix)
+                self.ui.key(Context::Resize, Action::ResizePrefix)
             };
             let text = format!(
                 "Resizing the {w}x{h} map: {} grow a side, {} crop it; {ends} ends.",
@@ -368,8 +363,8 @@ impl App {
             Ok(f) => {
                 let (w, h) = f.size;
                 let (save, down) = (
-                    self.key(Context::Edit, Action::Save),
-                    self.key(Context::Edit, Action::FloorDown),
+                    self.ui.key(Context::Edit, Action::Save),
+                    self.ui.key(Context::Edit, Action::FloorDown),
                 );
                 self.say(format!(
                     "Made {} ({w}x{h}, blank) as the floor below: {save} saves the next: header, {down} goes down to edit it. Stairs (>) lead there.",
@@ -378,10 +373,10 @@ impl App {
             }
             Err(NoNewFloor::NoFile) => self.say(format!(
                 "Save this floor first ({}): the floor below goes beside its file.",
-                self.key(Context::Edit, Action::Save)
+                self.ui.key(Context::Edit, Action::Save)
             )),
             Err(NoNewFloor::HasNext(name)) => {
-                let down = self.key(Context::Edit, Action::FloorDown);
+                let down = self.ui.key(Context::Edit, Action::FloorDown);
                 self.say(format!(
                     "This floor leads to {name} already: {down} goes down to it."
                 ))
@@ -401,13 +396,14 @@ impl App {
         };
         match moved {
             Ok(depth) => {
-                self.selection
-                    .pick_default(self.session.world(), self.sight);
+                self.ui
+                    .selection
+                    .pick_default(self.session.world(), self.ui.sight);
                 // Any long action belonged to the game left behind.
                 self.stop_errands();
                 self.set_cursor(self.world().player().pos);
                 self.after_turn();
-                let name = self.source().name();
+                let name = self.session.source().name();
                 let last = self.world().final_depth();
                 self.say(format!(
                     "Editing floor {depth} of {last}, {name}; the run goes on from here."
@@ -416,11 +412,11 @@ impl App {
             Err(why) => self.say(match why {
                 NoFloor::Unsaved => format!(
                     "Save ({}) or undo your edits first: the other floor replaces this design.",
-                    self.key(Context::Edit, Action::Save)
+                    self.ui.key(Context::Edit, Action::Save)
                 ),
                 NoFloor::NoNext => format!(
                     "This floor names no floor below: {} makes one (a next: header).",
-                    self.key(Context::Edit, Action::FloorBelow)
+                    self.ui.key(Context::Edit, Action::FloorBelow)
                 ),
                 NoFloor::Top => "This is the first floor.".to_string(),
                 NoFloor::Generated => {
@@ -434,12 +430,12 @@ impl App {
     /// `C-n`: a new run on a blank level (asks first when that would drop edits or a
     /// game under way).
     pub(super) fn blank_level(&mut self, asked: bool) {
-        if !asked && (self.unsaved() || self.in_progress()) {
+        if !asked && (self.session.unsaved() || self.session.in_progress()) {
             self.ask(Confirm::BlankLevel);
             return;
         }
         let editing = self.mode() == Mode::Edit;
-        let area = ratatui::layout::Rect::new(0, 0, self.size.0, self.size.1);
+        let area = ratatui::layout::Rect::new(0, 0, self.ui.size.0, self.ui.size.1);
         let (w, h) = super::screen::layout(self, area).map_or((40, 14), |l| {
             (usize::from(l.map.width), usize::from(l.map.height))
         });
@@ -455,8 +451,8 @@ impl App {
                     };
                 }
                 let (edit, save) = (
-                    self.key(Context::Play, Action::Edit),
-                    self.key(Context::Edit, Action::Save),
+                    self.ui.key(Context::Play, Action::Edit),
+                    self.ui.key(Context::Edit, Action::Save),
                 );
                 self.say(format!(
                     "A blank {}x{} level: {edit} edits it, {save} saves it as {name}.",
@@ -496,7 +492,7 @@ impl App {
             Ok(false) => {}
             Err(why) => self.say(refusal(
                 why,
-                &self.settings.bindings,
+                &self.ui.settings.bindings,
                 self.world().grid().kinds(),
             )),
         }
@@ -524,8 +520,8 @@ impl App {
     /// they replan once, when it ends. The cursor stays on the map (an undone resize may
     /// have made it smaller).
     pub(super) fn after_edit(&mut self) {
-        self.selection.keep(self.session.world(), self.sight);
-        self.overlay.step = None;
+        self.ui.selection.keep(self.session.world(), self.ui.sight);
+        self.ui.overlay.step = None;
         let grid = self.world().grid();
         let (w, h) = (grid.width() as i32, grid.height() as i32);
         if let Some(c) = self.screen.cursor_mut() {

@@ -35,9 +35,9 @@ impl App {
             Mode::Lab => self.lab_mouse(cell, button, drag),
             _ if drag || button != MouseButton::Left => {}
             // With the overlay on, a click studies the cell instead of playing turns.
-            _ if self.overlay.on => self.screen = Screen::Look { cursor: cell },
+            _ if self.ui.overlay.on => self.screen = Screen::Look { cursor: cell },
             _ => {
-                let seen = |p| !self.sight || self.world().is_visible(p);
+                let seen = |p| !self.ui.sight || self.world().is_visible(p);
                 let picked = self.world().monster_at(cell).filter(|m| seen(m.pos));
                 if let Some(id) = picked.map(|m| m.id) {
                     self.select(Some(id));
@@ -136,6 +136,6 @@ impl App {
         } else {
             lab.set_goal(cell);
         }
-        self.overlay.step = None;
+        self.ui.overlay.step = None;
     }
 }

@@ -16,12 +16,12 @@ impl App {
             Action::Wait => self.act(Act::Wait),
             Action::NextMonster | Action::PrevMonster => {
                 let by = if action == Action::NextMonster { 1 } else { -1 };
-                match self.selection.cycled(self.session.world(), by) {
+                match self.ui.selection.cycled(self.session.world(), by) {
                     Some(id) => self.select(Some(id)),
-                    None => self.selection.id = None,
+                    None => self.ui.selection.id = None,
                 }
             }
-            Action::TogglePath => self.show_path = !self.show_path,
+            Action::TogglePath => self.ui.show_path = !self.ui.show_path,
             Action::Descend => {
                 if self.world().feature_at(self.world().player().pos)
                     == Some(crate::content::level::FeatureKind::Stairs)
@@ -47,8 +47,8 @@ impl App {
             Action::CloseDoors => self.act(Act::CloseDoors),
             Action::UseTool(kind) => self.act(Act::Use(kind)),
             Action::ToggleSight => {
-                self.sight = !self.sight;
-                self.say(if self.sight {
+                self.ui.sight = !self.ui.sight;
+                self.say(if self.ui.sight {
                     "Sight on: you see what your eyes reach and remember the rest."
                 } else {
                     "Sight off: the whole map shows."
@@ -64,12 +64,13 @@ impl App {
         match self.session.descend() {
             Descended::Unsaved => self.say(format!(
                 "Save ({}) or undo your edits first: the floor below replaces this design.",
-                self.key(Context::Play, Action::Save)
+                self.ui.key(Context::Play, Action::Save)
             )),
             Descended::Refused => {}
             Descended::Down => {
-                self.selection
-                    .pick_default(self.session.world(), self.sight);
+                self.ui
+                    .selection
+                    .pick_default(self.session.world(), self.ui.sight);
                 // Any long action belonged to the game left behind.
                 self.stop_errands();
                 self.set_cursor(self.world().player().pos);
@@ -86,15 +87,15 @@ impl App {
 
     /// Keeps the selection valid after monsters died or appeared.
     pub(super) fn after_turn(&mut self) {
-        self.selection.keep(self.session.world(), self.sight);
+        self.ui.selection.keep(self.session.world(), self.ui.sight);
         self.sync_trace();
-        self.overlay.step = None;
+        self.ui.overlay.step = None;
     }
 
     /// The monster whose search is recorded: the selected one while the overlay is on.
     pub(super) fn wanted_trace(&self) -> Option<u32> {
-        if self.overlay.on {
-            self.selection.id
+        if self.ui.overlay.on {
+            self.ui.selection.id
         } else {
             None
         }
@@ -110,11 +111,11 @@ impl App {
 
     /// The player picks a monster.
     pub(super) fn select(&mut self, id: Option<u32>) {
-        self.selection = Selection {
+        self.ui.selection = Selection {
             id,
             chosen: id.is_some(),
         };
-        self.overlay.step = None;
+        self.ui.overlay.step = None;
         self.sync_trace();
     }
 
@@ -123,7 +124,8 @@ impl App {
         if self.mode() == Mode::Look {
             return self.cursor();
         }
-        self.selection
+        self.ui
+            .selection
             .id
             .and_then(|id| self.world().monster(id))
             .map_or(self.world().player().pos, |m| m.pos)

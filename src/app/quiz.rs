@@ -16,7 +16,7 @@ impl App {
     /// Starts the quiz (from the first expansion when the search is shown finished) or
     /// stops it.
     pub(super) fn toggle_quiz(&mut self) {
-        let answer = self.key(Context::Lab, Action::Answer);
+        let answer = self.ui.key(Context::Lab, Action::Answer);
         let Some(lab) = self.lab_mut() else { return };
         if let Some(quiz) = lab.quiz.take() {
             self.say(format!(
@@ -26,9 +26,9 @@ impl App {
             return;
         }
         lab.quiz = Some(Quiz::default());
-        self.overlay.autoplay = false;
-        if self.overlay.step.is_none() {
-            self.overlay.step = Some(0);
+        self.ui.overlay.autoplay = false;
+        if self.ui.overlay.step.is_none() {
+            self.ui.overlay.step = Some(0);
         }
         self.say(format!(
             "Quiz: put the cursor on the node the search expands next and press {answer}."
@@ -38,7 +38,7 @@ impl App {
     /// Takes the cursor's cell as the answer: judges it, steps the search on by the
     /// expansion asked about, and counts it.
     pub(super) fn answer_quiz(&mut self) {
-        let quiz_key = self.key(Context::Lab, Action::Quiz);
+        let quiz_key = self.ui.key(Context::Lab, Action::Quiz);
         let cursor = self.cursor();
         let step = self.current_step();
         let Some(lab) = self.lab() else { return };

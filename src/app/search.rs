@@ -21,24 +21,26 @@ impl App {
     pub(super) fn search_action(&mut self, action: Action) -> Option<Action> {
         match action {
             Action::StepBack => {
-                self.overlay.autoplay = false;
+                self.ui.overlay.autoplay = false;
                 self.step_to(self.current_step().saturating_sub(1));
             }
             Action::StepForward => {
-                self.overlay.autoplay = false;
+                self.ui.overlay.autoplay = false;
                 self.step_to(self.current_step().saturating_add(1));
             }
             Action::StepStart => {
-                self.overlay.autoplay = false;
+                self.ui.overlay.autoplay = false;
                 self.step_to(0);
             }
             Action::StepEnd => {
-                self.overlay.autoplay = false;
-                self.overlay.step = None;
+                self.ui.overlay.autoplay = false;
+                self.ui.overlay.step = None;
             }
             Action::Autoplay => self.toggle_autoplay(),
-            Action::Faster => self.overlay.speed = (self.overlay.speed + 1).min(SPEEDS.len() - 1),
-            Action::Slower => self.overlay.speed = self.overlay.speed.saturating_sub(1),
+            Action::Faster => {
+                self.ui.overlay.speed = (self.ui.overlay.speed + 1).min(SPEEDS.len() - 1)
+            }
+            Action::Slower => self.ui.overlay.speed = self.ui.overlay.speed.saturating_sub(1),
             Action::CycleNeighbourhood => self.change_options(|o| {
                 o.neighbourhood = searches::next(&searches::RULES, o.neighbourhood)
             }),
@@ -48,7 +50,7 @@ impl App {
             Action::CycleWeight => self.change_options(App::next_weight),
             Action::ToggleGreedy => self.change_options(|o| o.greedy = !o.greedy),
             Action::ResetOptions => self.change_options(|o| *o = SearchOptions::default()),
-            Action::CycleLayer => self.overlay.layer = self.overlay.layer.next(),
+            Action::CycleLayer => self.ui.overlay.layer = self.ui.overlay.layer.next(),
             Action::CyclePlanning => {
                 let next = self.world().planning().next();
                 self.session.world_mut().set_planning(next);
@@ -64,10 +66,10 @@ impl App {
                         "Monsters plan: each its own Jump Point Search, every turn.".to_string()
                     }
                 });
-                self.overlay.step = None;
+                self.ui.overlay.step = None;
                 self.sync_trace();
             }
-            Action::ToggleFollow => self.overlay.follow = !self.overlay.follow,
+            Action::ToggleFollow => self.ui.overlay.follow = !self.ui.overlay.follow,
             Action::Lab => {
                 if self.mode() == Mode::Lab {
                     self.leave_lab();
@@ -138,13 +140,16 @@ impl App {
 
     /// The expansions shown now.
     pub fn current_step(&self) -> u32 {
-        self.overlay.step.unwrap_or_else(|| self.shown_expansions())
+        self.ui
+            .overlay
+            .step
+            .unwrap_or_else(|| self.shown_expansions())
     }
 
     /// Shows the search after `step` expansions (the finished search from the last on).
     pub(super) fn step_to(&mut self, step: u32) {
         let total = self.shown_expansions();
-        self.overlay.step = (step < total).then_some(step);
+        self.ui.overlay.step = (step < total).then_some(step);
     }
 
     /// Changes the lab's searches with `change` (a comparison, a tie rule, a kind) and shows
@@ -161,74 +166,51 @@ impl App {
     /// the new search.
     pub(super) fn lab_reran(&mut self) {
         let quizzing = self.lab().is_some_and(|l| l.quiz.is_some());
-        self.overlay.step = quizzing.then_some(0);
+        self.ui.overlay.step = quizzing.then_some(0);
     }
 
     /// Keeps the step shown after the lab's searches ran again on an edited map: mid-search
     /// the new search is shown as far as the old one was (at most finished), so an edit is
     /// watched where it was made.
     pub(super) fn keep_step(&mut self) {
-        if let Some(step) = self.overlay.step {
+        if let Some(step) = self.ui.overlay.step {
             self.step_to(step);
         }
     }
 
     /// Starts or pauses autoplay; from the finished search it starts from the beginning.
     pub(super) fn toggle_autoplay(&mut self) {
-        if self.overlay.autoplay {
-            self.overlay.autoplay = false;
+        if self.ui.overlay.autoplay {
+            self.ui.overlay.autoplay = false;
             return;
         }
-        if self.overlay.step.is_none() {
-            self.overlay.step = Some(0);
+        if self.ui.overlay.step.is_none() {
+            self.ui.overlay.step = Some(0);
         }
-        self.overlay.owed = 0;
-        self.overlay.autoplay = true;
+        self.ui.overlay.owed = 0;
+        self.ui.overlay.autoplay = true;
     }
 
     /// One tick of autoplay: as many expansions as the speed owes by now.
     pub(super) fn autoplay_tick(&mut self) {
-        let o = &mut self.overlay;
+        let o = &mut self.ui.overlay;
         o.owed += o.speed() * TICK_MS;
         let steps = o.owed / 1000;
         o.owed %= 1000;
         let total = self.shown_expansions();
         let next = self.current_step().saturating_add(steps);
         if next >= total {
-            self.overlay.step = None;
-            self.overlay.autoplay = false;
+            self.ui.overlay.step = None;
+            self.ui.overlay.autoplay = false;
         } else {
-            self.overlay.step = Some(next);
+            self.ui.overlay.step = Some(next);
         }
-    }
-
-    /// The selected monster's search as it stood at the overlay's step. Replaying a large
-    /// search takes milliseconds, so the last replay is kept until the trace or step changes.
-    pub fn snapshot(&self) -> Option<Arc<Snapshot>> {
-        let trace = self.world().trace()?;
-        let step = self.overlay.step.unwrap_or(u32::MAX);
-        let key = (self.world().planner().trace_serial(), step);
-        let mut cache = self.snapshot_cache.borrow_mut();
-        if let Some((k, snap)) = cache.as_ref()
-            && *k == key
-        {
-            return Some(Arc::clone(snap));
-        }
-        let snap = Arc::new(trace.snapshot(step));
-        *cache = Some((key, Arc::clone(&snap)));
-        Some(snap)
     }
 
     /// The lab's search `i` at the overlay's step.
     pub fn lab_snapshot(&self, i: usize) -> Option<Arc<Snapshot>> {
         self.lab()?
-            .snapshot(i, self.overlay.step.unwrap_or(u32::MAX))
-    }
-
-    /// Drops the kept replay, so the next frame replays the search as the first frame after a
-    /// turn does (the frame benchmark measures that).
-    pub fn forget_snapshot(&self) {
-        self.snapshot_cache.borrow_mut().take();
+            .snapshot(i, self.ui.overlay.step.unwrap_or(u32::MAX))
     }
 
     /// Opens the lab on the level's map (with the game's walls as they are now), searching
@@ -250,10 +232,10 @@ impl App {
             stroke: None,
             back,
         };
-        self.overlay.step = None;
-        self.overlay.autoplay = false;
+        self.ui.overlay.step = None;
+        self.ui.overlay.autoplay = false;
         self.settle_camera();
-        let key = |c, a| self.key(c, a);
+        let key = |c, a| self.ui.key(c, a);
         let text = format!(
             "The lab: {} and {} (or the mouse) set start and goal, {} {} step, {} layers, {} compares, {} leaves.",
             key(Context::Lab, Action::SetStart),
@@ -271,7 +253,7 @@ impl App {
     pub(super) fn enter_lab(&mut self) {
         // The overlay's search is the selected monster's, from where it planned.
         let (start, goal, searcher) = match self.world().trace() {
-            Some(t) if self.overlay.on => (t.start, t.goal, self.selection.id),
+            Some(t) if self.ui.overlay.on => (t.start, t.goal, self.ui.selection.id),
             _ => {
                 let start = self.cursor_or_selected();
                 let at = self.world().monster_at(start).map(|m| m.id);
@@ -298,8 +280,8 @@ impl App {
         if let Screen::Lab { back, .. } = std::mem::replace(&mut self.screen, Screen::Play) {
             self.screen = *back;
         }
-        self.overlay.step = None;
-        self.overlay.autoplay = false;
+        self.ui.overlay.step = None;
+        self.ui.overlay.autoplay = false;
         self.settle_camera();
     }
 
@@ -315,7 +297,7 @@ impl App {
         let mut o = self.world().options();
         change(&mut o);
         self.say(format!("Search: {}.", describe_for_log(&o)));
-        self.overlay.step = None;
+        self.ui.overlay.step = None;
         self.session.world_mut().set_options(o);
     }
 

@@ -15,15 +15,10 @@ use crate::game::{Act, ActResult, Explore, GameState, PLAYER_HP};
 const WAIT_TURNS: u32 = 100;
 
 impl App {
-    /// Resting or exploring under way, if any.
-    pub fn errand(&self) -> Option<Errand> {
-        self.errand
-    }
-
     /// Stops travel, resting and exploring; whether any was under way.
     pub(super) fn stop_errands(&mut self) -> bool {
-        let busy = self.travel.take().is_some() | self.errand.take().is_some();
-        self.watch = None;
+        let busy = self.ui.travel.take().is_some() | self.ui.errand.take().is_some();
+        self.ui.watch = None;
         busy
     }
 
@@ -54,8 +49,8 @@ impl App {
                 self.say(format!("The {name} is next to you: no time to wait."));
             } else {
                 self.say(format!("You wait for the {name} to come to you."));
-                self.errand = Some(super::Errand::Wait(0));
-                self.watch = Some(self.world().watch());
+                self.ui.errand = Some(super::Errand::Wait(0));
+                self.ui.watch = Some(self.world().watch());
             }
             return;
         }
@@ -67,12 +62,12 @@ impl App {
             self.say(format!(
                 "You are unhurt: you wait up to {WAIT_TURNS} turns for something to happen."
             ));
-            self.errand = Some(super::Errand::Idle(0));
-            self.watch = Some(self.world().watch());
+            self.ui.errand = Some(super::Errand::Idle(0));
+            self.ui.watch = Some(self.world().watch());
             return;
         }
-        self.errand = Some(super::Errand::Rest);
-        self.watch = Some(self.world().watch());
+        self.ui.errand = Some(super::Errand::Rest);
+        self.ui.watch = Some(self.world().watch());
     }
 
     /// `X`: explore the floor.
@@ -84,8 +79,8 @@ impl App {
             self.explored();
             return;
         }
-        self.errand = Some(super::Errand::Explore);
-        self.watch = Some(self.world().watch());
+        self.ui.errand = Some(super::Errand::Explore);
+        self.ui.watch = Some(self.world().watch());
     }
 
     /// `>` away from the stairs: travel to the stairs seen, if any.
@@ -103,7 +98,7 @@ impl App {
             }
             None => self.say(format!(
                 "You have not found the stairs yet: {} explores.",
-                self.key(Context::Play, Action::Explore)
+                self.ui.key(Context::Play, Action::Explore)
             )),
         }
     }
@@ -116,7 +111,7 @@ impl App {
         ) {
             (Some(_), true) => format!(
                 " {} goes to the stairs.",
-                self.key(Context::Play, Action::Descend)
+                self.ui.key(Context::Play, Action::Descend)
             ),
             _ => String::new(),
         };
@@ -125,7 +120,7 @@ impl App {
 
     /// Whether something new came up since the long action began; says what it was.
     pub(super) fn alarmed(&mut self) -> bool {
-        let Some(watch) = &self.watch else {
+        let Some(watch) = &self.ui.watch else {
             return false;
         };
         let Some(alarm) = self.world().alarm(watch) else {
@@ -134,13 +129,13 @@ impl App {
         if let Some(text) = alarm.message() {
             self.say(text);
         }
-        self.watch = None;
+        self.ui.watch = None;
         true
     }
 
     /// One tick of resting (turns until a hit point comes back) or exploring (one step).
     pub(super) fn errand_step(&mut self) {
-        let Some(errand) = self.errand else { return };
+        let Some(errand) = self.ui.errand else { return };
         if self.world().state() != GameState::Playing {
             self.stop_errands();
             return;
@@ -191,7 +186,7 @@ impl App {
                         self.stop_errands();
                         self.say(text);
                     }
-                    None => self.errand = Some(super::Errand::Wait(turns + 1)),
+                    None => self.ui.errand = Some(super::Errand::Wait(turns + 1)),
                 }
             }
             Errand::Idle(turns) => {
@@ -204,7 +199,7 @@ impl App {
                         "You have waited {WAIT_TURNS} turns; nothing happened."
                     ));
                 } else {
-                    self.errand = Some(super::Errand::Idle(turns + 1));
+                    self.ui.errand = Some(super::Errand::Idle(turns + 1));
                 }
             }
             Errand::Explore => match self.world().explore() {

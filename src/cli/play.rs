@@ -185,7 +185,7 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
                 if save.session.in_progress() {
                     let (mut app, start) = resume(&save, slot)?;
                     if let Some(bytes) = caught_up {
-                        app.file_caught_up(bytes);
+                        app.session_mut().file_caught_up(bytes);
                     }
                     resumed = Some(Resumed {
                         app,
@@ -349,18 +349,18 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
     });
     // The busy box's keys: those the run plays with (a resumed run keeps its own).
     let keys = match (&resumed, &fresh) {
-        (Some(app), _) => app.settings().bindings.clone(),
+        (Some(app), _) => app.ui().settings().bindings.clone(),
         (None, Some((_, settings))) => settings.bindings.clone(),
         (None, None) => Default::default(),
     };
     // Plain play keeps a resumed run's screen size: nothing to resize to.
     let plain_size = resumed
         .as_ref()
-        .map_or(crate::frontend::plain::SIZE, App::size);
+        .map_or(crate::frontend::plain::SIZE, |a| a.ui().size());
     let make_app = move |size: (u16, u16), progress: Arc<crate::game::Progress>| match resumed {
         Some(mut app) => {
             // The recording says so too (the recorder's start).
-            if app.size() != size {
+            if app.ui().size() != size {
                 app.drive(&crate::app::Input::Event(crossterm::event::Event::Resize(
                     size.0, size.1,
                 )));
@@ -373,7 +373,7 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
             let mut app = keep::start_app(&start, design, source, settings, size, progress);
             app.set_keeping(keeping);
             // A recording carries the disk's answers.
-            app.keep_io();
+            app.session_mut().keep_io();
             make_keeper(&app, false);
             app
         }

@@ -216,7 +216,7 @@ pub fn resume(
     let view = serde_json::from_value(save.view.clone())
         .map_err(|e| RebuildError::Game(format!("its screen does not read: {e}")))?;
     let mut app = App::resumed(session, settings, save.size, view);
-    app.keep_io();
+    app.session_mut().keep_io();
     if size != save.size {
         app.drive(&crate::app::Input::Event(crossterm::event::Event::Resize(
             size.0, size.1,
@@ -268,7 +268,7 @@ pub fn rebuild(save: &LegacySave) -> Result<App, RebuildError> {
     let settings = saved_settings(save.settings.as_deref(), save.settings_file.as_deref())?;
     let mut app = start_app(&start, design, source, settings, save.size, Arc::default());
     app.set_keeping(save.fresh_runs);
-    app.replay_io(save.io.clone());
+    app.session_mut().replay_io(save.io.clone());
     let mut text = String::from("#! ticks: manual\n");
     for line in &save.tape {
         text.push_str(line);
@@ -282,7 +282,9 @@ pub fn rebuild(save: &LegacySave) -> Result<App, RebuildError> {
     };
     script::play(&tape, &mut app, save.size, output, &mut std::io::sink())
         .map_err(|e| RebuildError::Tape(e.to_string()))?;
-    app.end_replay().map_err(RebuildError::Diverged)?;
+    app.session_mut()
+        .end_replay()
+        .map_err(RebuildError::Diverged)?;
     let now = check_line(&app);
     if now != save.check {
         return Err(RebuildError::Diverged(format!(
@@ -293,7 +295,7 @@ pub fn rebuild(save: &LegacySave) -> Result<App, RebuildError> {
     }
     // What the replay left for the front end was already dealt with when it happened.
     app.take_ended();
-    let _ = app.take_io();
+    let _ = app.session_mut().take_io();
     Ok(app)
 }
 
@@ -499,14 +501,14 @@ impl Keeper {
         };
         let level = level.map(|p| std::path::absolute(&p).unwrap_or(p));
         let copy = match first.source.seen() {
-            Some(seen) if !app.unsaved() => seen.to_vec(),
+            Some(seen) if !app.session().unsaved() => seen.to_vec(),
             _ => first.design.to_text().into_bytes(),
         };
         let world = app.world();
         let mut header = record::header(
             level.as_deref(),
             world.seed(),
-            app.size(),
+            app.ui().size(),
             &self.slot.tape,
             &[],
         );
@@ -691,11 +693,11 @@ impl Keeper {
             kept.snap = Some(Snap {
                 session: app.session().clone(),
                 view: app.kept_view(),
-                in_progress: app.in_progress(),
+                in_progress: app.session().in_progress(),
                 turn: app.world().turn(),
                 depth: app.world().run().depth,
                 run_seed: app.world().seed(),
-                size: app.size(),
+                size: app.ui().size(),
                 seen: self.seen_of(app),
                 tape_len: kept.tape.len,
             });

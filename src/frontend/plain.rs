@@ -167,7 +167,7 @@ pub(crate) fn run(
     // Input that ended (or `quit`) with unsaved edits is no answer to "drop them?": they
     // are kept as a signal keeps them, for the next game to offer.
     if app.is_running()
-        && let Some(r) = app.recovery()
+        && let Some(r) = app.session().recovery()
     {
         let said = kept_edits(&r);
         if played.is_ok() {
@@ -236,7 +236,7 @@ impl Player<'_> {
                 }
             }
             if let Ok(mut slot) = self.recovery.lock() {
-                *slot = app.recovery();
+                *slot = app.session().recovery();
             }
             lines.flush()?;
             if !app.is_running() {
@@ -254,7 +254,7 @@ impl Player<'_> {
                 if !app.is_running() {
                     return None;
                 }
-                let suspends = keymap::lookup(&app.settings().bindings, app.contexts(), &key)
+                let suspends = keymap::lookup(&app.ui().settings().bindings, app.contexts(), &key)
                     == Some(Action::Suspend);
                 if suspends {
                     // The terminal takes it before the game does, as a key: there is no
@@ -320,7 +320,7 @@ fn quiet(app: &App, before: &Seen) -> String {
         return format!("Turn {}.", app.world().turn());
     }
     if app.world().state() != crate::game::GameState::Playing {
-        let key = |a| app.settings().bindings.key_of(Context::Play, a);
+        let key = |a| app.ui().settings().bindings.key_of(Context::Play, a);
         return format!(
             "The run is over: {} starts a new run, {} quits.",
             key(Action::Restart),
@@ -357,7 +357,7 @@ fn read_line(input: &mut dyn BufRead, buf: &mut Vec<u8>) -> io::Result<Option<bo
 fn intro(app: &App, lines: &mut Lines) -> io::Result<()> {
     lines.say("astar-rogue, plain play: one command a line; help lists them, with the keys.")?;
     let w = app.world();
-    let bindings = &app.settings().bindings;
+    let bindings = &app.ui().settings().bindings;
     let now = w.acted_turn();
     for m in w.log().iter().filter(|m| m.turn >= now) {
         lines.say(&crate::view::message_text(bindings, m))?;

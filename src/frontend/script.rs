@@ -864,6 +864,7 @@ impl StateLine {
                 })
                 .collect(),
             selected: app
+                .ui()
                 .selected()
                 .and_then(|id| w.monster(id))
                 .map(|m| SelectedState {
@@ -1143,7 +1144,7 @@ pub fn start_app(script: &Script, options: &RunOptions) -> Result<App, ScriptErr
         (None, None, None) => crate::app::config::Settings::default(),
     };
     let mut app = App::new(level, source, seed, size);
-    app.set_replay(!options.allow_saves);
+    app.session_mut().set_replay(!options.allow_saves);
     app.apply_settings(settings);
     if let Some(planning) = script.header.planning {
         app.set_planning(planning);
@@ -1151,7 +1152,7 @@ pub fn start_app(script: &Script, options: &RunOptions) -> Result<App, ScriptErr
     app.set_keeping(script.header.kept_runs);
     if carried && !options.allow_saves {
         // The disk's answers the game had, in order: the replay asks the disk nothing.
-        app.replay_io(script.carried.io.clone());
+        app.session_mut().replay_io(script.carried.io.clone());
     }
     if let Some((start, goal)) = options.lab.or(script.header.lab) {
         // Refused as `lab` refuses it: a lab opened on a cell the search cannot take shows

@@ -578,7 +578,7 @@ impl Ui<'_> {
     /// Gives the recorder the disk's answers to the input just handled (a recording
     /// carries them), then tells the hooks that the app handled it.
     fn handled(&self, app: &Shared<'_>) {
-        let answers = lock(app).take_io();
+        let answers = lock(app).session_mut().take_io();
         self.record(|r| r.io(answers));
         if let Some(h) = &self.hooks {
             h.handled(&mut lock(app));
@@ -620,15 +620,18 @@ impl Ui<'_> {
     /// Renews the copy of the unsaved edits that a signal would keep, when the design
     /// changed since (while inputs pile up, at most every [`RECOVERY_EVERY`]).
     fn note_edits(&mut self, app: &App) {
-        let of = app
-            .unsaved()
-            .then(|| (app.source().path.clone(), app.revision()));
+        let of = app.session().unsaved().then(|| {
+            (
+                app.session().source().path.clone(),
+                app.session().revision(),
+            )
+        });
         if of == self.recovery_of
             || of.is_some() && !self.queue.is_empty() && self.recovery_at.elapsed() < RECOVERY_EVERY
         {
             return;
         }
-        let copy = app.recovery();
+        let copy = app.session().recovery();
         if let Ok(mut slot) = self.recovery.lock() {
             *slot = copy;
         }
@@ -640,7 +643,7 @@ impl Ui<'_> {
     fn keep_edits(&mut self, app: &App) {
         let mut slot = self.recovery.lock().unwrap_or_else(|p| p.into_inner());
         *slot = None;
-        if let Some(recovery) = app.recovery() {
+        if let Some(recovery) = app.session().recovery() {
             report_recovery(&recovery);
         }
     }
@@ -937,7 +940,7 @@ impl Ui<'_> {
             }
             // A resize to the size the app has (as a flood of SIGWINCH gives) is nothing
             // to do and nothing to record.
-            let size = lock(app).size();
+            let size = lock(app).ui().size();
             let input = self
                 .queue
                 .pop_front()
@@ -947,7 +950,7 @@ impl Ui<'_> {
                 // suspends (not in the editor, where it undoes).
                 let suspends = matches!(&ev, Event::Key(k) if {
                     let a = lock(app);
-                    keymap::lookup(&a.settings().bindings, a.contexts(), k) == Some(Action::Suspend)
+                    keymap::lookup(&a.ui().settings().bindings, a.contexts(), k) == Some(Action::Suspend)
                 });
                 if suspends {
                     self.suspend()?;
@@ -1024,7 +1027,7 @@ impl Ui<'_> {
     /// for the busy box, which is drawn while the app is on the worker.
     fn guard(&mut self, app: &App) -> Guard {
         self.progress = Some(app.world().progress());
-        if app.unsaved() {
+        if app.session().unsaved() {
             Guard::Unsaved
         } else {
             Guard::Game

@@ -34,7 +34,7 @@ pub(super) fn state_line(app: &App) -> String {
     match (tools.prefix, tools.pending) {
         (Some(Prefix::Monster), _) => s.push_str("  monster: its letter"),
         (Some(Prefix::Resize), _) => {
-            let g = &app.design().level().grid;
+            let g = &app.session().design().level().grid;
             s.push_str(&format!("  resizing {}x{}", g.width(), g.height()));
         }
         (None, Some((tool, from))) => s.push_str(&format!("  {} from {from}", tool.name())),
@@ -45,7 +45,7 @@ pub(super) fn state_line(app: &App) -> String {
 
 /// What the design has on a cell, in words.
 fn cell_words(app: &App, p: Pos) -> String {
-    let design = app.design();
+    let design = app.session().design();
     match design.creature_at(p) {
         Some('@') => "the player".into(),
         Some(c) => format!("{c} {}", design.level().grid.kind(c).name),
@@ -79,7 +79,7 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
         }
     };
     let w = app.world();
-    let grid = &app.design().level().grid;
+    let grid = &app.session().design().level().grid;
     field(
         &mut lines,
         "Floor",
@@ -91,8 +91,8 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
             grid.height()
         ),
     );
-    field(&mut lines, "File", app.source().name());
-    if let Some(next) = app.design().next() {
+    field(&mut lines, "File", app.session().source().name());
+    if let Some(next) = app.session().design().next() {
         field(
             &mut lines,
             "Next",
@@ -112,7 +112,7 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
     field(&mut lines, "Tool", tool);
     let glyph = format!("{} {}", tile_glyph(tools.glyph), tile_name(tools.glyph));
     field(&mut lines, "Glyph", glyph.trim().to_string());
-    if let Some(clip) = app.clipboard() {
+    if let Some(clip) = app.ui().clipboard() {
         field(
             &mut lines,
             "Clip",
@@ -139,7 +139,7 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
         lines.extend(pack(&units, "  ", width).into_iter().map(Line::raw));
     } else if context == Context::Edit {
         // Every key in a few words, as the hint bar has them.
-        let hints = keymap::hints(&app.settings().bindings, &[context]);
+        let hints = keymap::hints(&app.ui().settings().bindings, &[context]);
         let units: Vec<&str> = hints.split("  ").collect();
         lines.extend(pack(&units, "  ", width).into_iter().map(Line::raw));
     } else {
@@ -152,7 +152,7 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
                     Action::PlaceKind(c) => Some(format!(
                         "{} {}",
                         k.name(),
-                        app.design().level().grid.kind(*c).name
+                        app.session().design().level().grid.kind(*c).name
                     )),
                     _ => None,
                 })
@@ -167,6 +167,7 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
         if context == Context::Monster {
             // The level's own kinds, each placed by its letter.
             let own: Vec<String> = app
+                .session()
                 .design()
                 .level()
                 .grid

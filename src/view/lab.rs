@@ -41,6 +41,7 @@ pub(super) fn render(app: &App, l: &Layout, buf: &mut Buffer) {
         t => t.name().to_string(),
     };
     let e = app
+        .ui()
         .settings()
         .bindings
         .key_of(Context::Lab, Action::TogglePaint);
@@ -85,15 +86,15 @@ pub(super) fn render(app: &App, l: &Layout, buf: &mut Buffer) {
             let style = Style::new().add_modifier(Modifier::REVERSED);
             buf.set_stringn(view.x, view.y - 1, &caption, view.width as usize, style);
         }
-        let cam = app.camera();
-        let theme = &app.settings().theme;
+        let cam = app.ui().camera();
+        let theme = &app.ui().settings().theme;
         map::draw_tiles(&lab.grid, theme, view, cam, buf, |_| map::Seen::Shown);
         let mut put =
             |p: Pos, ch: Option<char>, style: Style| map::put_cell(buf, view, cam, p, ch, style);
         if jumps(&lab.searches[i]) {
             draw_runs(snap, &mut put);
         }
-        if app.overlay().layer == Layer::Cost {
+        if app.ui().overlay().layer == Layer::Cost {
             map::draw_costs(lab.search_grid(i), view, cam, &mut put);
         }
         // `*` is the path found: mid-search the chain to the node being expanded is not
@@ -102,8 +103,8 @@ pub(super) fn render(app: &App, l: &Layout, buf: &mut Buffer) {
         map::draw_search(
             snap,
             &lab.grid,
-            app.overlay().layer,
-            app.overlay().step.is_some(),
+            app.ui().overlay().layer,
+            app.ui().overlay().step.is_some(),
             if found { &snap.path } else { &[] },
             theme,
             &mut put,
@@ -226,10 +227,10 @@ fn render_panel(
         }
     }
     let mut play = vec![format!("step {step}/{total}")];
-    if app.overlay().autoplay {
-        play.push(format!("▶ {}/s", app.overlay().speed()));
+    if app.ui().overlay().autoplay {
+        play.push(format!("▶ {}/s", app.ui().overlay().speed()));
     } else {
-        play.push(format!("a plays at {}/s", app.overlay().speed()));
+        play.push(format!("a plays at {}/s", app.ui().overlay().speed()));
     }
     if let Some(c) = lab.compare {
         play.push(c.name(lab.grid.kinds()).into_owned());
@@ -239,8 +240,8 @@ fn render_panel(
     }
     if let Some(Some(snap)) = snaps.first() {
         layer_legend(
-            app.overlay().layer,
-            &app.settings().theme,
+            app.ui().overlay().layer,
+            &app.ui().settings().theme,
             snap,
             width,
             &mut lines,
@@ -296,7 +297,8 @@ fn render_panel(
             None => below.push(Line::styled(
                 format!(
                     "no expansion yet: {} steps",
-                    app.settings()
+                    app.ui()
+                        .settings()
                         .bindings
                         .key_of(Context::Overlay, Action::StepForward)
                 ),
@@ -395,7 +397,7 @@ fn quiz_lines(
     width: usize,
     lines: &mut Vec<Line<'static>>,
 ) {
-    let key = |a| app.settings().bindings.key_of(Context::Lab, a);
+    let key = |a| app.ui().settings().bindings.key_of(Context::Lab, a);
     let done = step >= app.shown_expansions();
     let score = if done {
         format!("quiz done: {} of {} right", quiz.right, quiz.asked)

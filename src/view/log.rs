@@ -50,7 +50,7 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
             .collect()
     });
     let room = usize::from(inner.height) - notice.len();
-    let rows = layout(&app.settings().bindings, log, width, room);
+    let rows = layout(&app.ui().settings().bindings, log, width, room);
     let mut lines: Vec<Line> = rows
         .into_iter()
         .map(|row| {

@@ -33,8 +33,8 @@ pub(super) const RAMP: [u8; 10] = [17, 19, 25, 31, 37, 43, 77, 113, 184, 220];
 /// file's text: escaped, it can never drive the terminal.
 pub(super) fn level_title(app: &App, room: usize) -> String {
     const UNSAVED: &str = " [unsaved]";
-    let title = app.design().level().title.as_deref();
-    let title = title.map_or_else(|| app.source().name(), str::to_owned);
+    let title = app.session().design().level().title.as_deref();
+    let title = title.map_or_else(|| app.session().source().name(), str::to_owned);
     let title = crate::text::escape_controls(&title).into_owned();
     // A generated floor too wide for its frame gives up its depth (the panel shows it)
     // before the seed that makes it again.
@@ -42,7 +42,7 @@ pub(super) fn level_title(app: &App, room: usize) -> String {
         Some(detail) if title.chars().count() > room => crate::text::fit_title(detail, room),
         _ => crate::text::fit_title(&title, room),
     };
-    if !app.unsaved() {
+    if !app.session().unsaved() {
         return fit(room);
     }
     let keep = room.saturating_sub(UNSAVED.len());
@@ -54,7 +54,7 @@ pub(super) fn level_title(app: &App, room: usize) -> String {
 }
 
 pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &mut Buffer) {
-    let theme = &app.settings().theme;
+    let theme = &app.ui().settings().theme;
     // The frame's corners, and a space before the title (the one after may go).
     let room = usize::from(l.map_block.width).saturating_sub(2);
     let title = level_title(app, room.saturating_sub(1));
@@ -62,7 +62,7 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
     if let Some(why) = search_origin(app, room.saturating_sub(title.chars().count() + 3)) {
         block = block.title(Line::from(why).right_aligned());
     }
-    let mut legend = if app.overlay().on {
+    let mut legend = if app.ui().overlay().on {
         legend(app, snapshot, l.map)
     } else {
         Vec::new()
@@ -71,8 +71,8 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
     if legend_w > room {
         // The states' glyphs go a pair (glyph, word) at a time from the end; a ramp cut
         // would show a wrong figure at its end, so a frame too narrow for it shows none.
-        let states =
-            app.world().planner().distance_map().is_none() && app.overlay().layer == Layer::States;
+        let states = app.world().planner().distance_map().is_none()
+            && app.ui().overlay().layer == Layer::States;
         while states && legend.len() > 3 && legend_w > room {
             legend.truncate(legend.len() - 2);
             legend_w = legend.iter().map(|s| s.content.chars().count()).sum();
@@ -110,11 +110,11 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
     block.render(l.map_block, buf);
 
     let view = l.map;
-    let cam = app.camera();
-    let selected = app.selected().and_then(|id| app.world().monster(id));
+    let cam = app.ui().camera();
+    let selected = app.ui().selected().and_then(|id| app.world().monster(id));
     // While playing with sight on, the map shows what the player sees, the rest of what they
     // have seen dimmed, and nothing else; every other view shows the whole map.
-    let fog = app.sight() && app.mode() == Mode::Play && !app.overlay().on;
+    let fog = app.ui().sight() && app.mode() == Mode::Play && !app.ui().overlay().on;
     let shown = |p: Pos| !fog || app.world().is_visible(p);
     let remembered = |p: Pos| fog && !app.world().is_visible(p) && app.world().is_seen(p);
     let dimmed = Style::new().fg(Color::DarkGray).add_modifier(Modifier::DIM);
@@ -146,25 +146,25 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
         .world()
         .planner()
         .distance_map()
-        .filter(|_| app.overlay().on)
+        .filter(|_| app.ui().overlay().on)
     {
         // Planning by one Dijkstra map: the overlay shows the map itself, every cell shaded
         // by its cost to the player.
         draw_distance_map(map, view, cam, &mut put);
     } else if let Some(snap) = snapshot {
-        if app.overlay().layer == Layer::Cost {
+        if app.ui().overlay().layer == Layer::Cost {
             draw_costs(app.world().grid(), view, cam, &mut put);
         }
         draw_search(
             snap,
             app.world().grid(),
-            app.overlay().layer,
-            app.overlay().step.is_some(),
+            app.ui().overlay().layer,
+            app.ui().overlay().step.is_some(),
             &snap.path,
             theme,
             &mut put,
         );
-    } else if app.show_path()
+    } else if app.ui().show_path()
         && let Some(m) = selected
     {
         // A potion or the stairs on the way keeps its glyph, on the path's colour: the path
@@ -188,7 +188,7 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
     }
     if app.mode() == Mode::Edit {
         // The design's starts whose creature has moved away, dimmed: what a save writes.
-        let design = app.design().level();
+        let design = app.session().design().level();
         let dim = Style::new()
             .fg(Color::DarkGray)
             .add_modifier(Modifier::ITALIC);
@@ -205,7 +205,7 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
         let mut style = Style::new()
             .fg(kind_color(app.world().grid(), m.kind))
             .add_modifier(Modifier::BOLD);
-        if Some(m.id) == app.selected() {
+        if Some(m.id) == app.ui().selected() {
             style = style.add_modifier(Modifier::UNDERLINED | Modifier::REVERSED);
         }
         put(m.pos, Some(m.kind), style);
@@ -253,10 +253,10 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
 /// Why the overlay's search starts where it does, in the widest form that fits `room`:
 /// the selected monster planned from a cell it has since left (a fast one moved again).
 fn search_origin(app: &App, room: usize) -> Option<String> {
-    if !app.overlay().on || app.world().trace().is_none() {
+    if !app.ui().overlay().on || app.world().trace().is_none() {
         return None;
     }
-    let m = app.selected().and_then(|id| app.world().monster(id))?;
+    let m = app.ui().selected().and_then(|id| app.world().monster(id))?;
     let (from, _) = m.planned;
     if from == m.pos {
         return None;
@@ -276,7 +276,7 @@ fn search_origin(app: &App, room: usize) -> Option<String> {
 /// or F layer (or of the Dijkstra map) with the values its ends stand for.
 fn legend(app: &App, snapshot: Option<&Snapshot>, view: Rect) -> Vec<Span<'static>> {
     if let Some(map) = app.world().planner().distance_map() {
-        let (lo, hi) = distance_range(map, view, app.camera());
+        let (lo, hi) = distance_range(map, view, app.ui().camera());
         let mut spans = ramp_legend(" cost to you", lo, hi);
         spans.push(Span::raw(" "));
         return spans;
@@ -284,13 +284,14 @@ fn legend(app: &App, snapshot: Option<&Snapshot>, view: Rect) -> Vec<Span<'stati
     let Some(snap) = snapshot else {
         return Vec::new();
     };
-    let layer = app.overlay().layer;
+    let layer = app.ui().overlay().layer;
     let v = app
+        .ui()
         .settings()
         .bindings
         .key_of(Context::Overlay, Action::CycleLayer);
     match (layer, layer_range(snap, layer)) {
-        (Layer::States, _) => states_legend(&app.settings().theme),
+        (Layer::States, _) => states_legend(&app.ui().settings().theme),
         (Layer::Parents, _) => vec![Span::raw(format!(" parents: arrows to each ({v}) "))],
         (_, Some((lo, hi))) => {
             let mut spans = ramp_legend(&format!(" {}", layer.name()), lo, hi);

@@ -74,7 +74,7 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
         Need::Essential,
     );
     // The run's depth matters less than the inspector's rows while studying a search.
-    let depth_need = if app.overlay().on {
+    let depth_need = if app.ui().overlay().on {
         Need::Useful
     } else {
         Need::Essential
@@ -126,7 +126,7 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
         );
     }
     if low_hp(hp) && w.state() == crate::game::GameState::Playing {
-        let key = |c| app.settings().bindings.command_key(c);
+        let key = |c| app.ui().settings().bindings.command_key(c);
         let rest = key(Command::Rest);
         let what = if w.player().potions > 0 {
             format!("LOW HP: {} drinks, {rest} rests", key(Command::Drink))
@@ -145,7 +145,7 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
             Need::Essential,
         );
     }
-    match app.selected().and_then(|id| w.monster(id)) {
+    match app.ui().selected().and_then(|id| w.monster(id)) {
         Some(m) => {
             let info = w.kind(m.kind);
             spans(
@@ -277,13 +277,13 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
         Style::new(),
         Need::Optional,
     );
-    if app.overlay().on {
+    if app.ui().overlay().on {
         overlay_lines(app, snap, width, &mut lines);
     }
     // The inspector's size comes from the panel's height alone, so that it keeps its boxes
     // while stepping changes how the lines above it wrap; the lines get the rows above it,
     // the least needed dropped first.
-    let wanted = if app.overlay().on {
+    let wanted = if app.ui().overlay().on {
         inspector_rows(inner.height)
     } else {
         0
@@ -355,7 +355,7 @@ fn in_view_lines(app: &App, width: usize, lines: &mut Vec<(Line<'static>, Need)>
     let dim = Style::new().fg(Color::DarkGray);
     let seen = app.world().monsters_in_view();
     // While playing it is what the player needs most; the overlay's inspector comes first.
-    let need = if app.overlay().on {
+    let need = if app.ui().overlay().on {
         Need::Useful
     } else {
         Need::Essential
@@ -378,7 +378,7 @@ fn in_view_lines(app: &App, width: usize, lines: &mut Vec<(Line<'static>, Need)>
     let w = app.world();
     for m in seen {
         let info = w.kind(m.kind);
-        let selected = Some(m.id) == app.selected();
+        let selected = Some(m.id) == app.ui().selected();
         let mark = if selected { "▸" } else { " " };
         let row = format!(" {} {}/{}", info.name, m.hp, info.hp);
         let mut style = Style::new();
@@ -445,6 +445,7 @@ fn overlay_lines(
         lines.push((line, Need::Essential));
     }
     let handed = app
+        .ui()
         .selected()
         .and_then(|id| app.world().monster(id))
         .and_then(|m| m.plan.fallback);
@@ -454,8 +455,8 @@ fn overlay_lines(
         }
     }
     let mut units = vec![format!("step {}/{total}", snap.step)];
-    if app.overlay().autoplay {
-        units.push(format!("▶ {}/s", app.overlay().speed()));
+    if app.ui().overlay().autoplay {
+        units.push(format!("▶ {}/s", app.ui().overlay().speed()));
     }
     units.push(format!("open {}", format_count(open as u64)));
     units.push(format!("closed {}", format_count(closed as u64)));

@@ -57,7 +57,7 @@ pub(crate) fn end_text(app: &App) -> (&'static str, Vec<String>) {
         }
     }
     lines.push(String::new());
-    let key = |a| app.settings().bindings.key_of(Context::Play, a);
+    let key = |a| app.ui().settings().bindings.key_of(Context::Play, a);
     lines.push(format!(
         "{}  new run    {}  quit",
         key(Action::Restart),
@@ -76,7 +76,7 @@ fn answers(app: &App, template: &str, actions: &[Action]) -> String {
             break;
         };
         out.push_str(head);
-        out.push_str(&app.settings().bindings.key_of(Context::Confirm, a));
+        out.push_str(&app.ui().settings().bindings.key_of(Context::Confirm, a));
         rest = tail;
     }
     out.push_str(rest);
@@ -96,11 +96,11 @@ pub(crate) fn question_answers(app: &App, question: &Confirm) -> String {
 /// The title and lines of the popup that asks `question`, and how many of its last lines
 /// are the answers (the keys to press).
 pub(crate) fn question_text(app: &App, question: &Confirm) -> (&'static str, Vec<String>, usize) {
-    let file = app.source().name();
+    let file = app.session().source().name();
     let unsaved = format!("{file} has unsaved edits.");
     let kept = app.keeping();
     match question {
-        Confirm::Quit if app.unsaved() => {
+        Confirm::Quit if app.session().unsaved() => {
             let mut lines = if kept {
                 vec![
                     format!("{file} has unsaved edits"),
@@ -109,7 +109,7 @@ pub(crate) fn question_text(app: &App, question: &Confirm) -> (&'static str, Vec
             } else {
                 vec![unsaved]
             };
-            if kept && app.in_progress() {
+            if kept && app.session().in_progress() {
                 lines.push("Your run is kept either way.".into());
             }
             let without = if kept {
@@ -133,7 +133,8 @@ pub(crate) fn question_text(app: &App, question: &Confirm) -> (&'static str, Vec
                 "Your run is kept: play again to go on.".into(),
                 format!(
                     "({} gives it up instead.)",
-                    app.settings()
+                    app.ui()
+                        .settings()
                         .bindings
                         .key_of(Context::Play, Action::Abandon)
                 ),
@@ -210,7 +211,7 @@ pub(crate) fn question_text(app: &App, question: &Confirm) -> (&'static str, Vec
         Confirm::NewLevel => (
             " New level? ",
             vec![
-                if app.unsaved() {
+                if app.session().unsaved() {
                     format!("{unsaved} A new level drops them.")
                 } else if kept {
                     "The run in progress ends, abandoned.".into()
@@ -228,7 +229,7 @@ pub(crate) fn question_text(app: &App, question: &Confirm) -> (&'static str, Vec
         Confirm::BlankLevel => (
             " Blank level? ",
             vec![
-                if app.unsaved() {
+                if app.session().unsaved() {
                     format!("{unsaved} A blank level drops them.")
                 } else {
                     "The game in progress ends.".into()

@@ -297,7 +297,11 @@ fn the_lab_opened_from_a_monsters_search_searches_as_its_kind() {
     let mut a = common::app(Path::new("levels/kinds.txt"), 1, (100, 30));
     // Tab picks by id: the rat, then the naga in the pond.
     common::frame(&mut a, "Tab");
-    let naga = a.selected().and_then(|id| a.world().monster(id)).unwrap();
+    let naga = a
+        .ui()
+        .selected()
+        .and_then(|id| a.world().monster(id))
+        .unwrap();
     assert_eq!(naga.kind, 'n');
     let (plan, at) = (naga.plan.cost, naga.pos);
     common::frame(&mut a, "o L");
@@ -321,7 +325,7 @@ fn the_lab_opened_from_a_monsters_search_searches_as_its_kind() {
         .find(|m| m.kind == 'g')
         .unwrap()
         .id;
-    while a.selected() != Some(goblin) {
+    while a.ui().selected() != Some(goblin) {
         common::frame(&mut a, "Tab");
     }
     common::frame(&mut a, "L");

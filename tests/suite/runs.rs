@@ -69,7 +69,7 @@ impl Live {
             astar_rogue::session::open_level_bytes(Some(level), &start.bytes, seed).unwrap();
         let mut app = App::new(design, source, seed, size);
         app.set_keeping(true);
-        app.keep_io();
+        app.session_mut().keep_io();
         let mut recorder = Recorder::new(Some(level), seed, None, false).unwrap();
         for (k, v) in keep::extra_headers(start.planning, None) {
             recorder = recorder.with_header(k, v);
@@ -144,7 +144,7 @@ impl Live {
             recorder = recorder.with_header(k, v);
         }
         recorder.start(size);
-        if app.size() != size {
+        if app.ui().size() != size {
             let ev = Event::Resize(size.0, size.1);
             // As the terminal does: the resize is an input of the run, on its tape.
             recorder.event(&ev);
@@ -206,7 +206,7 @@ impl Live {
         }
         // As the terminal loop does: the recording carries the disk's answers, then the
         // keeper notes the input, and the game settles (nothing else is waiting).
-        let answers = self.app.take_io();
+        let answers = self.app.session_mut().take_io();
         rec(&mut |r| r.io(answers.clone()));
         self.keeper.handled_and_settled(&mut self.app);
     }
@@ -219,7 +219,7 @@ impl Live {
 
 /// The frame the app shows, with its styles.
 fn frame(app: &App) -> Buffer {
-    let (w, h) = app.size();
+    let (w, h) = app.ui().size();
     let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
     t.draw(|f| f.render_widget(app, f.area())).unwrap();
     t.backend().buffer().clone()
@@ -234,7 +234,13 @@ fn frame(app: &App) -> Buffer {
 /// copies differ only in those.
 fn everything(app: &App) -> String {
     let mut text = everything_raw(app);
-    if let Some(dir) = app.source().path.as_deref().and_then(Path::parent) {
+    if let Some(dir) = app
+        .session()
+        .source()
+        .path
+        .as_deref()
+        .and_then(Path::parent)
+    {
         text = text.replace(&dir.display().to_string(), "<dir>");
     }
     text
@@ -300,13 +306,13 @@ fn everything_raw(app: &App) -> String {
         w.stats(),
         w.planner().distance_map().map(|m| format!("{m:?}")),
         app.screen(),
-        app.selected(),
-        app.travel(),
-        app.overlay(),
-        app.camera(),
-        app.sight(),
-        app.show_path(),
-        app.unsaved(),
+        app.ui().selected(),
+        app.ui().travel(),
+        app.ui().overlay(),
+        app.ui().camera(),
+        app.ui().sight(),
+        app.ui().show_path(),
+        app.session().unsaved(),
     )
 }
 
@@ -400,7 +406,7 @@ fn a_run_left_mid_travel_travels_on() {
     );
     probe.play(before);
     assert!(
-        probe.app.travel().is_some(),
+        probe.app.ui().travel().is_some(),
         "travel ended before the break"
     );
     let (state, _) = break_and_resume(level, 4, before, "20*tick >");
@@ -556,7 +562,7 @@ fn a_kill_right_after_a_design_save_still_resumes() {
     assert!(live.slot.save.exists());
     // ...and the design saved into the level within the second; then the kill.
     live.play(". e k w s");
-    assert!(!live.app.unsaved(), "saved");
+    assert!(!live.app.session().unsaved(), "saved");
     drop(live);
     let err = vetted(&level, &data);
     assert!(!err.contains("changed since the run was saved"), "{err}");
@@ -566,8 +572,8 @@ fn a_kill_right_after_a_design_save_still_resumes() {
     let (_scratch, level, data) = fresh("levels/pillar.txt");
     let mut live = Live::forcing_saves(&data, &level, 5, (80, 24));
     live.play("h . e k w");
-    assert!(live.app.unsaved());
-    let text = live.app.design().to_text();
+    assert!(live.app.session().unsaved());
+    let text = live.app.session().design().to_text();
     drop(live);
     std::fs::write(&level, text).unwrap();
     let err = vetted(&level, &data);
@@ -766,7 +772,7 @@ fn a_run_restarted_by_an_outside_edit_ends_as_abandoned_and_is_scored_once() {
     // With unsaved edits in the game, the player is asked; taking the file's level ends
     // the run too.
     resumed.play("h . e k w e");
-    assert!(resumed.app.unsaved() && resumed.app.world().turn() > 0);
+    assert!(resumed.app.session().unsaved() && resumed.app.world().turn() > 0);
     edit_outside(&level, &edited);
     resumed.play("reload");
     assert!(resumed.app.question().is_some(), "f or k");
