@@ -13,6 +13,7 @@ mod kept;
 pub mod keymap;
 pub mod lab;
 mod mouse;
+mod options;
 mod overlay;
 mod play;
 pub mod quiz;
@@ -485,7 +486,8 @@ impl App {
             self.errand_step();
         }
         if self.ui.overlay.autoplay {
-            self.autoplay_tick();
+            let total = self.shown_expansions();
+            self.ui.overlay.tick(total);
         }
         self.settle_camera();
     }

@@ -21,7 +21,7 @@ use crate::engine::grid::Pos;
 use crate::session::{NoFloor, NoNewFloor};
 
 impl App {
-    /// Carries out a command of the editor (a tile put in the lab too): `None` once it is
+    /// Carries out a command of the editor: `None` once it is
     /// carried out, else the action, for another part of the app.
     pub(super) fn edit_action(&mut self, action: Action) -> Option<Action> {
         match action {
@@ -60,25 +60,10 @@ impl App {
         None
     }
 
-    /// Puts a tile at the cursor (`None`: swaps wall and floor): on the lab's own map in
-    /// the lab, else on the design.
+    /// Puts a tile at the cursor on the design (`None`: swaps wall and floor); the lab
+    /// puts its own (`screens::lab`).
     pub(super) fn put_tile(&mut self, tile: Option<Tile>) {
         let cursor = self.cursor();
-        if let Some(lab) = self.lab_mut() {
-            if let Some(t) = tile {
-                lab.pen = t;
-            }
-            let t = tile.unwrap_or(if lab.grid.get(cursor) == Tile::Wall {
-                Tile::Floor
-            } else {
-                Tile::Wall
-            });
-            if !lab.edit_tile(cursor, t) && !t.is_passable() {
-                self.say("The start and the goal stay on floor.");
-            }
-            self.keep_step();
-            return;
-        }
         let t = tile.unwrap_or(
             if self.session.design().level().grid.get(cursor) == Tile::Wall {
                 Tile::Floor

@@ -127,7 +127,8 @@ impl App {
                 tile,
                 replan: painted || changed,
             });
-            self.keep_step();
+            let total = lab.expansions();
+            self.ui.overlay.keep_step(total);
             return;
         } else if lab.quiz.is_some() {
             // The answer is where the cursor is: a click moves it, not the start.

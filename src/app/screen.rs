@@ -115,7 +115,8 @@ fn scroll(cam: i32, focus: i32, len: usize, view: u16) -> i32 {
 /// row. All show the same cells, so the view, the camera and the mouse agree on them.
 pub fn map_views(app: &App, layout: &Layout) -> Vec<Rect> {
     let map = layout.map;
-    let comparing = app.mode() == Mode::Lab && app.lab().is_some_and(|l| l.searches.len() > 1);
+    let comparing =
+        app.mode() == Mode::Lab && app.screen().lab().is_some_and(|l| l.searches.len() > 1);
     if !comparing {
         return vec![map];
     }

@@ -173,6 +173,14 @@ impl Screen {
         }
     }
 
+    /// The lab, while it is up (under any question).
+    pub fn lab(&self) -> Option<&Lab> {
+        match self.base() {
+            Screen::Lab { lab, .. } => Some(lab),
+            _ => None,
+        }
+    }
+
     /// The mouse stroke slot of the screens that paint.
     pub(crate) fn stroke_mut(&mut self) -> Option<&mut Option<Stroke>> {
         match self.base_mut() {

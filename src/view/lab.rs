@@ -32,7 +32,9 @@ pub fn summary(result: &SearchResult, from: Pos, to: Pos) -> String {
 }
 
 pub(super) fn render(app: &App, l: &Layout, buf: &mut Buffer) {
-    let Some(lab) = app.lab() else { return };
+    let Some(lab) = app.screen().lab() else {
+        return;
+    };
     // The frame's corners and " Lab: " before the title (the space after it may go).
     let room = usize::from(l.map_block.width).saturating_sub(2);
     let title = super::map::level_title(app, room.saturating_sub(6));
@@ -141,7 +143,9 @@ fn render_panel(
     area: Rect,
     buf: &mut Buffer,
 ) {
-    let Some(lab) = app.lab() else { return };
+    let Some(lab) = app.screen().lab() else {
+        return;
+    };
     let block = Block::bordered().title(" lab ");
     let inner = block.inner(area);
     block.render(area, buf);
@@ -150,7 +154,7 @@ fn render_panel(
     let dim = Style::new().fg(Color::DarkGray);
     let mut lines: Vec<Line> = Vec::new();
     let total = app.shown_expansions();
-    let step = app.current_step();
+    let step = app.ui().overlay().current(total);
     for (i, search) in lab.searches.iter().enumerate() {
         let o = &search.options;
         let label = if i == 0 { "search" } else { "beside" };

@@ -144,7 +144,7 @@ pub(super) fn look_units(app: &App, snap: Option<&Snapshot>, p: Pos) -> Vec<Stri
 
 /// The lab's line for the cursor: the cell, and what the search knew of it.
 pub(super) fn describe_lab_cell(app: &App, snap: Option<&Snapshot>, p: Pos) -> String {
-    let Some(lab) = app.lab() else {
+    let Some(lab) = app.screen().lab() else {
         return String::new();
     };
     let mut s = String::new();

@@ -15,7 +15,7 @@ const STEPS: usize = 8;
 
 /// The lines `search` says.
 pub fn lines(app: &App) -> Vec<String> {
-    if let Some(lab) = app.lab() {
+    if let Some(lab) = app.screen().lab() {
         // The lab's own searches, as its panel sums them up.
         return lab
             .searches
