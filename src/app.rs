@@ -662,7 +662,7 @@ impl App {
             }
             Action::TravelTo => self.travel_to_cursor(),
             Action::Back => match self.mode() {
-                Mode::Edit if self.cancel_tool() => {}
+                Mode::Edit if self.with_editor(|e| e.tools.cancel()) == Some(true) => {}
                 Mode::Look | Mode::Edit => self.screen = Screen::Play,
                 Mode::Lab => self.leave_lab(),
                 _ => {}

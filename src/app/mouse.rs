@@ -52,7 +52,7 @@ impl App {
     /// shape under way a click only moves the cursor, to its other end.
     fn edit_mouse(&mut self, cell: Pos, button: MouseButton, drag: bool) {
         self.set_cursor(cell);
-        if self.tools().is_some_and(|t| t.pending.is_some()) {
+        if self.screen.tools().is_some_and(|t| t.pending.is_some()) {
             return;
         }
         let current = self.screen.stroke_mut().and_then(|s| *s);
@@ -81,7 +81,7 @@ impl App {
             if from.take() == Some(p) {
                 continue;
             }
-            self.apply_edit(EditOp::SetTile(p, stroke.tile), true);
+            self.with_editor(|e| e.apply_edit(EditOp::SetTile(p, stroke.tile), true));
         }
         if let Some(Some(s)) = self.screen.stroke_mut() {
             s.last = cell;

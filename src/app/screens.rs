@@ -181,6 +181,14 @@ impl Screen {
         }
     }
 
+    /// The editor's tools, while the editor is up (under any question).
+    pub fn tools(&self) -> Option<&Tools> {
+        match self.base() {
+            Screen::Edit { tools, .. } => Some(tools),
+            _ => None,
+        }
+    }
+
     /// The mouse stroke slot of the screens that paint.
     pub(crate) fn stroke_mut(&mut self) -> Option<&mut Option<Stroke>> {
         match self.base_mut() {

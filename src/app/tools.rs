@@ -56,6 +56,14 @@ pub struct Tools {
     pub prefix: Option<Prefix>,
 }
 
+impl Tools {
+    /// Esc in the editor: forgets the key waiting or the shape under way; false when there
+    /// was neither (so Esc leaves edit mode).
+    pub(crate) fn cancel(&mut self) -> bool {
+        self.prefix.take().is_some() || self.pending.take().is_some()
+    }
+}
+
 impl Default for Tools {
     fn default() -> Self {
         Self {

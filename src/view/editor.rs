@@ -18,7 +18,7 @@ use crate::text::wrap;
 /// What the editor holds now, in a few words: the cursor, the glyph, the shape under way or
 /// the key waited for (the hint bar's start).
 pub(super) fn state_line(app: &App) -> String {
-    let Some(tools) = app.tools() else {
+    let Some(tools) = app.screen().tools() else {
         return app.cursor().to_string();
     };
     // The cell first, as the panel's "At" says it, then what the brush lays: a bare glyph
@@ -104,7 +104,9 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
         "At",
         format!("{} {}", app.cursor(), cell_words(app, app.cursor())),
     );
-    let Some(tools) = app.tools() else { return };
+    let Some(tools) = app.screen().tools() else {
+        return;
+    };
     let tool = match tools.pending {
         Some((tool, from)) => format!("{} from {from}", tool.name()),
         None => "brush".into(),

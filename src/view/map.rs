@@ -215,7 +215,7 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
         Some('@'),
         Style::new().fg(theme.player).add_modifier(Modifier::BOLD),
     );
-    if let Some((tool, anchor)) = app.tools().and_then(|t| t.pending) {
+    if let Some((tool, anchor)) = app.screen().tools().and_then(|t| t.pending) {
         // The shape under way, from its anchor to the cursor, as it would be drawn.
         use crate::app::Tool;
         use crate::content::level::tools;

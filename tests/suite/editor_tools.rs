@@ -183,7 +183,7 @@ fn a_monster_is_placed_by_typing_its_letter() {
     assert_eq!(a.cursor(), astar_rogue::engine::grid::Pos::new(3, 2));
     common::frame(&mut a, "m x");
     assert_eq!(
-        a.tools().and_then(|t| t.prefix),
+        a.screen().tools().and_then(|t| t.prefix),
         Some(astar_rogue::app::Prefix::Monster)
     );
 }
