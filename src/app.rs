@@ -8,6 +8,7 @@ pub mod command;
 pub mod config;
 mod editor;
 mod errand;
+mod front;
 pub mod help;
 mod kept;
 pub mod keymap;
@@ -33,6 +34,7 @@ pub use crate::session::{
     read_recovery, write_atomic, write_new,
 };
 pub use errand::Errand;
+pub use front::Front;
 pub use kept::KeptView;
 pub use overlay::{Layer, Overlay, SPEEDS, TICK_MS};
 pub use screens::confirm::Confirm;
@@ -89,20 +91,8 @@ pub struct App {
     ui: ui::Ui,
     /// False once the player quit.
     running: bool,
-    /// Whether runs are kept (the terminal's `play`): saved when left, scored when they
-    /// end, and each new run drawn with a fresh seed. Recordings say so (`#! runs: kept`),
-    /// so their replays ask and answer alike.
-    keeping: bool,
-    /// The run that ended with the last input, for the front end to score.
-    ended: Option<RunEnd>,
-    /// A front end's line shown below the log until the next input (the run was resumed);
-    /// never part of the game's log, so a resumed run's log stays the run's own.
-    notice: Option<String>,
-    /// A front end's line on the end screen (the run's place in the scores).
-    end_note: Option<String>,
-    /// Counts the runs begun in this app: a front end keeping runs starts each one's tape
-    /// when it changes.
-    run_serial: u64,
+    /// What the app and its front end tell each other beside the inputs.
+    front: front::Front,
 }
 
 impl App {
@@ -126,17 +116,13 @@ impl App {
             screen: Screen::Play,
             ui: ui::Ui::new(size),
             running: true,
-            keeping: false,
-            ended: None,
-            notice: None,
-            end_note: None,
-            run_serial: 1,
+            front: front::Front::new(false),
         };
         app.welcome();
         app.ui
             .selection
             .pick_default(app.session.world(), app.ui.sight);
-        app.sync_trace();
+        app.ui.sync_trace(app.session.world_mut());
         app.settle_camera();
         app
     }
@@ -187,11 +173,7 @@ impl App {
             screen,
             ui,
             running: true,
-            keeping: true,
-            ended: None,
-            notice: None,
-            end_note: None,
-            run_serial: 1,
+            front: front::Front::new(true),
         };
         // A selection or a cursor that no longer fits (a save edited by hand) falls back
         // to what a game would show.
@@ -203,14 +185,8 @@ impl App {
         {
             app.ui.selection = selection::Selection::default();
         }
-        app.sync_trace();
+        app.ui.sync_trace(app.session.world_mut());
         app
-    }
-
-    /// Which run of the app is being played: it changes when a new run begins (a new run,
-    /// a new or blank level, an outside edit that restarts the game).
-    pub fn run_serial(&self) -> u64 {
-        self.run_serial
     }
 
     /// Takes one input and says what the front end should do next.
@@ -230,23 +206,8 @@ impl App {
 
     /// Handles one input event and says what the front end should do next.
     pub fn handle_event(&mut self, event: &Event) -> Effect {
-        self.notice = None;
+        self.front.notice = None;
         let was = self.world().state();
-        let effect = self.handle_event_inner(event);
-        self.note_end(was);
-        effect
-    }
-
-    /// Notes the run that ended since the game was in state `was`.
-    fn note_end(&mut self, was: GameState) {
-        if was == GameState::Playing
-            && let Some(outcome) = Outcome::of(self.world().state())
-        {
-            self.ended = Some(RunEnd::of(&self.session, outcome));
-        }
-    }
-
-    fn handle_event_inner(&mut self, event: &Event) -> Effect {
         let in_stroke = matches!(
             event,
             Event::Mouse(MouseEvent {
@@ -285,12 +246,32 @@ impl App {
         if !self.running {
             effect = Effect::Quit;
         }
+        self.note_end(was);
         effect
+    }
+
+    /// Notes the run that ended since the game was in state `was`.
+    fn note_end(&mut self, was: GameState) {
+        if was == GameState::Playing
+            && let Some(outcome) = Outcome::of(self.world().state())
+        {
+            self.front.ended = Some(RunEnd::of(&self.session, outcome));
+        }
     }
 
     /// The run: the design, its file, its edits and the game.
     pub fn session(&self) -> &Session {
         &self.session
+    }
+
+    /// What the app and its front end tell each other beside the inputs, to read.
+    pub fn front(&self) -> &Front {
+        &self.front
+    }
+
+    /// What the app and its front end tell each other, to set the front end's part.
+    pub fn front_mut(&mut self) -> &mut Front {
+        &mut self.front
     }
 
     /// The UI state the screens share, to read (the view draws from it).
@@ -325,44 +306,7 @@ impl App {
     /// Sets how the monsters plan (the command line's and scripts' `--planning`).
     pub fn set_planning(&mut self, planning: Planning) {
         self.session.world_mut().set_planning(planning);
-        self.sync_trace();
-    }
-
-    /// Keeps runs (the terminal's `play`): they are saved when left and scored when they
-    /// end, the questions say so, and each new run (`r`) draws a fresh seed from the last.
-    pub fn set_keeping(&mut self, keeping: bool) {
-        self.keeping = keeping;
-    }
-
-    /// Whether runs are kept (see [`App::set_keeping`]).
-    pub fn keeping(&self) -> bool {
-        self.keeping
-    }
-
-    /// The run that ended since the last call (died, won or abandoned), with what the
-    /// score table and the morgue file say of it.
-    pub fn take_ended(&mut self) -> Option<RunEnd> {
-        self.ended.take()
-    }
-
-    /// A line below the log until the next input, from the front end (not the game's).
-    pub fn set_notice(&mut self, text: Option<String>) {
-        self.notice = text;
-    }
-
-    /// The front end's line below the log, if any.
-    pub fn notice(&self) -> Option<&str> {
-        self.notice.as_deref()
-    }
-
-    /// A line on the end screen from the front end: the run's place in the scores.
-    pub fn set_end_note(&mut self, text: Option<String>) {
-        self.end_note = text;
-    }
-
-    /// The front end's line on the end screen, if any.
-    pub fn end_note(&self) -> Option<&str> {
-        self.end_note.as_deref()
+        self.ui.sync_trace(self.session.world_mut());
     }
 
     /// Takes the terminal size as it is before the first frame (a resize event also
@@ -381,19 +325,6 @@ impl App {
         &self.screen
     }
 
-    /// The kind of screen up now, under any question.
-    pub fn mode(&self) -> Mode {
-        self.screen.mode()
-    }
-
-    /// The question waiting for an answer, if any.
-    pub fn question(&self) -> Option<&Confirm> {
-        match &self.screen {
-            Screen::Confirm { question, .. } => Some(question),
-            _ => None,
-        }
-    }
-
     /// The cursor of look, edit or the lab; elsewhere the player's cell.
     pub fn cursor(&self) -> Pos {
         match self.screen.base() {
@@ -401,22 +332,6 @@ impl App {
                 *cursor
             }
             _ => self.world().player().pos,
-        }
-    }
-
-    /// The help page shown (0 when the help is closed).
-    pub fn help_page(&self) -> usize {
-        match self.screen.base() {
-            Screen::Help { help, .. } => help.page,
-            _ => 0,
-        }
-    }
-
-    /// Messages of the history hidden below its bottom line (0 shows the newest).
-    pub fn history_scroll(&self) -> usize {
-        match self.screen.base() {
-            Screen::History { history, .. } => history.scroll,
-            _ => 0,
         }
     }
 
@@ -458,7 +373,7 @@ impl App {
     fn end_stroke(&mut self) {
         let stroke = self.screen.stroke_mut().and_then(Option::take);
         // The lab paints its own map: the game has nothing to replan for.
-        if stroke.is_some_and(|s| s.replan) && self.mode() != Mode::Lab {
+        if stroke.is_some_and(|s| s.replan) && self.screen.mode() != Mode::Lab {
             self.after_edit();
         }
     }
@@ -471,13 +386,8 @@ impl App {
 
     /// Advances travel by one step and autoplay by one frame.
     pub fn tick(&mut self) {
-        self.notice = None;
+        self.front.notice = None;
         let was = self.world().state();
-        self.tick_inner();
-        self.note_end(was);
-    }
-
-    fn tick_inner(&mut self) {
         self.end_stroke();
         if self.ui.travel.is_some() {
             self.travel_step();
@@ -490,21 +400,13 @@ impl App {
             self.ui.overlay.tick(total);
         }
         self.settle_camera();
+        self.note_end(was);
     }
 
     /// Contexts whose bindings apply now, most specific first: a key none of them binds
     /// does nothing.
     pub fn contexts(&self) -> &'static [Context] {
         self.screen.contexts(self.ui.overlay.on)
-    }
-
-    /// Contexts whose hints the hint bar shows: a question's are in its box, so the bar
-    /// keeps the hints of the screen it is asked over.
-    pub fn hint_contexts(&self) -> &'static [Context] {
-        match &self.screen {
-            Screen::Confirm { back, .. } => back.contexts(self.ui.overlay.on),
-            s => s.contexts(self.ui.overlay.on),
-        }
     }
 
     /// One bound key's action, by screen.
@@ -514,7 +416,7 @@ impl App {
             Action::Interrupt => {
                 // Ctrl-C quits at once, unless that would drop unsaved edits: then it
                 // asks, and a second Ctrl-C quits anyway.
-                let asked = matches!(self.question(), Some(Confirm::Quit));
+                let asked = matches!(self.screen.question(), Some(Confirm::Quit));
                 if self.session.unsaved() && !asked {
                     self.ask(Confirm::Quit);
                 } else {
@@ -542,7 +444,20 @@ impl App {
                 let page = usize::from(size.1).saturating_sub(3);
                 history.handle(action, page, last).widen()
             }
-            _ => return self.play_action(action),
+            _ => {
+                // The run is over: a new run, quit, help, or reading back what happened.
+                let over = matches!(self.screen, Screen::Play)
+                    && self.world().state() != GameState::Playing;
+                if !over
+                    || matches!(
+                        action,
+                        Action::Restart | Action::Quit | Action::Help | Action::History
+                    )
+                {
+                    self.apply(action);
+                }
+                return Effect::None;
+            }
         };
         match transition {
             screens::Transition::Stay => {}
@@ -551,23 +466,6 @@ impl App {
                 self.close();
                 self.answered(question, action);
             }
-        }
-        Effect::None
-    }
-
-    /// One bound key's action on the screens that play, look, edit and study a search.
-    fn play_action(&mut self, action: Action) -> Effect {
-        match &self.screen {
-            Screen::Play if self.world().state() != GameState::Playing => {
-                // The run is over: a new run, quit, help, or reading back what happened.
-                if matches!(
-                    action,
-                    Action::Restart | Action::Quit | Action::Help | Action::History
-                ) {
-                    self.apply(action);
-                }
-            }
-            _ => self.apply(action),
         }
         Effect::None
     }
@@ -616,8 +514,13 @@ impl App {
             return;
         };
         match action {
-            Action::Move(dx, dy) => match self.mode() {
-                Mode::Look | Mode::Edit | Mode::Lab => self.move_cursor(dx, dy),
+            Action::Move(dx, dy) => match self.screen.mode() {
+                Mode::Look | Mode::Edit | Mode::Lab => {
+                    let p = self.cursor().offset(dx, dy);
+                    if self.world().grid().contains(p) {
+                        self.set_cursor(p);
+                    }
+                }
                 _ => self.act(Act::Move(dx, dy)),
             },
             Action::Help => self.open_over(|back| Screen::Help {
@@ -644,15 +547,15 @@ impl App {
             Action::ToggleOverlay => {
                 // From look mode, `o` also leaves it: the overlay is what the player was
                 // reading.
-                if self.mode() == Mode::Look {
+                if self.screen.mode() == Mode::Look {
                     self.screen = Screen::Play;
                 }
                 self.ui.overlay.on = !self.ui.overlay.on;
                 self.ui.overlay.step = None;
-                self.sync_trace();
+                self.ui.sync_trace(self.session.world_mut());
             }
             Action::Look => {
-                self.screen = if self.mode() == Mode::Look {
+                self.screen = if self.screen.mode() == Mode::Look {
                     Screen::Play
                 } else {
                     Screen::Look {
@@ -661,7 +564,7 @@ impl App {
                 };
             }
             Action::TravelTo => self.travel_to_cursor(),
-            Action::Back => match self.mode() {
+            Action::Back => match self.screen.mode() {
                 Mode::Edit if self.with_editor(|e| e.tools.cancel()) == Some(true) => {}
                 Mode::Look | Mode::Edit => self.screen = Screen::Play,
                 Mode::Lab => self.leave_lab(),
@@ -688,7 +591,7 @@ impl App {
     /// Starts the run again from its first floor: with the same seed, or, when runs are
     /// kept, as a new run with the next seed (a run in progress is abandoned).
     fn restart(&mut self) {
-        let seed = if self.keeping {
+        let seed = if self.front.keeping {
             crate::game::run::next_run_seed(self.world().seed())
         } else {
             self.world().seed()
@@ -704,7 +607,7 @@ impl App {
             }
         }
         self.began();
-        if self.keeping {
+        if self.front.keeping {
             self.say(format!("A new run begins, seed {seed}."));
         } else {
             self.say("A new game begins.");
@@ -716,13 +619,13 @@ impl App {
     /// to score.
     fn replaced(&mut self, replaced: Option<Box<RunEnd>>) {
         if let Some(end) = replaced {
-            self.ended = Some(*end);
+            self.front.ended = Some(*end);
         }
     }
 
     /// A new game began in the session: the screen starts over on it.
     fn began(&mut self) {
-        self.run_serial += 1;
+        self.front.run_serial += 1;
         self.welcome();
         self.ui
             .selection
@@ -730,7 +633,7 @@ impl App {
         self.ui.overlay.step = None;
         self.screen = Screen::Play;
         self.stop_errands();
-        self.sync_trace();
+        self.ui.sync_trace(self.session.world_mut());
     }
 
     /// Generates a level with the next seed: caves as large as the map view, or, when a
@@ -766,7 +669,7 @@ impl App {
             Saved::Written {
                 name,
                 replay: false,
-            } if self.keeping => self.say(format!(
+            } if self.front.keeping => self.say(format!(
                 "Saved the level design to {name}; your run is kept apart, when you leave."
             )),
             Saved::Written {
@@ -885,7 +788,7 @@ impl App {
     /// Look mode's `Enter`: back to play, travelling to the cell looked at; a cell that
     /// cannot be reached is refused and look mode stays.
     fn travel_to_cursor(&mut self) {
-        if self.mode() != Mode::Look {
+        if self.screen.mode() != Mode::Look {
             return;
         }
         let to = self.cursor();

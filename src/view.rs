@@ -41,7 +41,7 @@ impl Widget for &App {
             too_small(area, buf);
             return;
         };
-        if self.mode() == Mode::Lab {
+        if self.screen().mode() == Mode::Lab {
             lab::render(self, &l, buf);
             log::render(self, l.log, buf);
             let snap = self.lab_snapshot(0);
@@ -56,34 +56,34 @@ impl Widget for &App {
         };
         let snap = snap.as_deref();
         map::render(self, snap, &l, buf);
-        if self.mode() == Mode::Edit {
+        if self.screen().mode() == Mode::Edit {
             editor::render(self, l.side, buf);
         } else {
             panel::render(self, snap, l.side, buf);
         }
         // After the panel: on a narrow screen the lesson's box goes over it too.
-        if matches!(self.mode(), Mode::Play | Mode::Look)
+        if matches!(self.screen().mode(), Mode::Play | Mode::Look)
             && self.world().state() == GameState::Playing
         {
             render_lesson(self, &l, buf);
         }
         log::render(self, l.log, buf);
         render_hint(self, snap, l.hint, buf);
-        if self.mode() == Mode::Help {
+        if self.screen().mode() == Mode::Help {
             help::render(
                 &self.ui().settings().bindings,
-                self.help_page(),
+                self.screen().help_page(),
                 self.world().seed(),
                 area,
                 buf,
             );
-        } else if self.mode() == Mode::History {
+        } else if self.screen().mode() == Mode::History {
             history::render(self, area, buf);
         } else if self.world().state() != GameState::Playing {
             let (title, lines) = end_text(self);
             popup(over_map(&l, area, &lines, title), buf, title, &lines);
         }
-        if let Some(question) = self.question() {
+        if let Some(question) = self.screen().question() {
             let (title, lines, _) = question_text(self, question);
             popup(over_map(&l, area, &lines, title), buf, title, &lines);
         }
@@ -101,12 +101,12 @@ pub fn cursor_position(app: &App, area: Rect) -> Position {
         return area.as_position();
     };
     // The boxes over the map, in the order the frame draws them: the topmost wins.
-    if let Some(question) = app.question() {
+    if let Some(question) = app.screen().question() {
         let (title, lines, _) = question_text(app, question);
         return box_text(over_map(&l, area, &lines, title).rect);
     }
     let whole = Block::bordered().inner(area);
-    match app.mode() {
+    match app.screen().mode() {
         Mode::Help => return whole.as_position(),
         Mode::History => return Position::new(whole.x, whole.bottom().saturating_sub(1)),
         Mode::Lab => {}
@@ -318,10 +318,14 @@ fn popup(at: Popup, buf: &mut Buffer, title: &str, lines: &[String]) {
 }
 
 fn render_hint(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut Buffer) {
-    let keys = crate::app::keymap::hints(&app.ui().settings().bindings, app.hint_contexts());
-    let text = match app.mode() {
+    let keys = crate::app::keymap::hints(
+        &app.ui().settings().bindings,
+        app.screen().hint_contexts(app.ui().overlay().on),
+    );
+    let text = match app.screen().mode() {
         // A question's answers, as its box gives them: the keys behind it do nothing now.
-        _ if app.question().is_some() => app
+        _ if app.screen().question().is_some() => app
+            .screen()
             .question()
             .map(|q| question_answers(app, q))
             .unwrap_or_default(),

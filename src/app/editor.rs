@@ -17,7 +17,7 @@ impl App {
     pub(super) fn edit_action(&mut self, action: Action) -> Option<Action> {
         match action {
             Action::Edit => {
-                self.screen = if self.mode() == Mode::Edit {
+                self.screen = if self.screen.mode() == Mode::Edit {
                     Screen::Play
                 } else {
                     // On the player: the editor's work starts where they stand.
@@ -83,7 +83,7 @@ impl App {
             self.ask(Confirm::BlankLevel);
             return;
         }
-        let editing = self.mode() == Mode::Edit;
+        let editing = self.screen.mode() == Mode::Edit;
         let area = ratatui::layout::Rect::new(0, 0, self.ui.size.0, self.ui.size.1);
         let (w, h) = super::screen::layout(self, area).map_or((40, 14), |l| {
             (usize::from(l.map.width), usize::from(l.map.height))
@@ -150,7 +150,7 @@ impl App {
             return;
         }
         // One replan for everyone, the traced monster included.
-        let traced = self.wanted_trace();
+        let traced = self.ui.wanted_trace();
         self.session.world_mut().replan_tracing(traced);
     }
 }

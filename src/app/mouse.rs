@@ -29,7 +29,7 @@ impl App {
         let Some(cell) = screen::map_cell(self, mouse.column, mouse.row) else {
             return;
         };
-        match self.mode() {
+        match self.screen.mode() {
             Mode::Edit => self.edit_mouse(cell, button, drag),
             Mode::Look => self.set_cursor(cell),
             Mode::Lab => self.lab_mouse(cell, button, drag),

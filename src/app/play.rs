@@ -88,25 +88,8 @@ impl App {
     /// Keeps the selection valid after monsters died or appeared.
     pub(super) fn after_turn(&mut self) {
         self.ui.selection.keep(self.session.world(), self.ui.sight);
-        self.sync_trace();
+        self.ui.sync_trace(self.session.world_mut());
         self.ui.overlay.step = None;
-    }
-
-    /// The monster whose search is recorded: the selected one while the overlay is on.
-    pub(super) fn wanted_trace(&self) -> Option<u32> {
-        if self.ui.overlay.on {
-            self.ui.selection.id
-        } else {
-            None
-        }
-    }
-
-    /// Points tracing at [`App::wanted_trace`], searching again for that monster alone.
-    pub(super) fn sync_trace(&mut self) {
-        let want = self.wanted_trace();
-        if self.world().planner().traced() != want {
-            self.session.world_mut().set_traced(want);
-        }
     }
 
     /// The player picks a monster.
@@ -116,12 +99,12 @@ impl App {
             chosen: id.is_some(),
         };
         self.ui.overlay.step = None;
-        self.sync_trace();
+        self.ui.sync_trace(self.session.world_mut());
     }
 
     /// The cursor in look mode, else the selected monster, else the player.
     pub(super) fn cursor_or_selected(&self) -> Pos {
-        if self.mode() == Mode::Look {
+        if self.screen.mode() == Mode::Look {
             return self.cursor();
         }
         self.ui
@@ -129,12 +112,5 @@ impl App {
             .id
             .and_then(|id| self.world().monster(id))
             .map_or(self.world().player().pos, |m| m.pos)
-    }
-
-    pub(super) fn move_cursor(&mut self, dx: i32, dy: i32) {
-        let p = self.cursor().offset(dx, dy);
-        if self.world().grid().contains(p) {
-            self.set_cursor(p);
-        }
     }
 }

@@ -34,7 +34,7 @@ pub fn layout(app: &App, area: Rect) -> Option<Layout> {
     let hint = Rect::new(area.x, area.bottom() - 1, area.width, 1);
     // The log grows with the terminal: a sixth of the height from 30 rows on, so a fight's
     // messages stay in view; short terminals keep their rows for the map.
-    let searching = app.ui().overlay().on || app.mode() == Mode::Lab;
+    let searching = app.ui().overlay().on || app.screen().mode() == Mode::Lab;
     let log_h = if area.height >= 30 || area.height >= 20 && !searching {
         ((area.height - 6) / 6).max(4)
     } else {
@@ -72,7 +72,7 @@ pub fn layout(app: &App, area: Rect) -> Option<Layout> {
 pub fn camera(app: &App, view: Rect) -> Pos {
     let grid = app.world().grid();
     let (w, h) = (grid.width(), grid.height());
-    match app.mode() {
+    match app.screen().mode() {
         Mode::Look | Mode::Edit | Mode::Lab => Pos::new(
             scroll(app.ui().camera().x, app.cursor().x, w, view.width),
             scroll(app.ui().camera().y, app.cursor().y, h, view.height),
@@ -115,8 +115,8 @@ fn scroll(cam: i32, focus: i32, len: usize, view: u16) -> i32 {
 /// row. All show the same cells, so the view, the camera and the mouse agree on them.
 pub fn map_views(app: &App, layout: &Layout) -> Vec<Rect> {
     let map = layout.map;
-    let comparing =
-        app.mode() == Mode::Lab && app.screen().lab().is_some_and(|l| l.searches.len() > 1);
+    let comparing = app.screen().mode() == Mode::Lab
+        && app.screen().lab().is_some_and(|l| l.searches.len() > 1);
     if !comparing {
         return vec![map];
     }

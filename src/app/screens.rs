@@ -137,7 +137,7 @@ impl Screen {
     }
 
     /// The kind of screen under any question.
-    pub(crate) fn mode(&self) -> Mode {
+    pub fn mode(&self) -> Mode {
         match self.base() {
             Screen::Play | Screen::Aim | Screen::Confirm { .. } => Mode::Play,
             Screen::Look { .. } => Mode::Look,
@@ -160,6 +160,40 @@ impl Screen {
             Screen::Help { .. } => help::CONTEXTS,
             Screen::History { .. } => history::CONTEXTS,
             Screen::Confirm { .. } => confirm::CONTEXTS,
+        }
+    }
+
+    /// Contexts whose hints the hint bar shows, with the search overlay `on` or not: a
+    /// question's are in its box, so the bar keeps the hints of the screen it is asked
+    /// over.
+    pub fn hint_contexts(&self, overlay: bool) -> &'static [Context] {
+        match self {
+            Screen::Confirm { back, .. } => back.contexts(overlay),
+            s => s.contexts(overlay),
+        }
+    }
+
+    /// The question waiting for an answer, if any.
+    pub fn question(&self) -> Option<&Confirm> {
+        match self {
+            Screen::Confirm { question, .. } => Some(question),
+            _ => None,
+        }
+    }
+
+    /// The help page shown (0 when the help is closed).
+    pub fn help_page(&self) -> usize {
+        match self.base() {
+            Screen::Help { help, .. } => help.page,
+            _ => 0,
+        }
+    }
+
+    /// Messages of the history hidden below its bottom line (0 shows the newest).
+    pub fn history_scroll(&self) -> usize {
+        match self.base() {
+            Screen::History { history, .. } => history.scroll,
+            _ => 0,
         }
     }
 

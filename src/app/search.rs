@@ -50,10 +50,10 @@ impl App {
                     }
                 });
                 self.ui.overlay.step = None;
-                self.sync_trace();
+                self.ui.sync_trace(self.session.world_mut());
             }
             Action::Lab => {
-                if self.mode() == Mode::Lab {
+                if self.screen.mode() == Mode::Lab {
                     self.leave_lab();
                 } else {
                     self.enter_lab();

@@ -124,6 +124,24 @@ impl Ui {
         self.settings.bindings.key_of(context, action)
     }
 
+    /// The monster whose search is recorded: the selected one while the overlay is on.
+    pub(crate) fn wanted_trace(&self) -> Option<u32> {
+        if self.overlay.on {
+            self.selection.id
+        } else {
+            None
+        }
+    }
+
+    /// Points the tracing of `world` at [`Ui::wanted_trace`], searching again for that
+    /// monster alone.
+    pub(crate) fn sync_trace(&self, world: &mut World) {
+        let want = self.wanted_trace();
+        if world.planner().traced() != want {
+            world.set_traced(want);
+        }
+    }
+
     /// The selected monster's search in `world` as it stood at the overlay's step.
     /// Replaying a large search takes milliseconds, so the last replay is kept until the
     /// trace or step changes.

@@ -371,7 +371,7 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
         None => {
             let ((design, source), settings) = fresh.expect("a new run has its level");
             let mut app = keep::start_app(&start, design, source, settings, size, progress);
-            app.set_keeping(keeping);
+            app.front_mut().set_keeping(keeping);
             // A recording carries the disk's answers.
             app.session_mut().keep_io();
             make_keeper(&app, false);
@@ -602,7 +602,7 @@ fn resume(save: &RunSave, slot: &Slot) -> Result<(App, Start), CliError> {
         ))
     };
     let mut app = keep::resume(save, save.size, Arc::default()).map_err(refused)?;
-    app.set_notice(Some(keep::resumed_notice(
+    app.front_mut().set_notice(Some(keep::resumed_notice(
         &save.name,
         save.turn,
         save.depth,
@@ -637,7 +637,7 @@ fn resume_legacy(save: &LegacySave, slot: &Slot) -> Result<(App, Start), CliErro
         ))
     };
     let mut app = keep::rebuild(save).map_err(refused)?;
-    app.set_notice(Some(keep::resumed_notice(
+    app.front_mut().set_notice(Some(keep::resumed_notice(
         &save.name,
         save.turn,
         save.depth,

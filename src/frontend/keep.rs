@@ -267,7 +267,7 @@ pub fn rebuild(save: &LegacySave) -> Result<App, RebuildError> {
     let start = Start::of_legacy(save)?;
     let settings = saved_settings(save.settings.as_deref(), save.settings_file.as_deref())?;
     let mut app = start_app(&start, design, source, settings, save.size, Arc::default());
-    app.set_keeping(save.fresh_runs);
+    app.front_mut().set_keeping(save.fresh_runs);
     app.session_mut().replay_io(save.io.clone());
     let mut text = String::from("#! ticks: manual\n");
     for line in &save.tape {
@@ -294,7 +294,7 @@ pub fn rebuild(save: &LegacySave) -> Result<App, RebuildError> {
         )));
     }
     // What the replay left for the front end was already dealt with when it happened.
-    app.take_ended();
+    app.front_mut().take_ended();
     let _ = app.session_mut().take_io();
     Ok(app)
 }
@@ -448,7 +448,7 @@ impl Keeper {
                 written: (Instant::now(), app.world().turn()),
                 unscored: Vec::new(),
                 snap_written: false,
-                run: app.run_serial(),
+                run: app.front().run_serial(),
                 tape: Tape {
                     lines,
                     ..Tape::default()
@@ -647,7 +647,7 @@ impl Keeper {
             // that a crash right after cannot leave a save that disagrees with the files.
             kept.due = true;
         }
-        if let Some(end) = app.take_ended() {
+        if let Some(end) = app.front_mut().take_ended() {
             let tape = std::fs::read_to_string(&self.slot.tape)
                 .unwrap_or_else(|e| format!("# The run's tape could not be read back: {e}\n"));
             let note = match score_run(&self.data, &end, &tape) {
@@ -668,11 +668,11 @@ impl Keeper {
             };
             // The note goes on the end screen; a run abandoned for a new one has none.
             if app.world().state() != crate::game::GameState::Playing {
-                app.set_end_note(Some(note));
+                app.front_mut().set_end_note(Some(note));
             }
         }
-        if app.run_serial() != kept.run {
-            kept.run = app.run_serial();
+        if app.front().run_serial() != kept.run {
+            kept.run = app.front().run_serial();
             let lines = self.recorder().tape().0.len();
             kept.tape = self.new_tape(app, lines);
             kept.due = true;
@@ -685,7 +685,7 @@ impl Keeper {
     /// save when it is due.
     pub fn settle(&self, app: &App) {
         let mut kept = self.kept();
-        if kept.finished.is_some() || app.question().is_some() || !app.is_running() {
+        if kept.finished.is_some() || app.screen().question().is_some() || !app.is_running() {
             return;
         }
         if kept.dirty || kept.snap.is_none() {

@@ -304,7 +304,7 @@ impl Player<'_> {
     fn poll_disk(&self, app: &mut App) {
         match app.poll_disk() {
             DiskPoll::Reloaded => {}
-            DiskPoll::Waiting if app.keeping() => {}
+            DiskPoll::Waiting if app.front().keeping() => {}
             DiskPoll::Waiting | DiskPoll::Quiet => return,
         }
         record(self.recorder, Recorder::reload);
@@ -362,7 +362,7 @@ fn intro(app: &App, lines: &mut Lines) -> io::Result<()> {
     for m in w.log().iter().filter(|m| m.turn >= now) {
         lines.say(&crate::view::message_text(bindings, m))?;
     }
-    if let Some(notice) = app.notice() {
+    if let Some(notice) = app.front().notice() {
         lines.say(notice)?;
     }
     lines.say(&news::floor_line(app))?;

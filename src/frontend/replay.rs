@@ -194,7 +194,7 @@ impl Replay {
         };
         let view = self.inspect.get_or_insert_with(|| self.app.clone());
         match keymap::lookup(&view.ui().settings().bindings, view.contexts(), key) {
-            Some(action) if looks_only(action, view.mode()) => {
+            Some(action) if looks_only(action, view.screen().mode()) => {
                 view.drive(&Input::Event(event.clone()));
                 true
             }

@@ -1149,7 +1149,7 @@ pub fn start_app(script: &Script, options: &RunOptions) -> Result<App, ScriptErr
     if let Some(planning) = script.header.planning {
         app.set_planning(planning);
     }
-    app.set_keeping(script.header.kept_runs);
+    app.front_mut().set_keeping(script.header.kept_runs);
     if carried && !options.allow_saves {
         // The disk's answers the game had, in order: the replay asks the disk nothing.
         app.session_mut().replay_io(script.carried.io.clone());

@@ -1010,7 +1010,7 @@ impl Ui<'_> {
                     }
                     // A kept run's replay must say it too: the recording marks the poll,
                     // and the session's journal has what it found.
-                    DiskPoll::Waiting if lock(app).keeping() => {
+                    DiskPoll::Waiting if lock(app).front().keeping() => {
                         self.record(|r| r.reload());
                         self.handled(app);
                         dirty = true;

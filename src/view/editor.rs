@@ -133,7 +133,7 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
         lines.push(Line::styled(what.to_string(), dim));
     }
     let context = app.contexts()[0];
-    if let Some(question) = app.question() {
+    if let Some(question) = app.screen().question() {
         // A question's own answers, as its box gives them: the keys of other questions do
         // nothing now (the question about a file changed on disk takes neither y nor n).
         let answers = super::question::question_answers(app, question);

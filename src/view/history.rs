@@ -16,7 +16,10 @@ const TURN_WIDTH: usize = 5;
 pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
     Clear.render(area, buf);
     let log = app.world().log();
-    let scroll = app.history_scroll().min(log.len().saturating_sub(1));
+    let scroll = app
+        .screen()
+        .history_scroll()
+        .min(log.len().saturating_sub(1));
     // Messages up to the one at the bottom.
     let shown = log.len() - scroll;
     let inner = Block::bordered().inner(area);

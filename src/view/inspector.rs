@@ -56,7 +56,7 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
     let following = snap
         .and_then(|s| s.current)
         .filter(|_| app.ui().overlay().follow && stepping);
-    let focus = match (following, app.mode()) {
+    let focus = match (following, app.screen().mode()) {
         (Some(now), _) => now,
         (None, Mode::Look) => app.cursor(),
         _ => app.focus_default(),

@@ -9,7 +9,7 @@ use crate::engine::grid::Pos;
 /// What the hint bar says of the cursor's cell in look mode, the editor and the lab
 /// (without their keys), for a front end that reads it out; `None` on the other screens.
 pub fn cursor_line(app: &App) -> Option<String> {
-    match app.mode() {
+    match app.screen().mode() {
         Mode::Look => Some(look_line(app, app.cursor())),
         Mode::Edit => Some(format!("EDIT {}", editor::state_line(app))),
         Mode::Lab => {

@@ -104,7 +104,7 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
             );
         }
     }
-    if app.mode() == Mode::Edit {
+    if app.screen().mode() == Mode::Edit {
         block = block.border_style(Style::new().fg(Color::Yellow));
     }
     block.render(l.map_block, buf);
@@ -114,7 +114,7 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
     let selected = app.ui().selected().and_then(|id| app.world().monster(id));
     // While playing with sight on, the map shows what the player sees, the rest of what they
     // have seen dimmed, and nothing else; every other view shows the whole map.
-    let fog = app.ui().sight() && app.mode() == Mode::Play && !app.ui().overlay().on;
+    let fog = app.ui().sight() && app.screen().mode() == Mode::Play && !app.ui().overlay().on;
     let shown = |p: Pos| !fog || app.world().is_visible(p);
     let remembered = |p: Pos| fog && !app.world().is_visible(p) && app.world().is_seen(p);
     let dimmed = Style::new().fg(Color::DarkGray).add_modifier(Modifier::DIM);
@@ -186,7 +186,7 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
             }
         }
     }
-    if app.mode() == Mode::Edit {
+    if app.screen().mode() == Mode::Edit {
         // The design's starts whose creature has moved away, dimmed: what a save writes.
         let design = app.session().design().level();
         let dim = Style::new()
@@ -241,7 +241,7 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
                 .add_modifier(Modifier::UNDERLINED),
         );
     }
-    if matches!(app.mode(), Mode::Look | Mode::Edit) {
+    if matches!(app.screen().mode(), Mode::Look | Mode::Edit) {
         put(
             app.cursor(),
             None,

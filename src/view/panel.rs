@@ -135,7 +135,7 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
         };
         text(&mut lines, &[what], hp_style(hp), Need::Essential);
     }
-    if app.mode() == crate::app::Mode::Look {
+    if app.screen().mode() == crate::app::Mode::Look {
         let p = app.cursor();
         lines.push((Line::styled(format!("look {p}"), head), Need::Essential));
         text(
@@ -461,7 +461,7 @@ fn overlay_lines(
     units.push(format!("open {}", format_count(open as u64)));
     units.push(format!("closed {}", format_count(closed as u64)));
     let mut parts = pack(&units, " ", width);
-    if parts.len() > 1 && app.mode() == crate::app::Mode::Play {
+    if parts.len() > 1 && app.screen().mode() == crate::app::Mode::Play {
         // The hint bar gives the step too: on a narrow panel the counts keep one row.
         parts = pack(&units[1..], " ", width);
     }

@@ -51,7 +51,7 @@ pub(crate) fn end_text(app: &App) -> (&'static str, Vec<String>) {
             plural(run.astar_expanded, "node", "nodes")
         ),
     ];
-    if let Some(note) = app.end_note() {
+    if let Some(note) = app.front().end_note() {
         for part in note.lines() {
             lines.extend(wrap(part, 44));
         }
@@ -98,7 +98,7 @@ pub(crate) fn question_answers(app: &App, question: &Confirm) -> String {
 pub(crate) fn question_text(app: &App, question: &Confirm) -> (&'static str, Vec<String>, usize) {
     let file = app.session().source().name();
     let unsaved = format!("{file} has unsaved edits.");
-    let kept = app.keeping();
+    let kept = app.front().keeping();
     match question {
         Confirm::Quit if app.session().unsaved() => {
             let mut lines = if kept {

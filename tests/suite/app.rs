@@ -23,7 +23,7 @@ fn the_help_screen_lists_every_binding_on_its_pages_at_every_size() {
         let mut seen = String::new();
         common::frame(&mut a, "?");
         for page in 0..pages {
-            assert_eq!(a.help_page(), page);
+            assert_eq!(a.screen().help_page(), page);
             let frame = common::frame(&mut a, "");
             // What the game is and how a run is won, above the first page's keys.
             let about = frame.find("A roguelike whose monsters plan with");
@@ -40,7 +40,11 @@ fn the_help_screen_lists_every_binding_on_its_pages_at_every_size() {
             seen.push_str(&frame);
             common::frame(&mut a, "PageDown");
         }
-        assert_eq!(a.help_page(), pages - 1, "PageDown stops at the last page");
+        assert_eq!(
+            a.screen().help_page(),
+            pages - 1,
+            "PageDown stops at the last page"
+        );
         // Each binding's whole row, keys then description: a lone key letter alone would be
         // found anywhere in the frame. Keys that fill their column have the description on
         // the row below, where the others' descriptions start.
@@ -69,9 +73,9 @@ fn the_help_screen_lists_every_binding_on_its_pages_at_every_size() {
         }
         // A key the help does not bind does nothing there; Esc closes it.
         common::frame(&mut a, "x");
-        assert_eq!(a.mode(), astar_rogue::app::Mode::Help);
+        assert_eq!(a.screen().mode(), astar_rogue::app::Mode::Help);
         common::frame(&mut a, "Esc");
-        assert_ne!(a.mode(), astar_rogue::app::Mode::Help);
+        assert_ne!(a.screen().mode(), astar_rogue::app::Mode::Help);
     }
 }
 
@@ -496,7 +500,7 @@ fn the_history_scrolls_back_through_the_whole_run() {
         a.session_mut().world_mut().say(format!("note {i}"));
     }
     let frame = common::frame(&mut a, "C-p");
-    assert_eq!(a.mode(), astar_rogue::app::Mode::History);
+    assert_eq!(a.screen().mode(), astar_rogue::app::Mode::History);
     assert!(frame.contains("message history"), "{frame}");
     assert!(
         frame.contains("note 50") && !frame.contains("note 49"),
@@ -526,7 +530,7 @@ fn the_history_scrolls_back_through_the_whole_run() {
     let turn = a.world().turn();
     common::frame(&mut a, "h l . Esc");
     assert_eq!(a.world().turn(), turn);
-    assert_eq!(a.mode(), astar_rogue::app::Mode::Play);
+    assert_eq!(a.screen().mode(), astar_rogue::app::Mode::Play);
 }
 
 #[test]

@@ -678,7 +678,7 @@ fn a_half_written_outside_edit_is_never_loaded_or_saved_over() {
     );
     // A save now would put the game's level over the writer's file: it asks.
     common::frame(&mut app, "s");
-    assert_eq!(app.question().cloned(), Some(Confirm::Overwrite));
+    assert_eq!(app.screen().question().cloned(), Some(Confirm::Overwrite));
     common::frame(&mut app, "n");
     assert_eq!(std::fs::read(&path).unwrap(), head);
     writer.write_all(tail).unwrap();

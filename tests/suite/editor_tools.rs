@@ -158,9 +158,9 @@ fn copy_needs_a_second_c_and_escape_forgets_a_shape() {
         a.session().design().to_text(),
         room_with(["#@.#.....#", "#........#", "#......g.#"])
     );
-    assert_eq!(a.mode(), astar_rogue::app::Mode::Edit);
+    assert_eq!(a.screen().mode(), astar_rogue::app::Mode::Edit);
     common::frame(&mut a, "Esc");
-    assert_eq!(a.mode(), astar_rogue::app::Mode::Play);
+    assert_eq!(a.screen().mode(), astar_rogue::app::Mode::Play);
 }
 
 #[test]
@@ -350,7 +350,7 @@ fn a_blank_level_from_the_game_opens_in_the_editor_and_saves_beside_the_level() 
     let path = dir.write("room.txt", ROOM);
     let mut a = app(&path);
     common::frame(&mut a, "e C-n");
-    assert_eq!(a.mode(), astar_rogue::app::Mode::Edit);
+    assert_eq!(a.screen().mode(), astar_rogue::app::Mode::Edit);
     let g = a.session().design().level().grid.clone();
     assert_eq!(a.world().player().pos, a.cursor());
     common::frame(&mut a, "s");
@@ -363,5 +363,8 @@ fn a_blank_level_from_the_game_opens_in_the_editor_and_saves_beside_the_level() 
     );
     // With unsaved edits it asks first.
     common::frame(&mut a, "l w C-n");
-    assert_eq!(a.question(), Some(&astar_rogue::app::Confirm::BlankLevel));
+    assert_eq!(
+        a.screen().question(),
+        Some(&astar_rogue::app::Confirm::BlankLevel)
+    );
 }

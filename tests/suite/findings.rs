@@ -546,7 +546,7 @@ fn changed_under_edits(app: &mut astar_rogue::app::App, level: &Path) -> String 
         .unwrap();
     drop(f);
     let frame = crate::common::frame(app, "reload");
-    assert!(app.question().is_some(), "{frame}");
+    assert!(app.screen().question().is_some(), "{frame}");
     frame
 }
 

@@ -220,7 +220,7 @@ fn the_mouse_sets_the_ends_and_paints_walls_on_the_labs_own_map() {
     // Leaving returns to the game as it was.
     common::frame(&mut a, "L");
     assert!(a.screen().lab().is_none());
-    assert_eq!(a.mode(), astar_rogue::app::Mode::Play);
+    assert_eq!(a.screen().mode(), astar_rogue::app::Mode::Play);
     assert_eq!(a.world().turn(), 0);
 }
 

@@ -68,7 +68,7 @@ impl Live {
         let (design, source) =
             astar_rogue::session::open_level_bytes(Some(level), &start.bytes, seed).unwrap();
         let mut app = App::new(design, source, seed, size);
-        app.set_keeping(true);
+        app.front_mut().set_keeping(true);
         app.session_mut().keep_io();
         let mut recorder = Recorder::new(Some(level), seed, None, false).unwrap();
         for (k, v) in keep::extra_headers(start.planning, None) {
@@ -129,7 +129,7 @@ impl Live {
         };
         let mut app = keep::resume(&save, save.size, Arc::default())
             .unwrap_or_else(|e| panic!("resume: {e}"));
-        app.set_notice(Some(keep::resumed_notice(
+        app.front_mut().set_notice(Some(keep::resumed_notice(
             &save.name,
             save.turn,
             save.depth,
@@ -349,11 +349,12 @@ fn break_and_resume_at(
     assert!(
         resumed
             .app
+            .front()
             .notice()
             .unwrap()
             .starts_with("Resumed your run")
     );
-    resumed.app.set_notice(None);
+    resumed.app.front_mut().set_notice(None);
     same(
         &everything(&resumed.app),
         &everything(&once.app),
@@ -467,7 +468,7 @@ fn a_run_left_while_a_program_writes_its_level_says_so_again() {
     live.leave();
     drop(writer);
     let mut resumed = Live::resume(&data, &level, (80, 24));
-    resumed.app.set_notice(None);
+    resumed.app.front_mut().set_notice(None);
     assert_eq!(said(&resumed.app), 1);
     assert_eq!(check(&resumed.app), before);
 }
@@ -517,7 +518,7 @@ fn a_run_left_after_saving_its_level_and_taking_outside_edits_resumes_without_th
     broken.leave();
     let before = std::fs::metadata(&level).unwrap().modified().unwrap();
     let mut resumed = Live::resume(&data, &level, size);
-    resumed.app.set_notice(None);
+    resumed.app.front_mut().set_notice(None);
     same(&everything(&resumed.app), &everything(&once.app), "");
     assert_eq!(
         std::fs::read_to_string(&level).unwrap(),
@@ -592,7 +593,7 @@ fn a_run_that_ends_unrecorded_is_kept_and_scored_on_the_next_start() {
     let mut live = Live::new(&data, &level, 3, (60, 16));
     live.play("l l 20*.");
     assert_eq!(live.app.world().state().name(), "dead");
-    let note = live.app.end_note().unwrap_or_default().to_string();
+    let note = live.app.front().end_note().unwrap_or_default().to_string();
     assert!(note.contains("no morgue file"), "{note}");
     assert!(note.contains("scores it"), "{note}");
     let slot = live.slot.clone();
@@ -648,14 +649,14 @@ fn leaving_through_the_quit_question_resumes_without_it() {
     assert!(!live.app.is_running());
     live.leave();
     let mut resumed = Live::resume(&data, &level, size);
-    resumed.app.set_notice(None);
-    assert_eq!(resumed.app.question(), None);
+    resumed.app.front_mut().set_notice(None);
+    assert_eq!(resumed.app.screen().question(), None);
     same(&everything(&resumed.app), &everything(&reference.app), "");
     // And in a terminal of another size: the resize is an input like any other.
     drop(resumed);
     let mut wide = Live::resume(&data, &level, (100, 30));
     reference.play("resize:100x30");
-    wide.app.set_notice(None);
+    wide.app.front_mut().set_notice(None);
     same(&everything(&wide.app), &everything(&reference.app), "");
 }
 
@@ -675,6 +676,7 @@ fn a_run_that_ends_is_scored_with_a_morgue_and_its_save_is_gone() {
     assert!(!live.slot.save.exists(), "death removes the save");
     let note = live
         .app
+        .front()
         .end_note()
         .expect("the end screen's note")
         .to_string();
@@ -698,7 +700,7 @@ fn a_run_that_ends_is_scored_with_a_morgue_and_its_save_is_gone() {
     script::run_file(&keys, &script::RunOptions::default(), &mut out).unwrap();
     let replayed = String::from_utf8(out).unwrap();
     let mut shown = live.app.clone();
-    shown.set_end_note(None);
+    shown.front_mut().set_end_note(None);
     let shown = script::buffer_text(&frame(&shown));
     assert_eq!(replayed.split_once('\n').unwrap().1, shown);
     // Leaving now keeps nothing: the run is over.
@@ -751,7 +753,7 @@ fn a_run_restarted_by_an_outside_edit_ends_as_abandoned_and_is_scored_once() {
     assert!(live.leave().contains("is kept"));
     // Resumed, the replay of that tape restarts from the file again, and scores nothing.
     let mut resumed = Live::resume(&data, &level, (80, 24));
-    resumed.app.set_notice(None);
+    resumed.app.front_mut().set_notice(None);
     assert_eq!(resumed.app.world().turn(), 2);
     resumed.play("h");
     assert_eq!(outcomes().len(), 1, "scored once");
@@ -775,7 +777,7 @@ fn a_run_restarted_by_an_outside_edit_ends_as_abandoned_and_is_scored_once() {
     assert!(resumed.app.session().unsaved() && resumed.app.world().turn() > 0);
     edit_outside(&level, &edited);
     resumed.play("reload");
-    assert!(resumed.app.question().is_some(), "f or k");
+    assert!(resumed.app.screen().question().is_some(), "f or k");
     assert_eq!(outcomes().len(), 2, "not before the player chose");
     resumed.play("f");
     assert_eq!(resumed.app.world().turn(), 0);

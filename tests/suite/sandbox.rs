@@ -99,12 +99,15 @@ fn repro_1_walls_painted_then_an_outside_comment_asks_which_to_keep() {
     std::fs::write(&path, read(&path) + "; a note from outside\n").unwrap();
     common::frame(&mut a, "reload");
     assert!(
-        matches!(a.question().cloned(), Some(Confirm::Reload(_))),
+        matches!(a.screen().question().cloned(), Some(Confirm::Reload(_))),
         "asks"
     );
     // Any other key does not answer the question: neither version is dropped silently.
     common::frame(&mut a, "x");
-    assert!(matches!(a.question().cloned(), Some(Confirm::Reload(_))));
+    assert!(matches!(
+        a.screen().question().cloned(),
+        Some(Confirm::Reload(_))
+    ));
     common::frame(&mut a, "k");
     assert_eq!(a.session().design().level(), &painted, "the walls stay");
     common::frame(&mut a, "e U");
@@ -116,7 +119,7 @@ fn repro_1_walls_painted_then_an_outside_comment_asks_which_to_keep() {
     common::frame(&mut a, "R e");
     // The file is newer than what the game saw: saving asks first.
     common::frame(&mut a, "s");
-    assert_eq!(a.question().cloned(), Some(Confirm::Overwrite));
+    assert_eq!(a.screen().question().cloned(), Some(Confirm::Overwrite));
     common::frame(&mut a, "n");
     assert!(read(&path).contains("a note from outside"));
 
@@ -130,7 +133,7 @@ fn repro_1_walls_painted_then_an_outside_comment_asks_which_to_keep() {
     )
     .unwrap();
     common::frame(&mut b, "reload f");
-    assert!(b.question().cloned().is_none());
+    assert!(b.screen().question().cloned().is_none());
     assert_eq!(
         b.session().design().level().title.as_deref(),
         Some("Pillar, edited outside")
@@ -159,7 +162,7 @@ fn repro_2_a_broken_outside_edit_changes_nothing_and_the_next_save_asks() {
     assert_eq!(a.session().design(), &design);
     common::frame(&mut a, "s");
     assert_eq!(
-        a.question().cloned(),
+        a.screen().question().cloned(),
         Some(Confirm::Overwrite),
         "the newer file is not overwritten silently"
     );
@@ -192,14 +195,14 @@ fn repro_4_quit_new_level_and_restart_ask_before_dropping_anything() {
         a.is_running(),
         "an unsaved edit at turn 0 is not dropped by q"
     );
-    assert_eq!(a.question().cloned(), Some(Confirm::Quit));
+    assert_eq!(a.screen().question().cloned(), Some(Confirm::Quit));
     let frame = common::frame(&mut a, "");
     assert!(frame.contains("s  save and quit"), "{frame}");
     common::frame(&mut a, "n");
     assert!(a.is_running());
     // Ctrl-C asks too; a second one quits.
     common::frame(&mut a, "C-c");
-    assert!(a.is_running() && a.question().cloned() == Some(Confirm::Quit));
+    assert!(a.is_running() && a.screen().question().cloned() == Some(Confirm::Quit));
     common::frame(&mut a, "C-c");
     assert!(!a.is_running());
 
@@ -212,9 +215,9 @@ fn repro_4_quit_new_level_and_restart_ask_before_dropping_anything() {
     // G and r mid-game ask; n keeps the game.
     let mut c = app(&dir.copy("levels/bracket.txt"));
     common::frame(&mut c, ". G");
-    assert_eq!(c.question().cloned(), Some(Confirm::NewLevel));
+    assert_eq!(c.screen().question().cloned(), Some(Confirm::NewLevel));
     common::frame(&mut c, "n r");
-    assert_eq!(c.question().cloned(), Some(Confirm::Restart));
+    assert_eq!(c.screen().question().cloned(), Some(Confirm::Restart));
     common::frame(&mut c, "y");
     assert_eq!(c.world().turn(), 0, "restarted");
 }
@@ -255,7 +258,7 @@ fn repro_6_a_different_level_copied_over_shows_exactly_that_level() {
         .map(|m| (m.kind, m.pos))
         .collect();
     assert_eq!(monsters, [('g', Pos::new(2, 3))]);
-    assert_eq!(a.mode(), Mode::Play);
+    assert_eq!(a.screen().mode(), Mode::Play);
     assert!(
         a.world().grid().contains(a.cursor()),
         "the cursor is inside the new map"
@@ -403,7 +406,7 @@ fn repro_10_a_link_to_a_device_is_neither_read_whole_nor_written() {
     std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
     common::frame(&mut a, "e k w e s");
     assert_eq!(
-        a.question().cloned(),
+        a.screen().question().cloned(),
         Some(Confirm::Overwrite),
         "a device is not the file we saw"
     );
@@ -601,7 +604,7 @@ fn a_file_changed_on_disk_is_not_overwritten_without_asking() {
     // Not reloaded yet (the poll has not run): a save notices the change itself.
     std::fs::write(&path, PILLAR_EDITED_OUTSIDE).unwrap();
     common::frame(&mut a, "s");
-    assert_eq!(a.question().cloned(), Some(Confirm::Overwrite));
+    assert_eq!(a.screen().question().cloned(), Some(Confirm::Overwrite));
     common::frame(&mut a, "n");
     assert_eq!(read(&path), PILLAR_EDITED_OUTSIDE);
     common::frame(&mut a, "s y");

@@ -550,7 +550,7 @@ fn fixed_messages_name_the_players_keys() {
     );
     // Mid-run it asks first, answered with the player's yes.
     frame(&mut a, "C-n");
-    assert!(a.question().is_some());
+    assert!(a.screen().question().is_some());
     let said = said_after(&mut a, "j");
     assert!(
         said.contains("level: F3 edits it, F7 saves it as "),

@@ -44,12 +44,12 @@ impl Seen {
             hp: w.player().hp,
             floor: floor(app),
             state: w.state(),
-            mode: app.mode(),
+            mode: app.screen().mode(),
             aiming: matches!(app.screen(), Screen::Aim),
             overlay: app.ui().overlay().on,
             path: app.ui().show_path(),
             selected: app.ui().selected(),
-            question: app.question().cloned(),
+            question: app.screen().question().cloned(),
             cursor: app.cursor(),
             turn: w.turn(),
         }
@@ -109,7 +109,7 @@ pub fn lines(app: &App, before: &Seen) -> Vec<String> {
         .filter(|m| !m.sighting)
         .map(|m| crate::view::message_text(bindings, m).into_owned())
         .collect();
-    if let Some(notice) = app.notice() {
+    if let Some(notice) = app.front().notice() {
         out.push(notice.to_string());
     }
     out.extend(screen_lines(app, before, &now));
@@ -153,7 +153,7 @@ pub fn lines(app: &App, before: &Seen) -> Vec<String> {
 
 /// The question the game asks now, in lines: its title, what it says, its answers.
 pub fn question(app: &App) -> Vec<String> {
-    let Some(q) = app.question() else {
+    let Some(q) = app.screen().question() else {
         return Vec::new();
     };
     let (title, lines, _) = crate::view::question_text(app, q);
