@@ -390,10 +390,10 @@ impl App {
         let was = self.world().state();
         self.end_stroke();
         if self.ui.travel.is_some() {
-            self.travel_step();
+            self.play().travel_step();
         }
         if self.ui.errand.is_some() {
-            self.errand_step();
+            self.play().errand_step();
         }
         if self.ui.overlay.autoplay {
             let total = self.shown_expansions();
@@ -428,7 +428,7 @@ impl App {
         }
         // Any key stops travel, as players expect of an interrupted run. Autoplay goes on
         // until `a` pauses it or a step key takes over, so its speed can be changed live.
-        if self.stop_errands() {
+        if self.ui.stop_errands() {
             self.say("You stop.");
             return Effect::None;
         }
@@ -486,7 +486,7 @@ impl App {
             (Confirm::Restart, Action::Yes) => self.restart(),
             (Confirm::Abandon, Action::Yes) => {
                 // Any long action belonged to the game left behind.
-                self.stop_errands();
+                self.ui.stop_errands();
                 self.session.world_mut().abandon();
             }
             (Confirm::NewLevel, Action::Yes) => self.new_level(),
@@ -521,7 +521,7 @@ impl App {
                         self.set_cursor(p);
                     }
                 }
-                _ => self.act(Act::Move(dx, dy)),
+                _ => self.play().act(Act::Move(dx, dy)),
             },
             Action::Help => self.open_over(|back| Screen::Help {
                 help: screens::help::Help::default(),
@@ -632,7 +632,7 @@ impl App {
             .pick_default(self.session.world(), self.ui.sight);
         self.ui.overlay.step = None;
         self.screen = Screen::Play;
-        self.stop_errands();
+        self.ui.stop_errands();
         self.ui.sync_trace(self.session.world_mut());
     }
 
@@ -771,6 +771,14 @@ impl App {
         ));
     }
 
+    /// The game played, lent to the play screen's component for one command or tick.
+    fn play(&mut self) -> travel::Play<'_> {
+        travel::Play {
+            session: &mut self.session,
+            ui: &mut self.ui,
+        }
+    }
+
     /// The app's own words in the message log (the game's come from the game).
     fn say(&mut self, text: impl Into<String>) {
         self.session.world_mut().say(text);
@@ -778,11 +786,7 @@ impl App {
 
     /// Starts travel toward a cell, one step per tick.
     pub fn start_travel(&mut self, to: Pos) {
-        if to == self.world().player().pos || !self.world().grid().is_passable(to) {
-            return;
-        }
-        self.ui.travel = Some(to);
-        self.ui.watch = Some(self.world().watch());
+        self.play().start_travel(to);
     }
 
     /// Look mode's `Enter`: back to play, travelling to the cell looked at; a cell that
@@ -807,49 +811,6 @@ impl App {
         } else {
             self.screen = Screen::Play;
             self.start_travel(to);
-        }
-    }
-
-    fn travel_step(&mut self) {
-        let Some(target) = self.ui.travel else { return };
-        if self.world().state() != GameState::Playing {
-            self.ui.travel = None;
-            return;
-        }
-        let player = self.world().player().pos;
-        if self
-            .world()
-            .monsters()
-            .iter()
-            .any(|m| m.pos.chebyshev(player) <= 1)
-        {
-            self.ui.travel = None;
-            self.say("A monster is next to you; you stop.");
-            return;
-        }
-        match self.session.world_mut().player_step_toward(target) {
-            Some((dx, dy)) => {
-                let notes = self.world().notes_left();
-                self.act(Act::Move(dx, dy));
-                // A level's message on the way stops travel, so that it is read; so does
-                // anything new in view.
-                let arrived =
-                    self.world().player().pos == target || self.world().notes_left() < notes;
-                if arrived || self.alarmed() {
-                    self.ui.travel = None;
-                }
-                let on_stairs = self.world().feature_at(target)
-                    == Some(crate::content::level::FeatureKind::Stairs);
-                if self.world().player().pos == target && on_stairs {
-                    // The @ hides the > it stands on.
-                    let key = self.ui.key(Context::Play, Action::Descend);
-                    self.say(format!("You stand on the stairs: {key} takes them."));
-                }
-            }
-            None => {
-                self.ui.travel = None;
-                self.say("There is no way there.");
-            }
         }
     }
 }

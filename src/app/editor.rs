@@ -49,9 +49,9 @@ impl App {
                     .selection
                     .pick_default(self.session.world(), self.ui.sight);
                 // Any long action belonged to the game left behind.
-                self.stop_errands();
+                self.ui.stop_errands();
                 self.set_cursor(self.world().player().pos);
-                self.after_turn();
+                self.ui.after_turn(self.session.world_mut());
                 let name = self.session.source().name();
                 let last = self.world().final_depth();
                 self.say(format!(

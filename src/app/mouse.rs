@@ -23,7 +23,7 @@ impl App {
         ) {
             return;
         }
-        if self.stop_errands() {
+        if self.ui.stop_errands() {
             return;
         }
         let Some(cell) = screen::map_cell(self, mouse.column, mouse.row) else {

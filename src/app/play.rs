@@ -5,7 +5,7 @@ use super::keymap::{Action, Context};
 use super::selection::Selection;
 use super::{App, Mode, Screen};
 use crate::engine::grid::Pos;
-use crate::game::{Act, ActResult, GameState};
+use crate::game::{Act, GameState};
 use crate::session::Descended;
 
 impl App {
@@ -13,7 +13,7 @@ impl App {
     /// `None` once it is carried out, else the action, for another part of the app.
     pub(super) fn game_action(&mut self, action: Action) -> Option<Action> {
         match action {
-            Action::Wait => self.act(Act::Wait),
+            Action::Wait => self.play().act(Act::Wait),
             Action::NextMonster | Action::PrevMonster => {
                 let by = if action == Action::NextMonster { 1 } else { -1 };
                 match self.ui.selection.cycled(self.session.world(), by) {
@@ -28,11 +28,11 @@ impl App {
                 {
                     self.descend();
                 } else {
-                    self.travel_to_stairs();
+                    self.play().travel_to_stairs();
                 }
             }
-            Action::Rest => self.start_rest(),
-            Action::Explore => self.start_explore(),
+            Action::Rest => self.play().start_rest(),
+            Action::Explore => self.play().start_explore(),
             Action::Attack => {
                 self.screen = match self.screen {
                     Screen::Play if self.world().state() == GameState::Playing => Screen::Aim,
@@ -41,11 +41,11 @@ impl App {
             }
             Action::AttackToward(dx, dy) => {
                 self.screen = Screen::Play;
-                self.act(Act::Attack(dx, dy));
+                self.play().act(Act::Attack(dx, dy));
             }
-            Action::Drink => self.act(Act::Drink),
-            Action::CloseDoors => self.act(Act::CloseDoors),
-            Action::UseTool(kind) => self.act(Act::Use(kind)),
+            Action::Drink => self.play().act(Act::Drink),
+            Action::CloseDoors => self.play().act(Act::CloseDoors),
+            Action::UseTool(kind) => self.play().act(Act::Use(kind)),
             Action::ToggleSight => {
                 self.ui.sight = !self.ui.sight;
                 self.say(if self.ui.sight {
@@ -72,24 +72,11 @@ impl App {
                     .selection
                     .pick_default(self.session.world(), self.ui.sight);
                 // Any long action belonged to the game left behind.
-                self.stop_errands();
+                self.ui.stop_errands();
                 self.set_cursor(self.world().player().pos);
-                self.after_turn();
+                self.ui.after_turn(self.session.world_mut());
             }
         }
-    }
-
-    pub(super) fn act(&mut self, act: Act) {
-        if self.session.world_mut().player_act(act) == ActResult::Acted {
-            self.after_turn();
-        }
-    }
-
-    /// Keeps the selection valid after monsters died or appeared.
-    pub(super) fn after_turn(&mut self) {
-        self.ui.selection.keep(self.session.world(), self.ui.sight);
-        self.ui.sync_trace(self.session.world_mut());
-        self.ui.overlay.step = None;
     }
 
     /// The player picks a monster.

@@ -142,6 +142,21 @@ impl Ui {
         }
     }
 
+    /// Stops travel, resting and exploring; whether any was under way.
+    pub(crate) fn stop_errands(&mut self) -> bool {
+        let busy = self.travel.take().is_some() | self.errand.take().is_some();
+        self.watch = None;
+        busy
+    }
+
+    /// Keeps the selection valid after monsters died or appeared in `world`, and the
+    /// trace and the overlay on the turn played.
+    pub(crate) fn after_turn(&mut self, world: &mut World) {
+        self.selection.keep(world, self.sight);
+        self.sync_trace(world);
+        self.overlay.step = None;
+    }
+
     /// The selected monster's search in `world` as it stood at the overlay's step.
     /// Replaying a large search takes milliseconds, so the last replay is kept until the
     /// trace or step changes.
