@@ -89,8 +89,6 @@ pub struct App {
     screen: Screen,
     /// The UI state the screens share: selection, overlay, camera, long actions, settings.
     ui: ui::Ui,
-    /// False once the player quit.
-    running: bool,
     /// What the app and its front end tell each other beside the inputs.
     front: front::Front,
 }
@@ -115,7 +113,6 @@ impl App {
             session,
             screen: Screen::Play,
             ui: ui::Ui::new(size),
-            running: true,
             front: front::Front::new(false),
         };
         app.welcome();
@@ -154,11 +151,6 @@ impl App {
         self.ui.settings = settings;
     }
 
-    /// What a kept run's save holds of the app beside its session ([`KeptView`]).
-    pub fn kept_view(&self) -> KeptView {
-        KeptView::of(&self.screen, &self.ui)
-    }
-
     /// The app of a kept run, loaded: its session (restored), the settings it plays with,
     /// the terminal's size and the screen it showed. Nothing is replayed.
     pub fn resumed(
@@ -172,7 +164,6 @@ impl App {
             session,
             screen,
             ui,
-            running: true,
             front: front::Front::new(true),
         };
         // A selection or a cursor that no longer fits (a save edited by hand) falls back
@@ -197,7 +188,7 @@ impl App {
             Input::Tick => {}
             Input::Reload => self.reload(),
         }
-        if self.running {
+        if self.front.running {
             Effect::None
         } else {
             Effect::Quit
@@ -243,7 +234,7 @@ impl App {
         if !matches!(event, Event::Mouse(_)) {
             self.settle_camera();
         }
-        if !self.running {
+        if !self.front.running {
             effect = Effect::Quit;
         }
         self.note_end(was);
@@ -315,11 +306,6 @@ impl App {
         self.ui.size = size;
     }
 
-    /// Whether the player is still in the game (false once they quit).
-    pub fn is_running(&self) -> bool {
-        self.running
-    }
-
     /// The screen up now.
     pub fn screen(&self) -> &Screen {
         &self.screen
@@ -343,32 +329,6 @@ impl App {
         }
     }
 
-    /// Opens `screen` over the current one; it returns there when closed.
-    fn open_over(&mut self, make: impl FnOnce(Box<Screen>) -> Screen) {
-        let back = std::mem::replace(&mut self.screen, Screen::Play);
-        self.screen = make(Box::new(back));
-    }
-
-    /// Closes the help, the history or a question: back to the screen under it.
-    fn close(&mut self) {
-        let screen = std::mem::replace(&mut self.screen, Screen::Play);
-        self.screen = match screen {
-            Screen::Help { back, .. }
-            | Screen::History { back, .. }
-            | Screen::Confirm { back, .. } => *back,
-            other => other,
-        };
-    }
-
-    /// Asks `question` over the current screen (in place of a question already asked).
-    fn ask(&mut self, question: Confirm) {
-        if let Screen::Confirm { question: q, .. } = &mut self.screen {
-            *q = question;
-        } else {
-            self.open_over(|back| Screen::Confirm { question, back });
-        }
-    }
-
     /// Ends the mouse stroke under way; the monsters replan once for all it painted.
     fn end_stroke(&mut self) {
         let stroke = self.screen.stroke_mut().and_then(Option::take);
@@ -380,7 +340,7 @@ impl App {
 
     /// Whether [`App::tick`] has work to do (travel or autoplay).
     pub fn is_busy(&self) -> bool {
-        self.running
+        self.front.running
             && (self.ui.travel.is_some() || self.ui.errand.is_some() || self.ui.overlay.autoplay)
     }
 
@@ -418,9 +378,9 @@ impl App {
                 // asks, and a second Ctrl-C quits anyway.
                 let asked = matches!(self.screen.question(), Some(Confirm::Quit));
                 if self.session.unsaved() && !asked {
-                    self.ask(Confirm::Quit);
+                    self.screen.ask(Confirm::Quit);
                 } else {
-                    self.running = false;
+                    self.front.running = false;
                 }
                 return Effect::None;
             }
@@ -461,9 +421,9 @@ impl App {
         };
         match transition {
             screens::Transition::Stay => {}
-            screens::Transition::Close => self.close(),
+            screens::Transition::Close => self.screen.close(),
             screens::Transition::Then((question, action)) => {
-                self.close();
+                self.screen.close();
                 self.answered(question, action);
             }
         }
@@ -473,12 +433,12 @@ impl App {
     /// Carries out the answer to a question, closed already.
     fn answered(&mut self, question: Confirm, action: Action) {
         match (question, action) {
-            (Confirm::Quit, Action::Yes) => self.running = false,
+            (Confirm::Quit, Action::Yes) => self.front.running = false,
             (Confirm::Quit, Action::SaveAndQuit) => {
                 self.save(false);
                 // Quit once the design is safely written; a save that asks or fails stays.
                 if !self.session.unsaved() {
-                    self.running = false;
+                    self.front.running = false;
                 }
             }
             (Confirm::Overwrite, Action::Yes) => self.save(true),
@@ -523,23 +483,23 @@ impl App {
                 }
                 _ => self.play().act(Act::Move(dx, dy)),
             },
-            Action::Help => self.open_over(|back| Screen::Help {
+            Action::Help => self.screen.open_over(|back| Screen::Help {
                 help: screens::help::Help::default(),
                 back,
             }),
             Action::Quit => {
                 if self.session.unsaved() || self.session.in_progress() {
-                    self.ask(Confirm::Quit);
+                    self.screen.ask(Confirm::Quit);
                 } else {
-                    self.running = false;
+                    self.front.running = false;
                 }
             }
             Action::Abandon if self.world().state() == GameState::Playing => {
-                self.ask(Confirm::Abandon);
+                self.screen.ask(Confirm::Abandon);
             }
             Action::Restart => {
                 if self.session.in_progress() {
-                    self.ask(Confirm::Restart);
+                    self.screen.ask(Confirm::Restart);
                 } else {
                     self.restart();
                 }
@@ -573,12 +533,12 @@ impl App {
             Action::Save => self.save(false),
             Action::NewLevel => {
                 if self.session.unsaved() || self.session.in_progress() {
-                    self.ask(Confirm::NewLevel);
+                    self.screen.ask(Confirm::NewLevel);
                 } else {
                     self.new_level();
                 }
             }
-            Action::History => self.open_over(|back| Screen::History {
+            Action::History => self.screen.open_over(|back| Screen::History {
                 history: screens::history::History::default(),
                 back,
             }),
@@ -681,7 +641,7 @@ impl App {
             }
             Saved::NoFile => self.say("This level has no file to save to."),
             Saved::Asks { name, why } => {
-                self.ask(Confirm::Overwrite);
+                self.screen.ask(Confirm::Overwrite);
                 let (yes, no) = (
                     self.ui.key(Context::Confirm, Action::Yes),
                     self.ui.key(Context::Confirm, Action::No),
@@ -741,7 +701,7 @@ impl App {
                 self.say(format!(
                     "{name} changed on disk, and the game has unsaved edits: {take} takes the file's, {keep} keeps yours."
                 ));
-                self.ask(Confirm::Reload(pending));
+                self.screen.ask(Confirm::Reload(pending));
             }
             Reloaded::Restarted {
                 name,

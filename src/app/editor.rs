@@ -80,7 +80,7 @@ impl App {
     /// game under way).
     pub(super) fn blank_level(&mut self, asked: bool) {
         if !asked && (self.session.unsaved() || self.session.in_progress()) {
-            self.ask(Confirm::BlankLevel);
+            self.screen.ask(Confirm::BlankLevel);
             return;
         }
         let editing = self.screen.mode() == Mode::Edit;
@@ -116,13 +116,19 @@ impl App {
     /// Runs `work` with the editor on the edit screen's state, `None` on another screen;
     /// the monsters replan for what it changed.
     pub(super) fn with_editor<R>(&mut self, work: impl FnOnce(&mut Editor) -> R) -> Option<R> {
-        let Screen::Edit { cursor, tools, .. } = self.screen.base_mut() else {
+        let Screen::Edit {
+            cursor,
+            tools,
+            stroke,
+        } = self.screen.base_mut()
+        else {
             return None;
         };
         let mut editor = Editor {
             session: &mut self.session,
             cursor,
             tools,
+            stroke,
             clipboard: &mut self.ui.clipboard,
             bindings: &self.ui.settings.bindings,
             edited: false,

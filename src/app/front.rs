@@ -1,5 +1,5 @@
-//! What the app and its front end tell each other beside the inputs: whether runs are
-//! kept, the run that ended for the front end to score, the front end's own lines, and
+//! What the app and its front end tell each other beside the inputs: whether the player
+//! is still in the game, whether runs are kept, the run that ended for the front end to score, the front end's own lines, and
 //! which run is being played.
 
 use crate::session::morgue::RunEnd;
@@ -7,6 +7,8 @@ use crate::session::morgue::RunEnd;
 /// What the app and its front end tell each other beside the inputs.
 #[derive(Debug, Clone)]
 pub struct Front {
+    /// False once the player quit.
+    pub(crate) running: bool,
     /// Whether runs are kept (the terminal's `play`): saved when left, scored when they
     /// end, and each new run drawn with a fresh seed. Recordings say so (`#! runs: kept`),
     /// so their replays ask and answer alike.
@@ -27,12 +29,18 @@ impl Front {
     /// Nothing said yet, on the first run, kept or not.
     pub(crate) fn new(keeping: bool) -> Self {
         Self {
+            running: true,
             keeping,
             ended: None,
             notice: None,
             end_note: None,
             run_serial: 1,
         }
+    }
+
+    /// Whether the player is still in the game (false once they quit).
+    pub fn is_running(&self) -> bool {
+        self.running
     }
 
     /// Keeps runs (the terminal's `play`): they are saved when left and scored when they

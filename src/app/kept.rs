@@ -33,8 +33,9 @@ pub struct KeptView {
 }
 
 impl KeptView {
-    /// What a save keeps of `screen` and `ui`.
-    pub(super) fn of(screen: &Screen, ui: &Ui) -> KeptView {
+    /// What a kept run's save holds of an app's `screen` and `ui`
+    /// (`KeptView::of(app.screen(), app.ui())`).
+    pub fn of(screen: &Screen, ui: &Ui) -> KeptView {
         KeptView {
             screen: KeptScreen::of(screen),
             selected: ui.selection.id,

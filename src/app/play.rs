@@ -2,9 +2,7 @@
 //! selected and whose search is traced, and what the map shows of the game.
 
 use super::keymap::{Action, Context};
-use super::selection::Selection;
-use super::{App, Mode, Screen};
-use crate::engine::grid::Pos;
+use super::{App, Screen};
 use crate::game::{Act, GameState};
 use crate::session::Descended;
 
@@ -17,7 +15,7 @@ impl App {
             Action::NextMonster | Action::PrevMonster => {
                 let by = if action == Action::NextMonster { 1 } else { -1 };
                 match self.ui.selection.cycled(self.session.world(), by) {
-                    Some(id) => self.select(Some(id)),
+                    Some(id) => self.ui.select(Some(id), self.session.world_mut()),
                     None => self.ui.selection.id = None,
                 }
             }
@@ -77,27 +75,5 @@ impl App {
                 self.ui.after_turn(self.session.world_mut());
             }
         }
-    }
-
-    /// The player picks a monster.
-    pub(super) fn select(&mut self, id: Option<u32>) {
-        self.ui.selection = Selection {
-            id,
-            chosen: id.is_some(),
-        };
-        self.ui.overlay.step = None;
-        self.ui.sync_trace(self.session.world_mut());
-    }
-
-    /// The cursor in look mode, else the selected monster, else the player.
-    pub(super) fn cursor_or_selected(&self) -> Pos {
-        if self.screen.mode() == Mode::Look {
-            return self.cursor();
-        }
-        self.ui
-            .selection
-            .id
-            .and_then(|id| self.world().monster(id))
-            .map_or(self.world().player().pos, |m| m.pos)
     }
 }

@@ -26,7 +26,7 @@ pub use transition::Transition;
 use super::command::Context;
 use super::lab::Lab;
 use super::tools::Tools;
-use crate::content::map::Tile;
+pub use crate::app::tools::Stroke;
 use crate::engine::grid::Pos;
 use confirm::Confirm;
 
@@ -197,6 +197,32 @@ impl Screen {
         }
     }
 
+    /// Opens the screen `make` makes over this one; it returns here when closed.
+    pub(crate) fn open_over(&mut self, make: impl FnOnce(Box<Screen>) -> Screen) {
+        let back = std::mem::replace(self, Screen::Play);
+        *self = make(Box::new(back));
+    }
+
+    /// Closes the help, the history or a question: back to the screen under it.
+    pub(crate) fn close(&mut self) {
+        let screen = std::mem::replace(self, Screen::Play);
+        *self = match screen {
+            Screen::Help { back, .. }
+            | Screen::History { back, .. }
+            | Screen::Confirm { back, .. } => *back,
+            other => other,
+        };
+    }
+
+    /// Asks `question` over this screen (in place of a question already asked).
+    pub(crate) fn ask(&mut self, question: Confirm) {
+        if let Screen::Confirm { question: q, .. } = self {
+            *q = question;
+        } else {
+            self.open_over(|back| Screen::Confirm { question, back });
+        }
+    }
+
     /// The screen's cursor, for the screens that have one.
     pub(crate) fn cursor_mut(&mut self) -> Option<&mut Pos> {
         match self.base_mut() {
@@ -230,15 +256,4 @@ impl Screen {
             _ => None,
         }
     }
-}
-
-/// A mouse stroke in the editor or the lab: cells painted while a button is held.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Stroke {
-    /// The last cell painted.
-    pub(crate) last: Pos,
-    /// What the stroke paints.
-    pub(crate) tile: Tile,
-    /// Whether an edit happened, so the monsters replan once the stroke ends.
-    pub(crate) replan: bool,
 }

@@ -131,7 +131,16 @@ impl App {
         let (start, goal, searcher) = match self.world().trace() {
             Some(t) if self.ui.overlay.on => (t.start, t.goal, self.ui.selection.id),
             _ => {
-                let start = self.cursor_or_selected();
+                // The cursor in look mode, else the selected monster, else the player.
+                let start = if self.screen.mode() == Mode::Look {
+                    self.cursor()
+                } else {
+                    self.ui
+                        .selection
+                        .id
+                        .and_then(|id| self.world().monster(id))
+                        .map_or(self.world().player().pos, |m| m.pos)
+                };
                 let at = self.world().monster_at(start).map(|m| m.id);
                 (start, self.world().player().pos, at)
             }

@@ -101,3 +101,14 @@ pub fn tile_name(t: Tile) -> &'static str {
         Tile::DoorJammed => "jammed door",
     }
 }
+
+/// A mouse stroke in the editor or the lab: cells painted while a button is held.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stroke {
+    /// The last cell painted.
+    pub(crate) last: Pos,
+    /// What the stroke paints.
+    pub(crate) tile: Tile,
+    /// Whether an edit happened, so the monsters replan once the stroke ends.
+    pub(crate) replan: bool,
+}

@@ -142,6 +142,16 @@ impl Ui {
         }
     }
 
+    /// The player picks a monster (or none) in `world`: the overlay shows its search.
+    pub(crate) fn select(&mut self, id: Option<u32>, world: &mut World) {
+        self.selection = Selection {
+            id,
+            chosen: id.is_some(),
+        };
+        self.overlay.step = None;
+        self.sync_trace(world);
+    }
+
     /// Stops travel, resting and exploring; whether any was under way.
     pub(crate) fn stop_errands(&mut self) -> bool {
         let busy = self.travel.take().is_some() | self.errand.take().is_some();

@@ -685,14 +685,15 @@ impl Keeper {
     /// save when it is due.
     pub fn settle(&self, app: &App) {
         let mut kept = self.kept();
-        if kept.finished.is_some() || app.screen().question().is_some() || !app.is_running() {
+        if kept.finished.is_some() || app.screen().question().is_some() || !app.front().is_running()
+        {
             return;
         }
         if kept.dirty || kept.snap.is_none() {
             self.write_tape(&mut kept);
             kept.snap = Some(Snap {
                 session: app.session().clone(),
-                view: app.kept_view(),
+                view: crate::app::KeptView::of(app.screen(), app.ui()),
                 in_progress: app.session().in_progress(),
                 turn: app.world().turn(),
                 depth: app.world().run().depth,

@@ -166,7 +166,7 @@ pub(crate) fn run(
     record(recorder, Recorder::finish);
     // Input that ended (or `quit`) with unsaved edits is no answer to "drop them?": they
     // are kept as a signal keeps them, for the next game to offer.
-    if app.is_running()
+    if app.front().is_running()
         && let Some(r) = app.session().recovery()
     {
         let said = kept_edits(&r);
@@ -228,7 +228,7 @@ impl Player<'_> {
                     if let Some(why) = refused {
                         lines.say(&why)?;
                     }
-                    if !app.is_running() {
+                    if !app.front().is_running() {
                         lines.say("You leave the game.")?;
                     } else if lines.take_count() == 0 {
                         lines.say(&quiet(app, &before))?;
@@ -239,7 +239,7 @@ impl Player<'_> {
                 *slot = app.session().recovery();
             }
             lines.flush()?;
-            if !app.is_running() {
+            if !app.front().is_running() {
                 break;
             }
         }
@@ -251,7 +251,7 @@ impl Player<'_> {
     fn keys(&self, app: &mut App, keys: &[(KeyEvent, u32)]) -> Option<String> {
         for &(key, times) in keys {
             for _ in 0..times {
-                if !app.is_running() {
+                if !app.front().is_running() {
                     return None;
                 }
                 let suspends = keymap::lookup(&app.ui().settings().bindings, app.contexts(), &key)
@@ -275,7 +275,7 @@ impl Player<'_> {
     fn input(&self, app: &mut App, ev: Event) {
         record(self.recorder, |r| r.event(&ev));
         app.drive(&Input::Event(ev));
-        let running = app.is_running();
+        let running = app.front().is_running();
         record(self.recorder, |r| {
             if running {
                 r.commit()

@@ -155,7 +155,7 @@ impl Replay {
             ticks += 1;
         }
         self.at += 1;
-        if !app.is_running() {
+        if !app.front().is_running() {
             self.quit = true;
         }
         true

@@ -926,7 +926,7 @@ pub fn drive(
                 watch(Moment::Ticked, app)?;
             }
             watch(Moment::Settled(step), app)?;
-            if !app.is_running() {
+            if !app.front().is_running() {
                 break 'steps;
             }
         }

@@ -902,7 +902,7 @@ impl Ui<'_> {
                 self.keep_edits(&lock(app));
                 return Ok(self.ending());
             }
-            if !lock(app).is_running() {
+            if !lock(app).front().is_running() {
                 self.record(|r| r.finish());
                 return Ok(Ending::Quit);
             }
@@ -969,7 +969,7 @@ impl Ui<'_> {
                 )?;
                 let (running, turn) = {
                     let a = lock(app);
-                    (a.is_running(), a.world().turn())
+                    (a.front().is_running(), a.world().turn())
                 };
                 self.record(|r| {
                     if running {

@@ -174,7 +174,7 @@ impl Live {
             Action::Event(ev) => {
                 rec(&mut |r| r.event(&ev));
                 self.app.handle_event(&ev);
-                let running = self.app.is_running();
+                let running = self.app.front().is_running();
                 rec(&mut |r| {
                     if running {
                         r.commit()
@@ -646,7 +646,7 @@ fn leaving_through_the_quit_question_resumes_without_it() {
     reference.play("l l .");
     let mut live = Live::new(&data, &level, 9, size);
     live.play("l l . q y");
-    assert!(!live.app.is_running());
+    assert!(!live.app.front().is_running());
     live.leave();
     let mut resumed = Live::resume(&data, &level, size);
     resumed.app.front_mut().set_notice(None);
@@ -922,7 +922,7 @@ fn a_save_written_when_the_game_ends_is_the_autosave_of_its_last_input() {
         };
         let want = read(&forced.slot.save);
         lazy.play(leave);
-        assert!(!lazy.app.is_running(), "{inputs}: left");
+        assert!(!lazy.app.front().is_running(), "{inputs}: left");
         let save = lazy.slot.save.clone();
         assert!(lazy.leave().contains("is kept"), "{inputs}");
         let mut got = read(&save);

@@ -192,24 +192,24 @@ fn repro_4_quit_new_level_and_restart_ask_before_dropping_anything() {
     let mut a = app(&path);
     common::frame(&mut a, "e k w e q");
     assert!(
-        a.is_running(),
+        a.front().is_running(),
         "an unsaved edit at turn 0 is not dropped by q"
     );
     assert_eq!(a.screen().question().cloned(), Some(Confirm::Quit));
     let frame = common::frame(&mut a, "");
     assert!(frame.contains("s  save and quit"), "{frame}");
     common::frame(&mut a, "n");
-    assert!(a.is_running());
+    assert!(a.front().is_running());
     // Ctrl-C asks too; a second one quits.
     common::frame(&mut a, "C-c");
-    assert!(a.is_running() && a.screen().question().cloned() == Some(Confirm::Quit));
+    assert!(a.front().is_running() && a.screen().question().cloned() == Some(Confirm::Quit));
     common::frame(&mut a, "C-c");
-    assert!(!a.is_running());
+    assert!(!a.front().is_running());
 
     // s saves and quits.
     let mut b = app(&path);
     common::frame(&mut b, "e k w e q s");
-    assert!(!b.is_running());
+    assert!(!b.front().is_running());
     assert_eq!(last_log(&b), "Saved pillar.txt.");
 
     // G and r mid-game ask; n keeps the game.

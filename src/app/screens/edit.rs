@@ -5,7 +5,9 @@
 
 use crate::app::bindings::{Bindings, together};
 use crate::app::command::{Action, Context, Context as C};
-use crate::app::tools::{Prefix, Tool, Tools, tile_name};
+use crossterm::event::MouseButton;
+
+use crate::app::tools::{Prefix, Stroke, Tool, Tools, tile_name};
 use crate::content::kinds::own::Kinds;
 use crate::content::level::tools::{self, Clip, TooBig};
 use crate::content::level::{EditOp, FeatureKind, Needs, Refusal, ResizeRefusal, Side, Sides};
@@ -38,6 +40,8 @@ pub struct Editor<'a> {
     pub cursor: &'a mut Pos,
     /// The shape under way, the glyph, a key waiting for the next.
     pub tools: &'a mut Tools,
+    /// The mouse stroke under way.
+    pub stroke: &'a mut Option<Stroke>,
     /// The region copied last.
     pub clipboard: &'a mut Option<Clip>,
     /// The player's keys, for the editor's words.
@@ -69,6 +73,43 @@ impl Editor<'_> {
             other => return Some(other),
         }
         None
+    }
+
+    /// The mouse in edit mode: the left button paints walls, the right one floor; with a
+    /// shape under way a click only moves the cursor, to its other end.
+    pub fn mouse(&mut self, cell: Pos, button: MouseButton, drag: bool) {
+        *self.cursor = cell;
+        if self.tools.pending.is_some() {
+            return;
+        }
+        let stroke = match *self.stroke {
+            Some(s) if drag => s,
+            _ => {
+                self.session.begin_stroke();
+                let tile = if button == MouseButton::Left {
+                    Tile::Wall
+                } else {
+                    Tile::Floor
+                };
+                Stroke {
+                    last: cell,
+                    tile,
+                    replan: false,
+                }
+            }
+        };
+        *self.stroke = Some(stroke);
+        // A fast drag skips cells between two reports: paint the line between them.
+        let mut from = Some(stroke.last).filter(|_| drag);
+        for p in tools::line(stroke.last, cell) {
+            if from.take() == Some(p) {
+                continue;
+            }
+            self.apply_edit(EditOp::SetTile(p, stroke.tile), true);
+        }
+        if let Some(s) = self.stroke {
+            s.last = cell;
+        }
     }
 
     /// The cell edited.

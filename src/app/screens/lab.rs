@@ -5,10 +5,14 @@
 
 use crate::app::bindings::Bindings;
 use crate::app::command::{Action, Context as C};
-use crate::app::lab::Lab;
+use crossterm::event::MouseButton;
+
+use crate::app::lab::{Edited, Lab};
 use crate::app::options;
 use crate::app::overlay::Overlay;
 use crate::app::quiz;
+use crate::app::tools::{Stroke, tile_name};
+use crate::content::level::tools::line;
 use crate::content::map::Tile;
 use crate::engine::grid::Pos;
 
@@ -106,4 +110,58 @@ fn put_tile(lab: &mut Lab, cursor: Pos, overlay: &mut Overlay, tile: Option<Tile
     } else {
         Outcome::Done
     }
+}
+
+/// The mouse in the lab: the left button sets or drags the start, the right one the
+/// goal; in paint mode (`e`) the left one paints the lab's pen (walls, or what a key put
+/// last: water, brush or floor) and the right one floor.
+pub fn mouse(
+    lab: &mut Lab,
+    stroke: &mut Option<Stroke>,
+    overlay: &mut Overlay,
+    cell: Pos,
+    button: MouseButton,
+    drag: bool,
+) {
+    if lab.paint {
+        let tile = if button == MouseButton::Left {
+            lab.pen
+        } else {
+            Tile::Floor
+        };
+        let (from, painted) = match *stroke {
+            Some(s) if drag => (s.last, s.replan),
+            _ => (cell, false),
+        };
+        // The searches before the stroke are what its edit is set against.
+        let before = match &lab.edited {
+            Some(e) if painted => e.before.clone(),
+            _ => lab.outcomes(),
+        };
+        let mut changed = false;
+        for p in line(from, cell) {
+            changed |= lab.set_tile(p, tile);
+        }
+        if changed {
+            lab.edited = Some(Edited {
+                what: format!("{} painted to {cell}", tile_name(tile)),
+                before,
+            });
+        }
+        // A lab stroke never replans the game: `replan` says it changed the lab's map.
+        *stroke = Some(Stroke {
+            last: cell,
+            tile,
+            replan: painted || changed,
+        });
+        overlay.keep_step(lab.expansions());
+        return;
+    } else if lab.quiz.is_some() {
+        // The answer is where the cursor is: a click moves it, not the start.
+    } else if button == MouseButton::Left {
+        lab.set_start(cell);
+    } else {
+        lab.set_goal(cell);
+    }
+    overlay.step = None;
 }
