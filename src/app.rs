@@ -50,7 +50,6 @@ use std::sync::Arc;
 use crate::content::level::Design;
 use crate::engine::grid::Pos;
 use crate::game::{Act, GameState, Planning, World};
-use crate::session::morgue::{Outcome, RunEnd};
 use crate::session::{Reloaded, Saved, Session};
 use keymap::{Action, Context};
 
@@ -115,29 +114,13 @@ impl App {
             ui: ui::Ui::new(size),
             front: front::Front::new(false),
         };
-        app.welcome();
+        app.play().welcome();
         app.ui
             .selection
             .pick_default(app.session.world(), app.ui.sight);
         app.ui.sync_trace(app.session.world_mut());
         app.settle_camera();
         app
-    }
-
-    /// The first log lines of a run: where the keys are explained and how to see a search,
-    /// then its goal, then the level's own words.
-    fn welcome(&mut self) {
-        let goal = self.world().goal();
-        // Two lines, so that neither is cut in an 80-column log, the goal last so that a
-        // one-line log (a short terminal) shows it.
-        // Said before the settings are read (`App::new`), it names the player's keys only
-        // as the view words it (`Message::worded`).
-        let searches = !self.world().monsters().is_empty();
-        self.session
-            .world_mut()
-            .advise("", crate::game::Advice::Welcome { searches });
-        self.say(goal);
-        self.session.world_mut().say_intro();
     }
 
     /// Plays with `settings`: its bindings and colours from now on, and its sight and
@@ -237,17 +220,8 @@ impl App {
         if !self.front.running {
             effect = Effect::Quit;
         }
-        self.note_end(was);
+        self.front.note_end(was, &self.session);
         effect
-    }
-
-    /// Notes the run that ended since the game was in state `was`.
-    fn note_end(&mut self, was: GameState) {
-        if was == GameState::Playing
-            && let Some(outcome) = Outcome::of(self.world().state())
-        {
-            self.front.ended = Some(RunEnd::of(&self.session, outcome));
-        }
     }
 
     /// The run: the design, its file, its edits and the game.
@@ -360,7 +334,7 @@ impl App {
             self.ui.overlay.tick(total);
         }
         self.settle_camera();
-        self.note_end(was);
+        self.front.note_end(was, &self.session);
     }
 
     /// Contexts whose bindings apply now, most specific first: a key none of them binds
@@ -557,7 +531,7 @@ impl App {
             self.world().seed()
         };
         match self.session.new_run(seed) {
-            Ok(replaced) => self.replaced(replaced),
+            Ok(replaced) => self.front.replaced(replaced),
             Err(crate::session::UnsavedBelow) => {
                 self.say(format!(
                     "Save ({}) or undo your edits to this floor first: restarting goes back to the first floor.",
@@ -574,19 +548,10 @@ impl App {
         }
     }
 
-    /// Notes the run in progress that a new run, a new or blank level or the file's reload
-    /// replaced, ended as abandoned (the session hands it back from each), for the front end
-    /// to score.
-    fn replaced(&mut self, replaced: Option<Box<RunEnd>>) {
-        if let Some(end) = replaced {
-            self.front.ended = Some(*end);
-        }
-    }
-
     /// A new game began in the session: the screen starts over on it.
     fn began(&mut self) {
         self.front.run_serial += 1;
-        self.welcome();
+        self.play().welcome();
         self.ui
             .selection
             .pick_default(self.session.world(), self.ui.sight);
@@ -603,7 +568,7 @@ impl App {
         let view = self.map_view_size();
         match self.session.new_level(view) {
             Ok(made) => {
-                self.replaced(made.replaced);
+                self.front.replaced(made.replaced);
                 self.began();
                 let (kind, (w, h), seed, name) = (made.kind, made.size, made.seed, made.name);
                 let (again, save) = (
@@ -708,7 +673,7 @@ impl App {
                 history_cleared,
                 replaced,
             } => {
-                self.replaced(replaced);
+                self.front.replaced(replaced);
                 self.began();
                 self.say(format!(
                     "{name} changed on disk: the game restarts from the file."

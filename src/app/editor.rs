@@ -90,7 +90,7 @@ impl App {
         });
         match self.session.new_blank((w.max(3), h.max(3))) {
             Ok(crate::session::NewBlank { name, replaced }) => {
-                self.replaced(replaced);
+                self.front.replaced(replaced);
                 self.began();
                 if editing {
                     self.screen = Screen::Edit {

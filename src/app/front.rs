@@ -2,7 +2,9 @@
 //! is still in the game, whether runs are kept, the run that ended for the front end to score, the front end's own lines, and
 //! which run is being played.
 
-use crate::session::morgue::RunEnd;
+use crate::game::GameState;
+use crate::session::Session;
+use crate::session::morgue::{Outcome, RunEnd};
 
 /// What the app and its front end tell each other beside the inputs.
 #[derive(Debug, Clone)]
@@ -84,5 +86,24 @@ impl Front {
     /// a new or blank level, an outside edit that restarts the game).
     pub fn run_serial(&self) -> u64 {
         self.run_serial
+    }
+
+    /// Notes the run of `session` that ended since the game was in state `was`, for the
+    /// front end to score.
+    pub(crate) fn note_end(&mut self, was: GameState, session: &Session) {
+        if was == GameState::Playing
+            && let Some(outcome) = Outcome::of(session.world().state())
+        {
+            self.ended = Some(RunEnd::of(session, outcome));
+        }
+    }
+
+    /// Notes the run in progress that a new run, a new or blank level or the file's
+    /// reload replaced, ended as abandoned (the session hands it back from each), for the
+    /// front end to score.
+    pub(crate) fn replaced(&mut self, replaced: Option<Box<RunEnd>>) {
+        if let Some(end) = replaced {
+            self.ended = Some(*end);
+        }
     }
 }

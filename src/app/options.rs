@@ -34,3 +34,27 @@ fn next_weight(o: &mut SearchOptions) {
         .map_or(0, |i| i + 1);
     o.weight = Weight::from_millis(WEIGHTS[i % WEIGHTS.len()]);
 }
+
+/// Options in words for the log: `8 neighbours, zero (Dijkstra), weight 1`.
+pub(super) fn describe_for_log(o: &SearchOptions) -> String {
+    let h = if o.heuristic == crate::engine::astar::Heuristic::Zero {
+        "zero (Dijkstra)"
+    } else {
+        return format!(
+            "{} neighbours, {}, {}",
+            o.neighbourhood,
+            o.heuristic,
+            how(o)
+        );
+    };
+    format!("{} neighbours, {h}, {}", o.neighbourhood, how(o))
+}
+
+/// Greedy or A* in words for the log: `greedy best-first`, `weight 1.5`.
+fn how(o: &SearchOptions) -> String {
+    if o.greedy {
+        "greedy best-first".to_string()
+    } else {
+        format!("weight {}", o.weight)
+    }
+}

@@ -30,7 +30,7 @@ impl App {
             }
         }
         if let Some(change) = options::change(action) {
-            self.change_game_options(change);
+            self.play().change_options(change);
             return None;
         }
         match action {
@@ -168,38 +168,5 @@ impl App {
         self.ui.overlay.step = None;
         self.ui.overlay.autoplay = false;
         self.settle_camera();
-    }
-
-    /// Changes the monsters' search options, as an option key asks outside the lab.
-    fn change_game_options(&mut self, change: fn(&mut SearchOptions)) {
-        let mut o = self.world().options();
-        change(&mut o);
-        self.say(format!("Search: {}.", describe_for_log(&o)));
-        self.ui.overlay.step = None;
-        self.session.world_mut().set_options(o);
-    }
-}
-
-/// Options in words for the log: `8 neighbours, zero (Dijkstra), weight 1`.
-fn describe_for_log(o: &SearchOptions) -> String {
-    let h = if o.heuristic == crate::engine::astar::Heuristic::Zero {
-        "zero (Dijkstra)"
-    } else {
-        return format!(
-            "{} neighbours, {}, {}",
-            o.neighbourhood,
-            o.heuristic,
-            how(o)
-        );
-    };
-    format!("{} neighbours, {h}, {}", o.neighbourhood, how(o))
-}
-
-/// Greedy or A* in words for the log: `greedy best-first`, `weight 1.5`.
-fn how(o: &SearchOptions) -> String {
-    if o.greedy {
-        "greedy best-first".to_string()
-    } else {
-        format!("weight {}", o.weight)
     }
 }

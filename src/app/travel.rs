@@ -7,7 +7,9 @@
 
 use super::command::{Action, Context};
 use super::errand::Errand;
+use super::options;
 use super::ui::Ui;
+use crate::engine::astar::SearchOptions;
 use crate::engine::grid::Pos;
 use crate::game::run::REGEN_TURNS;
 use crate::game::{Act, ActResult, Explore, GameState, PLAYER_HP};
@@ -32,6 +34,31 @@ impl Play<'_> {
         if self.session.world_mut().player_act(act) == ActResult::Acted {
             self.ui.after_turn(self.session.world_mut());
         }
+    }
+
+    /// The first log lines of a run: where the keys are explained and how to see a search,
+    /// then its goal, then the level's own words.
+    pub fn welcome(&mut self) {
+        let goal = self.session.world().goal();
+        // Two lines, so that neither is cut in an 80-column log, the goal last so that a
+        // one-line log (a short terminal) shows it.
+        // Said before the settings are read (`App::new`), it names the player's keys only
+        // as the view words it (`Message::worded`).
+        let searches = !self.session.world().monsters().is_empty();
+        self.session
+            .world_mut()
+            .advise("", crate::game::Advice::Welcome { searches });
+        self.say(goal);
+        self.session.world_mut().say_intro();
+    }
+
+    /// Changes the monsters' search options, as an option key asks outside the lab.
+    pub fn change_options(&mut self, change: fn(&mut SearchOptions)) {
+        let mut o = self.session.world().options();
+        change(&mut o);
+        self.say(format!("Search: {}.", options::describe_for_log(&o)));
+        self.ui.overlay.step = None;
+        self.session.world_mut().set_options(o);
     }
 
     /// Words for the log.
