@@ -4,10 +4,11 @@
 //! dispatches each command once, to the screen up.
 //!
 //! The screens that only read or answer (the help, the history, a question) are types with
-//! their state and handle their commands in their file alone. The screens on the map (play,
-//! look, edit, the lab) hold their state in their [`Screen`] variant, and their commands
-//! act on the session, so the app's files by job carry them out (`play`, `travel`,
-//! `editor`, `search`).
+//! their state and handle their commands in their file alone. The lab handles its own
+//! commands and its mouse on its searches and the overlay (`lab::handle`, `lab::mouse`);
+//! the editor's [`edit::Editor`] is lent the screen's state, the session and the
+//! clipboard for one command. What changes the screen or the run (entering and leaving a
+//! screen, a new run, changing floors) is the app's.
 //!
 //! A new screen is a file here (its state, its `CONTEXTS`, its `handle`), a variant of
 //! [`Screen`] with its line in `Screen::contexts`, and a row of [`STACKS`].
