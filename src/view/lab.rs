@@ -42,11 +42,8 @@ pub(super) fn render(app: &App, l: &Layout, buf: &mut Buffer) {
         Tile::Wall => "walls".to_string(),
         t => t.name().to_string(),
     };
-    let e = app
-        .ui()
-        .settings()
-        .bindings
-        .key_of(Context::Lab, Action::TogglePaint);
+    let keys = &app.ui().settings().bindings;
+    let e = keys.key_of(Context::Lab, Action::TogglePaint);
     let mode = if lab.paint {
         format!(" mouse paints {pen} ({e}) ")
     } else {
