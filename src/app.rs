@@ -330,7 +330,7 @@ impl App {
             self.play().errand_step();
         }
         if self.ui.overlay.autoplay {
-            let total = self.shown_expansions();
+            let total = self.screen.shown_expansions(self.session.world());
             self.ui.overlay.tick(total);
         }
         self.settle_camera();

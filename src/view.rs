@@ -44,7 +44,7 @@ impl Widget for &App {
         if self.screen().mode() == Mode::Lab {
             lab::render(self, &l, buf);
             log::render(self, l.log, buf);
-            let snap = self.lab_snapshot(0);
+            let snap = self.screen().lab_snapshot(0, self.ui().overlay());
             render_hint(self, snap.as_deref(), l.hint, buf);
             return;
         }

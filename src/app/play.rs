@@ -1,10 +1,9 @@
 //! Playing: the game's commands (a turn, an attack in place, a long action), the monster
 //! selected and whose search is traced, and what the map shows of the game.
 
-use super::keymap::{Action, Context};
+use super::keymap::Action;
 use super::{App, Screen};
 use crate::game::{Act, GameState};
-use crate::session::Descended;
 
 impl App {
     /// Carries out a command of the game's (a turn, a long action, what the map shows):
@@ -24,7 +23,9 @@ impl App {
                 if self.world().feature_at(self.world().player().pos)
                     == Some(crate::content::level::FeatureKind::Stairs)
                 {
-                    self.descend();
+                    if self.play().descend() {
+                        self.set_cursor(self.world().player().pos);
+                    }
                 } else {
                     self.play().travel_to_stairs();
                 }
@@ -55,25 +56,5 @@ impl App {
             other => return Some(other),
         }
         None
-    }
-
-    /// Takes the stairs: the session puts the floor below in play.
-    pub(super) fn descend(&mut self) {
-        match self.session.descend() {
-            Descended::Unsaved => self.say(format!(
-                "Save ({}) or undo your edits first: the floor below replaces this design.",
-                self.ui.key(Context::Play, Action::Save)
-            )),
-            Descended::Refused => {}
-            Descended::Down => {
-                self.ui
-                    .selection
-                    .pick_default(self.session.world(), self.ui.sight);
-                // Any long action belonged to the game left behind.
-                self.ui.stop_errands();
-                self.set_cursor(self.world().player().pos);
-                self.ui.after_turn(self.session.world_mut());
-            }
-        }
     }
 }

@@ -24,11 +24,16 @@ mod transition;
 
 pub use transition::Transition;
 
+use std::sync::Arc;
+
 use super::command::Context;
 use super::lab::Lab;
+use super::overlay::Overlay;
 use super::tools::Tools;
 pub use crate::app::tools::Stroke;
+use crate::engine::astar::{Snapshot, Trace};
 use crate::engine::grid::Pos;
+use crate::game::World;
 use confirm::Confirm;
 
 /// Every set of contexts a screen consults, one per screen and state of it: one key may do
@@ -240,6 +245,20 @@ impl Screen {
             Screen::Lab { lab, .. } => Some(lab),
             _ => None,
         }
+    }
+
+    /// Expansions of the search shown: in the lab, the longest of its searches, else the
+    /// traced search of `world`.
+    pub fn shown_expansions(&self, world: &World) -> u32 {
+        match self.lab() {
+            Some(lab) => lab.expansions(),
+            None => world.trace().map_or(0, Trace::expansions),
+        }
+    }
+
+    /// The lab's search `i` at the `overlay`'s step, while the lab is up.
+    pub fn lab_snapshot(&self, i: usize, overlay: &Overlay) -> Option<Arc<Snapshot>> {
+        self.lab()?.snapshot(i, overlay.step.unwrap_or(u32::MAX))
     }
 
     /// The editor's tools, while the editor is up (under any question).

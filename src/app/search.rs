@@ -1,14 +1,12 @@
 //! Which search the screen shows and how far: the overlay on a monster's search in the game,
 //! and the lab's searches; stepping, autoplay, layers and the replays they draw from.
 
-use std::sync::Arc;
-
 use super::keymap::{Action, Context};
 use super::lab::Lab;
 use super::options;
 use super::screens::lab::{self as lab_screen, Outcome};
 use super::{App, Mode, Screen};
-use crate::engine::astar::{SearchOptions, Snapshot, Trace};
+use crate::engine::astar::SearchOptions;
 use crate::engine::grid::Pos;
 use crate::game::Planning;
 
@@ -16,7 +14,7 @@ impl App {
     /// Carries out a command of the search overlay, the lab's or the monsters' search:
     /// `None` once it is carried out, else the action, for another part of the app.
     pub(super) fn search_action(&mut self, action: Action) -> Option<Action> {
-        let total = self.shown_expansions();
+        let total = self.screen.shown_expansions(self.session.world());
         let action = self.ui.overlay.handle(action, total)?;
         if let Screen::Lab { lab, cursor, .. } = self.screen.base_mut() {
             let bindings = &self.ui.settings.bindings;
@@ -72,21 +70,6 @@ impl App {
             other => return Some(other),
         }
         None
-    }
-
-    /// Expansions of the search shown (in the lab, the longest of its searches).
-    pub fn shown_expansions(&self) -> u32 {
-        match self.screen.lab() {
-            Some(lab) => lab.expansions(),
-            None => self.world().trace().map_or(0, Trace::expansions),
-        }
-    }
-
-    /// The lab's search `i` at the overlay's step.
-    pub fn lab_snapshot(&self, i: usize) -> Option<Arc<Snapshot>> {
-        self.screen
-            .lab()?
-            .snapshot(i, self.ui.overlay.step.unwrap_or(u32::MAX))
     }
 
     /// Opens the lab on the level's map (with the game's walls as they are now), searching

@@ -13,7 +13,7 @@ use crate::engine::astar::SearchOptions;
 use crate::engine::grid::Pos;
 use crate::game::run::REGEN_TURNS;
 use crate::game::{Act, ActResult, Explore, GameState, PLAYER_HP};
-use crate::session::Session;
+use crate::session::{Descended, Session};
 
 /// The most turns `Z` waits for monsters in view that never come (one boxed in, or going
 /// round a long way): a stop the player sees rather than a game that seems to hang.
@@ -59,6 +59,29 @@ impl Play<'_> {
         self.say(format!("Search: {}.", options::describe_for_log(&o)));
         self.ui.overlay.step = None;
         self.session.world_mut().set_options(o);
+    }
+
+    /// Takes the stairs: the session puts the floor below in play; whether it did.
+    pub fn descend(&mut self) -> bool {
+        match self.session.descend() {
+            Descended::Unsaved => {
+                let save = self.ui.key(Context::Play, Action::Save);
+                self.say(format!(
+                    "Save ({save}) or undo your edits first: the floor below replaces this design."
+                ));
+                false
+            }
+            Descended::Refused => false,
+            Descended::Down => {
+                self.ui
+                    .selection
+                    .pick_default(self.session.world(), self.ui.sight);
+                // Any long action belonged to the game left behind.
+                self.ui.stop_errands();
+                self.ui.after_turn(self.session.world_mut());
+                true
+            }
+        }
     }
 
     /// Words for the log.

@@ -64,7 +64,7 @@ pub(super) fn render(app: &App, l: &Layout, buf: &mut Buffer) {
     let views = map_views(app, l);
     let comparing = views.len() > 1;
     let snaps: Vec<_> = (0..lab.searches.len())
-        .map(|i| app.lab_snapshot(i))
+        .map(|i| app.screen().lab_snapshot(i, app.ui().overlay()))
         .collect();
     for (i, &view) in views.iter().enumerate() {
         let Some(snap) = snaps.get(i).and_then(|s| s.as_deref()) else {
@@ -150,7 +150,7 @@ fn render_panel(
     let head = Style::new().add_modifier(Modifier::BOLD);
     let dim = Style::new().fg(Color::DarkGray);
     let mut lines: Vec<Line> = Vec::new();
-    let total = app.shown_expansions();
+    let total = app.screen().shown_expansions(app.world());
     let step = app.ui().overlay().current(total);
     for (i, search) in lab.searches.iter().enumerate() {
         let o = &search.options;
@@ -399,7 +399,7 @@ fn quiz_lines(
     lines: &mut Vec<Line<'static>>,
 ) {
     let key = |a| app.ui().settings().bindings.key_of(Context::Lab, a);
-    let done = step >= app.shown_expansions();
+    let done = step >= app.screen().shown_expansions(app.world());
     let score = if done {
         format!("quiz done: {} of {} right", quiz.right, quiz.asked)
     } else {

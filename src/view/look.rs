@@ -13,7 +13,7 @@ pub fn cursor_line(app: &App) -> Option<String> {
         Mode::Look => Some(look_line(app, app.cursor())),
         Mode::Edit => Some(format!("EDIT {}", editor::state_line(app))),
         Mode::Lab => {
-            let snap = app.lab_snapshot(0);
+            let snap = app.screen().lab_snapshot(0, app.ui().overlay());
             Some(describe_lab_cell(app, snap.as_deref(), app.cursor()))
         }
         _ => None,

@@ -236,8 +236,8 @@ fn side_by_side_steps_in_lockstep_with_counts_of_its_own() {
     let lab = a.screen().lab().unwrap();
     assert_eq!(lab.searches.len(), 2);
     assert_eq!(lab.searches[1].options.heuristic.to_string(), "zero");
-    let a_star = a.lab_snapshot(0).unwrap();
-    let dijkstra = a.lab_snapshot(1).unwrap();
+    let a_star = a.screen().lab_snapshot(0, a.ui().overlay()).unwrap();
+    let dijkstra = a.screen().lab_snapshot(1, a.ui().overlay()).unwrap();
     assert_eq!((a_star.step, dijkstra.step), (10, 10));
     assert!(lab.searches[1].result.expanded > lab.searches[0].result.expanded);
     // Then greedy, which expands fewer than A* here.
@@ -258,7 +258,7 @@ fn side_by_side_steps_in_lockstep_with_counts_of_its_own() {
         jps.expanded,
         a_star.expanded
     );
-    let end = a.lab_snapshot(1).unwrap();
+    let end = a.screen().lab_snapshot(1, a.ui().overlay()).unwrap();
     assert_eq!(end.path, jps.path, "the path along the runs");
     // Then the fewest steps: on this map, without water or brush, A*'s own path.
     common::frame(&mut a, "c");

@@ -448,7 +448,12 @@ fn a_quiz_played_in_the_lab_counts_each_answer_and_ends_with_the_search() {
     let total = a.screen().lab().unwrap().searches[0].trace.expansions();
     // Right every time: the cursor on the node the open list pops next.
     for step in 0..total {
-        assert_eq!(a.ui().overlay().current(a.shown_expansions()), step);
+        assert_eq!(
+            a.ui()
+                .overlay()
+                .current(a.screen().shown_expansions(a.world())),
+            step
+        );
         let next = a.screen().lab().unwrap().open_order(0, step)[0].pos;
         a.set_cursor(next);
         common::frame(&mut a, "Enter");
