@@ -497,7 +497,17 @@ impl App {
                     }
                 };
             }
-            Action::TravelTo => self.travel_to_cursor(),
+            Action::TravelTo if self.screen.mode() == Mode::Look => {
+                let world = self.session.world();
+                match screens::look::travel_to(self.cursor(), world, self.ui.sight) {
+                    screens::look::Go::Back => self.screen = Screen::Play,
+                    screens::look::Go::There(to) => {
+                        self.screen = Screen::Play;
+                        self.start_travel(to);
+                    }
+                    screens::look::Go::Refused(why) => self.say(why),
+                }
+            }
             Action::Back => match self.screen.mode() {
                 Mode::Edit if self.with_editor(|e| e.tools.cancel()) == Some(true) => {}
                 Mode::Look | Mode::Edit => self.screen = Screen::Play,
@@ -712,30 +722,5 @@ impl App {
     /// Starts travel toward a cell, one step per tick.
     pub fn start_travel(&mut self, to: Pos) {
         self.play().start_travel(to);
-    }
-
-    /// Look mode's `Enter`: back to play, travelling to the cell looked at; a cell that
-    /// cannot be reached is refused and look mode stays.
-    fn travel_to_cursor(&mut self) {
-        if self.screen.mode() != Mode::Look {
-            return;
-        }
-        let to = self.cursor();
-        if self.world().state() != GameState::Playing {
-            self.screen = Screen::Play;
-            return;
-        }
-        // A refusal keeps look mode open: the player moves the cursor on and tries again.
-        let known = !self.ui.sight || self.world().is_seen(to);
-        if to == self.world().player().pos {
-            self.say("You are there already.");
-        } else if !known {
-            self.say("You have not seen that cell: no way there is known.");
-        } else if !self.world().grid().is_passable(to) {
-            self.say("Nobody can stand there.");
-        } else {
-            self.screen = Screen::Play;
-            self.start_travel(to);
-        }
     }
 }
