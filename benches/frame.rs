@@ -48,7 +48,7 @@ fn bench(c: &mut Criterion) {
     // The first frame after a turn (or a step of the overlay) replays the search anew.
     g.bench_function("overlay_and_inspector_first_frame_after_a_turn", |b| {
         b.iter(|| {
-            app.forget_snapshot();
+            app.ui().forget_snapshot();
             overlay
                 .draw(|f| f.render_widget(black_box(&app), f.area()))
                 .map(|_| ())

@@ -8,11 +8,13 @@ pub mod command;
 pub mod config;
 mod editor;
 mod errand;
+mod front;
 pub mod help;
 mod kept;
 pub mod keymap;
 pub mod lab;
 mod mouse;
+mod options;
 mod overlay;
 mod play;
 pub mod quiz;
@@ -23,6 +25,7 @@ mod search;
 mod selection;
 pub mod tools;
 mod travel;
+mod ui;
 
 pub use crate::content::level::EditOp;
 pub use crate::session::{
@@ -31,30 +34,24 @@ pub use crate::session::{
     read_recovery, write_atomic, write_new,
 };
 pub use errand::Errand;
-use kept::KeptScreen;
+pub use front::Front;
 pub use kept::KeptView;
 pub use overlay::{Layer, Overlay, SPEEDS, TICK_MS};
 pub use screens::confirm::Confirm;
 pub use screens::{Mode, Screen, Stroke};
 pub use tools::{Prefix, Tool, Tools, tile_name};
+pub use ui::Ui;
 
 use crossterm::event::{Event, MouseEvent, MouseEventKind};
 use ratatui::layout::Rect;
-use std::cell::RefCell;
 // Arc rather than Rc: the terminal runs a long turn on a worker thread, so the App is Send.
 use std::sync::Arc;
 
 use crate::content::level::Design;
-use crate::content::level::tools::Clip;
-use crate::engine::astar::Snapshot;
 use crate::engine::grid::Pos;
-use crate::game::{Act, GameState, Planning, Watch, World};
-use crate::session::morgue::{Outcome, RunEnd};
-use crate::session::{Io, Reloaded, Saved, Session};
+use crate::game::{Act, GameState, Planning, World};
+use crate::session::{Reloaded, Saved, Session};
 use keymap::{Action, Context};
-
-/// A replayed snapshot with the (trace serial, step) it was replayed for.
-type SnapshotCache = ((u64, u32), Arc<Snapshot>);
 
 /// One input of either front end: the terminal loop and the script runner feed the app
 /// through [`App::drive`] alone, so a recording replays exactly as it was played.
@@ -89,48 +86,10 @@ pub struct App {
     session: Session,
     /// The screen up now, with its state.
     screen: Screen,
-    /// The selected monster.
-    selection: selection::Selection,
-    /// Whether the selected monster's path is drawn.
-    show_path: bool,
-    /// The search overlay.
-    overlay: Overlay,
-    /// The region the editor copied last, kept across floors and edit modes.
-    clipboard: Option<Clip>,
-    /// Where the player is travelling to.
-    travel: Option<Pos>,
-    /// Resting or exploring under way, one step a tick.
-    errand: Option<Errand>,
-    /// What the player knew when travel, resting or exploring began: they stop at
-    /// anything new.
-    watch: Option<Watch>,
-    /// The terminal size the app last saw.
-    size: (u16, u16),
-    /// False once the player quit.
-    running: bool,
-    /// The map cell drawn at the top-left of the map view.
-    camera: Pos,
-    /// Whether the map shows only what the player sees and remembers while playing (the
-    /// overlay, look and edit modes always show the whole map).
-    sight: bool,
-    /// The last replayed snapshot, keyed by trace serial and step.
-    snapshot_cache: RefCell<Option<SnapshotCache>>,
-    /// The player's settings: bindings, colours and the defaults they set.
-    settings: config::Settings,
-    /// Whether runs are kept (the terminal's `play`): saved when left, scored when they
-    /// end, and each new run drawn with a fresh seed. Recordings say so (`#! runs: kept`),
-    /// so their replays ask and answer alike.
-    keeping: bool,
-    /// The run that ended with the last input, for the front end to score.
-    ended: Option<RunEnd>,
-    /// A front end's line shown below the log until the next input (the run was resumed);
-    /// never part of the game's log, so a resumed run's log stays the run's own.
-    notice: Option<String>,
-    /// A front end's line on the end screen (the run's place in the scores).
-    end_note: Option<String>,
-    /// Counts the runs begun in this app: a front end keeping runs starts each one's tape
-    /// when it changes.
-    run_serial: u64,
+    /// The UI state the screens share: selection, overlay, camera, long actions, settings.
+    ui: ui::Ui,
+    /// What the app and its front end tell each other beside the inputs.
+    front: front::Front,
 }
 
 impl App {
@@ -152,79 +111,27 @@ impl App {
         let mut app = Self {
             session,
             screen: Screen::Play,
-            selection: selection::Selection::default(),
-            show_path: false,
-            overlay: Overlay::default(),
-            clipboard: None,
-            travel: None,
-            errand: None,
-            watch: None,
-            size,
-            running: true,
-            camera: Pos::default(),
-            sight: true,
-            snapshot_cache: RefCell::new(None),
-            settings: config::Settings::default(),
-            keeping: false,
-            ended: None,
-            notice: None,
-            end_note: None,
-            run_serial: 1,
+            ui: ui::Ui::new(size),
+            front: front::Front::new(false),
         };
-        app.welcome();
-        app.selection.pick_default(app.session.world(), app.sight);
-        app.sync_trace();
+        app.play().welcome();
+        app.ui
+            .selection
+            .pick_default(app.session.world(), app.ui.sight);
+        app.ui.sync_trace(app.session.world_mut());
         app.settle_camera();
         app
-    }
-
-    /// The first log lines of a run: where the keys are explained and how to see a search,
-    /// then its goal, then the level's own words.
-    fn welcome(&mut self) {
-        let goal = self.world().goal();
-        // Two lines, so that neither is cut in an 80-column log, the goal last so that a
-        // one-line log (a short terminal) shows it.
-        // Said before the settings are read (`App::new`), it names the player's keys only
-        // as the view words it (`Message::worded`).
-        let searches = !self.world().monsters().is_empty();
-        self.session
-            .world_mut()
-            .advise("", crate::game::Advice::Welcome { searches });
-        self.say(goal);
-        self.session.world_mut().say_intro();
     }
 
     /// Plays with `settings`: its bindings and colours from now on, and its sight and
     /// autoplay speed as the game's current ones (call it before the first input).
     pub fn apply_settings(&mut self, settings: config::Settings) {
-        self.sight = settings.sight;
-        self.overlay.speed = overlay::SPEEDS
+        self.ui.sight = settings.sight;
+        self.ui.overlay.speed = overlay::SPEEDS
             .iter()
             .position(|&s| s == settings.autoplay_speed)
             .unwrap_or(overlay::DEFAULT_SPEED);
-        self.settings = settings;
-    }
-
-    /// The settings the app plays with.
-    pub fn settings(&self) -> &config::Settings {
-        &self.settings
-    }
-
-    /// What a kept run's save holds of the app beside its session ([`KeptView`]).
-    pub fn kept_view(&self) -> KeptView {
-        KeptView {
-            screen: KeptScreen::of(&self.screen),
-            selected: self.selection.id,
-            chosen: self.selection.chosen,
-            show_path: self.show_path,
-            overlay: self.overlay.clone(),
-            clipboard: self.clipboard.clone(),
-            travel: self.travel,
-            errand: self.errand,
-            watch: self.watch.clone(),
-            camera: self.camera,
-            sight: self.sight,
-        }
+        self.ui.settings = settings;
     }
 
     /// The app of a kept run, loaded: its session (restored), the settings it plays with,
@@ -235,54 +142,25 @@ impl App {
         size: (u16, u16),
         view: KeptView,
     ) -> Self {
+        let (screen, ui) = view.restore(size, settings);
         let mut app = Self {
             session,
-            screen: view.screen.screen(),
-            selection: selection::Selection {
-                id: view.selected,
-                chosen: view.chosen,
-            },
-            show_path: view.show_path,
-            overlay: view.overlay,
-            clipboard: view.clipboard,
-            travel: view.travel,
-            errand: view.errand,
-            watch: view.watch,
-            size,
-            running: true,
-            camera: view.camera,
-            sight: view.sight,
-            snapshot_cache: RefCell::new(None),
-            settings,
-            keeping: true,
-            ended: None,
-            notice: None,
-            end_note: None,
-            run_serial: 1,
+            screen,
+            ui,
+            front: front::Front::new(true),
         };
         // A selection or a cursor that no longer fits (a save edited by hand) falls back
         // to what a game would show.
         if app
+            .ui
             .selection
             .id
             .is_some_and(|id| app.world().monster(id).is_none())
         {
-            app.selection = selection::Selection::default();
+            app.ui.selection = selection::Selection::default();
         }
-        app.sync_trace();
+        app.ui.sync_trace(app.session.world_mut());
         app
-    }
-
-    /// The run's first floor's file holds the run's own design of it (see
-    /// [`Session::file_caught_up`]).
-    pub fn file_caught_up(&mut self, bytes: Vec<u8>) {
-        self.session.file_caught_up(bytes);
-    }
-
-    /// Which run of the app is being played: it changes when a new run begins (a new run,
-    /// a new or blank level, an outside edit that restarts the game).
-    pub fn run_serial(&self) -> u64 {
-        self.run_serial
     }
 
     /// Takes one input and says what the front end should do next.
@@ -293,7 +171,7 @@ impl App {
             Input::Tick => {}
             Input::Reload => self.reload(),
         }
-        if self.running {
+        if self.front.running {
             Effect::None
         } else {
             Effect::Quit
@@ -302,23 +180,8 @@ impl App {
 
     /// Handles one input event and says what the front end should do next.
     pub fn handle_event(&mut self, event: &Event) -> Effect {
-        self.notice = None;
+        self.front.notice = None;
         let was = self.world().state();
-        let effect = self.handle_event_inner(event);
-        self.note_end(was);
-        effect
-    }
-
-    /// Notes the run that ended since the game was in state `was`.
-    fn note_end(&mut self, was: GameState) {
-        if was == GameState::Playing
-            && let Some(outcome) = Outcome::of(self.world().state())
-        {
-            self.ended = Some(RunEnd::of(&self.session, outcome));
-        }
-    }
-
-    fn handle_event_inner(&mut self, event: &Event) -> Effect {
         let in_stroke = matches!(
             event,
             Event::Mouse(MouseEvent {
@@ -333,15 +196,20 @@ impl App {
         match event {
             Event::Key(key) => {
                 let contexts = self.contexts();
-                let action = keymap::lookup(&self.settings.bindings, contexts, key).or_else(|| {
-                    keymap::own_kind_key(contexts, self.design().level().grid.kinds(), key)
-                });
+                let action =
+                    keymap::lookup(&self.ui.settings.bindings, contexts, key).or_else(|| {
+                        keymap::own_kind_key(
+                            contexts,
+                            self.session.design().level().grid.kinds(),
+                            key,
+                        )
+                    });
                 if let Some(action) = action {
                     effect = self.handle_action(action);
                 }
             }
             Event::Mouse(mouse) => self.handle_mouse(mouse),
-            Event::Resize(w, h) => self.size = (*w, *h),
+            Event::Resize(w, h) => self.ui.size = (*w, *h),
             _ => {}
         }
         // The pointer's cell is on screen already: scrolling now would move the map under
@@ -349,9 +217,10 @@ impl App {
         if !matches!(event, Event::Mouse(_)) {
             self.settle_camera();
         }
-        if !self.running {
+        if !self.front.running {
             effect = Effect::Quit;
         }
+        self.front.note_end(was, &self.session);
         effect
     }
 
@@ -360,70 +229,31 @@ impl App {
         &self.session
     }
 
+    /// What the app and its front end tell each other beside the inputs, to read.
+    pub fn front(&self) -> &Front {
+        &self.front
+    }
+
+    /// What the app and its front end tell each other, to set the front end's part.
+    pub fn front_mut(&mut self) -> &mut Front {
+        &mut self.front
+    }
+
+    /// The UI state the screens share, to read (the view draws from it).
+    pub fn ui(&self) -> &Ui {
+        &self.ui
+    }
+
+    /// The run, to change by hand: the front ends' plumbing of the disk (a kept run's
+    /// answers, a file caught up) and tests that script a situation. The screen does not
+    /// follow until the next input.
+    pub fn session_mut(&mut self) -> &mut Session {
+        &mut self.session
+    }
+
     /// The game.
     pub fn world(&self) -> &World {
         self.session.world()
-    }
-
-    /// The game, to change by hand (tests and tools that script a situation); the screen
-    /// does not follow until the next event.
-    pub fn world_mut(&mut self) -> &mut World {
-        self.session.world_mut()
-    }
-
-    /// The design of the floor being played.
-    pub fn design(&self) -> &Design {
-        self.session.design()
-    }
-
-    /// Where the floor being played came from and where it saves.
-    pub fn source(&self) -> &Source {
-        self.session.source()
-    }
-
-    /// The selected monster's id.
-    pub fn selected(&self) -> Option<u32> {
-        self.selection.id
-    }
-
-    /// Whether the selected monster's planned path is drawn.
-    pub fn show_path(&self) -> bool {
-        self.show_path
-    }
-
-    /// The search overlay's state.
-    pub fn overlay(&self) -> &Overlay {
-        &self.overlay
-    }
-
-    /// Where the player is travelling to.
-    pub fn travel(&self) -> Option<Pos> {
-        self.travel
-    }
-
-    /// The terminal size the app last saw.
-    pub fn size(&self) -> (u16, u16) {
-        self.size
-    }
-
-    /// The map cell drawn at the top-left of the map view.
-    pub fn camera(&self) -> Pos {
-        self.camera
-    }
-
-    /// Whether the map shows only what the player sees and remembers while playing.
-    pub fn sight(&self) -> bool {
-        self.sight
-    }
-
-    /// The unsaved edits as a recovery file would keep them, if there are any to keep.
-    pub fn recovery(&self) -> Option<Recovery> {
-        self.session.recovery()
-    }
-
-    /// Where the edit history stands (it changes with every edit).
-    pub fn revision(&self) -> (Option<u64>, usize) {
-        self.session.revision()
     }
 
     /// Plays the edits kept in a recovery file of this level as unsaved edits; saving them
@@ -431,8 +261,8 @@ impl App {
     pub fn take_recovery(&mut self, design: Design, recovery: std::path::PathBuf) {
         let name = self.session.take_recovery(design, recovery);
         self.began();
-        let level = self.source().name();
-        let save = self.key(Context::Play, Action::Save);
+        let level = self.session.source().name();
+        let save = self.ui.key(Context::Play, Action::Save);
         self.say(format!(
             "Recovered the unsaved edits kept in {name}: {save} saves them into {level}."
         ));
@@ -441,104 +271,18 @@ impl App {
     /// Sets how the monsters plan (the command line's and scripts' `--planning`).
     pub fn set_planning(&mut self, planning: Planning) {
         self.session.world_mut().set_planning(planning);
-        self.sync_trace();
-    }
-
-    /// Keeps runs (the terminal's `play`): they are saved when left and scored when they
-    /// end, the questions say so, and each new run (`r`) draws a fresh seed from the last.
-    pub fn set_keeping(&mut self, keeping: bool) {
-        self.keeping = keeping;
-    }
-
-    /// Makes the app a replay (`script`, `test`, the replay viewer) or not: saves, on every
-    /// floor, are carried out in the game and said in the log but write nothing.
-    pub fn set_replay(&mut self, replay: bool) {
-        self.session.set_replay(replay);
-    }
-
-    /// Whether runs are kept (see [`App::set_keeping`]).
-    pub fn keeping(&self) -> bool {
-        self.keeping
-    }
-
-    /// The run that ended since the last call (died, won or abandoned), with what the
-    /// score table and the morgue file say of it.
-    pub fn take_ended(&mut self) -> Option<RunEnd> {
-        self.ended.take()
-    }
-
-    /// A line below the log until the next input, from the front end (not the game's).
-    pub fn set_notice(&mut self, text: Option<String>) {
-        self.notice = text;
-    }
-
-    /// The front end's line below the log, if any.
-    pub fn notice(&self) -> Option<&str> {
-        self.notice.as_deref()
-    }
-
-    /// A line on the end screen from the front end: the run's place in the scores.
-    pub fn set_end_note(&mut self, text: Option<String>) {
-        self.end_note = text;
-    }
-
-    /// The front end's line on the end screen, if any.
-    pub fn end_note(&self) -> Option<&str> {
-        self.end_note.as_deref()
-    }
-
-    /// Whether a run is under way: playing, with turns played. Leaving it keeps it.
-    pub fn in_progress(&self) -> bool {
-        self.session.in_progress()
-    }
-
-    /// Starts keeping the disk's answers to saves and reloads, for a run that is kept.
-    pub fn keep_io(&mut self) {
-        self.session.keep_io();
-    }
-
-    /// The disk's answers kept since the last call.
-    pub fn take_io(&mut self) -> Vec<Io> {
-        self.session.take_io()
-    }
-
-    /// Answers saves and reloads from a recording instead of the disk (a run rebuilt).
-    pub fn replay_io(&mut self, answers: Vec<Io>) {
-        self.session.replay_io(answers);
-    }
-
-    /// Ends the replay of the disk's answers (see [`Session::end_replay`]).
-    pub fn end_replay(&mut self) -> Result<(), String> {
-        self.session.end_replay()
+        self.ui.sync_trace(self.session.world_mut());
     }
 
     /// Takes the terminal size as it is before the first frame (a resize event also
     /// moves the camera).
     pub fn set_size(&mut self, size: (u16, u16)) {
-        self.size = size;
-    }
-
-    /// Whether the player is still in the game (false once they quit).
-    pub fn is_running(&self) -> bool {
-        self.running
+        self.ui.size = size;
     }
 
     /// The screen up now.
     pub fn screen(&self) -> &Screen {
         &self.screen
-    }
-
-    /// The kind of screen up now, under any question.
-    pub fn mode(&self) -> Mode {
-        self.screen.mode()
-    }
-
-    /// The question waiting for an answer, if any.
-    pub fn question(&self) -> Option<&Confirm> {
-        match &self.screen {
-            Screen::Confirm { question, .. } => Some(question),
-            _ => None,
-        }
     }
 
     /// The cursor of look, edit or the lab; elsewhere the player's cell.
@@ -551,22 +295,6 @@ impl App {
         }
     }
 
-    /// The help page shown (0 when the help is closed).
-    pub fn help_page(&self) -> usize {
-        match self.screen.base() {
-            Screen::Help { help, .. } => help.page,
-            _ => 0,
-        }
-    }
-
-    /// Messages of the history hidden below its bottom line (0 shows the newest).
-    pub fn history_scroll(&self) -> usize {
-        match self.screen.base() {
-            Screen::History { history, .. } => history.scroll,
-            _ => 0,
-        }
-    }
-
     /// Moves the cursor of look, edit or the lab to a cell, as a click there does; the
     /// other screens have no cursor.
     pub fn set_cursor(&mut self, p: Pos) {
@@ -575,86 +303,44 @@ impl App {
         }
     }
 
-    /// Opens `screen` over the current one; it returns there when closed.
-    fn open_over(&mut self, make: impl FnOnce(Box<Screen>) -> Screen) {
-        let back = std::mem::replace(&mut self.screen, Screen::Play);
-        self.screen = make(Box::new(back));
-    }
-
-    /// Closes the help, the history or a question: back to the screen under it.
-    fn close(&mut self) {
-        let screen = std::mem::replace(&mut self.screen, Screen::Play);
-        self.screen = match screen {
-            Screen::Help { back, .. }
-            | Screen::History { back, .. }
-            | Screen::Confirm { back, .. } => *back,
-            other => other,
-        };
-    }
-
-    /// Asks `question` over the current screen (in place of a question already asked).
-    fn ask(&mut self, question: Confirm) {
-        if let Screen::Confirm { question: q, .. } = &mut self.screen {
-            *q = question;
-        } else {
-            self.open_over(|back| Screen::Confirm { question, back });
-        }
-    }
-
-    /// Whether the design has edits that are not saved in its file.
-    pub fn unsaved(&self) -> bool {
-        self.session.unsaved()
-    }
-
     /// Ends the mouse stroke under way; the monsters replan once for all it painted.
     fn end_stroke(&mut self) {
         let stroke = self.screen.stroke_mut().and_then(Option::take);
         // The lab paints its own map: the game has nothing to replan for.
-        if stroke.is_some_and(|s| s.replan) && self.mode() != Mode::Lab {
+        if stroke.is_some_and(|s| s.replan) && self.screen.mode() != Mode::Lab {
             self.after_edit();
         }
     }
 
     /// Whether [`App::tick`] has work to do (travel or autoplay).
     pub fn is_busy(&self) -> bool {
-        self.running && (self.travel.is_some() || self.errand.is_some() || self.overlay.autoplay)
+        self.front.running
+            && (self.ui.travel.is_some() || self.ui.errand.is_some() || self.ui.overlay.autoplay)
     }
 
     /// Advances travel by one step and autoplay by one frame.
     pub fn tick(&mut self) {
-        self.notice = None;
+        self.front.notice = None;
         let was = self.world().state();
-        self.tick_inner();
-        self.note_end(was);
-    }
-
-    fn tick_inner(&mut self) {
         self.end_stroke();
-        if self.travel.is_some() {
-            self.travel_step();
+        if self.ui.travel.is_some() {
+            self.play().travel_step();
         }
-        if self.errand.is_some() {
-            self.errand_step();
+        if self.ui.errand.is_some() {
+            self.play().errand_step();
         }
-        if self.overlay.autoplay {
-            self.autoplay_tick();
+        if self.ui.overlay.autoplay {
+            let total = self.screen.shown_expansions(self.session.world());
+            self.ui.overlay.tick(total);
         }
         self.settle_camera();
+        self.front.note_end(was, &self.session);
     }
 
     /// Contexts whose bindings apply now, most specific first: a key none of them binds
     /// does nothing.
     pub fn contexts(&self) -> &'static [Context] {
-        self.screen.contexts(self.overlay.on)
-    }
-
-    /// Contexts whose hints the hint bar shows: a question's are in its box, so the bar
-    /// keeps the hints of the screen it is asked over.
-    pub fn hint_contexts(&self) -> &'static [Context] {
-        match &self.screen {
-            Screen::Confirm { back, .. } => back.contexts(self.overlay.on),
-            s => s.contexts(self.overlay.on),
-        }
+        self.screen.contexts(self.ui.overlay.on)
     }
 
     /// One bound key's action, by screen.
@@ -664,11 +350,11 @@ impl App {
             Action::Interrupt => {
                 // Ctrl-C quits at once, unless that would drop unsaved edits: then it
                 // asks, and a second Ctrl-C quits anyway.
-                let asked = matches!(self.question(), Some(Confirm::Quit));
-                if self.unsaved() && !asked {
-                    self.ask(Confirm::Quit);
+                let asked = matches!(self.screen.question(), Some(Confirm::Quit));
+                if self.session.unsaved() && !asked {
+                    self.screen.ask(Confirm::Quit);
                 } else {
-                    self.running = false;
+                    self.front.running = false;
                 }
                 return Effect::None;
             }
@@ -676,14 +362,14 @@ impl App {
         }
         // Any key stops travel, as players expect of an interrupted run. Autoplay goes on
         // until `a` pauses it or a step key takes over, so its speed can be changed live.
-        if self.stop_errands() {
+        if self.ui.stop_errands() {
             self.say("You stop.");
             return Effect::None;
         }
-        let (size, unsaved) = (self.size, self.unsaved());
+        let (size, unsaved) = (self.ui.size, self.session.unsaved());
         let last = self.world().log().len().saturating_sub(1);
         let pages =
-            || help::layout(&self.settings.bindings, Rect::new(0, 0, size.0, size.1)).pages();
+            || help::layout(&self.ui.settings.bindings, Rect::new(0, 0, size.0, size.1)).pages();
         let transition = match &mut self.screen {
             Screen::Confirm { question, .. } => question.handle(action, unsaved),
             Screen::Help { help, .. } => help.handle(action, pages()).widen(),
@@ -692,32 +378,28 @@ impl App {
                 let page = usize::from(size.1).saturating_sub(3);
                 history.handle(action, page, last).widen()
             }
-            _ => return self.play_action(action),
+            _ => {
+                // The run is over: a new run, quit, help, or reading back what happened.
+                let over = matches!(self.screen, Screen::Play)
+                    && self.world().state() != GameState::Playing;
+                if !over
+                    || matches!(
+                        action,
+                        Action::Restart | Action::Quit | Action::Help | Action::History
+                    )
+                {
+                    self.apply(action);
+                }
+                return Effect::None;
+            }
         };
         match transition {
             screens::Transition::Stay => {}
-            screens::Transition::Close => self.close(),
+            screens::Transition::Close => self.screen.close(),
             screens::Transition::Then((question, action)) => {
-                self.close();
+                self.screen.close();
                 self.answered(question, action);
             }
-        }
-        Effect::None
-    }
-
-    /// One bound key's action on the screens that play, look, edit and study a search.
-    fn play_action(&mut self, action: Action) -> Effect {
-        match &self.screen {
-            Screen::Play if self.world().state() != GameState::Playing => {
-                // The run is over: a new run, quit, help, or reading back what happened.
-                if matches!(
-                    action,
-                    Action::Restart | Action::Quit | Action::Help | Action::History
-                ) {
-                    self.apply(action);
-                }
-            }
-            _ => self.apply(action),
         }
         Effect::None
     }
@@ -725,12 +407,12 @@ impl App {
     /// Carries out the answer to a question, closed already.
     fn answered(&mut self, question: Confirm, action: Action) {
         match (question, action) {
-            (Confirm::Quit, Action::Yes) => self.running = false,
+            (Confirm::Quit, Action::Yes) => self.front.running = false,
             (Confirm::Quit, Action::SaveAndQuit) => {
                 self.save(false);
                 // Quit once the design is safely written; a save that asks or fails stays.
-                if !self.unsaved() {
-                    self.running = false;
+                if !self.session.unsaved() {
+                    self.front.running = false;
                 }
             }
             (Confirm::Overwrite, Action::Yes) => self.save(true),
@@ -738,7 +420,7 @@ impl App {
             (Confirm::Restart, Action::Yes) => self.restart(),
             (Confirm::Abandon, Action::Yes) => {
                 // Any long action belonged to the game left behind.
-                self.stop_errands();
+                self.ui.stop_errands();
                 self.session.world_mut().abandon();
             }
             (Confirm::NewLevel, Action::Yes) => self.new_level(),
@@ -766,27 +448,32 @@ impl App {
             return;
         };
         match action {
-            Action::Move(dx, dy) => match self.mode() {
-                Mode::Look | Mode::Edit | Mode::Lab => self.move_cursor(dx, dy),
-                _ => self.act(Act::Move(dx, dy)),
+            Action::Move(dx, dy) => match self.screen.mode() {
+                Mode::Look | Mode::Edit | Mode::Lab => {
+                    let p = self.cursor().offset(dx, dy);
+                    if self.world().grid().contains(p) {
+                        self.set_cursor(p);
+                    }
+                }
+                _ => self.play().act(Act::Move(dx, dy)),
             },
-            Action::Help => self.open_over(|back| Screen::Help {
+            Action::Help => self.screen.open_over(|back| Screen::Help {
                 help: screens::help::Help::default(),
                 back,
             }),
             Action::Quit => {
-                if self.unsaved() || self.in_progress() {
-                    self.ask(Confirm::Quit);
+                if self.session.unsaved() || self.session.in_progress() {
+                    self.screen.ask(Confirm::Quit);
                 } else {
-                    self.running = false;
+                    self.front.running = false;
                 }
             }
             Action::Abandon if self.world().state() == GameState::Playing => {
-                self.ask(Confirm::Abandon);
+                self.screen.ask(Confirm::Abandon);
             }
             Action::Restart => {
-                if self.in_progress() {
-                    self.ask(Confirm::Restart);
+                if self.session.in_progress() {
+                    self.screen.ask(Confirm::Restart);
                 } else {
                     self.restart();
                 }
@@ -794,15 +481,15 @@ impl App {
             Action::ToggleOverlay => {
                 // From look mode, `o` also leaves it: the overlay is what the player was
                 // reading.
-                if self.mode() == Mode::Look {
+                if self.screen.mode() == Mode::Look {
                     self.screen = Screen::Play;
                 }
-                self.overlay.on = !self.overlay.on;
-                self.overlay.step = None;
-                self.sync_trace();
+                self.ui.overlay.on = !self.ui.overlay.on;
+                self.ui.overlay.step = None;
+                self.ui.sync_trace(self.session.world_mut());
             }
             Action::Look => {
-                self.screen = if self.mode() == Mode::Look {
+                self.screen = if self.screen.mode() == Mode::Look {
                     Screen::Play
                 } else {
                     Screen::Look {
@@ -810,22 +497,32 @@ impl App {
                     }
                 };
             }
-            Action::TravelTo => self.travel_to_cursor(),
-            Action::Back => match self.mode() {
-                Mode::Edit if self.cancel_tool() => {}
+            Action::TravelTo if self.screen.mode() == Mode::Look => {
+                let world = self.session.world();
+                match screens::look::travel_to(self.cursor(), world, self.ui.sight) {
+                    screens::look::Go::Back => self.screen = Screen::Play,
+                    screens::look::Go::There(to) => {
+                        self.screen = Screen::Play;
+                        self.start_travel(to);
+                    }
+                    screens::look::Go::Refused(why) => self.say(why),
+                }
+            }
+            Action::Back => match self.screen.mode() {
+                Mode::Edit if self.with_editor(|e| e.tools.cancel()) == Some(true) => {}
                 Mode::Look | Mode::Edit => self.screen = Screen::Play,
                 Mode::Lab => self.leave_lab(),
                 _ => {}
             },
             Action::Save => self.save(false),
             Action::NewLevel => {
-                if self.unsaved() || self.in_progress() {
-                    self.ask(Confirm::NewLevel);
+                if self.session.unsaved() || self.session.in_progress() {
+                    self.screen.ask(Confirm::NewLevel);
                 } else {
                     self.new_level();
                 }
             }
-            Action::History => self.open_over(|back| Screen::History {
+            Action::History => self.screen.open_over(|back| Screen::History {
                 history: screens::history::History::default(),
                 back,
             }),
@@ -838,48 +535,40 @@ impl App {
     /// Starts the run again from its first floor: with the same seed, or, when runs are
     /// kept, as a new run with the next seed (a run in progress is abandoned).
     fn restart(&mut self) {
-        let seed = if self.keeping {
+        let seed = if self.front.keeping {
             crate::game::run::next_run_seed(self.world().seed())
         } else {
             self.world().seed()
         };
         match self.session.new_run(seed) {
-            Ok(replaced) => self.replaced(replaced),
+            Ok(replaced) => self.front.replaced(replaced),
             Err(crate::session::UnsavedBelow) => {
                 self.say(format!(
                     "Save ({}) or undo your edits to this floor first: restarting goes back to the first floor.",
-                    self.key(Context::Play, Action::Save)
+                    self.ui.key(Context::Play, Action::Save)
                 ));
                 return;
             }
         }
         self.began();
-        if self.keeping {
+        if self.front.keeping {
             self.say(format!("A new run begins, seed {seed}."));
         } else {
             self.say("A new game begins.");
         }
     }
 
-    /// Notes the run in progress that a new run, a new or blank level or the file's reload
-    /// replaced, ended as abandoned (the session hands it back from each), for the front end
-    /// to score.
-    fn replaced(&mut self, replaced: Option<Box<RunEnd>>) {
-        if let Some(end) = replaced {
-            self.ended = Some(*end);
-        }
-    }
-
     /// A new game began in the session: the screen starts over on it.
     fn began(&mut self) {
-        self.run_serial += 1;
-        self.welcome();
-        self.selection
-            .pick_default(self.session.world(), self.sight);
-        self.overlay.step = None;
+        self.front.run_serial += 1;
+        self.play().welcome();
+        self.ui
+            .selection
+            .pick_default(self.session.world(), self.ui.sight);
+        self.ui.overlay.step = None;
         self.screen = Screen::Play;
-        self.stop_errands();
-        self.sync_trace();
+        self.ui.stop_errands();
+        self.ui.sync_trace(self.session.world_mut());
     }
 
     /// Generates a level with the next seed: caves as large as the map view, or, when a
@@ -889,12 +578,12 @@ impl App {
         let view = self.map_view_size();
         match self.session.new_level(view) {
             Ok(made) => {
-                self.replaced(made.replaced);
+                self.front.replaced(made.replaced);
                 self.began();
                 let (kind, (w, h), seed, name) = (made.kind, made.size, made.seed, made.name);
                 let (again, save) = (
-                    self.key(Context::Play, Action::NewLevel),
-                    self.key(Context::Play, Action::Save),
+                    self.ui.key(Context::Play, Action::NewLevel),
+                    self.ui.key(Context::Play, Action::Save),
                 );
                 self.say(format!(
                     "Generated {kind} {w}x{h} seed {seed}; {again} for {}, {save} saves it as {name}.",
@@ -915,7 +604,7 @@ impl App {
             Saved::Written {
                 name,
                 replay: false,
-            } if self.keeping => self.say(format!(
+            } if self.front.keeping => self.say(format!(
                 "Saved the level design to {name}; your run is kept apart, when you leave."
             )),
             Saved::Written {
@@ -927,10 +616,10 @@ impl App {
             }
             Saved::NoFile => self.say("This level has no file to save to."),
             Saved::Asks { name, why } => {
-                self.ask(Confirm::Overwrite);
+                self.screen.ask(Confirm::Overwrite);
                 let (yes, no) = (
-                    self.key(Context::Confirm, Action::Yes),
-                    self.key(Context::Confirm, Action::No),
+                    self.ui.key(Context::Confirm, Action::Yes),
+                    self.ui.key(Context::Confirm, Action::No),
                 );
                 self.say(format!("{name} {why}. Overwrite it? ({yes}/{no})"));
             }
@@ -981,20 +670,20 @@ impl App {
             Reloaded::Conflict(pending) => {
                 let name = self.session.source().name();
                 let (take, keep) = (
-                    self.key(Context::Confirm, Action::TakeFile),
-                    self.key(Context::Confirm, Action::KeepMine),
+                    self.ui.key(Context::Confirm, Action::TakeFile),
+                    self.ui.key(Context::Confirm, Action::KeepMine),
                 );
                 self.say(format!(
                     "{name} changed on disk, and the game has unsaved edits: {take} takes the file's, {keep} keeps yours."
                 ));
-                self.ask(Confirm::Reload(pending));
+                self.screen.ask(Confirm::Reload(pending));
             }
             Reloaded::Restarted {
                 name,
                 history_cleared,
                 replaced,
             } => {
-                self.replaced(replaced);
+                self.front.replaced(replaced);
                 self.began();
                 self.say(format!(
                     "{name} changed on disk: the game restarts from the file."
@@ -1011,15 +700,18 @@ impl App {
     fn keep_own_design(&mut self) {
         self.session.keep_own_design();
         let name = self.session.source().name();
-        let save = self.key(Context::Play, Action::Save);
+        let save = self.ui.key(Context::Play, Action::Save);
         self.say(format!(
             "Kept your edits; {name} on disk is newer ({save} asks before overwriting it)."
         ));
     }
 
-    /// The player's first key for `action` in `context`, for the app's messages.
-    fn key(&self, context: Context, action: Action) -> String {
-        self.settings.bindings.key_of(context, action)
+    /// The game played, lent to the play screen's component for one command or tick.
+    fn play(&mut self) -> travel::Play<'_> {
+        travel::Play {
+            session: &mut self.session,
+            ui: &mut self.ui,
+        }
     }
 
     /// The app's own words in the message log (the game's come from the game).
@@ -1029,81 +721,6 @@ impl App {
 
     /// Starts travel toward a cell, one step per tick.
     pub fn start_travel(&mut self, to: Pos) {
-        if to == self.world().player().pos || !self.world().grid().is_passable(to) {
-            return;
-        }
-        self.travel = Some(to);
-        self.watch = Some(self.world().watch());
-    }
-
-    /// Look mode's `Enter`: back to play, travelling to the cell looked at; a cell that
-    /// cannot be reached is refused and look mode stays.
-    fn travel_to_cursor(&mut self) {
-        if self.mode() != Mode::Look {
-            return;
-        }
-        let to = self.cursor();
-        if self.world().state() != GameState::Playing {
-            self.screen = Screen::Play;
-            return;
-        }
-        // A refusal keeps look mode open: the player moves the cursor on and tries again.
-        let known = !self.sight || self.world().is_seen(to);
-        if to == self.world().player().pos {
-            self.say("You are there already.");
-        } else if !known {
-            self.say("You have not seen that cell: no way there is known.");
-        } else if !self.world().grid().is_passable(to) {
-            self.say("Nobody can stand there.");
-        } else {
-            self.screen = Screen::Play;
-            self.start_travel(to);
-        }
-    }
-
-    fn travel_step(&mut self) {
-        let Some(target) = self.travel else { return };
-        if self.world().state() != GameState::Playing {
-            self.travel = None;
-            return;
-        }
-        let player = self.world().player().pos;
-        if self
-            .world()
-            .monsters()
-            .iter()
-            .any(|m| m.pos.chebyshev(player) <= 1)
-        {
-            self.travel = None;
-            self.say("A monster is next to you; you stop.");
-            return;
-        }
-        match self.session.world_mut().player_step_toward(target) {
-            Some((dx, dy)) => {
-                let notes = self.world().notes_left();
-                self.act(Act::Move(dx, dy));
-                // A level's message on the way stops travel, so that it is read; so does
-                // anything new in view.
-                let arrived =
-                    self.world().player().pos == target || self.world().notes_left() < notes;
-                if arrived || self.alarmed() {
-                    self.travel = None;
-                }
-                let on_stairs = self.world().feature_at(target)
-                    == Some(crate::content::level::FeatureKind::Stairs);
-                if self.world().player().pos == target && on_stairs {
-                    // The @ hides the > it stands on.
-                    let key = self
-                        .settings
-                        .bindings
-                        .key_of(Context::Play, Action::Descend);
-                    self.say(format!("You stand on the stairs: {key} takes them."));
-                }
-            }
-            None => {
-                self.travel = None;
-                self.say("There is no way there.");
-            }
-        }
+        self.play().start_travel(to);
     }
 }

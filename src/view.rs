@@ -41,49 +41,49 @@ impl Widget for &App {
             too_small(area, buf);
             return;
         };
-        if self.mode() == Mode::Lab {
+        if self.screen().mode() == Mode::Lab {
             lab::render(self, &l, buf);
             log::render(self, l.log, buf);
-            let snap = self.lab_snapshot(0);
+            let snap = self.screen().lab_snapshot(0, self.ui().overlay());
             render_hint(self, snap.as_deref(), l.hint, buf);
             return;
         }
         // One replay of the trace per frame, shared by every view.
-        let snap = if self.overlay().on {
-            self.snapshot()
+        let snap = if self.ui().overlay().on {
+            self.ui().snapshot(self.world())
         } else {
             None
         };
         let snap = snap.as_deref();
         map::render(self, snap, &l, buf);
-        if self.mode() == Mode::Edit {
+        if self.screen().mode() == Mode::Edit {
             editor::render(self, l.side, buf);
         } else {
             panel::render(self, snap, l.side, buf);
         }
         // After the panel: on a narrow screen the lesson's box goes over it too.
-        if matches!(self.mode(), Mode::Play | Mode::Look)
+        if matches!(self.screen().mode(), Mode::Play | Mode::Look)
             && self.world().state() == GameState::Playing
         {
             render_lesson(self, &l, buf);
         }
         log::render(self, l.log, buf);
         render_hint(self, snap, l.hint, buf);
-        if self.mode() == Mode::Help {
+        if self.screen().mode() == Mode::Help {
             help::render(
-                &self.settings().bindings,
-                self.help_page(),
+                &self.ui().settings().bindings,
+                self.screen().help_page(),
                 self.world().seed(),
                 area,
                 buf,
             );
-        } else if self.mode() == Mode::History {
+        } else if self.screen().mode() == Mode::History {
             history::render(self, area, buf);
         } else if self.world().state() != GameState::Playing {
             let (title, lines) = end_text(self);
             popup(over_map(&l, area, &lines, title), buf, title, &lines);
         }
-        if let Some(question) = self.question() {
+        if let Some(question) = self.screen().question() {
             let (title, lines, _) = question_text(self, question);
             popup(over_map(&l, area, &lines, title), buf, title, &lines);
         }
@@ -101,12 +101,12 @@ pub fn cursor_position(app: &App, area: Rect) -> Position {
         return area.as_position();
     };
     // The boxes over the map, in the order the frame draws them: the topmost wins.
-    if let Some(question) = app.question() {
+    if let Some(question) = app.screen().question() {
         let (title, lines, _) = question_text(app, question);
         return box_text(over_map(&l, area, &lines, title).rect);
     }
     let whole = Block::bordered().inner(area);
-    match app.mode() {
+    match app.screen().mode() {
         Mode::Help => return whole.as_position(),
         Mode::History => return Position::new(whole.x, whole.bottom().saturating_sub(1)),
         Mode::Lab => {}
@@ -149,7 +149,7 @@ fn render_lesson(app: &App, l: &Layout, buf: &mut Buffer) {
     if map.width < 12 || map.height < 6 {
         return;
     }
-    let text = crate::game::name_keys(lesson, &app.settings().bindings);
+    let text = crate::game::name_keys(lesson, &app.ui().settings().bindings);
     let lines = wrap(&text, usize::from(map.width));
     let player_row = crate::app::screen::screen_cell(app, app.world().player().pos)
         .map_or(map.y, |(_, row)| row);
@@ -160,8 +160,9 @@ fn render_lesson(app: &App, l: &Layout, buf: &mut Buffer) {
         // Where the level's rows are drawn: a box in the blank rows above or below them
         // hides nothing; else it takes the half away from the player.
         let grid_h = app.world().grid().height() as i32;
-        let top = (map.y as i32 - app.camera().y).clamp(map.y as i32, map.bottom() as i32) as u16;
-        let bottom = (map.y as i32 - app.camera().y + grid_h)
+        let top =
+            (map.y as i32 - app.ui().camera().y).clamp(map.y as i32, map.bottom() as i32) as u16;
+        let bottom = (map.y as i32 - app.ui().camera().y + grid_h)
             .clamp(map.y as i32, map.bottom() as i32) as u16;
         let y = if map.bottom() - bottom >= h {
             map.bottom() - h
@@ -317,16 +318,20 @@ fn popup(at: Popup, buf: &mut Buffer, title: &str, lines: &[String]) {
 }
 
 fn render_hint(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut Buffer) {
-    let keys = crate::app::keymap::hints(&app.settings().bindings, app.hint_contexts());
-    let text = match app.mode() {
+    let keys = crate::app::keymap::hints(
+        &app.ui().settings().bindings,
+        app.screen().hint_contexts(app.ui().overlay().on),
+    );
+    let text = match app.screen().mode() {
         // A question's answers, as its box gives them: the keys behind it do nothing now.
-        _ if app.question().is_some() => app
+        _ if app.screen().question().is_some() => app
+            .screen()
             .question()
             .map(|q| question_answers(app, q))
             .unwrap_or_default(),
         // The run is over: only a new run and quitting do anything, as the end box says.
         Mode::Play if app.world().state() != GameState::Playing => {
-            let key = |c, a| app.settings().bindings.key_of(c, a);
+            let key = |c, a| app.ui().settings().bindings.key_of(c, a);
             format!(
                 "{} new run  {} quit  {} help  {} messages",
                 key(Context::Play, Action::Restart),
@@ -337,7 +342,7 @@ fn render_hint(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut Buffer)
         }
         // How to leave comes first: a narrow bar cuts from the end.
         Mode::Look => {
-            let b = &app.settings().bindings;
+            let b = &app.ui().settings().bindings;
             let mut leave = b.keys_of(Context::Look, Action::Look);
             leave.push(b.key_of(Context::Global, Action::Back));
             format!(
@@ -351,9 +356,9 @@ fn render_hint(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut Buffer)
         }
         Mode::Lab => describe_lab_cell(app, snap, app.cursor()),
         Mode::Edit => format!("EDIT {}  {keys}", editor::state_line(app)),
-        _ if app.overlay().on => {
+        _ if app.ui().overlay().on => {
             let total = app.world().trace().map_or(0, |t| t.expansions());
-            let step = app.overlay().step.unwrap_or(total);
+            let step = app.ui().overlay().step.unwrap_or(total);
             format!("step {step}/{total}  {keys}")
         }
         _ => keys,

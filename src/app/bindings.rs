@@ -14,9 +14,7 @@ use crossterm::event::KeyCode;
 use super::command::{Action, Context, Key};
 pub use super::command::{label, parse_key, shown_key};
 use super::keymap::{BINDINGS, Keys};
-use super::tools::Tool;
-use crate::content::level::{FeatureKind, Side};
-use crate::content::map::Tile;
+use crate::content::level::Side;
 use crate::game::Command;
 
 /// Width of the help's key column, labels included (the help lays its columns out by it).
@@ -77,173 +75,6 @@ pub fn section(context: Context) -> &'static str {
 
 /// The contexts in the file's order.
 pub(super) const CONTEXTS: [Context; 15] = Context::ALL;
-
-/// An action's name in the file. Every action has one: a new action does not compile until
-/// it is named here.
-fn action_name(action: Action) -> &'static str {
-    match action {
-        Action::Move(dx, dy) => compass(dx, dy).map_or("move", |c| c.1),
-        Action::Wait => "wait",
-        Action::Help => "help",
-        Action::NextMonster => "next_monster",
-        Action::PrevMonster => "prev_monster",
-        Action::Quit => "quit",
-        Action::Restart => "restart",
-        Action::Abandon => "abandon",
-        Action::ToggleOverlay => "overlay",
-        Action::TogglePath => "path",
-        Action::Look => "look",
-        Action::Edit => "edit",
-        Action::Back => "back",
-        Action::Save => "save",
-        Action::NewLevel => "new_level",
-        Action::StepBack => "step_back",
-        Action::StepForward => "step_forward",
-        Action::StepStart => "step_first",
-        Action::StepEnd => "step_last",
-        Action::Autoplay => "autoplay",
-        Action::Faster => "faster",
-        Action::Slower => "slower",
-        Action::CycleNeighbourhood => "neighbours",
-        Action::CycleHeuristic => "heuristic",
-        Action::CycleWeight => "weight",
-        Action::ResetOptions => "reset_options",
-        Action::PutTile(tile) => tile_setting(tile),
-        Action::Tool(tool) => tool_setting(tool),
-        Action::Finish => "finish",
-        Action::Paste => "paste",
-        Action::MonsterPrefix => "monster",
-        Action::PlaceKind(c) => crate::content::kinds::builtin_name(c),
-        Action::ResizePrefix => "resize",
-        Action::Resize(side, by) => resize_name(side, by > 0),
-        Action::FloorBelow => "floor_below",
-        Action::FloorDown => "floor_down",
-        Action::FloorUp => "floor_up",
-        Action::BlankLevel => "blank_level",
-        Action::ToggleTile => "swap_tile",
-        Action::Delete => "delete",
-        Action::PlaceFeature(kind) => feature_setting(kind).0,
-        Action::MovePlayer => "player",
-        Action::Undo => "undo",
-        Action::Redo => "redo",
-        Action::ToggleGreedy => "greedy",
-        Action::CycleLayer => "layer",
-        Action::ToggleFollow => "follow",
-        Action::Lab => "lab",
-        Action::SetStart => "start",
-        Action::SetGoal => "goal",
-        Action::CycleCompare => "compare",
-        Action::TogglePaint => "paint",
-        Action::CycleTies => "ties",
-        Action::CompareTies => "compare_ties",
-        Action::LabKind => "lab_kind",
-        Action::CompareKind => "compare_kind",
-        Action::Quiz => "quiz",
-        Action::Answer => "answer",
-        Action::ReplayPause => "pause",
-        Action::ReplayStep => "step",
-        Action::ReplayFaster => "replay_faster",
-        Action::ReplaySlower => "replay_slower",
-        Action::ReplayJump => "jump_to_turn",
-        Action::ReplayStart => "replay_start",
-        Action::ReplayQuit => "leave_replay",
-        Action::CyclePlanning => "planning",
-        Action::Descend => "descend",
-        Action::Drink => "drink",
-        Action::CloseDoors => "close_doors",
-        Action::UseTool(kind) => feature_setting(kind).1,
-        Action::ToggleSight => "sight",
-        Action::History => "history",
-        Action::Interrupt => "interrupt",
-        Action::Suspend => "suspend",
-        Action::NextPage => "next_page",
-        Action::PrevPage => "prev_page",
-        Action::Close => "close",
-        Action::Scroll(n) if n > 0 => "older",
-        Action::Scroll(_) => "newer",
-        Action::ScrollPage(n) if n > 0 => "older_page",
-        Action::ScrollPage(_) => "newer_page",
-        Action::ScrollEnd(true) => "oldest",
-        Action::ScrollEnd(false) => "newest",
-        Action::Yes => "yes",
-        Action::No => "no",
-        Action::SaveAndQuit => "save_and_quit",
-        Action::TakeFile => "take_file",
-        Action::KeepMine => "keep_mine",
-        Action::Rest => "rest",
-        Action::TravelTo => "travel_to",
-        Action::Explore => "explore",
-        Action::Attack => "attack",
-        Action::AttackToward(dx, dy) => compass(dx, dy).map_or("attack_toward", |c| c.2),
-    }
-}
-
-/// The eight steps with their names in the file, as a move and as an attack in place.
-const COMPASS: [((i32, i32), &str, &str); 8] = [
-    ((-1, 0), "move_w", "attack_w"),
-    ((0, 1), "move_s", "attack_s"),
-    ((0, -1), "move_n", "attack_n"),
-    ((1, 0), "move_e", "attack_e"),
-    ((-1, -1), "move_nw", "attack_nw"),
-    ((1, -1), "move_ne", "attack_ne"),
-    ((-1, 1), "move_sw", "attack_sw"),
-    ((1, 1), "move_se", "attack_se"),
-];
-
-/// A king step's names in the file, `None` for what is not one.
-fn compass(dx: i32, dy: i32) -> Option<&'static ((i32, i32), &'static str, &'static str)> {
-    COMPASS.iter().find(|c| c.0 == (dx, dy))
-}
-
-/// Growing or cropping a side's name in the file.
-fn resize_name(side: Side, grow: bool) -> &'static str {
-    match (side, grow) {
-        (Side::Left, true) => "grow_left",
-        (Side::Left, false) => "crop_left",
-        (Side::Top, true) => "grow_top",
-        (Side::Top, false) => "crop_top",
-        (Side::Right, true) => "grow_right",
-        (Side::Right, false) => "crop_right",
-        (Side::Bottom, true) => "grow_bottom",
-        (Side::Bottom, false) => "crop_bottom",
-    }
-}
-
-/// Putting a tile's name in the file.
-fn tile_setting(tile: Tile) -> &'static str {
-    match tile {
-        Tile::Wall => "wall",
-        Tile::Floor => "floor",
-        Tile::Void => "void",
-        Tile::Water => "water",
-        Tile::Brush => "brush",
-        Tile::DoorClosed => "door",
-        Tile::DoorOpen => "open_door",
-        Tile::DoorJammed => "jammed_door",
-    }
-}
-
-/// An editor tool's name in the file.
-fn tool_setting(tool: Tool) -> &'static str {
-    match tool {
-        Tool::Rect => "rectangle",
-        Tool::Box => "filled_rectangle",
-        Tool::Line => "line",
-        Tool::Fill => "fill",
-        Tool::Copy => "copy",
-    }
-}
-
-/// A feature's names in the file: laying it in the editor, and using it as a tool.
-fn feature_setting(kind: FeatureKind) -> (&'static str, &'static str) {
-    match kind {
-        FeatureKind::Stairs => ("stairs", "use_tool"),
-        FeatureKind::Potion => ("potion", "use_tool"),
-        FeatureKind::Lure => ("lure", "use_lure"),
-        FeatureKind::Seeds => ("seeds", "use_seeds"),
-        FeatureKind::Spike => ("spike", "use_spike"),
-    }
-}
 
 /// What a move does, for the file's comments.
 fn move_help(action: Action) -> Option<&'static str> {
@@ -318,7 +149,7 @@ pub fn slots() -> &'static [Slot] {
                     }
                     None => out.push(Slot {
                         context: b.context,
-                        name: action_name(action),
+                        name: action.name(),
                         action,
                         rows: vec![r],
                         half: actions.iter().position(|&a| a == action).unwrap_or(0),

@@ -114,189 +114,323 @@ impl Context {
     }
 }
 
-/// Something the player asks for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Action {
+/// Declares every command once: its doc, its variant of [`Action`] (with its fields) and
+/// its name in the settings file (a string, or for a command with fields a function of
+/// them), from which `Action` and [`Action::name`] are made.
+macro_rules! commands {
+    ($(
+        $(#[doc = $doc:literal])*
+        $variant:ident $(( $($field:ident: $ty:ty),+ ))? = $name:expr,
+    )*) => {
+        /// Something the player asks for.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub enum Action {
+            $(
+                $(#[doc = $doc])*
+                $variant $(( $($ty),+ ))?,
+            )*
+        }
+
+        impl Action {
+            /// The command's name in the settings file (`wait`, `move_w`, `grow_left`).
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Action::$variant $(( $($field),+ ))? => commands!(@name $name $(, $($field),+)?),)*
+                }
+            }
+        }
+    };
+    (@name $name:expr) => {
+        $name
+    };
+    (@name $name:expr, $($field:ident),+) => {
+        $name($($field),+)
+    };
+}
+
+commands! {
     /// Move (or move the cursor) by a king step.
-    Move(i32, i32),
+    Move(dx: i32, dy: i32) = move_name,
     /// Let a turn pass.
-    Wait,
+    Wait = "wait",
     /// Show or hide the help screen.
-    Help,
+    Help = "help",
     /// Select the next monster.
-    NextMonster,
+    NextMonster = "next_monster",
     /// Select the previous monster.
-    PrevMonster,
+    PrevMonster = "prev_monster",
     /// Quit (asks while a game is in progress).
-    Quit,
+    Quit = "quit",
     /// Start the level again.
-    Restart,
+    Restart = "restart",
     /// Give the run up (asks).
-    Abandon,
+    Abandon = "abandon",
     /// Show or hide the search overlay.
-    ToggleOverlay,
+    ToggleOverlay = "overlay",
     /// Show or hide the selected monster's planned path.
-    TogglePath,
+    TogglePath = "path",
     /// Enter or leave look mode.
-    Look,
+    Look = "look",
     /// Travel to the look cursor's cell, one step a turn (as a click there does in play).
-    TravelTo,
+    TravelTo = "travel_to",
     /// Enter or leave edit mode.
-    Edit,
+    Edit = "edit",
     /// Leave the current mode.
-    Back,
+    Back = "back",
     /// Save the level.
-    Save,
+    Save = "save",
     /// Generate a new level with the next seed (and, after a generated one, the next kind).
-    NewLevel,
+    NewLevel = "new_level",
     /// One expansion back.
-    StepBack,
+    StepBack = "step_back",
     /// One expansion forward.
-    StepForward,
+    StepForward = "step_forward",
     /// To the first expansion.
-    StepStart,
+    StepStart = "step_first",
     /// To the finished search.
-    StepEnd,
+    StepEnd = "step_last",
     /// Start or stop autoplay.
-    Autoplay,
+    Autoplay = "autoplay",
     /// Autoplay faster.
-    Faster,
+    Faster = "faster",
     /// Autoplay slower.
-    Slower,
+    Slower = "slower",
     /// Next neighbourhood rule.
-    CycleNeighbourhood,
+    CycleNeighbourhood = "neighbours",
     /// Next heuristic.
-    CycleHeuristic,
+    CycleHeuristic = "heuristic",
     /// Next weight on H.
-    CycleWeight,
+    CycleWeight = "weight",
     /// Back to the default search options.
-    ResetOptions,
+    ResetOptions = "reset_options",
     /// Put a tile under the cursor; in the editor, end the shape under way with it.
-    PutTile(Tile),
+    PutTile(tile: Tile) = tile_setting,
     /// Swap wall and floor under the cursor.
-    ToggleTile,
+    ToggleTile = "swap_tile",
     /// Start a shape (or a copy) at the cursor; a second time, end it with the glyph.
-    Tool(Tool),
+    Tool(tool: Tool) = tool_setting,
     /// End the shape under way with the glyph, or put the glyph under the cursor.
-    Finish,
+    Finish = "finish",
     /// Lay the copied region with its top-left corner at the cursor.
-    Paste,
+    Paste = "paste",
     /// Wait for a monster's letter, to place one.
-    MonsterPrefix,
+    MonsterPrefix = "monster",
     /// Place a monster of this kind under the cursor.
-    PlaceKind(char),
+    PlaceKind(kind: char) = crate::content::kinds::builtin_name,
     /// Start or end resizing the map.
-    ResizePrefix,
+    ResizePrefix = "resize",
     /// Grow (positive) or crop (negative) the map at a side by one cell.
-    Resize(Side, i8),
+    Resize(side: Side, by: i8) = resize_name,
     /// Make a blank floor below this one, named by a `next:` header.
-    FloorBelow,
+    FloorBelow = "floor_below",
     /// Go to the designed floor below, to edit it.
-    FloorDown,
+    FloorDown = "floor_down",
     /// Go to the designed floor above, to edit it.
-    FloorUp,
+    FloorUp = "floor_up",
     /// Start a new run on a blank level.
-    BlankLevel,
+    BlankLevel = "blank_level",
     /// Delete the monster, or else the stairs or potion, under the cursor.
-    Delete,
+    Delete = "delete",
     /// Lay stairs or a potion under the cursor.
-    PlaceFeature(FeatureKind),
+    PlaceFeature(kind: FeatureKind) = place_name,
     /// Move the player here.
-    MovePlayer,
+    MovePlayer = "player",
     /// Undo the last edit.
-    Undo,
+    Undo = "undo",
     /// Redo the last undone edit.
-    Redo,
+    Redo = "redo",
     /// Switch greedy best-first search on or off.
-    ToggleGreedy,
+    ToggleGreedy = "greedy",
     /// Show the next whole-map layer (states, G, H, F, parents).
-    CycleLayer,
+    CycleLayer = "layer",
     /// Let the inspector follow the node being expanded, or not.
-    ToggleFollow,
+    ToggleFollow = "follow",
     /// Open or leave the search lab.
-    Lab,
+    Lab = "lab",
     /// Put the lab's start at the cursor.
-    SetStart,
+    SetStart = "start",
     /// Put the lab's goal at the cursor.
-    SetGoal,
+    SetGoal = "goal",
     /// Compare with a second search side by side (none, Dijkstra, weight 2, 4-way, greedy).
-    CycleCompare,
+    CycleCompare = "compare",
     /// Next tie rule of the search: lower H, LIFO, FIFO.
-    CycleTies,
+    CycleTies = "ties",
     /// Set the other tie rules beside the lab's search, one after the other.
-    CompareTies,
+    CompareTies = "compare_ties",
     /// Search the lab's query as a kind of monster does: every kind in turn, then plain.
-    LabKind,
+    LabKind = "lab_kind",
     /// Set a kind of monster's search beside the lab's: every kind in turn, then none.
-    CompareKind,
+    CompareKind = "compare_kind",
     /// Start or stop the lab's quiz: predict each expansion.
-    Quiz,
+    Quiz = "quiz",
     /// Answer the quiz: the cursor's cell is the one the search expands next.
-    Answer,
+    Answer = "answer",
     /// Let the mouse paint walls in the lab, or move the start and goal.
-    TogglePaint,
+    TogglePaint = "paint",
     /// How the monsters plan: own A*, capped A*, one Dijkstra map, own JPS.
-    CyclePlanning,
+    CyclePlanning = "planning",
     /// Take the stairs down.
-    Descend,
+    Descend = "descend",
     /// Drink a healing potion.
-    Drink,
+    Drink = "drink",
     /// Close the open doors beside the player.
-    CloseDoors,
+    CloseDoors = "close_doors",
     /// Use a tool: sound a lure, sow brush seeds, spike a door.
-    UseTool(FeatureKind),
+    UseTool(kind: FeatureKind) = use_name,
     /// Show only what the player sees, or the whole map.
-    ToggleSight,
+    ToggleSight = "sight",
     /// Open or close the message history.
-    History,
+    History = "history",
     /// Quit at once; asks first only when that would drop unsaved edits.
-    Interrupt,
+    Interrupt = "interrupt",
     /// Hand the terminal back to the shell (`fg` resumes).
-    Suspend,
+    Suspend = "suspend",
     /// The next help page.
-    NextPage,
+    NextPage = "next_page",
     /// The previous help page.
-    PrevPage,
+    PrevPage = "prev_page",
     /// Close the help or the message history.
-    Close,
+    Close = "close",
     /// Scroll the message history by messages: positive is older.
-    Scroll(i8),
+    Scroll(by: i8) = scroll_name,
     /// Scroll the message history by pages: positive is older.
-    ScrollPage(i8),
+    ScrollPage(by: i8) = scroll_page_name,
     /// To the oldest message (`true`) or the newest.
-    ScrollEnd(bool),
+    ScrollEnd(oldest: bool) = scroll_end_name,
     /// Rest until healed, or wait for something to happen (stops at anything new).
-    Rest,
+    Rest = "rest",
     /// Explore the unseen part of the floor (stops at anything new).
-    Explore,
+    Explore = "explore",
     /// Ask for a direction to attack in place, or (asked already) cancel.
-    Attack,
+    Attack = "attack",
     /// Attack the cell a king step away without moving.
-    AttackToward(i32, i32),
+    AttackToward(dx: i32, dy: i32) = attack_name,
     /// Answer yes.
-    Yes,
+    Yes = "yes",
     /// Answer no.
-    No,
+    No = "no",
     /// Save the level file, then quit.
-    SaveAndQuit,
+    SaveAndQuit = "save_and_quit",
     /// Take the file's version of a level changed on disk.
-    TakeFile,
+    TakeFile = "take_file",
     /// Keep the game's version of a level changed on disk.
-    KeepMine,
+    KeepMine = "keep_mine",
     /// Play or pause a replay.
-    ReplayPause,
+    ReplayPause = "pause",
     /// One input of a replay on, paused.
-    ReplayStep,
+    ReplayStep = "step",
     /// Replay faster.
-    ReplayFaster,
+    ReplayFaster = "replay_faster",
     /// Replay slower.
-    ReplaySlower,
+    ReplaySlower = "replay_slower",
     /// Ask for a turn to jump to.
-    ReplayJump,
+    ReplayJump = "jump_to_turn",
     /// Back to the start of the replay.
-    ReplayStart,
+    ReplayStart = "replay_start",
     /// Leave the replay viewer.
-    ReplayQuit,
+    ReplayQuit = "leave_replay",
+}
+
+/// The eight steps with their names in the file, as a move and as an attack in place.
+const COMPASS: [((i32, i32), &str, &str); 8] = [
+    ((-1, 0), "move_w", "attack_w"),
+    ((0, 1), "move_s", "attack_s"),
+    ((0, -1), "move_n", "attack_n"),
+    ((1, 0), "move_e", "attack_e"),
+    ((-1, -1), "move_nw", "attack_nw"),
+    ((1, -1), "move_ne", "attack_ne"),
+    ((-1, 1), "move_sw", "attack_sw"),
+    ((1, 1), "move_se", "attack_se"),
+];
+
+/// A king step's names in the file, `None` for what is not one.
+fn compass(dx: i32, dy: i32) -> Option<&'static ((i32, i32), &'static str, &'static str)> {
+    COMPASS.iter().find(|c| c.0 == (dx, dy))
+}
+
+/// Growing (`by` > 0) or cropping a side's name in the file.
+fn resize_name(side: Side, by: i8) -> &'static str {
+    match (side, by > 0) {
+        (Side::Left, true) => "grow_left",
+        (Side::Left, false) => "crop_left",
+        (Side::Top, true) => "grow_top",
+        (Side::Top, false) => "crop_top",
+        (Side::Right, true) => "grow_right",
+        (Side::Right, false) => "crop_right",
+        (Side::Bottom, true) => "grow_bottom",
+        (Side::Bottom, false) => "crop_bottom",
+    }
+}
+
+/// Putting a tile's name in the file.
+fn tile_setting(tile: Tile) -> &'static str {
+    match tile {
+        Tile::Wall => "wall",
+        Tile::Floor => "floor",
+        Tile::Void => "void",
+        Tile::Water => "water",
+        Tile::Brush => "brush",
+        Tile::DoorClosed => "door",
+        Tile::DoorOpen => "open_door",
+        Tile::DoorJammed => "jammed_door",
+    }
+}
+
+/// An editor tool's name in the file.
+fn tool_setting(tool: Tool) -> &'static str {
+    match tool {
+        Tool::Rect => "rectangle",
+        Tool::Box => "filled_rectangle",
+        Tool::Line => "line",
+        Tool::Fill => "fill",
+        Tool::Copy => "copy",
+    }
+}
+
+/// A feature's names in the file: laying it in the editor, and using it as a tool.
+fn feature_setting(kind: FeatureKind) -> (&'static str, &'static str) {
+    match kind {
+        FeatureKind::Stairs => ("stairs", "use_tool"),
+        FeatureKind::Potion => ("potion", "use_tool"),
+        FeatureKind::Lure => ("lure", "use_lure"),
+        FeatureKind::Seeds => ("seeds", "use_seeds"),
+        FeatureKind::Spike => ("spike", "use_spike"),
+    }
+}
+
+/// A king step's name in the file as a move.
+fn move_name(dx: i32, dy: i32) -> &'static str {
+    compass(dx, dy).map_or("move", |c| c.1)
+}
+
+/// A king step's name in the file as an attack in place.
+fn attack_name(dx: i32, dy: i32) -> &'static str {
+    compass(dx, dy).map_or("attack_toward", |c| c.2)
+}
+
+/// Laying a feature's name in the file.
+fn place_name(kind: FeatureKind) -> &'static str {
+    feature_setting(kind).0
+}
+
+/// Using a feature as a tool's name in the file.
+fn use_name(kind: FeatureKind) -> &'static str {
+    feature_setting(kind).1
+}
+
+/// Scrolling the history by messages' name in the file.
+fn scroll_name(by: i8) -> &'static str {
+    if by > 0 { "older" } else { "newer" }
+}
+
+/// Scrolling the history by pages' name in the file.
+fn scroll_page_name(by: i8) -> &'static str {
+    if by > 0 { "older_page" } else { "newer_page" }
+}
+
+/// Scrolling the history to an end's name in the file.
+fn scroll_end_name(oldest: bool) -> &'static str {
+    if oldest { "oldest" } else { "newest" }
 }
 
 /// A key as written in the table: a code and whether Ctrl is held. Shift is part of the

@@ -6,6 +6,8 @@ use super::overlay::Overlay;
 use super::screens::history::History;
 use super::screens::{Screen, help::Help};
 use super::tools::Tools;
+use super::ui::Ui;
+use super::{config::Settings, selection::Selection};
 use crate::content::level::tools::Clip;
 use crate::engine::grid::Pos;
 use crate::game::Watch;
@@ -28,6 +30,45 @@ pub struct KeptView {
     #[serde(with = "crate::content::serial::pos")]
     pub(super) camera: Pos,
     pub(super) sight: bool,
+}
+
+impl KeptView {
+    /// What a kept run's save holds of an app's `screen` and `ui`
+    /// (`KeptView::of(app.screen(), app.ui())`).
+    pub fn of(screen: &Screen, ui: &Ui) -> KeptView {
+        KeptView {
+            screen: KeptScreen::of(screen),
+            selected: ui.selection.id,
+            chosen: ui.selection.chosen,
+            show_path: ui.show_path,
+            overlay: ui.overlay.clone(),
+            clipboard: ui.clipboard.clone(),
+            travel: ui.travel,
+            errand: ui.errand,
+            watch: ui.watch.clone(),
+            camera: ui.camera,
+            sight: ui.sight,
+        }
+    }
+
+    /// The screen and the UI state kept, in a terminal of `size` with `settings`.
+    pub(super) fn restore(self, size: (u16, u16), settings: Settings) -> (Screen, Ui) {
+        let mut ui = Ui::new(size);
+        ui.selection = Selection {
+            id: self.selected,
+            chosen: self.chosen,
+        };
+        ui.show_path = self.show_path;
+        ui.overlay = self.overlay;
+        ui.clipboard = self.clipboard;
+        ui.travel = self.travel;
+        ui.errand = self.errand;
+        ui.watch = self.watch;
+        ui.camera = self.camera;
+        ui.sight = self.sight;
+        ui.settings = settings;
+        (self.screen.screen(), ui)
+    }
 }
 
 /// A screen as a kept run's save holds it.

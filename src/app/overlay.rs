@@ -1,5 +1,8 @@
 //! The search overlay's state, shared by the game's overlay and the lab: what it shows and
-//! how autoplay runs. Plain data, which the settings and the screens both read.
+//! how autoplay runs, and its own commands (stepping, autoplay, layers), which it carries
+//! out on itself. The settings and the screens both read it.
+
+use super::command::Action;
 
 /// Autoplay speeds, in expansions per second (one tick is [`TICK_MS`] milliseconds).
 pub const SPEEDS: [u32; 10] = [1, 2, 5, 10, 25, 60, 150, 400, 1000, 4000];
@@ -94,5 +97,85 @@ impl Overlay {
     /// Expansions per second autoplay runs at.
     pub fn speed(&self) -> u32 {
         SPEEDS[self.speed]
+    }
+}
+
+impl Overlay {
+    /// The expansions shown of a search of `total` expansions.
+    pub fn current(&self, total: u32) -> u32 {
+        self.step.unwrap_or(total)
+    }
+
+    /// Shows the search after `step` of its `total` expansions (the finished search from
+    /// the last on).
+    pub(super) fn step_to(&mut self, step: u32, total: u32) {
+        self.step = (step < total).then_some(step);
+    }
+
+    /// Keeps the step shown after the search ran again (now `total` expansions long):
+    /// mid-search the new search is shown as far as the old one was (at most finished), so
+    /// an edit is watched where it was made.
+    pub(super) fn keep_step(&mut self, total: u32) {
+        if let Some(step) = self.step {
+            self.step_to(step, total);
+        }
+    }
+
+    /// Starts or pauses autoplay; from the finished search it starts from the beginning.
+    pub(super) fn toggle_autoplay(&mut self) {
+        if self.autoplay {
+            self.autoplay = false;
+            return;
+        }
+        if self.step.is_none() {
+            self.step = Some(0);
+        }
+        self.owed = 0;
+        self.autoplay = true;
+    }
+
+    /// One tick of autoplay over a search of `total` expansions: as many expansions as the
+    /// speed owes by now.
+    pub(super) fn tick(&mut self, total: u32) {
+        self.owed += self.speed() * TICK_MS;
+        let steps = self.owed / 1000;
+        self.owed %= 1000;
+        let next = self.current(total).saturating_add(steps);
+        if next >= total {
+            self.step = None;
+            self.autoplay = false;
+        } else {
+            self.step = Some(next);
+        }
+    }
+
+    /// Carries out a command of the overlay's own (stepping, autoplay, layers) over a
+    /// search of `total` expansions: `None` once carried out, else the action.
+    pub(super) fn handle(&mut self, action: Action, total: u32) -> Option<Action> {
+        match action {
+            Action::StepBack => {
+                self.autoplay = false;
+                self.step_to(self.current(total).saturating_sub(1), total);
+            }
+            Action::StepForward => {
+                self.autoplay = false;
+                self.step_to(self.current(total).saturating_add(1), total);
+            }
+            Action::StepStart => {
+                self.autoplay = false;
+                self.step_to(0, total);
+            }
+            Action::StepEnd => {
+                self.autoplay = false;
+                self.step = None;
+            }
+            Action::Autoplay => self.toggle_autoplay(),
+            Action::Faster => self.speed = (self.speed + 1).min(SPEEDS.len() - 1),
+            Action::Slower => self.speed = self.speed.saturating_sub(1),
+            Action::CycleLayer => self.layer = self.layer.next(),
+            Action::ToggleFollow => self.follow = !self.follow,
+            other => return Some(other),
+        }
+        None
     }
 }

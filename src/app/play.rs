@@ -1,38 +1,37 @@
 //! Playing: the game's commands (a turn, an attack in place, a long action), the monster
 //! selected and whose search is traced, and what the map shows of the game.
 
-use super::keymap::{Action, Context};
-use super::selection::Selection;
-use super::{App, Mode, Screen};
-use crate::engine::grid::Pos;
-use crate::game::{Act, ActResult, GameState};
-use crate::session::Descended;
+use super::keymap::Action;
+use super::{App, Screen};
+use crate::game::{Act, GameState};
 
 impl App {
     /// Carries out a command of the game's (a turn, a long action, what the map shows):
     /// `None` once it is carried out, else the action, for another part of the app.
     pub(super) fn game_action(&mut self, action: Action) -> Option<Action> {
         match action {
-            Action::Wait => self.act(Act::Wait),
+            Action::Wait => self.play().act(Act::Wait),
             Action::NextMonster | Action::PrevMonster => {
                 let by = if action == Action::NextMonster { 1 } else { -1 };
-                match self.selection.cycled(self.session.world(), by) {
-                    Some(id) => self.select(Some(id)),
-                    None => self.selection.id = None,
+                match self.ui.selection.cycled(self.session.world(), by) {
+                    Some(id) => self.ui.select(Some(id), self.session.world_mut()),
+                    None => self.ui.selection.id = None,
                 }
             }
-            Action::TogglePath => self.show_path = !self.show_path,
+            Action::TogglePath => self.ui.show_path = !self.ui.show_path,
             Action::Descend => {
                 if self.world().feature_at(self.world().player().pos)
                     == Some(crate::content::level::FeatureKind::Stairs)
                 {
-                    self.descend();
+                    if self.play().descend() {
+                        self.set_cursor(self.world().player().pos);
+                    }
                 } else {
-                    self.travel_to_stairs();
+                    self.play().travel_to_stairs();
                 }
             }
-            Action::Rest => self.start_rest(),
-            Action::Explore => self.start_explore(),
+            Action::Rest => self.play().start_rest(),
+            Action::Explore => self.play().start_explore(),
             Action::Attack => {
                 self.screen = match self.screen {
                     Screen::Play if self.world().state() == GameState::Playing => Screen::Aim,
@@ -41,14 +40,14 @@ impl App {
             }
             Action::AttackToward(dx, dy) => {
                 self.screen = Screen::Play;
-                self.act(Act::Attack(dx, dy));
+                self.play().act(Act::Attack(dx, dy));
             }
-            Action::Drink => self.act(Act::Drink),
-            Action::CloseDoors => self.act(Act::CloseDoors),
-            Action::UseTool(kind) => self.act(Act::Use(kind)),
+            Action::Drink => self.play().act(Act::Drink),
+            Action::CloseDoors => self.play().act(Act::CloseDoors),
+            Action::UseTool(kind) => self.play().act(Act::Use(kind)),
             Action::ToggleSight => {
-                self.sight = !self.sight;
-                self.say(if self.sight {
+                self.ui.sight = !self.ui.sight;
+                self.say(if self.ui.sight {
                     "Sight on: you see what your eyes reach and remember the rest."
                 } else {
                     "Sight off: the whole map shows."
@@ -57,82 +56,5 @@ impl App {
             other => return Some(other),
         }
         None
-    }
-
-    /// Takes the stairs: the session puts the floor below in play.
-    pub(super) fn descend(&mut self) {
-        match self.session.descend() {
-            Descended::Unsaved => self.say(format!(
-                "Save ({}) or undo your edits first: the floor below replaces this design.",
-                self.key(Context::Play, Action::Save)
-            )),
-            Descended::Refused => {}
-            Descended::Down => {
-                self.selection
-                    .pick_default(self.session.world(), self.sight);
-                // Any long action belonged to the game left behind.
-                self.stop_errands();
-                self.set_cursor(self.world().player().pos);
-                self.after_turn();
-            }
-        }
-    }
-
-    pub(super) fn act(&mut self, act: Act) {
-        if self.session.world_mut().player_act(act) == ActResult::Acted {
-            self.after_turn();
-        }
-    }
-
-    /// Keeps the selection valid after monsters died or appeared.
-    pub(super) fn after_turn(&mut self) {
-        self.selection.keep(self.session.world(), self.sight);
-        self.sync_trace();
-        self.overlay.step = None;
-    }
-
-    /// The monster whose search is recorded: the selected one while the overlay is on.
-    pub(super) fn wanted_trace(&self) -> Option<u32> {
-        if self.overlay.on {
-            self.selection.id
-        } else {
-            None
-        }
-    }
-
-    /// Points tracing at [`App::wanted_trace`], searching again for that monster alone.
-    pub(super) fn sync_trace(&mut self) {
-        let want = self.wanted_trace();
-        if self.world().planner().traced() != want {
-            self.session.world_mut().set_traced(want);
-        }
-    }
-
-    /// The player picks a monster.
-    pub(super) fn select(&mut self, id: Option<u32>) {
-        self.selection = Selection {
-            id,
-            chosen: id.is_some(),
-        };
-        self.overlay.step = None;
-        self.sync_trace();
-    }
-
-    /// The cursor in look mode, else the selected monster, else the player.
-    pub(super) fn cursor_or_selected(&self) -> Pos {
-        if self.mode() == Mode::Look {
-            return self.cursor();
-        }
-        self.selection
-            .id
-            .and_then(|id| self.world().monster(id))
-            .map_or(self.world().player().pos, |m| m.pos)
-    }
-
-    pub(super) fn move_cursor(&mut self, dx: i32, dy: i32) {
-        let p = self.cursor().offset(dx, dy);
-        if self.world().grid().contains(p) {
-            self.set_cursor(p);
-        }
     }
 }

@@ -6,78 +6,67 @@
 
 use std::collections::HashMap;
 
-use super::App;
-use super::keymap::{Action, Context};
-use super::lab::{Queued, Quiz, Verdict};
+use super::lab::{Lab, Queued, Quiz, Verdict};
+use super::overlay::Overlay;
 use crate::engine::astar::{NodeInfo, NodeState, SearchOptions, Snapshot, Ties, Weight};
 use crate::engine::grid::{Grid, Pos};
 
-impl App {
-    /// Starts the quiz (from the first expansion when the search is shown finished) or
-    /// stops it.
-    pub(super) fn toggle_quiz(&mut self) {
-        let answer = self.key(Context::Lab, Action::Answer);
-        let Some(lab) = self.lab_mut() else { return };
-        if let Some(quiz) = lab.quiz.take() {
-            self.say(format!(
-                "Quiz over: {} of {} right.",
-                quiz.right, quiz.asked
-            ));
-            return;
-        }
-        lab.quiz = Some(Quiz::default());
-        self.overlay.autoplay = false;
-        if self.overlay.step.is_none() {
-            self.overlay.step = Some(0);
-        }
-        self.say(format!(
-            "Quiz: put the cursor on the node the search expands next and press {answer}."
+/// Starts the quiz (from the first expansion when the search is shown finished) or stops
+/// it; the words for the log, which name `answer`, the key that answers.
+pub(super) fn toggle(lab: &mut Lab, overlay: &mut Overlay, answer: &str) -> String {
+    if let Some(quiz) = lab.quiz.take() {
+        return format!("Quiz over: {} of {} right.", quiz.right, quiz.asked);
+    }
+    lab.quiz = Some(Quiz::default());
+    overlay.autoplay = false;
+    if overlay.step.is_none() {
+        overlay.step = Some(0);
+    }
+    format!("Quiz: put the cursor on the node the search expands next and press {answer}.")
+}
+
+/// Takes the cursor's cell as the answer: judges it, steps the search on by the expansion
+/// asked about, and counts it; words for the log when there is no question to answer
+/// (`quiz_key` starts and ends the quiz).
+pub(super) fn answer(
+    lab: &mut Lab,
+    overlay: &mut Overlay,
+    cursor: Pos,
+    quiz_key: &str,
+) -> Option<String> {
+    if lab.quiz.is_none() {
+        return Some(format!("{quiz_key} starts the quiz."));
+    }
+    let total = lab.expansions();
+    let step = overlay.current(total);
+    let search = &lab.searches[0];
+    if step >= search.trace.expansions() {
+        let q = lab.quiz.clone().unwrap_or_default();
+        return Some(format!(
+            "The search is over: {} of {} right. {quiz_key} ends the quiz.",
+            q.right, q.asked
         ));
     }
-
-    /// Takes the cursor's cell as the answer: judges it, steps the search on by the
-    /// expansion asked about, and counts it.
-    pub(super) fn answer_quiz(&mut self) {
-        let quiz_key = self.key(Context::Lab, Action::Quiz);
-        let cursor = self.cursor();
-        let step = self.current_step();
-        let Some(lab) = self.lab() else { return };
-        if lab.quiz.is_none() {
-            self.say(format!("{quiz_key} starts the quiz."));
-            return;
-        }
-        let search = &lab.searches[0];
-        if step >= search.trace.expansions() {
-            let q = lab.quiz.clone().unwrap_or_default();
-            self.say(format!(
-                "The search is over: {} of {} right. {quiz_key} ends the quiz.",
-                q.right, q.asked
-            ));
-            return;
-        }
-        let Some(snap) = lab.snapshot(0, step) else {
-            return;
-        };
-        let queued = lab.queued(0, snap.step);
-        let order = lab.open_order(0, snap.step);
-        let verdict = judge(
-            &snap,
-            &order,
-            &queued,
-            &search.options,
-            lab.cost_grid(0),
-            cursor,
-        );
-        let right = verdict.right;
-        if let Some(quiz) = self.lab_mut().and_then(|l| l.quiz.as_mut()) {
-            quiz.asked += 1;
-            quiz.right += u32::from(right);
-            quiz.verdict = Some(verdict);
-        }
-        // On to the expansion asked about: the map shows it taken (`%`), and the panel what
-        // it did.
-        self.step_to(step + 1);
+    let snap = lab.snapshot(0, step)?;
+    let queued = lab.queued(0, snap.step);
+    let order = lab.open_order(0, snap.step);
+    let verdict = judge(
+        &snap,
+        &order,
+        &queued,
+        &search.options,
+        lab.cost_grid(0),
+        cursor,
+    );
+    if let Some(quiz) = lab.quiz.as_mut() {
+        quiz.asked += 1;
+        quiz.right += u32::from(verdict.right);
+        quiz.verdict = Some(verdict);
     }
+    // On to the expansion asked about: the map shows it taken (`%`), and the panel what it
+    // did.
+    overlay.step_to(step + 1, total);
+    None
 }
 
 /// Why `a` is popped before `b`, both open: the rule that tells them apart, in words with

@@ -34,7 +34,7 @@ pub fn layout(app: &App, area: Rect) -> Option<Layout> {
     let hint = Rect::new(area.x, area.bottom() - 1, area.width, 1);
     // The log grows with the terminal: a sixth of the height from 30 rows on, so a fight's
     // messages stay in view; short terminals keep their rows for the map.
-    let searching = app.overlay().on || app.mode() == Mode::Lab;
+    let searching = app.ui().overlay().on || app.screen().mode() == Mode::Lab;
     let log_h = if area.height >= 30 || area.height >= 20 && !searching {
         ((area.height - 6) / 6).max(4)
     } else {
@@ -66,16 +66,16 @@ pub fn layout(app: &App, area: Rect) -> Option<Layout> {
 }
 
 /// Where the camera goes for `view` (the map cell drawn at its top-left), from where it is
-/// now (`app.camera()`): while playing, centred on the player; in look and edit modes it
+/// now (`app.ui().camera()`): while playing, centred on the player; in look and edit modes it
 /// stays put and scrolls only when the cursor comes within a margin of the view's edge.
 /// Either way it is clamped to the map, and a map smaller than the view is centred.
 pub fn camera(app: &App, view: Rect) -> Pos {
     let grid = app.world().grid();
     let (w, h) = (grid.width(), grid.height());
-    match app.mode() {
+    match app.screen().mode() {
         Mode::Look | Mode::Edit | Mode::Lab => Pos::new(
-            scroll(app.camera().x, app.cursor().x, w, view.width),
-            scroll(app.camera().y, app.cursor().y, h, view.height),
+            scroll(app.ui().camera().x, app.cursor().x, w, view.width),
+            scroll(app.ui().camera().y, app.cursor().y, h, view.height),
         ),
         _ => {
             let p = app.world().player().pos;
@@ -115,7 +115,8 @@ fn scroll(cam: i32, focus: i32, len: usize, view: u16) -> i32 {
 /// row. All show the same cells, so the view, the camera and the mouse agree on them.
 pub fn map_views(app: &App, layout: &Layout) -> Vec<Rect> {
     let map = layout.map;
-    let comparing = app.mode() == Mode::Lab && app.lab().is_some_and(|l| l.searches.len() > 1);
+    let comparing = app.screen().mode() == Mode::Lab
+        && app.screen().lab().is_some_and(|l| l.searches.len() > 1);
     if !comparing {
         return vec![map];
     }
@@ -146,15 +147,15 @@ pub fn camera_view(app: &App, area: Rect) -> Option<Rect> {
 /// The map cell under a screen cell, if the map is drawn there (with the camera the last
 /// frame was drawn with).
 pub fn map_cell(app: &App, col: u16, row: u16) -> Option<Pos> {
-    let area = Rect::new(0, 0, app.size.0, app.size.1);
+    let area = Rect::new(0, 0, app.ui.size.0, app.ui.size.1);
     let l = layout(app, area)?;
     map_views(app, &l).into_iter().find_map(|view| {
         if col < view.x || row < view.y || col >= view.right() || row >= view.bottom() {
             return None;
         }
         let p = Pos::new(
-            app.camera().x + i32::from(col - view.x),
-            app.camera().y + i32::from(row - view.y),
+            app.ui().camera().x + i32::from(col - view.x),
+            app.ui().camera().y + i32::from(row - view.y),
         );
         app.world().grid().contains(p).then_some(p)
     })
@@ -163,13 +164,13 @@ pub fn map_cell(app: &App, col: u16, row: u16) -> Option<Pos> {
 /// The screen cell a map cell is drawn on in the first map view, if it is on screen (the
 /// inverse of [`map_cell`]).
 pub fn screen_cell(app: &App, p: Pos) -> Option<(u16, u16)> {
-    cell_in(app, Rect::new(0, 0, app.size.0, app.size.1), p)
+    cell_in(app, Rect::new(0, 0, app.ui.size.0, app.ui.size.1), p)
 }
 
 /// [`screen_cell`] for a frame drawn in `area`: where the view draws map cell `p`.
 pub fn cell_in(app: &App, area: Rect, p: Pos) -> Option<(u16, u16)> {
     let view = camera_view(app, area)?;
-    let (dx, dy) = (p.x - app.camera().x, p.y - app.camera().y);
+    let (dx, dy) = (p.x - app.ui().camera().x, p.y - app.ui().camera().y);
     let inside = app.world().grid().contains(p)
         && (0..i32::from(view.width)).contains(&dx)
         && (0..i32::from(view.height)).contains(&dy);
@@ -183,9 +184,9 @@ impl App {
     /// edit modes it moves only when the cursor nears the edge of the view, so the map does
     /// not jump under the pointer.
     pub(super) fn settle_camera(&mut self) {
-        let area = Rect::new(0, 0, self.size.0, self.size.1);
+        let area = Rect::new(0, 0, self.ui.size.0, self.ui.size.1);
         if let Some(view) = camera_view(self, area) {
-            self.camera = camera(self, view);
+            self.ui.camera = camera(self, view);
         }
     }
 
@@ -193,7 +194,8 @@ impl App {
     /// monster when it is on screen, else the player (always on screen while playing), so
     /// the camera need not move and the inspector never shows cells the map does not.
     pub fn focus_default(&self) -> Pos {
-        self.selection
+        self.ui
+            .selection
             .id
             .and_then(|id| self.world().monster(id))
             .map(|m| m.pos)
@@ -204,7 +206,7 @@ impl App {
     /// The map view's size in cells, for a level made to fill it; nothing fits a terminal
     /// too small for the game.
     pub(super) fn map_view_size(&self) -> (usize, usize) {
-        layout(self, Rect::new(0, 0, self.size.0, self.size.1)).map_or((0, 0), |l| {
+        layout(self, Rect::new(0, 0, self.ui.size.0, self.ui.size.1)).map_or((0, 0), |l| {
             (usize::from(l.map.width), usize::from(l.map.height))
         })
     }

@@ -4,10 +4,11 @@
 //! dispatches each command once, to the screen up.
 //!
 //! The screens that only read or answer (the help, the history, a question) are types with
-//! their state and handle their commands in their file alone. The screens on the map (play,
-//! look, edit, the lab) hold their state in their [`Screen`] variant, and their commands
-//! act on the session, so the app's files by job carry them out (`play`, `travel`,
-//! `editor`, `search`).
+//! their state and handle their commands in their file alone. The lab handles its own
+//! commands and its mouse on its searches and the overlay (`lab::handle`, `lab::mouse`);
+//! the editor's [`edit::Editor`] is lent the screen's state, the session and the
+//! clipboard for one command. What changes the screen or the run (entering and leaving a
+//! screen, a new run, changing floors) is the app's.
 //!
 //! A new screen is a file here (its state, its `CONTEXTS`, its `handle`), a variant of
 //! [`Screen`] with its line in `Screen::contexts`, and a row of [`STACKS`].
@@ -23,11 +24,16 @@ mod transition;
 
 pub use transition::Transition;
 
+use std::sync::Arc;
+
 use super::command::Context;
 use super::lab::Lab;
+use super::overlay::Overlay;
 use super::tools::Tools;
-use crate::content::map::Tile;
+pub use crate::app::tools::Stroke;
+use crate::engine::astar::{Snapshot, Trace};
 use crate::engine::grid::Pos;
+use crate::game::World;
 use confirm::Confirm;
 
 /// Every set of contexts a screen consults, one per screen and state of it: one key may do
@@ -137,7 +143,7 @@ impl Screen {
     }
 
     /// The kind of screen under any question.
-    pub(crate) fn mode(&self) -> Mode {
+    pub fn mode(&self) -> Mode {
         match self.base() {
             Screen::Play | Screen::Aim | Screen::Confirm { .. } => Mode::Play,
             Screen::Look { .. } => Mode::Look,
@@ -163,12 +169,102 @@ impl Screen {
         }
     }
 
+    /// Contexts whose hints the hint bar shows, with the search overlay `on` or not: a
+    /// question's are in its box, so the bar keeps the hints of the screen it is asked
+    /// over.
+    pub fn hint_contexts(&self, overlay: bool) -> &'static [Context] {
+        match self {
+            Screen::Confirm { back, .. } => back.contexts(overlay),
+            s => s.contexts(overlay),
+        }
+    }
+
+    /// The question waiting for an answer, if any.
+    pub fn question(&self) -> Option<&Confirm> {
+        match self {
+            Screen::Confirm { question, .. } => Some(question),
+            _ => None,
+        }
+    }
+
+    /// The help page shown (0 when the help is closed).
+    pub fn help_page(&self) -> usize {
+        match self.base() {
+            Screen::Help { help, .. } => help.page,
+            _ => 0,
+        }
+    }
+
+    /// Messages of the history hidden below its bottom line (0 shows the newest).
+    pub fn history_scroll(&self) -> usize {
+        match self.base() {
+            Screen::History { history, .. } => history.scroll,
+            _ => 0,
+        }
+    }
+
+    /// Opens the screen `make` makes over this one; it returns here when closed.
+    pub(crate) fn open_over(&mut self, make: impl FnOnce(Box<Screen>) -> Screen) {
+        let back = std::mem::replace(self, Screen::Play);
+        *self = make(Box::new(back));
+    }
+
+    /// Closes the help, the history or a question: back to the screen under it.
+    pub(crate) fn close(&mut self) {
+        let screen = std::mem::replace(self, Screen::Play);
+        *self = match screen {
+            Screen::Help { back, .. }
+            | Screen::History { back, .. }
+            | Screen::Confirm { back, .. } => *back,
+            other => other,
+        };
+    }
+
+    /// Asks `question` over this screen (in place of a question already asked).
+    pub(crate) fn ask(&mut self, question: Confirm) {
+        if let Screen::Confirm { question: q, .. } = self {
+            *q = question;
+        } else {
+            self.open_over(|back| Screen::Confirm { question, back });
+        }
+    }
+
     /// The screen's cursor, for the screens that have one.
     pub(crate) fn cursor_mut(&mut self) -> Option<&mut Pos> {
         match self.base_mut() {
             Screen::Look { cursor } | Screen::Edit { cursor, .. } | Screen::Lab { cursor, .. } => {
                 Some(cursor)
             }
+            _ => None,
+        }
+    }
+
+    /// The lab, while it is up (under any question).
+    pub fn lab(&self) -> Option<&Lab> {
+        match self.base() {
+            Screen::Lab { lab, .. } => Some(lab),
+            _ => None,
+        }
+    }
+
+    /// Expansions of the search shown: in the lab, the longest of its searches, else the
+    /// traced search of `world`.
+    pub fn shown_expansions(&self, world: &World) -> u32 {
+        match self.lab() {
+            Some(lab) => lab.expansions(),
+            None => world.trace().map_or(0, Trace::expansions),
+        }
+    }
+
+    /// The lab's search `i` at the `overlay`'s step, while the lab is up.
+    pub fn lab_snapshot(&self, i: usize, overlay: &Overlay) -> Option<Arc<Snapshot>> {
+        self.lab()?.snapshot(i, overlay.step.unwrap_or(u32::MAX))
+    }
+
+    /// The editor's tools, while the editor is up (under any question).
+    pub fn tools(&self) -> Option<&Tools> {
+        match self.base() {
+            Screen::Edit { tools, .. } => Some(tools),
             _ => None,
         }
     }
@@ -180,15 +276,4 @@ impl Screen {
             _ => None,
         }
     }
-}
-
-/// A mouse stroke in the editor or the lab: cells painted while a button is held.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Stroke {
-    /// The last cell painted.
-    pub(crate) last: Pos,
-    /// What the stroke paints.
-    pub(crate) tile: Tile,
-    /// Whether an edit happened, so the monsters replan once the stroke ends.
-    pub(crate) replan: bool,
 }

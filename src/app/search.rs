@@ -1,54 +1,37 @@
 //! Which search the screen shows and how far: the overlay on a monster's search in the game,
 //! and the lab's searches; stepping, autoplay, layers and the replays they draw from.
 
-use std::sync::Arc;
-
 use super::keymap::{Action, Context};
 use super::lab::Lab;
-use super::overlay::{SPEEDS, TICK_MS};
+use super::options;
+use super::screens::lab::{self as lab_screen, Outcome};
 use super::{App, Mode, Screen};
-use crate::content::searches;
-use crate::engine::astar::{SearchOptions, Snapshot, Trace, Weight};
+use crate::engine::astar::SearchOptions;
 use crate::engine::grid::Pos;
 use crate::game::Planning;
 
-/// Weights the overlay cycles through, in thousandths.
-const WEIGHTS: [u32; 5] = [1000, 1500, 2000, 3000, 5000];
-
 impl App {
-    /// Carries out a command of the search overlay or the lab: `None` once it is carried
-    /// out, else the action, for another part of the app.
+    /// Carries out a command of the search overlay, the lab's or the monsters' search:
+    /// `None` once it is carried out, else the action, for another part of the app.
     pub(super) fn search_action(&mut self, action: Action) -> Option<Action> {
+        let total = self.screen.shown_expansions(self.session.world());
+        let action = self.ui.overlay.handle(action, total)?;
+        if let Screen::Lab { lab, cursor, .. } = self.screen.base_mut() {
+            let bindings = &self.ui.settings.bindings;
+            match lab_screen::handle(lab, *cursor, &mut self.ui.overlay, bindings, action) {
+                Outcome::Done => return None,
+                Outcome::Say(text) => {
+                    self.say(text);
+                    return None;
+                }
+                Outcome::Not(_) => {}
+            }
+        }
+        if let Some(change) = options::change(action) {
+            self.play().change_options(change);
+            return None;
+        }
         match action {
-            Action::StepBack => {
-                self.overlay.autoplay = false;
-                self.step_to(self.current_step().saturating_sub(1));
-            }
-            Action::StepForward => {
-                self.overlay.autoplay = false;
-                self.step_to(self.current_step().saturating_add(1));
-            }
-            Action::StepStart => {
-                self.overlay.autoplay = false;
-                self.step_to(0);
-            }
-            Action::StepEnd => {
-                self.overlay.autoplay = false;
-                self.overlay.step = None;
-            }
-            Action::Autoplay => self.toggle_autoplay(),
-            Action::Faster => self.overlay.speed = (self.overlay.speed + 1).min(SPEEDS.len() - 1),
-            Action::Slower => self.overlay.speed = self.overlay.speed.saturating_sub(1),
-            Action::CycleNeighbourhood => self.change_options(|o| {
-                o.neighbourhood = searches::next(&searches::RULES, o.neighbourhood)
-            }),
-            Action::CycleHeuristic => self.change_options(|o| {
-                o.heuristic = searches::next(&searches::HEURISTICS, o.heuristic)
-            }),
-            Action::CycleWeight => self.change_options(App::next_weight),
-            Action::ToggleGreedy => self.change_options(|o| o.greedy = !o.greedy),
-            Action::ResetOptions => self.change_options(|o| *o = SearchOptions::default()),
-            Action::CycleLayer => self.overlay.layer = self.overlay.layer.next(),
             Action::CyclePlanning => {
                 let next = self.world().planning().next();
                 self.session.world_mut().set_planning(next);
@@ -64,171 +47,29 @@ impl App {
                         "Monsters plan: each its own Jump Point Search, every turn.".to_string()
                     }
                 });
-                self.overlay.step = None;
-                self.sync_trace();
+                self.ui.overlay.step = None;
+                self.ui.sync_trace(self.session.world_mut());
             }
-            Action::ToggleFollow => self.overlay.follow = !self.overlay.follow,
             Action::Lab => {
-                if self.mode() == Mode::Lab {
+                if self.screen.mode() == Mode::Lab {
                     self.leave_lab();
                 } else {
                     self.enter_lab();
                 }
             }
-            Action::SetStart => self.lab_endpoint(true),
-            Action::SetGoal => self.lab_endpoint(false),
-            Action::CycleCompare => self.rerun_lab(Lab::cycle_compare),
-            Action::TogglePaint => {
-                if let Some(lab) = self.lab_mut() {
-                    lab.paint = !lab.paint;
-                }
-            }
-            Action::CycleTies => self.change_options(|o| {
-                o.ties = searches::next(&searches::TIES, o.ties);
-            }),
-            Action::CompareTies => self.rerun_lab(Lab::cycle_ties),
-            Action::LabKind => self.rerun_lab(Lab::cycle_kind),
-            Action::CompareKind => self.rerun_lab(Lab::cycle_compare_kind),
-            Action::Quiz => self.toggle_quiz(),
-            Action::Answer => self.answer_quiz(),
+            // The lab's own commands with no lab open do nothing.
+            Action::SetStart
+            | Action::SetGoal
+            | Action::CycleCompare
+            | Action::TogglePaint
+            | Action::CompareTies
+            | Action::LabKind
+            | Action::CompareKind
+            | Action::Quiz
+            | Action::Answer => {}
             other => return Some(other),
         }
         None
-    }
-
-    /// Sets the lab's start (or goal) at the cursor.
-    pub(super) fn lab_endpoint(&mut self, start: bool) {
-        let cursor = self.cursor();
-        let Some(lab) = self.lab_mut() else { return };
-        let done = if start {
-            lab.set_start(cursor)
-        } else {
-            lab.set_goal(cursor)
-        };
-        if done {
-            self.lab_reran();
-        } else {
-            self.say("The start and the goal stand on floor.");
-        }
-    }
-
-    /// The lab, while it is open.
-    pub fn lab(&self) -> Option<&Lab> {
-        match self.screen.base() {
-            Screen::Lab { lab, .. } => Some(lab),
-            _ => None,
-        }
-    }
-
-    /// The lab, while it is open, to change.
-    pub(super) fn lab_mut(&mut self) -> Option<&mut Lab> {
-        match self.screen.base_mut() {
-            Screen::Lab { lab, .. } => Some(lab),
-            _ => None,
-        }
-    }
-
-    /// Expansions of the search shown (in the lab, the longest of its searches).
-    pub fn shown_expansions(&self) -> u32 {
-        match self.lab() {
-            Some(lab) => lab.expansions(),
-            None => self.world().trace().map_or(0, Trace::expansions),
-        }
-    }
-
-    /// The expansions shown now.
-    pub fn current_step(&self) -> u32 {
-        self.overlay.step.unwrap_or_else(|| self.shown_expansions())
-    }
-
-    /// Shows the search after `step` expansions (the finished search from the last on).
-    pub(super) fn step_to(&mut self, step: u32) {
-        let total = self.shown_expansions();
-        self.overlay.step = (step < total).then_some(step);
-    }
-
-    /// Changes the lab's searches with `change` (a comparison, a tie rule, a kind) and shows
-    /// them from their start.
-    pub(super) fn rerun_lab(&mut self, change: fn(&mut Lab)) {
-        if let Some(lab) = self.lab_mut() {
-            change(lab);
-            self.lab_reran();
-        }
-    }
-
-    /// Shows the lab's searches after they ran on a new query, options or comparison:
-    /// finished, or during a quiz from the first expansion, so that the quiz goes on over
-    /// the new search.
-    pub(super) fn lab_reran(&mut self) {
-        let quizzing = self.lab().is_some_and(|l| l.quiz.is_some());
-        self.overlay.step = quizzing.then_some(0);
-    }
-
-    /// Keeps the step shown after the lab's searches ran again on an edited map: mid-search
-    /// the new search is shown as far as the old one was (at most finished), so an edit is
-    /// watched where it was made.
-    pub(super) fn keep_step(&mut self) {
-        if let Some(step) = self.overlay.step {
-            self.step_to(step);
-        }
-    }
-
-    /// Starts or pauses autoplay; from the finished search it starts from the beginning.
-    pub(super) fn toggle_autoplay(&mut self) {
-        if self.overlay.autoplay {
-            self.overlay.autoplay = false;
-            return;
-        }
-        if self.overlay.step.is_none() {
-            self.overlay.step = Some(0);
-        }
-        self.overlay.owed = 0;
-        self.overlay.autoplay = true;
-    }
-
-    /// One tick of autoplay: as many expansions as the speed owes by now.
-    pub(super) fn autoplay_tick(&mut self) {
-        let o = &mut self.overlay;
-        o.owed += o.speed() * TICK_MS;
-        let steps = o.owed / 1000;
-        o.owed %= 1000;
-        let total = self.shown_expansions();
-        let next = self.current_step().saturating_add(steps);
-        if next >= total {
-            self.overlay.step = None;
-            self.overlay.autoplay = false;
-        } else {
-            self.overlay.step = Some(next);
-        }
-    }
-
-    /// The selected monster's search as it stood at the overlay's step. Replaying a large
-    /// search takes milliseconds, so the last replay is kept until the trace or step changes.
-    pub fn snapshot(&self) -> Option<Arc<Snapshot>> {
-        let trace = self.world().trace()?;
-        let step = self.overlay.step.unwrap_or(u32::MAX);
-        let key = (self.world().planner().trace_serial(), step);
-        let mut cache = self.snapshot_cache.borrow_mut();
-        if let Some((k, snap)) = cache.as_ref()
-            && *k == key
-        {
-            return Some(Arc::clone(snap));
-        }
-        let snap = Arc::new(trace.snapshot(step));
-        *cache = Some((key, Arc::clone(&snap)));
-        Some(snap)
-    }
-
-    /// The lab's search `i` at the overlay's step.
-    pub fn lab_snapshot(&self, i: usize) -> Option<Arc<Snapshot>> {
-        self.lab()?
-            .snapshot(i, self.overlay.step.unwrap_or(u32::MAX))
-    }
-
-    /// Drops the kept replay, so the next frame replays the search as the first frame after a
-    /// turn does (the frame benchmark measures that).
-    pub fn forget_snapshot(&self) {
-        self.snapshot_cache.borrow_mut().take();
     }
 
     /// Opens the lab on the level's map (with the game's walls as they are now), searching
@@ -250,10 +91,10 @@ impl App {
             stroke: None,
             back,
         };
-        self.overlay.step = None;
-        self.overlay.autoplay = false;
+        self.ui.overlay.step = None;
+        self.ui.overlay.autoplay = false;
         self.settle_camera();
-        let key = |c, a| self.key(c, a);
+        let key = |c, a| self.ui.key(c, a);
         let text = format!(
             "The lab: {} and {} (or the mouse) set start and goal, {} {} step, {} layers, {} compares, {} leaves.",
             key(Context::Lab, Action::SetStart),
@@ -271,9 +112,18 @@ impl App {
     pub(super) fn enter_lab(&mut self) {
         // The overlay's search is the selected monster's, from where it planned.
         let (start, goal, searcher) = match self.world().trace() {
-            Some(t) if self.overlay.on => (t.start, t.goal, self.selection.id),
+            Some(t) if self.ui.overlay.on => (t.start, t.goal, self.ui.selection.id),
             _ => {
-                let start = self.cursor_or_selected();
+                // The cursor in look mode, else the selected monster, else the player.
+                let start = if self.screen.mode() == Mode::Look {
+                    self.cursor()
+                } else {
+                    self.ui
+                        .selection
+                        .id
+                        .and_then(|id| self.world().monster(id))
+                        .map_or(self.world().player().pos, |m| m.pos)
+                };
                 let at = self.world().monster_at(start).map(|m| m.id);
                 (start, self.world().player().pos, at)
             }
@@ -298,57 +148,8 @@ impl App {
         if let Screen::Lab { back, .. } = std::mem::replace(&mut self.screen, Screen::Play) {
             self.screen = *back;
         }
-        self.overlay.step = None;
-        self.overlay.autoplay = false;
+        self.ui.overlay.step = None;
+        self.ui.overlay.autoplay = false;
         self.settle_camera();
-    }
-
-    /// The options the option keys change: the lab's in the lab, else the monsters'.
-    pub(super) fn change_options(&mut self, change: impl FnOnce(&mut SearchOptions)) {
-        if let Some(lab) = self.lab_mut() {
-            let mut o = lab.options;
-            change(&mut o);
-            lab.set_options(o);
-            self.lab_reran();
-            return;
-        }
-        let mut o = self.world().options();
-        change(&mut o);
-        self.say(format!("Search: {}.", describe_for_log(&o)));
-        self.overlay.step = None;
-        self.session.world_mut().set_options(o);
-    }
-
-    /// The next weight of the cycle 1, 1.5, 2, 3, 5.
-    pub(super) fn next_weight(o: &mut SearchOptions) {
-        let i = WEIGHTS
-            .iter()
-            .position(|&w| w == o.weight.millis())
-            .map_or(0, |i| i + 1);
-        o.weight = Weight::from_millis(WEIGHTS[i % WEIGHTS.len()]);
-    }
-}
-
-/// Options in words for the log: `8 neighbours, zero (Dijkstra), weight 1`.
-fn describe_for_log(o: &SearchOptions) -> String {
-    let h = if o.heuristic == crate::engine::astar::Heuristic::Zero {
-        "zero (Dijkstra)"
-    } else {
-        return format!(
-            "{} neighbours, {}, {}",
-            o.neighbourhood,
-            o.heuristic,
-            how(o)
-        );
-    };
-    format!("{} neighbours, {h}, {}", o.neighbourhood, how(o))
-}
-
-/// Greedy or A* in words for the log: `greedy best-first`, `weight 1.5`.
-fn how(o: &SearchOptions) -> String {
-    if o.greedy {
-        "greedy best-first".to_string()
-    } else {
-        format!("weight {}", o.weight)
     }
 }

@@ -56,6 +56,14 @@ pub struct Tools {
     pub prefix: Option<Prefix>,
 }
 
+impl Tools {
+    /// Esc in the editor: forgets the key waiting or the shape under way; false when there
+    /// was neither (so Esc leaves edit mode).
+    pub(crate) fn cancel(&mut self) -> bool {
+        self.prefix.take().is_some() || self.pending.take().is_some()
+    }
+}
+
 impl Default for Tools {
     fn default() -> Self {
         Self {
@@ -92,4 +100,15 @@ pub fn tile_name(t: Tile) -> &'static str {
         Tile::DoorOpen => "open door",
         Tile::DoorJammed => "jammed door",
     }
+}
+
+/// A mouse stroke in the editor or the lab: cells painted while a button is held.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stroke {
+    /// The last cell painted.
+    pub(crate) last: Pos,
+    /// What the stroke paints.
+    pub(crate) tile: Tile,
+    /// Whether an edit happened, so the monsters replan once the stroke ends.
+    pub(crate) replan: bool,
 }

@@ -1,40 +1,102 @@
-//! Long actions: resting until healed, exploring, and travel to the stairs. Each takes one
-//! step a tick (so the frame shows every step), and each stops at any key, at anything new
-//! the game reports ([`crate::game::Alarm`]) and when its work is done. The rules of what is
-//! new and where exploring goes are the game's ([`crate::game::explore`]); this is the app's
-//! bookkeeping.
+//! The game played turn by turn, and its long actions: resting until healed, exploring,
+//! and travel to a cell or the stairs ([`Play`]). Each long action takes one step a tick
+//! (so the frame shows every step), and each stops at any key, at anything new the game
+//! reports ([`crate::game::Alarm`]) and when its work is done. The rules of what is new and
+//! where exploring goes are the game's ([`crate::game::explore`]); this is the app's
+//! bookkeeping, on the session and the shared UI state alone.
 
-use super::App;
+use super::command::{Action, Context};
 use super::errand::Errand;
-use super::keymap::{Action, Context};
+use super::options;
+use super::ui::Ui;
+use crate::engine::astar::SearchOptions;
+use crate::engine::grid::Pos;
 use crate::game::run::REGEN_TURNS;
 use crate::game::{Act, ActResult, Explore, GameState, PLAYER_HP};
+use crate::session::{Descended, Session};
 
 /// The most turns `Z` waits for monsters in view that never come (one boxed in, or going
 /// round a long way): a stop the player sees rather than a game that seems to hang.
 const WAIT_TURNS: u32 = 100;
 
-impl App {
-    /// Resting or exploring under way, if any.
-    pub fn errand(&self) -> Option<Errand> {
-        self.errand
+/// The game played on one command or tick: the session and the UI state its turns move
+/// (the selection, the trace, travel and errands), lent by the app.
+pub struct Play<'a> {
+    /// The run played.
+    pub session: &'a mut Session,
+    /// The UI state the screens share.
+    pub ui: &'a mut Ui,
+}
+
+impl Play<'_> {
+    /// The player acts; a turn that passed moves the selection and the trace on.
+    pub fn act(&mut self, act: Act) {
+        if self.session.world_mut().player_act(act) == ActResult::Acted {
+            self.ui.after_turn(self.session.world_mut());
+        }
     }
 
-    /// Stops travel, resting and exploring; whether any was under way.
-    pub(super) fn stop_errands(&mut self) -> bool {
-        let busy = self.travel.take().is_some() | self.errand.take().is_some();
-        self.watch = None;
-        busy
+    /// The first log lines of a run: where the keys are explained and how to see a search,
+    /// then its goal, then the level's own words.
+    pub fn welcome(&mut self) {
+        let goal = self.session.world().goal();
+        // Two lines, so that neither is cut in an 80-column log, the goal last so that a
+        // one-line log (a short terminal) shows it.
+        // Said before the settings are read (`App::new`), it names the player's keys only
+        // as the view words it (`Message::worded`).
+        let searches = !self.session.world().monsters().is_empty();
+        self.session
+            .world_mut()
+            .advise("", crate::game::Advice::Welcome { searches });
+        self.say(goal);
+        self.session.world_mut().say_intro();
+    }
+
+    /// Changes the monsters' search options, as an option key asks outside the lab.
+    pub fn change_options(&mut self, change: fn(&mut SearchOptions)) {
+        let mut o = self.session.world().options();
+        change(&mut o);
+        self.say(format!("Search: {}.", options::describe_for_log(&o)));
+        self.ui.overlay.step = None;
+        self.session.world_mut().set_options(o);
+    }
+
+    /// Takes the stairs: the session puts the floor below in play; whether it did.
+    pub fn descend(&mut self) -> bool {
+        match self.session.descend() {
+            Descended::Unsaved => {
+                let save = self.ui.key(Context::Play, Action::Save);
+                self.say(format!(
+                    "Save ({save}) or undo your edits first: the floor below replaces this design."
+                ));
+                false
+            }
+            Descended::Refused => false,
+            Descended::Down => {
+                self.ui
+                    .selection
+                    .pick_default(self.session.world(), self.ui.sight);
+                // Any long action belonged to the game left behind.
+                self.ui.stop_errands();
+                self.ui.after_turn(self.session.world_mut());
+                true
+            }
+        }
+    }
+
+    /// Words for the log.
+    fn say(&mut self, text: impl Into<String>) {
+        self.session.world_mut().say(text);
     }
 
     /// Why a long action cannot start now: a monster in view (which would interrupt it at
     /// once), or the run is over.
     fn refuse_long_action(&mut self, what: &str) -> bool {
-        if self.world().state() != GameState::Playing {
+        if self.session.world().state() != GameState::Playing {
             return true;
         }
-        if let Some(m) = self.world().nearest_in_view() {
-            let name = self.world().kind(m.kind).name;
+        if let Some(m) = self.session.world().nearest_in_view() {
+            let name = self.session.world().kind(m.kind).name;
             self.say(format!("You cannot {what} with the {name} in view."));
             return true;
         }
@@ -44,66 +106,66 @@ impl App {
     /// `Z`: rest until healed; with monsters in view, wait for them to come; unhurt with
     /// nothing in view, wait for something to happen (a monster heard of but not in view
     /// walks into sight of a player who holds their ground).
-    pub(super) fn start_rest(&mut self) {
-        if self.world().state() != GameState::Playing {
+    pub fn start_rest(&mut self) {
+        if self.session.world().state() != GameState::Playing {
             return;
         }
-        if let Some(m) = self.world().nearest_in_view() {
-            let name = self.world().kind(m.kind).name;
-            if m.pos.chebyshev(self.world().player().pos) <= 1 {
+        if let Some(m) = self.session.world().nearest_in_view() {
+            let name = self.session.world().kind(m.kind).name;
+            if m.pos.chebyshev(self.session.world().player().pos) <= 1 {
                 self.say(format!("The {name} is next to you: no time to wait."));
             } else {
                 self.say(format!("You wait for the {name} to come to you."));
-                self.errand = Some(super::Errand::Wait(0));
-                self.watch = Some(self.world().watch());
+                self.ui.errand = Some(Errand::Wait(0));
+                self.ui.watch = Some(self.session.world().watch());
             }
             return;
         }
-        if self.world().player().hp >= PLAYER_HP && !self.world().anyone_coming() {
+        if self.session.world().player().hp >= PLAYER_HP && !self.session.world().anyone_coming() {
             self.say("You are unhurt and no monster is on its way to you: nothing to wait for.");
             return;
         }
-        if self.world().player().hp >= PLAYER_HP {
+        if self.session.world().player().hp >= PLAYER_HP {
             self.say(format!(
                 "You are unhurt: you wait up to {WAIT_TURNS} turns for something to happen."
             ));
-            self.errand = Some(super::Errand::Idle(0));
-            self.watch = Some(self.world().watch());
+            self.ui.errand = Some(Errand::Idle(0));
+            self.ui.watch = Some(self.session.world().watch());
             return;
         }
-        self.errand = Some(super::Errand::Rest);
-        self.watch = Some(self.world().watch());
+        self.ui.errand = Some(Errand::Rest);
+        self.ui.watch = Some(self.session.world().watch());
     }
 
     /// `X`: explore the floor.
-    pub(super) fn start_explore(&mut self) {
+    pub fn start_explore(&mut self) {
         if self.refuse_long_action("explore") {
             return;
         }
-        if self.world().explore() == Explore::Done {
+        if self.session.world().explore() == Explore::Done {
             self.explored();
             return;
         }
-        self.errand = Some(super::Errand::Explore);
-        self.watch = Some(self.world().watch());
+        self.ui.errand = Some(Errand::Explore);
+        self.ui.watch = Some(self.session.world().watch());
     }
 
     /// `>` away from the stairs: travel to the stairs seen, if any.
-    pub(super) fn travel_to_stairs(&mut self) {
-        if self.world().state() != GameState::Playing {
+    pub fn travel_to_stairs(&mut self) {
+        if self.session.world().state() != GameState::Playing {
             return;
         }
-        match self.world().seen_stairs() {
+        match self.session.world().seen_stairs() {
             Some(p) => {
                 self.say("You head for the stairs >.");
                 self.start_travel(p);
             }
-            None if !self.world().has_stairs() => {
+            None if !self.session.world().has_stairs() => {
                 self.say("This floor has no stairs: clearing it wins the run.")
             }
             None => self.say(format!(
                 "You have not found the stairs yet: {} explores.",
-                self.key(Context::Play, Action::Explore)
+                self.ui.key(Context::Play, Action::Explore)
             )),
         }
     }
@@ -111,12 +173,12 @@ impl App {
     /// Everything in reach is seen.
     fn explored(&mut self) {
         let next = match (
-            self.world().seen_stairs(),
-            self.world().monsters().is_empty(),
+            self.session.world().seen_stairs(),
+            self.session.world().monsters().is_empty(),
         ) {
             (Some(_), true) => format!(
                 " {} goes to the stairs.",
-                self.key(Context::Play, Action::Descend)
+                self.ui.key(Context::Play, Action::Descend)
             ),
             _ => String::new(),
         };
@@ -124,61 +186,61 @@ impl App {
     }
 
     /// Whether something new came up since the long action began; says what it was.
-    pub(super) fn alarmed(&mut self) -> bool {
-        let Some(watch) = &self.watch else {
+    fn alarmed(&mut self) -> bool {
+        let Some(watch) = &self.ui.watch else {
             return false;
         };
-        let Some(alarm) = self.world().alarm(watch) else {
+        let Some(alarm) = self.session.world().alarm(watch) else {
             return false;
         };
         if let Some(text) = alarm.message() {
             self.say(text);
         }
-        self.watch = None;
+        self.ui.watch = None;
         true
     }
 
     /// One tick of resting (turns until a hit point comes back) or exploring (one step).
-    pub(super) fn errand_step(&mut self) {
-        let Some(errand) = self.errand else { return };
-        if self.world().state() != GameState::Playing {
-            self.stop_errands();
+    pub fn errand_step(&mut self) {
+        let Some(errand) = self.ui.errand else { return };
+        if self.session.world().state() != GameState::Playing {
+            self.ui.stop_errands();
             return;
         }
         match errand {
             Errand::Rest => {
-                let hp = self.world().player().hp;
+                let hp = self.session.world().player().hp;
                 // Regeneration gives a point every few turns: one tick per point keeps the
                 // rest short to watch yet drawn as it goes.
                 for _ in 0..REGEN_TURNS {
                     self.act(Act::Wait);
-                    if self.alarmed() || self.world().state() != GameState::Playing {
-                        self.stop_errands();
+                    if self.alarmed() || self.session.world().state() != GameState::Playing {
+                        self.ui.stop_errands();
                         return;
                     }
-                    if self.world().player().hp >= PLAYER_HP {
-                        self.stop_errands();
+                    if self.session.world().player().hp >= PLAYER_HP {
+                        self.ui.stop_errands();
                         self.say(format!("You are rested: HP {PLAYER_HP}/{PLAYER_HP}."));
                         return;
                     }
-                    if self.world().player().hp > hp {
+                    if self.session.world().player().hp > hp {
                         break;
                     }
                 }
             }
             Errand::Wait(turns) => {
                 self.act(Act::Wait);
-                if self.alarmed() || self.world().state() != GameState::Playing {
-                    self.stop_errands();
+                if self.alarmed() || self.session.world().state() != GameState::Playing {
+                    self.ui.stop_errands();
                     return;
                 }
-                let me = self.world().player().pos;
-                let nearest = self.world().nearest_in_view();
+                let me = self.session.world().player().pos;
+                let nearest = self.session.world().nearest_in_view();
                 let near = nearest.filter(|m| m.pos.chebyshev(me) <= 1);
                 let stop = match (near, nearest.is_none()) {
                     (Some(m), _) => Some(format!(
                         "The {} is next to you.",
-                        self.world().kind(m.kind).name
+                        self.session.world().kind(m.kind).name
                     )),
                     (None, true) => Some("Nothing is in view any more.".to_string()),
                     (None, false) if turns + 1 >= WAIT_TURNS => {
@@ -188,42 +250,96 @@ impl App {
                 };
                 match stop {
                     Some(text) => {
-                        self.stop_errands();
+                        self.ui.stop_errands();
                         self.say(text);
                     }
-                    None => self.errand = Some(super::Errand::Wait(turns + 1)),
+                    None => self.ui.errand = Some(Errand::Wait(turns + 1)),
                 }
             }
             Errand::Idle(turns) => {
                 self.act(Act::Wait);
-                if self.alarmed() || self.world().state() != GameState::Playing {
-                    self.stop_errands();
+                if self.alarmed() || self.session.world().state() != GameState::Playing {
+                    self.ui.stop_errands();
                 } else if turns + 1 >= WAIT_TURNS {
-                    self.stop_errands();
+                    self.ui.stop_errands();
                     self.say(format!(
                         "You have waited {WAIT_TURNS} turns; nothing happened."
                     ));
                 } else {
-                    self.errand = Some(super::Errand::Idle(turns + 1));
+                    self.ui.errand = Some(Errand::Idle(turns + 1));
                 }
             }
-            Errand::Explore => match self.world().explore() {
+            Errand::Explore => match self.session.world().explore() {
                 Explore::Done => {
-                    self.stop_errands();
+                    self.ui.stop_errands();
                     self.explored();
                 }
                 Explore::Step(dx, dy) => {
                     if self.session.world_mut().player_act(Act::Move(dx, dy)) == ActResult::Acted {
-                        self.after_turn();
+                        self.ui.after_turn(self.session.world_mut());
                     } else {
-                        self.stop_errands();
+                        self.ui.stop_errands();
                         return;
                     }
                     if self.alarmed() {
-                        self.stop_errands();
+                        self.ui.stop_errands();
                     }
                 }
             },
+        }
+    }
+
+    /// Starts travel toward a cell, one step per tick.
+    pub fn start_travel(&mut self, to: Pos) {
+        if to == self.session.world().player().pos || !self.session.world().grid().is_passable(to) {
+            return;
+        }
+        self.ui.travel = Some(to);
+        self.ui.watch = Some(self.session.world().watch());
+    }
+
+    /// One step of travel toward its cell.
+    pub fn travel_step(&mut self) {
+        let Some(target) = self.ui.travel else { return };
+        if self.session.world().state() != GameState::Playing {
+            self.ui.travel = None;
+            return;
+        }
+        let player = self.session.world().player().pos;
+        if self
+            .session
+            .world()
+            .monsters()
+            .iter()
+            .any(|m| m.pos.chebyshev(player) <= 1)
+        {
+            self.ui.travel = None;
+            self.say("A monster is next to you; you stop.");
+            return;
+        }
+        match self.session.world_mut().player_step_toward(target) {
+            Some((dx, dy)) => {
+                let notes = self.session.world().notes_left();
+                self.act(Act::Move(dx, dy));
+                // A level's message on the way stops travel, so that it is read; so does
+                // anything new in view.
+                let arrived = self.session.world().player().pos == target
+                    || self.session.world().notes_left() < notes;
+                if arrived || self.alarmed() {
+                    self.ui.travel = None;
+                }
+                let on_stairs = self.session.world().feature_at(target)
+                    == Some(crate::content::level::FeatureKind::Stairs);
+                if self.session.world().player().pos == target && on_stairs {
+                    // The @ hides the > it stands on.
+                    let key = self.ui.key(Context::Play, Action::Descend);
+                    self.say(format!("You stand on the stairs: {key} takes them."));
+                }
+            }
+            None => {
+                self.ui.travel = None;
+                self.say("There is no way there.");
+            }
         }
     }
 }

@@ -139,14 +139,14 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
     });
     // The busy box's keys: those the run plays with (a resumed run keeps its own).
     let keys = match (&resumed, &fresh) {
-        (Some(app), _) => app.settings().bindings.clone(),
+        (Some(app), _) => app.ui().settings().bindings.clone(),
         (None, Some((_, settings))) => settings.bindings.clone(),
         (None, None) => Default::default(),
     };
     // Plain play keeps a resumed run's screen size: nothing to resize to.
     let plain_size = resumed
         .as_ref()
-        .map_or(crate::frontend::plain::SIZE, App::size);
+        .map_or(crate::frontend::plain::SIZE, |a| a.ui().size());
     let make_app = app_maker(resumed, fresh, start, keeping, make_keeper);
     play_on(
         args.plain,
@@ -198,7 +198,7 @@ fn app_maker(
     move |size: (u16, u16), progress: Arc<crate::game::Progress>| match resumed {
         Some(mut app) => {
             // The recording says so too (the recorder's start).
-            if app.size() != size {
+            if app.ui().size() != size {
                 app.drive(&crate::app::Input::Event(crossterm::event::Event::Resize(
                     size.0, size.1,
                 )));
@@ -209,9 +209,9 @@ fn app_maker(
         None => {
             let ((design, source), settings) = fresh.expect("a new run has its level");
             let mut app = keep::start_app(&start, design, source, settings, size, progress);
-            app.set_keeping(keeping);
+            app.front_mut().set_keeping(keeping);
             // A recording carries the disk's answers.
-            app.keep_io();
+            app.session_mut().keep_io();
             make_keeper(&app, false);
             app
         }
@@ -359,7 +359,7 @@ fn resume_run(
     if save.session.in_progress() {
         let (mut app, start) = resume(&save, slot)?;
         if let Some(bytes) = caught_up {
-            app.file_caught_up(bytes);
+            app.session_mut().file_caught_up(bytes);
         }
         Ok(Some(Resumed {
             app,
@@ -739,7 +739,7 @@ fn resume(save: &RunSave, slot: &Slot) -> Result<(App, Start), CliError> {
         ))
     };
     let mut app = keep::resume(save, save.size, Arc::default()).map_err(refused)?;
-    app.set_notice(Some(keep::resumed_notice(
+    app.front_mut().set_notice(Some(keep::resumed_notice(
         &save.name,
         save.turn,
         save.depth,
@@ -774,7 +774,7 @@ fn resume_legacy(save: &LegacySave, slot: &Slot) -> Result<(App, Start), CliErro
         ))
     };
     let mut app = keep::rebuild(save).map_err(refused)?;
-    app.set_notice(Some(keep::resumed_notice(
+    app.front_mut().set_notice(Some(keep::resumed_notice(
         &save.name,
         save.turn,
         save.depth,

@@ -216,7 +216,7 @@ pub fn resume(
     let view = serde_json::from_value(save.view.clone())
         .map_err(|e| RebuildError::Game(format!("its screen does not read: {e}")))?;
     let mut app = App::resumed(session, settings, save.size, view);
-    app.keep_io();
+    app.session_mut().keep_io();
     if size != save.size {
         app.drive(&crate::app::Input::Event(crossterm::event::Event::Resize(
             size.0, size.1,
@@ -267,8 +267,8 @@ pub fn rebuild(save: &LegacySave) -> Result<App, RebuildError> {
     let start = Start::of_legacy(save)?;
     let settings = saved_settings(save.settings.as_deref(), save.settings_file.as_deref())?;
     let mut app = start_app(&start, design, source, settings, save.size, Arc::default());
-    app.set_keeping(save.fresh_runs);
-    app.replay_io(save.io.clone());
+    app.front_mut().set_keeping(save.fresh_runs);
+    app.session_mut().replay_io(save.io.clone());
     let mut text = String::from("#! ticks: manual\n");
     for line in &save.tape {
         text.push_str(line);
@@ -282,7 +282,9 @@ pub fn rebuild(save: &LegacySave) -> Result<App, RebuildError> {
     };
     script::play(&tape, &mut app, save.size, output, &mut std::io::sink())
         .map_err(|e| RebuildError::Tape(e.to_string()))?;
-    app.end_replay().map_err(RebuildError::Diverged)?;
+    app.session_mut()
+        .end_replay()
+        .map_err(RebuildError::Diverged)?;
     let now = check_line(&app);
     if now != save.check {
         return Err(RebuildError::Diverged(format!(
@@ -292,8 +294,8 @@ pub fn rebuild(save: &LegacySave) -> Result<App, RebuildError> {
         )));
     }
     // What the replay left for the front end was already dealt with when it happened.
-    app.take_ended();
-    let _ = app.take_io();
+    app.front_mut().take_ended();
+    let _ = app.session_mut().take_io();
     Ok(app)
 }
 
@@ -446,7 +448,7 @@ impl Keeper {
                 written: (Instant::now(), app.world().turn()),
                 unscored: Vec::new(),
                 snap_written: false,
-                run: app.run_serial(),
+                run: app.front().run_serial(),
                 tape: Tape {
                     lines,
                     ..Tape::default()
@@ -499,14 +501,14 @@ impl Keeper {
         };
         let level = level.map(|p| std::path::absolute(&p).unwrap_or(p));
         let copy = match first.source.seen() {
-            Some(seen) if !app.unsaved() => seen.to_vec(),
+            Some(seen) if !app.session().unsaved() => seen.to_vec(),
             _ => first.design.to_text().into_bytes(),
         };
         let world = app.world();
         let mut header = record::header(
             level.as_deref(),
             world.seed(),
-            app.size(),
+            app.ui().size(),
             &self.slot.tape,
             &[],
         );
@@ -645,7 +647,7 @@ impl Keeper {
             // that a crash right after cannot leave a save that disagrees with the files.
             kept.due = true;
         }
-        if let Some(end) = app.take_ended() {
+        if let Some(end) = app.front_mut().take_ended() {
             let tape = std::fs::read_to_string(&self.slot.tape)
                 .unwrap_or_else(|e| format!("# The run's tape could not be read back: {e}\n"));
             let note = match score_run(&self.data, &end, &tape) {
@@ -666,11 +668,11 @@ impl Keeper {
             };
             // The note goes on the end screen; a run abandoned for a new one has none.
             if app.world().state() != crate::game::GameState::Playing {
-                app.set_end_note(Some(note));
+                app.front_mut().set_end_note(Some(note));
             }
         }
-        if app.run_serial() != kept.run {
-            kept.run = app.run_serial();
+        if app.front().run_serial() != kept.run {
+            kept.run = app.front().run_serial();
             let lines = self.recorder().tape().0.len();
             kept.tape = self.new_tape(app, lines);
             kept.due = true;
@@ -683,19 +685,20 @@ impl Keeper {
     /// save when it is due.
     pub fn settle(&self, app: &App) {
         let mut kept = self.kept();
-        if kept.finished.is_some() || app.question().is_some() || !app.is_running() {
+        if kept.finished.is_some() || app.screen().question().is_some() || !app.front().is_running()
+        {
             return;
         }
         if kept.dirty || kept.snap.is_none() {
             self.write_tape(&mut kept);
             kept.snap = Some(Snap {
                 session: app.session().clone(),
-                view: app.kept_view(),
-                in_progress: app.in_progress(),
+                view: crate::app::KeptView::of(app.screen(), app.ui()),
+                in_progress: app.session().in_progress(),
                 turn: app.world().turn(),
                 depth: app.world().run().depth,
                 run_seed: app.world().seed(),
-                size: app.size(),
+                size: app.ui().size(),
                 seen: self.seen_of(app),
                 tape_len: kept.tape.len,
             });

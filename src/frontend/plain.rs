@@ -166,8 +166,8 @@ pub(crate) fn run(
     record(recorder, Recorder::finish);
     // Input that ended (or `quit`) with unsaved edits is no answer to "drop them?": they
     // are kept as a signal keeps them, for the next game to offer.
-    if app.is_running()
-        && let Some(r) = app.recovery()
+    if app.front().is_running()
+        && let Some(r) = app.session().recovery()
     {
         let said = kept_edits(&r);
         if played.is_ok() {
@@ -228,7 +228,7 @@ impl Player<'_> {
                     if let Some(why) = refused {
                         lines.say(&why)?;
                     }
-                    if !app.is_running() {
+                    if !app.front().is_running() {
                         lines.say("You leave the game.")?;
                     } else if lines.take_count() == 0 {
                         lines.say(&quiet(app, &before))?;
@@ -236,10 +236,10 @@ impl Player<'_> {
                 }
             }
             if let Ok(mut slot) = self.recovery.lock() {
-                *slot = app.recovery();
+                *slot = app.session().recovery();
             }
             lines.flush()?;
-            if !app.is_running() {
+            if !app.front().is_running() {
                 break;
             }
         }
@@ -251,10 +251,10 @@ impl Player<'_> {
     fn keys(&self, app: &mut App, keys: &[(KeyEvent, u32)]) -> Option<String> {
         for &(key, times) in keys {
             for _ in 0..times {
-                if !app.is_running() {
+                if !app.front().is_running() {
                     return None;
                 }
-                let suspends = keymap::lookup(&app.settings().bindings, app.contexts(), &key)
+                let suspends = keymap::lookup(&app.ui().settings().bindings, app.contexts(), &key)
                     == Some(Action::Suspend);
                 if suspends {
                     // The terminal takes it before the game does, as a key: there is no
@@ -275,7 +275,7 @@ impl Player<'_> {
     fn input(&self, app: &mut App, ev: Event) {
         record(self.recorder, |r| r.event(&ev));
         app.drive(&Input::Event(ev));
-        let running = app.is_running();
+        let running = app.front().is_running();
         record(self.recorder, |r| {
             if running {
                 r.commit()
@@ -304,7 +304,7 @@ impl Player<'_> {
     fn poll_disk(&self, app: &mut App) {
         match app.poll_disk() {
             DiskPoll::Reloaded => {}
-            DiskPoll::Waiting if app.keeping() => {}
+            DiskPoll::Waiting if app.front().keeping() => {}
             DiskPoll::Waiting | DiskPoll::Quiet => return,
         }
         record(self.recorder, Recorder::reload);
@@ -320,7 +320,7 @@ fn quiet(app: &App, before: &Seen) -> String {
         return format!("Turn {}.", app.world().turn());
     }
     if app.world().state() != crate::game::GameState::Playing {
-        let key = |a| app.settings().bindings.key_of(Context::Play, a);
+        let key = |a| app.ui().settings().bindings.key_of(Context::Play, a);
         return format!(
             "The run is over: {} starts a new run, {} quits.",
             key(Action::Restart),
@@ -357,12 +357,12 @@ fn read_line(input: &mut dyn BufRead, buf: &mut Vec<u8>) -> io::Result<Option<bo
 fn intro(app: &App, lines: &mut Lines) -> io::Result<()> {
     lines.say("astar-rogue, plain play: one command a line; help lists them, with the keys.")?;
     let w = app.world();
-    let bindings = &app.settings().bindings;
+    let bindings = &app.ui().settings().bindings;
     let now = w.acted_turn();
     for m in w.log().iter().filter(|m| m.turn >= now) {
         lines.say(&crate::view::message_text(bindings, m))?;
     }
-    if let Some(notice) = app.notice() {
+    if let Some(notice) = app.front().notice() {
         lines.say(notice)?;
     }
     lines.say(&news::floor_line(app))?;

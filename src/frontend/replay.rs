@@ -155,7 +155,7 @@ impl Replay {
             ticks += 1;
         }
         self.at += 1;
-        if !app.is_running() {
+        if !app.front().is_running() {
             self.quit = true;
         }
         true
@@ -193,8 +193,8 @@ impl Replay {
             return false;
         };
         let view = self.inspect.get_or_insert_with(|| self.app.clone());
-        match keymap::lookup(&view.settings().bindings, view.contexts(), key) {
-            Some(action) if looks_only(action, view.mode()) => {
+        match keymap::lookup(&view.ui().settings().bindings, view.contexts(), key) {
+            Some(action) if looks_only(action, view.screen().mode()) => {
                 view.drive(&Input::Event(event.clone()));
                 true
             }
@@ -214,7 +214,7 @@ impl Replay {
     /// prints, not a frame laid out anew.
     pub fn render(&self, buf: &mut Buffer) {
         let app = self.app();
-        let (w, h) = app.size();
+        let (w, h) = app.ui().size();
         let area = Rect::new(0, 0, w, h);
         buf.resize(area);
         buf.reset();
@@ -250,7 +250,7 @@ impl Viewer {
             } else {
                 "paused".to_string()
             };
-            let keys = &app.settings().bindings;
+            let keys = &app.ui().settings().bindings;
             let hints = if self.playing {
                 keymap::hints(keys, &[Context::Replay])
             } else {
@@ -379,7 +379,7 @@ impl Viewer {
     ) -> io::Result<()> {
         terminal.draw(|f| {
             let area = f.area();
-            let (w, h) = replay.app().size();
+            let (w, h) = replay.app().ui().size();
             if w <= area.width && h <= area.height {
                 f.render_widget(replay.app(), Rect::new(area.x, area.y, w, h));
             } else {
@@ -444,7 +444,7 @@ impl Viewer {
         let Event::Key(key) = ev else {
             return Ok(None);
         };
-        let keys = &replay.replayed().settings().bindings;
+        let keys = &replay.replayed().ui().settings().bindings;
         match keymap::lookup(keys, crate::app::config::REPLAY_STACK, key) {
             // C-c is the table's own (it always quits), q the viewer's.
             Some(Action::ReplayQuit | Action::Interrupt) => return Ok(Some(0)),

@@ -578,7 +578,7 @@ impl Ui<'_> {
     /// Gives the recorder the disk's answers to the input just handled (a recording
     /// carries them), then tells the hooks that the app handled it.
     fn handled(&self, app: &Shared<'_>) {
-        let answers = lock(app).take_io();
+        let answers = lock(app).session_mut().take_io();
         self.record(|r| r.io(answers));
         if let Some(h) = &self.hooks {
             h.handled(&mut lock(app));
@@ -620,15 +620,18 @@ impl Ui<'_> {
     /// Renews the copy of the unsaved edits that a signal would keep, when the design
     /// changed since (while inputs pile up, at most every [`RECOVERY_EVERY`]).
     fn note_edits(&mut self, app: &App) {
-        let of = app
-            .unsaved()
-            .then(|| (app.source().path.clone(), app.revision()));
+        let of = app.session().unsaved().then(|| {
+            (
+                app.session().source().path.clone(),
+                app.session().revision(),
+            )
+        });
         if of == self.recovery_of
             || of.is_some() && !self.queue.is_empty() && self.recovery_at.elapsed() < RECOVERY_EVERY
         {
             return;
         }
-        let copy = app.recovery();
+        let copy = app.session().recovery();
         if let Ok(mut slot) = self.recovery.lock() {
             *slot = copy;
         }
@@ -640,7 +643,7 @@ impl Ui<'_> {
     fn keep_edits(&mut self, app: &App) {
         let mut slot = self.recovery.lock().unwrap_or_else(|p| p.into_inner());
         *slot = None;
-        if let Some(recovery) = app.recovery() {
+        if let Some(recovery) = app.session().recovery() {
             report_recovery(&recovery);
         }
     }
@@ -899,7 +902,7 @@ impl Ui<'_> {
                 self.keep_edits(&lock(app));
                 return Ok(self.ending());
             }
-            if !lock(app).is_running() {
+            if !lock(app).front().is_running() {
                 self.record(|r| r.finish());
                 return Ok(Ending::Quit);
             }
@@ -964,7 +967,7 @@ impl Ui<'_> {
         }
         // A resize to the size the app has (as a flood of SIGWINCH gives) is nothing
         // to do and nothing to record.
-        let size = lock(app).size();
+        let size = lock(app).ui().size();
         Ok(self
             .queue
             .pop_front()
@@ -976,7 +979,7 @@ impl Ui<'_> {
     fn suspends(&self, app: &Shared<'_>, ev: &Event) -> bool {
         matches!(ev, Event::Key(k) if {
             let a = lock(app);
-            keymap::lookup(&a.settings().bindings, a.contexts(), k) == Some(Action::Suspend)
+            keymap::lookup(&a.ui().settings().bindings, a.contexts(), k) == Some(Action::Suspend)
         })
     }
 
@@ -994,7 +997,7 @@ impl Ui<'_> {
         )?;
         let (running, turn) = {
             let a = lock(app);
-            (a.is_running(), a.world().turn())
+            (a.front().is_running(), a.world().turn())
         };
         self.record(|r| {
             if running {
@@ -1035,7 +1038,7 @@ impl Ui<'_> {
                 }
                 // A kept run's replay must say it too: the recording marks the poll,
                 // and the session's journal has what it found.
-                DiskPoll::Waiting if lock(app).keeping() => {
+                DiskPoll::Waiting if lock(app).front().keeping() => {
                     self.record(|r| r.reload());
                     self.handled(app);
                     true
@@ -1050,7 +1053,7 @@ impl Ui<'_> {
     /// for the busy box, which is drawn while the app is on the worker.
     fn guard(&mut self, app: &App) -> Guard {
         self.progress = Some(app.world().progress());
-        if app.unsaved() {
+        if app.session().unsaved() {
             Guard::Unsaved
         } else {
             Guard::Game

@@ -18,7 +18,7 @@ use crate::text::wrap;
 /// What the editor holds now, in a few words: the cursor, the glyph, the shape under way or
 /// the key waited for (the hint bar's start).
 pub(super) fn state_line(app: &App) -> String {
-    let Some(tools) = app.tools() else {
+    let Some(tools) = app.screen().tools() else {
         return app.cursor().to_string();
     };
     // The cell first, as the panel's "At" says it, then what the brush lays: a bare glyph
@@ -34,7 +34,7 @@ pub(super) fn state_line(app: &App) -> String {
     match (tools.prefix, tools.pending) {
         (Some(Prefix::Monster), _) => s.push_str("  monster: its letter"),
         (Some(Prefix::Resize), _) => {
-            let g = &app.design().level().grid;
+            let g = &app.session().design().level().grid;
             s.push_str(&format!("  resizing {}x{}", g.width(), g.height()));
         }
         (None, Some((tool, from))) => s.push_str(&format!("  {} from {from}", tool.name())),
@@ -45,7 +45,7 @@ pub(super) fn state_line(app: &App) -> String {
 
 /// What the design has on a cell, in words.
 fn cell_words(app: &App, p: Pos) -> String {
-    let design = app.design();
+    let design = app.session().design();
     match design.creature_at(p) {
         Some('@') => "the player".into(),
         Some(c) => format!("{c} {}", design.level().grid.kind(c).name),
@@ -64,7 +64,9 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let inner = block.inner(area);
     block.render(area, buf);
     // Outside the editor there is nothing to show in its panel.
-    let Some(tools) = app.tools() else { return };
+    let Some(tools) = app.screen().tools() else {
+        return;
+    };
     let width = usize::from(inner.width).max(1);
     let mut lines: Vec<Line<'static>> = Vec::new();
     field_lines(app, tools, width, &mut lines);
@@ -104,7 +106,7 @@ fn field(lines: &mut Vec<Line<'static>>, width: usize, name: &'static str, value
 /// clipboard.
 fn field_lines(app: &App, tools: &Tools, width: usize, lines: &mut Vec<Line<'static>>) {
     let w = app.world();
-    let grid = &app.design().level().grid;
+    let grid = &app.session().design().level().grid;
     field(
         lines,
         width,
@@ -117,8 +119,8 @@ fn field_lines(app: &App, tools: &Tools, width: usize, lines: &mut Vec<Line<'sta
             grid.height()
         ),
     );
-    field(lines, width, "File", app.source().name());
-    if let Some(next) = app.design().next() {
+    field(lines, width, "File", app.session().source().name());
+    if let Some(next) = app.session().design().next() {
         field(
             lines,
             width,
@@ -139,7 +141,7 @@ fn field_lines(app: &App, tools: &Tools, width: usize, lines: &mut Vec<Line<'sta
     field(lines, width, "Tool", tool);
     let glyph = format!("{} {}", tile_glyph(tools.glyph), tile_name(tools.glyph));
     field(lines, width, "Glyph", glyph.trim().to_string());
-    if let Some(clip) = app.clipboard() {
+    if let Some(clip) = app.ui().clipboard() {
         field(
             lines,
             width,
@@ -153,7 +155,7 @@ fn field_lines(app: &App, tools: &Tools, width: usize, lines: &mut Vec<Line<'sta
 /// the table's keys of the context it is in.
 fn key_lines(app: &App, width: usize, lines: &mut Vec<Line<'static>>) {
     let context = app.contexts()[0];
-    if let Some(question) = app.question() {
+    if let Some(question) = app.screen().question() {
         // A question's own answers, as its box gives them: the keys of other questions do
         // nothing now (the question about a file changed on disk takes neither y nor n).
         let answers = super::question::question_answers(app, question);
@@ -161,7 +163,7 @@ fn key_lines(app: &App, width: usize, lines: &mut Vec<Line<'static>>) {
         lines.extend(pack(&units, "  ", width).into_iter().map(Line::raw));
     } else if context == Context::Edit {
         // Every key in a few words, as the hint bar has them.
-        let hints = keymap::hints(&app.settings().bindings, &[context]);
+        let hints = keymap::hints(&app.ui().settings().bindings, &[context]);
         let units: Vec<&str> = hints.split("  ").collect();
         lines.extend(pack(&units, "  ", width).into_iter().map(Line::raw));
     } else {
@@ -181,7 +183,7 @@ fn table_lines(app: &App, context: Context, width: usize, lines: &mut Vec<Line<'
                 Action::PlaceKind(c) => Some(format!(
                     "{} {}",
                     k.name(),
-                    app.design().level().grid.kind(*c).name
+                    app.session().design().level().grid.kind(*c).name
                 )),
                 _ => None,
             })
@@ -196,6 +198,7 @@ fn table_lines(app: &App, context: Context, width: usize, lines: &mut Vec<Line<'
     if context == Context::Monster {
         // The level's own kinds, each placed by its letter.
         let own: Vec<String> = app
+            .session()
             .design()
             .level()
             .grid

@@ -16,7 +16,10 @@ const TURN_WIDTH: usize = 5;
 pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
     Clear.render(area, buf);
     let log = app.world().log();
-    let scroll = app.history_scroll().min(log.len().saturating_sub(1));
+    let scroll = app
+        .screen()
+        .history_scroll()
+        .min(log.len().saturating_sub(1));
     // Messages up to the one at the bottom.
     let shown = log.len() - scroll;
     let inner = Block::bordered().inner(area);
@@ -29,7 +32,7 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
     // Only what shows is wrapped, so a message of a megabyte opens the history at once.
     let message_lines = |m: &crate::game::Message, max: usize| -> Vec<Line<'static>> {
         let mut parts = crate::text::wrap_cut(
-            &super::words::message_text(&app.settings().bindings, m),
+            &super::words::message_text(&app.ui().settings().bindings, m),
             text_width,
             height,
         );
@@ -69,7 +72,7 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
     }
     lines.truncate(height);
     // Messages numbered from 1, as far as they show.
-    let b = &app.settings().bindings;
+    let b = &app.ui().settings().bindings;
     // The keys of the history's hints, without their words ("↑↓ PgUp PgDn scroll" and
     // "Esc close" give "↑↓ PgUp PgDn Esc"), as the player bound them.
     let keys: Vec<String> = BINDINGS

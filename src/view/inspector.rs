@@ -52,11 +52,11 @@ fn fit(area: Rect) -> Option<(u16, u16, u16)> {
 }
 
 pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut Buffer) {
-    let stepping = app.overlay().step.is_some();
+    let stepping = app.ui().overlay().step.is_some();
     let following = snap
         .and_then(|s| s.current)
-        .filter(|_| app.overlay().follow && stepping);
-    let focus = match (following, app.mode()) {
+        .filter(|_| app.ui().overlay().follow && stepping);
+    let focus = match (following, app.screen().mode()) {
         (Some(now), _) => now,
         (None, Mode::Look) => app.cursor(),
         _ => app.focus_default(),
@@ -170,7 +170,7 @@ fn draw_box(app: &App, snap: &Snapshot, p: Pos, focused: bool, r: Rect, buf: &mu
         "start"
     } else if trace.is_some_and(|t| t.goal == p) {
         "goal"
-    } else if snap.current == Some(p) && app.overlay().step.is_some() {
+    } else if snap.current == Some(p) && app.ui().overlay().step.is_some() {
         "now"
     } else if on_path {
         "path"

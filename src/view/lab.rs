@@ -32,12 +32,14 @@ pub fn summary(result: &SearchResult, from: Pos, to: Pos) -> String {
 }
 
 pub(super) fn render(app: &App, l: &Layout, buf: &mut Buffer) {
-    let Some(lab) = app.lab() else { return };
+    let Some(lab) = app.screen().lab() else {
+        return;
+    };
     render_frame(app, lab, l, buf);
     let views = map_views(app, l);
     let comparing = views.len() > 1;
     let snaps: Vec<_> = (0..lab.searches.len())
-        .map(|i| app.lab_snapshot(i))
+        .map(|i| app.screen().lab_snapshot(i, app.ui().overlay()))
         .collect();
     for (i, &view) in views.iter().enumerate() {
         let Some(snap) = snaps.get(i).and_then(|s| s.as_deref()) else {
@@ -61,6 +63,7 @@ fn render_frame(app: &App, lab: &Lab, l: &Layout, buf: &mut Buffer) {
         t => t.name().to_string(),
     };
     let e = app
+        .ui()
         .settings()
         .bindings
         .key_of(Context::Lab, Action::TogglePaint);
@@ -101,15 +104,15 @@ fn caption(lab: &Lab, i: usize, view: Rect, buf: &mut Buffer) {
 
 /// Search `i` drawn on its map: the tiles, the layer, the path, the marks and the cursor.
 fn render_search(app: &App, lab: &Lab, i: usize, snap: &Snapshot, view: Rect, buf: &mut Buffer) {
-    let cam = app.camera();
-    let theme = &app.settings().theme;
+    let cam = app.ui().camera();
+    let theme = &app.ui().settings().theme;
     map::draw_tiles(&lab.grid, theme, view, cam, buf, |_| map::Seen::Shown);
     let mut put =
         |p: Pos, ch: Option<char>, style: Style| map::put_cell(buf, view, cam, p, ch, style);
     if jumps(&lab.searches[i]) {
         draw_runs(snap, &mut put);
     }
-    if app.overlay().layer == Layer::Cost {
+    if app.ui().overlay().layer == Layer::Cost {
         map::draw_costs(lab.search_grid(i), view, cam, &mut put);
     }
     // `*` is the path found: mid-search the chain to the node being expanded is not
@@ -118,8 +121,8 @@ fn render_search(app: &App, lab: &Lab, i: usize, snap: &Snapshot, view: Rect, bu
     map::draw_search(
         snap,
         &lab.grid,
-        app.overlay().layer,
-        app.overlay().step.is_some(),
+        app.ui().overlay().layer,
+        app.ui().overlay().step.is_some(),
         if found { &snap.path } else { &[] },
         theme,
         &mut put,
@@ -162,7 +165,9 @@ fn render_panel(
     area: Rect,
     buf: &mut Buffer,
 ) {
-    let Some(lab) = app.lab() else { return };
+    let Some(lab) = app.screen().lab() else {
+        return;
+    };
     let block = Block::bordered().title(" lab ");
     let inner = block.inner(area);
     block.render(area, buf);
@@ -184,15 +189,13 @@ fn render_panel(
             }
         }
     }
-    let mut play = vec![format!(
-        "step {}/{}",
-        app.current_step(),
-        app.shown_expansions()
-    )];
-    if app.overlay().autoplay {
-        play.push(format!("▶ {}/s", app.overlay().speed()));
+    let total = app.screen().shown_expansions(app.world());
+    let step = app.ui().overlay().current(total);
+    let mut play = vec![format!("step {step}/{total}")];
+    if app.ui().overlay().autoplay {
+        play.push(format!("▶ {}/s", app.ui().overlay().speed()));
     } else {
-        play.push(format!("a plays at {}/s", app.overlay().speed()));
+        play.push(format!("a plays at {}/s", app.ui().overlay().speed()));
     }
     if let Some(c) = lab.compare {
         play.push(c.name(lab.grid.kinds()).into_owned());
@@ -202,8 +205,8 @@ fn render_panel(
     }
     if let Some(Some(snap)) = snaps.first() {
         layer_legend(
-            app.overlay().layer,
-            &app.settings().theme,
+            app.ui().overlay().layer,
+            &app.ui().settings().theme,
             snap,
             width,
             &mut lines,
@@ -378,7 +381,8 @@ fn expansion_lines(app: &App, lab: &Lab, snap: &Snapshot, width: usize) -> Vec<L
         below.push(Line::styled(
             format!(
                 "no expansion yet: {} steps",
-                app.settings()
+                app.ui()
+                    .settings()
                     .bindings
                     .key_of(Context::Overlay, Action::StepForward)
             ),
@@ -463,8 +467,8 @@ fn quiz_lines(
     width: usize,
     lines: &mut Vec<Line<'static>>,
 ) {
-    let key = |a| app.settings().bindings.key_of(Context::Lab, a);
-    let done = step >= app.shown_expansions();
+    let key = |a| app.ui().settings().bindings.key_of(Context::Lab, a);
+    let done = step >= app.screen().shown_expansions(app.world());
     let score = if done {
         format!("quiz done: {} of {} right", quiz.right, quiz.asked)
     } else {

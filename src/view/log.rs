@@ -43,14 +43,14 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
     };
     let width = usize::from(inner.width).max(1);
     // The front end's notice (a resumed run) is the newest line, in its own colour.
-    let mut notice: Vec<Line> = app.notice().map_or_else(Vec::new, |text| {
+    let mut notice: Vec<Line> = app.front().notice().map_or_else(Vec::new, |text| {
         crate::text::wrap_cut(text, width, usize::from(inner.height))
             .into_iter()
             .map(|p| Line::styled(p, Style::new().fg(Color::Yellow)))
             .collect()
     });
     let room = usize::from(inner.height) - notice.len();
-    let rows = layout(&app.settings().bindings, log, width, room);
+    let rows = layout(&app.ui().settings().bindings, log, width, room);
     let mut lines: Vec<Line> = rows
         .into_iter()
         .map(|row| {

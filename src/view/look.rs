@@ -9,11 +9,11 @@ use crate::engine::grid::Pos;
 /// What the hint bar says of the cursor's cell in look mode, the editor and the lab
 /// (without their keys), for a front end that reads it out; `None` on the other screens.
 pub fn cursor_line(app: &App) -> Option<String> {
-    match app.mode() {
+    match app.screen().mode() {
         Mode::Look => Some(look_line(app, app.cursor())),
         Mode::Edit => Some(format!("EDIT {}", editor::state_line(app))),
         Mode::Lab => {
-            let snap = app.lab_snapshot(0);
+            let snap = app.screen().lab_snapshot(0, app.ui().overlay());
             Some(describe_lab_cell(app, snap.as_deref(), app.cursor()))
         }
         _ => None,
@@ -22,8 +22,8 @@ pub fn cursor_line(app: &App) -> Option<String> {
 
 /// The look-mode description of a cell: its F, G, H, parent, state and order.
 pub fn look_line(app: &App, p: Pos) -> String {
-    let snap = if app.overlay().on {
-        app.snapshot()
+    let snap = if app.ui().overlay().on {
+        app.ui().snapshot(app.world())
     } else {
         None
     };
@@ -61,7 +61,8 @@ pub(super) fn describe_cell(app: &App, snap: Option<&Snapshot>, p: Pos) -> Strin
 
 /// The key that shows the search from look mode.
 fn look_overlay_key(app: &App) -> String {
-    app.settings()
+    app.ui()
+        .settings()
         .bindings
         .key_of(Context::Look, Action::ToggleOverlay)
 }
@@ -101,7 +102,8 @@ pub(super) fn look_units(app: &App, snap: Option<&Snapshot>, p: Pos) -> Vec<Stri
         Some(FeatureKind::Stairs) => units.push(match w.monsters().len() {
             0 => format!(
                 "stairs down >: open, {} takes them",
-                app.settings()
+                app.ui()
+                    .settings()
                     .bindings
                     .key_of(Context::Play, Action::Descend)
             ),
@@ -142,13 +144,13 @@ pub(super) fn look_units(app: &App, snap: Option<&Snapshot>, p: Pos) -> Vec<Stri
 
 /// The lab's line for the cursor: the cell, and what the search knew of it.
 pub(super) fn describe_lab_cell(app: &App, snap: Option<&Snapshot>, p: Pos) -> String {
-    let Some(lab) = app.lab() else {
+    let Some(lab) = app.screen().lab() else {
         return String::new();
     };
     let mut s = String::new();
     if lab.quiz.is_some() {
         // The quiz's keys lead: a narrow bar cuts from the end.
-        let key = |a| app.settings().bindings.key_of(Context::Lab, a);
+        let key = |a| app.ui().settings().bindings.key_of(Context::Lab, a);
         s.push_str(&format!(
             "QUIZ {} answers  {} ends  ",
             key(Action::Answer),

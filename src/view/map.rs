@@ -33,8 +33,8 @@ pub(super) const RAMP: [u8; 10] = [17, 19, 25, 31, 37, 43, 77, 113, 184, 220];
 /// file's text: escaped, it can never drive the terminal.
 pub(super) fn level_title(app: &App, room: usize) -> String {
     const UNSAVED: &str = " [unsaved]";
-    let title = app.design().level().title.as_deref();
-    let title = title.map_or_else(|| app.source().name(), str::to_owned);
+    let title = app.session().design().level().title.as_deref();
+    let title = title.map_or_else(|| app.session().source().name(), str::to_owned);
     let title = crate::text::escape_controls(&title).into_owned();
     // A generated floor too wide for its frame gives up its depth (the panel shows it)
     // before the seed that makes it again.
@@ -42,7 +42,7 @@ pub(super) fn level_title(app: &App, room: usize) -> String {
         Some(detail) if title.chars().count() > room => crate::text::fit_title(detail, room),
         _ => crate::text::fit_title(&title, room),
     };
-    if !app.unsaved() {
+    if !app.session().unsaved() {
         return fit(room);
     }
     let keep = room.saturating_sub(UNSAVED.len());
@@ -56,21 +56,21 @@ pub(super) fn level_title(app: &App, room: usize) -> String {
 pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &mut Buffer) {
     frame(app, snapshot, l).render(l.map_block, buf);
     let view = l.map;
-    let cam = app.camera();
-    let theme = &app.settings().theme;
+    let cam = app.ui().camera();
+    let theme = &app.ui().settings().theme;
     let fog = Fog::of(app);
     draw_tiles(app.world().grid(), theme, view, cam, buf, |p| fog.seen(p));
     let mut put = |p: Pos, ch: Option<char>, style: Style| put_cell(buf, view, cam, p, ch, style);
     draw_features(app, &fog, &mut put);
     draw_search_or_path(app, snapshot, &fog, view, &mut put);
-    if app.mode() == Mode::Edit {
+    if app.screen().mode() == Mode::Edit {
         draw_moved_starts(app, &mut put);
     }
     for m in app.world().monsters().iter().filter(|m| fog.shown(m.pos)) {
         let mut style = Style::new()
             .fg(kind_color(app.world().grid(), m.kind))
             .add_modifier(Modifier::BOLD);
-        if Some(m.id) == app.selected() {
+        if Some(m.id) == app.ui().selected() {
             style = style.add_modifier(Modifier::UNDERLINED | Modifier::REVERSED);
         }
         put(m.pos, Some(m.kind), style);
@@ -80,10 +80,10 @@ pub(super) fn render(app: &App, snapshot: Option<&Snapshot>, l: &Layout, buf: &m
         Some('@'),
         Style::new().fg(theme.player).add_modifier(Modifier::BOLD),
     );
-    if let Some((tool, anchor)) = app.tools().and_then(|t| t.pending) {
+    if let Some((tool, anchor)) = app.screen().tools().and_then(|t| t.pending) {
         draw_pending(tool, anchor, app.cursor(), &mut put);
     }
-    if matches!(app.mode(), Mode::Look | Mode::Edit) {
+    if matches!(app.screen().mode(), Mode::Look | Mode::Edit) {
         put(
             app.cursor(),
             None,
@@ -126,7 +126,7 @@ fn frame<'a>(app: &App, snapshot: Option<&Snapshot>, l: &Layout) -> Block<'a> {
             );
         }
     }
-    if app.mode() == Mode::Edit {
+    if app.screen().mode() == Mode::Edit {
         block = block.border_style(Style::new().fg(Color::Yellow));
     }
     block
@@ -139,7 +139,7 @@ fn fitted_legend(
     view: Rect,
     room: usize,
 ) -> Vec<Span<'static>> {
-    let mut legend = if app.overlay().on {
+    let mut legend = if app.ui().overlay().on {
         legend(app, snapshot, view)
     } else {
         Vec::new()
@@ -148,8 +148,8 @@ fn fitted_legend(
     if legend_w > room {
         // The states' glyphs go a pair (glyph, word) at a time from the end; a ramp cut
         // would show a wrong figure at its end, so a frame too narrow for it shows none.
-        let states =
-            app.world().planner().distance_map().is_none() && app.overlay().layer == Layer::States;
+        let states = app.world().planner().distance_map().is_none()
+            && app.ui().overlay().layer == Layer::States;
         while states && legend.len() > 3 && legend_w > room {
             legend.truncate(legend.len() - 2);
             legend_w = legend.iter().map(|s| s.content.chars().count()).sum();
@@ -171,7 +171,7 @@ struct Fog<'a> {
 
 impl<'a> Fog<'a> {
     fn of(app: &'a App) -> Fog<'a> {
-        let on = app.sight() && app.mode() == Mode::Play && !app.overlay().on;
+        let on = app.ui().sight() && app.screen().mode() == Mode::Play && !app.ui().overlay().on;
         Fog { app, on }
     }
 
@@ -222,32 +222,32 @@ fn draw_search_or_path(
     view: Rect,
     put: &mut impl FnMut(Pos, Option<char>, Style),
 ) {
-    let theme = &app.settings().theme;
-    let cam = app.camera();
-    let selected = app.selected().and_then(|id| app.world().monster(id));
+    let theme = &app.ui().settings().theme;
+    let cam = app.ui().camera();
+    let selected = app.ui().selected().and_then(|id| app.world().monster(id));
     if let Some(map) = app
         .world()
         .planner()
         .distance_map()
-        .filter(|_| app.overlay().on)
+        .filter(|_| app.ui().overlay().on)
     {
         // Planning by one Dijkstra map: the overlay shows the map itself, every cell shaded
         // by its cost to the player.
         draw_distance_map(map, view, cam, put);
     } else if let Some(snap) = snapshot {
-        if app.overlay().layer == Layer::Cost {
+        if app.ui().overlay().layer == Layer::Cost {
             draw_costs(app.world().grid(), view, cam, put);
         }
         draw_search(
             snap,
             app.world().grid(),
-            app.overlay().layer,
-            app.overlay().step.is_some(),
+            app.ui().overlay().layer,
+            app.ui().overlay().step.is_some(),
             &snap.path,
             theme,
             put,
         );
-    } else if app.show_path()
+    } else if app.ui().show_path()
         && let Some(m) = selected
     {
         // A potion or the stairs on the way keeps its glyph, on the path's colour: the path
@@ -274,7 +274,7 @@ fn draw_search_or_path(
 
 /// The design's starts whose creature has moved away, dimmed: what a save writes.
 fn draw_moved_starts(app: &App, put: &mut impl FnMut(Pos, Option<char>, Style)) {
-    let design = app.design().level();
+    let design = app.session().design().level();
     let dim = Style::new()
         .fg(Color::DarkGray)
         .add_modifier(Modifier::ITALIC);
@@ -323,10 +323,10 @@ fn draw_pending(
 /// Why the overlay's search starts where it does, in the widest form that fits `room`:
 /// the selected monster planned from a cell it has since left (a fast one moved again).
 fn search_origin(app: &App, room: usize) -> Option<String> {
-    if !app.overlay().on || app.world().trace().is_none() {
+    if !app.ui().overlay().on || app.world().trace().is_none() {
         return None;
     }
-    let m = app.selected().and_then(|id| app.world().monster(id))?;
+    let m = app.ui().selected().and_then(|id| app.world().monster(id))?;
     let (from, _) = m.planned;
     if from == m.pos {
         return None;
@@ -346,7 +346,7 @@ fn search_origin(app: &App, room: usize) -> Option<String> {
 /// or F layer (or of the Dijkstra map) with the values its ends stand for.
 fn legend(app: &App, snapshot: Option<&Snapshot>, view: Rect) -> Vec<Span<'static>> {
     if let Some(map) = app.world().planner().distance_map() {
-        let (lo, hi) = distance_range(map, view, app.camera());
+        let (lo, hi) = distance_range(map, view, app.ui().camera());
         let mut spans = ramp_legend(" cost to you", lo, hi);
         spans.push(Span::raw(" "));
         return spans;
@@ -354,13 +354,14 @@ fn legend(app: &App, snapshot: Option<&Snapshot>, view: Rect) -> Vec<Span<'stati
     let Some(snap) = snapshot else {
         return Vec::new();
     };
-    let layer = app.overlay().layer;
+    let layer = app.ui().overlay().layer;
     let v = app
+        .ui()
         .settings()
         .bindings
         .key_of(Context::Overlay, Action::CycleLayer);
     match (layer, layer_range(snap, layer)) {
-        (Layer::States, _) => states_legend(&app.settings().theme),
+        (Layer::States, _) => states_legend(&app.ui().settings().theme),
         (Layer::Parents, _) => vec![Span::raw(format!(" parents: arrows to each ({v}) "))],
         (_, Some((lo, hi))) => {
             let mut spans = ramp_legend(&format!(" {}", layer.name()), lo, hi);

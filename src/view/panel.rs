@@ -83,7 +83,7 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
     player_lines(app, &mut lines);
     lure_lines(app, &mut lines);
     warning_lines(app, snap, &mut lines);
-    match app.selected().and_then(|id| app.world().monster(id)) {
+    match app.ui().selected().and_then(|id| app.world().monster(id)) {
         Some(m) => monster_lines(app, m, &mut lines),
         None => lines.text(
             &["no monster".into(), "selected".into()],
@@ -93,13 +93,13 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
     }
     in_view_lines(app, lines.width, &mut lines.rows);
     work_lines(app, &mut lines);
-    if app.overlay().on {
+    if app.ui().overlay().on {
         overlay_lines(app, snap, lines.width, &mut lines.rows);
     }
     // The inspector's size comes from the panel's height alone, so that it keeps its boxes
     // while stepping changes how the lines above it wrap; the lines get the rows above it,
     // the least needed dropped first.
-    let wanted = if app.overlay().on {
+    let wanted = if app.ui().overlay().on {
         inspector_rows(inner.height)
     } else {
         0
@@ -147,7 +147,7 @@ fn player_lines(app: &App, lines: &mut Lines) {
         Need::Essential,
     );
     // The run's depth matters less than the inspector's rows while studying a search.
-    let depth_need = if app.overlay().on {
+    let depth_need = if app.ui().overlay().on {
         Need::Useful
     } else {
         Need::Essential
@@ -204,7 +204,7 @@ fn warning_lines(app: &App, snap: Option<&Snapshot>, lines: &mut Lines) {
     let w = &app.world();
     let hp = w.player().hp;
     if low_hp(hp) && w.state() == crate::game::GameState::Playing {
-        let key = |c| app.settings().bindings.command_key(c);
+        let key = |c| app.ui().settings().bindings.command_key(c);
         let rest = key(Command::Rest);
         let what = if w.player().potions > 0 {
             format!("LOW HP: {} drinks, {rest} rests", key(Command::Drink))
@@ -213,7 +213,7 @@ fn warning_lines(app: &App, snap: Option<&Snapshot>, lines: &mut Lines) {
         };
         lines.text(&[what], hp_style(hp), Need::Essential);
     }
-    if app.mode() == crate::app::Mode::Look {
+    if app.screen().mode() == crate::app::Mode::Look {
         let p = app.cursor();
         lines
             .rows
@@ -404,7 +404,7 @@ fn in_view_lines(app: &App, width: usize, lines: &mut Vec<(Line<'static>, Need)>
     let dim = Style::new().fg(Color::DarkGray);
     let seen = app.world().monsters_in_view();
     // While playing it is what the player needs most; the overlay's inspector comes first.
-    let need = if app.overlay().on {
+    let need = if app.ui().overlay().on {
         Need::Useful
     } else {
         Need::Essential
@@ -427,7 +427,7 @@ fn in_view_lines(app: &App, width: usize, lines: &mut Vec<(Line<'static>, Need)>
     let w = app.world();
     for m in seen {
         let info = w.kind(m.kind);
-        let selected = Some(m.id) == app.selected();
+        let selected = Some(m.id) == app.ui().selected();
         let mark = if selected { "▸" } else { " " };
         let row = format!(" {} {}/{}", info.name, m.hp, info.hp);
         let mut style = Style::new();
@@ -494,6 +494,7 @@ fn overlay_lines(
         lines.push((line, Need::Essential));
     }
     let handed = app
+        .ui()
         .selected()
         .and_then(|id| app.world().monster(id))
         .and_then(|m| m.plan.fallback);
@@ -503,13 +504,13 @@ fn overlay_lines(
         }
     }
     let mut units = vec![format!("step {}/{total}", snap.step)];
-    if app.overlay().autoplay {
-        units.push(format!("▶ {}/s", app.overlay().speed()));
+    if app.ui().overlay().autoplay {
+        units.push(format!("▶ {}/s", app.ui().overlay().speed()));
     }
     units.push(format!("open {}", format_count(open as u64)));
     units.push(format!("closed {}", format_count(closed as u64)));
     let mut parts = pack(&units, " ", width);
-    if parts.len() > 1 && app.mode() == crate::app::Mode::Play {
+    if parts.len() > 1 && app.screen().mode() == crate::app::Mode::Play {
         // The hint bar gives the step too: on a narrow panel the counts keep one row.
         parts = pack(&units[1..], " ", width);
     }

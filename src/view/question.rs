@@ -51,13 +51,13 @@ pub(crate) fn end_text(app: &App) -> (&'static str, Vec<String>) {
             plural(run.astar_expanded, "node", "nodes")
         ),
     ];
-    if let Some(note) = app.end_note() {
+    if let Some(note) = app.front().end_note() {
         for part in note.lines() {
             lines.extend(wrap(part, 44));
         }
     }
     lines.push(String::new());
-    let key = |a| app.settings().bindings.key_of(Context::Play, a);
+    let key = |a| app.ui().settings().bindings.key_of(Context::Play, a);
     lines.push(format!(
         "{}  new run    {}  quit",
         key(Action::Restart),
@@ -76,7 +76,7 @@ fn answers(app: &App, template: &str, actions: &[Action]) -> String {
             break;
         };
         out.push_str(head);
-        out.push_str(&app.settings().bindings.key_of(Context::Confirm, a));
+        out.push_str(&app.ui().settings().bindings.key_of(Context::Confirm, a));
         rest = tail;
     }
     out.push_str(rest);
@@ -96,7 +96,7 @@ pub(crate) fn question_answers(app: &App, question: &Confirm) -> String {
 /// The title and lines of the popup that asks `question`, and how many of its last lines
 /// are the answers (the keys to press).
 pub(crate) fn question_text(app: &App, question: &Confirm) -> (&'static str, Vec<String>, usize) {
-    let file = app.source().name();
+    let file = app.session().source().name();
     match question {
         Confirm::Quit => quit_text(app, &file),
         Confirm::Overwrite => (
@@ -138,8 +138,8 @@ pub(crate) fn question_text(app: &App, question: &Confirm) -> (&'static str, Vec
 /// The quit question: with unsaved edits, whether to save them first; in a kept game,
 /// that the run is kept.
 fn quit_text(app: &App, file: &str) -> (&'static str, Vec<String>, usize) {
-    let kept = app.keeping();
-    if app.unsaved() {
+    let kept = app.front().keeping();
+    if app.session().unsaved() {
         let mut lines = if kept {
             vec![
                 format!("{file} has unsaved edits"),
@@ -148,7 +148,7 @@ fn quit_text(app: &App, file: &str) -> (&'static str, Vec<String>, usize) {
         } else {
             vec![format!("{file} has unsaved edits.")]
         };
-        if kept && app.in_progress() {
+        if kept && app.session().in_progress() {
             lines.push("Your run is kept either way.".into());
         }
         let without = if kept {
@@ -171,7 +171,8 @@ fn quit_text(app: &App, file: &str) -> (&'static str, Vec<String>, usize) {
             "Your run is kept: play again to go on.".into(),
             format!(
                 "({} gives it up instead.)",
-                app.settings()
+                app.ui()
+                    .settings()
                     .bindings
                     .key_of(Context::Play, Action::Abandon)
             ),
@@ -191,7 +192,7 @@ fn with_yes_no(app: &App, mut lines: Vec<String>, template: &str) -> Vec<String>
 
 /// The restart question: in a kept game, that the run goes into the scores.
 fn restart_text(app: &App) -> (&'static str, Vec<String>, usize) {
-    if app.keeping() {
+    if app.front().keeping() {
         let lines = vec![
             "The run in progress ends, abandoned,".into(),
             "and goes into the scores.".into(),
@@ -208,7 +209,7 @@ fn restart_text(app: &App) -> (&'static str, Vec<String>, usize) {
 /// The abandon question: in a kept game, what becomes of the run.
 fn abandon_text(app: &App) -> (&'static str, Vec<String>, usize) {
     let mut lines = vec!["The run ends here, as a loss.".to_string()];
-    if app.keeping() {
+    if app.front().keeping() {
         lines.push("It goes into the scores and the".into());
         lines.push("morgue, and its save is deleted.".into());
     }
@@ -220,7 +221,7 @@ fn abandon_text(app: &App) -> (&'static str, Vec<String>, usize) {
 fn level_text(app: &App, question: &Confirm, file: &str) -> (&'static str, Vec<String>, usize) {
     let unsaved = format!("{file} has unsaved edits.");
     let (title, line, template) = if matches!(question, Confirm::BlankLevel) {
-        let line = if app.unsaved() {
+        let line = if app.session().unsaved() {
             format!("{unsaved} A blank level drops them.")
         } else {
             "The game in progress ends.".into()
@@ -231,9 +232,9 @@ fn level_text(app: &App, question: &Confirm, file: &str) -> (&'static str, Vec<S
             "{}  start blank    {}  keep this level",
         )
     } else {
-        let line = if app.unsaved() {
+        let line = if app.session().unsaved() {
             format!("{unsaved} A new level drops them.")
-        } else if app.keeping() {
+        } else if app.front().keeping() {
             "The run in progress ends, abandoned.".into()
         } else {
             "The game in progress ends.".into()

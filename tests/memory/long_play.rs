@@ -72,7 +72,7 @@ fn play() -> Played {
         }
         if app.world().turn() < HEALED_TURNS {
             let hp = app.world().player().hp;
-            app.world_mut().heal(20 - hp);
+            app.session_mut().world_mut().heal(20 - hp);
         }
         rng ^= rng << 13;
         rng ^= rng >> 7;

@@ -23,7 +23,7 @@ fn the_help_screen_lists_every_binding_on_its_pages_at_every_size() {
         let mut seen = String::new();
         common::frame(&mut a, "?");
         for page in 0..pages {
-            assert_eq!(a.help_page(), page);
+            assert_eq!(a.screen().help_page(), page);
             let frame = common::frame(&mut a, "");
             // What the game is and how a run is won, above the first page's keys.
             let about = frame.find("A roguelike whose monsters plan with");
@@ -40,7 +40,11 @@ fn the_help_screen_lists_every_binding_on_its_pages_at_every_size() {
             seen.push_str(&frame);
             common::frame(&mut a, "PageDown");
         }
-        assert_eq!(a.help_page(), pages - 1, "PageDown stops at the last page");
+        assert_eq!(
+            a.screen().help_page(),
+            pages - 1,
+            "PageDown stops at the last page"
+        );
         // Each binding's whole row, keys then description: a lone key letter alone would be
         // found anywhere in the frame. Keys that fill their column have the description on
         // the row below, where the others' descriptions start.
@@ -69,9 +73,9 @@ fn the_help_screen_lists_every_binding_on_its_pages_at_every_size() {
         }
         // A key the help does not bind does nothing there; Esc closes it.
         common::frame(&mut a, "x");
-        assert_eq!(a.mode(), astar_rogue::app::Mode::Help);
+        assert_eq!(a.screen().mode(), astar_rogue::app::Mode::Help);
         common::frame(&mut a, "Esc");
-        assert_ne!(a.mode(), astar_rogue::app::Mode::Help);
+        assert_ne!(a.screen().mode(), astar_rogue::app::Mode::Help);
     }
 }
 
@@ -240,6 +244,7 @@ fn check_overlay_matches(level: &str, keys: &str, extra: &[&str]) {
     let frame = common::frame(&mut a, keys);
     let traced = cli_trace(level, extra);
     let selected = a
+        .ui()
         .selected()
         .and_then(|id| a.world().monster(id))
         .expect("a monster");
@@ -373,9 +378,9 @@ fn the_overlay_replays_the_newest_search_after_each_turn() {
     let size = (100, 30);
     let mut a = common::app(Path::new("levels/pillar.txt"), 1, size);
     common::frame(&mut a, "o {");
-    let before = a.snapshot().expect("a search to show");
+    let before = a.ui().snapshot(a.world()).expect("a search to show");
     common::frame(&mut a, ". . {");
-    let after = a.snapshot().expect("a search to show");
+    let after = a.ui().snapshot(a.world()).expect("a search to show");
     let fresh = a.world().trace().unwrap().snapshot(0);
     assert_eq!(after.nodes, fresh.nodes);
     assert_ne!(
@@ -393,50 +398,53 @@ fn autoplay_runs_at_the_speed_shown_and_the_speed_keys_change_it_live() {
     a.apply(Action::ToggleOverlay);
     a.apply(Action::StepStart);
     a.apply(Action::Autoplay);
-    let per_second = a.overlay().speed();
+    let per_second = a.ui().overlay().speed();
     // A second of ticks plays that many expansions (the bracket search has 82).
     let ticks = 1000u32.div_ceil(TICK_MS);
     for _ in 0..ticks {
         a.tick();
     }
-    let played = a.overlay().step.expect("still playing");
+    let played = a.ui().overlay().step.expect("still playing");
     let want = per_second * ticks * TICK_MS / 1000;
     assert!(want > 1);
     assert_eq!(played, want, "{per_second}/s for {ticks} ticks");
     // Faster while it plays: it keeps playing, at the next speed.
     a.apply(Action::Faster);
-    assert!(a.overlay().autoplay);
+    assert!(a.ui().overlay().autoplay);
     assert_eq!(
-        a.overlay().speed(),
+        a.ui().overlay().speed(),
         SPEEDS[SPEEDS.iter().position(|&s| s == per_second).unwrap() + 1]
     );
     // Slowest: one expansion a second.
     for _ in 0..SPEEDS.len() {
         a.apply(Action::Slower);
     }
-    assert_eq!(a.overlay().speed(), 1);
+    assert_eq!(a.ui().overlay().speed(), 1);
     // Pausing and resuming starts the count afresh.
     a.apply(Action::Autoplay);
     a.apply(Action::Autoplay);
-    let before = a.overlay().step.unwrap();
+    let before = a.ui().overlay().step.unwrap();
     for _ in 0..ticks {
         a.tick();
     }
-    assert_eq!(a.overlay().step, Some(before + 1), "one a second");
+    assert_eq!(a.ui().overlay().step, Some(before + 1), "one a second");
     // `a` pauses; other keys leave it paused or playing as it was.
     a.apply(Action::Autoplay);
-    assert!(!a.overlay().autoplay);
+    assert!(!a.ui().overlay().autoplay);
     a.tick();
-    assert_eq!(a.overlay().step, Some(before + 1));
+    assert_eq!(a.ui().overlay().step, Some(before + 1));
     a.apply(Action::Autoplay);
-    assert!(a.overlay().autoplay, "a resumes");
+    assert!(a.ui().overlay().autoplay, "a resumes");
     // A key press (not a script, which would tick until the search ends).
     use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
     a.handle_event(&Event::Key(KeyEvent::new(
         KeyCode::Char('v'),
         KeyModifiers::NONE,
     )));
-    assert!(a.overlay().autoplay, "changing the layer does not stop it");
+    assert!(
+        a.ui().overlay().autoplay,
+        "changing the layer does not stop it"
+    );
 }
 
 /// The text of the map view's cell for map cell `p`, and its style's modifiers.
@@ -444,7 +452,7 @@ fn map_glyph(a: &App, p: Pos) -> (String, ratatui::style::Modifier) {
     use ratatui::buffer::Buffer;
     use ratatui::layout::Rect;
     use ratatui::widgets::Widget;
-    let area = Rect::new(0, 0, a.size().0, a.size().1);
+    let area = Rect::new(0, 0, a.ui().size().0, a.ui().size().1);
     let mut buf = Buffer::empty(area);
     a.render(area, &mut buf);
     let (x, y) = astar_rogue::app::screen::screen_cell(a, p).expect("on screen");
@@ -480,7 +488,7 @@ fn sight_hides_the_unseen_dims_the_remembered_and_capital_v_shows_all() {
     assert!(!map_glyph(&a, behind).1.contains(Modifier::DIM));
     assert_eq!(map_glyph(&a, Pos::new(9, 3)).0, ".");
     common::frame(&mut a, "V o");
-    assert!(a.sight() && !map_glyph(&a, behind).1.contains(Modifier::DIM));
+    assert!(a.ui().sight() && !map_glyph(&a, behind).1.contains(Modifier::DIM));
     common::frame(&mut a, "o x");
     assert!(!map_glyph(&a, behind).1.contains(Modifier::DIM));
 }
@@ -489,10 +497,10 @@ fn sight_hides_the_unseen_dims_the_remembered_and_capital_v_shows_all() {
 fn the_history_scrolls_back_through_the_whole_run() {
     let mut a = common::app(Path::new("levels/pillar.txt"), 1, (40, 12));
     for i in 0..60 {
-        a.world_mut().say(format!("note {i}"));
+        a.session_mut().world_mut().say(format!("note {i}"));
     }
     let frame = common::frame(&mut a, "C-p");
-    assert_eq!(a.mode(), astar_rogue::app::Mode::History);
+    assert_eq!(a.screen().mode(), astar_rogue::app::Mode::History);
     assert!(frame.contains("message history"), "{frame}");
     assert!(
         frame.contains("note 50") && !frame.contains("note 49"),
@@ -522,7 +530,7 @@ fn the_history_scrolls_back_through_the_whole_run() {
     let turn = a.world().turn();
     common::frame(&mut a, "h l . Esc");
     assert_eq!(a.world().turn(), turn);
-    assert_eq!(a.mode(), astar_rogue::app::Mode::Play);
+    assert_eq!(a.screen().mode(), astar_rogue::app::Mode::Play);
 }
 
 #[test]
@@ -554,19 +562,22 @@ fn descending_makes_the_next_floor_the_design_and_restart_goes_back_up() {
             .contains("Save (s) or undo")
     );
     common::frame(&mut a, "e U e");
-    assert!(!a.unsaved());
+    assert!(!a.session().unsaved());
     let frame = common::frame(&mut a, ">");
     assert_eq!(a.world().run().depth, 2);
-    assert_eq!(a.source().kind, SourceKind::Generated);
-    assert_eq!(a.design().level().grid, *a.world().grid());
-    let title = a.design().level().title.clone().unwrap();
+    assert_eq!(a.session().source().kind, SourceKind::Generated);
+    assert_eq!(a.session().design().level().grid, *a.world().grid());
+    let title = a.session().design().level().title.clone().unwrap();
     assert!(title.starts_with("Depth 2 of 3"), "{title}");
     assert!(frame.contains("Depth 2/3"), "{frame}");
     // Restarting the run asks (a game is in progress), then starts over on the first floor.
     common::frame(&mut a, "r y");
     assert_eq!(a.world().run().depth, 1);
-    assert_eq!(a.design().level().title.as_deref(), Some("Stairs"));
-    assert_eq!(a.source().kind, SourceKind::Text);
+    assert_eq!(
+        a.session().design().level().title.as_deref(),
+        Some("Stairs")
+    );
+    assert_eq!(a.session().source().kind, SourceKind::Text);
     assert_eq!(a.world().turn(), 0);
     assert_eq!(a.world().monsters().len(), 1);
     assert_eq!(
@@ -622,22 +633,22 @@ fn the_selection_follows_the_nearest_monster_in_view_until_one_is_picked() {
     // Nobody is in view at the start (the rat in the west room keeps to its far corner):
     // the panel follows the first monster until somebody comes into view.
     assert_eq!(nearest(&a), None);
-    assert_eq!(a.selected(), Some(1));
+    assert_eq!(a.ui().selected(), Some(1));
     // It follows whoever is nearest in view; with nobody in view the last one stays
     // selected. The walk has steps of both kinds (else it proves only one).
     let (mut followed, mut switched, mut kept) = (0, 0, 0);
     for keys in ["l", "l", "k", "k", "k", "y", "h", "h"] {
-        let before = a.selected();
+        let before = a.ui().selected();
         common::frame(&mut a, keys);
         match nearest(&a) {
             Some(id) => {
-                assert_eq!(a.selected(), Some(id), "after {keys}");
+                assert_eq!(a.ui().selected(), Some(id), "after {keys}");
                 followed += 1;
                 switched += usize::from(before != Some(id));
             }
             None => {
                 assert!(before.is_some(), "after {keys}: somebody was selected");
-                assert_eq!(a.selected(), before, "after {keys}: nobody in view");
+                assert_eq!(a.ui().selected(), before, "after {keys}: nobody in view");
                 kept += 1;
             }
         }
@@ -648,8 +659,8 @@ fn the_selection_follows_the_nearest_monster_in_view_until_one_is_picked() {
     );
     // Tab picks the next by id; it stays picked however the others move.
     common::frame(&mut a, "Tab");
-    let picked = a.selected().unwrap();
+    let picked = a.ui().selected().unwrap();
     assert_ne!(Some(picked), nearest(&a));
     common::frame(&mut a, ". .");
-    assert_eq!(a.selected(), Some(picked));
+    assert_eq!(a.ui().selected(), Some(picked));
 }

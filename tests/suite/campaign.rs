@@ -251,10 +251,10 @@ fn the_stairs_lead_to_the_designed_floor_and_the_run_knows_which_it_is() {
     assert_eq!(a.world().final_depth(), 2);
     common::frame(&mut a, "l . . l l >");
     assert_eq!(a.world().run().depth, 2, "{}", last_log(&a));
-    assert_eq!(a.design().level().title.as_deref(), Some("Last"));
+    assert_eq!(a.session().design().level().title.as_deref(), Some("Last"));
     assert_eq!(a.session().floor().origin, Origin::Chain(vec![one.clone()]));
     assert_eq!(
-        a.source().path.as_deref(),
+        a.session().source().path.as_deref(),
         Some(dir.path().join("last.txt").as_path())
     );
     assert_eq!(a.session().first_floor().origin, Origin::First);
@@ -365,5 +365,5 @@ fn restart_keeps_a_deeper_floors_unsaved_edits_until_they_are_saved_or_undone() 
     assert_eq!(a.world().run().depth, 2);
     common::frame(&mut a, "e U e r");
     assert_eq!(a.world().run().depth, 1);
-    assert_eq!(a.design().level().title.as_deref(), Some("One"));
+    assert_eq!(a.session().design().level().title.as_deref(), Some("One"));
 }

@@ -14,7 +14,7 @@ use crate::common::{app, frame, repo};
 
 /// The frame of `app`, its colours stripped.
 fn colourless(app: &App) -> Buffer {
-    let (w, h) = app.size();
+    let (w, h) = app.ui().size();
     let area = Rect::new(0, 0, w, h);
     let mut buf = Buffer::empty(area);
     ratatui::widgets::Widget::render(app, area, &mut buf);
@@ -33,7 +33,7 @@ fn drawn(app: &App, buf: &Buffer, p: Pos) -> (String, Modifier) {
 fn the_search_reads_without_colour_on_terrain_and_on_every_layer() {
     let mut a = app(&repo("levels/pond.txt"), 1, (80, 22));
     frame(&mut a, "o");
-    let snap = a.snapshot().expect("the goblin's search");
+    let snap = a.ui().snapshot(a.world()).expect("the goblin's search");
     let buf = colourless(&a);
     let grid = a.world().grid();
     let water = |state: NodeState| {
@@ -62,7 +62,7 @@ fn the_search_reads_without_colour_on_terrain_and_on_every_layer() {
         "{closed:?}"
     );
     // On the layers of figures, the path keeps the figure and is bold; nothing else is.
-    while a.overlay().layer != Layer::F {
+    while a.ui().overlay().layer != Layer::F {
         frame(&mut a, "v");
     }
     let buf = colourless(&a);

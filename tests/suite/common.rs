@@ -41,7 +41,7 @@ pub fn frame(app: &mut App, keys: &str) -> String {
 /// Plays `keys` (script tokens) on `app` and returns what the runner prints.
 pub fn play(app: &mut App, keys: &str, frames: Frames) -> String {
     let s = script::parse(keys.as_bytes(), "inline.keys").expect("valid keys");
-    let size = app.size();
+    let size = app.ui().size();
     let mut out = Vec::new();
     let output = Output {
         frames,

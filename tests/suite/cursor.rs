@@ -101,7 +101,7 @@ fn the_cursor_stands_on_the_player_and_on_the_cell_looked_at() {
 
 /// The frame of `app` in its size, and where the cursor stands in it.
 fn drawn(app: &astar_rogue::app::App) -> (ratatui::buffer::Buffer, (u16, u16)) {
-    let (w, h) = app.size();
+    let (w, h) = app.ui().size();
     let area = ratatui::layout::Rect::new(0, 0, w, h);
     let mut buf = ratatui::buffer::Buffer::empty(area);
     ratatui::widgets::Widget::render(app, area, &mut buf);

@@ -646,7 +646,7 @@ fn a_half_written_outside_edit_is_never_loaded_or_saved_over() {
     let dir = Scratch::new();
     let path = dir.copy("levels/default.txt");
     let mut app = common::app(&path, 1, (80, 24));
-    let title = app.design().level().title.clone();
+    let title = app.session().design().level().title.clone();
     let new = std::fs::read_to_string(&path)
         .unwrap()
         .replacen("title: ", "title: Rewritten ", 1);
@@ -672,13 +672,13 @@ fn a_half_written_outside_edit_is_never_loaded_or_saved_over() {
     );
     assert_eq!(app.poll_disk(), DiskPoll::Quiet, "said once");
     assert_eq!(
-        app.design().level().title,
+        app.session().design().level().title,
         title,
         "the fragment is not taken"
     );
     // A save now would put the game's level over the writer's file: it asks.
     common::frame(&mut app, "s");
-    assert_eq!(app.question().cloned(), Some(Confirm::Overwrite));
+    assert_eq!(app.screen().question().cloned(), Some(Confirm::Overwrite));
     common::frame(&mut app, "n");
     assert_eq!(std::fs::read(&path).unwrap(), head);
     writer.write_all(tail).unwrap();
@@ -691,7 +691,7 @@ fn a_half_written_outside_edit_is_never_loaded_or_saved_over() {
     std::thread::sleep(DISK_SETTLE + Duration::from_millis(100));
     assert_eq!(app.poll_disk(), DiskPoll::Reloaded);
     assert_eq!(
-        app.design().level().title.as_deref(),
+        app.session().design().level().title.as_deref(),
         Some(format!("Rewritten {}", title.unwrap()).as_str())
     );
     assert_eq!(

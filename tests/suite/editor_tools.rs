@@ -44,16 +44,16 @@ fn draw_undo_save(keys: &str, want: &str) -> (App, String) {
     common::frame(&mut a, "e");
     common::frame(&mut a, keys);
     let said = last_log(&a);
-    assert_eq!(a.design().to_text(), want, "after {keys}: {said}");
-    assert!(a.unsaved());
+    assert_eq!(a.session().design().to_text(), want, "after {keys}: {said}");
+    assert!(a.session().unsaved());
     common::frame(&mut a, "U");
-    assert_eq!(a.design().to_text(), ROOM, "one U undoes {keys}");
-    assert!(!a.unsaved(), "undone back to the file");
+    assert_eq!(a.session().design().to_text(), ROOM, "one U undoes {keys}");
+    assert!(!a.session().unsaved(), "undone back to the file");
     common::frame(&mut a, "U");
     assert_eq!(last_log(&a), "Nothing to undo.");
     common::frame(&mut a, "R s");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), want);
-    assert!(!a.unsaved());
+    assert!(!a.session().unsaved());
     (a, said)
 }
 
@@ -123,19 +123,23 @@ fn a_paste_brings_the_region_and_what_starts_in_it_and_undoes_in_one_step() {
     let path = dir.write("room.txt", ROOM);
     let mut a = app(&path);
     common::frame(&mut a, "e l j c l j c 3*l k p");
-    assert!(a.design().level().monsters.is_empty(), "{}", last_log(&a));
+    assert!(
+        a.session().design().level().monsters.is_empty(),
+        "{}",
+        last_log(&a)
+    );
     assert!(a.world().monsters().is_empty());
     common::frame(&mut a, "U");
-    assert_eq!(a.design().to_text(), ROOM);
+    assert_eq!(a.session().design().to_text(), ROOM);
     assert_eq!(a.world().monsters().len(), 1);
     // Three cells of the top wall pasted into the room: three changes, one undo.
     common::frame(&mut a, "k k c l l c 4*h j j p");
     assert_eq!(
-        a.design().to_text(),
+        a.session().design().to_text(),
         room_with(["#@.......#", "#...###..#", "#......g.#"])
     );
     common::frame(&mut a, "U");
-    assert_eq!(a.design().to_text(), ROOM);
+    assert_eq!(a.session().design().to_text(), ROOM);
 }
 
 #[test]
@@ -151,12 +155,12 @@ fn copy_needs_a_second_c_and_escape_forgets_a_shape() {
     // A rectangle started, then forgotten: w paints one cell, and Esc once more leaves.
     common::frame(&mut a, "l r l Esc w");
     assert_eq!(
-        a.design().to_text(),
+        a.session().design().to_text(),
         room_with(["#@.#.....#", "#........#", "#......g.#"])
     );
-    assert_eq!(a.mode(), astar_rogue::app::Mode::Edit);
+    assert_eq!(a.screen().mode(), astar_rogue::app::Mode::Edit);
     common::frame(&mut a, "Esc");
-    assert_eq!(a.mode(), astar_rogue::app::Mode::Play);
+    assert_eq!(a.screen().mode(), astar_rogue::app::Mode::Play);
 }
 
 #[test]
@@ -166,6 +170,7 @@ fn a_monster_is_placed_by_typing_its_letter() {
     let mut a = app(&path);
     common::frame(&mut a, "e l m t j m o");
     let kinds: Vec<(i32, i32, char)> = a
+        .session()
         .design()
         .level()
         .monsters
@@ -178,7 +183,7 @@ fn a_monster_is_placed_by_typing_its_letter() {
     assert_eq!(a.cursor(), astar_rogue::engine::grid::Pos::new(3, 2));
     common::frame(&mut a, "m x");
     assert_eq!(
-        a.tools().and_then(|t| t.prefix),
+        a.screen().tools().and_then(|t| t.prefix),
         Some(astar_rogue::app::Prefix::Monster)
     );
 }
@@ -212,20 +217,29 @@ fn resizing_changes_the_map_rows_and_the_size_and_keeps_the_rest_of_the_file() {
         let mut a = app(&path);
         common::frame(&mut a, "e");
         common::frame(&mut a, keys);
-        assert_eq!(a.design().to_text(), want, "{keys}: {}", last_log(&a));
+        assert_eq!(
+            a.session().design().to_text(),
+            want,
+            "{keys}: {}",
+            last_log(&a)
+        );
         let back = Design::parse(want.as_bytes(), "t").unwrap();
-        assert_eq!(back.level(), a.design().level(), "{keys}: reads back");
+        assert_eq!(
+            back.level(),
+            a.session().design().level(),
+            "{keys}: reads back"
+        );
         assert_eq!(
             a.world().grid(),
-            &a.design().level().grid,
+            &a.session().design().level().grid,
             "{keys}: in play"
         );
         // Each side's step undoes on its own; all undone, the file's text is back.
         common::frame(&mut a, "U U");
-        assert_eq!(a.design().to_text(), SMALL, "{keys} undone");
+        assert_eq!(a.session().design().to_text(), SMALL, "{keys} undone");
         assert_eq!(
             a.world().grid(),
-            &a.design().level().grid,
+            &a.session().design().level().grid,
             "{keys} undone in play"
         );
         common::frame(&mut a, "R R s");
@@ -336,8 +350,8 @@ fn a_blank_level_from_the_game_opens_in_the_editor_and_saves_beside_the_level() 
     let path = dir.write("room.txt", ROOM);
     let mut a = app(&path);
     common::frame(&mut a, "e C-n");
-    assert_eq!(a.mode(), astar_rogue::app::Mode::Edit);
-    let g = a.design().level().grid.clone();
+    assert_eq!(a.screen().mode(), astar_rogue::app::Mode::Edit);
+    let g = a.session().design().level().grid.clone();
     assert_eq!(a.world().player().pos, a.cursor());
     common::frame(&mut a, "s");
     let name = format!("blank-{}x{}.txt", g.width(), g.height());
@@ -345,9 +359,12 @@ fn a_blank_level_from_the_game_opens_in_the_editor_and_saves_beside_the_level() 
     let bytes = std::fs::read(dir.path().join(&name)).unwrap();
     assert_eq!(
         Design::parse(&bytes, "b").unwrap().level(),
-        a.design().level()
+        a.session().design().level()
     );
     // With unsaved edits it asks first.
     common::frame(&mut a, "l w C-n");
-    assert_eq!(a.question(), Some(&astar_rogue::app::Confirm::BlankLevel));
+    assert_eq!(
+        a.screen().question(),
+        Some(&astar_rogue::app::Confirm::BlankLevel)
+    );
 }

@@ -538,7 +538,7 @@ fn a_resume_never_removes_a_recovery_file() {
 /// while the game has unsaved edits: the question which to keep is asked.
 fn changed_under_edits(app: &mut astar_rogue::app::App, level: &Path) -> String {
     crate::common::frame(app, "e k w");
-    assert!(app.unsaved());
+    assert!(app.session().unsaved());
     let text = std::fs::read_to_string(level).unwrap();
     std::fs::write(level, text.replacen("........\n", "..#.....\n", 1)).unwrap();
     let f = std::fs::File::options().append(true).open(level).unwrap();
@@ -546,7 +546,7 @@ fn changed_under_edits(app: &mut astar_rogue::app::App, level: &Path) -> String 
         .unwrap();
     drop(f);
     let frame = crate::common::frame(app, "reload");
-    assert!(app.question().is_some(), "{frame}");
+    assert!(app.screen().question().is_some(), "{frame}");
     frame
 }
 
@@ -581,7 +581,7 @@ fn undoing_back_after_keeping_ones_edits_stays_unsaved() {
     let mut app = crate::common::app(&level, 5, (100, 30));
     changed_under_edits(&mut app, &level);
     let frame = crate::common::frame(&mut app, "k U");
-    assert!(app.unsaved(), "{frame}");
+    assert!(app.session().unsaved(), "{frame}");
     assert!(
         frame.lines().nth(1).unwrap().contains("[unsaved]"),
         "{frame}"
@@ -596,7 +596,7 @@ fn saves_with_edits_between_stay_apart_and_the_goal_follows_the_monsters() {
     let scratch = Scratch::new();
     let level = scratch.copy("levels/pillar.txt");
     let mut app = crate::common::app(&level, 5, (100, 30));
-    app.set_replay(true);
+    app.session_mut().set_replay(true);
     crate::common::frame(&mut app, "e s k w s s");
     let texts: Vec<String> = app.world().log().iter().map(|m| m.to_string()).collect();
     let saved: Vec<&String> = texts.iter().filter(|t| t.starts_with("Saved")).collect();

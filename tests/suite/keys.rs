@@ -83,7 +83,7 @@ fn no_screen_reacts_to_a_key_its_help_does_not_list() {
         for code in codes() {
             for mods in MODIFIERS {
                 let key = KeyEvent::new(code, mods);
-                if keymap::lookup(&a.settings().bindings, a.contexts(), &key).is_some() {
+                if keymap::lookup(&a.ui().settings().bindings, a.contexts(), &key).is_some() {
                     continue;
                 }
                 unbound += 1;

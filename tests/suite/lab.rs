@@ -106,7 +106,7 @@ fn the_lab_and_path_agree_on_every_query() {
         let refs: Vec<&str> = cli_args.iter().map(String::as_str).collect();
         let (status, cost, expanded) = cli_path(level, &refs);
         let a = lab_app(level, from, to, options(args));
-        let lab = a.lab().expect("the lab is open");
+        let lab = a.screen().lab().expect("the lab is open");
         let r = &lab.searches[0].result;
         let what = format!("{level} {args:?}");
         assert_eq!(
@@ -158,7 +158,7 @@ fn the_open_lists_first_entry_is_always_the_next_expansion() {
             .max_by_key(|p| p.chebyshev(to))
             .unwrap();
         let a = lab_app(level, from, to, options(args));
-        let lab = a.lab().unwrap();
+        let lab = a.screen().lab().unwrap();
         let trace = &lab.searches[0].trace;
         assert!(trace.expansions() > 10);
         for step in 0..trace.expansions() {
@@ -188,7 +188,7 @@ fn the_mouse_sets_the_ends_and_paints_walls_on_the_labs_own_map() {
     common::frame(&mut a, &format!("click:{c},{r}"));
     let (c, r) = screen_cell(&a, Pos::new(7, 5)).unwrap();
     common::frame(&mut a, &format!("rclick:{c},{r}"));
-    let lab = a.lab().unwrap();
+    let lab = a.screen().lab().unwrap();
     assert_eq!((lab.start, lab.goal), (Pos::new(0, 0), Pos::new(7, 5)));
     assert_eq!(lab.searches[0].trace.start, Pos::new(0, 0));
     // A drag moves the start along.
@@ -198,16 +198,16 @@ fn the_mouse_sets_the_ends_and_paints_walls_on_the_labs_own_map() {
         &mut a,
         &format!("click:{c0},{r0} drag:{c2},{r2} release:{c2},{r2}"),
     );
-    assert_eq!(a.lab().unwrap().start, Pos::new(1, 1));
+    assert_eq!(a.screen().lab().unwrap().start, Pos::new(1, 1));
     // e: the mouse paints walls; the search reruns; the game's map is untouched.
-    let before = a.lab().unwrap().searches[0].result.clone();
+    let before = a.screen().lab().unwrap().searches[0].result.clone();
     let (c, r) = screen_cell(&a, Pos::new(3, 3)).unwrap();
     let (cd, rd) = screen_cell(&a, Pos::new(3, 5)).unwrap();
     common::frame(
         &mut a,
         &format!("e click:{c},{r} drag:{cd},{rd} release:{cd},{rd}"),
     );
-    let lab = a.lab().unwrap();
+    let lab = a.screen().lab().unwrap();
     for y in 3..=5 {
         assert_eq!(lab.grid.get(Pos::new(3, y)), Tile::Wall);
     }
@@ -219,8 +219,8 @@ fn the_mouse_sets_the_ends_and_paints_walls_on_the_labs_own_map() {
     );
     // Leaving returns to the game as it was.
     common::frame(&mut a, "L");
-    assert!(a.lab().is_none());
-    assert_eq!(a.mode(), astar_rogue::app::Mode::Play);
+    assert!(a.screen().lab().is_none());
+    assert_eq!(a.screen().mode(), astar_rogue::app::Mode::Play);
     assert_eq!(a.world().turn(), 0);
 }
 
@@ -233,22 +233,22 @@ fn side_by_side_steps_in_lockstep_with_counts_of_its_own() {
         SearchOptions::default(),
     );
     common::frame(&mut a, "c { 10*]");
-    let lab = a.lab().unwrap();
+    let lab = a.screen().lab().unwrap();
     assert_eq!(lab.searches.len(), 2);
     assert_eq!(lab.searches[1].options.heuristic.to_string(), "zero");
-    let a_star = a.lab_snapshot(0).unwrap();
-    let dijkstra = a.lab_snapshot(1).unwrap();
+    let a_star = a.screen().lab_snapshot(0, a.ui().overlay()).unwrap();
+    let dijkstra = a.screen().lab_snapshot(1, a.ui().overlay()).unwrap();
     assert_eq!((a_star.step, dijkstra.step), (10, 10));
     assert!(lab.searches[1].result.expanded > lab.searches[0].result.expanded);
     // Then greedy, which expands fewer than A* here.
     common::frame(&mut a, "c c c");
-    let lab = a.lab().unwrap();
+    let lab = a.screen().lab().unwrap();
     assert!(lab.searches[1].options.greedy);
     assert!(lab.searches[1].result.expanded < lab.searches[0].result.expanded);
     // Then Jump Point Search: the same cost for far fewer nodes, every one a jump point
     // opened from the end of a run.
     common::frame(&mut a, "c");
-    let lab = a.lab().unwrap();
+    let lab = a.screen().lab().unwrap();
     let (a_star, jps) = (&lab.searches[0].result, &lab.searches[1].result);
     assert_eq!(lab.searches[1].options.algorithm.to_string(), "jps");
     assert_eq!((jps.cost, jps.fallback), (a_star.cost, None));
@@ -258,16 +258,16 @@ fn side_by_side_steps_in_lockstep_with_counts_of_its_own() {
         jps.expanded,
         a_star.expanded
     );
-    let end = a.lab_snapshot(1).unwrap();
+    let end = a.screen().lab_snapshot(1, a.ui().overlay()).unwrap();
     assert_eq!(end.path, jps.path, "the path along the runs");
     // Then the fewest steps: on this map, without water or brush, A*'s own path.
     common::frame(&mut a, "c");
-    let lab = a.lab().unwrap();
+    let lab = a.screen().lab().unwrap();
     assert!(lab.searches[1].fewest_steps);
     assert_eq!(lab.searches[1].result, lab.searches[0].result);
     common::frame(&mut a, "c");
     assert_eq!(
-        a.lab().unwrap().searches.len(),
+        a.screen().lab().unwrap().searches.len(),
         1,
         "c after fewest steps: back to one"
     );
@@ -297,11 +297,15 @@ fn the_lab_opened_from_a_monsters_search_searches_as_its_kind() {
     let mut a = common::app(Path::new("levels/kinds.txt"), 1, (100, 30));
     // Tab picks by id: the rat, then the naga in the pond.
     common::frame(&mut a, "Tab");
-    let naga = a.selected().and_then(|id| a.world().monster(id)).unwrap();
+    let naga = a
+        .ui()
+        .selected()
+        .and_then(|id| a.world().monster(id))
+        .unwrap();
     assert_eq!(naga.kind, 'n');
     let (plan, at) = (naga.plan.cost, naga.pos);
     common::frame(&mut a, "o L");
-    let lab = a.lab().expect("the lab");
+    let lab = a.screen().lab().expect("the lab");
     assert_eq!((lab.kind, lab.start), (Some('n'), at));
     assert_eq!(lab.searches[0].result.cost, plan);
     // The same query searched plainly pays the water thrice.
@@ -321,11 +325,11 @@ fn the_lab_opened_from_a_monsters_search_searches_as_its_kind() {
         .find(|m| m.kind == 'g')
         .unwrap()
         .id;
-    while a.selected() != Some(goblin) {
+    while a.ui().selected() != Some(goblin) {
         common::frame(&mut a, "Tab");
     }
     common::frame(&mut a, "L");
-    assert_eq!(a.lab().expect("the lab").kind, None);
+    assert_eq!(a.screen().lab().expect("the lab").kind, None);
 }
 
 /// `path --kind` and `lab --kind` refuse a start or goal the kind cannot enter, as they

@@ -445,15 +445,20 @@ fn a_quiz_played_in_the_lab_counts_each_answer_and_ends_with_the_search() {
         None,
     );
     common::frame(&mut a, "Q");
-    let total = a.lab().unwrap().searches[0].trace.expansions();
+    let total = a.screen().lab().unwrap().searches[0].trace.expansions();
     // Right every time: the cursor on the node the open list pops next.
     for step in 0..total {
-        assert_eq!(a.current_step(), step);
-        let next = a.lab().unwrap().open_order(0, step)[0].pos;
+        assert_eq!(
+            a.ui()
+                .overlay()
+                .current(a.screen().shown_expansions(a.world())),
+            step
+        );
+        let next = a.screen().lab().unwrap().open_order(0, step)[0].pos;
         a.set_cursor(next);
         common::frame(&mut a, "Enter");
     }
-    let quiz = a.lab().unwrap().quiz.clone().unwrap();
+    let quiz = a.screen().lab().unwrap().quiz.clone().unwrap();
     assert_eq!((quiz.right, quiz.asked), (total, total));
     let frame = common::frame(&mut a, "");
     assert!(
@@ -466,7 +471,7 @@ fn a_quiz_played_in_the_lab_counts_each_answer_and_ends_with_the_search() {
     for _ in 0..total {
         common::frame(&mut a, "Enter");
     }
-    let quiz = a.lab().unwrap().quiz.clone().unwrap();
+    let quiz = a.screen().lab().unwrap().quiz.clone().unwrap();
     assert_eq!((quiz.right, quiz.asked), (1, total));
 }
 
@@ -495,7 +500,7 @@ fn the_lab_opened_under_jps_planning_searches_by_jps_and_says_so() {
     let mut a = common::app(&common::repo("levels/pillar.txt"), 1, (80, 24));
     a.set_planning(astar_rogue::game::Planning::Jps);
     let frame = common::frame(&mut a, "L");
-    let lab = a.lab().expect("the lab is open");
+    let lab = a.screen().lab().expect("the lab is open");
     assert_eq!(lab.options.algorithm.to_string(), "jps");
     assert_eq!(
         lab.searches[0].result.expanded, 5,

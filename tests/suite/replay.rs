@@ -123,7 +123,7 @@ fn looking_into_a_paused_replay_changes_nothing_after() {
     assert!(r.look(&key('x')));
     assert!(r.look(&key('l')));
     assert_ne!(shown(&r), before);
-    assert_eq!(r.app().mode(), astar_rogue::app::Mode::Look);
+    assert_eq!(r.app().screen().mode(), astar_rogue::app::Mode::Look);
     // Keys that would play are not taken: the game stays where it was.
     assert!(r.look(&Event::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE))));
     let turn = r.app().world().turn();

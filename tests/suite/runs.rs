@@ -68,8 +68,8 @@ impl Live {
         let (design, source) =
             astar_rogue::session::open_level_bytes(Some(level), &start.bytes, seed).unwrap();
         let mut app = App::new(design, source, seed, size);
-        app.set_keeping(true);
-        app.keep_io();
+        app.front_mut().set_keeping(true);
+        app.session_mut().keep_io();
         let mut recorder = Recorder::new(Some(level), seed, None, false).unwrap();
         for (k, v) in keep::extra_headers(start.planning, None) {
             recorder = recorder.with_header(k, v);
@@ -129,7 +129,7 @@ impl Live {
         };
         let mut app = keep::resume(&save, save.size, Arc::default())
             .unwrap_or_else(|e| panic!("resume: {e}"));
-        app.set_notice(Some(keep::resumed_notice(
+        app.front_mut().set_notice(Some(keep::resumed_notice(
             &save.name,
             save.turn,
             save.depth,
@@ -144,7 +144,7 @@ impl Live {
             recorder = recorder.with_header(k, v);
         }
         recorder.start(size);
-        if app.size() != size {
+        if app.ui().size() != size {
             let ev = Event::Resize(size.0, size.1);
             // As the terminal does: the resize is an input of the run, on its tape.
             recorder.event(&ev);
@@ -174,7 +174,7 @@ impl Live {
             Action::Event(ev) => {
                 rec(&mut |r| r.event(&ev));
                 self.app.handle_event(&ev);
-                let running = self.app.is_running();
+                let running = self.app.front().is_running();
                 rec(&mut |r| {
                     if running {
                         r.commit()
@@ -206,7 +206,7 @@ impl Live {
         }
         // As the terminal loop does: the recording carries the disk's answers, then the
         // keeper notes the input, and the game settles (nothing else is waiting).
-        let answers = self.app.take_io();
+        let answers = self.app.session_mut().take_io();
         rec(&mut |r| r.io(answers.clone()));
         self.keeper.handled_and_settled(&mut self.app);
     }
@@ -219,7 +219,7 @@ impl Live {
 
 /// The frame the app shows, with its styles.
 fn frame(app: &App) -> Buffer {
-    let (w, h) = app.size();
+    let (w, h) = app.ui().size();
     let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
     t.draw(|f| f.render_widget(app, f.area())).unwrap();
     t.backend().buffer().clone()
@@ -234,7 +234,13 @@ fn frame(app: &App) -> Buffer {
 /// copies differ only in those.
 fn everything(app: &App) -> String {
     let mut text = everything_raw(app);
-    if let Some(dir) = app.source().path.as_deref().and_then(Path::parent) {
+    if let Some(dir) = app
+        .session()
+        .source()
+        .path
+        .as_deref()
+        .and_then(Path::parent)
+    {
         text = text.replace(&dir.display().to_string(), "<dir>");
     }
     text
@@ -300,13 +306,13 @@ fn everything_raw(app: &App) -> String {
         w.stats(),
         w.planner().distance_map().map(|m| format!("{m:?}")),
         app.screen(),
-        app.selected(),
-        app.travel(),
-        app.overlay(),
-        app.camera(),
-        app.sight(),
-        app.show_path(),
-        app.unsaved(),
+        app.ui().selected(),
+        app.ui().travel(),
+        app.ui().overlay(),
+        app.ui().camera(),
+        app.ui().sight(),
+        app.ui().show_path(),
+        app.session().unsaved(),
     )
 }
 
@@ -343,11 +349,12 @@ fn break_and_resume_at(
     assert!(
         resumed
             .app
+            .front()
             .notice()
             .unwrap()
             .starts_with("Resumed your run")
     );
-    resumed.app.set_notice(None);
+    resumed.app.front_mut().set_notice(None);
     same(
         &everything(&resumed.app),
         &everything(&once.app),
@@ -400,7 +407,7 @@ fn a_run_left_mid_travel_travels_on() {
     );
     probe.play(before);
     assert!(
-        probe.app.travel().is_some(),
+        probe.app.ui().travel().is_some(),
         "travel ended before the break"
     );
     let (state, _) = break_and_resume(level, 4, before, "20*tick >");
@@ -461,7 +468,7 @@ fn a_run_left_while_a_program_writes_its_level_says_so_again() {
     live.leave();
     drop(writer);
     let mut resumed = Live::resume(&data, &level, (80, 24));
-    resumed.app.set_notice(None);
+    resumed.app.front_mut().set_notice(None);
     assert_eq!(said(&resumed.app), 1);
     assert_eq!(check(&resumed.app), before);
 }
@@ -511,7 +518,7 @@ fn a_run_left_after_saving_its_level_and_taking_outside_edits_resumes_without_th
     broken.leave();
     let before = std::fs::metadata(&level).unwrap().modified().unwrap();
     let mut resumed = Live::resume(&data, &level, size);
-    resumed.app.set_notice(None);
+    resumed.app.front_mut().set_notice(None);
     same(&everything(&resumed.app), &everything(&once.app), "");
     assert_eq!(
         std::fs::read_to_string(&level).unwrap(),
@@ -556,7 +563,7 @@ fn a_kill_right_after_a_design_save_still_resumes() {
     assert!(live.slot.save.exists());
     // ...and the design saved into the level within the second; then the kill.
     live.play(". e k w s");
-    assert!(!live.app.unsaved(), "saved");
+    assert!(!live.app.session().unsaved(), "saved");
     drop(live);
     let err = vetted(&level, &data);
     assert!(!err.contains("changed since the run was saved"), "{err}");
@@ -566,8 +573,8 @@ fn a_kill_right_after_a_design_save_still_resumes() {
     let (_scratch, level, data) = fresh("levels/pillar.txt");
     let mut live = Live::forcing_saves(&data, &level, 5, (80, 24));
     live.play("h . e k w");
-    assert!(live.app.unsaved());
-    let text = live.app.design().to_text();
+    assert!(live.app.session().unsaved());
+    let text = live.app.session().design().to_text();
     drop(live);
     std::fs::write(&level, text).unwrap();
     let err = vetted(&level, &data);
@@ -586,7 +593,7 @@ fn a_run_that_ends_unrecorded_is_kept_and_scored_on_the_next_start() {
     let mut live = Live::new(&data, &level, 3, (60, 16));
     live.play("l l 20*.");
     assert_eq!(live.app.world().state().name(), "dead");
-    let note = live.app.end_note().unwrap_or_default().to_string();
+    let note = live.app.front().end_note().unwrap_or_default().to_string();
     assert!(note.contains("no morgue file"), "{note}");
     assert!(note.contains("scores it"), "{note}");
     let slot = live.slot.clone();
@@ -639,17 +646,17 @@ fn leaving_through_the_quit_question_resumes_without_it() {
     reference.play("l l .");
     let mut live = Live::new(&data, &level, 9, size);
     live.play("l l . q y");
-    assert!(!live.app.is_running());
+    assert!(!live.app.front().is_running());
     live.leave();
     let mut resumed = Live::resume(&data, &level, size);
-    resumed.app.set_notice(None);
-    assert_eq!(resumed.app.question(), None);
+    resumed.app.front_mut().set_notice(None);
+    assert_eq!(resumed.app.screen().question(), None);
     same(&everything(&resumed.app), &everything(&reference.app), "");
     // And in a terminal of another size: the resize is an input like any other.
     drop(resumed);
     let mut wide = Live::resume(&data, &level, (100, 30));
     reference.play("resize:100x30");
-    wide.app.set_notice(None);
+    wide.app.front_mut().set_notice(None);
     same(&everything(&wide.app), &everything(&reference.app), "");
 }
 
@@ -669,6 +676,7 @@ fn a_run_that_ends_is_scored_with_a_morgue_and_its_save_is_gone() {
     assert!(!live.slot.save.exists(), "death removes the save");
     let note = live
         .app
+        .front()
         .end_note()
         .expect("the end screen's note")
         .to_string();
@@ -692,7 +700,7 @@ fn a_run_that_ends_is_scored_with_a_morgue_and_its_save_is_gone() {
     script::run_file(&keys, &script::RunOptions::default(), &mut out).unwrap();
     let replayed = String::from_utf8(out).unwrap();
     let mut shown = live.app.clone();
-    shown.set_end_note(None);
+    shown.front_mut().set_end_note(None);
     let shown = script::buffer_text(&frame(&shown));
     assert_eq!(replayed.split_once('\n').unwrap().1, shown);
     // Leaving now keeps nothing: the run is over.
@@ -745,7 +753,7 @@ fn a_run_restarted_by_an_outside_edit_ends_as_abandoned_and_is_scored_once() {
     assert!(live.leave().contains("is kept"));
     // Resumed, the replay of that tape restarts from the file again, and scores nothing.
     let mut resumed = Live::resume(&data, &level, (80, 24));
-    resumed.app.set_notice(None);
+    resumed.app.front_mut().set_notice(None);
     assert_eq!(resumed.app.world().turn(), 2);
     resumed.play("h");
     assert_eq!(outcomes().len(), 1, "scored once");
@@ -766,10 +774,10 @@ fn a_run_restarted_by_an_outside_edit_ends_as_abandoned_and_is_scored_once() {
     // With unsaved edits in the game, the player is asked; taking the file's level ends
     // the run too.
     resumed.play("h . e k w e");
-    assert!(resumed.app.unsaved() && resumed.app.world().turn() > 0);
+    assert!(resumed.app.session().unsaved() && resumed.app.world().turn() > 0);
     edit_outside(&level, &edited);
     resumed.play("reload");
-    assert!(resumed.app.question().is_some(), "f or k");
+    assert!(resumed.app.screen().question().is_some(), "f or k");
     assert_eq!(outcomes().len(), 2, "not before the player chose");
     resumed.play("f");
     assert_eq!(resumed.app.world().turn(), 0);
@@ -914,7 +922,7 @@ fn a_save_written_when_the_game_ends_is_the_autosave_of_its_last_input() {
         };
         let want = read(&forced.slot.save);
         lazy.play(leave);
-        assert!(!lazy.app.is_running(), "{inputs}: left");
+        assert!(!lazy.app.front().is_running(), "{inputs}: left");
         let save = lazy.slot.save.clone();
         assert!(lazy.leave().contains("is kept"), "{inputs}");
         let mut got = read(&save);

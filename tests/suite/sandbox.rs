@@ -94,40 +94,51 @@ fn repro_1_walls_painted_then_an_outside_comment_asks_which_to_keep() {
     let path = dir.copy("levels/pillar.txt");
     let mut a = app(&path);
     common::frame(&mut a, "e k w l w e");
-    assert!(a.unsaved());
-    let painted = a.design().level().clone();
+    assert!(a.session().unsaved());
+    let painted = a.session().design().level().clone();
     std::fs::write(&path, read(&path) + "; a note from outside\n").unwrap();
     common::frame(&mut a, "reload");
     assert!(
-        matches!(a.question().cloned(), Some(Confirm::Reload(_))),
+        matches!(a.screen().question().cloned(), Some(Confirm::Reload(_))),
         "asks"
     );
     // Any other key does not answer the question: neither version is dropped silently.
     common::frame(&mut a, "x");
-    assert!(matches!(a.question().cloned(), Some(Confirm::Reload(_))));
+    assert!(matches!(
+        a.screen().question().cloned(),
+        Some(Confirm::Reload(_))
+    ));
     common::frame(&mut a, "k");
-    assert_eq!(a.design().level(), &painted, "the walls stay");
+    assert_eq!(a.session().design().level(), &painted, "the walls stay");
     common::frame(&mut a, "e U");
-    assert_ne!(a.design().level(), &painted, "and undo still has them");
+    assert_ne!(
+        a.session().design().level(),
+        &painted,
+        "and undo still has them"
+    );
     common::frame(&mut a, "R e");
     // The file is newer than what the game saw: saving asks first.
     common::frame(&mut a, "s");
-    assert_eq!(a.question().cloned(), Some(Confirm::Overwrite));
+    assert_eq!(a.screen().question().cloned(), Some(Confirm::Overwrite));
     common::frame(&mut a, "n");
     assert!(read(&path).contains("a note from outside"));
 
     // Taking the file's version instead drops the walls, says so, and clears the history.
     let mut b = app(&dir.copy("levels/pillar.txt"));
     common::frame(&mut b, "e k w e");
-    assert!(b.unsaved());
-    std::fs::write(b.source().path.as_ref().unwrap(), PILLAR_EDITED_OUTSIDE).unwrap();
+    assert!(b.session().unsaved());
+    std::fs::write(
+        b.session().source().path.as_ref().unwrap(),
+        PILLAR_EDITED_OUTSIDE,
+    )
+    .unwrap();
     common::frame(&mut b, "reload f");
-    assert!(b.question().cloned().is_none());
+    assert!(b.screen().question().cloned().is_none());
     assert_eq!(
-        b.design().level().title.as_deref(),
+        b.session().design().level().title.as_deref(),
         Some("Pillar, edited outside")
     );
-    assert!(!b.unsaved());
+    assert!(!b.session().unsaved());
     let log: Vec<&str> = b.world().log().iter().map(|m| m.text.as_str()).collect();
     assert!(log.contains(&"pillar.txt changed on disk: the game restarts from the file."));
     assert!(log.contains(&"Undo history cleared: it belonged to the level before."));
@@ -140,7 +151,7 @@ fn repro_2_a_broken_outside_edit_changes_nothing_and_the_next_save_asks() {
     let dir = Scratch::new();
     let path = dir.copy("levels/pillar.txt");
     let mut a = app(&path);
-    let design = a.design().clone();
+    let design = a.session().design().clone();
     std::fs::write(&path, "title: half written\n..X..\n").unwrap();
     common::frame(&mut a, "reload");
     assert!(
@@ -148,10 +159,10 @@ fn repro_2_a_broken_outside_edit_changes_nothing_and_the_next_save_asks() {
         "{}",
         last_log(&a)
     );
-    assert_eq!(a.design(), &design);
+    assert_eq!(a.session().design(), &design);
     common::frame(&mut a, "s");
     assert_eq!(
-        a.question().cloned(),
+        a.screen().question().cloned(),
         Some(Confirm::Overwrite),
         "the newer file is not overwritten silently"
     );
@@ -181,32 +192,32 @@ fn repro_4_quit_new_level_and_restart_ask_before_dropping_anything() {
     let mut a = app(&path);
     common::frame(&mut a, "e k w e q");
     assert!(
-        a.is_running(),
+        a.front().is_running(),
         "an unsaved edit at turn 0 is not dropped by q"
     );
-    assert_eq!(a.question().cloned(), Some(Confirm::Quit));
+    assert_eq!(a.screen().question().cloned(), Some(Confirm::Quit));
     let frame = common::frame(&mut a, "");
     assert!(frame.contains("s  save and quit"), "{frame}");
     common::frame(&mut a, "n");
-    assert!(a.is_running());
+    assert!(a.front().is_running());
     // Ctrl-C asks too; a second one quits.
     common::frame(&mut a, "C-c");
-    assert!(a.is_running() && a.question().cloned() == Some(Confirm::Quit));
+    assert!(a.front().is_running() && a.screen().question().cloned() == Some(Confirm::Quit));
     common::frame(&mut a, "C-c");
-    assert!(!a.is_running());
+    assert!(!a.front().is_running());
 
     // s saves and quits.
     let mut b = app(&path);
     common::frame(&mut b, "e k w e q s");
-    assert!(!b.is_running());
+    assert!(!b.front().is_running());
     assert_eq!(last_log(&b), "Saved pillar.txt.");
 
     // G and r mid-game ask; n keeps the game.
     let mut c = app(&dir.copy("levels/bracket.txt"));
     common::frame(&mut c, ". G");
-    assert_eq!(c.question().cloned(), Some(Confirm::NewLevel));
+    assert_eq!(c.screen().question().cloned(), Some(Confirm::NewLevel));
     common::frame(&mut c, "n r");
-    assert_eq!(c.question().cloned(), Some(Confirm::Restart));
+    assert_eq!(c.screen().question().cloned(), Some(Confirm::Restart));
     common::frame(&mut c, "y");
     assert_eq!(c.world().turn(), 0, "restarted");
 }
@@ -247,7 +258,7 @@ fn repro_6_a_different_level_copied_over_shows_exactly_that_level() {
         .map(|m| (m.kind, m.pos))
         .collect();
     assert_eq!(monsters, [('g', Pos::new(2, 3))]);
-    assert_eq!(a.mode(), Mode::Play);
+    assert_eq!(a.screen().mode(), Mode::Play);
     assert!(
         a.world().grid().contains(a.cursor()),
         "the cursor is inside the new map"
@@ -277,14 +288,14 @@ fn repro_8_a_mouse_stroke_paints_the_cells_under_the_pointer() {
     let path = dir.copy("levels/default.txt");
     let mut a = common::app(&path, 1, (80, 24));
     common::frame(&mut a, "e");
-    let camera = a.camera();
+    let camera = a.ui().camera();
     let under: Vec<Pos> = (10..=13).map(|c| map_cell(&a, c, 12).unwrap()).collect();
     let before = a.world().grid().clone();
     common::frame(
         &mut a,
         "click:10,12 drag:11,12 drag:12,12 drag:13,12 release:13,12",
     );
-    assert_eq!(a.camera(), camera, "the camera did not move");
+    assert_eq!(a.ui().camera(), camera, "the camera did not move");
     // Exactly the four cells under the pointer became walls, nothing else changed.
     let changed: Vec<Pos> = (0..before.len())
         .filter(|&i| before.tiles()[i] != a.world().grid().tiles()[i])
@@ -298,7 +309,7 @@ fn repro_8_a_mouse_stroke_paints_the_cells_under_the_pointer() {
     assert!(!want.is_empty());
     assert_eq!(changed, want);
     for p in &under {
-        assert_eq!(a.design().level().grid.get(*p), Tile::Wall, "{p}");
+        assert_eq!(a.session().design().level().grid.get(*p), Tile::Wall, "{p}");
     }
 }
 
@@ -342,18 +353,18 @@ fn the_camera_stays_put_when_edit_mode_starts_and_scrolls_near_the_edge() {
     let dir = Scratch::new();
     let path = dir.copy("levels/default.txt");
     let mut a = common::app(&path, 1, (50, 16));
-    let playing = a.camera();
+    let playing = a.ui().camera();
     common::frame(&mut a, "e");
-    assert_eq!(a.camera(), playing);
+    assert_eq!(a.ui().camera(), playing);
     // Walking the cursor right: the camera follows only once the cursor nears the edge.
     let mut moved_at = None;
     for i in 0..40 {
         common::frame(&mut a, "l");
-        if a.camera() != playing && moved_at.is_none() {
+        if a.ui().camera() != playing && moved_at.is_none() {
             moved_at = Some(i);
         }
     }
-    let view_left = a.camera().x;
+    let view_left = a.ui().camera().x;
     assert!(moved_at.is_some_and(|i| i > 0), "{moved_at:?}");
     // At 50 columns the panel narrows to 18, leaving the map 30 cells.
     assert!(a.cursor().x - view_left < 30, "the cursor stays in view");
@@ -395,7 +406,7 @@ fn repro_10_a_link_to_a_device_is_neither_read_whole_nor_written() {
     std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
     common::frame(&mut a, "e k w e s");
     assert_eq!(
-        a.question().cloned(),
+        a.screen().question().cloned(),
         Some(Confirm::Overwrite),
         "a device is not the file we saw"
     );
@@ -531,15 +542,19 @@ fn undo_survives_a_save_and_undoing_to_the_save_is_clean_again() {
     let mut a = app(&path);
     // The cursor starts on the goblin: one step up first.
     common::frame(&mut a, "e k w");
-    assert!(a.unsaved());
+    assert!(a.session().unsaved());
     common::frame(&mut a, "s");
-    assert!(!a.unsaved());
+    assert!(!a.session().unsaved());
     common::frame(&mut a, "l w U");
-    assert!(!a.unsaved(), "back where it was saved");
+    assert!(!a.session().unsaved(), "back where it was saved");
     common::frame(&mut a, "U");
-    assert!(a.unsaved());
+    assert!(a.session().unsaved());
     assert_eq!(
-        a.design().level().grid.get(a.cursor().offset(-1, 0)),
+        a.session()
+            .design()
+            .level()
+            .grid
+            .get(a.cursor().offset(-1, 0)),
         Tile::Floor
     );
 }
@@ -566,19 +581,19 @@ fn editing_changes_the_design_and_the_game_follows() {
     // d on its start removes it from the design and from play.
     a.set_cursor(Pos::new(2, 3));
     common::frame(&mut a, "d");
-    assert!(a.world().monsters().is_empty() && a.design().level().monsters.is_empty());
+    assert!(a.world().monsters().is_empty() && a.session().design().level().monsters.is_empty());
     common::frame(&mut a, "U");
     assert_eq!(a.world().monsters().len(), 1, "undo brings it back");
     // @ moves the player's start and the player.
     a.set_cursor(Pos::new(0, 0));
     common::frame(&mut a, "@");
     assert_eq!(a.world().player().pos, Pos::new(0, 0));
-    assert_eq!(a.design().level().player, Some(Pos::new(0, 0)));
+    assert_eq!(a.session().design().level().player, Some(Pos::new(0, 0)));
     // A restart plays the design.
     common::frame(&mut a, "e r y");
     assert_eq!(a.world().turn(), 0);
     assert_eq!(a.world().monsters()[0].pos, Pos::new(2, 3));
-    assert_eq!(a.world().grid(), &a.design().level().grid);
+    assert_eq!(a.world().grid(), &a.session().design().level().grid);
 }
 
 #[test]
@@ -589,7 +604,7 @@ fn a_file_changed_on_disk_is_not_overwritten_without_asking() {
     // Not reloaded yet (the poll has not run): a save notices the change itself.
     std::fs::write(&path, PILLAR_EDITED_OUTSIDE).unwrap();
     common::frame(&mut a, "s");
-    assert_eq!(a.question().cloned(), Some(Confirm::Overwrite));
+    assert_eq!(a.screen().question().cloned(), Some(Confirm::Overwrite));
     common::frame(&mut a, "n");
     assert_eq!(read(&path), PILLAR_EDITED_OUTSIDE);
     common::frame(&mut a, "s y");
@@ -604,7 +619,7 @@ fn outside_edits_are_noticed_by_polling() {
     let mut a = app(&path);
     a.poll_disk();
     assert_eq!(
-        a.design().level().title.as_deref(),
+        a.session().design().level().title.as_deref(),
         Some("Pillar (8x6)"),
         "nothing changed yet"
     );
@@ -612,14 +627,14 @@ fn outside_edits_are_noticed_by_polling() {
     // Taken once it has settled: unchanged for a moment, as a writer midway may pause.
     a.poll_disk();
     assert_eq!(
-        a.design().level().title.as_deref(),
+        a.session().design().level().title.as_deref(),
         Some("Pillar (8x6)"),
         "not before it settles"
     );
     std::thread::sleep(astar_rogue::app::DISK_SETTLE);
     a.poll_disk();
     assert_eq!(
-        a.design().level().title.as_deref(),
+        a.session().design().level().title.as_deref(),
         Some("Pillar, edited outside")
     );
 }
@@ -686,7 +701,7 @@ fn a_moving_ai_map_saves_beside_itself_and_never_over_the_source() {
     let (saved, format) =
         astar_rogue::content::level::Level::load(&dir.path().join("room.txt")).unwrap();
     assert_eq!(format, astar_rogue::content::level::Format::Text);
-    assert_eq!(&saved, a.design().level());
+    assert_eq!(&saved, a.session().design().level());
     // The text copy is the level's file from now on: the next save goes into it.
     common::frame(&mut a, "e k w e s");
     assert_eq!(last_log(&a), "Saved room.txt.");
@@ -698,7 +713,7 @@ fn a_moving_ai_map_that_loses_all_floor_is_refused_and_the_game_stays() {
     let dir = Scratch::new();
     let map = dir.write("room.map", ROOM_MAP);
     let mut a = app(&map);
-    let design = a.design().clone();
+    let design = a.session().design().clone();
     std::fs::write(&map, ROOM_MAP.replace('.', "T")).unwrap();
     common::frame(&mut a, "reload");
     assert!(
@@ -706,11 +721,11 @@ fn a_moving_ai_map_that_loses_all_floor_is_refused_and_the_game_stays() {
         "{}",
         last_log(&a)
     );
-    assert_eq!(a.design(), &design);
+    assert_eq!(a.session().design(), &design);
     // A map that keeps floor reloads with creatures placed again.
     std::fs::write(&map, ROOM_MAP.replacen("............", "....TTTT....", 1)).unwrap();
     common::frame(&mut a, "reload");
-    assert!(!a.design().level().monsters.is_empty());
+    assert!(!a.session().design().level().monsters.is_empty());
     assert_eq!(a.world().grid().get(Pos::new(4, 0)), Tile::Wall);
 }
 
@@ -773,7 +788,7 @@ fn stairs_and_potions_are_laid_deleted_undone_and_saved_as_glyphs() {
         "The stairs down lie here; delete them (d) first."
     );
     assert_eq!(a.world().grid().get(stairs), Tile::Floor);
-    assert_eq!(a.design().level().grid.get(stairs), Tile::Floor);
+    assert_eq!(a.session().design().level().grid.get(stairs), Tile::Floor);
     common::frame(&mut a, "s");
     let after = read(&path);
     let mut want: Vec<String> = before.lines().map(String::from).collect();
@@ -786,22 +801,22 @@ fn stairs_and_potions_are_laid_deleted_undone_and_saved_as_glyphs() {
     a.set_cursor(potion);
     common::frame(&mut a, "d");
     assert_eq!(a.world().feature_at(potion), None);
-    assert_eq!(a.design().feature_at(potion), None);
+    assert_eq!(a.session().design().feature_at(potion), None);
     common::frame(&mut a, "U");
     assert_eq!(a.world().feature_at(potion), Some(Potion));
-    assert_eq!(a.design().feature_at(potion), Some(Potion));
+    assert_eq!(a.session().design().feature_at(potion), Some(Potion));
     common::frame(&mut a, "R");
     assert_eq!(a.world().feature_at(potion), None);
     // Potions swap for stairs in one step, and `d` on an empty cell says so.
     a.set_cursor(stairs);
     common::frame(&mut a, "!");
-    assert_eq!(a.design().feature_at(stairs), Some(Potion));
+    assert_eq!(a.session().design().feature_at(stairs), Some(Potion));
     assert_eq!(
         last_log(&a),
         "Kill the monster to win the run (depth 1 of 1)."
     );
     common::frame(&mut a, "U");
-    assert_eq!(a.design().feature_at(stairs), Some(Stairs));
+    assert_eq!(a.session().design().feature_at(stairs), Some(Stairs));
     a.set_cursor(Pos::new(1, 1));
     common::frame(&mut a, "d");
     assert_eq!(last_log(&a), "Nothing here to delete.");

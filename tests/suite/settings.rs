@@ -482,7 +482,7 @@ fn fixed_messages_name_the_players_keys() {
         "Copying: C or F8 copies the region, Esc forgets it."
     );
     frame(&mut a, "Esc");
-    a.set_cursor(a.design().level().monsters[0].pos);
+    a.set_cursor(a.session().design().level().monsters[0].pos);
     assert_eq!(
         said_after(&mut a, "w"),
         "A goblin starts here; delete it (C-d) first."
@@ -550,7 +550,7 @@ fn fixed_messages_name_the_players_keys() {
     );
     // Mid-run it asks first, answered with the player's yes.
     frame(&mut a, "C-n");
-    assert!(a.question().is_some());
+    assert!(a.screen().question().is_some());
     let said = said_after(&mut a, "j");
     assert!(
         said.contains("level: F3 edits it, F7 saves it as "),
@@ -605,7 +605,7 @@ fn resizing_and_the_history_follow_the_moves() {
         "Resizing the 8x6 map: Aj8l or arrows grow a side, HJKL crop it; Z ends."
     );
     let size = |a: &astar_rogue::app::App| {
-        let g = &a.design().level().grid;
+        let g = &a.session().design().level().grid;
         (g.width(), g.height())
     };
     crate::common::frame(&mut a, "A");

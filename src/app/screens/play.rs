@@ -1,6 +1,6 @@
-//! Playing, with the search overlay or without, and aiming an attack in place. The game's
-//! commands are carried out on the session by the app (`app.rs`, `travel`); what is the
-//! screen's alone is here: the contexts its keys are looked up in, most specific first.
+//! Playing, with the search overlay or without, and aiming an attack in place. The
+//! contexts its keys are looked up in, most specific first, are here; the game's commands
+//! are carried out on the session by the app's `play` and `travel` (the long actions).
 
 use crate::app::command::Context as C;
 

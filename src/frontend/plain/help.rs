@@ -24,7 +24,7 @@ pub fn lines(app: &App, all: bool) -> Vec<String> {
     .into_iter()
     .map(String::from)
     .collect();
-    let bindings = &app.settings().bindings;
+    let bindings = &app.ui().settings().bindings;
     let contexts: Vec<Context> = if all {
         Context::ALL.to_vec()
     } else {

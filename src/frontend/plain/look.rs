@@ -43,7 +43,8 @@ pub fn lines(app: &App) -> Vec<String> {
                 FeatureKind::Stairs => match w.monsters().len() {
                     0 => format!(
                         "open: {} takes them",
-                        app.settings()
+                        app.ui()
+                            .settings()
                             .bindings
                             .key_of(Context::Play, Action::Descend)
                     ),
@@ -80,7 +81,7 @@ pub fn monster(app: &App, m: &Monster) -> String {
     if !info.speed.name().is_empty() {
         head.push_str(&format!(" ({})", info.speed.name()));
     }
-    let selected = if app.selected() == Some(m.id) {
+    let selected = if app.ui().selected() == Some(m.id) {
         " Selected."
     } else {
         ""

@@ -27,7 +27,11 @@ pub fn lines(app: &App) -> Vec<String> {
     let width = (y1.max(0)).to_string().len();
     let mut out = vec![format!(
         "Map rows {y0} to {y1}, columns {x0} to {x1}; you are the @ at {me}, north is up{}.",
-        if app.sight() { ", blank is unseen" } else { "" }
+        if app.ui().sight() {
+            ", blank is unseen"
+        } else {
+            ""
+        }
     )];
     for y in y0..=y1 {
         let row: String = (x0..=x1).map(|x| glyph(app, Pos::new(x, y))).collect();
@@ -39,7 +43,7 @@ pub fn lines(app: &App) -> Vec<String> {
 /// What the map shows at a cell.
 fn glyph(app: &App, p: Pos) -> char {
     let w = app.world();
-    let seen = !app.sight() || w.is_visible(p);
+    let seen = !app.ui().sight() || w.is_visible(p);
     if p == w.player().pos {
         return '@';
     }

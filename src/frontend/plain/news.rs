@@ -44,12 +44,12 @@ impl Seen {
             hp: w.player().hp,
             floor: floor(app),
             state: w.state(),
-            mode: app.mode(),
+            mode: app.screen().mode(),
             aiming: matches!(app.screen(), Screen::Aim),
-            overlay: app.overlay().on,
-            path: app.show_path(),
-            selected: app.selected(),
-            question: app.question().cloned(),
+            overlay: app.ui().overlay().on,
+            path: app.ui().show_path(),
+            selected: app.ui().selected(),
+            question: app.screen().question().cloned(),
             cursor: app.cursor(),
             turn: w.turn(),
         }
@@ -58,10 +58,10 @@ impl Seen {
 
 /// The depth and the name of the floor being played.
 fn floor(app: &App) -> (u32, String) {
-    let title = app.design().level().title.clone();
+    let title = app.session().design().level().title.clone();
     (
         app.world().run().depth,
-        title.unwrap_or_else(|| app.source().name()),
+        title.unwrap_or_else(|| app.session().source().name()),
     )
 }
 
@@ -102,14 +102,14 @@ fn new_messages<'a>(log: &'a [Message], before: &Seen) -> Vec<&'a Message> {
 pub fn lines(app: &App, before: &Seen) -> Vec<String> {
     let w = app.world();
     let now = Seen::of(app);
-    let bindings = &app.settings().bindings;
+    let bindings = &app.ui().settings().bindings;
     let mut out: Vec<String> = new_messages(w.log(), before)
         .into_iter()
         // Said below with where the monster is.
         .filter(|m| !m.sighting)
         .map(|m| crate::view::message_text(bindings, m).into_owned())
         .collect();
-    if let Some(notice) = app.notice() {
+    if let Some(notice) = app.front().notice() {
         out.push(notice.to_string());
     }
     out.extend(screen_lines(app, before, &now));
@@ -153,7 +153,7 @@ pub fn lines(app: &App, before: &Seen) -> Vec<String> {
 
 /// The question the game asks now, in lines: its title, what it says, its answers.
 pub fn question(app: &App) -> Vec<String> {
-    let Some(q) = app.question() else {
+    let Some(q) = app.screen().question() else {
         return Vec::new();
     };
     let (title, lines, _) = crate::view::question_text(app, q);
@@ -170,7 +170,7 @@ pub fn question(app: &App) -> Vec<String> {
 /// cursor's cell in look mode, the editor and the lab.
 fn screen_lines(app: &App, before: &Seen, now: &Seen) -> Vec<String> {
     let mut out = Vec::new();
-    let key = |c, a| app.settings().bindings.key_of(c, a);
+    let key = |c, a| app.ui().settings().bindings.key_of(c, a);
     use crate::app::keymap::{Action, Context};
     if now.mode != before.mode {
         out.push(match now.mode {

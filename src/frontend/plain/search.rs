@@ -15,7 +15,7 @@ const STEPS: usize = 8;
 
 /// The lines `search` says.
 pub fn lines(app: &App) -> Vec<String> {
-    if let Some(lab) = app.lab() {
+    if let Some(lab) = app.screen().lab() {
         // The lab's own searches, as its panel sums them up.
         return lab
             .searches
@@ -30,10 +30,11 @@ pub fn lines(app: &App) -> Vec<String> {
             .collect();
     }
     let w = app.world();
-    let Some(m) = app.selected().and_then(|id| w.monster(id)) else {
+    let Some(m) = app.ui().selected().and_then(|id| w.monster(id)) else {
         return vec![format!(
             "No monster is selected: {} selects one.",
-            app.settings()
+            app.ui()
+                .settings()
                 .bindings
                 .key_of(Context::Play, Action::NextMonster)
         )];
@@ -49,11 +50,12 @@ pub fn lines(app: &App) -> Vec<String> {
     }
     // The overlay's search of the selected monster, finished, on a copy.
     let mut probe = app.clone();
-    if !probe.overlay().on {
+    if !probe.ui().overlay().on {
         probe.apply(Action::ToggleOverlay);
     }
     probe.apply(Action::StepEnd);
-    let (Some(trace), Some(snap)) = (probe.world().trace(), probe.snapshot()) else {
+    let (Some(trace), Some(snap)) = (probe.world().trace(), probe.ui().snapshot(probe.world()))
+    else {
         return vec![format!("{name} has no search to show.")];
     };
     let (open, closed) = snap.counts();

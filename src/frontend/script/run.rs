@@ -59,7 +59,7 @@ pub fn drive(
                 watch(Moment::Ticked, app)?;
             }
             watch(Moment::Settled(step), app)?;
-            if !app.is_running() {
+            if !app.front().is_running() {
                 break 'steps;
             }
         }
@@ -240,15 +240,15 @@ pub fn start_app(script: &Script, options: &RunOptions) -> Result<App, ScriptErr
     let (level, source) = open_script_level(script, options, seed, carried)?;
     let settings = script_settings(script, options)?;
     let mut app = App::new(level, source, seed, size);
-    app.set_replay(!options.allow_saves);
+    app.session_mut().set_replay(!options.allow_saves);
     app.apply_settings(settings);
     if let Some(planning) = script.header.planning {
         app.set_planning(planning);
     }
-    app.set_keeping(script.header.kept_runs);
+    app.front_mut().set_keeping(script.header.kept_runs);
     if carried && !options.allow_saves {
         // The disk's answers the game had, in order: the replay asks the disk nothing.
-        app.replay_io(script.carried.io.clone());
+        app.session_mut().replay_io(script.carried.io.clone());
     }
     if let Some((start, goal)) = options.lab.or(script.header.lab) {
         // Refused as `lab` refuses it: a lab opened on a cell the search cannot take shows

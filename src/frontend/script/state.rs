@@ -84,6 +84,7 @@ impl StateLine {
                 })
                 .collect(),
             selected: app
+                .ui()
                 .selected()
                 .and_then(|id| w.monster(id))
                 .map(|m| SelectedState {
