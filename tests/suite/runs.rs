@@ -243,7 +243,37 @@ fn everything(app: &App) -> String {
     {
         text = text.replace(&dir.display().to_string(), "<dir>");
     }
-    text
+    without_clock(&text)
+}
+
+/// `text` with each `YYYYMMDD-HHMMSS` (a morgue file's name says when the run ended) read
+/// as `<when>`: two plays of one run may end on either side of a second.
+fn without_clock(text: &str) -> String {
+    let stamp = |b: &[u8]| {
+        b.len() >= 15
+            && b[..8].iter().all(u8::is_ascii_digit)
+            && b[8] == b'-'
+            && b[9..15].iter().all(u8::is_ascii_digit)
+    };
+    let (bytes, mut out, mut i) = (text.as_bytes(), Vec::new(), 0);
+    while i < bytes.len() {
+        if stamp(&bytes[i..]) {
+            out.extend_from_slice(b"<when>");
+            i += 15;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).expect("only ASCII digits were replaced")
+}
+
+#[test]
+fn the_clock_in_a_morgue_name_is_not_part_of_a_run() {
+    assert_eq!(
+        without_clock("morgue-pit-19700101-000140.txt and 20261205-063129 é"),
+        "morgue-pit-<when>.txt and <when> é"
+    );
 }
 
 /// `value` without its `stamp` fields (a file's length and time when last looked at).
