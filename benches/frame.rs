@@ -10,7 +10,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 use astar_rogue::app::{App, Source, keymap::Action};
-use astar_rogue::content::level::Design;
+use astar_rogue::content::level::design::Design;
 
 mod common;
 

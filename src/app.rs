@@ -26,8 +26,7 @@ mod selection;
 pub mod tools;
 mod travel;
 mod ui;
-
-pub use crate::content::level::EditOp;
+pub use crate::content::level::design::EditOp;
 pub use crate::session::{
     DEFAULT_LEVEL, DEFAULT_LEVEL_PATH, DISK_SETTLE, DiskPoll, OpenError, PendingReload, Recovery,
     Replacing, Source, SourceKind, create_for_writing, find_recovery, open_level, parse_recovery,
@@ -45,13 +44,12 @@ pub use ui::Ui;
 use crossterm::event::{Event, MouseEvent, MouseEventKind};
 use ratatui::layout::Rect;
 // Arc rather than Rc: the terminal runs a long turn on a worker thread, so the App is Send.
-use std::sync::Arc;
-
-use crate::content::level::Design;
+use crate::content::level::design::Design;
 use crate::engine::grid::Pos;
 use crate::game::{Act, GameState, Planning, World};
 use crate::session::{Reloaded, Saved, Session};
 use keymap::{Action, Context};
+use std::sync::Arc;
 
 /// One input of either front end: the terminal loop and the script runner feed the app
 /// through [`App::drive`] alone, so a recording replays exactly as it was played.

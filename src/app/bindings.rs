@@ -14,7 +14,7 @@ use crossterm::event::KeyCode;
 use super::command::{Action, Context, Key};
 pub use super::command::{label, parse_key, shown_key};
 use super::keymap::{BINDINGS, Keys};
-use crate::content::level::Side;
+use crate::content::level::design::Side;
 use crate::game::Command;
 
 /// Width of the help's key column, labels included (the help lays its columns out by it).

@@ -7,7 +7,8 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::tools::Tool;
-use crate::content::level::{FeatureKind, Side};
+use crate::content::level::FeatureKind;
+use crate::content::level::design::Side;
 use crate::content::map::Tile;
 
 /// Where a binding applies. Each screen consults a few contexts, most specific first

@@ -621,7 +621,7 @@ mod tests {
     use super::super::keymap::{Action, BINDINGS};
     use super::super::tools::Tool;
     use super::*;
-    use crate::content::level::Side;
+    use crate::content::level::design::Side;
     use crate::game::Command;
     use crossterm::event::KeyCode;
 

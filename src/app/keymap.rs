@@ -5,7 +5,8 @@ use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 pub use super::command::{Action, Context, Key};
 use super::tools::Tool;
-use crate::content::level::{FeatureKind, Side};
+use crate::content::level::FeatureKind;
+use crate::content::level::design::Side;
 use crate::content::map::Tile;
 
 /// The keys the player gave the table's actions (the settings' bindings): the table is

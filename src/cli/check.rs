@@ -11,8 +11,9 @@ use clap::Args;
 
 use super::error::{CliError, EXIT_BAD_INPUT};
 use crate::content::level::campaign::{self, ChainFloor};
+use crate::content::level::design::Design;
 use crate::content::level::lint::{Subject, lint};
-use crate::content::level::{Design, Format, read_level_file};
+use crate::content::level::{Format, read_level_file};
 use crate::text::{LoadError, escape_controls};
 
 /// Arguments of `check`.

@@ -13,7 +13,7 @@ use clap::Args;
 use super::error::CliError;
 use crate::app::App;
 use crate::app::config::{Bindings, Settings};
-use crate::content::level::Design;
+use crate::content::level::design::Design;
 use crate::frontend::keep::{self, Keeper, Recovered, Start};
 use crate::frontend::record::Recorder;
 use crate::game::Planning;
@@ -229,7 +229,7 @@ fn locate(args: &PlayArgs, data: Option<&Path>) -> Result<Located, CliError> {
         (Some(p), dir) => {
             let bytes = crate::content::level::read_level_file(p)?;
             // A level that does not parse is reported before the data folder is touched.
-            crate::content::level::Design::parse_any(&bytes, &p.display().to_string())
+            crate::content::level::design::Design::parse_any(&bytes, &p.display().to_string())
                 .map_err(crate::text::LoadError::from)?;
             let level = LevelRef::of(Some(p));
             let slot = dir.map(|d| Slot::of(d, level.key.as_deref()));
@@ -787,7 +787,7 @@ fn resume_legacy(save: &LegacySave, slot: &Slot) -> Result<(App, Start), CliErro
 /// What the player chose to do with a recovery file.
 enum Offer {
     /// Play its edits (the design, the file and its bytes).
-    Take(Box<crate::content::level::Design>, PathBuf, Vec<u8>),
+    Take(Box<crate::content::level::design::Design>, PathBuf, Vec<u8>),
     /// Play the level as it is (the recovery file kept, or deleted).
     Leave,
     /// Do nothing at all.

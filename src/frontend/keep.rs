@@ -65,7 +65,7 @@ pub struct Start {
 #[derive(Debug, Clone)]
 pub struct Recovered {
     /// Their design.
-    pub design: crate::content::level::Design,
+    pub design: crate::content::level::design::Design,
     /// The recovery file.
     pub path: PathBuf,
     /// Its bytes.
@@ -76,7 +76,7 @@ pub struct Recovered {
 /// terminal plays it: the settings applied, the planning set, the recovered edits taken.
 pub fn start_app(
     start: &Start,
-    design: crate::content::level::Design,
+    design: crate::content::level::design::Design,
     source: crate::session::Source,
     settings: Settings,
     size: (u16, u16),
@@ -385,7 +385,7 @@ struct Kept {
     unscored: Vec<Unscored>,
     /// Whether the latest snap is written in the save.
     snap_written: bool,
-    /// The run whose tape is being written ([`App::run_serial`]).
+    /// The run whose tape is being written ([`Front::run_serial`](crate::app::Front::run_serial)).
     run: u64,
     tape: Tape,
     /// The recorder's disk answers seen so far.

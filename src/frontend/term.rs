@@ -20,7 +20,7 @@
 //! [`BACKLOG_DRAW`] while it lasts), not once per input.
 //!
 //! A signal that ends the game while the design has unsaved edits keeps them in a recovery
-//! file beside the level (see [`crate::app::App::recovery`]), which the next `play` offers.
+//! file beside the level (see [`Session::recovery`](crate::session::Session::recovery)), which the next `play` offers.
 
 use std::collections::VecDeque;
 use std::io::{self, stdout};

@@ -5,7 +5,7 @@
 
 use astar_rogue::app::{App, Source, keymap::Action};
 use astar_rogue::content::generate::{GenKind, GenParams, generate};
-use astar_rogue::content::level::Design;
+use astar_rogue::content::level::design::Design;
 use astar_rogue::engine::grid::DIRECTIONS;
 use astar_rogue::frontend::script::state_line;
 use astar_rogue::game::{GameState, LOG_LIMIT};

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 use astar_rogue::app::App;
-use astar_rogue::content::level::Design;
+use astar_rogue::content::level::design::Design;
 
 use crate::common::{self, Scratch};
 

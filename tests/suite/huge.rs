@@ -4,7 +4,8 @@
 use std::time::Instant;
 
 use astar_rogue::app::{App, Source, keymap::Action};
-use astar_rogue::content::level::{Design, Format, Level, Spawn};
+use astar_rogue::content::level::design::Design;
+use astar_rogue::content::level::{Format, Level, Spawn};
 use astar_rogue::content::map::{Tile, TileMap};
 use astar_rogue::engine::astar::{Pathfinder, Query, SearchOptions, Status};
 use astar_rogue::engine::grid::Pos;

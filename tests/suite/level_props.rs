@@ -481,7 +481,7 @@ fn design_op() -> impl Strategy<Value = DesignOp> {
 /// A game with nobody in it: only the design's own rules apply.
 struct Nobody;
 
-impl astar_rogue::content::level::Occupants for Nobody {
+impl astar_rogue::content::level::design::Occupants for Nobody {
     fn player(&self) -> Pos {
         Pos::new(-1, -1)
     }
@@ -503,7 +503,7 @@ proptest! {
         comments in prop::collection::vec(any::<Index>(), 0..3),
         ops in prop::collection::vec(design_op(), 1..24),
     ) {
-        use astar_rogue::content::level::{Design, EditOp, Sides};
+        use astar_rogue::content::level::design::{Design, EditOp, Sides};
         let mut lines: Vec<String> = level.to_text().lines().map(str::to_string).collect();
         if bare {
             lines.retain(|l| !l.starts_with("size: ") && l != "map:");

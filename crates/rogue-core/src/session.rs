@@ -20,10 +20,10 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::content::generate::{self, GenError, GenKind, GenParams};
-use crate::content::level::{
-    Change, Design, EditOp, Format, Level, Refusal, ResizeRefusal, Resized, Sides, campaign,
-    read_level_file,
+use crate::content::level::design::{
+    Change, Design, EditOp, Refusal, ResizeRefusal, Resized, Sides,
 };
+use crate::content::level::{Format, Level, campaign, read_level_file};
 use crate::engine::astar::SearchOptions;
 use crate::game::kept::RestoreError;
 use crate::game::run::FINAL_DEPTH;

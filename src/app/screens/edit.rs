@@ -9,8 +9,9 @@ use crossterm::event::MouseButton;
 
 use crate::app::tools::{Prefix, Stroke, Tool, Tools, tile_name};
 use crate::content::kinds::own::Kinds;
+use crate::content::level::FeatureKind;
+use crate::content::level::design::{EditOp, Needs, Refusal, ResizeRefusal, Side, Sides};
 use crate::content::level::tools::{self, Clip, TooBig};
-use crate::content::level::{EditOp, FeatureKind, Needs, Refusal, ResizeRefusal, Side, Sides};
 use crate::content::map::Tile;
 use crate::engine::grid::Pos;
 use crate::session::{NoNewFloor, Session};

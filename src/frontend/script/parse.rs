@@ -54,7 +54,7 @@ pub struct Header {
     /// [`styles_text`](super::styles_text).
     pub styles: bool,
     /// Whether the game kept its runs (`#! runs: kept`, as `play` records): its questions
-    /// said so and each new run drew the next seed ([`App::set_keeping`](crate::app::App::set_keeping)).
+    /// said so and each new run drew the next seed ([`Front::set_keeping`](crate::app::Front::set_keeping)).
     pub kept_runs: bool,
     /// The settings file to play with (`#! config: FILE`); without one, the defaults.
     pub config: Option<PathBuf>,

@@ -14,7 +14,7 @@ use super::token::{Action, token};
 use crate::app::config::Settings;
 use crate::app::{App, Input, OpenError, open_level};
 use crate::content::endpoints::BadEndpoint;
-use crate::content::level::Design;
+use crate::content::level::design::Design;
 use crate::engine::grid::Pos;
 use crate::session::Source;
 use crate::text::LoadError;

@@ -2,7 +2,7 @@
 //! applies, so the two cannot drift apart.
 
 use super::{Monster, World};
-use crate::content::level::{Change, Occupants};
+use crate::content::level::design::{Change, Occupants};
 use crate::engine::grid::Pos;
 
 impl Occupants for World {

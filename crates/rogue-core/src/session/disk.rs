@@ -11,7 +11,8 @@ use std::time::{Instant, SystemTime};
 use super::Session;
 use super::create::write_atomic;
 use super::files::*;
-use crate::content::level::{Design, Format, LoadError};
+use crate::content::level::design::Design;
+use crate::content::level::{Format, LoadError};
 
 impl Session {
     /// Saves the design: into its text file, or a new `.txt` for maps and generated levels.

@@ -12,7 +12,8 @@ use std::time::{Duration, Instant, SystemTime};
 
 use super::create::write_atomic;
 use super::morgue::RunEnd;
-use crate::content::level::{Design, Format, LoadError, MAX_LEVEL_BYTES, read_level_file};
+use crate::content::level::design::Design;
+use crate::content::level::{Format, LoadError, MAX_LEVEL_BYTES, read_level_file};
 
 /// What kind of thing the level came from, which decides where it saves.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -285,7 +285,7 @@ pub fn write(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::content::level::Design;
+    use crate::content::level::design::Design;
     use crate::game::Act;
     use crate::session::Session;
 

@@ -439,9 +439,11 @@ mod tests {
     }
 
     fn run() -> RunSave {
-        let design =
-            crate::content::level::Design::parse(b"title: Pit\n#####\n#@.g#\n#####\n", "pit.txt")
-                .unwrap();
+        let design = crate::content::level::design::Design::parse(
+            b"title: Pit\n#####\n#@.g#\n#####\n",
+            "pit.txt",
+        )
+        .unwrap();
         let source = super::super::Source::generated("pit.txt".into());
         RunSave {
             game: GAME.into(),

@@ -10,7 +10,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Design, FeatureKind, Format, LoadError, ParseError};
+use super::design::Design;
+use super::{FeatureKind, Format, LoadError, ParseError};
 
 /// The file a `next:` header names, for a level read from `level`.
 pub fn next_path(level: &Path, next: &str) -> PathBuf {

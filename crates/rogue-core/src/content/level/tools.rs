@@ -4,7 +4,8 @@
 //! session applies them as one group that undoes in one step. Every tile is taken as it is
 //! (`Tile`), so new terrain needs nothing here.
 
-use super::{Design, EditOp, FeatureKind};
+use super::FeatureKind;
+use super::design::{Design, EditOp};
 use crate::content::map::{Tile, TileMap};
 use crate::engine::grid::Pos;
 
