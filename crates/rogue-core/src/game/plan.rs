@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use super::Monster;
 use super::tools::goal_of;
-use crate::content::kinds::{self, CostTable, Speed};
+use crate::content::kinds::{self, CostTable};
 use crate::content::map::TileMap;
 use crate::engine::astar::{
     Algorithm, Fallback, Heuristic, Pathfinder, Query, SearchOptions, SearchResult, Status, Ties,
@@ -22,9 +22,15 @@ use crate::engine::astar::{
 };
 use crate::engine::dijkstra::DistanceMap;
 use crate::engine::grid::{DIRECTIONS, Grid, Neighbourhood, Pos, Regions};
-use guide::{Guidance, Guides, Toward};
+use chunk::plan_from;
+use crowd::Crowd;
+use guide::Guides;
+use maps::Maps;
 
+mod chunk;
+mod crowd;
 mod guide;
+mod maps;
 
 /// How the monsters decide their moves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -199,7 +205,7 @@ pub struct Planner {
     planning: Planning,
     /// The shared maps of [`Planning::Map`], one per table of costs and movement rule
     /// among the monsters; the first the view draws.
-    maps: Vec<SharedMap>,
+    maps: Maps,
     /// The map's revision when the latest [`Planner::plan_all`] planned everyone.
     planned_on: Option<u64>,
     /// What each crowd of monsters sharing a table of costs cost to search, and whether a
@@ -208,6 +214,8 @@ pub struct Planner {
     /// For tests: every crowd of at least this many shares a map, whatever its searches
     /// cost (by default, those of [`CROWD_MIN`] whose searches cost more than a map).
     crowd_forced: Option<usize>,
+    /// The Dijkstra maps from the player of the crowds that share one (see [`Crowd`]).
+    crowd_maps: Maps,
     /// The map's revision when `maps` were made.
     maps_made: u64,
     /// The kinds `maps` were made for.
@@ -232,51 +240,12 @@ pub struct Planner {
     guides_forced: bool,
 }
 
-/// Many monsters of one table of costs and one movement rule heading for the player by
-/// plain searches: each search is exact, so one Dijkstra map from the player (its cost is
-/// the cells of the player's region, however many monsters) gives every one of them a
-/// cheapest path by stepping downhill, as its own search would (ties aside). The map is
-/// used once the crowd's own searches were measured to expand more nodes than a map of
-/// the whole grid has cells; the figures stay until the crowd thins out below its least.
-#[derive(Debug, Clone)]
-struct Crowd {
-    table: CostTable,
-    rule: Neighbourhood,
-    /// Nodes the crowd's searches expanded the last time they ran.
-    searched: u64,
-    /// Cells a map of the grid would cover at most: its enterable cells.
-    cells: u64,
-}
-
-impl Crowd {
-    fn mapped(&self) -> bool {
-        self.cells >= CROWD_CELLS_MIN && self.searched > self.cells
-    }
-}
-
-/// A Dijkstra map from the player made for a crowd this turn.
-#[derive(Debug)]
-struct CrowdMap {
-    table: CostTable,
-    rule: Neighbourhood,
-    map: DistanceMap,
-}
-
 /// The pathfinders that search one grid of costs.
 #[derive(Debug, Clone)]
 struct Engines {
     table: CostTable,
     /// One per planning thread; the first is the main thread's.
     threads: Vec<Pathfinder>,
-}
-
-/// A Dijkstra map from the player for the monsters of one table of costs and one movement
-/// rule (see [`Planning::Map`]).
-#[derive(Debug, Clone)]
-struct SharedMap {
-    table: CostTable,
-    rule: Neighbourhood,
-    map: DistanceMap,
 }
 
 /// How a monster searches: its kind's grid of costs and its options over the game's.
@@ -314,6 +283,9 @@ struct Ahead {
     /// changes the map during the monsters' phase cannot hand over a stale search.
     made: Option<(Pos, Pos, u64)>,
     plan: SearchResult,
+    /// The node nearest its goal that its first search reached, when that search was capped
+    /// (see [`Planner::head_for_best_nodes`]).
+    best: Option<Pos>,
 }
 
 impl Planner {
@@ -376,17 +348,8 @@ impl Planner {
     /// while the monsters plan by maps.
     pub fn distance_map(&self) -> Option<&DistanceMap> {
         (self.planning == Planning::Map)
-            .then(|| self.maps.first().map(|m| &m.map))
+            .then(|| self.maps.first())
             .flatten()
-    }
-
-    /// The shared Dijkstra map a kind of monster rolls down on, while the monsters plan by
-    /// maps.
-    fn map_for(&self, table: &CostTable, rule: Neighbourhood) -> Option<&DistanceMap> {
-        self.maps
-            .iter()
-            .find(|m| m.table == *table && m.rule == rule)
-            .map(|m| &m.map)
     }
 
     /// The lures sounding, whose cells become the goal of the monsters near them; every
@@ -458,94 +421,36 @@ impl Planner {
             .threads
             .min(monsters.len() / PARALLEL_MIN_MONSTERS)
             .max(1);
-        let mut tables: Vec<CostTable> = Vec::new();
-        for m in monsters.iter() {
-            let (table, _) = searched_as(grid, m.kind, options);
-            if !tables.contains(&table) {
-                tables.push(table);
-            }
-        }
-        for &table in &tables {
-            self.engines_for(table, threads);
-        }
+        let tables = self.tables_of(grid, options, monsters, threads);
         // Crowds are of the modes of one exact search per monster; what they were measured
         // to cost survives a spell of capped planning, so that a switch back finds it.
-        let maps = if self.plans_ahead() {
-            self.crowd_maps(grid, goal, options, monsters, threads)
-        } else {
-            Vec::new()
+        let census = self
+            .plans_ahead()
+            .then(|| self.census(grid, goal, options, monsters));
+        let guided = match &census {
+            Some(census) => {
+                self.make_crowd_maps(grid, goal, census, threads);
+                self.make_guides(grid, goal, census, threads)
+            }
+            None => {
+                self.crowd_maps = Maps::default();
+                false
+            }
         };
-        let guided =
-            self.plans_ahead() && self.make_guides(grid, goal, options, monsters, &maps, threads);
-        let traced = self.traced;
-        let traced_at = traced.and_then(|id| monsters.iter().position(|m| m.id == id));
         // A capped search is followed by a second one toward its best node, made at the
         // monster's turn: only plain searches are made ahead.
         let ahead = spread.ahead && self.plans_ahead();
-        self.ahead.resize_with(monsters.len(), Ahead::default);
-        // The threads take some monsters at a time until none are left, rather than a
-        // share each: searches differ a hundredfold in cost, and the monsters' order (often
-        // by where they stand) gathers the long ones, so that on a 1024x1024 cave with the
-        // player near one edge, one half of the crowd held six times the other's work.
-        let piece = (monsters.len() / (threads * PIECES)).max(PIECE_MIN);
-        let pieces =
-            std::sync::Mutex::new(monsters.chunks_mut(piece).zip(self.ahead.chunks_mut(piece)));
-        let at = Plans {
-            progress: &self.progress,
-            goal,
-            lures: &self.lures,
-            options,
-            occupied,
-            traced,
-            ahead,
-            maps: &maps,
-            guides: guided.then_some(&*self.guides),
-        };
-        // Each thread its own pathfinder of every grid searched this turn.
-        let mut mine: Vec<Vec<(CostTable, &mut Pathfinder)>> =
-            (0..threads).map(|_| Vec::new()).collect();
-        for e in self
-            .engines
-            .iter_mut()
-            .filter(|e| tables.contains(&e.table))
-        {
-            let table = e.table;
-            for (t, pf) in e.threads.iter_mut().take(threads).enumerate() {
-                mine[t].push((table, pf));
-            }
-        }
-        let work = |engines: &mut [(CostTable, &mut Pathfinder)]| {
-            let mut total = (0u64, 0u32);
-            loop {
-                // A planning thread only panics on a bug, and then the turn is lost anyway:
-                // the pieces' lock is not poisoned otherwise.
-                let Some(piece) = pieces.lock().unwrap_or_else(|p| p.into_inner()).next() else {
-                    return total;
-                };
-                let (e, n) = plan_chunk(engines, grid, at, piece);
-                total = (total.0 + e, total.1 + n);
-            }
-        };
-        let mut mine = mine.into_iter();
-        let mut main = mine.next().unwrap_or_default();
-        let (expanded, searches) = std::thread::scope(|scope| {
-            let handles: Vec<_> = mine
-                .map(|mut engines| scope.spawn(move || work(&mut engines)))
-                .collect();
-            let mut total = work(&mut main);
-            for h in handles {
-                // A planning thread only panics on a bug; pass it on rather than hide it.
-                let (e, n) = h.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
-                total = (total.0 + e, total.1 + n);
-            }
-            total
-        });
+        let at = (goal, options, occupied, ahead, guided);
+        let (expanded, searches) = self.plan_on_threads(grid, at, monsters, &tables, threads);
         self.stats.astar_expanded += expanded;
         self.stats.searches += searches;
-        if self.plans_ahead() {
-            self.measure_crowds(grid, goal, options, monsters, &maps);
+        if let Some(census) = &census {
+            self.measure_crowds(grid, census, monsters);
         }
-        match traced_at {
+        match self
+            .traced
+            .and_then(|id| monsters.iter().position(|m| m.id == id))
+        {
             Some(i) => {
                 let from = monsters[i].pos;
                 let to = self.goal_for(from, goal);
@@ -557,322 +462,28 @@ impl Planner {
             // The traced monster is gone (killed, deleted): its old search no longer applies.
             None => self.trace = None,
         }
-        self.head_for_best_nodes(grid, options, monsters);
+        let bests: Vec<Option<Pos>> = self.ahead.iter().map(|a| a.best).collect();
+        self.head_for_best_nodes(grid, options, monsters, &bests);
     }
 
-    /// The crowd a monster belongs to under `options` (the planning mode's): its table of
-    /// costs and movement rule, if it heads for the player by a plain search.
-    fn crowd_of(
-        &self,
+    /// The tables of costs the monsters search under `options`, each with pathfinders for
+    /// `threads` threads.
+    fn tables_of(
+        &mut self,
         grid: &TileMap,
-        player: Pos,
-        options: SearchOptions,
-        m: &Monster,
-    ) -> Option<(CostTable, Neighbourhood)> {
-        let (table, o) = searched_as(grid, m.kind, options);
-        let plain = is_exact_plain(&o);
-        (plain && self.traced != Some(m.id) && self.goal_for(m.pos, player) == player)
-            .then_some((table, o.neighbourhood))
-    }
-
-    /// The crowds of the monsters and how many each has.
-    fn crowds_of(
-        &self,
-        grid: &TileMap,
-        player: Pos,
         options: SearchOptions,
         monsters: &[Monster],
-    ) -> Vec<((CostTable, Neighbourhood), usize)> {
-        let mut crowds: Vec<((CostTable, Neighbourhood), usize)> = Vec::new();
+        threads: usize,
+    ) -> Vec<CostTable> {
+        let mut tables: Vec<CostTable> = Vec::new();
         for m in monsters {
-            if let Some(key) = self.crowd_of(grid, player, options, m) {
-                match crowds.iter_mut().find(|(k, _)| *k == key) {
-                    Some((_, n)) => *n += 1,
-                    None => crowds.push((key, 1)),
-                }
+            let (table, _) = searched_as(grid, m.kind, options);
+            if !tables.contains(&table) {
+                tables.push(table);
+                self.engines_for(table, threads);
             }
         }
-        crowds
-    }
-
-    /// The Dijkstra maps from the player of this turn's mapped crowds, made on up to
-    /// `threads` threads; their work joins the turn's.
-    fn crowd_maps(
-        &mut self,
-        grid: &TileMap,
-        player: Pos,
-        options: SearchOptions,
-        monsters: &[Monster],
-        threads: usize,
-    ) -> Vec<CrowdMap> {
-        let least = self.crowd_forced.unwrap_or(CROWD_MIN);
-        let wanted: Vec<(CostTable, Neighbourhood)> = self
-            .crowds_of(grid, player, options, monsters)
-            .into_iter()
-            .filter(|&((table, rule), n)| {
-                n >= least
-                    && (self.crowd_forced.is_some()
-                        || self
-                            .crowds
-                            .iter()
-                            .any(|c| c.table == table && c.rule == rule && c.mapped()))
-            })
-            .map(|(key, _)| key)
-            .collect();
-        if wanted.is_empty() {
-            return Vec::new();
-        }
-        let next = AtomicUsize::new(0);
-        let made = std::sync::Mutex::new(Vec::with_capacity(wanted.len()));
-        let work = || {
-            loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(&(table, rule)) = wanted.get(i) else {
-                    return;
-                };
-                let mut map = DistanceMap::new();
-                map.compute_to(grid_of(grid, &table), player, rule);
-                // A planning thread only panics on a bug: the lock is not poisoned otherwise.
-                made.lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .push(CrowdMap { table, rule, map });
-            }
-        };
-        std::thread::scope(|scope| {
-            for _ in 1..threads.min(wanted.len()) {
-                scope.spawn(work);
-            }
-            work();
-        });
-        let maps = made.into_inner().unwrap_or_else(|p| p.into_inner());
-        for m in &maps {
-            self.stats.astar_expanded += u64::from(m.map.expanded());
-            self.stats.searches += 1;
-        }
-        maps
-    }
-
-    /// Makes (or keeps, while the player stands where they were made and the ground is the
-    /// same) the guides of the plain searches toward the player that no crowd map serves,
-    /// on maps of at least [`CROWD_CELLS_MIN`] enterable cells; returns whether they serve
-    /// this plan. Their maps' work joins the turn's when they are made.
-    fn make_guides(
-        &mut self,
-        grid: &TileMap,
-        player: Pos,
-        options: SearchOptions,
-        monsters: &[Monster],
-        maps: &[CrowdMap],
-        threads: usize,
-    ) -> bool {
-        let plain = grid.effective(kinds::Costs::PLAIN.table(grid.weights()));
-        if !self.guides_forced && self.enterable(grid, &plain) < CROWD_CELLS_MIN {
-            return false;
-        }
-        let wanted: Vec<((CostTable, Neighbourhood), usize)> = self
-            .crowds_of(grid, player, options, monsters)
-            .into_iter()
-            .filter(|&((t, r), _)| !maps.iter().any(|m| m.table == t && m.rule == r))
-            .collect();
-        if let Some((guides, settled)) = self.guides.make(grid, player, &wanted, GUIDE_MIN, threads)
-        {
-            self.stats.astar_expanded += settled;
-            self.stats.searches += guides.len() as u32;
-            self.guides = Arc::new(guides);
-        }
-        self.guides.fresh(grid)
-    }
-
-    /// Records what the crowds that searched this turn cost, so that the next turn knows
-    /// which would be better served by a map; a crowd too thin to map is forgotten.
-    fn measure_crowds(
-        &mut self,
-        grid: &TileMap,
-        player: Pos,
-        options: SearchOptions,
-        monsters: &[Monster],
-        maps: &[CrowdMap],
-    ) {
-        let crowds = self.crowds_of(grid, player, options, monsters);
-        self.crowds.retain(|c| {
-            crowds
-                .iter()
-                .any(|&(k, n)| k == (c.table, c.rule) && n >= CROWD_MIN)
-        });
-        for ((table, rule), n) in crowds {
-            if n < CROWD_MIN || maps.iter().any(|m| m.table == table && m.rule == rule) {
-                continue;
-            }
-            let searched = monsters
-                .iter()
-                .filter(|m| self.crowd_of(grid, player, options, m) == Some((table, rule)))
-                .map(|m| u64::from(m.plan.expanded))
-                .sum();
-            let cells = self.enterable(grid, &table);
-            let crowd = Crowd {
-                table,
-                rule,
-                searched,
-                cells,
-            };
-            match self
-                .crowds
-                .iter_mut()
-                .find(|c| c.table == table && c.rule == rule)
-            {
-                Some(c) => *c = crowd,
-                None => self.crowds.push(crowd),
-            }
-        }
-    }
-
-    /// For tests: every crowd of at least `least` monsters shares a map from the next plan
-    /// on, whatever its searches cost (`None`: as the game decides).
-    #[cfg(test)]
-    pub(crate) fn force_crowds(&mut self, least: Option<usize>) {
-        self.crowd_forced = least;
-    }
-
-    /// For tests: the estimate the guides give a monster of `kind` heading for the player at
-    /// `player` at every cell, row-major, if they serve its search.
-    #[cfg(test)]
-    pub(crate) fn guide_estimates(
-        &self,
-        grid: &TileMap,
-        player: Pos,
-        options: SearchOptions,
-        kind: char,
-    ) -> Option<Vec<u32>> {
-        let (table, o) = searched_as(grid, kind, self.searched_with(options));
-        if !is_exact_plain(&o) {
-            return None;
-        }
-        let (map, offset) = match self.guides.of(grid, player, &table, o.neighbourhood)? {
-            Guidance::Own(map) => (map, 0),
-            Guidance::Estimate(map, offset) => (map, offset),
-        };
-        use crate::engine::astar::Target as _;
-        let toward = Toward {
-            player,
-            map,
-            offset,
-        };
-        let g = grid_of(grid, &table);
-        Some((0..g.len()).map(|i| toward.estimate(g, g.pos(i))).collect())
-    }
-
-    /// For tests: guides serve the plain searches toward the player on maps of any size
-    /// from the next plan on (`false`: only on big maps, as the game decides).
-    #[cfg(test)]
-    pub(crate) fn force_guides(&mut self, forced: bool) {
-        self.guides_forced = forced;
-    }
-
-    /// Every monster steps downhill on one Dijkstra map from `goal` for its kind's costs and
-    /// moves: one search for all the monsters of a kind, however many.
-    fn plan_by_map(
-        &mut self,
-        grid: &TileMap,
-        goal: Pos,
-        options: SearchOptions,
-        monsters: &mut [Monster],
-    ) {
-        let kinds: Vec<char> = monsters.iter().map(|m| m.kind).collect();
-        self.make_maps(grid, goal, options, &kinds);
-        self.trace = None;
-        for m in monsters.iter_mut() {
-            self.step_or_search(grid, goal, options, m);
-        }
-    }
-
-    /// The Dijkstra maps from `goal` of every table of costs and movement rule among
-    /// `kinds`, on the map as it stands.
-    fn make_maps(&mut self, grid: &TileMap, goal: Pos, options: SearchOptions, kinds: &[char]) {
-        self.maps.clear();
-        self.maps_made = grid.revision();
-        self.map_kinds.clear();
-        for &kind in kinds {
-            if !self.map_kinds.contains(&kind) {
-                self.map_kinds.push(kind);
-            }
-        }
-        // The player's costs first, under the game's moves: the map the view draws.
-        let plain = grid.effective(kinds::Costs::PLAIN.table(grid.weights()));
-        let mut wanted = vec![(plain, options.neighbourhood)];
-        for &kind in &self.map_kinds {
-            let (table, o) = searched_as(grid, kind, options);
-            if !wanted.contains(&(table, o.neighbourhood)) {
-                wanted.push((table, o.neighbourhood));
-            }
-        }
-        // One map per table, on every core: the first of a P press into map planning.
-        let next = AtomicUsize::new(0);
-        let mut made: Vec<Option<SharedMap>> = wanted.iter().map(|_| None).collect();
-        let slots: Vec<std::sync::Mutex<&mut Option<SharedMap>>> =
-            made.iter_mut().map(std::sync::Mutex::new).collect();
-        let work = || {
-            loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let (Some(&(table, rule)), Some(slot)) = (wanted.get(i), slots.get(i)) else {
-                    return;
-                };
-                let mut map = DistanceMap::new();
-                map.compute_to(grid_of(grid, &table), goal, rule);
-                // Each slot is filled by one thread: the lock is never contended, and only a
-                // panic (a bug, passed on by the scope) could poison it.
-                **slot.lock().unwrap_or_else(|p| p.into_inner()) =
-                    Some(SharedMap { table, rule, map });
-            }
-        };
-        std::thread::scope(|scope| {
-            for _ in 1..super::cores().min(wanted.len()) {
-                scope.spawn(work);
-            }
-            work();
-        });
-        drop(slots);
-        self.maps = made.into_iter().flatten().collect();
-        self.stats.dijkstra_expanded = self.maps.iter().map(|m| u64::from(m.map.expanded())).sum();
-    }
-
-    /// [`Planner::step_by_map`] for a monster heading for the player, an A* of its own for
-    /// one a lure holds (the maps lead to the player).
-    fn step_or_search(
-        &mut self,
-        grid: &TileMap,
-        player: Pos,
-        options: SearchOptions,
-        m: &mut Monster,
-    ) {
-        let goal = self.goal_for(m.pos, player);
-        if goal == player {
-            self.step_by_map(grid, player, options, m);
-        } else {
-            self.search_one(grid, goal, options, m);
-        }
-    }
-
-    /// A monster's plan by its map: one step downhill, and the map's cost from its cell.
-    fn step_by_map(&self, grid: &TileMap, goal: Pos, options: SearchOptions, m: &mut Monster) {
-        m.planned = (m.pos, goal);
-        m.boxed = false;
-        let (table, o) = searched_as(grid, m.kind, options);
-        let plan = &mut m.plan;
-        plan.path.clear();
-        plan.expanded = 0;
-        let Some(map) = self.map_for(&table, o.neighbourhood) else {
-            plan.status = Status::Unreachable;
-            plan.cost = None;
-            return;
-        };
-        plan.cost = map.get(m.pos);
-        match map.downhill(grid_of(grid, &table), m.pos, |_| true) {
-            Some(step) => {
-                plan.status = Status::Found;
-                plan.path.extend([m.pos, step]);
-            }
-            None => plan.status = Status::Unreachable,
-        }
+        tables
     }
 
     /// A monster whose search hit its cap (the kind's, or [`Planning::Capped`]'s) heads for
@@ -883,8 +494,9 @@ impl Planner {
         grid: &TileMap,
         options: SearchOptions,
         monsters: &mut [Monster],
+        known: &[Option<Pos>],
     ) {
-        for m in monsters.iter_mut() {
+        for (i, m) in monsters.iter_mut().enumerate() {
             if m.plan.status != Status::CapReached {
                 continue;
             }
@@ -892,14 +504,25 @@ impl Planner {
             let g = grid_of(grid, &table);
             // From where it planned, which is where it stands while the turn plans.
             let (from, goal) = m.planned;
-            let mut best = Nearest::new(goal, options.heuristic);
-            let q = Query::new(from, goal).options(options);
             let e = self.engines_for(table, 1);
-            let pf = &mut self.engines[e].threads[0];
-            pf.search(g, q, &mut self.scratch, &mut best);
-            self.stats.astar_expanded += u64::from(self.scratch.expanded);
-            let Some((_, target)) = best.best else {
-                continue;
+            let target = match known.get(i).copied().flatten() {
+                Some(target) => {
+                    // Found by its search as it ran; the figures count that search again,
+                    // as they did when it was run twice.
+                    self.stats.astar_expanded += u64::from(m.plan.expanded);
+                    target
+                }
+                None => {
+                    let mut best = Nearest::new(goal, options.heuristic);
+                    let q = Query::new(from, goal).options(options);
+                    let pf = &mut self.engines[e].threads[0];
+                    pf.search(g, q, &mut self.scratch, &mut best);
+                    self.stats.astar_expanded += u64::from(self.scratch.expanded);
+                    let Some((_, target)) = best.best else {
+                        continue;
+                    };
+                    target
+                }
             };
             let to_best = Query::new(from, target).options(options.with_cap(None));
             let pf = &mut self.engines[e].threads[0];
@@ -909,24 +532,6 @@ impl Planner {
             // The plan stays "cap reached", with the path toward the best node to walk.
             m.plan.path.clone_from(&self.scratch.path);
         }
-    }
-
-    /// The step a monster takes when its planned step is taken: for map planning, the best
-    /// free cell downhill on its kind's map; else `None` (the rules then try an A* detour).
-    pub fn map_detour(
-        &self,
-        grid: &TileMap,
-        kind: char,
-        options: SearchOptions,
-        at: Pos,
-        free: impl Fn(Pos) -> bool,
-    ) -> Option<Pos> {
-        if self.planning != Planning::Map {
-            return None;
-        }
-        let (table, o) = searched_as(grid, kind, options);
-        self.map_for(&table, o.neighbourhood)?
-            .downhill(grid_of(grid, &table), at, free)
     }
 
     /// Records the searches of monster `id` from the next [`Planner::plan_all`] on.
@@ -957,7 +562,7 @@ impl Planner {
                 let (from, goal) = m.planned;
                 self.plan_traced(grid, (from, goal), options, m);
                 let before = self.stats;
-                self.head_for_best_nodes(grid, options, std::slice::from_mut(m));
+                self.head_for_best_nodes(grid, options, std::slice::from_mut(m), &[]);
                 self.stats = before;
             }
             _ => self.trace = None,
@@ -999,7 +604,7 @@ impl Planner {
                 if !(to == goal && self.guided_one(grid, goal, options, m)) {
                     self.search_one(grid, to, options, m);
                 }
-                self.head_for_best_nodes(grid, options, std::slice::from_mut(m));
+                self.head_for_best_nodes(grid, options, std::slice::from_mut(m), &[]);
             }
         }
     }
@@ -1247,180 +852,6 @@ impl Tracer for Nearest {
             self.best = Some((h, cell));
         }
     }
-}
-
-/// What every planning thread plans toward, and around.
-#[derive(Clone, Copy)]
-struct Plans<'a> {
-    progress: &'a Progress,
-    /// The player's cell.
-    goal: Pos,
-    /// The cells of the lures sounding.
-    lures: &'a [Pos],
-    options: SearchOptions,
-    occupied: &'a [u32],
-    traced: Option<u32>,
-    /// Whether fast monsters' second searches are made ahead.
-    ahead: bool,
-    /// The Dijkstra maps of this turn's mapped crowds.
-    maps: &'a [CrowdMap],
-    /// The guides of the other plain searches toward the player, if they serve this turn.
-    guides: Option<&'a Guides>,
-}
-
-/// The plan of a monster of a mapped crowd at `from`: downhill on the map to the player,
-/// cell by cell, a cheapest path for its costs; no nodes of its own expanded.
-fn follow_map(map: &DistanceMap, grid: &Grid, from: Pos, plan: &mut SearchResult) {
-    plan.path.clear();
-    plan.expanded = 0;
-    plan.fallback = None;
-    plan.cost = map.get(from);
-    if plan.cost.is_none() {
-        plan.status = Status::Unreachable;
-        return;
-    }
-    plan.status = Status::Found;
-    let mut at = from;
-    plan.path.push(at);
-    while let Some(step) = map.downhill(grid, at, |_| true) {
-        plan.path.push(step);
-        at = step;
-    }
-}
-
-/// Plans a search `q` (toward the player, where a guidance is given) into `plan`: down its
-/// table's own map, or by an A* on `grid` estimated by its guide, or by its own search;
-/// returns whether a search ran (its nodes are the plan's).
-fn plan_from(
-    pf: &mut Pathfinder,
-    grid: &Grid,
-    way: Option<Guidance<'_>>,
-    q: Query<'_>,
-    plan: &mut SearchResult,
-) -> bool {
-    match way {
-        Some(Guidance::Own(map)) => {
-            follow_map(map, grid, q.start, plan);
-            false
-        }
-        // A start its kind cannot stand on gets its own search's answer.
-        Some(Guidance::Estimate(map, offset)) if grid.is_passable(q.start) => {
-            if map.get(q.start).is_none() {
-                // The guide reaches every cell its kinds can walk to the player from (and on
-                // to where it was made, which the player can reach).
-                plan.path.clear();
-                plan.fallback = None;
-                (plan.status, plan.cost, plan.expanded) = (Status::Unreachable, None, 0);
-                return false;
-            }
-            let toward = Toward {
-                player: q.goal,
-                map,
-                offset,
-            };
-            pf.search_to(grid, q.start, &toward, q.options, plan);
-            true
-        }
-        _ => {
-            pf.search(grid, q, plan, &mut ());
-            true
-        }
-    }
-}
-
-/// Plans each monster of `chunk` but the traced one with the pathfinder of its kind's grid
-/// in `engines`; returns (expanded, searches).
-fn plan_chunk(
-    engines: &mut [(CostTable, &mut Pathfinder)],
-    grid: &TileMap,
-    at: Plans<'_>,
-    (chunk, aheads): (&mut [Monster], &mut [Ahead]),
-) -> (u64, u32) {
-    let Plans {
-        progress,
-        goal: player,
-        lures,
-        options,
-        occupied,
-        traced,
-        ahead,
-        maps,
-        guides,
-    } = at;
-    let map_of = |table: &CostTable, rule: Neighbourhood| {
-        maps.iter()
-            .find(|c| c.table == *table && c.rule == rule)
-            .map(|c| &c.map)
-    };
-    let mut total = (0u64, 0u32);
-    for (m, next) in chunk.iter_mut().zip(aheads) {
-        next.made = None;
-        if Some(m.id) == traced {
-            continue;
-        }
-        let (table, options) = searched_as(grid, m.kind, options);
-        let g = grid_of(grid, &table);
-        let goal = goal_of(lures, m.pos, player);
-        m.planned = (m.pos, goal);
-        m.boxed = boxed_in(g, occupied, goal, m.pos, options.neighbourhood);
-        if m.boxed {
-            // No search, so nothing found: the flag says why.
-            m.plan.path.clear();
-            (m.plan.status, m.plan.cost, m.plan.expanded) = (Status::Unreachable, None, 0);
-        } else {
-            let pf = engines
-                .iter_mut()
-                .find(|(t, _)| *t == table)
-                .map(|(_, pf)| &mut **pf)
-                .expect("plan_all makes an engine for every table its monsters search");
-            // A monster of a mapped crowd (plain search, the player its goal) walks the map;
-            // one of a guided table searches by its guide.
-            let plain = is_exact_plain(&options);
-            let way = |goal: Pos| {
-                if !plain || goal != player {
-                    return None;
-                }
-                let rule = options.neighbourhood;
-                match map_of(&table, rule) {
-                    Some(map) => Some(Guidance::Own(map)),
-                    None => guides.and_then(|gs| gs.of(grid, player, &table, rule)),
-                }
-            };
-            if plan_from(
-                pf,
-                g,
-                way(goal),
-                Query::new(m.pos, goal).options(options),
-                &mut m.plan,
-            ) {
-                total = (total.0 + u64::from(m.plan.expanded), total.1 + 1);
-            }
-            // Stepping onto the player is an attack, and a wading monster's first move is
-            // spent in its cell: either stays, and its second search would be this one again.
-            // A monster whose step is held by one with a higher id (first moves go in id
-            // order, and `monsters` is sorted by id) stays or detours: a search from the
-            // step would go unused. A capped search is followed at the monster's turn by a
-            // second one toward its best node: none is made ahead of it.
-            if let Some(&step) = m.plan.path.get(1)
-                && ahead
-                && m.plan.status == Status::Found
-                && step != goal
-                && m.wading == 0
-                && grid.kind(m.kind).speed == Speed::Fast
-                && grid
-                    .index(step)
-                    .and_then(|c| occupied.get(c))
-                    .is_none_or(|&who| who <= m.id)
-            {
-                let goal = goal_of(lures, step, player);
-                let q = Query::new(step, goal).options(options);
-                plan_from(pf, g, way(goal), q, &mut next.plan);
-                next.made = Some((step, goal, grid.revision()));
-            }
-        }
-        progress.one_more();
-    }
-    total
 }
 
 /// Whether every step `rule` allows from `at` leads onto a cell someone holds in
