@@ -370,6 +370,51 @@ impl Planner {
         &mut self.engines[i].threads[0]
     }
 
+    /// Labels the connected regions of the grids that `searching` (tables of costs with
+    /// their movement rules) search on their own, before the planning threads start: once
+    /// per set of open cells, handed to every thread's engine and to the grids of other
+    /// costs over the same cells. On a 1024x1024 cave each labelling floods a million cells;
+    /// left to the searches, every table on every thread labelled its own.
+    fn share_labels(
+        &mut self,
+        grid: &TileMap,
+        searching: &[(CostTable, Neighbourhood)],
+        threads: usize,
+    ) {
+        let mut labelled: Vec<(usize, Neighbourhood)> = Vec::new();
+        for &(table, rule) in searching {
+            let e = self.engines_for(table, threads);
+            let g = grid_of(grid, &table);
+            let mut took = false;
+            for &(d, r) in &labelled {
+                if d == e
+                    || (r == Neighbourhood::EightCutCorners)
+                        != (rule == Neighbourhood::EightCutCorners)
+                {
+                    continue;
+                }
+                let (donor, mine) = pair(&mut self.engines, d, e);
+                if mine.threads[0].share_labels(
+                    g,
+                    rule,
+                    &donor.threads[0],
+                    grid_of(grid, &donor.table),
+                ) {
+                    took = true;
+                    break;
+                }
+            }
+            if !took {
+                self.engines[e].threads[0].label(g, rule);
+            }
+            labelled.push((e, rule));
+            let (first, rest) = self.engines[e].threads.split_at_mut(1);
+            for pf in rest.iter_mut().take(threads - 1) {
+                pf.share_labels(g, rule, &first[0], g);
+            }
+        }
+    }
+
     /// Where the engines of `table` are, with at least `threads` pathfinders.
     fn engines_for(&mut self, table: CostTable, threads: usize) -> usize {
         let i = match self.engines.iter().position(|e| e.table == table) {
@@ -437,6 +482,8 @@ impl Planner {
                 false
             }
         };
+        let searching = self.searching(grid, goal, (options, guided), monsters, census.as_ref());
+        self.share_labels(grid, &searching, threads);
         // A capped search is followed by a second one toward its best node, made at the
         // monster's turn: only plain searches are made ahead.
         let ahead = spread.ahead && self.plans_ahead();
@@ -810,6 +857,17 @@ impl Planner {
         }
         let (_, _, regions) = self.regions.as_ref().expect("just labelled");
         u64::from(regions.size(regions.label(cell)))
+    }
+}
+
+/// The engines at `a` (to read) and at `b` (to change), two places apart.
+fn pair(engines: &mut [Engines], a: usize, b: usize) -> (&Engines, &mut Engines) {
+    if a < b {
+        let (low, high) = engines.split_at_mut(b);
+        (&low[a], &mut high[0])
+    } else {
+        let (low, high) = engines.split_at_mut(a);
+        (&high[0], &mut low[b])
     }
 }
 

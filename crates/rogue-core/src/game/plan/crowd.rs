@@ -86,6 +86,31 @@ impl Planner {
         Census { keys, counts }
     }
 
+    /// The tables of costs and movement rules of the monsters that run searches of their
+    /// own this plan (neither down a crowd's map nor by a guide), each once.
+    pub(super) fn searching(
+        &self,
+        grid: &TileMap,
+        player: Pos,
+        (options, guided): (SearchOptions, bool),
+        monsters: &[Monster],
+        census: Option<&Census>,
+    ) -> Vec<Key> {
+        let mut searching: Vec<Key> = Vec::new();
+        for (i, m) in monsters.iter().enumerate() {
+            let key = census.and_then(|c| c.keys[i]);
+            let served = key.is_some_and(|(t, r)| {
+                self.crowd_maps.get(&t, r).is_some()
+                    || guided && self.guides.of(grid, player, &t, r).is_some()
+            });
+            let (table, o) = searched_as(grid, m.kind, options);
+            if !served && !searching.contains(&(table, o.neighbourhood)) {
+                searching.push((table, o.neighbourhood));
+            }
+        }
+        searching
+    }
+
     /// Makes (or keeps) the Dijkstra maps from the player of this turn's mapped crowds, on
     /// up to `threads` threads; their work joins the turn's.
     pub(super) fn make_crowd_maps(
