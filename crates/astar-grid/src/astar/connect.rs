@@ -237,7 +237,10 @@ mod tests {
         let mut second = Connectivity::new(Neighbourhood::Eight);
         assert!(second.adopt(&wade, &first, &walk));
         agrees(&mut second, &wade, Neighbourhood::Eight);
-        assert!(Arc::ptr_eq(&first.labels, &second.labels), "taken, not labelled");
+        assert!(
+            Arc::ptr_eq(&first.labels, &second.labels),
+            "taken, not labelled"
+        );
     }
 
     #[test]

@@ -477,17 +477,14 @@ impl Planner {
                 self.make_crowd_maps(grid, goal, census, threads);
                 self.make_guides(grid, goal, census, threads)
             }
-            None => {
-                self.crowd_maps = Maps::default();
-                false
-            }
+            None => false,
         };
         let searching = self.searching(grid, goal, (options, guided), monsters, census.as_ref());
         self.share_labels(grid, &searching, threads);
         // A capped search is followed by a second one toward its best node, made at the
         // monster's turn: only plain searches are made ahead.
         let ahead = spread.ahead && self.plans_ahead();
-        let at = (goal, options, occupied, ahead, guided);
+        let at = (goal, options, occupied, ahead, (census.is_some(), guided));
         let (expanded, searches) = self.plan_on_threads(grid, at, monsters, &tables, threads);
         self.stats.astar_expanded += expanded;
         self.stats.searches += searches;

@@ -36,20 +36,23 @@ pub(super) struct Plans<'a> {
     pub(super) guides: Option<&'a Guides>,
 }
 
+/// No crowd's map: capped planning keeps the crowds' maps of the other modes, unused.
+static NO_MAPS: Maps = Maps::EMPTY;
+
 impl Planner {
     /// Plans every monster but the traced one on `threads` threads (each with its own
     /// pathfinder of every table in `tables`), toward the player at `at`'s cell under its
-    /// options, around its occupied cells, ahead for fast monsters and by the guides when
-    /// asked; returns (nodes expanded, searches run).
+    /// options, around its occupied cells, ahead for fast monsters, down the crowds' maps
+    /// and by the guides when asked; returns (nodes expanded, searches run).
     pub(super) fn plan_on_threads(
         &mut self,
         grid: &TileMap,
-        at: (Pos, SearchOptions, &[u32], bool, bool),
+        at: (Pos, SearchOptions, &[u32], bool, (bool, bool)),
         monsters: &mut [Monster],
         tables: &[CostTable],
         threads: usize,
     ) -> (u64, u32) {
-        let (goal, options, occupied, ahead, guided) = at;
+        let (goal, options, occupied, ahead, (mapped, guided)) = at;
         self.ahead.resize_with(monsters.len(), Ahead::default);
         // The threads take some monsters at a time until none are left, rather than a
         // share each: searches differ a hundredfold in cost, and the monsters' order (often
@@ -65,7 +68,7 @@ impl Planner {
             occupied,
             traced: self.traced,
             ahead,
-            maps: &self.crowd_maps,
+            maps: if mapped { &self.crowd_maps } else { &NO_MAPS },
             guides: guided.then_some(&*self.guides),
         };
         // Each thread its own pathfinder of every grid searched this turn.

@@ -134,7 +134,12 @@ impl Planner {
             })
             .map(|&(key, _)| key)
             .collect();
-        self.crowd_maps.make(grid, player, &wanted, threads);
+        let (maps, guides) = (&self.maps, &self.guides);
+        let made = |t: &CostTable, r| {
+            maps.fresh(grid, player, t, r)
+                .or_else(|| guides.own_map(grid, player, t, r))
+        };
+        self.crowd_maps.make(grid, player, &wanted, threads, made);
         // Counted whether made or kept, as when every turn made them: the figures are the
         // work of a plan of everyone, not of this planner's caches.
         self.stats.astar_expanded += self.crowd_maps.expanded();

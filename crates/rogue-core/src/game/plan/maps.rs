@@ -32,6 +32,9 @@ struct TableMap {
 pub(super) struct Maps(Vec<TableMap>);
 
 impl Maps {
+    /// No maps.
+    pub(super) const EMPTY: Maps = Maps(Vec::new());
+
     /// The map of `table` under `rule`, if one was made.
     pub(super) fn get(&self, table: &CostTable, rule: Neighbourhood) -> Option<&DistanceMap> {
         self.0
@@ -50,20 +53,39 @@ impl Maps {
         self.0.iter().map(|m| u64::from(m.map.expanded())).sum()
     }
 
+    /// The map of `table` under `rule`, if it was made for the player at `player` on the
+    /// map as it stands.
+    pub(super) fn fresh(
+        &self,
+        grid: &TileMap,
+        player: Pos,
+        table: &CostTable,
+        rule: Neighbourhood,
+    ) -> Option<Arc<DistanceMap>> {
+        self.0
+            .iter()
+            .find(|m| {
+                m.table == *table && m.rule == rule && m.made == Some((player, grid.revision()))
+            })
+            .map(|m| Arc::clone(&m.map))
+    }
+
     /// How many maps there are.
     pub(super) fn len(&self) -> usize {
         self.0.len()
     }
 
     /// Makes the maps toward `player` of `wanted` (no key twice) on up to `threads`
-    /// threads, keeping those made for that cell on the map as it stands and dropping those
-    /// not wanted.
+    /// threads, keeping those made for that cell on the map as it stands, taking those that
+    /// `made` has (maps of a table and rule made for that cell on the map as it stands
+    /// elsewhere) and dropping those not wanted.
     pub(super) fn make(
         &mut self,
         grid: &TileMap,
         player: Pos,
         wanted: &[(CostTable, Neighbourhood)],
         threads: usize,
+        made: impl Fn(&CostTable, Neighbourhood) -> Option<Arc<DistanceMap>>,
     ) {
         let mut old = std::mem::take(&mut self.0);
         let mut maps: Vec<Option<TableMap>> = wanted
@@ -89,6 +111,11 @@ impl Maps {
         }
         self.0 = maps.into_iter().flatten().collect();
         let now = Some((player, grid.revision()));
+        for m in self.0.iter_mut().filter(|m| m.made != now) {
+            if let Some(map) = made(&m.table, m.rule) {
+                (m.map, m.made) = (map, now);
+            }
+        }
         let stale: Vec<Mutex<&mut TableMap>> = self
             .0
             .iter_mut()
@@ -169,7 +196,14 @@ impl Planner {
             }
         }
         // On every core: the first plan of a P press into map planning makes them all.
-        self.maps.make(grid, goal, &wanted, crate::game::cores());
+        let (crowds, guides) = (&self.crowd_maps, &self.guides);
+        let made = |t: &CostTable, r| {
+            crowds
+                .fresh(grid, goal, t, r)
+                .or_else(|| guides.own_map(grid, goal, t, r))
+        };
+        self.maps
+            .make(grid, goal, &wanted, crate::game::cores(), made);
         self.stats.dijkstra_expanded = self.maps.expanded();
     }
 
