@@ -186,6 +186,7 @@ impl Planner {
             }
         }
         self.map_kinds = seen;
+        self.maps_made = grid.revision();
         // The player's costs first, under the game's moves: the map the view draws.
         let plain = grid.effective(kinds::Costs::PLAIN.table(grid.weights()));
         let mut wanted = vec![(plain, options.neighbourhood)];
