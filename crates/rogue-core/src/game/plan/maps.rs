@@ -1,6 +1,6 @@
 //! Dijkstra maps toward the player, one per table of costs and movement rule: the maps of
-//! [`Planning::Map`](super::Planning::Map) and those of the crowds that share one (see
-//! [`Crowd`](super::Crowd)). They are kept from turn to turn: one made for the player's cell
+//! [`Planning::Map`] and those of the crowds that share one (see
+//! [`Crowd`](super::crowd::Crowd)). They are kept from turn to turn: one made for the player's cell
 //! on the map as it stands is used again as it is (a waiting turn, a switch of planning),
 //! and one made for another cell or revision is made again in the same buffers, which on a
 //! 1024x1024 map spares each map a few megabytes of fresh pages.
