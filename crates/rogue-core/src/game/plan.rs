@@ -14,18 +14,23 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use super::Monster;
 use super::tools::goal_of;
-use crate::content::kinds::{self, CostTable};
+use crate::content::kinds::{self, CostTable, Speed};
 use crate::content::map::TileMap;
 use crate::engine::astar::{
-    Algorithm, Fallback, Heuristic, Pathfinder, Query, SearchOptions, SearchResult, Status, Ties,
-    Trace, TraceEvent, Tracer, Weight,
+    Algorithm, Fallback, Pathfinder, Query, SearchOptions, SearchResult, Status, Ties, Trace,
+    Weight,
 };
 use crate::engine::dijkstra::DistanceMap;
-use crate::engine::grid::{DIRECTIONS, Grid, Neighbourhood, Pos, Regions};
+use crate::engine::grid::{Grid, Neighbourhood, Pos, Regions};
+use chunk::Nearest;
+pub use chunk::boxed_in;
 use chunk::plan_from;
-use crowd::Crowd;
-use guide::Guides;
+use crowd::{CROWD_CELLS_MIN, Census, Crowd, Key};
+#[cfg(test)]
+use guide::Toward;
+use guide::{Guidance, Guides};
 use maps::Maps;
+use std::sync::Mutex;
 
 mod chunk;
 mod crowd;
@@ -136,10 +141,6 @@ const CROWD_MIN: usize = 4;
 /// its share of a guide; measured on seed 29, 24 ms a waiting turn with every group guided
 /// against 168 ms with groups of 4 or more (one loaded run, the same binary otherwise).
 const GUIDE_MIN: usize = 1;
-
-/// The fewest enterable cells of a grid on which crowds share maps: on smaller ones a
-/// turn's searches take a few milliseconds anyway, and each monster keeps its own search.
-const CROWD_CELLS_MIN: u64 = 1 << 16;
 
 /// Serials of recorded traces, from one counter for all planners, so that a view caching
 /// what it derived from a trace never mistakes a new game's trace for an old one.
@@ -875,57 +876,507 @@ fn is_exact_plain(o: &SearchOptions) -> bool {
     o.weight == Weight::ONE && o.cap.is_none() && !o.greedy
 }
 
-/// A tracer that keeps the expanded node nearest the goal by the search's heuristic.
-struct Nearest {
+/// No crowd's map: capped planning keeps the crowds' maps of the other modes, unused.
+static NO_MAPS: Maps = Maps::EMPTY;
+
+/// What every planning thread plans toward, and around.
+#[derive(Clone, Copy)]
+struct Plans<'a> {
+    progress: &'a Progress,
+    /// The player's cell.
     goal: Pos,
-    heuristic: Heuristic,
-    /// `(H, cell)` of the best so far: lowest H, then first in reading order.
-    best: Option<(u32, Pos)>,
+    /// The cells of the lures sounding.
+    lures: &'a [Pos],
+    options: SearchOptions,
+    occupied: &'a [u32],
+    traced: Option<u32>,
+    /// Whether fast monsters' second searches are made ahead.
+    ahead: bool,
+    /// The Dijkstra maps of this turn's mapped crowds.
+    maps: &'a Maps,
+    /// The guides of the other plain searches toward the player, if they serve this turn.
+    guides: Option<&'a Guides>,
 }
 
-impl Nearest {
-    fn new(goal: Pos, heuristic: Heuristic) -> Self {
-        Self {
+impl Planner {
+    /// Plans every monster but the traced one on `threads` threads (each with its own
+    /// pathfinder of every table in `tables`), toward the player at `at`'s cell under its
+    /// options, around its occupied cells, ahead for fast monsters, down the crowds' maps
+    /// and by the guides when asked; returns (nodes expanded, searches run).
+    fn plan_on_threads(
+        &mut self,
+        grid: &TileMap,
+        at: (Pos, SearchOptions, &[u32], bool, (bool, bool)),
+        monsters: &mut [Monster],
+        tables: &[CostTable],
+        threads: usize,
+    ) -> (u64, u32) {
+        let (goal, options, occupied, ahead, (mapped, guided)) = at;
+        self.ahead.resize_with(monsters.len(), Ahead::default);
+        // The threads take some monsters at a time until none are left, rather than a
+        // share each: searches differ a hundredfold in cost, and the monsters' order (often
+        // by where they stand) gathers the long ones, so that on a 1024x1024 cave with the
+        // player near one edge, one half of the crowd held six times the other's work.
+        let piece = (monsters.len() / (threads * PIECES)).max(PIECE_MIN);
+        let pieces = Mutex::new(monsters.chunks_mut(piece).zip(self.ahead.chunks_mut(piece)));
+        let at = Plans {
+            progress: &self.progress,
             goal,
-            heuristic,
-            best: None,
-        }
-    }
-}
-
-impl Tracer for Nearest {
-    const ENABLED: bool = true;
-    fn event(&mut self, event: TraceEvent) {
-        let TraceEvent::Close { cell } = event else {
-            return;
+            lures: &self.lures,
+            options,
+            occupied,
+            traced: self.traced,
+            ahead,
+            maps: if mapped { &self.crowd_maps } else { &NO_MAPS },
+            guides: guided.then_some(&*self.guides),
         };
-        let h = self
-            .heuristic
-            .estimate(cell.x.abs_diff(self.goal.x), cell.y.abs_diff(self.goal.y));
-        let key = (h, (cell.y, cell.x));
-        if self.best.is_none_or(|(bh, b)| key < (bh, (b.y, b.x))) {
-            self.best = Some((h, cell));
+        // Each thread its own pathfinder of every grid searched this turn.
+        let mut mine: Vec<Vec<(CostTable, &mut Pathfinder)>> =
+            (0..threads).map(|_| Vec::new()).collect();
+        for e in self
+            .engines
+            .iter_mut()
+            .filter(|e| tables.contains(&e.table))
+        {
+            let table = e.table;
+            for (t, pf) in e.threads.iter_mut().take(threads).enumerate() {
+                mine[t].push((table, pf));
+            }
         }
+        let work = |engines: &mut [(CostTable, &mut Pathfinder)]| {
+            let mut total = (0u64, 0u32);
+            loop {
+                // A planning thread only panics on a bug, and then the turn is lost anyway:
+                // the pieces' lock is not poisoned otherwise.
+                let Some(piece) = pieces.lock().unwrap_or_else(|p| p.into_inner()).next() else {
+                    return total;
+                };
+                let (e, n) = plan_chunk(engines, grid, at, piece);
+                total = (total.0 + e, total.1 + n);
+            }
+        };
+        let mut mine = mine.into_iter();
+        let mut main = mine.next().unwrap_or_default();
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = mine
+                .map(|mut engines| scope.spawn(move || work(&mut engines)))
+                .collect();
+            let mut total = work(&mut main);
+            for h in handles {
+                // A planning thread only panics on a bug; pass it on rather than hide it.
+                let (e, n) = h.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+                total = (total.0 + e, total.1 + n);
+            }
+            total
+        })
     }
 }
 
-/// Whether every step `rule` allows from `at` leads onto a cell someone holds in
-/// `occupied` (and there is such a step): nowhere to go but the `goal` is not next to it.
-pub fn boxed_in(grid: &Grid, occupied: &[u32], goal: Pos, at: Pos, rule: Neighbourhood) -> bool {
-    let mut held = false;
-    for (dx, dy) in DIRECTIONS {
-        if !grid.can_step(at, dx, dy, rule) {
+/// Plans each monster of `chunk` but the traced one with the pathfinder of its kind's grid
+/// in `engines`; returns (expanded, searches).
+fn plan_chunk(
+    engines: &mut [(CostTable, &mut Pathfinder)],
+    grid: &TileMap,
+    at: Plans<'_>,
+    (chunk, aheads): (&mut [Monster], &mut [Ahead]),
+) -> (u64, u32) {
+    let Plans {
+        progress,
+        goal: player,
+        lures,
+        options,
+        occupied,
+        traced,
+        ahead,
+        maps,
+        guides,
+    } = at;
+    let mut total = (0u64, 0u32);
+    for (m, next) in chunk.iter_mut().zip(aheads) {
+        (next.made, next.best) = (None, None);
+        if Some(m.id) == traced {
             continue;
         }
-        let to = at.offset(dx, dy);
-        let taken = grid
-            .index(to)
-            .and_then(|c| occupied.get(c))
-            .is_some_and(|&who| who != 0);
-        if to == goal || !taken {
+        let (table, options) = searched_as(grid, m.kind, options);
+        let g = grid_of(grid, &table);
+        let goal = goal_of(lures, m.pos, player);
+        m.planned = (m.pos, goal);
+        m.boxed = boxed_in(g, occupied, goal, m.pos, options.neighbourhood);
+        if m.boxed {
+            // No search, so nothing found: the flag says why.
+            m.plan.path.clear();
+            (m.plan.status, m.plan.cost, m.plan.expanded) = (Status::Unreachable, None, 0);
+        } else {
+            let pf = engines
+                .iter_mut()
+                .find(|(t, _)| *t == table)
+                .map(|(_, pf)| &mut **pf)
+                .expect("plan_all makes an engine for every table its monsters search");
+            // A monster of a mapped crowd (plain search, the player its goal) walks the map;
+            // one of a guided table searches by its guide.
+            let plain = is_exact_plain(&options);
+            let way = |goal: Pos| {
+                if !plain || goal != player {
+                    return None;
+                }
+                let rule = options.neighbourhood;
+                match maps.get(&table, rule) {
+                    Some(map) => Some(Guidance::Own(map)),
+                    None => guides.and_then(|gs| gs.of(grid, player, &table, rule)),
+                }
+            };
+            let q = Query::new(m.pos, goal).options(options);
+            if options.cap.is_some() {
+                // A capped search that hits its cap heads for its best node: found here,
+                // on this thread, rather than by the same search again at the end.
+                let mut best = Nearest::new(goal, options.heuristic);
+                pf.search(g, q, &mut m.plan, &mut best);
+                next.best = best.best.map(|(_, p)| p);
+                total = (total.0 + u64::from(m.plan.expanded), total.1 + 1);
+            } else if plan_from(pf, g, way(goal), q, &mut m.plan) {
+                total = (total.0 + u64::from(m.plan.expanded), total.1 + 1);
+            }
+            // Stepping onto the player is an attack, and a wading monster's first move is
+            // spent in its cell: either stays, and its second search would be this one again.
+            // A monster whose step is held by one with a higher id (first moves go in id
+            // order, and `monsters` is sorted by id) stays or detours: a search from the
+            // step would go unused. A capped search is followed at the monster's turn by a
+            // second one toward its best node: none is made ahead of it.
+            if let Some(&step) = m.plan.path.get(1)
+                && ahead
+                && m.plan.status == Status::Found
+                && step != goal
+                && m.wading == 0
+                && grid.kind(m.kind).speed == Speed::Fast
+                && grid
+                    .index(step)
+                    .and_then(|c| occupied.get(c))
+                    .is_none_or(|&who| who <= m.id)
+            {
+                let goal = goal_of(lures, step, player);
+                let q = Query::new(step, goal).options(options);
+                plan_from(pf, g, way(goal), q, &mut next.plan);
+                next.made = Some((step, goal, grid.revision()));
+            }
+        }
+        progress.one_more();
+    }
+    total
+}
+
+impl Planner {
+    /// The crowd a monster belongs to under `options` (the planning mode's): its table of
+    /// costs and movement rule, if it heads for the player by a plain search.
+    fn crowd_of(
+        &self,
+        grid: &TileMap,
+        player: Pos,
+        options: SearchOptions,
+        m: &Monster,
+    ) -> Option<Key> {
+        let (table, o) = searched_as(grid, m.kind, options);
+        let plain = is_exact_plain(&o);
+        (plain && self.traced != Some(m.id) && self.goal_for(m.pos, player) == player)
+            .then_some((table, o.neighbourhood))
+    }
+
+    /// Which crowd each monster is in, and how many each crowd has.
+    fn census(
+        &self,
+        grid: &TileMap,
+        player: Pos,
+        options: SearchOptions,
+        monsters: &[Monster],
+    ) -> Census {
+        let keys: Vec<Option<Key>> = monsters
+            .iter()
+            .map(|m| self.crowd_of(grid, player, options, m))
+            .collect();
+        let mut counts: Vec<(Key, usize)> = Vec::new();
+        for key in keys.iter().flatten() {
+            match counts.iter_mut().find(|(k, _)| k == key) {
+                Some((_, n)) => *n += 1,
+                None => counts.push((*key, 1)),
+            }
+        }
+        Census { keys, counts }
+    }
+
+    /// The tables of costs and movement rules of the monsters that run searches of their
+    /// own this plan (neither down a crowd's map nor by a guide), each once.
+    fn searching(
+        &self,
+        grid: &TileMap,
+        player: Pos,
+        (options, guided): (SearchOptions, bool),
+        monsters: &[Monster],
+        census: Option<&Census>,
+    ) -> Vec<Key> {
+        let mut searching: Vec<Key> = Vec::new();
+        for (i, m) in monsters.iter().enumerate() {
+            let key = census.and_then(|c| c.keys[i]);
+            let served = key.is_some_and(|(t, r)| {
+                self.crowd_maps.get(&t, r).is_some()
+                    || guided && self.guides.of(grid, player, &t, r).is_some()
+            });
+            let (table, o) = searched_as(grid, m.kind, options);
+            if !served && !searching.contains(&(table, o.neighbourhood)) {
+                searching.push((table, o.neighbourhood));
+            }
+        }
+        searching
+    }
+
+    /// Makes (or keeps) the Dijkstra maps from the player of this turn's mapped crowds, on
+    /// up to `threads` threads; their work joins the turn's.
+    fn make_crowd_maps(&mut self, grid: &TileMap, player: Pos, census: &Census, threads: usize) {
+        let least = self.crowd_forced.unwrap_or(CROWD_MIN);
+        let wanted: Vec<Key> = census
+            .counts
+            .iter()
+            .filter(|&&((table, rule), n)| {
+                n >= least
+                    && (self.crowd_forced.is_some()
+                        || self
+                            .crowds
+                            .iter()
+                            .any(|c| c.table == table && c.rule == rule && c.mapped()))
+            })
+            .map(|&(key, _)| key)
+            .collect();
+        let (maps, guides) = (&self.maps, &self.guides);
+        let made = |t: &CostTable, r| {
+            maps.fresh(grid, player, t, r)
+                .or_else(|| guides.own_map(grid, player, t, r))
+        };
+        self.crowd_maps.make(grid, player, &wanted, threads, made);
+        // Counted whether made or kept, as when every turn made them: the figures are the
+        // work of a plan of everyone, not of this planner's caches.
+        self.stats.astar_expanded += self.crowd_maps.expanded();
+        self.stats.searches += self.crowd_maps.len() as u32;
+    }
+
+    /// Makes (or keeps, while the player stands near where they were made and the ground is
+    /// the same) the guides of the plain searches toward the player that no crowd map
+    /// serves, on maps of at least [`CROWD_CELLS_MIN`] enterable cells; returns whether they
+    /// serve this plan. Their maps' work joins the turn's when they are made.
+    fn make_guides(
+        &mut self,
+        grid: &TileMap,
+        player: Pos,
+        census: &Census,
+        threads: usize,
+    ) -> bool {
+        let plain = grid.effective(kinds::Costs::PLAIN.table(grid.weights()));
+        if !self.guides_forced && self.enterable(grid, &plain) < CROWD_CELLS_MIN {
             return false;
         }
-        held = true;
+        let wanted: Vec<(Key, usize)> = census
+            .counts
+            .iter()
+            .filter(|((t, r), _)| self.crowd_maps.get(t, *r).is_none())
+            .copied()
+            .collect();
+        if let Some((guides, settled)) = self.guides.make(grid, player, &wanted, GUIDE_MIN, threads)
+        {
+            self.stats.astar_expanded += settled;
+            self.stats.searches += guides.len() as u32;
+            self.guides = Arc::new(guides);
+        }
+        self.guides.fresh(grid)
     }
-    held
+
+    /// Records what the crowds that searched this turn cost, so that the next turn knows
+    /// which would be better served by a map; a crowd too thin to map is forgotten.
+    fn measure_crowds(&mut self, grid: &TileMap, census: &Census, monsters: &[Monster]) {
+        let counts = &census.counts;
+        self.crowds.retain(|c| {
+            counts
+                .iter()
+                .any(|&(k, n)| k == (c.table, c.rule) && n >= CROWD_MIN)
+        });
+        let mut searched = vec![0u64; counts.len()];
+        for (key, m) in census.keys.iter().zip(monsters) {
+            if let Some(i) = key.and_then(|key| counts.iter().position(|(k, _)| *k == key)) {
+                searched[i] += u64::from(m.plan.expanded);
+            }
+        }
+        for (&((table, rule), n), searched) in counts.iter().zip(searched) {
+            if n < CROWD_MIN || self.crowd_maps.get(&table, rule).is_some() {
+                continue;
+            }
+            let cells = self.enterable(grid, &table);
+            let crowd = Crowd {
+                table,
+                rule,
+                searched,
+                cells,
+            };
+            match self
+                .crowds
+                .iter_mut()
+                .find(|c| c.table == table && c.rule == rule)
+            {
+                Some(c) => *c = crowd,
+                None => self.crowds.push(crowd),
+            }
+        }
+    }
+
+    /// For tests: every crowd of at least `least` monsters shares a map from the next plan
+    /// on, whatever its searches cost (`None`: as the game decides).
+    #[cfg(test)]
+    pub(crate) fn force_crowds(&mut self, least: Option<usize>) {
+        self.crowd_forced = least;
+    }
+
+    /// For tests: the estimate the guides give a monster of `kind` heading for the player at
+    /// `player` at every cell, row-major, if they serve its search.
+    #[cfg(test)]
+    pub(crate) fn guide_estimates(
+        &self,
+        grid: &TileMap,
+        player: Pos,
+        options: SearchOptions,
+        kind: char,
+    ) -> Option<Vec<u32>> {
+        let (table, o) = searched_as(grid, kind, self.searched_with(options));
+        if !is_exact_plain(&o) {
+            return None;
+        }
+        let (map, offset) = match self.guides.of(grid, player, &table, o.neighbourhood)? {
+            Guidance::Own(map) => (map, 0),
+            Guidance::Estimate(map, offset) => (map, offset),
+        };
+        use crate::engine::astar::Target as _;
+        let toward = Toward {
+            player,
+            map,
+            offset,
+        };
+        let g = grid_of(grid, &table);
+        Some((0..g.len()).map(|i| toward.estimate(g, g.pos(i))).collect())
+    }
+
+    /// For tests: guides serve the plain searches toward the player on maps of any size
+    /// from the next plan on (`false`: only on big maps, as the game decides).
+    #[cfg(test)]
+    pub(crate) fn force_guides(&mut self, forced: bool) {
+        self.guides_forced = forced;
+    }
+}
+
+impl Planner {
+    /// The shared Dijkstra map a kind of monster rolls down on, while the monsters plan by
+    /// maps.
+    fn map_for(&self, table: &CostTable, rule: Neighbourhood) -> Option<&DistanceMap> {
+        self.maps.get(table, rule)
+    }
+
+    /// Every monster steps downhill on one Dijkstra map from `goal` for its kind's costs and
+    /// moves: one search for all the monsters of a kind, however many.
+    fn plan_by_map(
+        &mut self,
+        grid: &TileMap,
+        goal: Pos,
+        options: SearchOptions,
+        monsters: &mut [Monster],
+    ) {
+        let kinds: Vec<char> = monsters.iter().map(|m| m.kind).collect();
+        self.make_maps(grid, goal, options, &kinds);
+        self.trace = None;
+        for m in monsters.iter_mut() {
+            self.step_or_search(grid, goal, options, m);
+        }
+    }
+
+    /// The Dijkstra maps from `goal` of every table of costs and movement rule among
+    /// `kinds`, on the map as it stands (those already made for it are kept).
+    fn make_maps(&mut self, grid: &TileMap, goal: Pos, options: SearchOptions, kinds: &[char]) {
+        let mut seen: Vec<char> = Vec::with_capacity(kinds.len());
+        for &kind in kinds {
+            if !seen.contains(&kind) {
+                seen.push(kind);
+            }
+        }
+        self.map_kinds = seen;
+        self.maps_made = grid.revision();
+        // The player's costs first, under the game's moves: the map the view draws.
+        let plain = grid.effective(kinds::Costs::PLAIN.table(grid.weights()));
+        let mut wanted = vec![(plain, options.neighbourhood)];
+        for &kind in &self.map_kinds {
+            let (table, o) = searched_as(grid, kind, options);
+            if !wanted.contains(&(table, o.neighbourhood)) {
+                wanted.push((table, o.neighbourhood));
+            }
+        }
+        // On every core: the first plan of a P press into map planning makes them all.
+        let (crowds, guides) = (&self.crowd_maps, &self.guides);
+        let made = |t: &CostTable, r| {
+            crowds
+                .fresh(grid, goal, t, r)
+                .or_else(|| guides.own_map(grid, goal, t, r))
+        };
+        self.maps
+            .make(grid, goal, &wanted, crate::game::cores(), made);
+        self.stats.dijkstra_expanded = self.maps.expanded();
+    }
+
+    /// [`Planner::step_by_map`] for a monster heading for the player, an A* of its own for
+    /// one a lure holds (the maps lead to the player).
+    fn step_or_search(
+        &mut self,
+        grid: &TileMap,
+        player: Pos,
+        options: SearchOptions,
+        m: &mut Monster,
+    ) {
+        let goal = self.goal_for(m.pos, player);
+        if goal == player {
+            self.step_by_map(grid, player, options, m);
+        } else {
+            self.search_one(grid, goal, options, m);
+        }
+    }
+
+    /// A monster's plan by its map: one step downhill, and the map's cost from its cell.
+    fn step_by_map(&self, grid: &TileMap, goal: Pos, options: SearchOptions, m: &mut Monster) {
+        m.planned = (m.pos, goal);
+        m.boxed = false;
+        let (table, o) = searched_as(grid, m.kind, options);
+        let plan = &mut m.plan;
+        plan.path.clear();
+        plan.expanded = 0;
+        let Some(map) = self.map_for(&table, o.neighbourhood) else {
+            plan.status = Status::Unreachable;
+            plan.cost = None;
+            return;
+        };
+        plan.cost = map.get(m.pos);
+        match map.downhill(grid_of(grid, &table), m.pos, |_| true) {
+            Some(step) => {
+                plan.status = Status::Found;
+                plan.path.extend([m.pos, step]);
+            }
+            None => plan.status = Status::Unreachable,
+        }
+    }
+
+    /// The step a monster takes when its planned step is taken: for map planning, the best
+    /// free cell downhill on its kind's map; else `None` (the rules then try an A* detour).
+    pub fn map_detour(
+        &self,
+        grid: &TileMap,
+        kind: char,
+        options: SearchOptions,
+        at: Pos,
+        free: impl Fn(Pos) -> bool,
+    ) -> Option<Pos> {
+        if self.planning != Planning::Map {
+            return None;
+        }
+        let (table, o) = searched_as(grid, kind, options);
+        self.map_for(&table, o.neighbourhood)?
+            .downhill(grid_of(grid, &table), at, free)
+    }
 }
