@@ -1060,6 +1060,47 @@ impl Pathfinder {
         self.weighted.search(grid, &query, target, result, tracer);
     }
 
+    /// Labels the connected regions of `grid` under `rule` now (as the first search on it
+    /// would), so that [`Pathfinder::share_labels`] can hand them on.
+    pub fn label(&mut self, grid: &Grid, rule: Neighbourhood) {
+        self.connectivity(rule).follow(grid);
+    }
+
+    /// Takes `from`'s labels of the connected regions of `from_grid` under `rule`, as labels
+    /// of `grid`, where they follow `from_grid` as it stands, `grid` has
+    /// the same size and open cells, and this engine's labels do not follow `grid` already:
+    /// one labelling of a big grid then serves the engines of every thread, and of every
+    /// grid of other costs over the same open cells, instead of one flood each. Labels are
+    /// shared until an engine patches its own after a change. Returns whether it took any.
+    ///
+    /// ```
+    /// use astar_grid::astar::{Pathfinder, Query};
+    /// use astar_grid::grid::{Grid, Neighbourhood, Pos};
+    ///
+    /// let walk = Grid::from_rows(&["..#..", "..#.."]);
+    /// let wade = Grid::from_rows(&["33#..", "..#33"]);
+    /// let mut first = Pathfinder::new();
+    /// first.label(&walk, Neighbourhood::Eight);
+    /// let mut second = Pathfinder::new();
+    /// assert!(second.share_labels(&wade, Neighbourhood::Eight, &first, &walk));
+    /// let apart = second.find(&wade, Query::new(Pos::new(0, 0), Pos::new(4, 1)));
+    /// assert_eq!((apart.cost, apart.expanded), (None, 0));
+    /// ```
+    pub fn share_labels(
+        &mut self,
+        grid: &Grid,
+        rule: Neighbourhood,
+        from: &Pathfinder,
+        from_grid: &Grid,
+    ) -> bool {
+        let theirs = if rule == Neighbourhood::EightCutCorners {
+            &from.connected_cut
+        } else {
+            &from.connected
+        };
+        self.connectivity(rule).adopt(grid, theirs, from_grid)
+    }
+
     /// Whether `start` and `goal` may be connected under `rule`: `false` only when they
     /// certainly are not (see [`connect::Connectivity`]).
     fn may_connect(&mut self, grid: &Grid, rule: Neighbourhood, start: Pos, goal: Pos) -> bool {

@@ -34,7 +34,167 @@ pub struct DistanceMap {
     heap: BinaryHeap<Reverse<(u32, u32)>>,
     /// The grid's costs with a blocked border, as of `padded_revision`.
     padded: Vec<u8>,
+    /// The highest of those costs (at least 1): it sizes the buckets.
+    highest: u32,
     padded_revision: u64,
+    /// The costs found, laid out as `padded`, while a computation runs.
+    around: Scratch,
+}
+
+/// A buffer refilled by every use, so a clone of its owner starts it empty: a map is cloned
+/// with the world that holds it, and copying 4 MB of a 1024x1024 map's scratch would be
+/// wasted.
+#[derive(Debug, Default)]
+struct Scratch(Vec<u32>);
+
+impl Clone for Scratch {
+    fn clone(&self) -> Self {
+        Self::default()
+    }
+}
+
+/// The cells waiting to be settled, cheapest first.
+trait Frontier {
+    fn push(&mut self, cost: u32, cell: usize);
+    fn pop(&mut self) -> Option<(u32, usize)>;
+}
+
+/// Dial's buckets: a step costs at most the dearest step, so that many buckets (a power of
+/// two) by cost modulo their number hold every cell waiting.
+struct Dial<'a> {
+    buckets: &'a mut [Vec<u32>],
+    mask: u32,
+    /// The cost of the bucket being emptied.
+    cost: u32,
+    /// Cells in the buckets: none left ends the search without sweeping every bucket.
+    pending: usize,
+}
+
+impl Dial<'_> {
+    fn clear(&mut self) {
+        for b in self.buckets.iter_mut() {
+            b.clear();
+        }
+    }
+}
+
+impl Frontier for Dial<'_> {
+    #[inline]
+    fn push(&mut self, cost: u32, cell: usize) {
+        self.buckets[(cost & self.mask) as usize].push(cell as u32);
+        self.pending += 1;
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<(u32, usize)> {
+        while self.pending != 0 {
+            if let Some(c) = self.buckets[(self.cost & self.mask) as usize].pop() {
+                self.pending -= 1;
+                return Some((self.cost, c as usize));
+            }
+            self.cost += 1;
+        }
+        None
+    }
+}
+
+impl Frontier for BinaryHeap<Reverse<(u32, u32)>> {
+    #[inline]
+    fn push(&mut self, cost: u32, cell: usize) {
+        BinaryHeap::push(self, Reverse((cost, cell as u32)));
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<(u32, usize)> {
+        BinaryHeap::pop(self).map(|Reverse((d, c))| (d, c as usize))
+    }
+}
+
+/// A movement rule's steps on the padded layout.
+struct Moves {
+    /// Each direction's step, as an index offset (wrapping: negative ones too).
+    offsets: [usize; 8],
+    /// A diagonal's two side cells, which must both be open unless corners may be cut.
+    sides: [[usize; 2]; 8],
+    moves: usize,
+    cut: bool,
+    /// The base cost of a straight and of a diagonal step.
+    base: [u32; 2],
+    /// Whether a step costs the cell left (maps toward the roots) or the cell entered.
+    toward: bool,
+}
+
+impl Moves {
+    fn new(grid: &Grid, rule: Neighbourhood, stride: usize, toward: bool) -> Self {
+        let offset = |(dx, dy): (i32, i32)| (dx as isize + dy as isize * stride as isize) as usize;
+        let steps = grid.steps();
+        Self {
+            offsets: DIRECTIONS.map(offset),
+            sides: DIRECTIONS.map(|(dx, dy)| [offset((dx, 0)), offset((0, dy))]),
+            moves: if rule == Neighbourhood::Four { 4 } else { 8 },
+            cut: rule == Neighbourhood::EightCutCorners,
+            base: [steps.straight(), steps.diagonal()],
+            toward,
+        }
+    }
+}
+
+/// Settles every cell reachable from `roots` (padded indices) into `dist`, which holds
+/// [`UNREACHED`] everywhere; returns the cells settled.
+fn settle<F: Frontier>(
+    cost_of: &[u8],
+    dist: &mut [u32],
+    frontier: &mut F,
+    moves: &Moves,
+    roots: impl Iterator<Item = usize>,
+) -> u32 {
+    for c in roots {
+        if dist[c] != 0 {
+            dist[c] = 0;
+            frontier.push(0, c);
+        }
+    }
+    let mut expanded = 0;
+    while let Some((cost, c)) = frontier.pop() {
+        if dist[c] == cost {
+            expanded += 1;
+            relax(cost_of, dist, frontier, moves, c, cost);
+        }
+    }
+    expanded
+}
+
+/// Offers each neighbour of the settled cell `c` (at `cost`) the way through `c`.
+#[inline(always)]
+fn relax<F: Frontier>(
+    cost_of: &[u8],
+    dist: &mut [u32],
+    frontier: &mut F,
+    m: &Moves,
+    c: usize,
+    cost: u32,
+) {
+    let here = u32::from(cost_of[c]);
+    for d in 0..m.moves {
+        let n = c.wrapping_add(m.offsets[d]);
+        let there = u32::from(cost_of[n]);
+        if there == 0 {
+            continue;
+        }
+        if d >= 4
+            && !m.cut
+            && (cost_of[c.wrapping_add(m.sides[d][0])] == 0
+                || cost_of[c.wrapping_add(m.sides[d][1])] == 0)
+        {
+            continue;
+        }
+        let entered = if m.toward { here } else { there };
+        let nd = cost + m.base[usize::from(d >= 4)] * entered;
+        if nd < dist[n] && nd <= LIMIT {
+            dist[n] = nd;
+            frontier.push(nd, n);
+        }
+    }
 }
 
 impl DistanceMap {
@@ -113,7 +273,7 @@ impl DistanceMap {
     /// row-major: on a 1024x1024 cave about half the time of stepping through [`Grid`]'s
     /// checked accessors.
     fn fill(&mut self, grid: &Grid, roots: &[Pos], rule: Neighbourhood, toward: bool) {
-        let (w, h) = (grid.width(), grid.height());
+        let w = grid.width();
         self.width = w;
         self.source = roots.first().copied();
         self.rule = rule;
@@ -124,116 +284,58 @@ impl DistanceMap {
             return;
         }
         let stride = w + 2;
-        let cells = stride * (h + 2);
-        if self.padded_revision != grid.revision() || self.padded.len() != cells {
-            self.padded.clear();
-            self.padded.resize(cells, 0);
-            for (y, row) in grid.costs().chunks(w).enumerate() {
-                self.padded[(y + 1) * stride + 1..][..w].copy_from_slice(row);
+        self.pad(grid, stride);
+        let dist = &mut self.around.0;
+        dist.clear();
+        dist.resize(self.padded.len(), UNREACHED);
+        let moves = Moves::new(grid, rule, stride, toward);
+        let dearest = grid.steps().diagonal() * self.highest;
+        let roots = roots.iter().filter_map(|&root| {
+            let i = grid.index(root).filter(|_| grid.is_passable(root))?;
+            Some((i / w + 1) * stride + i % w + 1)
+        });
+        self.expanded = if dearest <= DIAL_MAX_STEP {
+            let slots = (dearest as usize + 1).next_power_of_two().max(16);
+            if self.buckets.len() != slots {
+                self.buckets.resize_with(slots, Vec::new);
             }
-            self.padded_revision = grid.revision();
+            let mut dial = Dial {
+                mask: slots as u32 - 1,
+                buckets: &mut self.buckets,
+                cost: 0,
+                pending: 0,
+            };
+            dial.clear();
+            settle(&self.padded, dist, &mut dial, &moves, roots)
+        } else {
+            self.heap.clear();
+            settle(&self.padded, dist, &mut self.heap, &moves, roots)
+        };
+        for (y, row) in self.dist.chunks_mut(w).enumerate() {
+            row.copy_from_slice(&dist[(y + 1) * stride + 1..][..w]);
         }
-        // Not kept between computations: a map is cloned with the world that holds it.
-        let mut around = vec![UNREACHED; cells];
-        let highest = grid
+    }
+
+    /// Brings the padded copy of `grid`'s costs, and their highest, up to its revision.
+    fn pad(&mut self, grid: &Grid, stride: usize) {
+        let cells = stride * (grid.height() + 2);
+        if self.padded_revision == grid.revision() && self.padded.len() == cells {
+            return;
+        }
+        self.padded.clear();
+        self.padded.resize(cells, 0);
+        let w = grid.width();
+        for (y, row) in grid.costs().chunks(w).enumerate() {
+            self.padded[(y + 1) * stride + 1..][..w].copy_from_slice(row);
+        }
+        self.highest = grid
             .costs()
             .iter()
             .copied()
             .max()
             .map_or(1, u32::from)
             .max(1);
-        let dearest = grid.steps().diagonal() * highest;
-        let dial = dearest <= DIAL_MAX_STEP;
-        let slots = (dearest as usize + 1).next_power_of_two().max(16);
-        if dial && self.buckets.len() != slots {
-            self.buckets.resize_with(slots, Vec::new);
-        }
-        for b in &mut self.buckets {
-            b.clear();
-        }
-        self.heap.clear();
-        let mask = slots as u32 - 1;
-        let mut pending = 0usize;
-        let (cost_of, dist) = (&self.padded, &mut around);
-        for &root in roots {
-            if let Some(i) = grid.index(root).filter(|_| grid.is_passable(root)) {
-                let c = (i / w + 1) * stride + i % w + 1;
-                if dist[c] != 0 {
-                    dist[c] = 0;
-                    if dial {
-                        self.buckets[0].push(c as u32);
-                    } else {
-                        self.heap.push(Reverse((0, c as u32)));
-                    }
-                    pending += 1;
-                }
-            }
-        }
-        let offset = |(dx, dy): (i32, i32)| (dx as isize + dy as isize * stride as isize) as usize;
-        let offsets = DIRECTIONS.map(offset);
-        // A diagonal's two side cells, which must both be open unless corners may be cut.
-        let sides = DIRECTIONS.map(|(dx, dy)| [offset((dx, 0)), offset((0, dy))]);
-        let moves = if rule == Neighbourhood::Four { 4 } else { 8 };
-        let cut = rule == Neighbourhood::EightCutCorners;
-        let steps = grid.steps();
-        let base = [steps.straight(), steps.diagonal()];
-        let mut cost = 0u32;
-        loop {
-            let c = if dial {
-                if pending == 0 {
-                    break;
-                }
-                match self.buckets[(cost & mask) as usize].pop() {
-                    Some(c) => c as usize,
-                    None => {
-                        cost += 1;
-                        continue;
-                    }
-                }
-            } else {
-                match self.heap.pop() {
-                    Some(Reverse((d, c))) => {
-                        cost = d;
-                        c as usize
-                    }
-                    None => break,
-                }
-            };
-            pending = pending.saturating_sub(1);
-            if dist[c] != cost {
-                continue;
-            }
-            self.expanded += 1;
-            let here = u32::from(cost_of[c]);
-            for d in 0..moves {
-                let n = c.wrapping_add(offsets[d]);
-                let there = u32::from(cost_of[n]);
-                if there == 0 {
-                    continue;
-                }
-                if d >= 4
-                    && !cut
-                    && (cost_of[c.wrapping_add(sides[d][0])] == 0
-                        || cost_of[c.wrapping_add(sides[d][1])] == 0)
-                {
-                    continue;
-                }
-                let entered = if toward { here } else { there };
-                let nd = cost + base[usize::from(d >= 4)] * entered;
-                if nd < dist[n] && nd <= LIMIT {
-                    dist[n] = nd;
-                    if dial {
-                        self.buckets[(nd & mask) as usize].push(n as u32);
-                    } else {
-                        self.heap.push(Reverse((nd, n as u32)));
-                    }
-                    pending += 1;
-                }
-            }
-        }
-        for (y, row) in self.dist.chunks_mut(w).enumerate() {
-            row.copy_from_slice(&dist[(y + 1) * stride + 1..][..w]);
-        }
+        self.padded_revision = grid.revision();
     }
 
     /// The cost from the source to `p`, if `p` can be reached.

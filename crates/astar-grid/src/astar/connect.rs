@@ -9,6 +9,8 @@
 //! label finds out for itself. When one does find no path, the labels are recomputed before
 //! the next search, so a map cut in two by a closed door pays one flood, not one per search.
 
+use std::sync::Arc;
+
 use crate::grid::{Grid, Neighbourhood, Regions, rule_directions};
 
 /// More changes than this at once are cheaper to label afresh than to patch one by one.
@@ -22,8 +24,9 @@ pub(super) struct Connectivity {
     revision: u64,
     /// Whether the labels connect all eight directions (corner cutting).
     eight: bool,
-    /// Per cell, its label, or [`Regions::NONE`] where blocked.
-    labels: Vec<u32>,
+    /// Per cell, its label, or [`Regions::NONE`] where blocked; shared by the engines it was
+    /// handed to (see [`Connectivity::adopt`]) until one of them patches it.
+    labels: Arc<Vec<u32>>,
     /// Per label, the label it was joined into (itself for a root).
     parent: Vec<u32>,
     /// Whether a cell has closed since the labels were computed: two cells with one label
@@ -48,9 +51,28 @@ impl Connectivity {
         }
     }
 
+    /// Takes `other`'s labels, which follow `from` (a grid of the same size and the same
+    /// open cells), as labels of `grid`, if this one's do not follow `grid` already: what one
+    /// engine labelled, the engines of other threads or of other costs over the same open
+    /// cells need not label again. Returns whether it took them.
+    pub(super) fn adopt(&mut self, grid: &Grid, other: &Connectivity, from: &Grid) -> bool {
+        let usable = self.revision != grid.revision()
+            && other.eight == self.eight
+            && other.revision != 0
+            && other.revision == from.revision()
+            && (from.revision() == grid.revision() || same_open_cells(grid, from));
+        if usable {
+            self.labels = Arc::clone(&other.labels);
+            self.parent.clone_from(&other.parent);
+            self.split = other.split;
+            self.revision = grid.revision();
+        }
+        usable
+    }
+
     /// Brings the labels up to the grid's revision: patched cell by cell when the grid
     /// still knows what changed, computed afresh otherwise.
-    fn follow(&mut self, grid: &Grid) {
+    pub(super) fn follow(&mut self, grid: &Grid) {
         if self.revision == grid.revision() {
             return;
         }
@@ -82,7 +104,7 @@ impl Connectivity {
 
     fn relabel(&mut self, grid: &Grid) {
         let regions = Regions::compute(grid, self.rule());
-        self.labels = regions.labels().to_vec();
+        self.labels = Arc::new(regions.labels().to_vec());
         self.parent = (0..regions.count() as u32).collect();
         self.split = false;
     }
@@ -96,7 +118,7 @@ impl Connectivity {
             return;
         }
         if !open {
-            self.labels[c] = Regions::NONE;
+            Arc::make_mut(&mut self.labels)[c] = Regions::NONE;
             self.split = true;
             return;
         }
@@ -117,10 +139,11 @@ impl Connectivity {
                 Some(_) => {}
             }
         }
-        self.labels[c] = joined.unwrap_or_else(|| {
+        let label = joined.unwrap_or_else(|| {
             self.parent.push(self.parent.len() as u32);
             self.parent.len() as u32 - 1
         });
+        Arc::make_mut(&mut self.labels)[c] = label;
     }
 
     /// The label `l` was joined into, halving the way there as it goes.
@@ -140,6 +163,16 @@ impl Connectivity {
             ..Self::default()
         }
     }
+}
+
+/// Whether two grids have the same size and the same open cells (whatever their costs).
+fn same_open_cells(a: &Grid, b: &Grid) -> bool {
+    a.width() == b.width()
+        && a.height() == b.height()
+        && a.costs()
+            .iter()
+            .zip(b.costs())
+            .all(|(&x, &y)| (x == 0) == (y == 0))
 }
 
 #[cfg(test)]
@@ -187,6 +220,27 @@ mod tests {
             agrees(&mut conn, &grid, rule);
             assert!(!conn.split);
         }
+    }
+
+    #[test]
+    fn labels_pass_only_to_grids_of_the_same_open_cells_and_rule() {
+        let walk = Grid::from_rows(&["..#..", "..#.."]);
+        let wade = Grid::from_rows(&["33#..", "..#33"]);
+        let open = Grid::from_rows(&["..1..", "..#.."]);
+        let mut first = Connectivity::new(Neighbourhood::Eight);
+        first.follow(&walk);
+        let mut other = Connectivity::new(Neighbourhood::Eight);
+        assert!(!other.adopt(&open, &first, &walk), "another open cell");
+        agrees(&mut other, &open, Neighbourhood::Eight);
+        let mut cut = Connectivity::new(Neighbourhood::EightCutCorners);
+        assert!(!cut.adopt(&wade, &first, &walk), "another rule");
+        let mut second = Connectivity::new(Neighbourhood::Eight);
+        assert!(second.adopt(&wade, &first, &walk));
+        agrees(&mut second, &wade, Neighbourhood::Eight);
+        assert!(
+            Arc::ptr_eq(&first.labels, &second.labels),
+            "taken, not labelled"
+        );
     }
 
     #[test]

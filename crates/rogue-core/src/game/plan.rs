@@ -17,14 +17,25 @@ use super::tools::goal_of;
 use crate::content::kinds::{self, CostTable, Speed};
 use crate::content::map::TileMap;
 use crate::engine::astar::{
-    Algorithm, Fallback, Heuristic, Pathfinder, Query, SearchOptions, SearchResult, Status, Ties,
-    Trace, TraceEvent, Tracer, Weight,
+    Algorithm, Fallback, Pathfinder, Query, SearchOptions, SearchResult, Status, Ties, Trace,
+    Weight,
 };
 use crate::engine::dijkstra::DistanceMap;
-use crate::engine::grid::{DIRECTIONS, Grid, Neighbourhood, Pos, Regions};
-use guide::{Guidance, Guides, Toward};
+use crate::engine::grid::{Grid, Neighbourhood, Pos, Regions};
+use chunk::Nearest;
+pub use chunk::boxed_in;
+use chunk::plan_from;
+use crowd::{CROWD_CELLS_MIN, Census, Crowd, Key};
+#[cfg(test)]
+use guide::Toward;
+use guide::{Guidance, Guides};
+use maps::Maps;
+use std::sync::Mutex;
 
+mod chunk;
+mod crowd;
 mod guide;
+mod maps;
 
 /// How the monsters decide their moves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -131,10 +142,6 @@ const CROWD_MIN: usize = 4;
 /// against 168 ms with groups of 4 or more (one loaded run, the same binary otherwise).
 const GUIDE_MIN: usize = 1;
 
-/// The fewest enterable cells of a grid on which crowds share maps: on smaller ones a
-/// turn's searches take a few milliseconds anyway, and each monster keeps its own search.
-const CROWD_CELLS_MIN: u64 = 1 << 16;
-
 /// Serials of recorded traces, from one counter for all planners, so that a view caching
 /// what it derived from a trace never mistakes a new game's trace for an old one.
 static NEXT_TRACE_SERIAL: AtomicU64 = AtomicU64::new(1);
@@ -199,7 +206,7 @@ pub struct Planner {
     planning: Planning,
     /// The shared maps of [`Planning::Map`], one per table of costs and movement rule
     /// among the monsters; the first the view draws.
-    maps: Vec<SharedMap>,
+    maps: Maps,
     /// The map's revision when the latest [`Planner::plan_all`] planned everyone.
     planned_on: Option<u64>,
     /// What each crowd of monsters sharing a table of costs cost to search, and whether a
@@ -208,6 +215,8 @@ pub struct Planner {
     /// For tests: every crowd of at least this many shares a map, whatever its searches
     /// cost (by default, those of [`CROWD_MIN`] whose searches cost more than a map).
     crowd_forced: Option<usize>,
+    /// The Dijkstra maps from the player of the crowds that share one (see [`Crowd`]).
+    crowd_maps: Maps,
     /// The map's revision when `maps` were made.
     maps_made: u64,
     /// The kinds `maps` were made for.
@@ -232,51 +241,12 @@ pub struct Planner {
     guides_forced: bool,
 }
 
-/// Many monsters of one table of costs and one movement rule heading for the player by
-/// plain searches: each search is exact, so one Dijkstra map from the player (its cost is
-/// the cells of the player's region, however many monsters) gives every one of them a
-/// cheapest path by stepping downhill, as its own search would (ties aside). The map is
-/// used once the crowd's own searches were measured to expand more nodes than a map of
-/// the whole grid has cells; the figures stay until the crowd thins out below its least.
-#[derive(Debug, Clone)]
-struct Crowd {
-    table: CostTable,
-    rule: Neighbourhood,
-    /// Nodes the crowd's searches expanded the last time they ran.
-    searched: u64,
-    /// Cells a map of the grid would cover at most: its enterable cells.
-    cells: u64,
-}
-
-impl Crowd {
-    fn mapped(&self) -> bool {
-        self.cells >= CROWD_CELLS_MIN && self.searched > self.cells
-    }
-}
-
-/// A Dijkstra map from the player made for a crowd this turn.
-#[derive(Debug)]
-struct CrowdMap {
-    table: CostTable,
-    rule: Neighbourhood,
-    map: DistanceMap,
-}
-
 /// The pathfinders that search one grid of costs.
 #[derive(Debug, Clone)]
 struct Engines {
     table: CostTable,
     /// One per planning thread; the first is the main thread's.
     threads: Vec<Pathfinder>,
-}
-
-/// A Dijkstra map from the player for the monsters of one table of costs and one movement
-/// rule (see [`Planning::Map`]).
-#[derive(Debug, Clone)]
-struct SharedMap {
-    table: CostTable,
-    rule: Neighbourhood,
-    map: DistanceMap,
 }
 
 /// How a monster searches: its kind's grid of costs and its options over the game's.
@@ -314,6 +284,9 @@ struct Ahead {
     /// changes the map during the monsters' phase cannot hand over a stale search.
     made: Option<(Pos, Pos, u64)>,
     plan: SearchResult,
+    /// The node nearest its goal that its first search reached, when that search was capped
+    /// (see [`Planner::head_for_best_nodes`]).
+    best: Option<Pos>,
 }
 
 impl Planner {
@@ -376,17 +349,8 @@ impl Planner {
     /// while the monsters plan by maps.
     pub fn distance_map(&self) -> Option<&DistanceMap> {
         (self.planning == Planning::Map)
-            .then(|| self.maps.first().map(|m| &m.map))
+            .then(|| self.maps.first())
             .flatten()
-    }
-
-    /// The shared Dijkstra map a kind of monster rolls down on, while the monsters plan by
-    /// maps.
-    fn map_for(&self, table: &CostTable, rule: Neighbourhood) -> Option<&DistanceMap> {
-        self.maps
-            .iter()
-            .find(|m| m.table == *table && m.rule == rule)
-            .map(|m| &m.map)
     }
 
     /// The lures sounding, whose cells become the goal of the monsters near them; every
@@ -405,6 +369,51 @@ impl Planner {
     fn engine(&mut self, table: CostTable) -> &mut Pathfinder {
         let i = self.engines_for(table, 1);
         &mut self.engines[i].threads[0]
+    }
+
+    /// Labels the connected regions of the grids that `searching` (tables of costs with
+    /// their movement rules) search on their own, before the planning threads start: once
+    /// per set of open cells, handed to every thread's engine and to the grids of other
+    /// costs over the same cells. On a 1024x1024 cave each labelling floods a million cells;
+    /// left to the searches, every table on every thread labelled its own.
+    fn share_labels(
+        &mut self,
+        grid: &TileMap,
+        searching: &[(CostTable, Neighbourhood)],
+        threads: usize,
+    ) {
+        let mut labelled: Vec<(usize, Neighbourhood)> = Vec::new();
+        for &(table, rule) in searching {
+            let e = self.engines_for(table, threads);
+            let g = grid_of(grid, &table);
+            let mut took = false;
+            for &(d, r) in &labelled {
+                if d == e
+                    || (r == Neighbourhood::EightCutCorners)
+                        != (rule == Neighbourhood::EightCutCorners)
+                {
+                    continue;
+                }
+                let (donor, mine) = pair(&mut self.engines, d, e);
+                if mine.threads[0].share_labels(
+                    g,
+                    rule,
+                    &donor.threads[0],
+                    grid_of(grid, &donor.table),
+                ) {
+                    took = true;
+                    break;
+                }
+            }
+            if !took {
+                self.engines[e].threads[0].label(g, rule);
+            }
+            labelled.push((e, rule));
+            let (first, rest) = self.engines[e].threads.split_at_mut(1);
+            for pf in rest.iter_mut().take(threads - 1) {
+                pf.share_labels(g, rule, &first[0], g);
+            }
+        }
     }
 
     /// Where the engines of `table` are, with at least `threads` pathfinders.
@@ -458,94 +467,35 @@ impl Planner {
             .threads
             .min(monsters.len() / PARALLEL_MIN_MONSTERS)
             .max(1);
-        let mut tables: Vec<CostTable> = Vec::new();
-        for m in monsters.iter() {
-            let (table, _) = searched_as(grid, m.kind, options);
-            if !tables.contains(&table) {
-                tables.push(table);
-            }
-        }
-        for &table in &tables {
-            self.engines_for(table, threads);
-        }
+        let tables = self.tables_of(grid, options, monsters, threads);
         // Crowds are of the modes of one exact search per monster; what they were measured
         // to cost survives a spell of capped planning, so that a switch back finds it.
-        let maps = if self.plans_ahead() {
-            self.crowd_maps(grid, goal, options, monsters, threads)
-        } else {
-            Vec::new()
+        let census = self
+            .plans_ahead()
+            .then(|| self.census(grid, goal, options, monsters));
+        let guided = match &census {
+            Some(census) => {
+                self.make_crowd_maps(grid, goal, census, threads);
+                self.make_guides(grid, goal, census, threads)
+            }
+            None => false,
         };
-        let guided =
-            self.plans_ahead() && self.make_guides(grid, goal, options, monsters, &maps, threads);
-        let traced = self.traced;
-        let traced_at = traced.and_then(|id| monsters.iter().position(|m| m.id == id));
+        let searching = self.searching(grid, goal, (options, guided), monsters, census.as_ref());
+        self.share_labels(grid, &searching, threads);
         // A capped search is followed by a second one toward its best node, made at the
         // monster's turn: only plain searches are made ahead.
         let ahead = spread.ahead && self.plans_ahead();
-        self.ahead.resize_with(monsters.len(), Ahead::default);
-        // The threads take some monsters at a time until none are left, rather than a
-        // share each: searches differ a hundredfold in cost, and the monsters' order (often
-        // by where they stand) gathers the long ones, so that on a 1024x1024 cave with the
-        // player near one edge, one half of the crowd held six times the other's work.
-        let piece = (monsters.len() / (threads * PIECES)).max(PIECE_MIN);
-        let pieces =
-            std::sync::Mutex::new(monsters.chunks_mut(piece).zip(self.ahead.chunks_mut(piece)));
-        let at = Plans {
-            progress: &self.progress,
-            goal,
-            lures: &self.lures,
-            options,
-            occupied,
-            traced,
-            ahead,
-            maps: &maps,
-            guides: guided.then_some(&*self.guides),
-        };
-        // Each thread its own pathfinder of every grid searched this turn.
-        let mut mine: Vec<Vec<(CostTable, &mut Pathfinder)>> =
-            (0..threads).map(|_| Vec::new()).collect();
-        for e in self
-            .engines
-            .iter_mut()
-            .filter(|e| tables.contains(&e.table))
-        {
-            let table = e.table;
-            for (t, pf) in e.threads.iter_mut().take(threads).enumerate() {
-                mine[t].push((table, pf));
-            }
-        }
-        let work = |engines: &mut [(CostTable, &mut Pathfinder)]| {
-            let mut total = (0u64, 0u32);
-            loop {
-                // A planning thread only panics on a bug, and then the turn is lost anyway:
-                // the pieces' lock is not poisoned otherwise.
-                let Some(piece) = pieces.lock().unwrap_or_else(|p| p.into_inner()).next() else {
-                    return total;
-                };
-                let (e, n) = plan_chunk(engines, grid, at, piece);
-                total = (total.0 + e, total.1 + n);
-            }
-        };
-        let mut mine = mine.into_iter();
-        let mut main = mine.next().unwrap_or_default();
-        let (expanded, searches) = std::thread::scope(|scope| {
-            let handles: Vec<_> = mine
-                .map(|mut engines| scope.spawn(move || work(&mut engines)))
-                .collect();
-            let mut total = work(&mut main);
-            for h in handles {
-                // A planning thread only panics on a bug; pass it on rather than hide it.
-                let (e, n) = h.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
-                total = (total.0 + e, total.1 + n);
-            }
-            total
-        });
+        let at = (goal, options, occupied, ahead, (census.is_some(), guided));
+        let (expanded, searches) = self.plan_on_threads(grid, at, monsters, &tables, threads);
         self.stats.astar_expanded += expanded;
         self.stats.searches += searches;
-        if self.plans_ahead() {
-            self.measure_crowds(grid, goal, options, monsters, &maps);
+        if let Some(census) = &census {
+            self.measure_crowds(grid, census, monsters);
         }
-        match traced_at {
+        match self
+            .traced
+            .and_then(|id| monsters.iter().position(|m| m.id == id))
+        {
             Some(i) => {
                 let from = monsters[i].pos;
                 let to = self.goal_for(from, goal);
@@ -557,322 +507,28 @@ impl Planner {
             // The traced monster is gone (killed, deleted): its old search no longer applies.
             None => self.trace = None,
         }
-        self.head_for_best_nodes(grid, options, monsters);
+        let bests: Vec<Option<Pos>> = self.ahead.iter().map(|a| a.best).collect();
+        self.head_for_best_nodes(grid, options, monsters, &bests);
     }
 
-    /// The crowd a monster belongs to under `options` (the planning mode's): its table of
-    /// costs and movement rule, if it heads for the player by a plain search.
-    fn crowd_of(
-        &self,
+    /// The tables of costs the monsters search under `options`, each with pathfinders for
+    /// `threads` threads.
+    fn tables_of(
+        &mut self,
         grid: &TileMap,
-        player: Pos,
-        options: SearchOptions,
-        m: &Monster,
-    ) -> Option<(CostTable, Neighbourhood)> {
-        let (table, o) = searched_as(grid, m.kind, options);
-        let plain = is_exact_plain(&o);
-        (plain && self.traced != Some(m.id) && self.goal_for(m.pos, player) == player)
-            .then_some((table, o.neighbourhood))
-    }
-
-    /// The crowds of the monsters and how many each has.
-    fn crowds_of(
-        &self,
-        grid: &TileMap,
-        player: Pos,
         options: SearchOptions,
         monsters: &[Monster],
-    ) -> Vec<((CostTable, Neighbourhood), usize)> {
-        let mut crowds: Vec<((CostTable, Neighbourhood), usize)> = Vec::new();
+        threads: usize,
+    ) -> Vec<CostTable> {
+        let mut tables: Vec<CostTable> = Vec::new();
         for m in monsters {
-            if let Some(key) = self.crowd_of(grid, player, options, m) {
-                match crowds.iter_mut().find(|(k, _)| *k == key) {
-                    Some((_, n)) => *n += 1,
-                    None => crowds.push((key, 1)),
-                }
+            let (table, _) = searched_as(grid, m.kind, options);
+            if !tables.contains(&table) {
+                tables.push(table);
+                self.engines_for(table, threads);
             }
         }
-        crowds
-    }
-
-    /// The Dijkstra maps from the player of this turn's mapped crowds, made on up to
-    /// `threads` threads; their work joins the turn's.
-    fn crowd_maps(
-        &mut self,
-        grid: &TileMap,
-        player: Pos,
-        options: SearchOptions,
-        monsters: &[Monster],
-        threads: usize,
-    ) -> Vec<CrowdMap> {
-        let least = self.crowd_forced.unwrap_or(CROWD_MIN);
-        let wanted: Vec<(CostTable, Neighbourhood)> = self
-            .crowds_of(grid, player, options, monsters)
-            .into_iter()
-            .filter(|&((table, rule), n)| {
-                n >= least
-                    && (self.crowd_forced.is_some()
-                        || self
-                            .crowds
-                            .iter()
-                            .any(|c| c.table == table && c.rule == rule && c.mapped()))
-            })
-            .map(|(key, _)| key)
-            .collect();
-        if wanted.is_empty() {
-            return Vec::new();
-        }
-        let next = AtomicUsize::new(0);
-        let made = std::sync::Mutex::new(Vec::with_capacity(wanted.len()));
-        let work = || {
-            loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(&(table, rule)) = wanted.get(i) else {
-                    return;
-                };
-                let mut map = DistanceMap::new();
-                map.compute_to(grid_of(grid, &table), player, rule);
-                // A planning thread only panics on a bug: the lock is not poisoned otherwise.
-                made.lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .push(CrowdMap { table, rule, map });
-            }
-        };
-        std::thread::scope(|scope| {
-            for _ in 1..threads.min(wanted.len()) {
-                scope.spawn(work);
-            }
-            work();
-        });
-        let maps = made.into_inner().unwrap_or_else(|p| p.into_inner());
-        for m in &maps {
-            self.stats.astar_expanded += u64::from(m.map.expanded());
-            self.stats.searches += 1;
-        }
-        maps
-    }
-
-    /// Makes (or keeps, while the player stands where they were made and the ground is the
-    /// same) the guides of the plain searches toward the player that no crowd map serves,
-    /// on maps of at least [`CROWD_CELLS_MIN`] enterable cells; returns whether they serve
-    /// this plan. Their maps' work joins the turn's when they are made.
-    fn make_guides(
-        &mut self,
-        grid: &TileMap,
-        player: Pos,
-        options: SearchOptions,
-        monsters: &[Monster],
-        maps: &[CrowdMap],
-        threads: usize,
-    ) -> bool {
-        let plain = grid.effective(kinds::Costs::PLAIN.table(grid.weights()));
-        if !self.guides_forced && self.enterable(grid, &plain) < CROWD_CELLS_MIN {
-            return false;
-        }
-        let wanted: Vec<((CostTable, Neighbourhood), usize)> = self
-            .crowds_of(grid, player, options, monsters)
-            .into_iter()
-            .filter(|&((t, r), _)| !maps.iter().any(|m| m.table == t && m.rule == r))
-            .collect();
-        if let Some((guides, settled)) = self.guides.make(grid, player, &wanted, GUIDE_MIN, threads)
-        {
-            self.stats.astar_expanded += settled;
-            self.stats.searches += guides.len() as u32;
-            self.guides = Arc::new(guides);
-        }
-        self.guides.fresh(grid)
-    }
-
-    /// Records what the crowds that searched this turn cost, so that the next turn knows
-    /// which would be better served by a map; a crowd too thin to map is forgotten.
-    fn measure_crowds(
-        &mut self,
-        grid: &TileMap,
-        player: Pos,
-        options: SearchOptions,
-        monsters: &[Monster],
-        maps: &[CrowdMap],
-    ) {
-        let crowds = self.crowds_of(grid, player, options, monsters);
-        self.crowds.retain(|c| {
-            crowds
-                .iter()
-                .any(|&(k, n)| k == (c.table, c.rule) && n >= CROWD_MIN)
-        });
-        for ((table, rule), n) in crowds {
-            if n < CROWD_MIN || maps.iter().any(|m| m.table == table && m.rule == rule) {
-                continue;
-            }
-            let searched = monsters
-                .iter()
-                .filter(|m| self.crowd_of(grid, player, options, m) == Some((table, rule)))
-                .map(|m| u64::from(m.plan.expanded))
-                .sum();
-            let cells = self.enterable(grid, &table);
-            let crowd = Crowd {
-                table,
-                rule,
-                searched,
-                cells,
-            };
-            match self
-                .crowds
-                .iter_mut()
-                .find(|c| c.table == table && c.rule == rule)
-            {
-                Some(c) => *c = crowd,
-                None => self.crowds.push(crowd),
-            }
-        }
-    }
-
-    /// For tests: every crowd of at least `least` monsters shares a map from the next plan
-    /// on, whatever its searches cost (`None`: as the game decides).
-    #[cfg(test)]
-    pub(crate) fn force_crowds(&mut self, least: Option<usize>) {
-        self.crowd_forced = least;
-    }
-
-    /// For tests: the estimate the guides give a monster of `kind` heading for the player at
-    /// `player` at every cell, row-major, if they serve its search.
-    #[cfg(test)]
-    pub(crate) fn guide_estimates(
-        &self,
-        grid: &TileMap,
-        player: Pos,
-        options: SearchOptions,
-        kind: char,
-    ) -> Option<Vec<u32>> {
-        let (table, o) = searched_as(grid, kind, self.searched_with(options));
-        if !is_exact_plain(&o) {
-            return None;
-        }
-        let (map, offset) = match self.guides.of(grid, player, &table, o.neighbourhood)? {
-            Guidance::Own(map) => (map, 0),
-            Guidance::Estimate(map, offset) => (map, offset),
-        };
-        use crate::engine::astar::Target as _;
-        let toward = Toward {
-            player,
-            map,
-            offset,
-        };
-        let g = grid_of(grid, &table);
-        Some((0..g.len()).map(|i| toward.estimate(g, g.pos(i))).collect())
-    }
-
-    /// For tests: guides serve the plain searches toward the player on maps of any size
-    /// from the next plan on (`false`: only on big maps, as the game decides).
-    #[cfg(test)]
-    pub(crate) fn force_guides(&mut self, forced: bool) {
-        self.guides_forced = forced;
-    }
-
-    /// Every monster steps downhill on one Dijkstra map from `goal` for its kind's costs and
-    /// moves: one search for all the monsters of a kind, however many.
-    fn plan_by_map(
-        &mut self,
-        grid: &TileMap,
-        goal: Pos,
-        options: SearchOptions,
-        monsters: &mut [Monster],
-    ) {
-        let kinds: Vec<char> = monsters.iter().map(|m| m.kind).collect();
-        self.make_maps(grid, goal, options, &kinds);
-        self.trace = None;
-        for m in monsters.iter_mut() {
-            self.step_or_search(grid, goal, options, m);
-        }
-    }
-
-    /// The Dijkstra maps from `goal` of every table of costs and movement rule among
-    /// `kinds`, on the map as it stands.
-    fn make_maps(&mut self, grid: &TileMap, goal: Pos, options: SearchOptions, kinds: &[char]) {
-        self.maps.clear();
-        self.maps_made = grid.revision();
-        self.map_kinds.clear();
-        for &kind in kinds {
-            if !self.map_kinds.contains(&kind) {
-                self.map_kinds.push(kind);
-            }
-        }
-        // The player's costs first, under the game's moves: the map the view draws.
-        let plain = grid.effective(kinds::Costs::PLAIN.table(grid.weights()));
-        let mut wanted = vec![(plain, options.neighbourhood)];
-        for &kind in &self.map_kinds {
-            let (table, o) = searched_as(grid, kind, options);
-            if !wanted.contains(&(table, o.neighbourhood)) {
-                wanted.push((table, o.neighbourhood));
-            }
-        }
-        // One map per table, on every core: the first of a P press into map planning.
-        let next = AtomicUsize::new(0);
-        let mut made: Vec<Option<SharedMap>> = wanted.iter().map(|_| None).collect();
-        let slots: Vec<std::sync::Mutex<&mut Option<SharedMap>>> =
-            made.iter_mut().map(std::sync::Mutex::new).collect();
-        let work = || {
-            loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let (Some(&(table, rule)), Some(slot)) = (wanted.get(i), slots.get(i)) else {
-                    return;
-                };
-                let mut map = DistanceMap::new();
-                map.compute_to(grid_of(grid, &table), goal, rule);
-                // Each slot is filled by one thread: the lock is never contended, and only a
-                // panic (a bug, passed on by the scope) could poison it.
-                **slot.lock().unwrap_or_else(|p| p.into_inner()) =
-                    Some(SharedMap { table, rule, map });
-            }
-        };
-        std::thread::scope(|scope| {
-            for _ in 1..super::cores().min(wanted.len()) {
-                scope.spawn(work);
-            }
-            work();
-        });
-        drop(slots);
-        self.maps = made.into_iter().flatten().collect();
-        self.stats.dijkstra_expanded = self.maps.iter().map(|m| u64::from(m.map.expanded())).sum();
-    }
-
-    /// [`Planner::step_by_map`] for a monster heading for the player, an A* of its own for
-    /// one a lure holds (the maps lead to the player).
-    fn step_or_search(
-        &mut self,
-        grid: &TileMap,
-        player: Pos,
-        options: SearchOptions,
-        m: &mut Monster,
-    ) {
-        let goal = self.goal_for(m.pos, player);
-        if goal == player {
-            self.step_by_map(grid, player, options, m);
-        } else {
-            self.search_one(grid, goal, options, m);
-        }
-    }
-
-    /// A monster's plan by its map: one step downhill, and the map's cost from its cell.
-    fn step_by_map(&self, grid: &TileMap, goal: Pos, options: SearchOptions, m: &mut Monster) {
-        m.planned = (m.pos, goal);
-        m.boxed = false;
-        let (table, o) = searched_as(grid, m.kind, options);
-        let plan = &mut m.plan;
-        plan.path.clear();
-        plan.expanded = 0;
-        let Some(map) = self.map_for(&table, o.neighbourhood) else {
-            plan.status = Status::Unreachable;
-            plan.cost = None;
-            return;
-        };
-        plan.cost = map.get(m.pos);
-        match map.downhill(grid_of(grid, &table), m.pos, |_| true) {
-            Some(step) => {
-                plan.status = Status::Found;
-                plan.path.extend([m.pos, step]);
-            }
-            None => plan.status = Status::Unreachable,
-        }
+        tables
     }
 
     /// A monster whose search hit its cap (the kind's, or [`Planning::Capped`]'s) heads for
@@ -883,8 +539,9 @@ impl Planner {
         grid: &TileMap,
         options: SearchOptions,
         monsters: &mut [Monster],
+        known: &[Option<Pos>],
     ) {
-        for m in monsters.iter_mut() {
+        for (i, m) in monsters.iter_mut().enumerate() {
             if m.plan.status != Status::CapReached {
                 continue;
             }
@@ -892,14 +549,25 @@ impl Planner {
             let g = grid_of(grid, &table);
             // From where it planned, which is where it stands while the turn plans.
             let (from, goal) = m.planned;
-            let mut best = Nearest::new(goal, options.heuristic);
-            let q = Query::new(from, goal).options(options);
             let e = self.engines_for(table, 1);
-            let pf = &mut self.engines[e].threads[0];
-            pf.search(g, q, &mut self.scratch, &mut best);
-            self.stats.astar_expanded += u64::from(self.scratch.expanded);
-            let Some((_, target)) = best.best else {
-                continue;
+            let target = match known.get(i).copied().flatten() {
+                Some(target) => {
+                    // Found by its search as it ran; the figures count that search again,
+                    // as they did when it was run twice.
+                    self.stats.astar_expanded += u64::from(m.plan.expanded);
+                    target
+                }
+                None => {
+                    let mut best = Nearest::new(goal, options.heuristic);
+                    let q = Query::new(from, goal).options(options);
+                    let pf = &mut self.engines[e].threads[0];
+                    pf.search(g, q, &mut self.scratch, &mut best);
+                    self.stats.astar_expanded += u64::from(self.scratch.expanded);
+                    let Some((_, target)) = best.best else {
+                        continue;
+                    };
+                    target
+                }
             };
             let to_best = Query::new(from, target).options(options.with_cap(None));
             let pf = &mut self.engines[e].threads[0];
@@ -909,24 +577,6 @@ impl Planner {
             // The plan stays "cap reached", with the path toward the best node to walk.
             m.plan.path.clone_from(&self.scratch.path);
         }
-    }
-
-    /// The step a monster takes when its planned step is taken: for map planning, the best
-    /// free cell downhill on its kind's map; else `None` (the rules then try an A* detour).
-    pub fn map_detour(
-        &self,
-        grid: &TileMap,
-        kind: char,
-        options: SearchOptions,
-        at: Pos,
-        free: impl Fn(Pos) -> bool,
-    ) -> Option<Pos> {
-        if self.planning != Planning::Map {
-            return None;
-        }
-        let (table, o) = searched_as(grid, kind, options);
-        self.map_for(&table, o.neighbourhood)?
-            .downhill(grid_of(grid, &table), at, free)
     }
 
     /// Records the searches of monster `id` from the next [`Planner::plan_all`] on.
@@ -957,7 +607,7 @@ impl Planner {
                 let (from, goal) = m.planned;
                 self.plan_traced(grid, (from, goal), options, m);
                 let before = self.stats;
-                self.head_for_best_nodes(grid, options, std::slice::from_mut(m));
+                self.head_for_best_nodes(grid, options, std::slice::from_mut(m), &[]);
                 self.stats = before;
             }
             _ => self.trace = None,
@@ -999,7 +649,7 @@ impl Planner {
                 if !(to == goal && self.guided_one(grid, goal, options, m)) {
                     self.search_one(grid, to, options, m);
                 }
-                self.head_for_best_nodes(grid, options, std::slice::from_mut(m));
+                self.head_for_best_nodes(grid, options, std::slice::from_mut(m), &[]);
             }
         }
     }
@@ -1208,6 +858,17 @@ impl Planner {
     }
 }
 
+/// The engines at `a` (to read) and at `b` (to change), two places apart.
+fn pair(engines: &mut [Engines], a: usize, b: usize) -> (&Engines, &mut Engines) {
+    if a < b {
+        let (low, high) = engines.split_at_mut(b);
+        (&low[a], &mut high[0])
+    } else {
+        let (low, high) = engines.split_at_mut(a);
+        (&high[0], &mut low[b])
+    }
+}
+
 /// Whether a search under `o` finds what a Dijkstra map does (no weight, no cap, not
 /// greedy): the test for a monster to count in a crowd and to walk the crowd's map, which
 /// must agree.
@@ -1215,39 +876,8 @@ fn is_exact_plain(o: &SearchOptions) -> bool {
     o.weight == Weight::ONE && o.cap.is_none() && !o.greedy
 }
 
-/// A tracer that keeps the expanded node nearest the goal by the search's heuristic.
-struct Nearest {
-    goal: Pos,
-    heuristic: Heuristic,
-    /// `(H, cell)` of the best so far: lowest H, then first in reading order.
-    best: Option<(u32, Pos)>,
-}
-
-impl Nearest {
-    fn new(goal: Pos, heuristic: Heuristic) -> Self {
-        Self {
-            goal,
-            heuristic,
-            best: None,
-        }
-    }
-}
-
-impl Tracer for Nearest {
-    const ENABLED: bool = true;
-    fn event(&mut self, event: TraceEvent) {
-        let TraceEvent::Close { cell } = event else {
-            return;
-        };
-        let h = self
-            .heuristic
-            .estimate(cell.x.abs_diff(self.goal.x), cell.y.abs_diff(self.goal.y));
-        let key = (h, (cell.y, cell.x));
-        if self.best.is_none_or(|(bh, b)| key < (bh, (b.y, b.x))) {
-            self.best = Some((h, cell));
-        }
-    }
-}
+/// No crowd's map: capped planning keeps the crowds' maps of the other modes, unused.
+static NO_MAPS: Maps = Maps::EMPTY;
 
 /// What every planning thread plans toward, and around.
 #[derive(Clone, Copy)]
@@ -1263,68 +893,82 @@ struct Plans<'a> {
     /// Whether fast monsters' second searches are made ahead.
     ahead: bool,
     /// The Dijkstra maps of this turn's mapped crowds.
-    maps: &'a [CrowdMap],
+    maps: &'a Maps,
     /// The guides of the other plain searches toward the player, if they serve this turn.
     guides: Option<&'a Guides>,
 }
 
-/// The plan of a monster of a mapped crowd at `from`: downhill on the map to the player,
-/// cell by cell, a cheapest path for its costs; no nodes of its own expanded.
-fn follow_map(map: &DistanceMap, grid: &Grid, from: Pos, plan: &mut SearchResult) {
-    plan.path.clear();
-    plan.expanded = 0;
-    plan.fallback = None;
-    plan.cost = map.get(from);
-    if plan.cost.is_none() {
-        plan.status = Status::Unreachable;
-        return;
-    }
-    plan.status = Status::Found;
-    let mut at = from;
-    plan.path.push(at);
-    while let Some(step) = map.downhill(grid, at, |_| true) {
-        plan.path.push(step);
-        at = step;
-    }
-}
-
-/// Plans a search `q` (toward the player, where a guidance is given) into `plan`: down its
-/// table's own map, or by an A* on `grid` estimated by its guide, or by its own search;
-/// returns whether a search ran (its nodes are the plan's).
-fn plan_from(
-    pf: &mut Pathfinder,
-    grid: &Grid,
-    way: Option<Guidance<'_>>,
-    q: Query<'_>,
-    plan: &mut SearchResult,
-) -> bool {
-    match way {
-        Some(Guidance::Own(map)) => {
-            follow_map(map, grid, q.start, plan);
-            false
-        }
-        // A start its kind cannot stand on gets its own search's answer.
-        Some(Guidance::Estimate(map, offset)) if grid.is_passable(q.start) => {
-            if map.get(q.start).is_none() {
-                // The guide reaches every cell its kinds can walk to the player from (and on
-                // to where it was made, which the player can reach).
-                plan.path.clear();
-                plan.fallback = None;
-                (plan.status, plan.cost, plan.expanded) = (Status::Unreachable, None, 0);
-                return false;
+impl Planner {
+    /// Plans every monster but the traced one on `threads` threads (each with its own
+    /// pathfinder of every table in `tables`), toward the player at `at`'s cell under its
+    /// options, around its occupied cells, ahead for fast monsters, down the crowds' maps
+    /// and by the guides when asked; returns (nodes expanded, searches run).
+    fn plan_on_threads(
+        &mut self,
+        grid: &TileMap,
+        at: (Pos, SearchOptions, &[u32], bool, (bool, bool)),
+        monsters: &mut [Monster],
+        tables: &[CostTable],
+        threads: usize,
+    ) -> (u64, u32) {
+        let (goal, options, occupied, ahead, (mapped, guided)) = at;
+        self.ahead.resize_with(monsters.len(), Ahead::default);
+        // The threads take some monsters at a time until none are left, rather than a
+        // share each: searches differ a hundredfold in cost, and the monsters' order (often
+        // by where they stand) gathers the long ones, so that on a 1024x1024 cave with the
+        // player near one edge, one half of the crowd held six times the other's work.
+        let piece = (monsters.len() / (threads * PIECES)).max(PIECE_MIN);
+        let pieces = Mutex::new(monsters.chunks_mut(piece).zip(self.ahead.chunks_mut(piece)));
+        let at = Plans {
+            progress: &self.progress,
+            goal,
+            lures: &self.lures,
+            options,
+            occupied,
+            traced: self.traced,
+            ahead,
+            maps: if mapped { &self.crowd_maps } else { &NO_MAPS },
+            guides: guided.then_some(&*self.guides),
+        };
+        // Each thread its own pathfinder of every grid searched this turn.
+        let mut mine: Vec<Vec<(CostTable, &mut Pathfinder)>> =
+            (0..threads).map(|_| Vec::new()).collect();
+        for e in self
+            .engines
+            .iter_mut()
+            .filter(|e| tables.contains(&e.table))
+        {
+            let table = e.table;
+            for (t, pf) in e.threads.iter_mut().take(threads).enumerate() {
+                mine[t].push((table, pf));
             }
-            let toward = Toward {
-                player: q.goal,
-                map,
-                offset,
-            };
-            pf.search_to(grid, q.start, &toward, q.options, plan);
-            true
         }
-        _ => {
-            pf.search(grid, q, plan, &mut ());
-            true
-        }
+        let work = |engines: &mut [(CostTable, &mut Pathfinder)]| {
+            let mut total = (0u64, 0u32);
+            loop {
+                // A planning thread only panics on a bug, and then the turn is lost anyway:
+                // the pieces' lock is not poisoned otherwise.
+                let Some(piece) = pieces.lock().unwrap_or_else(|p| p.into_inner()).next() else {
+                    return total;
+                };
+                let (e, n) = plan_chunk(engines, grid, at, piece);
+                total = (total.0 + e, total.1 + n);
+            }
+        };
+        let mut mine = mine.into_iter();
+        let mut main = mine.next().unwrap_or_default();
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = mine
+                .map(|mut engines| scope.spawn(move || work(&mut engines)))
+                .collect();
+            let mut total = work(&mut main);
+            for h in handles {
+                // A planning thread only panics on a bug; pass it on rather than hide it.
+                let (e, n) = h.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+                total = (total.0 + e, total.1 + n);
+            }
+            total
+        })
     }
 }
 
@@ -1347,14 +991,9 @@ fn plan_chunk(
         maps,
         guides,
     } = at;
-    let map_of = |table: &CostTable, rule: Neighbourhood| {
-        maps.iter()
-            .find(|c| c.table == *table && c.rule == rule)
-            .map(|c| &c.map)
-    };
     let mut total = (0u64, 0u32);
     for (m, next) in chunk.iter_mut().zip(aheads) {
-        next.made = None;
+        (next.made, next.best) = (None, None);
         if Some(m.id) == traced {
             continue;
         }
@@ -1381,18 +1020,20 @@ fn plan_chunk(
                     return None;
                 }
                 let rule = options.neighbourhood;
-                match map_of(&table, rule) {
+                match maps.get(&table, rule) {
                     Some(map) => Some(Guidance::Own(map)),
                     None => guides.and_then(|gs| gs.of(grid, player, &table, rule)),
                 }
             };
-            if plan_from(
-                pf,
-                g,
-                way(goal),
-                Query::new(m.pos, goal).options(options),
-                &mut m.plan,
-            ) {
+            let q = Query::new(m.pos, goal).options(options);
+            if options.cap.is_some() {
+                // A capped search that hits its cap heads for its best node: found here,
+                // on this thread, rather than by the same search again at the end.
+                let mut best = Nearest::new(goal, options.heuristic);
+                pf.search(g, q, &mut m.plan, &mut best);
+                next.best = best.best.map(|(_, p)| p);
+                total = (total.0 + u64::from(m.plan.expanded), total.1 + 1);
+            } else if plan_from(pf, g, way(goal), q, &mut m.plan) {
                 total = (total.0 + u64::from(m.plan.expanded), total.1 + 1);
             }
             // Stepping onto the player is an attack, and a wading monster's first move is
@@ -1423,23 +1064,319 @@ fn plan_chunk(
     total
 }
 
-/// Whether every step `rule` allows from `at` leads onto a cell someone holds in
-/// `occupied` (and there is such a step): nowhere to go but the `goal` is not next to it.
-pub fn boxed_in(grid: &Grid, occupied: &[u32], goal: Pos, at: Pos, rule: Neighbourhood) -> bool {
-    let mut held = false;
-    for (dx, dy) in DIRECTIONS {
-        if !grid.can_step(at, dx, dy, rule) {
-            continue;
+impl Planner {
+    /// The crowd a monster belongs to under `options` (the planning mode's): its table of
+    /// costs and movement rule, if it heads for the player by a plain search.
+    fn crowd_of(
+        &self,
+        grid: &TileMap,
+        player: Pos,
+        options: SearchOptions,
+        m: &Monster,
+    ) -> Option<Key> {
+        let (table, o) = searched_as(grid, m.kind, options);
+        let plain = is_exact_plain(&o);
+        (plain && self.traced != Some(m.id) && self.goal_for(m.pos, player) == player)
+            .then_some((table, o.neighbourhood))
+    }
+
+    /// Which crowd each monster is in, and how many each crowd has.
+    fn census(
+        &self,
+        grid: &TileMap,
+        player: Pos,
+        options: SearchOptions,
+        monsters: &[Monster],
+    ) -> Census {
+        let keys: Vec<Option<Key>> = monsters
+            .iter()
+            .map(|m| self.crowd_of(grid, player, options, m))
+            .collect();
+        let mut counts: Vec<(Key, usize)> = Vec::new();
+        for key in keys.iter().flatten() {
+            match counts.iter_mut().find(|(k, _)| k == key) {
+                Some((_, n)) => *n += 1,
+                None => counts.push((*key, 1)),
+            }
         }
-        let to = at.offset(dx, dy);
-        let taken = grid
-            .index(to)
-            .and_then(|c| occupied.get(c))
-            .is_some_and(|&who| who != 0);
-        if to == goal || !taken {
+        Census { keys, counts }
+    }
+
+    /// The tables of costs and movement rules of the monsters that run searches of their
+    /// own this plan (neither down a crowd's map nor by a guide), each once.
+    fn searching(
+        &self,
+        grid: &TileMap,
+        player: Pos,
+        (options, guided): (SearchOptions, bool),
+        monsters: &[Monster],
+        census: Option<&Census>,
+    ) -> Vec<Key> {
+        let mut searching: Vec<Key> = Vec::new();
+        for (i, m) in monsters.iter().enumerate() {
+            let key = census.and_then(|c| c.keys[i]);
+            let served = key.is_some_and(|(t, r)| {
+                self.crowd_maps.get(&t, r).is_some()
+                    || guided && self.guides.of(grid, player, &t, r).is_some()
+            });
+            let (table, o) = searched_as(grid, m.kind, options);
+            if !served && !searching.contains(&(table, o.neighbourhood)) {
+                searching.push((table, o.neighbourhood));
+            }
+        }
+        searching
+    }
+
+    /// Makes (or keeps) the Dijkstra maps from the player of this turn's mapped crowds, on
+    /// up to `threads` threads; their work joins the turn's.
+    fn make_crowd_maps(&mut self, grid: &TileMap, player: Pos, census: &Census, threads: usize) {
+        let least = self.crowd_forced.unwrap_or(CROWD_MIN);
+        let wanted: Vec<Key> = census
+            .counts
+            .iter()
+            .filter(|&&((table, rule), n)| {
+                n >= least
+                    && (self.crowd_forced.is_some()
+                        || self
+                            .crowds
+                            .iter()
+                            .any(|c| c.table == table && c.rule == rule && c.mapped()))
+            })
+            .map(|&(key, _)| key)
+            .collect();
+        let (maps, guides) = (&self.maps, &self.guides);
+        let made = |t: &CostTable, r| {
+            maps.fresh(grid, player, t, r)
+                .or_else(|| guides.own_map(grid, player, t, r))
+        };
+        self.crowd_maps.make(grid, player, &wanted, threads, made);
+        // Counted whether made or kept, as when every turn made them: the figures are the
+        // work of a plan of everyone, not of this planner's caches.
+        self.stats.astar_expanded += self.crowd_maps.expanded();
+        self.stats.searches += self.crowd_maps.len() as u32;
+    }
+
+    /// Makes (or keeps, while the player stands near where they were made and the ground is
+    /// the same) the guides of the plain searches toward the player that no crowd map
+    /// serves, on maps of at least [`CROWD_CELLS_MIN`] enterable cells; returns whether they
+    /// serve this plan. Their maps' work joins the turn's when they are made.
+    fn make_guides(
+        &mut self,
+        grid: &TileMap,
+        player: Pos,
+        census: &Census,
+        threads: usize,
+    ) -> bool {
+        let plain = grid.effective(kinds::Costs::PLAIN.table(grid.weights()));
+        if !self.guides_forced && self.enterable(grid, &plain) < CROWD_CELLS_MIN {
             return false;
         }
-        held = true;
+        let wanted: Vec<(Key, usize)> = census
+            .counts
+            .iter()
+            .filter(|((t, r), _)| self.crowd_maps.get(t, *r).is_none())
+            .copied()
+            .collect();
+        if let Some((guides, settled)) = self.guides.make(grid, player, &wanted, GUIDE_MIN, threads)
+        {
+            self.stats.astar_expanded += settled;
+            self.stats.searches += guides.len() as u32;
+            self.guides = Arc::new(guides);
+        }
+        self.guides.fresh(grid)
     }
-    held
+
+    /// Records what the crowds that searched this turn cost, so that the next turn knows
+    /// which would be better served by a map; a crowd too thin to map is forgotten.
+    fn measure_crowds(&mut self, grid: &TileMap, census: &Census, monsters: &[Monster]) {
+        let counts = &census.counts;
+        self.crowds.retain(|c| {
+            counts
+                .iter()
+                .any(|&(k, n)| k == (c.table, c.rule) && n >= CROWD_MIN)
+        });
+        let mut searched = vec![0u64; counts.len()];
+        for (key, m) in census.keys.iter().zip(monsters) {
+            if let Some(i) = key.and_then(|key| counts.iter().position(|(k, _)| *k == key)) {
+                searched[i] += u64::from(m.plan.expanded);
+            }
+        }
+        for (&((table, rule), n), searched) in counts.iter().zip(searched) {
+            if n < CROWD_MIN || self.crowd_maps.get(&table, rule).is_some() {
+                continue;
+            }
+            let cells = self.enterable(grid, &table);
+            let crowd = Crowd {
+                table,
+                rule,
+                searched,
+                cells,
+            };
+            match self
+                .crowds
+                .iter_mut()
+                .find(|c| c.table == table && c.rule == rule)
+            {
+                Some(c) => *c = crowd,
+                None => self.crowds.push(crowd),
+            }
+        }
+    }
+
+    /// For tests: every crowd of at least `least` monsters shares a map from the next plan
+    /// on, whatever its searches cost (`None`: as the game decides).
+    #[cfg(test)]
+    pub(crate) fn force_crowds(&mut self, least: Option<usize>) {
+        self.crowd_forced = least;
+    }
+
+    /// For tests: the estimate the guides give a monster of `kind` heading for the player at
+    /// `player` at every cell, row-major, if they serve its search.
+    #[cfg(test)]
+    pub(crate) fn guide_estimates(
+        &self,
+        grid: &TileMap,
+        player: Pos,
+        options: SearchOptions,
+        kind: char,
+    ) -> Option<Vec<u32>> {
+        let (table, o) = searched_as(grid, kind, self.searched_with(options));
+        if !is_exact_plain(&o) {
+            return None;
+        }
+        let (map, offset) = match self.guides.of(grid, player, &table, o.neighbourhood)? {
+            Guidance::Own(map) => (map, 0),
+            Guidance::Estimate(map, offset) => (map, offset),
+        };
+        use crate::engine::astar::Target as _;
+        let toward = Toward {
+            player,
+            map,
+            offset,
+        };
+        let g = grid_of(grid, &table);
+        Some((0..g.len()).map(|i| toward.estimate(g, g.pos(i))).collect())
+    }
+
+    /// For tests: guides serve the plain searches toward the player on maps of any size
+    /// from the next plan on (`false`: only on big maps, as the game decides).
+    #[cfg(test)]
+    pub(crate) fn force_guides(&mut self, forced: bool) {
+        self.guides_forced = forced;
+    }
+}
+
+impl Planner {
+    /// The shared Dijkstra map a kind of monster rolls down on, while the monsters plan by
+    /// maps.
+    fn map_for(&self, table: &CostTable, rule: Neighbourhood) -> Option<&DistanceMap> {
+        self.maps.get(table, rule)
+    }
+
+    /// Every monster steps downhill on one Dijkstra map from `goal` for its kind's costs and
+    /// moves: one search for all the monsters of a kind, however many.
+    fn plan_by_map(
+        &mut self,
+        grid: &TileMap,
+        goal: Pos,
+        options: SearchOptions,
+        monsters: &mut [Monster],
+    ) {
+        let kinds: Vec<char> = monsters.iter().map(|m| m.kind).collect();
+        self.make_maps(grid, goal, options, &kinds);
+        self.trace = None;
+        for m in monsters.iter_mut() {
+            self.step_or_search(grid, goal, options, m);
+        }
+    }
+
+    /// The Dijkstra maps from `goal` of every table of costs and movement rule among
+    /// `kinds`, on the map as it stands (those already made for it are kept).
+    fn make_maps(&mut self, grid: &TileMap, goal: Pos, options: SearchOptions, kinds: &[char]) {
+        let mut seen: Vec<char> = Vec::with_capacity(kinds.len());
+        for &kind in kinds {
+            if !seen.contains(&kind) {
+                seen.push(kind);
+            }
+        }
+        self.map_kinds = seen;
+        self.maps_made = grid.revision();
+        // The player's costs first, under the game's moves: the map the view draws.
+        let plain = grid.effective(kinds::Costs::PLAIN.table(grid.weights()));
+        let mut wanted = vec![(plain, options.neighbourhood)];
+        for &kind in &self.map_kinds {
+            let (table, o) = searched_as(grid, kind, options);
+            if !wanted.contains(&(table, o.neighbourhood)) {
+                wanted.push((table, o.neighbourhood));
+            }
+        }
+        // On every core: the first plan of a P press into map planning makes them all.
+        let (crowds, guides) = (&self.crowd_maps, &self.guides);
+        let made = |t: &CostTable, r| {
+            crowds
+                .fresh(grid, goal, t, r)
+                .or_else(|| guides.own_map(grid, goal, t, r))
+        };
+        self.maps
+            .make(grid, goal, &wanted, crate::game::cores(), made);
+        self.stats.dijkstra_expanded = self.maps.expanded();
+    }
+
+    /// [`Planner::step_by_map`] for a monster heading for the player, an A* of its own for
+    /// one a lure holds (the maps lead to the player).
+    fn step_or_search(
+        &mut self,
+        grid: &TileMap,
+        player: Pos,
+        options: SearchOptions,
+        m: &mut Monster,
+    ) {
+        let goal = self.goal_for(m.pos, player);
+        if goal == player {
+            self.step_by_map(grid, player, options, m);
+        } else {
+            self.search_one(grid, goal, options, m);
+        }
+    }
+
+    /// A monster's plan by its map: one step downhill, and the map's cost from its cell.
+    fn step_by_map(&self, grid: &TileMap, goal: Pos, options: SearchOptions, m: &mut Monster) {
+        m.planned = (m.pos, goal);
+        m.boxed = false;
+        let (table, o) = searched_as(grid, m.kind, options);
+        let plan = &mut m.plan;
+        plan.path.clear();
+        plan.expanded = 0;
+        let Some(map) = self.map_for(&table, o.neighbourhood) else {
+            plan.status = Status::Unreachable;
+            plan.cost = None;
+            return;
+        };
+        plan.cost = map.get(m.pos);
+        match map.downhill(grid_of(grid, &table), m.pos, |_| true) {
+            Some(step) => {
+                plan.status = Status::Found;
+                plan.path.extend([m.pos, step]);
+            }
+            None => plan.status = Status::Unreachable,
+        }
+    }
+
+    /// The step a monster takes when its planned step is taken: for map planning, the best
+    /// free cell downhill on its kind's map; else `None` (the rules then try an A* detour).
+    pub fn map_detour(
+        &self,
+        grid: &TileMap,
+        kind: char,
+        options: SearchOptions,
+        at: Pos,
+        free: impl Fn(Pos) -> bool,
+    ) -> Option<Pos> {
+        if self.planning != Planning::Map {
+            return None;
+        }
+        let (table, o) = searched_as(grid, kind, options);
+        self.map_for(&table, o.neighbourhood)?
+            .downhill(grid_of(grid, &table), at, free)
+    }
 }

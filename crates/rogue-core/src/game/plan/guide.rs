@@ -20,8 +20,8 @@
 //! it is made anew, on the planning threads, once the player is [`REMAKE_AFTER`] away from
 //! there (by the guide's costs) or the ground changes.
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use crate::content::kinds::CostTable;
 use crate::content::map::{Tile, TileMap};
@@ -50,7 +50,8 @@ struct Guide {
     rule: Neighbourhood,
     enters: Enters,
     tables: Vec<CostTable>,
-    map: DistanceMap,
+    /// Shared with the maps of map planning and of crowds that need a single table's map.
+    map: Arc<DistanceMap>,
 }
 
 /// How a monster of a guided table plans.
@@ -110,6 +111,25 @@ impl Guides {
         })
     }
 
+    /// The map of the guide of `table` alone under `rule`, if it was made for the player at
+    /// `player` on the map as it stands: that table's own map toward the player, which map
+    /// planning and a mapped crowd take instead of making it again.
+    pub(super) fn own_map(
+        &self,
+        grid: &TileMap,
+        player: Pos,
+        table: &CostTable,
+        rule: Neighbourhood,
+    ) -> Option<Arc<DistanceMap>> {
+        if self.made != Some((player, grid.revision())) {
+            return None;
+        }
+        self.guides
+            .iter()
+            .find(|g| g.rule == rule && g.tables.len() == 1 && g.tables[0] == *table)
+            .map(|g| Arc::clone(&g.map))
+    }
+
     /// The guides of `wanted` (tables of costs with their movement rules, each with how many
     /// monsters search it) toward the player at `player`, for each group of alike tables
     /// searched by at least `least` monsters, made on up to `threads` threads, with the
@@ -141,7 +161,7 @@ impl Guides {
                         rule,
                         enters: e,
                         tables: vec![table],
-                        map: DistanceMap::new(),
+                        map: Arc::default(),
                     },
                     n,
                 )),
@@ -175,14 +195,15 @@ impl Guides {
                 // only a panic (a bug, passed on by the scope) could poison it.
                 let mut g = piece.lock().unwrap_or_else(|p| p.into_inner());
                 let g = &mut **g;
+                let map = Arc::get_mut(&mut g.map).expect("made just now, not shared yet");
                 match g.tables.as_slice() {
                     [one] => {
                         let own = grid.grid_for(one).unwrap_or_else(|| grid.cost_grid());
-                        g.map.compute_to(own, player, g.rule);
+                        map.compute_to(own, player, g.rule);
                     }
                     tables => {
                         let least = least_grid(grid, tables);
-                        g.map.compute_to(&least, player, g.rule);
+                        map.compute_to(&least, player, g.rule);
                     }
                 }
             }

@@ -325,7 +325,7 @@ proptest! {
         traced in prop::option::of(0usize..14),
         crowds in prop::option::of(1usize..4),
         guided in any::<bool>(),
-        acts in prop::collection::vec(0u8..11, 1..40),
+        acts in prop::collection::vec(0u8..12, 1..40),
     ) {
         let text = level_text(width, height, &cells, player, &monsters);
         let level = Level::parse(text.as_bytes(), "props").expect("a valid level");
@@ -350,7 +350,14 @@ proptest! {
                     Act::Move(dx, dy)
                 }
                 8 => Act::CloseDoors,
-                _ => Act::Wait,
+                9 | 10 => Act::Wait,
+                _ => {
+                    // A press of P: the next mode takes up the maps, guides and labels the
+                    // last one left, and every plan it makes must still be exact.
+                    w.set_planning(w.planning().next());
+                    check_guides(&w);
+                    continue;
+                }
             };
             // A refused move (into a wall) costs no turn: the player waits instead.
             if w.player_act(act) == ActResult::Refused {
