@@ -37,17 +37,7 @@ impl Greedy {
         result: &mut SearchResult,
         tracer: &mut T,
     ) {
-        let n = grid.len();
-        if self.stamp.len() != n {
-            self.stamp = vec![0; n];
-            self.g = vec![0; n];
-            self.parent = vec![NONE; n];
-            self.closed = vec![false; n];
-            self.generation = 0;
-        }
-        self.generation = self.generation.wrapping_add(1).max(1);
-        let generation = self.generation;
-        self.heap.clear();
+        let generation = self.begin(grid.len());
         let opts = &q.options;
         let heuristic = opts.heuristic;
         // H is scaled as A*'s is, and steps cost their cell's cost times the grid's steps.
@@ -86,13 +76,7 @@ impl Greedy {
         };
         self.heap.push(Reverse((h0, tie(0), s as u32, 0)));
         if T::ENABLED {
-            tracer.event(TraceEvent::Open {
-                cell: q.start,
-                g: 0,
-                h: h0,
-                f: h0,
-                parent: None,
-            });
+            tracer.event(opened(q.start, 0, h0, None));
         }
         let cap = opts.cap.unwrap_or(u32::MAX);
         let mut expanded = 0u32;
@@ -103,11 +87,7 @@ impl Greedy {
                 continue;
             }
             if expanded >= cap {
-                result.path.clear();
-                result.status = Status::CapReached;
-                result.cost = None;
-                result.expanded = expanded;
-                return;
+                return fail(result, Status::CapReached, expanded);
             }
             self.closed[c] = true;
             expanded += 1;
@@ -115,24 +95,7 @@ impl Greedy {
                 tracer.event(TraceEvent::Close { cell: p });
             }
             if p == q.goal {
-                result.path.clear();
-                let mut at = c as u32;
-                while at != NONE {
-                    result.path.push(grid.pos(at as usize));
-                    at = self.parent[at as usize];
-                }
-                result.path.reverse();
-                result.expanded = expanded;
-                // The path greedy followed may cost more than the engine reports; it is not
-                // the cheapest one, and a cheaper one may exist.
-                match u32::try_from(g).ok().filter(|&g| g <= MAX_COST) {
-                    Some(g) => (result.status, result.cost) = (Status::Found, Some(g)),
-                    None => {
-                        result.path.clear();
-                        (result.status, result.cost) = (Status::TooCostly, None);
-                    }
-                }
-                return;
+                return self.found(grid, c, g, expanded, result);
             }
             for (d, &(dx, dy)) in dirs.iter().enumerate() {
                 if !grid.can_step(p, dx, dy, opts.neighbourhood) {
@@ -157,21 +120,46 @@ impl Greedy {
                 let nh = h(np);
                 self.heap.push(Reverse((nh, tie(ng), nc as u32, ng)));
                 if T::ENABLED {
-                    tracer.event(TraceEvent::Open {
-                        cell: np,
-                        // A trace's G stays below the engine's limit, as a result's does.
-                        g: ng.min(u64::from(MAX_COST)) as u32,
-                        h: nh,
-                        f: nh,
-                        parent: Some(p),
-                    });
+                    tracer.event(opened(np, ng, nh, Some(p)));
                 }
             }
         }
+        fail(result, Status::Unreachable, expanded);
+    }
+
+    /// Readies the buffers for a grid of `n` cells; returns the new search's generation.
+    fn begin(&mut self, n: usize) -> u32 {
+        if self.stamp.len() != n {
+            self.stamp = vec![0; n];
+            self.g = vec![0; n];
+            self.parent = vec![NONE; n];
+            self.closed = vec![false; n];
+            self.generation = 0;
+        }
+        self.generation = self.generation.wrapping_add(1).max(1);
+        self.heap.clear();
+        self.generation
+    }
+
+    /// The result on reaching the goal, cell `c`, at cost `g`.
+    fn found(&self, grid: &Grid, c: usize, g: u64, expanded: u32, result: &mut SearchResult) {
         result.path.clear();
-        result.status = Status::Unreachable;
-        result.cost = None;
+        let mut at = c as u32;
+        while at != NONE {
+            result.path.push(grid.pos(at as usize));
+            at = self.parent[at as usize];
+        }
+        result.path.reverse();
         result.expanded = expanded;
+        // The path greedy followed may cost more than the engine reports; it is not
+        // the cheapest one, and a cheaper one may exist.
+        match u32::try_from(g).ok().filter(|&g| g <= MAX_COST) {
+            Some(g) => (result.status, result.cost) = (Status::Found, Some(g)),
+            None => {
+                result.path.clear();
+                (result.status, result.cost) = (Status::TooCostly, None);
+            }
+        }
     }
 
     fn touch(&mut self, c: usize, generation: u32, g: u64, parent: u32) {
@@ -181,5 +169,25 @@ impl Greedy {
         }
         self.g[c] = g;
         self.parent[c] = parent;
+    }
+}
+
+/// A search that ends without a path: `status` says why.
+fn fail(result: &mut SearchResult, status: Status, expanded: u32) {
+    result.path.clear();
+    result.status = status;
+    result.cost = None;
+    result.expanded = expanded;
+}
+
+/// A cell opened with its G and H: greedy's F is H alone.
+fn opened(cell: Pos, g: u64, h: u32, parent: Option<Pos>) -> TraceEvent {
+    TraceEvent::Open {
+        cell,
+        // A trace's G stays below the engine's limit, as a result's does.
+        g: g.min(u64::from(MAX_COST)) as u32,
+        h,
+        f: h,
+        parent,
     }
 }
