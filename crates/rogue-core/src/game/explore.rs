@@ -7,6 +7,9 @@
 //! costs) to the nearest seen item (a potion or a tool) or frontier cell: seen floor beside a cell never seen. Every neighbour of the cell
 //! the player stands on is always in sight, so reaching a frontier cell uncovers it, and
 //! exploring ends.
+//!
+//! Here are the values a long action keeps; the world's methods that make them are in
+//! `world.rs`, a file that `game.rs` does not name, so that the two do not import each other.
 
 use crate::content::level::FeatureKind;
 use crate::engine::grid::Pos;

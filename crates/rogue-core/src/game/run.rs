@@ -12,6 +12,9 @@
 //! follow a chain whose last floor has stairs.
 //! Generation itself is the generator's; this module only asks it for a map and furnishes it:
 //! stairs, potions, and harder monsters the deeper the floor.
+//!
+//! The world's methods for the run are in `world.rs`, a file that `game.rs` does not name,
+//! so that `game.rs`, which holds [`RunStats`], and this file do not import each other.
 
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};

@@ -2,6 +2,9 @@
 //! door (a wall to the door-shy, two turns to an opener), jamming one with a spike (a wall
 //! to all but a tunneller), sowing brush (dear ground most searches route round) and
 //! sounding a lure (the goal of every monster near it for a few turns).
+//!
+//! Here are the tools and lures the world holds; the world's methods that use them are in
+//! `world.rs`, a file that `game.rs` does not name, so that the two do not import each other.
 
 use serde::{Deserialize, Serialize};
 
