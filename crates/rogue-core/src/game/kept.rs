@@ -7,8 +7,9 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use super::plan::maps::cores;
 use super::plan::{Planner, Planning, Progress, Spread, TurnStats};
-use super::{LOG_LIMIT, World, cores};
+use super::{LOG_LIMIT, World};
 use crate::engine::grid::Pos;
 
 /// The planner as a save writes it.

@@ -12,7 +12,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
-use super::Monster;
+use super::creature::Monster;
 use super::tools::goal_of;
 use crate::content::kinds::{self, CostTable, Speed};
 use crate::content::map::TileMap;
@@ -29,13 +29,13 @@ use crowd::{CROWD_CELLS_MIN, Census, Crowd, Key};
 #[cfg(test)]
 use guide::Toward;
 use guide::{Guidance, Guides};
-use maps::Maps;
+use maps::{Maps, cores};
 use std::sync::Mutex;
 
 mod chunk;
 mod crowd;
 mod guide;
-mod maps;
+pub(super) mod maps;
 
 /// How the monsters decide their moves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -1317,8 +1317,7 @@ impl Planner {
                 .fresh(grid, goal, t, r)
                 .or_else(|| guides.own_map(grid, goal, t, r))
         };
-        self.maps
-            .make(grid, goal, &wanted, crate::game::cores(), made);
+        self.maps.make(grid, goal, &wanted, cores(), made);
         self.stats.dijkstra_expanded = self.maps.expanded();
     }
 

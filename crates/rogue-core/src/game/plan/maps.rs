@@ -144,3 +144,9 @@ impl Maps {
         });
     }
 }
+
+/// The cores to plan on, read once: the standard library reads cgroup files every time.
+pub(crate) fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, usize::from))
+}
