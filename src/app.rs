@@ -681,8 +681,27 @@ impl App {
                 history_cleared,
                 replaced,
             } => {
+                // A designer editing in the game and in their editor at once stays in the
+                // game's editor, on the same cell when the file kept it, with the same glyph.
+                let editing = match self.screen.base() {
+                    Screen::Edit { cursor, tools, .. } => Some((*cursor, tools.glyph)),
+                    _ => None,
+                };
                 self.front.replaced(replaced);
                 self.began();
+                if let Some((cursor, glyph)) = editing {
+                    let world = self.session.world();
+                    self.screen = Screen::Edit {
+                        cursor: Some(cursor)
+                            .filter(|&c| world.grid().contains(c))
+                            .unwrap_or(world.player().pos),
+                        stroke: None,
+                        tools: Tools {
+                            glyph,
+                            ..Tools::default()
+                        },
+                    };
+                }
                 self.say(format!(
                     "{name} changed on disk: the game restarts from the file."
                 ));

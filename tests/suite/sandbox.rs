@@ -872,3 +872,26 @@ fn nothing_else_goes_where_stairs_or_a_potion_lie() {
     common::frame(&mut a, "s");
     assert_eq!(read(&path), "########\n#@.>.!.#\n#.....g#\n########\n");
 }
+
+#[test]
+fn an_outside_edit_while_editing_keeps_the_game_in_its_editor() {
+    // A designer with the level open in the game's editor and in their own: saving in
+    // their editor restarts the game from the file, and the game's editor stays open on
+    // the same cell with the same glyph.
+    let dir = Scratch::new();
+    let mut a = app(&dir.copy("levels/pillar.txt"));
+    common::frame(&mut a, "e h ~ s");
+    assert!(!a.session().unsaved());
+    let cell = a.cursor();
+    std::fs::write(
+        a.session().source().path.as_ref().unwrap(),
+        PILLAR_EDITED_OUTSIDE,
+    )
+    .unwrap();
+    common::frame(&mut a, "reload");
+    let log: Vec<&str> = a.world().log().iter().map(|m| m.text.as_str()).collect();
+    assert!(log.contains(&"pillar.txt changed on disk: the game restarts from the file."));
+    assert_eq!(a.screen().mode(), Mode::Edit);
+    assert_eq!(a.cursor(), cell);
+    assert_eq!(a.screen().tools().map(|t| t.glyph), Some(Tile::Water));
+}
