@@ -103,7 +103,7 @@ fn aim_help(action: Action) -> Option<String> {
 /// The distinct actions of a row, in the order its keys first give them.
 fn row_actions(row: usize) -> Vec<Action> {
     let mut out: Vec<Action> = Vec::new();
-    for &(_, a) in BINDINGS[row].keys {
+    for &(_, a) in &BINDINGS[row].keys {
         if !out.contains(&a) {
             out.push(a);
         }
@@ -131,7 +131,7 @@ pub fn slots() -> &'static [Slot] {
         let mut out: Vec<Slot> = Vec::new();
         for (r, b) in BINDINGS.iter().enumerate() {
             let actions = row_actions(r);
-            for &(key, action) in b.keys {
+            for &(key, action) in &b.keys {
                 if action == Action::Interrupt {
                     continue;
                 }

@@ -225,7 +225,7 @@ mod tests {
 
     #[test]
     fn every_binding_fits_a_forty_column_help() {
-        for b in BINDINGS {
+        for b in BINDINGS.iter() {
             let row = format!(" {:<w$} {}", b.label, b.help, w = KEYS_W - 1);
             assert!(
                 row.chars().count() <= COL_W,

@@ -1,155 +1,124 @@
-//! How a row of the key table is written: the row itself and the macros that write a row of
-//! keys, so that the table (`keymap`) reads as the table alone.
+//! How the key table's rows are made: the commands declare their keys and words
+//! ([`super::command::DEFAULTS`]), and the rows of the help that only describe (the mouse,
+//! the moves' keys in another part of the game) are notes; each row gathers the keys
+//! declared for it.
 
-use crossterm::event::KeyCode;
-
-use super::command::{Action, Context, Key};
-
-/// A character key.
-pub(super) const fn ch(c: char) -> Key {
-    Key {
-        code: KeyCode::Char(c),
-        ctrl: false,
-    }
-}
-
-/// A character key with Ctrl held.
-pub(super) const fn ctrl(c: char) -> Key {
-    Key {
-        code: KeyCode::Char(c),
-        ctrl: true,
-    }
-}
-
-/// A key by its code, without Ctrl.
-pub(super) const fn code(c: KeyCode) -> Key {
-    Key {
-        code: c,
-        ctrl: false,
-    }
-}
+use super::command::{Action, Context, Defaults, Key};
 
 /// One row of the help screen: keys and what each does, and the bit the hint bar shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Binding {
     /// Where it applies.
     pub context: Context,
     /// The keys as shown on the help screen (a test holds it to name every key of the row).
     pub label: &'static str,
-    /// Each key with what it does; empty for rows that describe the mouse.
-    pub keys: &'static [(Key, Action)],
+    /// Each key with what it does, in the order the commands declare them; empty for rows
+    /// that describe the mouse.
+    pub keys: Vec<(Key, Action)>,
     /// The description on the help screen.
     pub help: &'static str,
     /// What the hint bar shows for it, if anything (`o search`).
     pub hint: &'static str,
 }
 
-/// A row whose keys all do one thing: `key!(Context, "label", [keys], Action, "help", "hint")`.
-macro_rules! key {
-    ($ctx:ident, $label:expr, [$($k:expr),*], $action:expr, $help:expr, $hint:expr) => {
-        Binding {
-            context: Context::$ctx,
-            label: $label,
-            keys: &[$(($k, $action)),*],
-            help: $help,
-            hint: $hint,
-        }
-    };
-}
-
-/// A row whose keys do different things (a pair of opposites, the movement keys):
-/// `keys!(Context, "label", [key => action, ...], "help", "hint")`.
-macro_rules! keys {
-    ($ctx:ident, $label:expr, [$($k:expr => $action:expr),*], $help:expr, $hint:expr) => {
-        Binding {
-            context: Context::$ctx,
-            label: $label,
-            keys: &[$(($k, $action)),*],
-            help: $help,
-            hint: $hint,
-        }
-    };
-}
-
-/// The row of the straight steps (vi keys and arrows) for an action built from a step
-/// `(dx, dy)`: with `diagonal!` and `numpad!`, the one layout that moving and aiming an
-/// attack share. `straight!(Context, Action::Ctor, "help", "hint")`.
-macro_rules! straight {
-    ($ctx:ident, $f:path, $help:expr, $hint:expr) => {
-        keys!(
-            $ctx,
-            "←↓↑→ hjkl",
-            [
-                ch('h') => $f(-1, 0),
-                ch('j') => $f(0, 1),
-                ch('k') => $f(0, -1),
-                ch('l') => $f(1, 0),
-                code(K::Left) => $f(-1, 0),
-                code(K::Down) => $f(0, 1),
-                code(K::Up) => $f(0, -1),
-                code(K::Right) => $f(1, 0)
-            ],
-            $help,
-            $hint
-        )
-    };
-}
-
-/// The row of the diagonal steps (vi keys) of `straight!`'s layout.
-macro_rules! diagonal {
-    ($ctx:ident, $f:path, $help:expr, $hint:expr) => {
-        keys!(
-            $ctx,
-            "y u b n",
-            [
-                ch('y') => $f(-1, -1),
-                ch('u') => $f(1, -1),
-                ch('b') => $f(-1, 1),
-                ch('n') => $f(1, 1)
-            ],
-            $help,
-            $hint
-        )
-    };
-}
-
-/// The numpad's row of `straight!`'s layout: digits, and Home, PgUp, End and PgDn for the
-/// diagonals.
-macro_rules! numpad {
-    ($ctx:ident, $f:path, $help:expr, $hint:expr) => {
-        keys!(
-            $ctx,
-            "numpad 1-9",
-            [
-                ch('4') => $f(-1, 0),
-                ch('2') => $f(0, 1),
-                ch('8') => $f(0, -1),
-                ch('6') => $f(1, 0),
-                ch('7') => $f(-1, -1),
-                ch('9') => $f(1, -1),
-                ch('1') => $f(-1, 1),
-                ch('3') => $f(1, 1),
-                code(K::Home) => $f(-1, -1),
-                code(K::PageUp) => $f(1, -1),
-                code(K::End) => $f(-1, 1),
-                code(K::PageDown) => $f(1, 1)
-            ],
-            $help,
-            $hint
-        )
-    };
-}
-
-/// A row that describes keys bound in another row (the movement keys) or the mouse.
+/// A row that describes keys bound in another row (the movement keys) or the mouse:
+/// `note!(Context ROW, "label", "help", "hint")`, placed among the commands' rows by `ROW`.
 macro_rules! note {
-    ($ctx:ident, $label:expr, $help:expr, $hint:expr) => {
-        Binding {
+    ($ctx:ident $row:literal, $label:expr, $help:expr, $hint:expr) => {
+        Defaults {
             context: Context::$ctx,
-            label: $label,
+            row: $row,
             keys: &[],
-            help: $help,
-            hint: $hint,
+            words: Some(Words {
+                label: $label,
+                help: $help,
+                hint: $hint,
+            }),
         }
     };
 }
 
-pub(super) use {diagonal, key, keys, note, numpad, straight};
+pub(super) use note;
+
+/// The rows of `declared` (the commands' keys and the notes) in table order: by context as
+/// [`Context`] declares them, then by row; a row's keys in declaration order, its words
+/// from the one declaration that gives them.
+///
+/// # Panics
+/// When a row has no words or two declarations give it words: each row is worded once.
+pub(super) fn rows<'a>(declared: impl IntoIterator<Item = &'a Defaults>) -> Vec<Binding> {
+    let mut declared: Vec<&Defaults> = declared.into_iter().collect();
+    // Stable: the keys of a shared row stay in declaration order.
+    declared.sort_by_key(|d| (d.context, d.row));
+    let mut out: Vec<Binding> = Vec::new();
+    for group in declared.chunk_by(|a, b| (a.context, a.row) == (b.context, b.row)) {
+        let mut worded = group.iter().filter_map(|d| d.words);
+        let (Some(words), None) = (worded.next(), worded.next()) else {
+            panic!(
+                "{:?} row {} must be worded by exactly one declaration",
+                group[0].context, group[0].row
+            );
+        };
+        out.push(Binding {
+            context: group[0].context,
+            label: words.label,
+            keys: group.iter().flat_map(|d| d.keys.iter().copied()).collect(),
+            help: words.help,
+            hint: words.hint,
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::command::{Words, ch};
+
+    const WORDS: Option<Words> = Some(Words {
+        label: "[ ]",
+        help: "back / on",
+        hint: "",
+    });
+    const BACK: &[(Key, Action)] = &[(ch('['), Action::StepBack)];
+    const ON: &[(Key, Action)] = &[(ch(']'), Action::StepForward)];
+    const PLAY: &[(Key, Action)] = &[(ch('a'), Action::Autoplay)];
+    const HELP: &[(Key, Action)] = &[(ch('?'), Action::Help)];
+
+    fn part(row: u16, keys: &'static [(Key, Action)], words: Option<Words>) -> Defaults {
+        Defaults {
+            context: Context::Overlay,
+            row,
+            keys,
+            words,
+        }
+    }
+
+    #[test]
+    fn a_shared_row_takes_its_keys_in_declaration_order_and_is_placed_by_its_number() {
+        let help = Defaults {
+            context: Context::Global,
+            ..part(30, HELP, WORDS)
+        };
+        let declared = [
+            part(20, BACK, WORDS),
+            help,
+            part(20, ON, None),
+            part(10, PLAY, WORDS),
+        ];
+        let rows = rows(&declared);
+        let keys: Vec<Vec<Key>> = rows
+            .iter()
+            .map(|r| r.keys.iter().map(|k| k.0).collect())
+            .collect();
+        // Global is declared before Overlay; row 10 before row 20.
+        assert_eq!(keys, [vec![ch('?')], vec![ch('a')], vec![ch('['), ch(']')]]);
+        assert_eq!(rows[2].label, "[ ]");
+    }
+
+    #[test]
+    #[should_panic(expected = "Overlay row 20 must be worded by exactly one declaration")]
+    fn a_row_worded_twice_is_refused() {
+        rows(&[part(20, BACK, WORDS), part(20, ON, WORDS)]);
+    }
+}

@@ -49,7 +49,7 @@ fn the_help_screen_lists_every_binding_on_its_pages_at_every_size() {
         // found anywhere in the frame. Keys that fill their column have the description on
         // the row below, where the others' descriptions start.
         let rows: Vec<Vec<char>> = seen.lines().map(|l| l.chars().collect()).collect();
-        for b in BINDINGS {
+        for b in BINDINGS.iter() {
             if help::words_beside(b.label) {
                 let row = format!(" {:<w$} {}", b.label, b.help, w = help::KEYS_W - 1);
                 assert!(seen.contains(&row), "{size:?}: help misses {row:?}\n{seen}");
