@@ -76,30 +76,6 @@ pub fn section(context: Context) -> &'static str {
 /// The contexts in the file's order.
 pub(super) const CONTEXTS: [Context; 15] = Context::ALL;
 
-/// What a move does, for the file's comments.
-fn move_help(action: Action) -> Option<&'static str> {
-    Some(match action {
-        Action::Move(-1, 0) => "move west",
-        Action::Move(0, 1) => "move south",
-        Action::Move(0, -1) => "move north",
-        Action::Move(1, 0) => "move east",
-        Action::Move(-1, -1) => "move north-west",
-        Action::Move(1, -1) => "move north-east",
-        Action::Move(-1, 1) => "move south-west",
-        Action::Move(1, 1) => "move south-east",
-        _ => return None,
-    })
-}
-
-/// What an attack in place does, for the file's comments.
-fn aim_help(action: Action) -> Option<String> {
-    let Action::AttackToward(dx, dy) = action else {
-        return None;
-    };
-    let way = move_help(Action::Move(dx, dy))?.strip_prefix("move ")?;
-    Some(format!("attack {way}"))
-}
-
 /// The distinct actions of a row, in the order its keys first give them.
 fn row_actions(row: usize) -> Vec<Action> {
     let mut out: Vec<Action> = Vec::new();
@@ -681,9 +657,7 @@ pub(super) fn together(keys: &[String]) -> String {
 pub fn slot_words(i: usize) -> String {
     let s = &slots()[i];
     let pair = row_slots()[s.rows[0]].len() == 2 && s.help.contains(" / ");
-    if let Some(way) = move_help(s.action) {
-        way.to_string()
-    } else if let Some(way) = aim_help(s.action) {
+    if let Some(way) = s.action.way() {
         way
     } else if pair {
         let halves: Vec<&str> = s.help.splitn(2, " / ").collect();

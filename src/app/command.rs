@@ -698,21 +698,38 @@ commands! {
     }
 }
 
-/// The eight steps with their names in the file, as a move and as an attack in place.
-const COMPASS: [((i32, i32), &str, &str); 8] = [
-    ((-1, 0), "move_w", "attack_w"),
-    ((0, 1), "move_s", "attack_s"),
-    ((0, -1), "move_n", "attack_n"),
-    ((1, 0), "move_e", "attack_e"),
-    ((-1, -1), "move_nw", "attack_nw"),
-    ((1, -1), "move_ne", "attack_ne"),
-    ((-1, 1), "move_sw", "attack_sw"),
-    ((1, 1), "move_se", "attack_se"),
+/// The eight steps with their names in the file, as a move and as an attack in place, and
+/// the way each goes, in the file's comments.
+const COMPASS: [((i32, i32), &str, &str, &str); 8] = [
+    ((-1, 0), "move_w", "attack_w", "west"),
+    ((0, 1), "move_s", "attack_s", "south"),
+    ((0, -1), "move_n", "attack_n", "north"),
+    ((1, 0), "move_e", "attack_e", "east"),
+    ((-1, -1), "move_nw", "attack_nw", "north-west"),
+    ((1, -1), "move_ne", "attack_ne", "north-east"),
+    ((-1, 1), "move_sw", "attack_sw", "south-west"),
+    ((1, 1), "move_se", "attack_se", "south-east"),
 ];
 
-/// A king step's names in the file, `None` for what is not one.
-fn compass(dx: i32, dy: i32) -> Option<&'static ((i32, i32), &'static str, &'static str)> {
+/// A king step's names, `None` for what is not one.
+fn compass(
+    dx: i32,
+    dy: i32,
+) -> Option<&'static ((i32, i32), &'static str, &'static str, &'static str)> {
     COMPASS.iter().find(|c| c.0 == (dx, dy))
+}
+
+impl Action {
+    /// What a move or an attack in place does, in the file's comments (`move west`,
+    /// `attack north-east`); `None` for every other command, whose words are its row's.
+    pub fn way(self) -> Option<String> {
+        let (verb, (dx, dy)) = match self {
+            Action::Move(dx, dy) => ("move", (dx, dy)),
+            Action::AttackToward(dx, dy) => ("attack", (dx, dy)),
+            _ => return None,
+        };
+        compass(dx, dy).map(|c| format!("{verb} {}", c.3))
+    }
 }
 
 /// Growing (`by` > 0) or cropping a side's name in the file.
