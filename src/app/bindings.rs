@@ -367,15 +367,9 @@ impl Bindings {
     /// (`Search overlay (o)`).
     pub fn title(&self, context: Context) -> Cow<'static, str> {
         let title = context.title();
-        let Some((ctx, action)) = context.entered_by() else {
-            return Cow::Borrowed(title);
-        };
-        let key = self.key_of(ctx, action);
-        match title.rsplit_once(" (") {
-            Some((head, _)) if key != Bindings::standard().key_of(ctx, action) => {
-                Cow::Owned(format!("{head} ({key})"))
-            }
-            _ => Cow::Borrowed(title),
+        match context.entered_by() {
+            Some((ctx, action)) => Cow::Owned(format!("{title} ({})", self.key_of(ctx, action))),
+            None => Cow::Borrowed(title),
         }
     }
 

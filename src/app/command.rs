@@ -71,23 +71,24 @@ impl Context {
         Context::Replay,
     ];
 
-    /// The heading of this context on the help screen.
+    /// The heading of this context on the help screen; the player's key that leads there
+    /// ([`Context::entered_by`]) follows it (`Search overlay (o)`).
     pub fn title(self) -> &'static str {
         match self {
             Context::Always => "Anywhere",
             Context::Global => "Play, look, edit, lab",
             Context::Play => "Playing",
-            Context::Overlay => "Search overlay (o)",
-            Context::Look => "Look mode (x)",
-            Context::Edit => "Edit mode (e)",
-            Context::Monster => "Edit: monster (m)",
-            Context::Resize => "Edit: resize (Z)",
-            Context::Lab => "Search lab (L)",
-            Context::Help => "This help (?)",
-            Context::History => "Messages (C-p)",
+            Context::Overlay => "Search overlay",
+            Context::Look => "Look mode",
+            Context::Edit => "Edit mode",
+            Context::Monster => "Edit: monster",
+            Context::Resize => "Edit: resize",
+            Context::Lab => "Search lab",
+            Context::Help => "This help",
+            Context::History => "Messages",
             Context::Confirm => "Questions",
             Context::Busy => "While a turn works",
-            Context::Aim => "Attack in place (F)",
+            Context::Aim => "Attack in place",
             Context::Replay => "Replay viewer",
         }
     }
