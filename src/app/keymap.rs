@@ -7,6 +7,9 @@ use std::sync::LazyLock;
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 pub use super::command::{Action, Context, Key};
+use super::command::{DEFAULTS, Defaults, Words};
+pub use super::row::Binding;
+use super::row::{note, rows};
 
 /// The keys the player gave the table's actions (the settings' bindings): the table is
 /// built first, and what rebinds it is built on it, so the table asks through this.
@@ -16,10 +19,6 @@ pub trait Keys {
     /// The action `key` gives in `contexts`, most specific first.
     fn lookup(&self, contexts: &[Context], key: Key) -> Option<Action>;
 }
-
-use super::command::{DEFAULTS, Defaults, Words};
-pub use super::row::Binding;
-use super::row::{note, rows};
 
 /// The rows of the help that bind no key of their own, placed among the commands' rows
 /// (`Context ROW`, as [`super::command::Defaults::row`]).
