@@ -31,12 +31,10 @@ pub struct Slot {
     pub action: Action,
     /// The rows of [`BINDINGS`] it has keys in, the first first.
     pub rows: Vec<usize>,
-    /// Which of its first row's actions it is (0, or 1 for the second of a pair row such
-    /// as `]` of `[ ]`, which does the opposite of the first).
-    pub half: usize,
     /// Its keys as the table has them, in the table's order.
     pub defaults: Vec<Key>,
-    /// What it does, for the file's comments: its first row's help.
+    /// What it does, for the file's comments: its own words in its first row, else that
+    /// row's help.
     pub help: &'static str,
 }
 
@@ -106,7 +104,6 @@ pub fn slots() -> &'static [Slot] {
     SLOTS.get_or_init(|| {
         let mut out: Vec<Slot> = Vec::new();
         for (r, b) in BINDINGS.iter().enumerate() {
-            let actions = row_actions(r);
             for &(key, action) in &b.keys {
                 if action == Action::Interrupt {
                     continue;
@@ -128,9 +125,12 @@ pub fn slots() -> &'static [Slot] {
                         name: action.name(),
                         action,
                         rows: vec![r],
-                        half: actions.iter().position(|&a| a == action).unwrap_or(0),
                         defaults: vec![key],
-                        help: b.help,
+                        help: b
+                            .file
+                            .iter()
+                            .find(|(a, _)| *a == action)
+                            .map_or(b.help, |&(_, words)| words),
                     }),
                 }
             }
@@ -647,18 +647,10 @@ pub(super) fn together(keys: &[String]) -> String {
 }
 
 /// What slot `i` of [`slots`] does, in the words of the file's comments: `move west`,
-/// `select next foe` (a pair row's half), or its row's help.
+/// its own words (`select next foe`), or its row's help.
 pub fn slot_words(i: usize) -> String {
     let s = &slots()[i];
-    let pair = row_slots()[s.rows[0]].len() == 2 && s.help.contains(" / ");
-    if let Some(way) = s.action.way() {
-        way
-    } else if pair {
-        let halves: Vec<&str> = s.help.splitn(2, " / ").collect();
-        pair_help(&halves, s.half)
-    } else {
-        s.help.to_string()
-    }
+    s.action.way().unwrap_or_else(|| s.help.to_string())
 }
 
 /// Slot `i`'s name as the file's comments write it: with its section when another
@@ -669,26 +661,5 @@ pub(super) fn file_name(i: usize) -> String {
         format!("{}.{}", section(s.context), s.name)
     } else {
         s.name.to_string()
-    }
-}
-
-/// One half of a pair row's help ("select next / prev foe" gives "select next foe" and
-/// "select prev foe" where it can).
-pub(super) fn pair_help(halves: &[&str], half: usize) -> String {
-    match halves {
-        [a, b] => {
-            // "one expansion back / on": the words before the first half's last word are
-            // shared, as are those after the second half's first word.
-            let (lead, first) = a.rsplit_once(' ').unwrap_or(("", a));
-            let (second, tail) = b.split_once(' ').unwrap_or((b, ""));
-            let word = if half == 0 { first } else { second };
-            [lead, word, tail]
-                .iter()
-                .filter(|s| !s.is_empty())
-                .copied()
-                .collect::<Vec<_>>()
-                .join(" ")
-        }
-        _ => halves.concat(),
     }
 }

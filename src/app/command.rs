@@ -133,6 +133,9 @@ pub struct Defaults {
     pub keys: &'static [(Key, Action)],
     /// The row's words, given by one of the commands that share it.
     pub words: Option<Words>,
+    /// What these keys do, in the settings file's comment, where the row's help words
+    /// several commands at once (`select next / prev foe`); else the row's help is.
+    pub file: Option<&'static str>,
 }
 
 /// The words of a row of the help and the hint bar.
@@ -156,12 +159,14 @@ pub struct Words {
 /// place among the context's rows, the keys (for a command with fields, each `key =>
 /// (fields)`, or one of the layouts `straight`, `diagonal` and `numpad`, which moving and
 /// aiming an attack share) and the row's words. A command that shares a row with one
-/// declared before it (`]` beside `[`) gives the same context and row and no words.
+/// declared before it (`]` beside `[`) gives the same context and row and no words; where
+/// a row's help words several commands at once, each of them ends with `= "its words"`
+/// for the settings file's comment.
 macro_rules! commands {
     ($(
         $(#[doc = $doc:literal])*
         $variant:ident $(( $($field:ident: $ty:ty),+ ))? = $name:expr => {
-            $( $ctx:ident $row:literal $keys:tt $(( $($words:tt)* ))? ; )*
+            $( $ctx:ident $row:literal $keys:tt $(( $($words:tt)* ))? $(= $file:literal)? ; )*
         }
     )*) => {
         /// Something the player asks for.
@@ -190,6 +195,7 @@ macro_rules! commands {
                     row: $row,
                     keys: commands!(@keys $variant $keys),
                     words: commands!(@words $(( $($words)* ))?),
+                    file: commands!(@file $($file)?),
                 },
             )*)*
         ];
@@ -252,6 +258,12 @@ macro_rules! commands {
             hint: $hint,
         })
     };
+    (@file) => {
+        None
+    };
+    (@file $file:literal) => {
+        Some($file)
+    };
 }
 
 commands! {
@@ -271,11 +283,11 @@ commands! {
     }
     /// Select the next monster.
     NextMonster = "next_monster" => {
-        Play 130 [code(K::Tab)] ("Tab S-Tab", "select next / prev foe", "");
+        Play 130 [code(K::Tab)] ("Tab S-Tab", "select next / prev foe", "") = "select next foe";
     }
     /// Select the previous monster.
     PrevMonster = "prev_monster" => {
-        Play 130 [code(K::BackTab)];
+        Play 130 [code(K::BackTab)] = "select prev foe";
     }
     /// Quit (asks while a game is in progress).
     Quit = "quit" => {
@@ -330,19 +342,19 @@ commands! {
     }
     /// One expansion back.
     StepBack = "step_back" => {
-        Overlay 10 [ch('[')] ("[ ]", "one expansion back / on", "[ ] step");
+        Overlay 10 [ch('[')] ("[ ]", "one expansion back / on", "[ ] step") = "one expansion back";
     }
     /// One expansion forward.
     StepForward = "step_forward" => {
-        Overlay 10 [ch(']')];
+        Overlay 10 [ch(']')] = "one expansion on";
     }
     /// To the first expansion.
     StepStart = "step_first" => {
-        Overlay 20 [ch('{')] ("{ }", "first / last expansion", "{ } ends");
+        Overlay 20 [ch('{')] ("{ }", "first / last expansion", "{ } ends") = "first expansion";
     }
     /// To the finished search.
     StepEnd = "step_last" => {
-        Overlay 20 [ch('}')];
+        Overlay 20 [ch('}')] = "last expansion";
     }
     /// Start or stop autoplay.
     Autoplay = "autoplay" => {
@@ -350,11 +362,11 @@ commands! {
     }
     /// Autoplay faster.
     Faster = "faster" => {
-        Overlay 40 [ch('+')] ("+ -", "autoplay faster / slower", "+- speed");
+        Overlay 40 [ch('+')] ("+ -", "autoplay faster / slower", "+- speed") = "autoplay faster";
     }
     /// Autoplay slower.
     Slower = "slower" => {
-        Overlay 40 [ch('-')];
+        Overlay 40 [ch('-')] = "autoplay slower";
     }
     /// Next neighbourhood rule.
     CycleNeighbourhood = "neighbours" => {
@@ -455,11 +467,11 @@ commands! {
     }
     /// Go to the designed floor below, to edit it.
     FloorDown = "floor_down" => {
-        Edit 320 [ch(']')] ("] [", "edit floor below / above", "] [ floors");
+        Edit 320 [ch(']')] ("] [", "edit floor below / above", "] [ floors") = "edit floor below";
     }
     /// Go to the designed floor above, to edit it.
     FloorUp = "floor_up" => {
-        Edit 320 [ch('[')];
+        Edit 320 [ch('[')] = "edit floor above";
     }
     /// Start a new run on a blank level.
     BlankLevel = "blank_level" => {
@@ -609,22 +621,20 @@ commands! {
     /// Scroll the message history by messages: positive is older.
     Scroll(by: i8) = scroll_name => {
         // Scrolling takes the moves north and south (`config::followed`), in their order.
-        History 10 [
-            ch('k') => (1), code(K::Up) => (1), ch('8') => (1), ch('j') => (-1),
-            code(K::Down) => (-1), ch('2') => (-1),
-        ] ("↑↓ k j 8 2", "older / newer message", "↑↓ PgUp PgDn scroll");
+        History 10 [ch('k') => (1), code(K::Up) => (1), ch('8') => (1)] (
+            "↑↓ k j 8 2", "older / newer message", "↑↓ PgUp PgDn scroll"
+        ) = "older message";
+        History 10 [ch('j') => (-1), code(K::Down) => (-1), ch('2') => (-1)] = "newer message";
     }
     /// Scroll the message history by pages: positive is older.
     ScrollPage(by: i8) = scroll_page_name => {
-        History 20 [
-            code(K::PageUp) => (1), code(K::PageDown) => (-1),
-        ] ("PgUp PgDn", "older / newer page", "");
+        History 20 [code(K::PageUp) => (1)] ("PgUp PgDn", "older / newer page", "") = "older page";
+        History 20 [code(K::PageDown) => (-1)] = "newer page";
     }
     /// To the oldest message (`true`) or the newest.
     ScrollEnd(oldest: bool) = scroll_end_name => {
-        History 30 [
-            code(K::Home) => (true), code(K::End) => (false),
-        ] ("Home End", "oldest / newest", "");
+        History 30 [code(K::Home) => (true)] ("Home End", "oldest / newest", "") = "oldest";
+        History 30 [code(K::End) => (false)] = "newest";
     }
     /// Rest until healed, or wait for something to happen (stops at anything new).
     Rest = "rest" => {
@@ -679,11 +689,11 @@ commands! {
     }
     /// Replay faster.
     ReplayFaster = "replay_faster" => {
-        Replay 30 [ch('+')] ("+ -", "faster / slower", "+- speed");
+        Replay 30 [ch('+')] ("+ -", "faster / slower", "+- speed") = "faster";
     }
     /// Replay slower.
     ReplaySlower = "replay_slower" => {
-        Replay 30 [ch('-')];
+        Replay 30 [ch('-')] = "slower";
     }
     /// Ask for a turn to jump to.
     ReplayJump = "jump_to_turn" => {

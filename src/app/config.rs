@@ -676,6 +676,35 @@ mod tests {
     }
 
     #[test]
+    fn commands_that_share_a_row_s_words_have_their_own_in_the_file() {
+        // "select next / prev foe" would be said of both; each declares its own words.
+        let mut shared = 0;
+        for (r, b) in BINDINGS.iter().enumerate() {
+            if row_slots()[r].len() < 2 || !b.help.contains(" / ") {
+                continue;
+            }
+            shared += 1;
+            for &i in &row_slots()[r] {
+                assert_ne!(
+                    slot_words(i),
+                    b.help,
+                    "{} in {:?}",
+                    slots()[i].name,
+                    b.label
+                );
+            }
+        }
+        assert_eq!(shared, 9);
+        let words = |name: &str| {
+            let i = slots().iter().position(|s| s.name == name).unwrap();
+            slot_words(i)
+        };
+        assert_eq!(words("prev_monster"), "select prev foe");
+        assert_eq!(words("newer"), "newer message");
+        assert_eq!(words("oldest"), "oldest");
+    }
+
+    #[test]
     fn the_bindings_are_the_table_when_every_key_is_the_table_s() {
         use crate::game::KeyNames;
         assert!(Bindings::standard().is_table());

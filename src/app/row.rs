@@ -19,6 +19,9 @@ pub struct Binding {
     pub help: &'static str,
     /// What the hint bar shows for it, if anything (`o search`).
     pub hint: &'static str,
+    /// What each of its commands does in the settings file's comment, where its help
+    /// words several at once (`select next / prev foe`); the others' is the help.
+    pub file: Vec<(Action, &'static str)>,
 }
 
 /// A row that describes keys bound in another row (the movement keys) or the mouse:
@@ -34,6 +37,7 @@ macro_rules! note {
                 help: $help,
                 hint: $hint,
             }),
+            file: None,
         }
     };
 }
@@ -65,6 +69,11 @@ pub(super) fn rows<'a>(declared: impl IntoIterator<Item = &'a Defaults>) -> Vec<
             keys: group.iter().flat_map(|d| d.keys.iter().copied()).collect(),
             help: words.help,
             hint: words.hint,
+            file: group
+                .iter()
+                .filter_map(|d| d.file.map(|f| (d.keys, f)))
+                .flat_map(|(keys, f)| keys.iter().map(move |&(_, a)| (a, f)))
+                .collect(),
         });
     }
     out
@@ -91,6 +100,7 @@ mod tests {
             row,
             keys,
             words,
+            file: None,
         }
     }
 
