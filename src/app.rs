@@ -113,10 +113,7 @@ impl App {
             front: front::Front::new(false),
         };
         app.play().welcome();
-        app.ui
-            .selection
-            .pick_default(app.session.world(), app.ui.sight);
-        app.ui.sync_trace(app.session.world_mut());
+        app.ui.reset_for(app.session.world_mut());
         app.settle_camera();
         app
     }
@@ -560,13 +557,8 @@ impl App {
     fn began(&mut self) {
         self.front.run_serial += 1;
         self.play().welcome();
-        self.ui
-            .selection
-            .pick_default(self.session.world(), self.ui.sight);
-        self.ui.overlay.step = None;
         self.screen = Screen::Play;
-        self.ui.stop_errands();
-        self.ui.sync_trace(self.session.world_mut());
+        self.ui.reset_for(self.session.world_mut());
     }
 
     /// Generates a level with the next seed: caves as large as the map view, or, when a

@@ -45,13 +45,9 @@ impl App {
         };
         match moved {
             Ok(depth) => {
-                self.ui
-                    .selection
-                    .pick_default(self.session.world(), self.ui.sight);
                 // Any long action belonged to the game left behind.
-                self.ui.stop_errands();
+                self.ui.reset_for(self.session.world_mut());
                 self.set_cursor(self.world().player().pos);
-                self.ui.after_turn(self.session.world_mut());
                 let name = self.session.source().name();
                 let last = self.world().final_depth();
                 self.say(format!(

@@ -73,12 +73,8 @@ impl Play<'_> {
             }
             Descended::Refused => false,
             Descended::Down => {
-                self.ui
-                    .selection
-                    .pick_default(self.session.world(), self.ui.sight);
                 // Any long action belonged to the game left behind.
-                self.ui.stop_errands();
-                self.ui.after_turn(self.session.world_mut());
+                self.ui.reset_for(self.session.world_mut());
                 true
             }
         }

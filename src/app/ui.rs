@@ -152,6 +152,16 @@ impl Ui {
         self.sync_trace(world);
     }
 
+    /// Starts over on a new world (a new game, another floor): the default selection,
+    /// the overlay's search in full, no long action of the world left behind, and the
+    /// trace on the new selection.
+    pub(crate) fn reset_for(&mut self, world: &mut World) {
+        self.selection.pick_default(world, self.sight);
+        self.overlay.step = None;
+        self.stop_errands();
+        self.sync_trace(world);
+    }
+
     /// Stops travel, resting and exploring; whether any was under way.
     pub(crate) fn stop_errands(&mut self) -> bool {
         let busy = self.travel.take().is_some() | self.errand.take().is_some();
