@@ -13,10 +13,8 @@ impl App {
             Action::Wait => self.play().act(Act::Wait),
             Action::NextMonster | Action::PrevMonster => {
                 let by = if action == Action::NextMonster { 1 } else { -1 };
-                match self.ui.selection.cycled(self.session.world(), by) {
-                    Some(id) => self.ui.select(Some(id), self.session.world_mut()),
-                    None => self.ui.selection.id = None,
-                }
+                let id = self.ui.selection.cycled(self.session.world(), by);
+                self.ui.select(id, self.session.world_mut());
             }
             Action::TogglePath => self.ui.show_path = !self.ui.show_path,
             Action::Descend => {
