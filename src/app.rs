@@ -114,7 +114,7 @@ impl App {
         };
         app.play().welcome();
         app.ui.reset_for(app.session.world_mut());
-        app.settle_camera();
+        app.ui.settle_camera(&app.screen, app.session.world());
         app
     }
 
@@ -184,8 +184,9 @@ impl App {
                 ..
             })
         );
-        if !in_stroke {
-            self.end_stroke();
+        // The monsters replan once for all a stroke painted.
+        if !in_stroke && self.screen.end_stroke() {
+            self.after_edit();
         }
         let mut effect = Effect::None;
         match event {
@@ -210,7 +211,7 @@ impl App {
         // The pointer's cell is on screen already: scrolling now would move the map under
         // a drag.
         if !matches!(event, Event::Mouse(_)) {
-            self.settle_camera();
+            self.ui.settle_camera(&self.screen, self.session.world());
         }
         if !self.front.running {
             effect = Effect::Quit;
@@ -258,7 +259,7 @@ impl App {
         self.began();
         let level = self.session.source().name();
         let save = self.ui.key(Context::Play, Action::Save);
-        self.say(format!(
+        self.session.world_mut().say(format!(
             "Recovered the unsaved edits kept in {name}: {save} saves them into {level}."
         ));
     }
@@ -282,29 +283,13 @@ impl App {
 
     /// The cursor of look, edit or the lab; elsewhere the player's cell.
     pub fn cursor(&self) -> Pos {
-        match self.screen.base() {
-            Screen::Look { cursor } | Screen::Edit { cursor, .. } | Screen::Lab { cursor, .. } => {
-                *cursor
-            }
-            _ => self.world().player().pos,
-        }
+        self.screen.cursor(self.session.world())
     }
 
     /// Moves the cursor of look, edit or the lab to a cell, as a click there does; the
     /// other screens have no cursor.
     pub fn set_cursor(&mut self, p: Pos) {
-        if let Some(c) = self.screen.cursor_mut() {
-            *c = p;
-        }
-    }
-
-    /// Ends the mouse stroke under way; the monsters replan once for all it painted.
-    fn end_stroke(&mut self) {
-        let stroke = self.screen.stroke_mut().and_then(Option::take);
-        // The lab paints its own map: the game has nothing to replan for.
-        if stroke.is_some_and(|s| s.replan) && self.screen.mode() != Mode::Lab {
-            self.after_edit();
-        }
+        self.screen.set_cursor(p);
     }
 
     /// Whether [`App::tick`] has work to do (travel or autoplay).
@@ -317,7 +302,9 @@ impl App {
     pub fn tick(&mut self) {
         self.front.notice = None;
         let was = self.world().state();
-        self.end_stroke();
+        if self.screen.end_stroke() {
+            self.after_edit();
+        }
         if self.ui.travel.is_some() {
             self.play().travel_step();
         }
@@ -328,7 +315,7 @@ impl App {
             let total = self.screen.shown_expansions(self.session.world());
             self.ui.overlay.tick(total);
         }
-        self.settle_camera();
+        self.ui.settle_camera(&self.screen, self.session.world());
         self.front.note_end(was, &self.session);
     }
 
@@ -358,7 +345,7 @@ impl App {
         // Any key stops travel, as players expect of an interrupted run. Autoplay goes on
         // until `a` pauses it or a step key takes over, so its speed can be changed live.
         if self.ui.stop_errands() {
-            self.say("You stop.");
+            self.session.world_mut().say("You stop.");
             return Effect::None;
         }
         let (size, unsaved) = (self.ui.size, self.session.unsaved());
@@ -411,7 +398,7 @@ impl App {
                 }
             }
             (Confirm::Overwrite, Action::Yes) => self.save(true),
-            (Confirm::Overwrite, _) => self.say("Not saved."),
+            (Confirm::Overwrite, _) => self.session.world_mut().say("Not saved."),
             (Confirm::Restart, Action::Yes) => self.restart(),
             (Confirm::Abandon, Action::Yes) => {
                 // Any long action belonged to the game left behind.
@@ -488,7 +475,7 @@ impl App {
                     Screen::Play
                 } else {
                     Screen::Look {
-                        cursor: self.focus_default(),
+                        cursor: self.ui.focus_default(&self.screen, self.session.world()),
                     }
                 };
             }
@@ -500,7 +487,7 @@ impl App {
                         self.screen = Screen::Play;
                         self.start_travel(to);
                     }
-                    screens::look::Go::Refused(why) => self.say(why),
+                    screens::look::Go::Refused(why) => self.session.world_mut().say(why),
                 }
             }
             Action::Back => match self.screen.mode() {
@@ -538,7 +525,7 @@ impl App {
         match self.session.new_run(seed) {
             Ok(replaced) => self.front.replaced(replaced),
             Err(crate::session::UnsavedBelow) => {
-                self.say(format!(
+                self.session.world_mut().say(format!(
                     "Save ({}) or undo your edits to this floor first: restarting goes back to the first floor.",
                     self.ui.key(Context::Play, Action::Save)
                 ));
@@ -547,9 +534,11 @@ impl App {
         }
         self.began();
         if self.front.keeping {
-            self.say(format!("A new run begins, seed {seed}."));
+            self.session
+                .world_mut()
+                .say(format!("A new run begins, seed {seed}."));
         } else {
-            self.say("A new game begins.");
+            self.session.world_mut().say("A new game begins.");
         }
     }
 
@@ -565,7 +554,7 @@ impl App {
     /// generated level is in play, the next kind at its size (pressing `G` again and again
     /// shows every kind).
     fn new_level(&mut self) {
-        let view = self.map_view_size();
+        let view = self.ui.map_view_size(&self.screen).unwrap_or((0, 0));
         match self.session.new_level(view) {
             Ok(made) => {
                 self.front.replaced(made.replaced);
@@ -575,15 +564,18 @@ impl App {
                     self.ui.key(Context::Play, Action::NewLevel),
                     self.ui.key(Context::Play, Action::Save),
                 );
-                self.say(format!(
+                self.session.world_mut().say(format!(
                     "Generated {kind} {w}x{h} seed {seed}; {again} for {}, {save} saves it as {name}.",
                     kind.next()
                 ));
-                self.say(format!(
+                self.session.world_mut().say(format!(
                     "Again: astar-rogue generate --kind {kind} --size {w}x{h} --seed {seed}"
                 ));
             }
-            Err(e) => self.say(format!("Cannot generate: {e}")),
+            Err(e) => self
+                .session
+                .world_mut()
+                .say(format!("Cannot generate: {e}")),
         }
     }
 
@@ -594,26 +586,32 @@ impl App {
             Saved::Written {
                 name,
                 replay: false,
-            } if self.front.keeping => self.say(format!(
+            } if self.front.keeping => self.session.world_mut().say(format!(
                 "Saved the level design to {name}; your run is kept apart, when you leave."
             )),
             Saved::Written {
                 name,
                 replay: false,
-            } => self.say(format!("Saved {name}.")),
-            Saved::Written { name, replay: true } => {
-                self.say(format!("Saved {name} (a replay: nothing written)."))
-            }
-            Saved::NoFile => self.say("This level has no file to save to."),
+            } => self.session.world_mut().say(format!("Saved {name}.")),
+            Saved::Written { name, replay: true } => self
+                .session
+                .world_mut()
+                .say(format!("Saved {name} (a replay: nothing written).")),
+            Saved::NoFile => self
+                .session
+                .world_mut()
+                .say("This level has no file to save to."),
             Saved::Asks { name, why } => {
                 self.screen.ask(Confirm::Overwrite);
                 let (yes, no) = (
                     self.ui.key(Context::Confirm, Action::Yes),
                     self.ui.key(Context::Confirm, Action::No),
                 );
-                self.say(format!("{name} {why}. Overwrite it? ({yes}/{no})"));
+                self.session
+                    .world_mut()
+                    .say(format!("{name} {why}. Overwrite it? ({yes}/{no})"));
             }
-            Saved::Failed { name, error } => self.say(format!(
+            Saved::Failed { name, error } => self.session.world_mut().say(format!(
                 "Could not save {name}: {error}. The file on disk is unchanged."
             )),
         }
@@ -631,7 +629,7 @@ impl App {
         match polled {
             crate::session::Polled::Quiet => DiskPoll::Quiet,
             crate::session::Polled::Writing { name, pid } => {
-                self.say(format!(
+                self.session.world_mut().say(format!(
                     "{name} is being written by another program (process {pid}); the game reads it once that is done."
                 ));
                 DiskPoll::Waiting
@@ -654,16 +652,22 @@ impl App {
     /// What a reload did, for the player.
     fn reloaded(&mut self, outcome: Reloaded) {
         match outcome {
-            Reloaded::NoFile => self.say("This level has no file to reload."),
+            Reloaded::NoFile => self
+                .session
+                .world_mut()
+                .say("This level has no file to reload."),
             Reloaded::Unchanged | Reloaded::Unsettled => {}
-            Reloaded::Failed(why) => self.say(format!("Reload failed, level kept: {why}")),
+            Reloaded::Failed(why) => self
+                .session
+                .world_mut()
+                .say(format!("Reload failed, level kept: {why}")),
             Reloaded::Conflict(pending) => {
                 let name = self.session.source().name();
                 let (take, keep) = (
                     self.ui.key(Context::Confirm, Action::TakeFile),
                     self.ui.key(Context::Confirm, Action::KeepMine),
                 );
-                self.say(format!(
+                self.session.world_mut().say(format!(
                     "{name} changed on disk, and the game has unsaved edits: {take} takes the file's, {keep} keeps yours."
                 ));
                 self.screen.ask(Confirm::Reload(pending));
@@ -694,11 +698,13 @@ impl App {
                         },
                     };
                 }
-                self.say(format!(
+                self.session.world_mut().say(format!(
                     "{name} changed on disk: the game restarts from the file."
                 ));
                 if history_cleared {
-                    self.say("Undo history cleared: it belonged to the level before.");
+                    self.session
+                        .world_mut()
+                        .say("Undo history cleared: it belonged to the level before.");
                 }
             }
         }
@@ -710,7 +716,7 @@ impl App {
         self.session.keep_own_design();
         let name = self.session.source().name();
         let save = self.ui.key(Context::Play, Action::Save);
-        self.say(format!(
+        self.session.world_mut().say(format!(
             "Kept your edits; {name} on disk is newer ({save} asks before overwriting it)."
         ));
     }
@@ -721,11 +727,6 @@ impl App {
             session: &mut self.session,
             ui: &mut self.ui,
         }
-    }
-
-    /// The app's own words in the message log (the game's come from the game).
-    fn say(&mut self, text: impl Into<String>) {
-        self.session.world_mut().say(text);
     }
 
     /// Starts travel toward a cell, one step per tick.

@@ -47,14 +47,14 @@ impl App {
             Ok(depth) => {
                 // Any long action belonged to the game left behind.
                 self.ui.reset_for(self.session.world_mut());
-                self.set_cursor(self.world().player().pos);
+                self.screen.set_cursor(self.session.world().player().pos);
                 let name = self.session.source().name();
                 let last = self.world().final_depth();
-                self.say(format!(
+                self.session.world_mut().say(format!(
                     "Editing floor {depth} of {last}, {name}; the run goes on from here."
                 ));
             }
-            Err(why) => self.say(match why {
+            Err(why) => self.session.world_mut().say(match why {
                 NoFloor::Unsaved => format!(
                     "Save ({}) or undo your edits first: the other floor replaces this design.",
                     self.ui.key(Context::Edit, Action::Save)
@@ -80,10 +80,7 @@ impl App {
             return;
         }
         let editing = self.screen.mode() == Mode::Edit;
-        let area = ratatui::layout::Rect::new(0, 0, self.ui.size.0, self.ui.size.1);
-        let (w, h) = super::screen::layout(self, area).map_or((40, 14), |l| {
-            (usize::from(l.map.width), usize::from(l.map.height))
-        });
+        let (w, h) = self.ui.map_view_size(&self.screen).unwrap_or((40, 14));
         match self.session.new_blank((w.max(3), h.max(3))) {
             Ok(crate::session::NewBlank { name, replaced }) => {
                 self.front.replaced(replaced);
@@ -99,13 +96,16 @@ impl App {
                     self.ui.key(Context::Play, Action::Edit),
                     self.ui.key(Context::Edit, Action::Save),
                 );
-                self.say(format!(
+                self.session.world_mut().say(format!(
                     "A blank {}x{} level: {edit} edits it, {save} saves it as {name}.",
                     w.max(3),
                     h.max(3)
                 ));
             }
-            Err(e) => self.say(format!("Cannot make a blank level: {e}")),
+            Err(e) => self
+                .session
+                .world_mut()
+                .say(format!("Cannot make a blank level: {e}")),
         }
     }
 

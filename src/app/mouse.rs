@@ -31,9 +31,9 @@ impl App {
             Mode::Edit => {
                 self.with_editor(|e| e.mouse(cell, button, drag));
             }
-            Mode::Look => self.set_cursor(cell),
+            Mode::Look => self.screen.set_cursor(cell),
             Mode::Lab => {
-                self.set_cursor(cell);
+                self.screen.set_cursor(cell);
                 if let Screen::Lab { lab, stroke, .. } = self.screen.base_mut() {
                     lab_screen::mouse(lab, stroke, &mut self.ui.overlay, cell, button, drag);
                 }

@@ -22,7 +22,7 @@ impl App {
                     == Some(crate::content::level::FeatureKind::Stairs)
                 {
                     if self.play().descend() {
-                        self.set_cursor(self.world().player().pos);
+                        self.screen.set_cursor(self.world().player().pos);
                     }
                 } else {
                     self.play().travel_to_stairs();
@@ -45,7 +45,7 @@ impl App {
             Action::UseTool(kind) => self.play().act(Act::Use(kind)),
             Action::ToggleSight => {
                 self.ui.sight = !self.ui.sight;
-                self.say(if self.ui.sight {
+                self.session.world_mut().say(if self.ui.sight {
                     "Sight on: you see what your eyes reach and remember the rest."
                 } else {
                     "Sight off: the whole map shows."

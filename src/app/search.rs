@@ -21,7 +21,7 @@ impl App {
             match lab_screen::handle(lab, *cursor, &mut self.ui.overlay, bindings, action) {
                 Outcome::Done => return None,
                 Outcome::Say(text) => {
-                    self.say(text);
+                    self.session.world_mut().say(text);
                     return None;
                 }
                 Outcome::Not(_) => {}
@@ -35,7 +35,7 @@ impl App {
             Action::CyclePlanning => {
                 let next = self.world().planning().next();
                 self.session.world_mut().set_planning(next);
-                self.say(match next {
+                self.session.world_mut().say(match next {
                     Planning::AStar => "Monsters plan: each its own A*, every turn.".to_string(),
                     Planning::Capped(n) => format!(
                         "Monsters plan: A* capped at {n} expansions; a capped one heads for the nearest node it reached."
@@ -93,7 +93,7 @@ impl App {
         };
         self.ui.overlay.step = None;
         self.ui.overlay.autoplay = false;
-        self.settle_camera();
+        self.ui.settle_camera(&self.screen, self.session.world());
         let key = |c, a| self.ui.key(c, a);
         let text = format!(
             "The lab: {} and {} (or the mouse) set start and goal, {} {} step, {} layers, {} compares, {} leaves.",
@@ -105,7 +105,7 @@ impl App {
             key(Context::Lab, Action::CycleCompare),
             key(Context::Lab, Action::Lab),
         );
-        self.say(text);
+        self.session.world_mut().say(text);
     }
 
     /// Opens the lab on the search the overlay shows (or from the cursor to the player).
@@ -150,6 +150,6 @@ impl App {
         }
         self.ui.overlay.step = None;
         self.ui.overlay.autoplay = false;
-        self.settle_camera();
+        self.ui.settle_camera(&self.screen, self.session.world());
     }
 }
