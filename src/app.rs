@@ -186,7 +186,7 @@ impl App {
         );
         // The monsters replan once for all a stroke painted.
         if !in_stroke && self.screen.end_stroke() {
-            self.after_edit();
+            self.screen.after_edit(&mut self.session, &mut self.ui);
         }
         let mut effect = Effect::None;
         match event {
@@ -303,7 +303,7 @@ impl App {
         self.front.notice = None;
         let was = self.world().state();
         if self.screen.end_stroke() {
-            self.after_edit();
+            self.screen.after_edit(&mut self.session, &mut self.ui);
         }
         if self.ui.travel.is_some() {
             self.play().travel_step();
@@ -420,7 +420,11 @@ impl App {
     /// the key table) or a click asks for. Each part of the app takes the commands that are
     /// its own: the game's, the search's, the editor's, then moving between the screens.
     pub fn apply(&mut self, action: Action) {
-        let Some(action) = self.game_action(action) else {
+        let mut play = travel::Play {
+            session: &mut self.session,
+            ui: &mut self.ui,
+        };
+        let Some(action) = play.handle(&mut self.screen, action) else {
             return;
         };
         let Some(action) = self.search_action(action) else {
@@ -491,7 +495,11 @@ impl App {
                 }
             }
             Action::Back => match self.screen.mode() {
-                Mode::Edit if self.with_editor(|e| e.tools.cancel()) == Some(true) => {}
+                Mode::Edit
+                    if self
+                        .screen
+                        .with_editor(&mut self.session, &mut self.ui, |e| e.tools.cancel())
+                        == Some(true) => {}
                 Mode::Look | Mode::Edit => self.screen = Screen::Play,
                 Mode::Lab => self.leave_lab(),
                 _ => {}

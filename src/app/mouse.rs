@@ -29,7 +29,9 @@ impl App {
         };
         match self.screen.mode() {
             Mode::Edit => {
-                self.with_editor(|e| e.mouse(cell, button, drag));
+                let (session, ui) = (&mut self.session, &mut self.ui);
+                self.screen
+                    .with_editor(session, ui, |e| e.mouse(cell, button, drag));
             }
             Mode::Look => self.screen.set_cursor(cell),
             Mode::Lab => {
