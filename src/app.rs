@@ -427,7 +427,10 @@ impl App {
         let Some(action) = play.handle(&mut self.screen, action) else {
             return;
         };
-        let Some(action) = self.search_action(action) else {
+        let Some(action) = self
+            .screen
+            .search_action(&mut self.session, &mut self.ui, action)
+        else {
             return;
         };
         let Some(action) = self.edit_action(action) else {
@@ -501,7 +504,7 @@ impl App {
                         .with_editor(&mut self.session, &mut self.ui, |e| e.tools.cancel())
                         == Some(true) => {}
                 Mode::Look | Mode::Edit => self.screen = Screen::Play,
-                Mode::Lab => self.leave_lab(),
+                Mode::Lab => self.screen.leave_lab(&mut self.ui, self.session.world()),
                 _ => {}
             },
             Action::Save => self.save(false),
