@@ -256,7 +256,7 @@ impl App {
     /// removes the recovery file.
     pub fn take_recovery(&mut self, design: Design, recovery: std::path::PathBuf) {
         let name = self.session.take_recovery(design, recovery);
-        self.began();
+        self.began(None);
         let level = self.session.source().name();
         let save = self.ui.key(Context::Play, Action::Save);
         self.session.world_mut().say(format!(
@@ -294,8 +294,7 @@ impl App {
 
     /// Whether [`App::tick`] has work to do (travel or autoplay).
     pub fn is_busy(&self) -> bool {
-        self.front.running
-            && (self.ui.travel.is_some() || self.ui.errand.is_some() || self.ui.overlay.autoplay)
+        self.front.running && self.ui.busy()
     }
 
     /// Advances travel by one step and autoplay by one frame.
@@ -534,7 +533,7 @@ impl App {
             self.world().seed()
         };
         match self.session.new_run(seed) {
-            Ok(replaced) => self.front.replaced(replaced),
+            Ok(replaced) => self.began(replaced),
             Err(crate::session::UnsavedBelow) => {
                 self.session.world_mut().say(format!(
                     "Save ({}) or undo your edits to this floor first: restarting goes back to the first floor.",
@@ -543,7 +542,6 @@ impl App {
                 return;
             }
         }
-        self.began();
         if self.front.keeping {
             self.session
                 .world_mut()
@@ -553,8 +551,10 @@ impl App {
         }
     }
 
-    /// A new game began in the session: the screen starts over on it.
-    fn began(&mut self) {
+    /// A new game began in the session, in place of the run `replaced` if one was in
+    /// progress (the front end scores it as abandoned): the screen starts over on it.
+    fn began(&mut self, replaced: Option<Box<crate::session::morgue::RunEnd>>) {
+        self.front.replaced(replaced);
         self.front.run_serial += 1;
         self.play().welcome();
         self.screen = Screen::Play;
@@ -568,8 +568,7 @@ impl App {
         let view = self.ui.map_view_size(&self.screen).unwrap_or((0, 0));
         match self.session.new_level(view) {
             Ok(made) => {
-                self.front.replaced(made.replaced);
-                self.began();
+                self.began(made.replaced);
                 let (kind, (w, h), seed, name) = (made.kind, made.size, made.seed, made.name);
                 let (again, save) = (
                     self.ui.key(Context::Play, Action::NewLevel),
@@ -694,8 +693,7 @@ impl App {
                     Screen::Edit { cursor, tools, .. } => Some((*cursor, tools.glyph)),
                     _ => None,
                 };
-                self.front.replaced(replaced);
-                self.began();
+                self.began(replaced);
                 if let Some((cursor, glyph)) = editing {
                     let world = self.session.world();
                     self.screen = Screen::Edit {

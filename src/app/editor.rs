@@ -91,8 +91,7 @@ impl App {
         let (w, h) = self.ui.map_view_size(&self.screen).unwrap_or((40, 14));
         match self.session.new_blank((w.max(3), h.max(3))) {
             Ok(crate::session::NewBlank { name, replaced }) => {
-                self.front.replaced(replaced);
-                self.began();
+                self.began(replaced);
                 if editing {
                     self.screen = Screen::Edit {
                         cursor: self.world().player().pos,

@@ -124,6 +124,11 @@ impl Ui {
         self.settings.bindings.key_of(context, action)
     }
 
+    /// Whether travel, resting, exploring or autoplay is under way: ticks have work.
+    pub(crate) fn busy(&self) -> bool {
+        self.travel.is_some() || self.errand.is_some() || self.overlay.autoplay
+    }
+
     /// The monster whose search is recorded: the selected one while the overlay is on.
     pub(crate) fn wanted_trace(&self) -> Option<u32> {
         if self.overlay.on {
