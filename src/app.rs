@@ -410,7 +410,16 @@ impl App {
                 let outcome = self.session.take_reload(*pending);
                 self.reloaded(outcome);
             }
-            (Confirm::Reload(_), _) => self.keep_own_design(),
+            // The player keeps theirs over the file's newer design: the file is not taken
+            // as seen, so the next save asks before overwriting it.
+            (Confirm::Reload(_), _) => {
+                self.session.keep_own_design();
+                let name = self.session.source().name();
+                let save = self.ui.key(Context::Play, Action::Save);
+                self.session.world_mut().say(format!(
+                    "Kept your edits; {name} on disk is newer ({save} asks before overwriting it)."
+                ));
+            }
             _ => {}
         }
     }
@@ -717,17 +726,6 @@ impl App {
                 }
             }
         }
-    }
-
-    /// Keeps the game's design over the file's newer one; the file is not taken as seen,
-    /// so the next save asks before overwriting it.
-    fn keep_own_design(&mut self) {
-        self.session.keep_own_design();
-        let name = self.session.source().name();
-        let save = self.ui.key(Context::Play, Action::Save);
-        self.session.world_mut().say(format!(
-            "Kept your edits; {name} on disk is newer ({save} asks before overwriting it)."
-        ));
     }
 
     /// The game played, lent to the play screen's component for one command or tick.
