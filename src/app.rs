@@ -428,20 +428,10 @@ impl App {
     /// the key table) or a click asks for. Each part of the app takes the commands that are
     /// its own: the game's, the search's, the editor's, then moving between the screens.
     pub fn apply(&mut self, action: Action) {
-        let mut play = travel::Play {
-            session: &mut self.session,
-            ui: &mut self.ui,
-        };
-        let Some(action) = play.handle(&mut self.screen, action) else {
-            return;
-        };
-        let Some(action) = self
-            .screen
-            .search_action(&mut self.session, &mut self.ui, action)
-        else {
-            return;
-        };
-        let Some(action) = self.edit_action(action) else {
+        let (session, ui, screen) = (&mut self.session, &mut self.ui, &mut self.screen);
+        let game = travel::Play::new(session, ui).handle(screen, action);
+        let searched = game.and_then(|a| screen.search_action(session, ui, a));
+        let Some(action) = searched.and_then(|a| self.edit_action(a)) else {
             return;
         };
         match action {
@@ -730,10 +720,7 @@ impl App {
 
     /// The game played, lent to the play screen's component for one command or tick.
     fn play(&mut self) -> travel::Play<'_> {
-        travel::Play {
-            session: &mut self.session,
-            ui: &mut self.ui,
-        }
+        travel::Play::new(&mut self.session, &mut self.ui)
     }
 
     /// Starts travel toward a cell, one step per tick.
