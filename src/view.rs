@@ -344,7 +344,7 @@ fn render_hint(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut Buffer)
         Mode::Look => {
             let b = &app.ui().settings().bindings;
             let mut leave = b.keys_of(Context::Look, Action::Look);
-            leave.push(b.key_of(Context::Global, Action::Back));
+            leave.push(app.ui().key(Context::Global, Action::Back));
             format!(
                 "{} leave  {}",
                 leave.join(" "),
