@@ -113,11 +113,8 @@ impl App {
             front: front::Front::new(false),
         };
         app.play().welcome();
-        app.ui
-            .selection
-            .pick_default(app.session.world(), app.ui.sight);
-        app.ui.sync_trace(app.session.world_mut());
-        app.settle_camera();
+        app.ui.reset_for(app.session.world_mut());
+        app.ui.settle_camera(&app.screen, app.session.world());
         app
     }
 
@@ -187,8 +184,9 @@ impl App {
                 ..
             })
         );
-        if !in_stroke {
-            self.end_stroke();
+        // The monsters replan once for all a stroke painted.
+        if !in_stroke && self.screen.end_stroke() {
+            self.screen.after_edit(&mut self.session, &mut self.ui);
         }
         let mut effect = Effect::None;
         match event {
@@ -213,7 +211,7 @@ impl App {
         // The pointer's cell is on screen already: scrolling now would move the map under
         // a drag.
         if !matches!(event, Event::Mouse(_)) {
-            self.settle_camera();
+            self.ui.settle_camera(&self.screen, self.session.world());
         }
         if !self.front.running {
             effect = Effect::Quit;
@@ -258,10 +256,10 @@ impl App {
     /// removes the recovery file.
     pub fn take_recovery(&mut self, design: Design, recovery: std::path::PathBuf) {
         let name = self.session.take_recovery(design, recovery);
-        self.began();
+        self.began(None);
         let level = self.session.source().name();
         let save = self.ui.key(Context::Play, Action::Save);
-        self.say(format!(
+        self.session.world_mut().say(format!(
             "Recovered the unsaved edits kept in {name}: {save} saves them into {level}."
         ));
     }
@@ -285,42 +283,27 @@ impl App {
 
     /// The cursor of look, edit or the lab; elsewhere the player's cell.
     pub fn cursor(&self) -> Pos {
-        match self.screen.base() {
-            Screen::Look { cursor } | Screen::Edit { cursor, .. } | Screen::Lab { cursor, .. } => {
-                *cursor
-            }
-            _ => self.world().player().pos,
-        }
+        self.screen.cursor(self.session.world())
     }
 
     /// Moves the cursor of look, edit or the lab to a cell, as a click there does; the
     /// other screens have no cursor.
     pub fn set_cursor(&mut self, p: Pos) {
-        if let Some(c) = self.screen.cursor_mut() {
-            *c = p;
-        }
-    }
-
-    /// Ends the mouse stroke under way; the monsters replan once for all it painted.
-    fn end_stroke(&mut self) {
-        let stroke = self.screen.stroke_mut().and_then(Option::take);
-        // The lab paints its own map: the game has nothing to replan for.
-        if stroke.is_some_and(|s| s.replan) && self.screen.mode() != Mode::Lab {
-            self.after_edit();
-        }
+        self.screen.set_cursor(p);
     }
 
     /// Whether [`App::tick`] has work to do (travel or autoplay).
     pub fn is_busy(&self) -> bool {
-        self.front.running
-            && (self.ui.travel.is_some() || self.ui.errand.is_some() || self.ui.overlay.autoplay)
+        self.front.running && self.ui.busy()
     }
 
     /// Advances travel by one step and autoplay by one frame.
     pub fn tick(&mut self) {
         self.front.notice = None;
         let was = self.world().state();
-        self.end_stroke();
+        if self.screen.end_stroke() {
+            self.screen.after_edit(&mut self.session, &mut self.ui);
+        }
         if self.ui.travel.is_some() {
             self.play().travel_step();
         }
@@ -331,7 +314,7 @@ impl App {
             let total = self.screen.shown_expansions(self.session.world());
             self.ui.overlay.tick(total);
         }
-        self.settle_camera();
+        self.ui.settle_camera(&self.screen, self.session.world());
         self.front.note_end(was, &self.session);
     }
 
@@ -361,7 +344,7 @@ impl App {
         // Any key stops travel, as players expect of an interrupted run. Autoplay goes on
         // until `a` pauses it or a step key takes over, so its speed can be changed live.
         if self.ui.stop_errands() {
-            self.say("You stop.");
+            self.session.world_mut().say("You stop.");
             return Effect::None;
         }
         let (size, unsaved) = (self.ui.size, self.session.unsaved());
@@ -414,7 +397,7 @@ impl App {
                 }
             }
             (Confirm::Overwrite, Action::Yes) => self.save(true),
-            (Confirm::Overwrite, _) => self.say("Not saved."),
+            (Confirm::Overwrite, _) => self.session.world_mut().say("Not saved."),
             (Confirm::Restart, Action::Yes) => self.restart(),
             (Confirm::Abandon, Action::Yes) => {
                 // Any long action belonged to the game left behind.
@@ -427,7 +410,16 @@ impl App {
                 let outcome = self.session.take_reload(*pending);
                 self.reloaded(outcome);
             }
-            (Confirm::Reload(_), _) => self.keep_own_design(),
+            // The player keeps theirs over the file's newer design: the file is not taken
+            // as seen, so the next save asks before overwriting it.
+            (Confirm::Reload(_), _) => {
+                self.session.keep_own_design();
+                let name = self.session.source().name();
+                let save = self.ui.key(Context::Play, Action::Save);
+                self.session.world_mut().say(format!(
+                    "Kept your edits; {name} on disk is newer ({save} asks before overwriting it)."
+                ));
+            }
             _ => {}
         }
     }
@@ -436,13 +428,10 @@ impl App {
     /// the key table) or a click asks for. Each part of the app takes the commands that are
     /// its own: the game's, the search's, the editor's, then moving between the screens.
     pub fn apply(&mut self, action: Action) {
-        let Some(action) = self.game_action(action) else {
-            return;
-        };
-        let Some(action) = self.search_action(action) else {
-            return;
-        };
-        let Some(action) = self.edit_action(action) else {
+        let (session, ui, screen) = (&mut self.session, &mut self.ui, &mut self.screen);
+        let game = travel::Play::new(session, ui).handle(screen, action);
+        let searched = game.and_then(|a| screen.search_action(session, ui, a));
+        let Some(action) = searched.and_then(|a| self.edit_action(a)) else {
             return;
         };
         match action {
@@ -491,7 +480,7 @@ impl App {
                     Screen::Play
                 } else {
                     Screen::Look {
-                        cursor: self.focus_default(),
+                        cursor: self.ui.focus_default(&self.screen, self.session.world()),
                     }
                 };
             }
@@ -503,13 +492,17 @@ impl App {
                         self.screen = Screen::Play;
                         self.start_travel(to);
                     }
-                    screens::look::Go::Refused(why) => self.say(why),
+                    screens::look::Go::Refused(why) => self.session.world_mut().say(why),
                 }
             }
             Action::Back => match self.screen.mode() {
-                Mode::Edit if self.with_editor(|e| e.tools.cancel()) == Some(true) => {}
+                Mode::Edit
+                    if self
+                        .screen
+                        .with_editor(&mut self.session, &mut self.ui, |e| e.tools.cancel())
+                        == Some(true) => {}
                 Mode::Look | Mode::Edit => self.screen = Screen::Play,
-                Mode::Lab => self.leave_lab(),
+                Mode::Lab => self.screen.leave_lab(&mut self.ui, self.session.world()),
                 _ => {}
             },
             Action::Save => self.save(false),
@@ -539,59 +532,59 @@ impl App {
             self.world().seed()
         };
         match self.session.new_run(seed) {
-            Ok(replaced) => self.front.replaced(replaced),
+            Ok(replaced) => self.began(replaced),
             Err(crate::session::UnsavedBelow) => {
-                self.say(format!(
+                self.session.world_mut().say(format!(
                     "Save ({}) or undo your edits to this floor first: restarting goes back to the first floor.",
                     self.ui.key(Context::Play, Action::Save)
                 ));
                 return;
             }
         }
-        self.began();
         if self.front.keeping {
-            self.say(format!("A new run begins, seed {seed}."));
+            self.session
+                .world_mut()
+                .say(format!("A new run begins, seed {seed}."));
         } else {
-            self.say("A new game begins.");
+            self.session.world_mut().say("A new game begins.");
         }
     }
 
-    /// A new game began in the session: the screen starts over on it.
-    fn began(&mut self) {
+    /// A new game began in the session, in place of the run `replaced` if one was in
+    /// progress (the front end scores it as abandoned): the screen starts over on it.
+    fn began(&mut self, replaced: Option<Box<crate::session::morgue::RunEnd>>) {
+        self.front.replaced(replaced);
         self.front.run_serial += 1;
         self.play().welcome();
-        self.ui
-            .selection
-            .pick_default(self.session.world(), self.ui.sight);
-        self.ui.overlay.step = None;
         self.screen = Screen::Play;
-        self.ui.stop_errands();
-        self.ui.sync_trace(self.session.world_mut());
+        self.ui.reset_for(self.session.world_mut());
     }
 
     /// Generates a level with the next seed: caves as large as the map view, or, when a
     /// generated level is in play, the next kind at its size (pressing `G` again and again
     /// shows every kind).
     fn new_level(&mut self) {
-        let view = self.map_view_size();
+        let view = self.ui.map_view_size(&self.screen).unwrap_or((0, 0));
         match self.session.new_level(view) {
             Ok(made) => {
-                self.front.replaced(made.replaced);
-                self.began();
+                self.began(made.replaced);
                 let (kind, (w, h), seed, name) = (made.kind, made.size, made.seed, made.name);
                 let (again, save) = (
                     self.ui.key(Context::Play, Action::NewLevel),
                     self.ui.key(Context::Play, Action::Save),
                 );
-                self.say(format!(
+                self.session.world_mut().say(format!(
                     "Generated {kind} {w}x{h} seed {seed}; {again} for {}, {save} saves it as {name}.",
                     kind.next()
                 ));
-                self.say(format!(
+                self.session.world_mut().say(format!(
                     "Again: astar-rogue generate --kind {kind} --size {w}x{h} --seed {seed}"
                 ));
             }
-            Err(e) => self.say(format!("Cannot generate: {e}")),
+            Err(e) => self
+                .session
+                .world_mut()
+                .say(format!("Cannot generate: {e}")),
         }
     }
 
@@ -602,26 +595,32 @@ impl App {
             Saved::Written {
                 name,
                 replay: false,
-            } if self.front.keeping => self.say(format!(
+            } if self.front.keeping => self.session.world_mut().say(format!(
                 "Saved the level design to {name}; your run is kept apart, when you leave."
             )),
             Saved::Written {
                 name,
                 replay: false,
-            } => self.say(format!("Saved {name}.")),
-            Saved::Written { name, replay: true } => {
-                self.say(format!("Saved {name} (a replay: nothing written)."))
-            }
-            Saved::NoFile => self.say("This level has no file to save to."),
+            } => self.session.world_mut().say(format!("Saved {name}.")),
+            Saved::Written { name, replay: true } => self
+                .session
+                .world_mut()
+                .say(format!("Saved {name} (a replay: nothing written).")),
+            Saved::NoFile => self
+                .session
+                .world_mut()
+                .say("This level has no file to save to."),
             Saved::Asks { name, why } => {
                 self.screen.ask(Confirm::Overwrite);
                 let (yes, no) = (
                     self.ui.key(Context::Confirm, Action::Yes),
                     self.ui.key(Context::Confirm, Action::No),
                 );
-                self.say(format!("{name} {why}. Overwrite it? ({yes}/{no})"));
+                self.session
+                    .world_mut()
+                    .say(format!("{name} {why}. Overwrite it? ({yes}/{no})"));
             }
-            Saved::Failed { name, error } => self.say(format!(
+            Saved::Failed { name, error } => self.session.world_mut().say(format!(
                 "Could not save {name}: {error}. The file on disk is unchanged."
             )),
         }
@@ -639,7 +638,7 @@ impl App {
         match polled {
             crate::session::Polled::Quiet => DiskPoll::Quiet,
             crate::session::Polled::Writing { name, pid } => {
-                self.say(format!(
+                self.session.world_mut().say(format!(
                     "{name} is being written by another program (process {pid}); the game reads it once that is done."
                 ));
                 DiskPoll::Waiting
@@ -662,16 +661,22 @@ impl App {
     /// What a reload did, for the player.
     fn reloaded(&mut self, outcome: Reloaded) {
         match outcome {
-            Reloaded::NoFile => self.say("This level has no file to reload."),
+            Reloaded::NoFile => self
+                .session
+                .world_mut()
+                .say("This level has no file to reload."),
             Reloaded::Unchanged | Reloaded::Unsettled => {}
-            Reloaded::Failed(why) => self.say(format!("Reload failed, level kept: {why}")),
+            Reloaded::Failed(why) => self
+                .session
+                .world_mut()
+                .say(format!("Reload failed, level kept: {why}")),
             Reloaded::Conflict(pending) => {
                 let name = self.session.source().name();
                 let (take, keep) = (
                     self.ui.key(Context::Confirm, Action::TakeFile),
                     self.ui.key(Context::Confirm, Action::KeepMine),
                 );
-                self.say(format!(
+                self.session.world_mut().say(format!(
                     "{name} changed on disk, and the game has unsaved edits: {take} takes the file's, {keep} keeps yours."
                 ));
                 self.screen.ask(Confirm::Reload(pending));
@@ -687,8 +692,7 @@ impl App {
                     Screen::Edit { cursor, tools, .. } => Some((*cursor, tools.glyph)),
                     _ => None,
                 };
-                self.front.replaced(replaced);
-                self.began();
+                self.began(replaced);
                 if let Some((cursor, glyph)) = editing {
                     let world = self.session.world();
                     self.screen = Screen::Edit {
@@ -702,38 +706,21 @@ impl App {
                         },
                     };
                 }
-                self.say(format!(
+                self.session.world_mut().say(format!(
                     "{name} changed on disk: the game restarts from the file."
                 ));
                 if history_cleared {
-                    self.say("Undo history cleared: it belonged to the level before.");
+                    self.session
+                        .world_mut()
+                        .say("Undo history cleared: it belonged to the level before.");
                 }
             }
         }
     }
 
-    /// Keeps the game's design over the file's newer one; the file is not taken as seen,
-    /// so the next save asks before overwriting it.
-    fn keep_own_design(&mut self) {
-        self.session.keep_own_design();
-        let name = self.session.source().name();
-        let save = self.ui.key(Context::Play, Action::Save);
-        self.say(format!(
-            "Kept your edits; {name} on disk is newer ({save} asks before overwriting it)."
-        ));
-    }
-
     /// The game played, lent to the play screen's component for one command or tick.
     fn play(&mut self) -> travel::Play<'_> {
-        travel::Play {
-            session: &mut self.session,
-            ui: &mut self.ui,
-        }
-    }
-
-    /// The app's own words in the message log (the game's come from the game).
-    fn say(&mut self, text: impl Into<String>) {
-        self.session.world_mut().say(text);
+        travel::Play::new(&mut self.session, &mut self.ui)
     }
 
     /// Starts travel toward a cell, one step per tick.

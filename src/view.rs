@@ -331,7 +331,7 @@ fn render_hint(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut Buffer)
             .unwrap_or_default(),
         // The run is over: only a new run and quitting do anything, as the end box says.
         Mode::Play if app.world().state() != GameState::Playing => {
-            let key = |c, a| app.ui().settings().bindings.key_of(c, a);
+            let key = |c, a| app.ui().key(c, a);
             format!(
                 "{} new run  {} quit  {} help  {} messages",
                 key(Context::Play, Action::Restart),
@@ -344,7 +344,7 @@ fn render_hint(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut Buffer)
         Mode::Look => {
             let b = &app.ui().settings().bindings;
             let mut leave = b.keys_of(Context::Look, Action::Look);
-            leave.push(b.key_of(Context::Global, Action::Back));
+            leave.push(app.ui().key(Context::Global, Action::Back));
             format!(
                 "{} leave  {}",
                 leave.join(" "),

@@ -1,15 +1,17 @@
 //! The app's side of the editor: entering and leaving it, going between the floors of a
-//! campaign and starting a blank level (they change the screen or the run), and the
-//! monsters' replanning after an edit. The editor's own commands are the edit screen's
-//! ([`super::screens::edit::Editor`]); the session checks each edit against the design
-//! and applies it to the design and the game in play alike.
+//! campaign and starting a blank level (they change the screen or the run); and the edit
+//! screen lending its state to the editor for one command and replanning the monsters
+//! after an edit (here and not in `screens`, which the shared UI state's settings read).
+//! The editor's own commands are [`super::screens::edit::Editor`]'s; the session checks
+//! each edit against the design and applies it to the design and the game in play alike.
 
 use super::keymap::{Action, Context};
 use super::screens::edit::Editor;
 use super::tools::Tools;
+use super::ui::Ui;
 use super::{App, Confirm, Mode, Screen};
 use crate::engine::grid::Pos;
-use crate::session::NoFloor;
+use crate::session::{NoFloor, Session};
 
 impl App {
     /// Carries out a command of the editor: `None` once it is
@@ -31,7 +33,13 @@ impl App {
             Action::FloorDown => self.change_floor(true),
             Action::FloorUp => self.change_floor(false),
             Action::BlankLevel => self.blank_level(false),
-            other => return self.with_editor(|e| e.handle(other)).unwrap_or(Some(other)),
+            other => {
+                let (session, ui) = (&mut self.session, &mut self.ui);
+                return self
+                    .screen
+                    .with_editor(session, ui, |e| e.handle(other))
+                    .unwrap_or(Some(other));
+            }
         }
         None
     }
@@ -45,20 +53,16 @@ impl App {
         };
         match moved {
             Ok(depth) => {
-                self.ui
-                    .selection
-                    .pick_default(self.session.world(), self.ui.sight);
                 // Any long action belonged to the game left behind.
-                self.ui.stop_errands();
-                self.set_cursor(self.world().player().pos);
-                self.ui.after_turn(self.session.world_mut());
+                self.ui.reset_for(self.session.world_mut());
+                self.screen.set_cursor(self.session.world().player().pos);
                 let name = self.session.source().name();
                 let last = self.world().final_depth();
-                self.say(format!(
+                self.session.world_mut().say(format!(
                     "Editing floor {depth} of {last}, {name}; the run goes on from here."
                 ));
             }
-            Err(why) => self.say(match why {
+            Err(why) => self.session.world_mut().say(match why {
                 NoFloor::Unsaved => format!(
                     "Save ({}) or undo your edits first: the other floor replaces this design.",
                     self.ui.key(Context::Edit, Action::Save)
@@ -84,14 +88,10 @@ impl App {
             return;
         }
         let editing = self.screen.mode() == Mode::Edit;
-        let area = ratatui::layout::Rect::new(0, 0, self.ui.size.0, self.ui.size.1);
-        let (w, h) = super::screen::layout(self, area).map_or((40, 14), |l| {
-            (usize::from(l.map.width), usize::from(l.map.height))
-        });
+        let (w, h) = self.ui.map_view_size(&self.screen).unwrap_or((40, 14));
         match self.session.new_blank((w.max(3), h.max(3))) {
             Ok(crate::session::NewBlank { name, replaced }) => {
-                self.front.replaced(replaced);
-                self.began();
+                self.began(replaced);
                 if editing {
                     self.screen = Screen::Edit {
                         cursor: self.world().player().pos,
@@ -103,39 +103,50 @@ impl App {
                     self.ui.key(Context::Play, Action::Edit),
                     self.ui.key(Context::Edit, Action::Save),
                 );
-                self.say(format!(
+                self.session.world_mut().say(format!(
                     "A blank {}x{} level: {edit} edits it, {save} saves it as {name}.",
                     w.max(3),
                     h.max(3)
                 ));
             }
-            Err(e) => self.say(format!("Cannot make a blank level: {e}")),
+            Err(e) => self
+                .session
+                .world_mut()
+                .say(format!("Cannot make a blank level: {e}")),
         }
     }
+}
 
-    /// Runs `work` with the editor on the edit screen's state, `None` on another screen;
-    /// the monsters replan for what it changed.
-    pub(super) fn with_editor<R>(&mut self, work: impl FnOnce(&mut Editor) -> R) -> Option<R> {
+impl Screen {
+    /// Runs `work` with the editor on the edit screen's state (under any question), the
+    /// `session` whose design it edits and the clipboard and keys of `ui`; `None` on
+    /// another screen. The monsters replan for what it changed.
+    pub(super) fn with_editor<R>(
+        &mut self,
+        session: &mut Session,
+        ui: &mut Ui,
+        work: impl FnOnce(&mut Editor) -> R,
+    ) -> Option<R> {
         let Screen::Edit {
             cursor,
             tools,
             stroke,
-        } = self.screen.base_mut()
+        } = self.base_mut()
         else {
             return None;
         };
         let mut editor = Editor {
-            session: &mut self.session,
+            session,
             cursor,
             tools,
             stroke,
-            clipboard: &mut self.ui.clipboard,
-            bindings: &self.ui.settings.bindings,
+            clipboard: &mut ui.clipboard,
+            bindings: &ui.settings.bindings,
             edited: false,
         };
         let done = work(&mut editor);
         if editor.edited {
-            self.after_edit();
+            self.after_edit(session, ui);
         }
         Some(done)
     }
@@ -143,20 +154,20 @@ impl App {
     /// Monsters replan at once so the overlay shows the new search; during a mouse stroke
     /// they replan once, when it ends. The cursor stays on the map (an undone resize may
     /// have made it smaller).
-    pub(super) fn after_edit(&mut self) {
-        self.ui.selection.keep(self.session.world(), self.ui.sight);
-        self.ui.overlay.step = None;
-        let grid = self.world().grid();
+    pub(super) fn after_edit(&mut self, session: &mut Session, ui: &mut Ui) {
+        ui.selection.keep(session.world(), ui.sight);
+        ui.overlay.step = None;
+        let grid = session.world().grid();
         let (w, h) = (grid.width() as i32, grid.height() as i32);
-        if let Some(c) = self.screen.cursor_mut() {
+        if let Some(c) = self.cursor_mut() {
             *c = Pos::new(c.x.clamp(0, w - 1), c.y.clamp(0, h - 1));
         }
-        if let Some(Some(stroke)) = self.screen.stroke_mut() {
+        if let Some(Some(stroke)) = self.stroke_mut() {
             stroke.replan = true;
             return;
         }
         // One replan for everyone, the traced monster included.
-        let traced = self.ui.wanted_trace();
-        self.session.world_mut().replan_tracing(traced);
+        let traced = ui.wanted_trace();
+        session.world_mut().replan_tracing(traced);
     }
 }

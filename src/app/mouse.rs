@@ -29,11 +29,13 @@ impl App {
         };
         match self.screen.mode() {
             Mode::Edit => {
-                self.with_editor(|e| e.mouse(cell, button, drag));
+                let (session, ui) = (&mut self.session, &mut self.ui);
+                self.screen
+                    .with_editor(session, ui, |e| e.mouse(cell, button, drag));
             }
-            Mode::Look => self.set_cursor(cell),
+            Mode::Look => self.screen.set_cursor(cell),
             Mode::Lab => {
-                self.set_cursor(cell);
+                self.screen.set_cursor(cell);
                 if let Screen::Lab { lab, stroke, .. } = self.screen.base_mut() {
                     lab_screen::mouse(lab, stroke, &mut self.ui.overlay, cell, button, drag);
                 }

@@ -5,8 +5,11 @@
 use ratatui::layout::Rect;
 use ratatui::widgets::Block;
 
-use super::{App, Mode};
+use super::App;
+use super::screens::{Mode, Screen};
+use super::ui::Ui;
 use crate::engine::grid::Pos;
+use crate::game::World;
 
 /// The smallest terminal the game draws in.
 pub const MIN_SIZE: (u16, u16) = (40, 12);
@@ -28,13 +31,18 @@ pub struct Layout {
 
 /// Splits the screen, or `None` when it is smaller than [`MIN_SIZE`].
 pub fn layout(app: &App, area: Rect) -> Option<Layout> {
+    split(app.ui(), app.screen(), area)
+}
+
+/// [`layout`] for the UI state `ui` with `screen` up.
+fn split(ui: &Ui, screen: &Screen, area: Rect) -> Option<Layout> {
     if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
         return None;
     }
     let hint = Rect::new(area.x, area.bottom() - 1, area.width, 1);
     // The log grows with the terminal: a sixth of the height from 30 rows on, so a fight's
     // messages stay in view; short terminals keep their rows for the map.
-    let searching = app.ui().overlay().on || app.screen().mode() == Mode::Lab;
+    let searching = ui.overlay.on || screen.mode() == Mode::Lab;
     let log_h = if area.height >= 30 || area.height >= 20 && !searching {
         ((area.height - 6) / 6).max(4)
     } else {
@@ -70,15 +78,23 @@ pub fn layout(app: &App, area: Rect) -> Option<Layout> {
 /// stays put and scrolls only when the cursor comes within a margin of the view's edge.
 /// Either way it is clamped to the map, and a map smaller than the view is centred.
 pub fn camera(app: &App, view: Rect) -> Pos {
-    let grid = app.world().grid();
+    aim(app.ui().camera(), app.screen(), app.world(), view)
+}
+
+/// [`camera`] from `cam`, with `screen` up on `world`.
+fn aim(cam: Pos, screen: &Screen, world: &World, view: Rect) -> Pos {
+    let grid = world.grid();
     let (w, h) = (grid.width(), grid.height());
-    match app.screen().mode() {
-        Mode::Look | Mode::Edit | Mode::Lab => Pos::new(
-            scroll(app.ui().camera().x, app.cursor().x, w, view.width),
-            scroll(app.ui().camera().y, app.cursor().y, h, view.height),
-        ),
+    match screen.mode() {
+        Mode::Look | Mode::Edit | Mode::Lab => {
+            let cursor = screen.cursor(world);
+            Pos::new(
+                scroll(cam.x, cursor.x, w, view.width),
+                scroll(cam.y, cursor.y, h, view.height),
+            )
+        }
         _ => {
-            let p = app.world().player().pos;
+            let p = world.player().pos;
             Pos::new(centre(p.x, w, view.width), centre(p.y, h, view.height))
         }
     }
@@ -114,9 +130,14 @@ fn scroll(cam: i32, focus: i32, len: usize, view: u16) -> i32 {
 /// (side by side when wide enough, else one above the other), each below its caption's
 /// row. All show the same cells, so the view, the camera and the mouse agree on them.
 pub fn map_views(app: &App, layout: &Layout) -> Vec<Rect> {
+    views(app.screen(), layout)
+}
+
+/// [`map_views`] with `screen` up.
+fn views(screen: &Screen, layout: &Layout) -> Vec<Rect> {
     let map = layout.map;
-    let comparing = app.screen().mode() == Mode::Lab
-        && app.screen().lab().is_some_and(|l| l.searches.len() > 1);
+    let comparing =
+        screen.mode() == Mode::Lab && screen.lab().is_some_and(|l| l.searches.len() > 1);
     if !comparing {
         return vec![map];
     }
@@ -140,8 +161,13 @@ pub fn map_views(app: &App, layout: &Layout) -> Vec<Rect> {
 
 /// The view the camera is settled for: the first map view.
 pub fn camera_view(app: &App, area: Rect) -> Option<Rect> {
-    let l = layout(app, area)?;
-    map_views(app, &l).first().copied()
+    first_view(app.ui(), app.screen(), area)
+}
+
+/// [`camera_view`] for the UI state `ui` with `screen` up.
+fn first_view(ui: &Ui, screen: &Screen, area: Rect) -> Option<Rect> {
+    let l = split(ui, screen, area)?;
+    views(screen, &l).first().copied()
 }
 
 /// The map cell under a screen cell, if the map is drawn there (with the camera the last
@@ -169,9 +195,14 @@ pub fn screen_cell(app: &App, p: Pos) -> Option<(u16, u16)> {
 
 /// [`screen_cell`] for a frame drawn in `area`: where the view draws map cell `p`.
 pub fn cell_in(app: &App, area: Rect, p: Pos) -> Option<(u16, u16)> {
-    let view = camera_view(app, area)?;
-    let (dx, dy) = (p.x - app.ui().camera().x, p.y - app.ui().camera().y);
-    let inside = app.world().grid().contains(p)
+    drawn_at(app.ui(), app.screen(), app.world(), area, p)
+}
+
+/// [`cell_in`] for the UI state `ui` with `screen` up on `world`.
+fn drawn_at(ui: &Ui, screen: &Screen, world: &World, area: Rect, p: Pos) -> Option<(u16, u16)> {
+    let view = first_view(ui, screen, area)?;
+    let (dx, dy) = (p.x - ui.camera.x, p.y - ui.camera.y);
+    let inside = world.grid().contains(p)
         && (0..i32::from(view.width)).contains(&dx)
         && (0..i32::from(view.height)).contains(&dy);
     inside.then(|| (view.x + dx as u16, view.y + dy as u16))
@@ -179,35 +210,35 @@ pub fn cell_in(app: &App, area: Rect, p: Pos) -> Option<(u16, u16)> {
 
 pub use crate::content::level::tools::line;
 
-impl App {
-    /// Keeps the camera where the mode wants it: on the player while playing; in look and
-    /// edit modes it moves only when the cursor nears the edge of the view, so the map does
-    /// not jump under the pointer.
-    pub(super) fn settle_camera(&mut self) {
-        let area = Rect::new(0, 0, self.ui.size.0, self.ui.size.1);
-        if let Some(view) = camera_view(self, area) {
-            self.ui.camera = camera(self, view);
+impl Ui {
+    /// Keeps the camera where `screen` wants it on `world`: on the player while playing;
+    /// in look and edit modes it moves only when the cursor nears the edge of the view, so
+    /// the map does not jump under the pointer.
+    pub(crate) fn settle_camera(&mut self, screen: &Screen, world: &World) {
+        let area = Rect::new(0, 0, self.size.0, self.size.1);
+        if let Some(view) = first_view(self, screen, area) {
+            self.camera = aim(self.camera, screen, world, view);
         }
     }
 
-    /// Where look and edit cursors start, and what the inspector shows: the selected
-    /// monster when it is on screen, else the player (always on screen while playing), so
-    /// the camera need not move and the inspector never shows cells the map does not.
-    pub fn focus_default(&self) -> Pos {
-        self.ui
-            .selection
+    /// Where look and edit cursors start, and what the inspector shows, with `screen` up
+    /// on `world`: the selected monster when it is on screen, else the player (always on
+    /// screen while playing), so the camera need not move and the inspector never shows
+    /// cells the map does not.
+    pub fn focus_default(&self, screen: &Screen, world: &World) -> Pos {
+        let area = Rect::new(0, 0, self.size.0, self.size.1);
+        self.selection
             .id
-            .and_then(|id| self.world().monster(id))
+            .and_then(|id| world.monster(id))
             .map(|m| m.pos)
-            .filter(|&p| screen_cell(self, p).is_some())
-            .unwrap_or(self.world().player().pos)
+            .filter(|&p| drawn_at(self, screen, world, area, p).is_some())
+            .unwrap_or(world.player().pos)
     }
 
-    /// The map view's size in cells, for a level made to fill it; nothing fits a terminal
-    /// too small for the game.
-    pub(super) fn map_view_size(&self) -> (usize, usize) {
-        layout(self, Rect::new(0, 0, self.ui.size.0, self.ui.size.1)).map_or((0, 0), |l| {
-            (usize::from(l.map.width), usize::from(l.map.height))
-        })
+    /// The map view's size in cells with `screen` up, for a level made to fill it;
+    /// nothing fits a terminal too small for the game.
+    pub(crate) fn map_view_size(&self, screen: &Screen) -> Option<(usize, usize)> {
+        split(self, screen, Rect::new(0, 0, self.size.0, self.size.1))
+            .map(|l| (usize::from(l.map.width), usize::from(l.map.height)))
     }
 }

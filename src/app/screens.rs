@@ -229,6 +229,31 @@ impl Screen {
         }
     }
 
+    /// The cursor of look, edit or the lab on `world`; elsewhere the player's cell.
+    pub fn cursor(&self, world: &World) -> Pos {
+        match self.base() {
+            Screen::Look { cursor } | Screen::Edit { cursor, .. } | Screen::Lab { cursor, .. } => {
+                *cursor
+            }
+            _ => world.player().pos,
+        }
+    }
+
+    /// Moves the cursor of look, edit or the lab to a cell; the other screens have none.
+    pub(crate) fn set_cursor(&mut self, p: Pos) {
+        if let Some(c) = self.cursor_mut() {
+            *c = p;
+        }
+    }
+
+    /// Ends the mouse stroke under way: whether the game's monsters are owed the replan
+    /// it put off (the lab paints its own map, so the game has nothing to replan for).
+    pub(crate) fn end_stroke(&mut self) -> bool {
+        let lab = self.mode() == Mode::Lab;
+        let stroke = self.stroke_mut().and_then(Option::take);
+        stroke.is_some_and(|s| s.replan) && !lab
+    }
+
     /// The screen's cursor, for the screens that have one.
     pub(crate) fn cursor_mut(&mut self) -> Option<&mut Pos> {
         match self.base_mut() {

@@ -5,37 +5,59 @@ use super::keymap::{Action, Context};
 use super::lab::Lab;
 use super::options;
 use super::screens::lab::{self as lab_screen, Outcome};
+use super::travel::Play;
+use super::ui::Ui;
 use super::{App, Mode, Screen};
 use crate::engine::astar::SearchOptions;
 use crate::engine::grid::Pos;
-use crate::game::Planning;
+use crate::game::{Planning, World};
+use crate::session::Session;
 
 impl App {
-    /// Carries out a command of the search overlay, the lab's or the monsters' search:
-    /// `None` once it is carried out, else the action, for another part of the app.
-    pub(super) fn search_action(&mut self, action: Action) -> Option<Action> {
-        let total = self.screen.shown_expansions(self.session.world());
-        let action = self.ui.overlay.handle(action, total)?;
-        if let Screen::Lab { lab, cursor, .. } = self.screen.base_mut() {
-            let bindings = &self.ui.settings.bindings;
-            match lab_screen::handle(lab, *cursor, &mut self.ui.overlay, bindings, action) {
+    /// Opens the lab on the level's map (with the game's walls as they are now), searching
+    /// from `start` to `goal` with `options`, as `kind` searches over them if one is given.
+    pub fn open_lab(&mut self, start: Pos, goal: Pos, options: SearchOptions, kind: Option<char>) {
+        let world = self.session.world_mut();
+        self.screen
+            .open_lab(world, &mut self.ui, start, goal, options, kind);
+    }
+}
+
+/// The search screens' side of the screen stack, here and not in `screens` (which the
+/// shared UI state's settings read): each is given the session or its game and the UI
+/// state it changes.
+impl Screen {
+    /// Carries out a command of the search overlay, the lab's or the monsters' search in
+    /// `session`: `None` once it is carried out, else the action, for another part of the
+    /// app.
+    pub(super) fn search_action(
+        &mut self,
+        session: &mut Session,
+        ui: &mut Ui,
+        action: Action,
+    ) -> Option<Action> {
+        let total = self.shown_expansions(session.world());
+        let action = ui.overlay.handle(action, total)?;
+        if let Screen::Lab { lab, cursor, .. } = self.base_mut() {
+            let bindings = &ui.settings.bindings;
+            match lab_screen::handle(lab, *cursor, &mut ui.overlay, bindings, action) {
                 Outcome::Done => return None,
                 Outcome::Say(text) => {
-                    self.say(text);
+                    session.world_mut().say(text);
                     return None;
                 }
                 Outcome::Not(_) => {}
             }
         }
         if let Some(change) = options::change(action) {
-            self.play().change_options(change);
+            Play { session, ui }.change_options(change);
             return None;
         }
         match action {
             Action::CyclePlanning => {
-                let next = self.world().planning().next();
-                self.session.world_mut().set_planning(next);
-                self.say(match next {
+                let next = session.world().planning().next();
+                session.world_mut().set_planning(next);
+                session.world_mut().say(match next {
                     Planning::AStar => "Monsters plan: each its own A*, every turn.".to_string(),
                     Planning::Capped(n) => format!(
                         "Monsters plan: A* capped at {n} expansions; a capped one heads for the nearest node it reached."
@@ -47,14 +69,14 @@ impl App {
                         "Monsters plan: each its own Jump Point Search, every turn.".to_string()
                     }
                 });
-                self.ui.overlay.step = None;
-                self.ui.sync_trace(self.session.world_mut());
+                ui.overlay.step = None;
+                ui.sync_trace(session.world_mut());
             }
             Action::Lab => {
-                if self.screen.mode() == Mode::Lab {
-                    self.leave_lab();
+                if self.mode() == Mode::Lab {
+                    self.leave_lab(ui, session.world());
                 } else {
-                    self.enter_lab();
+                    self.enter_lab(session.world_mut(), ui);
                 }
             }
             // The lab's own commands with no lab open do nothing.
@@ -72,29 +94,38 @@ impl App {
         None
     }
 
-    /// Opens the lab on the level's map (with the game's walls as they are now), searching
-    /// from `start` to `goal` with `options`, as `kind` searches over them if one is given.
-    pub fn open_lab(&mut self, start: Pos, goal: Pos, options: SearchOptions, kind: Option<char>) {
-        let grid = self.world().grid().clone();
+    /// Opens the lab on the map of `world` (with the game's walls as they are now),
+    /// searching from `start` to `goal` with `options`, as `kind` searches over them if one
+    /// is given; the lab's welcome goes to the game's log.
+    pub(super) fn open_lab(
+        &mut self,
+        world: &mut World,
+        ui: &mut Ui,
+        start: Pos,
+        goal: Pos,
+        options: SearchOptions,
+        kind: Option<char>,
+    ) {
+        let grid = world.grid().clone();
         let mut lab = Box::new(Lab::new(grid, start, goal, options));
         if kind.is_some() {
             lab.set_kind(kind);
         }
         // A lab opened from the lab replaces it and returns where the first one would.
-        let back = match std::mem::replace(&mut self.screen, Screen::Play) {
+        let back = match std::mem::replace(self, Screen::Play) {
             Screen::Lab { back, .. } => back,
             other => Box::new(other),
         };
-        self.screen = Screen::Lab {
+        *self = Screen::Lab {
             lab,
             cursor: start,
             stroke: None,
             back,
         };
-        self.ui.overlay.step = None;
-        self.ui.overlay.autoplay = false;
-        self.settle_camera();
-        let key = |c, a| self.ui.key(c, a);
+        ui.overlay.step = None;
+        ui.overlay.autoplay = false;
+        ui.settle_camera(self, world);
+        let key = |c, a| ui.key(c, a);
         let text = format!(
             "The lab: {} and {} (or the mouse) set start and goal, {} {} step, {} layers, {} compares, {} leaves.",
             key(Context::Lab, Action::SetStart),
@@ -105,51 +136,50 @@ impl App {
             key(Context::Lab, Action::CycleCompare),
             key(Context::Lab, Action::Lab),
         );
-        self.say(text);
+        world.say(text);
     }
 
     /// Opens the lab on the search the overlay shows (or from the cursor to the player).
-    pub(super) fn enter_lab(&mut self) {
+    fn enter_lab(&mut self, world: &mut World, ui: &mut Ui) {
         // The overlay's search is the selected monster's, from where it planned.
-        let (start, goal, searcher) = match self.world().trace() {
-            Some(t) if self.ui.overlay.on => (t.start, t.goal, self.ui.selection.id),
+        let (start, goal, searcher) = match world.trace() {
+            Some(t) if ui.overlay.on => (t.start, t.goal, ui.selection.id),
             _ => {
                 // The cursor in look mode, else the selected monster, else the player.
-                let start = if self.screen.mode() == Mode::Look {
-                    self.cursor()
+                let start = if self.mode() == Mode::Look {
+                    self.cursor(world)
                 } else {
-                    self.ui
-                        .selection
+                    ui.selection
                         .id
-                        .and_then(|id| self.world().monster(id))
-                        .map_or(self.world().player().pos, |m| m.pos)
+                        .and_then(|id| world.monster(id))
+                        .map_or(world.player().pos, |m| m.pos)
                 };
-                let at = self.world().monster_at(start).map(|m| m.id);
-                (start, self.world().player().pos, at)
+                let at = world.monster_at(start).map(|m| m.id);
+                (start, world.player().pos, at)
             }
         };
         // Under JPS planning the lab searches as the monsters do, and its caption says so.
-        let mut options = self.world().options();
-        if self.world().planning() == crate::game::Planning::Jps {
+        let mut options = world.options();
+        if world.planning() == crate::game::Planning::Jps {
             options.algorithm = crate::engine::astar::Algorithm::Jps;
         }
         // From a monster's search, the lab searches as that monster's kind does, as the
         // overlay showed it (a kind that searches as plain A* does here is left plain).
-        let map = self.world().grid();
+        let map = world.grid();
         let kind = searcher
-            .and_then(|id| self.world().monster(id))
+            .and_then(|id| world.monster(id))
             .map(|m| m.kind)
             .filter(|&k| !map.searches_plainly(&map.kind(k).search));
-        self.open_lab(start, goal, options, kind);
+        self.open_lab(world, ui, start, goal, options, kind);
     }
 
-    /// Leaves the lab: the game is as it was.
-    pub(super) fn leave_lab(&mut self) {
-        if let Screen::Lab { back, .. } = std::mem::replace(&mut self.screen, Screen::Play) {
-            self.screen = *back;
+    /// Leaves the lab: the game in `world` is as it was.
+    pub(super) fn leave_lab(&mut self, ui: &mut Ui, world: &World) {
+        if let Screen::Lab { back, .. } = std::mem::replace(self, Screen::Play) {
+            *self = *back;
         }
-        self.ui.overlay.step = None;
-        self.ui.overlay.autoplay = false;
-        self.settle_camera();
+        ui.overlay.step = None;
+        ui.overlay.autoplay = false;
+        ui.settle_camera(self, world);
     }
 }

@@ -28,7 +28,12 @@ pub struct Play<'a> {
     pub ui: &'a mut Ui,
 }
 
-impl Play<'_> {
+impl<'a> Play<'a> {
+    /// The game of `session` played, with the shared `ui` its turns move.
+    pub fn new(session: &'a mut Session, ui: &'a mut Ui) -> Self {
+        Self { session, ui }
+    }
+
     /// The player acts; a turn that passed moves the selection and the trace on.
     pub fn act(&mut self, act: Act) {
         if self.session.world_mut().player_act(act) == ActResult::Acted {
@@ -73,12 +78,8 @@ impl Play<'_> {
             }
             Descended::Refused => false,
             Descended::Down => {
-                self.ui
-                    .selection
-                    .pick_default(self.session.world(), self.ui.sight);
                 // Any long action belonged to the game left behind.
-                self.ui.stop_errands();
-                self.ui.after_turn(self.session.world_mut());
+                self.ui.reset_for(self.session.world_mut());
                 true
             }
         }

@@ -124,6 +124,11 @@ impl Ui {
         self.settings.bindings.key_of(context, action)
     }
 
+    /// Whether travel, resting, exploring or autoplay is under way: ticks have work.
+    pub(crate) fn busy(&self) -> bool {
+        self.travel.is_some() || self.errand.is_some() || self.overlay.autoplay
+    }
+
     /// The monster whose search is recorded: the selected one while the overlay is on.
     pub(crate) fn wanted_trace(&self) -> Option<u32> {
         if self.overlay.on {
@@ -149,6 +154,16 @@ impl Ui {
             chosen: id.is_some(),
         };
         self.overlay.step = None;
+        self.sync_trace(world);
+    }
+
+    /// Starts over on a new world (a new game, another floor): the default selection,
+    /// the overlay's search in full, no long action of the world left behind, and the
+    /// trace on the new selection.
+    pub(crate) fn reset_for(&mut self, world: &mut World) {
+        self.selection.pick_default(world, self.sight);
+        self.overlay.step = None;
+        self.stop_errands();
         self.sync_trace(world);
     }
 

@@ -59,7 +59,7 @@ pub(super) fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut B
     let focus = match (following, app.screen().mode()) {
         (Some(now), _) => now,
         (None, Mode::Look) => app.cursor(),
-        _ => app.focus_default(),
+        _ => app.ui().focus_default(app.screen(), app.world()),
     };
     let formula = super::describe::formula(&app.world().options());
     let follows = if following.is_some() { " follows" } else { "" };

@@ -9,7 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget};
 
 use super::map;
-use super::words::{format_count, pack};
+use super::words::{dim, format_count, head, pack};
 use crate::app::config::Theme;
 use crate::app::keymap::{Action, Context};
 use crate::app::lab::{Lab, LabSearch};
@@ -62,11 +62,7 @@ fn render_frame(app: &App, lab: &Lab, l: &Layout, buf: &mut Buffer) {
         Tile::Wall => "walls".to_string(),
         t => t.name().to_string(),
     };
-    let e = app
-        .ui()
-        .settings()
-        .bindings
-        .key_of(Context::Lab, Action::TogglePaint);
+    let e = app.ui().key(Context::Lab, Action::TogglePaint);
     let mode = if lab.paint {
         format!(" mouse paints {pen} ({e}) ")
     } else {
@@ -149,14 +145,6 @@ fn render_search(app: &App, lab: &Lab, i: usize, snap: &Snapshot, view: Rect, bu
         None,
         Style::new().add_modifier(Modifier::REVERSED),
     );
-}
-
-fn head() -> Style {
-    Style::new().add_modifier(Modifier::BOLD)
-}
-
-fn dim() -> Style {
-    Style::new().fg(Color::DarkGray)
 }
 
 fn render_panel(
@@ -381,10 +369,7 @@ fn expansion_lines(app: &App, lab: &Lab, snap: &Snapshot, width: usize) -> Vec<L
         below.push(Line::styled(
             format!(
                 "no expansion yet: {} steps",
-                app.ui()
-                    .settings()
-                    .bindings
-                    .key_of(Context::Overlay, Action::StepForward)
+                app.ui().key(Context::Overlay, Action::StepForward)
             ),
             dim(),
         ));
@@ -467,7 +452,7 @@ fn quiz_lines(
     width: usize,
     lines: &mut Vec<Line<'static>>,
 ) {
-    let key = |a| app.ui().settings().bindings.key_of(Context::Lab, a);
+    let key = |a| app.ui().key(Context::Lab, a);
     let done = step >= app.screen().shown_expansions(app.world());
     let score = if done {
         format!("quiz done: {} of {} right", quiz.right, quiz.asked)

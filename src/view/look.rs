@@ -61,10 +61,7 @@ pub(super) fn describe_cell(app: &App, snap: Option<&Snapshot>, p: Pos) -> Strin
 
 /// The key that shows the search from look mode.
 fn look_overlay_key(app: &App) -> String {
-    app.ui()
-        .settings()
-        .bindings
-        .key_of(Context::Look, Action::ToggleOverlay)
+    app.ui().key(Context::Look, Action::ToggleOverlay)
 }
 
 /// What look mode tells of a cell, for the panel: what stands or lies there (a monster's
@@ -102,10 +99,7 @@ pub(super) fn look_units(app: &App, snap: Option<&Snapshot>, p: Pos) -> Vec<Stri
         Some(FeatureKind::Stairs) => units.push(match w.monsters().len() {
             0 => format!(
                 "stairs down >: open, {} takes them",
-                app.ui()
-                    .settings()
-                    .bindings
-                    .key_of(Context::Play, Action::Descend)
+                app.ui().key(Context::Play, Action::Descend)
             ),
             n => format!("stairs down >: sealed while {n} live"),
         }),
@@ -117,19 +111,19 @@ pub(super) fn look_units(app: &App, snap: Option<&Snapshot>, p: Pos) -> Vec<Stri
         )),
         None => {}
     }
-    units.push(
-        match w.grid().get(p) {
-            crate::content::map::Tile::Floor => "floor",
-            crate::content::map::Tile::Wall => "wall",
-            crate::content::map::Tile::Void => "void",
-            crate::content::map::Tile::Water => "shallow water",
-            crate::content::map::Tile::Brush => "brush",
-            crate::content::map::Tile::DoorClosed => "closed door: walk into it to open it",
-            crate::content::map::Tile::DoorOpen => "open door: C beside it closes it",
-            crate::content::map::Tile::DoorJammed => "jammed door: a wall to all but diggers",
-        }
-        .into(),
-    );
+    units.push(match w.grid().get(p) {
+        crate::content::map::Tile::Floor => "floor".into(),
+        crate::content::map::Tile::Wall => "wall".into(),
+        crate::content::map::Tile::Void => "void".into(),
+        crate::content::map::Tile::Water => "shallow water".into(),
+        crate::content::map::Tile::Brush => "brush".into(),
+        crate::content::map::Tile::DoorClosed => "closed door: walk into it to open it".into(),
+        crate::content::map::Tile::DoorOpen => format!(
+            "open door: {} beside it closes it",
+            app.ui().key(Context::Play, Action::CloseDoors)
+        ),
+        crate::content::map::Tile::DoorJammed => "jammed door: a wall to all but diggers".into(),
+    });
     match snap {
         Some(snap) => units.extend(
             describe_node(snap, p)
@@ -150,7 +144,7 @@ pub(super) fn describe_lab_cell(app: &App, snap: Option<&Snapshot>, p: Pos) -> S
     let mut s = String::new();
     if lab.quiz.is_some() {
         // The quiz's keys lead: a narrow bar cuts from the end.
-        let key = |a| app.ui().settings().bindings.key_of(Context::Lab, a);
+        let key = |a| app.ui().key(Context::Lab, a);
         s.push_str(&format!(
             "QUIZ {} answers  {} ends  ",
             key(Action::Answer),

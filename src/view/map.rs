@@ -355,11 +355,7 @@ fn legend(app: &App, snapshot: Option<&Snapshot>, view: Rect) -> Vec<Span<'stati
         return Vec::new();
     };
     let layer = app.ui().overlay().layer;
-    let v = app
-        .ui()
-        .settings()
-        .bindings
-        .key_of(Context::Overlay, Action::CycleLayer);
+    let v = app.ui().key(Context::Overlay, Action::CycleLayer);
     match (layer, layer_range(snap, layer)) {
         (Layer::States, _) => states_legend(&app.ui().settings().theme),
         (Layer::Parents, _) => vec![Span::raw(format!(" parents: arrows to each ({v}) "))],

@@ -11,7 +11,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget};
 
 use super::inspector;
-use super::words::{format_count, kind_color, pack, pack_spans, plural};
+use super::words::{dim, format_count, head, kind_color, pack, pack_spans, plural};
 use crate::app::App;
 use crate::engine::astar::{Snapshot, Status};
 use crate::game::{Command, Monster, PLAYER_HP, Planning, low_hp};
@@ -58,14 +58,6 @@ impl Lines {
             self.rows.push((line, need));
         }
     }
-}
-
-fn head() -> Style {
-    Style::new().add_modifier(Modifier::BOLD)
-}
-
-fn dim() -> Style {
-    Style::new().fg(Color::DarkGray)
 }
 
 fn field(name: &'static str, value: String) -> Vec<Span<'static>> {

@@ -57,7 +57,7 @@ pub(crate) fn end_text(app: &App) -> (&'static str, Vec<String>) {
         }
     }
     lines.push(String::new());
-    let key = |a| app.ui().settings().bindings.key_of(Context::Play, a);
+    let key = |a| app.ui().key(Context::Play, a);
     lines.push(format!(
         "{}  new run    {}  quit",
         key(Action::Restart),
@@ -76,7 +76,7 @@ fn answers(app: &App, template: &str, actions: &[Action]) -> String {
             break;
         };
         out.push_str(head);
-        out.push_str(&app.ui().settings().bindings.key_of(Context::Confirm, a));
+        out.push_str(&app.ui().key(Context::Confirm, a));
         rest = tail;
     }
     out.push_str(rest);
@@ -171,10 +171,7 @@ fn quit_text(app: &App, file: &str) -> (&'static str, Vec<String>, usize) {
             "Your run is kept: play again to go on.".into(),
             format!(
                 "({} gives it up instead.)",
-                app.ui()
-                    .settings()
-                    .bindings
-                    .key_of(Context::Play, Action::Abandon)
+                app.ui().key(Context::Play, Action::Abandon)
             ),
         ]
     } else {

@@ -1,12 +1,22 @@
 //! Small words and units of the views: counts, packed lines, a kind's colour, a message as
 //! the log shows it. Below every view, so that each can use them.
 
-use ratatui::style::Color;
+use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 
 use crate::app::config::Bindings;
 use crate::content::kinds::Hue;
 use crate::text::wrap;
+
+/// A heading's style in the panels: bold.
+pub(crate) fn head() -> Style {
+    Style::new().add_modifier(Modifier::BOLD)
+}
+
+/// A quiet line's style in the panels: dark grey.
+pub(crate) fn dim() -> Style {
+    Style::new().fg(Color::DarkGray)
+}
 
 /// The colour of a monster of `glyph` on a map of `grid` (which knows its level's own kinds).
 pub fn kind_color(grid: &crate::content::map::TileMap, glyph: char) -> Color {

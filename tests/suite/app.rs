@@ -664,3 +664,23 @@ fn the_selection_follows_the_nearest_monster_in_view_until_one_is_picked() {
     common::frame(&mut a, ". .");
     assert_eq!(a.ui().selected(), Some(picked));
 }
+
+/// Tab with no monster to pick selects none as picking one does: the overlay goes back to
+/// the whole search (here none) rather than keeping the step it was paused on.
+#[test]
+fn next_monster_with_none_selects_none_as_picking_does() {
+    use astar_rogue::app::keymap::Action;
+    let dir = common::Scratch::new();
+    let level = dir.write("empty.txt", "title: Empty\n....\n.@..\n....\n");
+    let mut a = common::app(&level, 1, (80, 24));
+    a.apply(Action::ToggleOverlay);
+    a.apply(Action::Autoplay);
+    assert_eq!(
+        a.ui().overlay().step,
+        Some(0),
+        "autoplay starts from the start"
+    );
+    a.apply(Action::NextMonster);
+    assert_eq!(a.ui().selected(), None);
+    assert_eq!(a.ui().overlay().step, None, "the search shown whole");
+}

@@ -669,3 +669,21 @@ fn a_long_key_in_a_help_rows_words_goes_on_below_them() {
     let below: String = lines[at + 1].chars().skip(col).take(16).collect();
     assert_eq!(below, format!("{:13}way", ""), "{}", lines[at + 1]);
 }
+
+/// Look mode's words for an open door name the player's key for closing doors, not the
+/// table's `C`.
+#[test]
+fn look_at_an_open_door_names_the_players_close_key() {
+    let dir = crate::common::Scratch::new();
+    let level = dir.write("door.txt", "title: Door\n......\n.@'...\n......\n");
+    let file = b"[keys.playing]\nclose_doors = [\"K\"]\n";
+    let settings = astar_rogue::app::config::parse(file, "config.toml").unwrap();
+    let mut a = crate::common::app(&level, 1, (80, 24));
+    a.apply_settings(settings);
+    crate::common::frame(&mut a, "x");
+    a.set_cursor(astar_rogue::engine::grid::Pos::new(2, 1));
+    let f = crate::common::frame(&mut a, "");
+    // The panel wraps the line after "beside it".
+    assert!(f.contains("│open door: K beside it"), "{f}");
+    assert!(!f.contains(" C beside it"), "{f}");
+}
