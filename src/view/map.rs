@@ -184,10 +184,12 @@ impl<'a> Fog<'a> {
     }
 
     fn seen(&self, p: Pos) -> Seen {
-        if self.remembered(p) {
-            Seen::Remembered
-        } else if self.shown(p) {
+        // Asked of every cell on every frame: one look at the sight each.
+        let world = self.app.world();
+        if !self.on || world.is_visible(p) {
             Seen::Shown
+        } else if world.is_seen(p) {
+            Seen::Remembered
         } else {
             Seen::Hidden
         }
