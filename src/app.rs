@@ -184,9 +184,8 @@ impl App {
                 ..
             })
         );
-        // The monsters replan once for all a stroke painted.
-        if !in_stroke && self.screen.end_stroke() {
-            self.screen.after_edit(&mut self.session, &mut self.ui);
+        if !in_stroke {
+            self.screen.end_stroke(&mut self.session, &mut self.ui);
         }
         let mut effect = Effect::None;
         match event {
@@ -259,7 +258,7 @@ impl App {
         self.began(None);
         let level = self.session.source().name();
         let save = self.ui.key(Context::Play, Action::Save);
-        self.session.world_mut().say(format!(
+        self.session.say(format!(
             "Recovered the unsaved edits kept in {name}: {save} saves them into {level}."
         ));
     }
@@ -292,7 +291,7 @@ impl App {
         self.screen.set_cursor(p);
     }
 
-    /// Whether [`App::tick`] has work to do (travel or autoplay).
+    /// Whether [`App::tick`] has work to do (travel, resting, exploring or autoplay).
     pub fn is_busy(&self) -> bool {
         self.front.running && self.ui.busy()
     }
@@ -301,9 +300,7 @@ impl App {
     pub fn tick(&mut self) {
         self.front.notice = None;
         let was = self.world().state();
-        if self.screen.end_stroke() {
-            self.screen.after_edit(&mut self.session, &mut self.ui);
-        }
+        self.screen.end_stroke(&mut self.session, &mut self.ui);
         if self.ui.travel.is_some() {
             self.play().travel_step();
         }
@@ -344,7 +341,7 @@ impl App {
         // Any key stops travel, as players expect of an interrupted run. Autoplay goes on
         // until `a` pauses it or a step key takes over, so its speed can be changed live.
         if self.ui.stop_errands() {
-            self.session.world_mut().say("You stop.");
+            self.session.say("You stop.");
             return Effect::None;
         }
         let (size, unsaved) = (self.ui.size, self.session.unsaved());
@@ -397,7 +394,7 @@ impl App {
                 }
             }
             (Confirm::Overwrite, Action::Yes) => self.save(true),
-            (Confirm::Overwrite, _) => self.session.world_mut().say("Not saved."),
+            (Confirm::Overwrite, _) => self.session.say("Not saved."),
             (Confirm::Restart, Action::Yes) => self.restart(),
             (Confirm::Abandon, Action::Yes) => {
                 // Any long action belonged to the game left behind.
@@ -416,7 +413,7 @@ impl App {
                 self.session.keep_own_design();
                 let name = self.session.source().name();
                 let save = self.ui.key(Context::Play, Action::Save);
-                self.session.world_mut().say(format!(
+                self.session.say(format!(
                     "Kept your edits; {name} on disk is newer ({save} asks before overwriting it)."
                 ));
             }
@@ -492,7 +489,7 @@ impl App {
                         self.screen = Screen::Play;
                         self.start_travel(to);
                     }
-                    screens::look::Go::Refused(why) => self.session.world_mut().say(why),
+                    screens::look::Go::Refused(why) => self.session.say(why),
                 }
             }
             Action::Back => match self.screen.mode() {
@@ -534,7 +531,7 @@ impl App {
         match self.session.new_run(seed) {
             Ok(replaced) => self.began(replaced),
             Err(crate::session::UnsavedBelow) => {
-                self.session.world_mut().say(format!(
+                self.session.say(format!(
                     "Save ({}) or undo your edits to this floor first: restarting goes back to the first floor.",
                     self.ui.key(Context::Play, Action::Save)
                 ));
@@ -542,11 +539,9 @@ impl App {
             }
         }
         if self.front.keeping {
-            self.session
-                .world_mut()
-                .say(format!("A new run begins, seed {seed}."));
+            self.session.say(format!("A new run begins, seed {seed}."));
         } else {
-            self.session.world_mut().say("A new game begins.");
+            self.session.say("A new game begins.");
         }
     }
 
@@ -573,18 +568,15 @@ impl App {
                     self.ui.key(Context::Play, Action::NewLevel),
                     self.ui.key(Context::Play, Action::Save),
                 );
-                self.session.world_mut().say(format!(
+                self.session.say(format!(
                     "Generated {kind} {w}x{h} seed {seed}; {again} for {}, {save} saves it as {name}.",
                     kind.next()
                 ));
-                self.session.world_mut().say(format!(
+                self.session.say(format!(
                     "Again: astar-rogue generate --kind {kind} --size {w}x{h} --seed {seed}"
                 ));
             }
-            Err(e) => self
-                .session
-                .world_mut()
-                .say(format!("Cannot generate: {e}")),
+            Err(e) => self.session.say(format!("Cannot generate: {e}")),
         }
     }
 
@@ -595,21 +587,17 @@ impl App {
             Saved::Written {
                 name,
                 replay: false,
-            } if self.front.keeping => self.session.world_mut().say(format!(
+            } if self.front.keeping => self.session.say(format!(
                 "Saved the level design to {name}; your run is kept apart, when you leave."
             )),
             Saved::Written {
                 name,
                 replay: false,
-            } => self.session.world_mut().say(format!("Saved {name}.")),
+            } => self.session.say(format!("Saved {name}.")),
             Saved::Written { name, replay: true } => self
                 .session
-                .world_mut()
                 .say(format!("Saved {name} (a replay: nothing written).")),
-            Saved::NoFile => self
-                .session
-                .world_mut()
-                .say("This level has no file to save to."),
+            Saved::NoFile => self.session.say("This level has no file to save to."),
             Saved::Asks { name, why } => {
                 self.screen.ask(Confirm::Overwrite);
                 let (yes, no) = (
@@ -617,10 +605,9 @@ impl App {
                     self.ui.key(Context::Confirm, Action::No),
                 );
                 self.session
-                    .world_mut()
                     .say(format!("{name} {why}. Overwrite it? ({yes}/{no})"));
             }
-            Saved::Failed { name, error } => self.session.world_mut().say(format!(
+            Saved::Failed { name, error } => self.session.say(format!(
                 "Could not save {name}: {error}. The file on disk is unchanged."
             )),
         }
@@ -638,7 +625,7 @@ impl App {
         match polled {
             crate::session::Polled::Quiet => DiskPoll::Quiet,
             crate::session::Polled::Writing { name, pid } => {
-                self.session.world_mut().say(format!(
+                self.session.say(format!(
                     "{name} is being written by another program (process {pid}); the game reads it once that is done."
                 ));
                 DiskPoll::Waiting
@@ -661,14 +648,10 @@ impl App {
     /// What a reload did, for the player.
     fn reloaded(&mut self, outcome: Reloaded) {
         match outcome {
-            Reloaded::NoFile => self
-                .session
-                .world_mut()
-                .say("This level has no file to reload."),
+            Reloaded::NoFile => self.session.say("This level has no file to reload."),
             Reloaded::Unchanged | Reloaded::Unsettled => {}
             Reloaded::Failed(why) => self
                 .session
-                .world_mut()
                 .say(format!("Reload failed, level kept: {why}")),
             Reloaded::Conflict(pending) => {
                 let name = self.session.source().name();
@@ -676,7 +659,7 @@ impl App {
                     self.ui.key(Context::Confirm, Action::TakeFile),
                     self.ui.key(Context::Confirm, Action::KeepMine),
                 );
-                self.session.world_mut().say(format!(
+                self.session.say(format!(
                     "{name} changed on disk, and the game has unsaved edits: {take} takes the file's, {keep} keeps yours."
                 ));
                 self.screen.ask(Confirm::Reload(pending));
@@ -706,12 +689,11 @@ impl App {
                         },
                     };
                 }
-                self.session.world_mut().say(format!(
+                self.session.say(format!(
                     "{name} changed on disk: the game restarts from the file."
                 ));
                 if history_cleared {
                     self.session
-                        .world_mut()
                         .say("Undo history cleared: it belonged to the level before.");
                 }
             }

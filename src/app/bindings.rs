@@ -647,10 +647,10 @@ pub(super) fn together(keys: &[String]) -> String {
 }
 
 /// What slot `i` of [`slots`] does, in the words of the file's comments: `move west`,
-/// its own words (`select next foe`), or its row's help.
+/// `place a rat`, its own words (`select next foe`), or its row's help.
 pub fn slot_words(i: usize) -> String {
     let s = &slots()[i];
-    s.action.way().unwrap_or_else(|| s.help.to_string())
+    s.action.own_words().unwrap_or_else(|| s.help.to_string())
 }
 
 /// Slot `i`'s name as the file's comments write it: with its section when another

@@ -731,12 +731,21 @@ fn compass(
 }
 
 impl Action {
-    /// What a move or an attack in place does, in the file's comments (`move west`,
-    /// `attack north-east`); `None` for every other command, whose words are its row's.
-    pub fn way(self) -> Option<String> {
+    /// What one of a row's several commands of one kind does, in the file's comments and
+    /// the plain help (`move west`, `attack north-east`, `place a rat`): their row's words
+    /// name them all at once. `None` for every other command, whose words are its row's.
+    pub fn own_words(self) -> Option<String> {
         let (verb, (dx, dy)) = match self {
             Action::Move(dx, dy) => ("move", (dx, dy)),
             Action::AttackToward(dx, dy) => ("attack", (dx, dy)),
+            Action::Resize(side, by) => {
+                let verb = if by > 0 { "grow" } else { "crop" };
+                return Some(format!("{verb} the {} side by one", side.name()));
+            }
+            Action::PlaceKind(kind) => {
+                let name = crate::content::kinds::builtin_name(kind);
+                return Some(format!("place {}", crate::content::kinds::a_name(name)));
+            }
             _ => return None,
         };
         compass(dx, dy).map(|c| format!("{verb} {}", c.3))

@@ -695,6 +695,20 @@ mod tests {
             }
         }
         assert_eq!(shared, 9);
+        // Nor does a row of several commands of one kind say the same of each.
+        for (r, b) in BINDINGS.iter().enumerate() {
+            let mut said: Vec<String> = row_slots()[r].iter().map(|&i| slot_words(i)).collect();
+            said.sort();
+            let before = said.len();
+            said.dedup();
+            assert_eq!(
+                said.len(),
+                before,
+                "{:?} {:?}: {said:?}",
+                b.context,
+                b.label
+            );
+        }
         let words = |name: &str| {
             let i = slots().iter().position(|s| s.name == name).unwrap();
             slot_words(i)

@@ -53,16 +53,16 @@ impl App {
         };
         match moved {
             Ok(depth) => {
-                // Any long action belonged to the game left behind.
+                // The UI starts over on the new floor (its long actions belonged to the one left).
                 self.ui.reset_for(self.session.world_mut());
                 self.screen.set_cursor(self.session.world().player().pos);
                 let name = self.session.source().name();
                 let last = self.world().final_depth();
-                self.session.world_mut().say(format!(
+                self.session.say(format!(
                     "Editing floor {depth} of {last}, {name}; the run goes on from here."
                 ));
             }
-            Err(why) => self.session.world_mut().say(match why {
+            Err(why) => self.session.say(match why {
                 NoFloor::Unsaved => format!(
                     "Save ({}) or undo your edits first: the other floor replaces this design.",
                     self.ui.key(Context::Edit, Action::Save)
@@ -103,16 +103,13 @@ impl App {
                     self.ui.key(Context::Play, Action::Edit),
                     self.ui.key(Context::Edit, Action::Save),
                 );
-                self.session.world_mut().say(format!(
+                self.session.say(format!(
                     "A blank {}x{} level: {edit} edits it, {save} saves it as {name}.",
                     w.max(3),
                     h.max(3)
                 ));
             }
-            Err(e) => self
-                .session
-                .world_mut()
-                .say(format!("Cannot make a blank level: {e}")),
+            Err(e) => self.session.say(format!("Cannot make a blank level: {e}")),
         }
     }
 }
@@ -149,6 +146,13 @@ impl Screen {
             self.after_edit(session, ui);
         }
         Some(done)
+    }
+
+    /// Ends the mouse stroke under way: the game's monsters replan once for all it painted.
+    pub(super) fn end_stroke(&mut self, session: &mut Session, ui: &mut Ui) {
+        if self.take_stroke() {
+            self.after_edit(session, ui);
+        }
     }
 
     /// Monsters replan at once so the overlay shows the new search; during a mouse stroke

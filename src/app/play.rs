@@ -50,7 +50,7 @@ impl Play<'_> {
             Action::UseTool(kind) => self.act(Act::Use(kind)),
             Action::ToggleSight => {
                 self.ui.sight = !self.ui.sight;
-                self.session.world_mut().say(if self.ui.sight {
+                self.session.say(if self.ui.sight {
                     "Sight on: you see what your eyes reach and remember the rest."
                 } else {
                     "Sight off: the whole map shows."

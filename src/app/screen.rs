@@ -74,15 +74,11 @@ fn split(ui: &Ui, screen: &Screen, area: Rect) -> Option<Layout> {
 }
 
 /// Where the camera goes for `view` (the map cell drawn at its top-left), from where it is
-/// now (`app.ui().camera()`): while playing, centred on the player; in look and edit modes it
-/// stays put and scrolls only when the cursor comes within a margin of the view's edge.
-/// Either way it is clamped to the map, and a map smaller than the view is centred.
-pub fn camera(app: &App, view: Rect) -> Pos {
-    aim(app.ui().camera(), app.screen(), app.world(), view)
-}
-
-/// [`camera`] from `cam`, with `screen` up on `world`.
-fn aim(cam: Pos, screen: &Screen, world: &World, view: Rect) -> Pos {
+/// now (`cam`), with `screen` up on `world`: while playing, centred on the player; in look
+/// and edit modes it stays put and scrolls only when the cursor comes within a margin of the
+/// view's edge. Either way it is clamped to the map, and a map smaller than the view is
+/// centred.
+fn camera_for(cam: Pos, screen: &Screen, world: &World, view: Rect) -> Pos {
     let grid = world.grid();
     let (w, h) = (grid.width(), grid.height());
     match screen.mode() {
@@ -159,12 +155,8 @@ fn views(screen: &Screen, layout: &Layout) -> Vec<Rect> {
     halves.into_iter().map(below_caption).collect()
 }
 
-/// The view the camera is settled for: the first map view.
-pub fn camera_view(app: &App, area: Rect) -> Option<Rect> {
-    first_view(app.ui(), app.screen(), area)
-}
-
-/// [`camera_view`] for the UI state `ui` with `screen` up.
+/// The view the camera is settled for: the first map view, for the UI state `ui` with
+/// `screen` up.
 fn first_view(ui: &Ui, screen: &Screen, area: Rect) -> Option<Rect> {
     let l = split(ui, screen, area)?;
     views(screen, &l).first().copied()
@@ -217,7 +209,7 @@ impl Ui {
     pub(crate) fn settle_camera(&mut self, screen: &Screen, world: &World) {
         let area = Rect::new(0, 0, self.size.0, self.size.1);
         if let Some(view) = first_view(self, screen, area) {
-            self.camera = aim(self.camera, screen, world, view);
+            self.camera = camera_for(self.camera, screen, world, view);
         }
     }
 

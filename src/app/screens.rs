@@ -246,9 +246,11 @@ impl Screen {
         }
     }
 
-    /// Ends the mouse stroke under way: whether the game's monsters are owed the replan
+    /// Takes the mouse stroke under way: whether the game's monsters are owed the replan
     /// it put off (the lab paints its own map, so the game has nothing to replan for).
-    pub(crate) fn end_stroke(&mut self) -> bool {
+    /// [`Screen::end_stroke`] pays that debt.
+    #[must_use]
+    pub(crate) fn take_stroke(&mut self) -> bool {
         let lab = self.mode() == Mode::Lab;
         let stroke = self.stroke_mut().and_then(Option::take);
         stroke.is_some_and(|s| s.replan) && !lab

@@ -43,7 +43,7 @@ impl Screen {
             match lab_screen::handle(lab, *cursor, &mut ui.overlay, bindings, action) {
                 Outcome::Done => return None,
                 Outcome::Say(text) => {
-                    session.world_mut().say(text);
+                    session.say(text);
                     return None;
                 }
                 Outcome::Not(_) => {}
@@ -57,7 +57,7 @@ impl Screen {
             Action::CyclePlanning => {
                 let next = session.world().planning().next();
                 session.world_mut().set_planning(next);
-                session.world_mut().say(match next {
+                session.say(match next {
                     Planning::AStar => "Monsters plan: each its own A*, every turn.".to_string(),
                     Planning::Capped(n) => format!(
                         "Monsters plan: A* capped at {n} expansions; a capped one heads for the nearest node it reached."

@@ -3,7 +3,8 @@
 //! (so the frame shows every step), and each stops at any key, at anything new the game
 //! reports ([`crate::game::Alarm`]) and when its work is done. The rules of what is new and
 //! where exploring goes are the game's ([`crate::game::explore`]); this is the app's
-//! bookkeeping, on the session and the shared UI state alone.
+//! bookkeeping, on the session and the shared UI state. The game's commands, which may
+//! also switch to aiming and back, are in `play.rs`.
 
 use super::command::{Action, Context};
 use super::errand::Errand;
@@ -78,7 +79,7 @@ impl<'a> Play<'a> {
             }
             Descended::Refused => false,
             Descended::Down => {
-                // Any long action belonged to the game left behind.
+                // The UI starts over on the new floor (its long actions belonged to the one left).
                 self.ui.reset_for(self.session.world_mut());
                 true
             }
@@ -87,7 +88,7 @@ impl<'a> Play<'a> {
 
     /// Words for the log.
     fn say(&mut self, text: impl Into<String>) {
-        self.session.world_mut().say(text);
+        self.session.say(text);
     }
 
     /// Why a long action cannot start now: a monster in view (which would interrupt it at

@@ -119,7 +119,8 @@ impl Ui {
         &self.settings
     }
 
-    /// The player's first key for `action` in `context`, for the app's messages.
+    /// The player's first key for `action` in `context`, for the app's messages and the
+    /// views' words.
     pub(crate) fn key(&self, context: Context, action: Action) -> String {
         self.settings.bindings.key_of(context, action)
     }

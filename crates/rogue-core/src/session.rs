@@ -542,6 +542,12 @@ impl Session {
         &mut self.world
     }
 
+    /// Words for the game's log: what the session's flows (saving, reloading, new runs)
+    /// tell the player.
+    pub fn say(&mut self, text: impl Into<String>) {
+        self.world.say(text);
+    }
+
     /// The floor being played: its design and where it came from.
     pub fn floor(&self) -> &Floor {
         &self.floor

@@ -125,7 +125,7 @@ impl Editor<'_> {
 
     /// The editor's words in the message log.
     fn say(&mut self, text: impl Into<String>) {
-        self.session.world_mut().say(text);
+        self.session.say(text);
     }
 
     /// Puts a tile at the cursor on the design (`None`: swaps wall and floor); the lab
