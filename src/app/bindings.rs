@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 
 use crossterm::event::KeyCode;
 
-use super::command::{Action, Context, Key};
+use super::command::{Action, COMPASS, Context, Key};
 pub use super::command::{label, parse_key, shown_key};
 use super::keymap::{BINDINGS, Keys};
 use crate::content::level::design::Side;
@@ -38,17 +38,17 @@ pub struct Slot {
     pub help: &'static str,
 }
 
-/// The eight moves in the order the hint bar writes their keys (`hjklyubn move`).
-pub(super) const MOVES: [(i32, i32); 8] = [
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (1, 0),
-    (-1, -1),
-    (1, -1),
-    (-1, 1),
-    (1, 1),
-];
+/// The eight moves in the order the hint bar writes their keys (`hjklyubn move`): the
+/// compass's.
+pub(super) const MOVES: [(i32, i32); 8] = {
+    let mut steps = [(0, 0); 8];
+    let mut i = 0;
+    while i < steps.len() {
+        steps[i] = COMPASS[i].step;
+        i += 1;
+    }
+    steps
+};
 
 /// The section name of a context in the file.
 pub fn section(context: Context) -> &'static str {

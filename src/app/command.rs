@@ -1,7 +1,7 @@
 //! The words of input: the parts of the game a key can apply in ([`Context`]), what the
 //! player can ask for ([`Action`]) and the keys themselves ([`Key`]), with the names the
 //! settings file and the scripts write them by. Each command is declared here once, with
-//! its default keys and its words for the help and the hint bar ([`DEFAULTS`]). Every
+//! its default keys and its words for the help and the hint bar ([`DECLARED`]). Every
 //! other part of the app (the key table, the bindings, the screens) is built on these, and
 //! these on nothing of the app but the editor's tool names.
 
@@ -118,10 +118,11 @@ impl Context {
     }
 }
 
-/// A command's default keys in one context, and the row of the help (and of the hint bar)
-/// they show in there.
+/// A part of a row of the key table as declared: a command's default keys in one context
+/// and the row of the help (and of the hint bar) they show in there, or a note's words for
+/// a row with no keys of its own.
 #[derive(Debug, Clone, Copy)]
-pub struct Defaults {
+pub struct Declared {
     /// Where the keys apply.
     pub context: Context,
     /// The place of its row among its context's rows (the help lists them by it, and so
@@ -152,7 +153,7 @@ pub struct Words {
 /// Declares every command once: its doc, its variant of [`Action`] (with its fields), its
 /// name in the settings file (a string, or for a command with fields a function of them)
 /// and, after `=>`, its default keys in each context it is bound in, with the help's and
-/// the hint bar's words. From these come `Action`, [`Action::name`] and [`DEFAULTS`], which
+/// the hint bar's words. From these come `Action`, [`Action::name`] and [`DECLARED`], which
 /// the key table (`keymap`) sorts into the help's rows.
 ///
 /// A binding is `Context ROW [keys] ("label", "help", "hint");`: the context, the row's
@@ -187,10 +188,10 @@ macro_rules! commands {
             }
         }
 
-        /// Every command's default keys, in the order the commands are declared.
-        pub const DEFAULTS: &[Defaults] = &[
+        /// Every command's default keys and words, in the order the commands are declared.
+        pub const DECLARED: &[Declared] = &[
             $($(
-                Defaults {
+                Declared {
                     context: Context::$ctx,
                     row: $row,
                     keys: commands!(@keys $variant $keys),
@@ -709,25 +710,48 @@ commands! {
     }
 }
 
-/// The eight steps with their names in the file, as a move and as an attack in place, and
-/// the way each goes, in the file's comments.
-const COMPASS: [((i32, i32), &str, &str, &str); 8] = [
-    ((-1, 0), "move_w", "attack_w", "west"),
-    ((0, 1), "move_s", "attack_s", "south"),
-    ((0, -1), "move_n", "attack_n", "north"),
-    ((1, 0), "move_e", "attack_e", "east"),
-    ((-1, -1), "move_nw", "attack_nw", "north-west"),
-    ((1, -1), "move_ne", "attack_ne", "north-east"),
-    ((-1, 1), "move_sw", "attack_sw", "south-west"),
-    ((1, 1), "move_se", "attack_se", "south-east"),
+/// A king step and its names: in the file, as a move and as an attack in place, and the
+/// way it goes, in the file's comments.
+pub(super) struct Way {
+    /// The step, as `(dx, dy)`.
+    pub step: (i32, i32),
+    /// The move's name in the file (`move_w`).
+    move_name: &'static str,
+    /// The attack in place's name in the file (`attack_w`).
+    attack_name: &'static str,
+    /// Where it goes (`west`).
+    words: &'static str,
+}
+
+/// The eight steps, in the order the hint bar writes their keys (`hjklyubn move`).
+pub(super) const COMPASS: [Way; 8] = [
+    way((-1, 0), "move_w", "attack_w", "west"),
+    way((0, 1), "move_s", "attack_s", "south"),
+    way((0, -1), "move_n", "attack_n", "north"),
+    way((1, 0), "move_e", "attack_e", "east"),
+    way((-1, -1), "move_nw", "attack_nw", "north-west"),
+    way((1, -1), "move_ne", "attack_ne", "north-east"),
+    way((-1, 1), "move_sw", "attack_sw", "south-west"),
+    way((1, 1), "move_se", "attack_se", "south-east"),
 ];
 
+const fn way(
+    step: (i32, i32),
+    move_name: &'static str,
+    attack_name: &'static str,
+    words: &'static str,
+) -> Way {
+    Way {
+        step,
+        move_name,
+        attack_name,
+        words,
+    }
+}
+
 /// A king step's names, `None` for what is not one.
-fn compass(
-    dx: i32,
-    dy: i32,
-) -> Option<&'static ((i32, i32), &'static str, &'static str, &'static str)> {
-    COMPASS.iter().find(|c| c.0 == (dx, dy))
+fn compass(dx: i32, dy: i32) -> Option<&'static Way> {
+    COMPASS.iter().find(|c| c.step == (dx, dy))
 }
 
 impl Action {
@@ -748,7 +772,7 @@ impl Action {
             }
             _ => return None,
         };
-        compass(dx, dy).map(|c| format!("{verb} {}", c.3))
+        compass(dx, dy).map(|c| format!("{verb} {}", c.words))
     }
 }
 
@@ -804,12 +828,12 @@ fn feature_setting(kind: FeatureKind) -> (&'static str, &'static str) {
 
 /// A king step's name in the file as a move.
 fn move_name(dx: i32, dy: i32) -> &'static str {
-    compass(dx, dy).map_or("move", |c| c.1)
+    compass(dx, dy).map_or("move", |c| c.move_name)
 }
 
 /// A king step's name in the file as an attack in place.
 fn attack_name(dx: i32, dy: i32) -> &'static str {
-    compass(dx, dy).map_or("attack_toward", |c| c.2)
+    compass(dx, dy).map_or("attack_toward", |c| c.attack_name)
 }
 
 /// Laying a feature's name in the file.

@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 pub use super::command::{Action, Context, Key};
-use super::command::{DEFAULTS, Defaults, Words};
+use super::command::{DECLARED, Declared};
 pub use super::row::Binding;
 use super::row::{note, rows};
 
@@ -21,8 +21,8 @@ pub trait Keys {
 }
 
 /// The rows of the help that bind no key of their own, placed among the commands' rows
-/// (`Context ROW`, as [`super::command::Defaults::row`]).
-const NOTES: &[Defaults] = &[
+/// (`Context ROW`, as [`super::command::Declared::row`]).
+const NOTES: &[Declared] = &[
     note!(Play 10, "moves", "move or attack", "hjklyubn move"),
     note!(Play 260, "click", "travel there / select foe", ""),
     note!(Overlay 130, "click", "look at the cell", ""),
@@ -35,9 +35,9 @@ const NOTES: &[Defaults] = &[
 ];
 
 /// Every row of the help, in table order: the commands' declared keys
-/// ([`super::command::DEFAULTS`]) and the notes, gathered into rows. Key dispatch and the
+/// ([`super::command::DECLARED`]) and the notes, gathered into rows. Key dispatch and the
 /// help both read it, so the help can never miss a binding.
-pub static BINDINGS: LazyLock<Vec<Binding>> = LazyLock::new(|| rows(DEFAULTS.iter().chain(NOTES)));
+pub static BINDINGS: LazyLock<Vec<Binding>> = LazyLock::new(|| rows(DECLARED.iter().chain(NOTES)));
 
 /// The hint bar's text for the contexts that apply (most specific first): the help key
 /// first, then the hints of each context's bindings, in table order.

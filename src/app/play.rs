@@ -31,6 +31,7 @@ impl Play<'_> {
                     self.travel_to_stairs();
                 }
             }
+            Action::CyclePlanning => self.cycle_planning(),
             Action::Rest => self.start_rest(),
             Action::Explore => self.start_explore(),
             Action::Attack => {

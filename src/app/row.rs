@@ -1,9 +1,9 @@
 //! How the key table's rows are made: the commands declare their keys and words
-//! ([`super::command::DEFAULTS`]), and the rows of the help that only describe (the mouse,
+//! ([`super::command::DECLARED`]), and the rows of the help that only describe (the mouse,
 //! the moves' keys in another part of the game) are notes; each row gathers the keys
 //! declared for it.
 
-use super::command::{Action, Context, Defaults, Key};
+use super::command::{Action, Context, Declared, Key};
 
 /// One row of the help screen: keys and what each does, and the bit the hint bar shows.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,11 +28,11 @@ pub struct Binding {
 /// `note!(Context ROW, "label", "help", "hint")`, placed among the commands' rows by `ROW`.
 macro_rules! note {
     ($ctx:ident $row:literal, $label:expr, $help:expr, $hint:expr) => {
-        Defaults {
-            context: Context::$ctx,
+        $crate::app::command::Declared {
+            context: $crate::app::command::Context::$ctx,
             row: $row,
             keys: &[],
-            words: Some(Words {
+            words: Some($crate::app::command::Words {
                 label: $label,
                 help: $help,
                 hint: $hint,
@@ -50,8 +50,8 @@ pub(super) use note;
 ///
 /// # Panics
 /// When a row has no words or two declarations give it words: each row is worded once.
-pub(super) fn rows<'a>(declared: impl IntoIterator<Item = &'a Defaults>) -> Vec<Binding> {
-    let mut declared: Vec<&Defaults> = declared.into_iter().collect();
+pub(super) fn rows<'a>(declared: impl IntoIterator<Item = &'a Declared>) -> Vec<Binding> {
+    let mut declared: Vec<&Declared> = declared.into_iter().collect();
     // Stable: the keys of a shared row stay in declaration order.
     declared.sort_by_key(|d| (d.context, d.row));
     let mut out: Vec<Binding> = Vec::new();
@@ -94,8 +94,8 @@ mod tests {
     const PLAY: &[(Key, Action)] = &[(ch('a'), Action::Autoplay)];
     const HELP: &[(Key, Action)] = &[(ch('?'), Action::Help)];
 
-    fn part(row: u16, keys: &'static [(Key, Action)], words: Option<Words>) -> Defaults {
-        Defaults {
+    fn part(row: u16, keys: &'static [(Key, Action)], words: Option<Words>) -> Declared {
+        Declared {
             context: Context::Overlay,
             row,
             keys,
@@ -106,7 +106,7 @@ mod tests {
 
     #[test]
     fn a_shared_row_takes_its_keys_in_declaration_order_and_is_placed_by_its_number() {
-        let help = Defaults {
+        let help = Declared {
             context: Context::Global,
             ..part(30, HELP, WORDS)
         };

@@ -10,7 +10,7 @@ use super::ui::Ui;
 use super::{App, Mode, Screen};
 use crate::engine::astar::SearchOptions;
 use crate::engine::grid::Pos;
-use crate::game::{Planning, World};
+use crate::game::World;
 use crate::session::Session;
 
 impl App {
@@ -50,28 +50,10 @@ impl Screen {
             }
         }
         if let Some(change) = options::change(action) {
-            Play { session, ui }.change_options(change);
+            Play::new(session, ui).change_options(change);
             return None;
         }
         match action {
-            Action::CyclePlanning => {
-                let next = session.world().planning().next();
-                session.world_mut().set_planning(next);
-                session.say(match next {
-                    Planning::AStar => "Monsters plan: each its own A*, every turn.".to_string(),
-                    Planning::Capped(n) => format!(
-                        "Monsters plan: A* capped at {n} expansions; a capped one heads for the nearest node it reached."
-                    ),
-                    Planning::Map => {
-                        "Monsters plan: one Dijkstra map from you, for all of them.".to_string()
-                    }
-                    Planning::Jps => {
-                        "Monsters plan: each its own Jump Point Search, every turn.".to_string()
-                    }
-                });
-                ui.overlay.step = None;
-                ui.sync_trace(session.world_mut());
-            }
             Action::Lab => {
                 if self.mode() == Mode::Lab {
                     self.leave_lab(ui, session.world());

@@ -13,7 +13,7 @@ use super::ui::Ui;
 use crate::engine::astar::SearchOptions;
 use crate::engine::grid::Pos;
 use crate::game::run::REGEN_TURNS;
-use crate::game::{Act, ActResult, Explore, GameState, PLAYER_HP};
+use crate::game::{Act, ActResult, Explore, GameState, PLAYER_HP, Planning};
 use crate::session::{Descended, Session};
 
 /// The most turns `Z` waits for monsters in view that never come (one boxed in, or going
@@ -56,6 +56,24 @@ impl<'a> Play<'a> {
             .advise("", crate::game::Advice::Welcome { searches });
         self.say(goal);
         self.session.world_mut().say_intro();
+    }
+
+    /// Switches how the monsters plan to the next way, and says which.
+    pub(super) fn cycle_planning(&mut self) {
+        let next = self.session.world().planning().next();
+        self.session.world_mut().set_planning(next);
+        self.session.say(match next {
+            Planning::AStar => "Monsters plan: each its own A*, every turn.".to_string(),
+            Planning::Capped(n) => format!(
+                "Monsters plan: A* capped at {n} expansions; a capped one heads for the nearest node it reached."
+            ),
+            Planning::Map => "Monsters plan: one Dijkstra map from you, for all of them.".to_string(),
+            Planning::Jps => {
+                "Monsters plan: each its own Jump Point Search, every turn.".to_string()
+            }
+        });
+        self.ui.overlay.step = None;
+        self.ui.sync_trace(self.session.world_mut());
     }
 
     /// Changes the monsters' search options, as an option key asks outside the lab.
