@@ -320,7 +320,7 @@ fn quiet(app: &App, before: &Seen) -> String {
         return format!("Turn {}.", app.world().turn());
     }
     if app.world().state() != crate::game::GameState::Playing {
-        let key = |a| app.ui().settings().bindings.key_of(Context::Play, a);
+        let key = |a| app.ui().key(Context::Play, a);
         return format!(
             "The run is over: {} starts a new run, {} quits.",
             key(Action::Restart),

@@ -170,7 +170,7 @@ pub fn question(app: &App) -> Vec<String> {
 /// cursor's cell in look mode, the editor and the lab.
 fn screen_lines(app: &App, before: &Seen, now: &Seen) -> Vec<String> {
     let mut out = Vec::new();
-    let key = |c, a| app.ui().settings().bindings.key_of(c, a);
+    let key = |c, a| app.ui().key(c, a);
     use crate::app::keymap::{Action, Context};
     if now.mode != before.mode {
         out.push(match now.mode {
