@@ -405,7 +405,22 @@ impl Planner {
                     break;
                 }
             }
-            if !took {
+            // The planner's own count of the regions (for the turn's figures) labels the
+            // first grid, when it was made on the same open cells under a rule that
+            // connects alike: a million-cell flood less.
+            let cut = |r: Neighbourhood| r == Neighbourhood::EightCutCorners;
+            if !took
+                && !self.regions.as_ref().is_some_and(|(rev, r, regions)| {
+                    *rev == grid.revision()
+                        && cut(*r) == cut(rule)
+                        && self.engines[e].threads[0].adopt_regions(
+                            g,
+                            rule,
+                            regions,
+                            grid.cost_grid(),
+                        )
+                })
+            {
                 self.engines[e].threads[0].label(g, rule);
             }
             labelled.push((e, rule));
