@@ -38,14 +38,6 @@ pub(super) fn plan_from(
     q: Query<'_>,
     plan: &mut SearchResult,
 ) -> bool {
-    // A start beyond where a map stopped early searches, estimated by the map (at the cell
-    // it was made for, where the player stands, it costs 0).
-    let way = match way {
-        Some(Guidance::Own(map)) if map.get(q.start).is_none() && map.bound().is_some() => {
-            Some(Guidance::Estimate(map, 0))
-        }
-        way => way,
-    };
     match way {
         Some(Guidance::Own(map)) => {
             follow_map(map, grid, q.start, plan);
@@ -53,6 +45,7 @@ pub(super) fn plan_from(
         }
         // A start its kind cannot stand on gets its own search's answer.
         Some(Guidance::Estimate(map, offset)) if grid.is_passable(q.start) => {
+            // A map stopped early bounds the cells beyond it instead (see `guide`).
             if map.get(q.start).is_none() && map.bound().is_none() {
                 // The guide reaches every cell its kinds can walk to the player from (and on
                 // to where it was made, which the player can reach).

@@ -308,14 +308,14 @@ fn arb_planning() -> impl Strategy<Value = Planning> {
     ]
 }
 
-/// A guide's map stops at its farthest monster, and a monster beyond it (one added later,
-/// while the guide is kept) still plans a cheapest path: its own search estimated by the
-/// map's bound, where a whole map would have let it walk down.
+/// The map of a guide of two tables (goblins' and nagas') stops at its farthest monster, and
+/// a monster beyond it (one added later, while the guide is kept) still plans a cheapest
+/// path: its own search estimated by the map's bound.
 #[test]
 fn a_guide_stopped_early_still_guides_every_plan_exactly() {
     let text = "title: early stop\n\
                 ##############################\n\
-                #@.g.......~~~~..........\"\"..#\n\
+                #@.gn......~~~~..........\"\"..#\n\
                 #....###########....~~~~.....#\n\
                 #..........\"\"\".....#....##...#\n\
                 ##############################\n";
@@ -327,8 +327,8 @@ fn a_guide_stopped_early_still_guides_every_plan_exactly() {
     let bounds = w.planner.guide_bounds();
     assert_eq!(
         bounds,
-        vec![Some(20)],
-        "the goblin's guide stops at the goblin, 20 away"
+        vec![Some(30)],
+        "the guide stops at the naga, 30 away"
     );
     check_guides(&w);
     // A goblin at the far end, beyond the map, planned with the guide kept.
