@@ -52,7 +52,7 @@ mod weighted;
 pub use explain::{Expansion, Fate};
 pub use trace::{NodeInfo, NodeState, Snapshot, Trace, TraceEvent, Tracer, walk_runs};
 
-use crate::grid::{DIAGONAL, Grid, Neighbourhood, ParseError, Pos, STRAIGHT};
+use crate::grid::{DIAGONAL, Grid, Neighbourhood, ParseError, Pos, Regions, STRAIGHT};
 use board::{Board, Queues};
 
 /// The estimate of the remaining cost to the goal.
@@ -1099,6 +1099,35 @@ impl Pathfinder {
             &from.connected
         };
         self.connectivity(rule).adopt(grid, theirs, from_grid)
+    }
+
+    /// Takes `regions`, computed by [`Regions::compute`] on `from_grid` as it stands under
+    /// `rule` (or under any rule that connects the same cells: [`Neighbourhood::Four`] and
+    /// [`Neighbourhood::Eight`] do), as this engine's labels of `grid`, where `grid` has the
+    /// same size and open cells and this engine's labels do not follow it already: a caller
+    /// that counted the regions for itself spares the engine a flood of its own. Returns
+    /// whether it took them.
+    ///
+    /// ```
+    /// use astar_grid::astar::{Pathfinder, Query};
+    /// use astar_grid::grid::{Grid, Neighbourhood, Pos, Regions};
+    ///
+    /// let walk = Grid::from_rows(&["..#..", "..#.."]);
+    /// let regions = Regions::compute(&walk, Neighbourhood::Eight);
+    /// let mut pf = Pathfinder::new();
+    /// assert!(pf.adopt_regions(&walk, Neighbourhood::Eight, &regions, &walk));
+    /// let apart = pf.find(&walk, Query::new(Pos::new(0, 0), Pos::new(4, 1)));
+    /// assert_eq!((apart.cost, apart.expanded), (None, 0));
+    /// ```
+    pub fn adopt_regions(
+        &mut self,
+        grid: &Grid,
+        rule: Neighbourhood,
+        regions: &Regions,
+        from_grid: &Grid,
+    ) -> bool {
+        self.connectivity(rule)
+            .take_regions(grid, regions, from_grid)
     }
 
     /// Whether `start` and `goal` may be connected under `rule`: `false` only when they

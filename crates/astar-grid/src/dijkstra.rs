@@ -27,6 +27,9 @@ pub struct DistanceMap {
     source: Option<Pos>,
     rule: Neighbourhood,
     expanded: u32,
+    /// Set when the last computation stopped early: every cell it left unreached costs
+    /// at least this much (see [`DistanceMap::bound`]).
+    bound: Option<u32>,
     /// Dial's buckets: a step costs at most the dearest step, so that many buckets (a power
     /// of two) by cost modulo their number hold every cell waiting to be settled.
     buckets: Vec<Vec<u32>>,
@@ -140,14 +143,18 @@ impl Moves {
 }
 
 /// Settles every cell reachable from `roots` (padded indices) into `dist`, which holds
-/// [`UNREACHED`] everywhere; returns the cells settled.
+/// [`UNREACHED`] everywhere; returns the cells settled. Given `until` (padded indices), it
+/// stops once each of them has its final cost, at the first cost `c` of the frontier at which
+/// they all have: it returns `c` too, and then a cell of `dist` is final where it is at most
+/// `c`, and every other cell costs more than `c`.
 fn settle<F: Frontier>(
     cost_of: &[u8],
     dist: &mut [u32],
     frontier: &mut F,
     moves: &Moves,
     roots: impl Iterator<Item = usize>,
-) -> u32 {
+    until: Option<&[usize]>,
+) -> (u32, Option<u32>) {
     for c in roots {
         if dist[c] != 0 {
             dist[c] = 0;
@@ -155,13 +162,28 @@ fn settle<F: Frontier>(
         }
     }
     let mut expanded = 0;
+    // The cells of `until` up to `done` are final; checked whenever the frontier's cost
+    // rises. Once the frontier pops cost `c`, every cell cheaper than `c` is settled, so a
+    // cost of `dist` at most `c` can drop no further.
+    let (mut done, mut level) = (0, None);
     while let Some((cost, c)) = frontier.pop() {
+        if let Some(until) = until
+            && level != Some(cost)
+        {
+            level = Some(cost);
+            while done < until.len() && dist[until[done]] <= cost {
+                done += 1;
+            }
+            if done == until.len() {
+                return (expanded, Some(cost));
+            }
+        }
         if dist[c] == cost {
             expanded += 1;
             relax(cost_of, dist, frontier, moves, c, cost);
         }
     }
-    expanded
+    (expanded, None)
 }
 
 /// Offers each neighbour of the settled cell `c` (at `cost`) the way through `c`.
@@ -264,6 +286,42 @@ impl DistanceMap {
         self.fill(grid, targets, rule, true);
     }
 
+    /// [`DistanceMap::compute_to`], stopped as soon as every cell of `reaching` has its
+    /// cost: a crowd's map need not cover the cells beyond its farthest member. When it
+    /// stops early, [`DistanceMap::bound`] is a lower bound of the cost from every cell it
+    /// left unreached; a cell of `reaching` that cannot reach `to` makes it cover the whole
+    /// region, as [`DistanceMap::compute_to`] does.
+    ///
+    /// ```
+    /// use astar_grid::dijkstra::DistanceMap;
+    /// use astar_grid::grid::{Grid, Neighbourhood, Pos};
+    ///
+    /// let grid = Grid::from_rows(&["........"]);
+    /// let mut map = DistanceMap::new();
+    /// map.compute_to_reaching(&grid, Pos::new(0, 0), Neighbourhood::Eight, &[Pos::new(2, 0)]);
+    /// assert_eq!(map.get(Pos::new(2, 0)), Some(20));
+    /// assert_eq!(map.get(Pos::new(7, 0)), None);
+    /// // It stopped at 20: every cell left unreached costs at least that.
+    /// assert_eq!(map.bound(), Some(20));
+    /// ```
+    pub fn compute_to_reaching(
+        &mut self,
+        grid: &Grid,
+        to: Pos,
+        rule: Neighbourhood,
+        reaching: &[Pos],
+    ) {
+        self.fill_until(grid, &[to], rule, true, Some(reaching));
+    }
+
+    /// When the last computation stopped early ([`DistanceMap::compute_to_reaching`]): a
+    /// cost that every cell it left unreached is at least that far from the sources, if it
+    /// can reach them at all. `None` when it settled every cell it could reach: then a cell
+    /// unreached cannot be reached.
+    pub fn bound(&self) -> Option<u32> {
+        self.bound
+    }
+
     /// Dijkstra's algorithm from `roots` (Dial's, on buckets, when steps are cheap enough);
     /// `toward` counts each step's cost the other way round (the cost of the cell stepped
     /// from, in the search's direction).
@@ -273,8 +331,21 @@ impl DistanceMap {
     /// row-major: on a 1024x1024 cave about half the time of stepping through [`Grid`]'s
     /// checked accessors.
     fn fill(&mut self, grid: &Grid, roots: &[Pos], rule: Neighbourhood, toward: bool) {
+        self.fill_until(grid, roots, rule, toward, None);
+    }
+
+    /// [`DistanceMap::fill`], stopped once every cell of `until` (if given) has its cost.
+    fn fill_until(
+        &mut self,
+        grid: &Grid,
+        roots: &[Pos],
+        rule: Neighbourhood,
+        toward: bool,
+        until: Option<&[Pos]>,
+    ) {
         let w = grid.width();
         self.width = w;
+        self.bound = None;
         self.source = roots.first().copied();
         self.rule = rule;
         self.expanded = 0;
@@ -290,11 +361,20 @@ impl DistanceMap {
         dist.resize(self.padded.len(), UNREACHED);
         let moves = Moves::new(grid, rule, stride, toward);
         let dearest = grid.steps().diagonal() * self.highest;
+        let padded = |i: usize| (i / w + 1) * stride + i % w + 1;
         let roots = roots.iter().filter_map(|&root| {
             let i = grid.index(root).filter(|_| grid.is_passable(root))?;
-            Some((i / w + 1) * stride + i % w + 1)
+            Some(padded(i))
         });
-        self.expanded = if dearest <= DIAL_MAX_STEP {
+        // A cell outside the grid is never reached: the map then runs to the end.
+        let until: Option<Vec<usize>> = until.map(|cells| {
+            cells
+                .iter()
+                .map(|&p| grid.index(p).map_or(0, padded))
+                .collect()
+        });
+        let until = until.as_deref();
+        let (expanded, bound) = if dearest <= DIAL_MAX_STEP {
             let slots = (dearest as usize + 1).next_power_of_two().max(16);
             if self.buckets.len() != slots {
                 self.buckets.resize_with(slots, Vec::new);
@@ -306,13 +386,27 @@ impl DistanceMap {
                 pending: 0,
             };
             dial.clear();
-            settle(&self.padded, dist, &mut dial, &moves, roots)
+            settle(&self.padded, dist, &mut dial, &moves, roots, until)
         } else {
             self.heap.clear();
-            settle(&self.padded, dist, &mut self.heap, &moves, roots)
+            settle(&self.padded, dist, &mut self.heap, &moves, roots, until)
         };
-        for (y, row) in self.dist.chunks_mut(w).enumerate() {
-            row.copy_from_slice(&dist[(y + 1) * stride + 1..][..w]);
+        (self.expanded, self.bound) = (expanded, bound);
+        match bound {
+            None => {
+                for (y, row) in self.dist.chunks_mut(w).enumerate() {
+                    row.copy_from_slice(&dist[(y + 1) * stride + 1..][..w]);
+                }
+            }
+            // Costs above the bound are only the best found so far: left unreached.
+            Some(bound) => {
+                for (y, row) in self.dist.chunks_mut(w).enumerate() {
+                    let found = &dist[(y + 1) * stride + 1..][..w];
+                    for (d, &f) in row.iter_mut().zip(found) {
+                        *d = if f <= bound { f } else { UNREACHED };
+                    }
+                }
+            }
         }
     }
 
@@ -498,6 +592,54 @@ mod tests {
                     assert_eq!((at, paid), (goal, total), "{rule:?} from {p}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn a_map_stopped_at_its_cells_is_exact_there_and_bounds_the_rest() {
+        let grid = Grid::from_rows(&[
+            "....33....",
+            "..###332..",
+            "...3#..#..",
+            ".#.3#..#2.",
+            ".#..333#..",
+            "....22....",
+        ]);
+        let goal = Pos::new(9, 0);
+        for rule in [
+            Neighbourhood::Eight,
+            Neighbourhood::EightCutCorners,
+            Neighbourhood::Four,
+        ] {
+            let mut whole = DistanceMap::new();
+            whole.compute_to(&grid, goal, rule);
+            let mut stopped = 0;
+            for i in 0..grid.len() {
+                let cell = grid.pos(i);
+                let mut map = DistanceMap::new();
+                map.compute_to_reaching(&grid, goal, rule, &[cell, Pos::new(8, 1)]);
+                let Some(bound) = map.bound() else {
+                    assert_eq!(map.costs(), whole.costs(), "{rule:?} {cell}");
+                    continue;
+                };
+                stopped += 1;
+                assert_eq!(map.get(cell), whole.get(cell), "{rule:?} {cell}");
+                for j in 0..grid.len() {
+                    let p = grid.pos(j);
+                    match map.get(p) {
+                        Some(d) => assert_eq!(Some(d), whole.get(p), "{rule:?} {cell}: {p}"),
+                        None => assert!(
+                            whole.get(p).is_none_or(|d| d >= bound),
+                            "{rule:?} {cell}: {p} below {bound}"
+                        ),
+                    }
+                }
+            }
+            assert!(stopped > 20, "{rule:?}: {stopped} maps stopped early");
+            // A cell that cannot be reached (a wall) makes the map whole.
+            let mut map = DistanceMap::new();
+            map.compute_to_reaching(&grid, goal, rule, &[Pos::new(4, 2)]);
+            assert_eq!((map.bound(), map.costs()), (None, whole.costs()));
         }
     }
 

@@ -763,6 +763,7 @@ impl Regions {
         let mut sizes = Vec::new();
         let mut stack = Vec::new();
         let dirs = rule_directions(rule);
+        let (w, h) = (grid.width, grid.height);
         for start in 0..grid.len() {
             if labels[start] != Self::NONE || grid.costs[start] == BLOCKED {
                 continue;
@@ -773,12 +774,19 @@ impl Regions {
             stack.push(start);
             while let Some(c) = stack.pop() {
                 size += 1;
-                let p = grid.pos(c);
+                // Indices by arithmetic, bounds from the cell's row and column: a million
+                // cells flood several times faster than through positions.
+                let (x, y) = (c % w, c / w);
                 for &(dx, dy) in dirs {
-                    if let Some(n) = grid.index(p.offset(dx, dy))
-                        && labels[n] == Self::NONE
-                        && grid.costs[n] != BLOCKED
-                    {
+                    let inside = (dx >= 0 || x > 0)
+                        && (dx <= 0 || x + 1 < w)
+                        && (dy >= 0 || y > 0)
+                        && (dy <= 0 || y + 1 < h);
+                    if !inside {
+                        continue;
+                    }
+                    let n = (c as isize + dx as isize + dy as isize * w as isize) as usize;
+                    if labels[n] == Self::NONE && grid.costs[n] != BLOCKED {
                         labels[n] = label;
                         stack.push(n);
                     }

@@ -70,6 +70,22 @@ impl Connectivity {
         usable
     }
 
+    /// Takes `regions`, labelled on `from` as it stands under this connectivity's rule, as
+    /// labels of `grid` (of the same size and open cells), if this one's do not follow
+    /// `grid` already. Returns whether it took them.
+    pub(super) fn take_regions(&mut self, grid: &Grid, regions: &Regions, from: &Grid) -> bool {
+        let usable = self.revision != grid.revision()
+            && regions.labels().len() == grid.len()
+            && (from.revision() == grid.revision() || same_open_cells(grid, from));
+        if usable {
+            self.labels = Arc::new(regions.labels().to_vec());
+            self.parent = (0..regions.count() as u32).collect();
+            self.split = false;
+            self.revision = grid.revision();
+        }
+        usable
+    }
+
     /// Brings the labels up to the grid's revision: patched cell by cell when the grid
     /// still knows what changed, computed afresh otherwise.
     pub(super) fn follow(&mut self, grid: &Grid) {

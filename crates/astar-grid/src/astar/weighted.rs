@@ -16,7 +16,7 @@
 //! an optimal path to a goal found (it costs less than that step's end); a search that
 //! found no goal after dropping one says [`Status::TooCostly`].
 
-use super::board::{self, NEXT_MOVES, NO_PARENT, direction_offsets, rule_index};
+use super::board::{self, NEXT_MOVES, NO_PARENT, direction_offsets, open_bits, rule_index};
 use super::queue::{BucketQueue, FifoQueue, OpenList};
 use super::{MAX_COST, Query, SearchResult, Status, Target, Ties, TraceEvent, Tracer};
 use crate::grid::{DIRECTIONS, Grid, Pos};
@@ -99,7 +99,9 @@ impl Weighted {
             self.open = vec![0; cells];
             self.stamp = vec![0; cells];
             self.g = vec![0; cells];
-            self.dir = vec![NO_PARENT as u8; cells];
+            // Read only where this search wrote it (its start and the nodes it reached):
+            // zeroed pages cost nothing until touched.
+            self.dir = vec![0; cells];
             self.generation = 0;
         }
         self.stride = stride;
@@ -107,10 +109,7 @@ impl Weighted {
             let base = (y + 1) * stride + 1;
             self.cost[base..base + row.len()].copy_from_slice(row);
         }
-        let offsets = direction_offsets(stride);
-        for c in stride..cells - stride {
-            self.open[c] = self.open_of(c, &offsets);
-        }
+        open_bits(&self.cost, &mut self.open, stride);
         self.revision = grid.revision();
     }
 

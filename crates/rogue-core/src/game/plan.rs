@@ -405,7 +405,22 @@ impl Planner {
                     break;
                 }
             }
-            if !took {
+            // The planner's own count of the regions (for the turn's figures) labels the
+            // first grid, when it was made on the same open cells under a rule that
+            // connects alike: a million-cell flood less.
+            let cut = |r: Neighbourhood| r == Neighbourhood::EightCutCorners;
+            if !took
+                && !self.regions.as_ref().is_some_and(|(rev, r, regions)| {
+                    *rev == grid.revision()
+                        && cut(*r) == cut(rule)
+                        && self.engines[e].threads[0].adopt_regions(
+                            g,
+                            rule,
+                            regions,
+                            grid.cost_grid(),
+                        )
+                })
+            {
                 self.engines[e].threads[0].label(g, rule);
             }
             labelled.push((e, rule));
@@ -476,7 +491,7 @@ impl Planner {
         let guided = match &census {
             Some(census) => {
                 self.make_crowd_maps(grid, goal, census, threads);
-                self.make_guides(grid, goal, census, threads)
+                self.make_guides(grid, goal, (census, monsters), threads)
             }
             None => false,
         };
@@ -1164,7 +1179,7 @@ impl Planner {
         &mut self,
         grid: &TileMap,
         player: Pos,
-        census: &Census,
+        (census, monsters): (&Census, &[Monster]),
         threads: usize,
     ) -> bool {
         let plain = grid.effective(kinds::Costs::PLAIN.table(grid.weights()));
@@ -1177,8 +1192,17 @@ impl Planner {
             .filter(|((t, r), _)| self.crowd_maps.get(t, *r).is_none())
             .copied()
             .collect();
-        if let Some((guides, settled)) = self.guides.make(grid, player, &wanted, GUIDE_MIN, threads)
-        {
+        // The monsters each guide serves: its map need not go further than they stand.
+        let serves: Vec<(Key, Pos)> = census
+            .keys
+            .iter()
+            .zip(monsters)
+            .filter_map(|(key, m)| Some(((*key)?, m.pos)))
+            .collect();
+        let made = self
+            .guides
+            .make(grid, player, &wanted, &serves, GUIDE_MIN, threads);
+        if let Some((guides, settled)) = made {
             self.stats.astar_expanded += settled;
             self.stats.searches += guides.len() as u32;
             self.guides = Arc::new(guides);
@@ -1256,6 +1280,13 @@ impl Planner {
         };
         let g = grid_of(grid, &table);
         Some((0..g.len()).map(|i| toward.estimate(g, g.pos(i))).collect())
+    }
+
+    /// For tests: where each guide's map stopped early, `None` for one that covers every
+    /// cell that reaches the player.
+    #[cfg(test)]
+    pub(crate) fn guide_bounds(&self) -> Vec<Option<u32>> {
+        self.guides.bounds()
     }
 
     /// For tests: guides serve the plain searches toward the player on maps of any size

@@ -45,7 +45,8 @@ pub(super) fn plan_from(
         }
         // A start its kind cannot stand on gets its own search's answer.
         Some(Guidance::Estimate(map, offset)) if grid.is_passable(q.start) => {
-            if map.get(q.start).is_none() {
+            // A map stopped early bounds the cells beyond it instead (see `guide`).
+            if map.get(q.start).is_none() && map.bound().is_none() {
                 // The guide reaches every cell its kinds can walk to the player from (and on
                 // to where it was made, which the player can reach).
                 plan.path.clear();

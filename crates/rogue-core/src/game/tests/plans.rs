@@ -308,6 +308,49 @@ fn arb_planning() -> impl Strategy<Value = Planning> {
     ]
 }
 
+/// The map of a guide of two tables (goblins' and nagas') stops at its farthest monster, and
+/// a monster beyond it (one added later, while the guide is kept) still plans a cheapest
+/// path: its own search estimated by the map's bound.
+#[test]
+fn a_guide_stopped_early_still_guides_every_plan_exactly() {
+    let text = "title: early stop\n\
+                ##############################\n\
+                #@.gn......~~~~..........\"\"..#\n\
+                #....###########....~~~~.....#\n\
+                #..........\"\"\".....#....##...#\n\
+                ##############################\n";
+    let level = Level::parse(text.as_bytes(), "early").expect("a valid level");
+    PLAN_AUDIT.set(Some(check));
+    let mut w = World::new(&level, 7);
+    w.planner.force_guides(true);
+    w.replan();
+    let bounds = w.planner.guide_bounds();
+    assert_eq!(
+        bounds,
+        vec![Some(30)],
+        "the guide stops at the naga, 30 away"
+    );
+    check_guides(&w);
+    // A goblin at the far end, beyond the map, planned with the guide kept.
+    let far = w
+        .add_monster(Pos::new(27, 3), 'g', None)
+        .expect("room there");
+    w.replan();
+    assert_eq!(w.planner.guide_bounds(), bounds, "the guide is kept");
+    check_guides(&w);
+    let m = w.monsters().iter().find(|m| m.id == far).expect("added");
+    assert_eq!(m.plan.status, Status::Found);
+    assert!(
+        m.plan.expanded > 0,
+        "it searched: the map does not reach it"
+    );
+    for _ in 0..6 {
+        w.player_act(Act::Wait);
+        check_guides(&w);
+    }
+    PLAN_AUDIT.set(None);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(1000))]
 
