@@ -211,7 +211,19 @@ impl Player<'_> {
                     "That line is longer than {MAX_LINE} bytes: nothing was done."
                 ))
             } else {
-                command::parse(line.trim_end_matches(['\n', '\r']))
+                let line = line.trim_end_matches(['\n', '\r']);
+                match command::parse(line) {
+                    // Not a word or a key: perhaps a command by its name.
+                    Command::Bad(answer) => {
+                        let bindings = &app.ui().settings().bindings;
+                        match command::named(line, app.contexts(), bindings) {
+                            Some(Ok(key)) => Command::Keys(vec![(key, 1)]),
+                            Some(Err(why)) => Command::Bad(why),
+                            None => Command::Bad(answer),
+                        }
+                    }
+                    other => other,
+                }
             };
             lines.take_count();
             match command {

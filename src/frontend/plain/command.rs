@@ -3,8 +3,10 @@
 //! script runner's own parser so that `l`, `.`, `Z`, `F h` and `3*.` mean here what they
 //! mean in a script.
 
-use crossterm::event::{Event, KeyEvent};
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 
+use crate::app::config::{Bindings, slots};
+use crate::app::keymap::{Context, Key};
 use crate::frontend::script::{self, Action};
 
 /// What a line asks for.
@@ -79,6 +81,44 @@ pub fn parse(line: &str) -> Command {
     } else {
         Command::Keys(keys)
     }
+}
+
+/// A command named as the settings file names it (`wait`, `rest`, `close_doors`, with a
+/// space or a dash for the underscore) in one of `contexts`, most specific first: the
+/// player's first key for it as an input, or why it has none. `None` when no command
+/// there has that name. A screen-reader user need not learn a key to say what they mean.
+pub fn named(
+    line: &str,
+    contexts: &[Context],
+    bindings: &Bindings,
+) -> Option<Result<KeyEvent, String>> {
+    let lower = line.trim().to_lowercase();
+    let words: Vec<&str> = lower.split([' ', '-']).filter(|w| !w.is_empty()).collect();
+    let name = words.join("_");
+    let i = contexts.iter().find_map(|&c| {
+        slots()
+            .iter()
+            .position(|s| s.context == c && s.name == name)
+    })?;
+    let Some(&key) = bindings.keys(i).first() else {
+        return Some(Err(format!(
+            "{name} has no key in your settings: nothing was done."
+        )));
+    };
+    Some(Ok(event_of(key)))
+}
+
+/// The input a key stands for, as the script parser reads it.
+fn event_of(key: Key) -> KeyEvent {
+    let mut mods = if key.ctrl {
+        KeyModifiers::CONTROL
+    } else {
+        KeyModifiers::NONE
+    };
+    if matches!(key.code, KeyCode::Char(c) if c.is_uppercase()) || key.code == KeyCode::BackTab {
+        mods |= KeyModifiers::SHIFT;
+    }
+    KeyEvent::new(key.code, mods)
 }
 
 /// The answer to a line the script parser refused: short, on one line, naming the way to

@@ -16,6 +16,7 @@ pub fn lines(app: &App, all: bool) -> Vec<String> {
         "Plain play reads one command a line and answers in lines.",
         "Words: look (what is in view), map (the rows around you), search (the selected monster's A*),",
         "help (the keys that apply now; help all: every part of the game), quit (leave; your run is kept).",
+        "A command by its name in the settings file plays your key for it, as wait, rest, close doors.",
         "Keys as scripts name them: one character as typed, as l, Z or . (dot); C-x for Ctrl-x; Esc, Enter, Tab, Space,",
         "Backspace, Left, Right, Up, Down, Home, End, PageUp, PageDown, F1 to F12, and Hash for # (hash).",
         "N*KEY plays a key N times, as 3*. (dot); several keys on one line play in order, as F h.",

@@ -75,6 +75,17 @@ fn words_and_bad_lines_leave_the_game_alone() {
 }
 
 #[test]
+fn a_command_s_name_plays_the_player_s_key_for_it() {
+    let (out, tape, _) = play("wait\nClose doors\nmove-w\nset_start\n");
+    assert_eq!(tape, [".", "C", "h"], "{out}");
+    // The lab's command, with no lab open, is no command here.
+    assert!(
+        out.contains("\"set_start\" is neither a command nor a key"),
+        "{out}"
+    );
+}
+
+#[test]
 fn quit_leaves_at_once_and_the_end_of_input_too() {
     let (_, tape, _) = play("quit\nl\n");
     assert!(tape.is_empty());
