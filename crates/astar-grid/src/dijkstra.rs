@@ -488,6 +488,16 @@ mod tests {
     use super::*;
     use crate::astar::{Pathfinder, Query, SearchOptions};
 
+    /// Walls and dearer ground (costs 2 and 3) that bend the cheapest ways.
+    const TERRAIN: [&str; 6] = [
+        "....33....",
+        "..###332..",
+        "...3#..#..",
+        ".#.3#..#2.",
+        ".#..333#..",
+        "....22....",
+    ];
+
     #[test]
     fn costs_equal_a_star_from_every_cell() {
         let grid = Grid::from_rows(&[
@@ -523,14 +533,7 @@ mod tests {
 
     #[test]
     fn weighted_costs_equal_a_star_from_every_cell() {
-        let grid = Grid::from_rows(&[
-            "....33....",
-            "..###332..",
-            "...3#..#..",
-            ".#.3#..#2.",
-            ".#..333#..",
-            "....22....",
-        ]);
+        let grid = Grid::from_rows(&TERRAIN);
         assert!(!grid.is_uniform());
         let goal = Pos::new(9, 0);
         for rule in [
@@ -557,14 +560,7 @@ mod tests {
 
     #[test]
     fn costs_toward_a_cell_equal_a_star_to_it_and_downhill_follows_them() {
-        let grid = Grid::from_rows(&[
-            "....33....",
-            "..###332..",
-            "...3#..#..",
-            ".#.3#..#2.",
-            ".#..333#..",
-            "....22....",
-        ]);
+        let grid = Grid::from_rows(&TERRAIN);
         let goal = Pos::new(9, 0);
         for rule in [
             Neighbourhood::Eight,
@@ -597,14 +593,7 @@ mod tests {
 
     #[test]
     fn a_map_stopped_at_its_cells_is_exact_there_and_bounds_the_rest() {
-        let grid = Grid::from_rows(&[
-            "....33....",
-            "..###332..",
-            "...3#..#..",
-            ".#.3#..#2.",
-            ".#..333#..",
-            "....22....",
-        ]);
+        let grid = Grid::from_rows(&TERRAIN);
         let goal = Pos::new(9, 0);
         for rule in [
             Neighbourhood::Eight,
