@@ -54,7 +54,7 @@ impl<'a> Play<'a> {
         self.session
             .world_mut()
             .advise("", crate::game::Advice::Welcome { searches });
-        self.say(goal);
+        self.session.say(goal);
         self.session.world_mut().say_intro();
     }
 
@@ -80,7 +80,8 @@ impl<'a> Play<'a> {
     pub fn change_options(&mut self, change: fn(&mut SearchOptions)) {
         let mut o = self.session.world().options();
         change(&mut o);
-        self.say(format!("Search: {}.", options::describe_for_log(&o)));
+        self.session
+            .say(format!("Search: {}.", options::describe_for_log(&o)));
         self.ui.overlay.step = None;
         self.session.world_mut().set_options(o);
     }
@@ -90,7 +91,7 @@ impl<'a> Play<'a> {
         match self.session.descend() {
             Descended::Unsaved => {
                 let save = self.ui.key(Context::Play, Action::Save);
-                self.say(format!(
+                self.session.say(format!(
                     "Save ({save}) or undo your edits first: the floor below replaces this design."
                 ));
                 false
@@ -104,11 +105,6 @@ impl<'a> Play<'a> {
         }
     }
 
-    /// Words for the log.
-    fn say(&mut self, text: impl Into<String>) {
-        self.session.say(text);
-    }
-
     /// Why a long action cannot start now: a monster in view (which would interrupt it at
     /// once), or the run is over.
     fn refuse_long_action(&mut self, what: &str) -> bool {
@@ -117,7 +113,8 @@ impl<'a> Play<'a> {
         }
         if let Some(m) = self.session.world().nearest_in_view() {
             let name = self.session.world().kind(m.kind).name;
-            self.say(format!("You cannot {what} with the {name} in view."));
+            self.session
+                .say(format!("You cannot {what} with the {name} in view."));
             return true;
         }
         false
@@ -133,20 +130,23 @@ impl<'a> Play<'a> {
         if let Some(m) = self.session.world().nearest_in_view() {
             let name = self.session.world().kind(m.kind).name;
             if m.pos.chebyshev(self.session.world().player().pos) <= 1 {
-                self.say(format!("The {name} is next to you: no time to wait."));
+                self.session
+                    .say(format!("The {name} is next to you: no time to wait."));
             } else {
-                self.say(format!("You wait for the {name} to come to you."));
+                self.session
+                    .say(format!("You wait for the {name} to come to you."));
                 self.ui.errand = Some(Errand::Wait(0));
                 self.ui.watch = Some(self.session.world().watch());
             }
             return;
         }
         if self.session.world().player().hp >= PLAYER_HP && !self.session.world().anyone_coming() {
-            self.say("You are unhurt and no monster is on its way to you: nothing to wait for.");
+            self.session
+                .say("You are unhurt and no monster is on its way to you: nothing to wait for.");
             return;
         }
         if self.session.world().player().hp >= PLAYER_HP {
-            self.say(format!(
+            self.session.say(format!(
                 "You are unhurt: you wait up to {WAIT_TURNS} turns for something to happen."
             ));
             self.ui.errand = Some(Errand::Idle(0));
@@ -177,13 +177,13 @@ impl<'a> Play<'a> {
         }
         match self.session.world().seen_stairs() {
             Some(p) => {
-                self.say("You head for the stairs >.");
+                self.session.say("You head for the stairs >.");
                 self.start_travel(p);
             }
-            None if !self.session.world().has_stairs() => {
-                self.say("This floor has no stairs: clearing it wins the run.")
-            }
-            None => self.say(format!(
+            None if !self.session.world().has_stairs() => self
+                .session
+                .say("This floor has no stairs: clearing it wins the run."),
+            None => self.session.say(format!(
                 "You have not found the stairs yet: {} explores.",
                 self.ui.key(Context::Play, Action::Explore)
             )),
@@ -202,7 +202,8 @@ impl<'a> Play<'a> {
             ),
             _ => String::new(),
         };
-        self.say(format!("Explored: nothing more to see from here.{next}"));
+        self.session
+            .say(format!("Explored: nothing more to see from here.{next}"));
     }
 
     /// Whether something new came up since the long action began; says what it was.
@@ -214,7 +215,7 @@ impl<'a> Play<'a> {
             return false;
         };
         if let Some(text) = alarm.message() {
-            self.say(text);
+            self.session.say(text);
         }
         self.ui.watch = None;
         true
@@ -240,7 +241,8 @@ impl<'a> Play<'a> {
                     }
                     if self.session.world().player().hp >= PLAYER_HP {
                         self.ui.stop_errands();
-                        self.say(format!("You are rested: HP {PLAYER_HP}/{PLAYER_HP}."));
+                        self.session
+                            .say(format!("You are rested: HP {PLAYER_HP}/{PLAYER_HP}."));
                         return;
                     }
                     if self.session.world().player().hp > hp {
@@ -271,7 +273,7 @@ impl<'a> Play<'a> {
                 match stop {
                     Some(text) => {
                         self.ui.stop_errands();
-                        self.say(text);
+                        self.session.say(text);
                     }
                     None => self.ui.errand = Some(Errand::Wait(turns + 1)),
                 }
@@ -282,7 +284,7 @@ impl<'a> Play<'a> {
                     self.ui.stop_errands();
                 } else if turns + 1 >= WAIT_TURNS {
                     self.ui.stop_errands();
-                    self.say(format!(
+                    self.session.say(format!(
                         "You have waited {WAIT_TURNS} turns; nothing happened."
                     ));
                 } else {
@@ -334,7 +336,7 @@ impl<'a> Play<'a> {
             .any(|m| m.pos.chebyshev(player) <= 1)
         {
             self.ui.travel = None;
-            self.say("A monster is next to you; you stop.");
+            self.session.say("A monster is next to you; you stop.");
             return;
         }
         match self.session.world_mut().player_step_toward(target) {
@@ -353,12 +355,13 @@ impl<'a> Play<'a> {
                 if self.session.world().player().pos == target && on_stairs {
                     // The @ hides the > it stands on.
                     let key = self.ui.key(Context::Play, Action::Descend);
-                    self.say(format!("You stand on the stairs: {key} takes them."));
+                    self.session
+                        .say(format!("You stand on the stairs: {key} takes them."));
                 }
             }
             None => {
                 self.ui.travel = None;
-                self.say("There is no way there.");
+                self.session.say("There is no way there.");
             }
         }
     }
