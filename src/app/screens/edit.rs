@@ -123,11 +123,6 @@ impl Editor<'_> {
         self.bindings.key_of(context, action)
     }
 
-    /// The editor's words in the message log.
-    fn say(&mut self, text: impl Into<String>) {
-        self.session.say(text);
-    }
-
     /// Puts a tile at the cursor on the design (`None`: swaps wall and floor); the lab
     /// puts its own (`screens::lab`).
     fn put_tile(&mut self, tile: Option<Tile>) {
@@ -155,7 +150,7 @@ impl Editor<'_> {
                     self.key(Context::Edit, Action::Finish),
                     self.key(Context::Global, Action::Back)
                 );
-                self.say(text);
+                self.session.say(text);
             }
             Some(_) => self.finish_shape(),
             None => self.apply_edit(EditOp::SetTile(self.cursor(), tile), false),
@@ -201,12 +196,12 @@ impl Editor<'_> {
                 match self.session.design().copy(anchor, cursor) {
                     Some(clip) => {
                         let paste = self.key(Context::Edit, Action::Paste);
-                        self.say(format!(
+                        self.session.say(format!(
                             "Copied {size} from {lo}; {paste} pastes it here or on another floor."
                         ));
                         *self.clipboard = Some(clip);
                     }
-                    None => self.say("That region is too large to copy."),
+                    None => self.session.say("That region is too large to copy."),
                 }
                 return;
             }
@@ -214,7 +209,7 @@ impl Editor<'_> {
         let cells = match cells {
             Ok(cells) => cells,
             Err(TooBig(n)) => {
-                self.say(format!(
+                self.session.say(format!(
                     "That {} has {n} cells or more, past the {} the editor changes at once.",
                     tool.name(),
                     tools::MAX_SHAPE_CELLS
@@ -233,7 +228,8 @@ impl Editor<'_> {
     /// Lays the clipboard with its top-left corner at the cursor.
     fn paste(&mut self) {
         let Some(clip) = self.clipboard.clone() else {
-            self.say("Nothing copied yet: c at one corner, c at the other copies a region.");
+            self.session
+                .say("Nothing copied yet: c at one corner, c at the other copies a region.");
             return;
         };
         let at = self.cursor();
@@ -264,7 +260,7 @@ impl Editor<'_> {
                 refusal(why, self.bindings, self.session.world().grid().kinds())
             ));
         }
-        self.say(text);
+        self.session.say(text);
     }
 
     /// Sets the key waiting for another (or none).
@@ -325,7 +321,7 @@ impl Editor<'_> {
                 ways(1),
                 ways(-1),
             );
-            self.say(text);
+            self.session.say(text);
         }
     }
 
@@ -359,9 +355,9 @@ impl Editor<'_> {
                     ));
                 }
                 text.push_str("; the floor's play starts over.");
-                self.say(text);
+                self.session.say(text);
             }
-            Err(why) => self.say(match why {
+            Err(why) => self.session.say(match why {
                 ResizeRefusal::Empty => "Nothing would be left of the map.".to_string(),
                 ResizeRefusal::Limit(m) => format!("Cannot: {m}."),
                 ResizeRefusal::PlayerOutside(p) => {
@@ -384,23 +380,23 @@ impl Editor<'_> {
                     self.key(Context::Edit, Action::Save),
                     self.key(Context::Edit, Action::FloorDown),
                 );
-                self.say(format!(
+                self.session.say(format!(
                     "Made {} ({w}x{h}, blank) as the floor below: {save} saves the next: header, {down} goes down to edit it. Stairs (>) lead there.",
                     f.name
                 ));
             }
-            Err(NoNewFloor::NoFile) => self.say(format!(
+            Err(NoNewFloor::NoFile) => self.session.say(format!(
                 "Save this floor first ({}): the floor below goes beside its file.",
                 self.key(Context::Edit, Action::Save)
             )),
             Err(NoNewFloor::HasNext(name)) => {
                 let down = self.key(Context::Edit, Action::FloorDown);
-                self.say(format!(
+                self.session.say(format!(
                     "This floor leads to {name} already: {down} goes down to it."
                 ))
             }
             Err(NoNewFloor::Failed { name, error }) => {
-                self.say(format!("Could not make {name}: {error}."))
+                self.session.say(format!("Could not make {name}: {error}."))
             }
         }
     }
@@ -417,7 +413,7 @@ impl Editor<'_> {
         } else if design.feature_at(at).is_some() {
             self.edit(EditOp::RemoveFeature(at));
         } else {
-            self.say("Nothing here to delete.");
+            self.session.say("Nothing here to delete.");
         }
     }
 
@@ -431,7 +427,7 @@ impl Editor<'_> {
         match self.session.edit(op, stroke) {
             Ok(true) => self.edited = true,
             Ok(false) => {}
-            Err(why) => self.say(refusal(
+            Err(why) => self.session.say(refusal(
                 why,
                 self.bindings,
                 self.session.world().grid().kinds(),
@@ -444,7 +440,7 @@ impl Editor<'_> {
         if self.session.undo() {
             self.edited = true;
         } else {
-            self.say("Nothing to undo.");
+            self.session.say("Nothing to undo.");
         }
     }
 
@@ -453,7 +449,7 @@ impl Editor<'_> {
         if self.session.redo() {
             self.edited = true;
         } else {
-            self.say("Nothing to redo.");
+            self.session.say("Nothing to redo.");
         }
     }
 }
