@@ -33,12 +33,10 @@ pub(super) struct Weighted {
     /// Per padded cell: which of its eight neighbours may be entered, bit `d` for
     /// direction `d` of [`DIRECTIONS`].
     open: Vec<u8>,
-    /// Per padded cell: `generation << 1 | closed` when touched by the current search.
-    stamp: Vec<u32>,
-    /// Per padded cell: the best known G.
-    g: Vec<u32>,
-    /// Per padded cell: the direction of the step that reached it, or [`NO_PARENT`].
-    dir: Vec<u8>,
+    /// Per padded cell, what the current search knows of it. One array rather than one per
+    /// field, so that a node's mark and G share a page: on a big map a search touches a
+    /// thin band of it, and a first plan's time went to faulting fresh pages in.
+    nodes: Vec<Node>,
     generation: u32,
     /// The open lists: lower H first, last in first out, and first in first out.
     queue: BucketQueue<false>,
@@ -46,6 +44,33 @@ pub(super) struct Weighted {
     queue_fifo: FifoQueue,
     /// The found path, goal first.
     trail: Vec<Pos>,
+}
+
+/// Bits of [`Node::mark`] below the generation: the direction of the step that reached
+/// the node (or [`NO_PARENT`]) and whether it is closed.
+const MARK_BITS: u32 = 5;
+/// The direction's bits in [`Node::mark`].
+const DIR_MASK: u32 = 0b11110;
+
+/// A node of a weighted search.
+#[derive(Debug, Clone, Copy, Default)]
+struct Node {
+    /// `generation << MARK_BITS | direction << 1 | closed` when the current search touched
+    /// the node; an older generation otherwise.
+    mark: u32,
+    /// The best known G, when touched.
+    g: u32,
+}
+
+impl Node {
+    /// The mark without the direction: `generation << MARK_BITS | closed`.
+    fn state(self) -> u32 {
+        self.mark & !DIR_MASK
+    }
+
+    fn dir(self) -> u32 {
+        (self.mark & DIR_MASK) >> 1
+    }
 }
 
 impl Weighted {
@@ -97,11 +122,8 @@ impl Weighted {
         } else {
             self.cost = vec![0; cells];
             self.open = vec![0; cells];
-            self.stamp = vec![0; cells];
-            self.g = vec![0; cells];
-            // Read only where this search wrote it (its start and the nodes it reached):
-            // zeroed pages cost nothing until touched.
-            self.dir = vec![0; cells];
+            // Zeroed pages cost nothing until a search touches them.
+            self.nodes = vec![Node::default(); cells];
             self.generation = 0;
         }
         self.stride = stride;
@@ -146,12 +168,12 @@ impl Weighted {
         queue: &mut Q,
     ) {
         let (start, goal, opts) = (q.start, q.goal, &q.options);
-        if self.generation >= u32::MAX / 2 - 1 {
-            self.stamp.fill(0);
+        if self.generation >= (u32::MAX >> MARK_BITS) - 1 {
+            self.nodes.fill(Node::default());
             self.generation = 0;
         }
         self.generation += 1;
-        let open = self.generation << 1;
+        let open = self.generation << MARK_BITS;
         let closed = open | 1;
         let weight = opts.weight;
         // Estimates stay below MAX_COST, so that F = G + weighted H fits in 32 bits.
@@ -179,9 +201,10 @@ impl Weighted {
         );
 
         let (h0, hw0) = estimate(start);
-        self.stamp[s] = open;
-        self.g[s] = 0;
-        self.dir[s] = NO_PARENT as u8;
+        self.nodes[s] = Node {
+            mark: open | NO_PARENT << 1,
+            g: 0,
+        };
         queue.start(hw0, (u64::from(hw0) << 32) | s as u64);
         if T::ENABLED {
             tracer.event(TraceEvent::Open {
@@ -197,24 +220,25 @@ impl Weighted {
         // As on the fast path: a node's H is fixed, so its best entry pops first and every
         // later one finds it closed.
         loop {
-            let stamp = &self.stamp;
-            let Some((_, key)) = queue.pop(|_, key| stamp[key as u32 as usize] != closed) else {
+            let nodes = &self.nodes;
+            let Some((_, key)) = queue.pop(|_, key| nodes[key as u32 as usize].state() != closed)
+            else {
                 break;
             };
             let c = key as u32 as usize;
-            if self.stamp[c] == closed {
+            if self.nodes[c].state() == closed {
                 continue;
             }
             if expanded >= cap {
                 return result.set(Status::CapReached, None, expanded);
             }
-            self.stamp[c] = closed;
+            self.nodes[c].mark |= 1;
             expanded += 1;
             let p = Pos::new((c % stride) as i32 - 1, (c / stride) as i32 - 1);
             if T::ENABLED {
                 tracer.event(TraceEvent::Close { cell: p });
             }
-            let g = self.g[c];
+            let g = self.nodes[c].g;
             if target.is_goal(p) {
                 self.write_path(c, p, &mut result.path);
                 return result.set(Status::Found, Some(g), expanded);
@@ -240,13 +264,15 @@ impl Weighted {
                     too_costly = true;
                     continue;
                 }
-                let st = self.stamp[n];
-                if st == closed || st == open && self.g[n] <= ng {
+                let node = self.nodes[n];
+                let st = node.state();
+                if st == closed || st == open && node.g <= ng {
                     continue;
                 }
-                self.stamp[n] = open;
-                self.g[n] = ng;
-                self.dir[n] = d as u8;
+                self.nodes[n] = Node {
+                    mark: open | (d as u32) << 1,
+                    g: ng,
+                };
                 let (h, hw) = estimate(np);
                 queue.push(ng + hw, (u64::from(hw) << 32) | n as u64);
                 if T::ENABLED {
@@ -270,9 +296,9 @@ impl Weighted {
 
     /// Writes the path that ends at `c` (at `end`) into `path`, start first.
     fn write_path(&mut self, c: usize, end: Pos, path: &mut Vec<Pos>) {
-        let dir = &self.dir;
+        let nodes = &self.nodes;
         let offsets = direction_offsets(self.stride);
-        let by = |at: usize| u32::from(dir[at]);
+        let by = |at: usize| nodes[at].dir();
         board::write_path(by, offsets, (c, end), &mut self.trail, path);
     }
 }
