@@ -256,17 +256,7 @@ fn least_grid(grid: &TileMap, tables: &[CostTable]) -> Grid {
             *l = (*l).min(c);
         }
     }
-    let (w, h) = (grid.width(), grid.height());
-    let costs = grid
-        .tiles()
-        .iter()
-        .enumerate()
-        .map(|(i, &tile)| {
-            let (x, y) = (i % w, i / w);
-            least.get(tile, x == 0 || y == 0 || x + 1 == w || y + 1 == h)
-        })
-        .collect();
-    Grid::from_costs(w, h, costs).expect("the map's own size")
+    TileMap::grid_of(grid.width(), grid.height(), grid.tiles(), &least)
 }
 
 /// The player's cell as an A*'s goal, estimated by a guide's map less its cost from there.
