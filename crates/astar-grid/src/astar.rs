@@ -1060,6 +1060,30 @@ impl Pathfinder {
         self.weighted.search(grid, &query, target, result, tracer);
     }
 
+    /// Takes the buffers that `from` writes as it searches grids of several costs (not its
+    /// copy of a grid, nor its labels) when this engine has none yet. A thread that searches
+    /// several grids in turn, one engine each, then keeps one set of them between its engines
+    /// instead of one an engine: on a 1024x1024 map, 8 MB less for every grid after the first,
+    /// written before a first search. The answers do not change.
+    ///
+    /// ```
+    /// use astar_grid::astar::{Pathfinder, Query};
+    /// use astar_grid::grid::{Grid, Pos};
+    ///
+    /// let mud = Grid::from_rows(&["..2.", "2222"]);
+    /// let wade = Grid::from_rows(&[".33.", "...."]);
+    /// let (mut a, mut b) = (Pathfinder::new(), Pathfinder::new());
+    /// let q = Query::new(Pos::new(0, 0), Pos::new(3, 0));
+    /// assert_eq!(a.find(&mud, q).cost, Some(40));
+    /// // `b` searches with the buffers `a` made, and `a` makes new ones if it searches again.
+    /// b.take_buffers_from(&mut a);
+    /// assert_eq!(b.find(&wade, q).cost, Some(38));
+    /// assert_eq!(a.find(&mud, q).cost, Some(40));
+    /// ```
+    pub fn take_buffers_from(&mut self, from: &mut Pathfinder) {
+        self.weighted.take_nodes(&mut from.weighted);
+    }
+
     /// Labels the connected regions of `grid` under `rule` now (as the first search on it
     /// would), so that [`Pathfinder::share_labels`] can hand them on.
     pub fn label(&mut self, grid: &Grid, rule: Neighbourhood) {

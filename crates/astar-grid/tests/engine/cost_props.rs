@@ -281,3 +281,37 @@ fn steps_of_one_count_king_moves() {
     let manhattan = grid.with_steps(Steps::new(1, 2).unwrap());
     assert_eq!(Pathfinder::new().find(&manhattan, q).cost, Some(5));
 }
+
+proptest! {
+    #![proptest_config(config(200))]
+
+    /// Two engines handing one set of search buffers back and forth
+    /// (`Pathfinder::take_buffers_from`) answer every search as a fresh engine does: same
+    /// path, cost and nodes, one engine on a grid of the same size as the other's (the
+    /// buffers fit both: the marks of the other's searches are left in them), again and
+    /// again.
+    #[test]
+    fn engines_sharing_buffers_answer_as_fresh_ones(c in case_strategy(), rounds in 1usize..4) {
+        // The other engine's grid: the same cells, every cost one dearer (so not uniform).
+        let dearer = c.grid.costs().iter().map(|&x| if x == 0 { 0 } else { x.saturating_add(1) });
+        let other = Grid::from_costs(c.grid.width(), c.grid.height(), dearer.collect()).unwrap();
+        let mut engines = [Pathfinder::new(), Pathfinder::new()];
+        for _ in 0..rounds {
+            for (i, (grid, from, to)) in [(&c.grid, c.start, c.goal), (&other, c.goal, c.start)]
+                .into_iter()
+                .enumerate()
+            {
+                let [a, b] = &mut engines;
+                let (pf, theirs) = if i == 0 { (a, b) } else { (b, a) };
+                pf.take_buffers_from(theirs);
+                for nb in RULES {
+                    let q = Query::new(from, to).options(opts(nb, Heuristic::Octile, 1000));
+                    let got = pf.find(grid, q);
+                    let fresh = Pathfinder::new().find(grid, q);
+                    prop_assert_eq!(&got.path, &fresh.path);
+                    prop_assert_eq!((got.cost, got.expanded), (fresh.cost, fresh.expanded));
+                }
+            }
+        }
+    }
+}

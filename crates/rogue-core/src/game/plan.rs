@@ -368,7 +368,7 @@ impl Planner {
     /// The main thread's pathfinder for a table of costs (made on first use).
     fn engine(&mut self, table: CostTable) -> &mut Pathfinder {
         let i = self.engines_for(table, 1);
-        &mut self.engines[i].threads[0]
+        main_engine(&mut self.engines, i)
     }
 
     /// Labels the connected regions of the grids that `searching` (tables of costs with
@@ -575,7 +575,7 @@ impl Planner {
                 None => {
                     let mut best = Nearest::new(goal, options.heuristic);
                     let q = Query::new(from, goal).options(options);
-                    let pf = &mut self.engines[e].threads[0];
+                    let pf = main_engine(&mut self.engines, e);
                     pf.search(g, q, &mut self.scratch, &mut best);
                     self.stats.astar_expanded += u64::from(self.scratch.expanded);
                     let Some((_, target)) = best.best else {
@@ -585,7 +585,7 @@ impl Planner {
                 }
             };
             let to_best = Query::new(from, target).options(options.with_cap(None));
-            let pf = &mut self.engines[e].threads[0];
+            let pf = main_engine(&mut self.engines, e);
             pf.search(g, to_best, &mut self.scratch, &mut ());
             self.stats.astar_expanded += u64::from(self.scratch.expanded);
             self.stats.searches += 2;
@@ -807,7 +807,7 @@ impl Planner {
         let q = Query::new(from, goal).options(options).occupied(occupied);
         let g = grid_of(grid, &table);
         let e = self.engines_for(table, 1);
-        self.engines[e].threads[0].search(g, q, &mut self.scratch, &mut ());
+        main_engine(&mut self.engines, e).search(g, q, &mut self.scratch, &mut ());
         let expanded = self.scratch.expanded;
         self.stats.astar_expanded += u64::from(expanded);
         self.stats.searches += 1;
@@ -829,7 +829,7 @@ impl Planner {
         let q = Query::new(from, target).occupied(occupied);
         let plain = grid.effective(kinds::Costs::PLAIN.table(grid.weights()));
         let e = self.engines_for(plain, 1);
-        self.engines[e].threads[0].search(grid.cost_grid(), q, &mut self.scratch, &mut ());
+        main_engine(&mut self.engines, e).search(grid.cost_grid(), q, &mut self.scratch, &mut ());
         (self.scratch.status == Status::Found)
             .then(|| self.scratch.path.get(1).copied())
             .flatten()
@@ -871,6 +871,41 @@ impl Planner {
         let (_, _, regions) = self.regions.as_ref().expect("just labelled");
         u64::from(regions.size(regions.label(cell)))
     }
+}
+
+/// The main thread's pathfinder of `engines[i]`, with the search buffers of the main thread's
+/// other pathfinders if it has none (see [`Pathfinder::take_buffers_from`]): one set of them
+/// for the main thread, whatever the tables it searches.
+fn main_engine(engines: &mut [Engines], i: usize) -> &mut Pathfinder {
+    let (before, rest) = engines.split_at_mut(i);
+    let (mine, after) = rest
+        .split_first_mut()
+        .expect("an index that engines_for gave");
+    let pf = &mut mine.threads[0];
+    for other in before.iter_mut().chain(after) {
+        if let Some(theirs) = other.threads.first_mut() {
+            pf.take_buffers_from(theirs);
+        }
+    }
+    pf
+}
+
+/// The pathfinder of `table` among a planning thread's `engines`, with the search buffers of
+/// the thread's other pathfinders if it has none: one set of them a thread.
+fn thread_engine<'e>(
+    engines: &'e mut [(CostTable, &mut Pathfinder)],
+    table: &CostTable,
+) -> &'e mut Pathfinder {
+    let i = engines
+        .iter()
+        .position(|(t, _)| t == table)
+        .expect("plan_all makes an engine for every table its monsters search");
+    let (before, rest) = engines.split_at_mut(i);
+    let (mine, after) = rest.split_first_mut().expect("found just now");
+    for (_, theirs) in before.iter_mut().chain(after) {
+        mine.1.take_buffers_from(theirs);
+    }
+    &mut *mine.1
 }
 
 /// The engines at `a` (to read) and at `b` (to change), two places apart.
@@ -1022,11 +1057,7 @@ fn plan_chunk(
             m.plan.path.clear();
             (m.plan.status, m.plan.cost, m.plan.expanded) = (Status::Unreachable, None, 0);
         } else {
-            let pf = engines
-                .iter_mut()
-                .find(|(t, _)| *t == table)
-                .map(|(_, pf)| &mut **pf)
-                .expect("plan_all makes an engine for every table its monsters search");
+            let pf = thread_engine(engines, &table);
             // A monster of a mapped crowd (plain search, the player its goal) walks the map;
             // one of a guided table searches by its guide.
             let plain = is_exact_plain(&options);
