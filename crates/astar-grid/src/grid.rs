@@ -804,14 +804,19 @@ impl Regions {
         }
         let mut number = vec![Self::NONE; parent.len()];
         let mut sizes: Vec<u32> = Vec::new();
+        // Runs of cells share a label: the last one's number is kept at hand.
+        let mut last = (Self::NONE, Self::NONE);
         for l in labels.iter_mut().filter(|l| **l != Self::NONE) {
-            let n = &mut number[root(&mut parent, *l) as usize];
-            if *n == Self::NONE {
-                *n = sizes.len() as u32;
-                sizes.push(0);
+            if *l != last.0 {
+                let n = &mut number[root(&mut parent, *l) as usize];
+                if *n == Self::NONE {
+                    *n = sizes.len() as u32;
+                    sizes.push(0);
+                }
+                last = (*l, *n);
             }
-            *l = *n;
-            sizes[*n as usize] += 1;
+            *l = last.1;
+            sizes[last.1 as usize] += 1;
         }
         Self { labels, sizes }
     }
