@@ -19,7 +19,9 @@ use crate::frontend::record::Recorder;
 use crate::game::Planning;
 use crate::session::data::{self, Lock};
 use crate::session::save::{Kept, LegacySave, RunSave, Slot, TapeMark, Unscored, seen_hash};
-use crate::session::{DEFAULT_LEVEL, DEFAULT_LEVEL_PATH, Source, SourceKind, open_level_bytes};
+use crate::session::{
+    DEFAULT_LEVEL, DEFAULT_LEVEL_PATH, Source, SourceKind, open_level_bytes, open_read_level,
+};
 
 /// Arguments of `play`.
 #[derive(Debug, Args, Default)]
@@ -93,7 +95,7 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
     let data = data::data_dir()
         .inspect_err(|e| super::error::report(&format!("Runs are not kept: {e}")))
         .ok();
-    let (level, bytes, slot) = locate(&args, data.as_deref())?;
+    let (level, read, slot) = locate(&args, data.as_deref())?;
     // The settings too: a bad file is refused whole, on the plain screen.
     let (settings, settings_text) = load_settings(args.config.as_deref())?;
     let mut kept = claim(&args, &level, data.as_deref(), slot)?;
@@ -104,7 +106,7 @@ pub(super) fn play(args: PlayArgs) -> Result<i32, CliError> {
                 let (going, start, mark) = carry_on(r, &kept);
                 (Some(going), None, start, mark)
             }
-            None => match new_run(&args, &level, bytes, settings, settings_text)? {
+            None => match new_run(&args, &level, read, settings, settings_text)? {
                 Some((fresh, start)) => (None, Some(fresh), start, None),
                 // "Change nothing": not even the lock file taken for the run, which
                 // dropping the slot's guard on this return removes.
@@ -218,8 +220,12 @@ fn app_maker(
     }
 }
 
-/// A level located: where it is, its bytes when read, and its run's slot.
-type Located = (LevelRef, Option<Vec<u8>>, Option<Slot>);
+/// A level located: where it is, its bytes and their design when read, and its run's slot.
+type Located = (LevelRef, Option<ReadLevel>, Option<Slot>);
+
+/// A level file's bytes and the design they parse to, with its format: read and checked
+/// once, before anything else (a 1024x1024 level takes milliseconds to parse).
+type ReadLevel = (Vec<u8>, (Design, crate::content::level::Format));
 
 /// The level (read now, so that a bad one is reported before anything else), its bytes
 /// when read, and the slot where its run is kept: the named level's, else the run saved
@@ -229,11 +235,11 @@ fn locate(args: &PlayArgs, data: Option<&Path>) -> Result<Located, CliError> {
         (Some(p), dir) => {
             let bytes = crate::content::level::read_level_file(p)?;
             // A level that does not parse is reported before the data folder is touched.
-            crate::content::level::design::Design::parse_any(&bytes, &p.display().to_string())
+            let parsed = Design::parse_any(&bytes, &p.display().to_string())
                 .map_err(crate::text::LoadError::from)?;
             let level = LevelRef::of(Some(p));
             let slot = dir.map(|d| Slot::of(d, level.key.as_deref()));
-            (level, Some(bytes), slot)
+            (level, Some((bytes, parsed)), slot)
         }
         (None, Some(dir)) => match Slot::latest(dir) {
             Some(slot) => {
@@ -419,20 +425,29 @@ fn carry_on(r: Resumed, kept: &Taken) -> (Going, Start, Option<TapeMark>) {
 fn new_run(
     args: &PlayArgs,
     level: &LevelRef,
-    bytes: Option<Vec<u8>>,
+    read: Option<ReadLevel>,
     settings: Settings,
     settings_text: Option<Vec<u8>>,
 ) -> Result<Option<(Fresh, Start)>, CliError> {
     let seed = args.seed.unwrap_or_else(fresh_seed);
-    let bytes = match (bytes, &level.path) {
-        (Some(b), _) => b,
-        (None, Some(p)) => crate::content::level::read_level_file(p)?,
-        (None, None) => DEFAULT_LEVEL.as_bytes().to_vec(),
-    };
     // Checked before the terminal is touched, so bad input is reported on the
     // plain screen; planning its monsters (seconds on a huge level) comes later,
     // with progress on screen.
-    let opened = open_level_bytes(level.path.as_deref(), &bytes, seed)?;
+    let (bytes, opened) = match (read, &level.path) {
+        (Some((bytes, parsed)), Some(p)) => {
+            let opened = open_read_level(p, &bytes, parsed, seed)?;
+            (bytes, opened)
+        }
+        (read, path) => {
+            let bytes = match (read, path) {
+                (Some((b, _)), _) => b,
+                (None, Some(p)) => crate::content::level::read_level_file(p)?,
+                (None, None) => DEFAULT_LEVEL.as_bytes().to_vec(),
+            };
+            let opened = open_level_bytes(path.as_deref(), &bytes, seed)?;
+            (bytes, opened)
+        }
+    };
     let recovered = match opened
         .1
         .path

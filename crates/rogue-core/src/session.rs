@@ -33,8 +33,8 @@ pub use create::{Replacing, create_for_writing, write_atomic};
 pub use files::{
     DEFAULT_LEVEL, DEFAULT_LEVEL_PATH, DISK_SETTLE, DiskPoll, OpenError, PendingReload, Polled,
     PopulateError, Recovery, Reloaded, Saved, Source, SourceKind, find_recovery, open_level,
-    open_level_bytes, open_saved_level_bytes, parse_recovery, playable, read_recovery,
-    saved_copy_name,
+    open_level_bytes, open_read_level, open_saved_level_bytes, parse_recovery, playable,
+    read_recovery, saved_copy_name,
 };
 pub use journal::{Io, Journal, WriteError};
 use morgue::{Outcome, RunEnd};

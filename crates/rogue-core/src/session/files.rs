@@ -198,6 +198,20 @@ pub fn open_level_bytes(
     open_bytes_named(path, bytes, seed, |p| p.display().to_string())
 }
 
+/// [`open_level_bytes`] for a level file's `bytes` read from `path` and already parsed
+/// (`read`, by [`Design::parse_any`]): a caller that checked the file before anything else
+/// need not parse a big level again.
+pub fn open_read_level(
+    path: &Path,
+    bytes: &[u8],
+    (design, format): (Design, Format),
+    seed: u64,
+) -> Result<(Design, Source), OpenError> {
+    let source = Source::file(path.to_path_buf(), format, bytes.to_vec());
+    let design = populate_if_empty(design, &source, seed).map_err(OpenError::Populate)?;
+    Ok((design, source))
+}
+
 /// [`open_level_bytes`] for the copy of the level a saved run holds: its errors name that
 /// copy (`the run's copy of crypt.txt:3:7: …`), not the file at `path`, which may read
 /// well and must not be blamed for the save's bytes.
@@ -223,11 +237,8 @@ fn open_bytes_named(
 ) -> Result<(Design, Source), OpenError> {
     let (design, source) = match path {
         Some(p) => {
-            let (design, format) = Design::parse_any(bytes, &name(p)).map_err(LoadError::from)?;
-            (
-                design,
-                Source::file(p.to_path_buf(), format, bytes.to_vec()),
-            )
+            let read = Design::parse_any(bytes, &name(p)).map_err(LoadError::from)?;
+            return open_read_level(p, bytes, read, seed);
         }
         None => {
             let design = Design::parse(bytes, DEFAULT_LEVEL_PATH).map_err(LoadError::from)?;
