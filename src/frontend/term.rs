@@ -25,7 +25,7 @@
 use std::collections::VecDeque;
 use std::io::{self, stdout};
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -51,9 +51,14 @@ const DISK_POLL: Duration = Duration::from_millis(250);
 pub const SLICE: Duration = Duration::from_millis(20);
 /// How long work may run before the screen says the game is busy.
 pub const SHOW_BUSY: Duration = Duration::from_millis(100);
-/// While work runs past its first [`SLICE`], how often the input and the worker are looked
-/// at (so long work is not followed by up to a slice of waiting).
+/// While work runs past its first [`SLICE`], how often the input is looked at (the worker's
+/// end is waited on in between, so long work is not followed by up to a slice of waiting).
 const BUSY_SLICE: Duration = Duration::from_millis(5);
+/// How long a look at the input waits while work runs. Not zero: crossterm's reader then
+/// reads nothing at all. Short: crossterm polls the last part of a millisecond of any wait
+/// in a loop, which spun a core for a millisecond of every slice while the planning
+/// threads wanted both.
+const PEEK: Duration = Duration::from_micros(100);
 /// While a backlog of input is handled, the screen is drawn at most this often.
 pub const BACKLOG_DRAW: Duration = Duration::from_millis(50);
 /// The timeout that asks crossterm for input already there without waiting for more. Not
@@ -783,10 +788,13 @@ impl Ui<'_> {
         let mut dropped = 0;
         let mut drawn: Option<Instant> = None;
         let answer = loop {
-            match done.try_recv() {
+            // Waits on the work, a slice at a time, rather than on the input: work that ends
+            // is drawn at once, where it waited out the rest of a slice of polling the input
+            // (up to 5 ms more before the first frame of a big level).
+            match done.recv_timeout(BUSY_SLICE) {
                 Ok(answer) => break answer,
-                Err(TryRecvError::Disconnected) => gone(),
-                Err(TryRecvError::Empty) => {}
+                Err(RecvTimeoutError::Disconnected) => gone(),
+                Err(RecvTimeoutError::Timeout) => {}
             }
             if self.flags.stop() != 0 {
                 // Give the work a moment to end, so that the edits kept are its own.
@@ -797,7 +805,8 @@ impl Ui<'_> {
                 }
             }
             let mut redraw = self.job_control()?;
-            if event::poll(BUSY_SLICE)? {
+            // Every input waiting, so that a backlog is not read one slice per input.
+            while event::poll(PEEK)? {
                 let ev = event::read()?;
                 let motion = matches!(
                     ev,
