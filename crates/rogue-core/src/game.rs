@@ -47,11 +47,11 @@ pub use sight::Sight;
 pub use tools::{Lure, Tools};
 pub use words::{Advice, Command, KeyNames, Message, TableKeys, name_keys};
 
-use crate::content::kinds::{self, Speed};
+use crate::content::kinds::{self, CostTable, Speed};
 use crate::content::level::{Feature, FeatureKind, Level, Note};
 use crate::content::map::{Tile, TileMap};
 use crate::engine::astar::{SearchOptions, SearchResult, Trace};
-use crate::engine::grid::{DIRECTIONS, Neighbourhood, Pos, Regions};
+use crate::engine::grid::{DIRECTIONS, Grid, Neighbourhood, Pos, Regions};
 
 /// A detour search may expand this many times the nodes of the monster's first search...
 pub const DETOUR_FACTOR: u32 = 4;
@@ -61,6 +61,10 @@ pub const DETOUR_SLACK: u32 = 64;
 /// The stamp of a message said during an act until the act ends (see [`World::end_act`]):
 /// no turn reaches it.
 const PENDING: u32 = u32::MAX;
+
+/// The fewest cells of a map on which the kinds' grids are made beside the planner's count
+/// of its regions, on two threads: below, a thread costs more than it saves.
+const SPLIT_CELLS: usize = 1 << 16;
 
 /// The turns a monster may be out of view and come back without the log announcing it
 /// again.
@@ -518,8 +522,17 @@ impl World {
     /// Keeps a grid of costs on the map for every kind in play that does not search the
     /// player's, so that each searches its own.
     fn keep_views(&mut self) {
+        for table in self.views_missing() {
+            self.grid.add_view(table);
+        }
+    }
+
+    /// The tables of costs of the kinds in play that search other costs than the player's
+    /// and have no grid on the map yet.
+    fn views_missing(&self) -> Vec<CostTable> {
         let weights = self.grid.weights();
         let plain = self.grid.effective(kinds::Costs::PLAIN.table(weights));
+        let mut missing: Vec<CostTable> = Vec::new();
         let mut seen: Vec<char> = Vec::new();
         for m in &self.monsters {
             if seen.contains(&m.kind) {
@@ -529,9 +542,28 @@ impl World {
             let table = self
                 .grid
                 .effective(self.grid.kind(m.kind).search.costs.table(weights));
-            if table != plain {
-                self.grid.add_view(table);
+            if table != plain && self.grid.view(&table).is_none() && !missing.contains(&table) {
+                missing.push(table);
             }
+        }
+        missing
+    }
+
+    /// [`World::keep_views`], on a big map beside the planner's count of its regions (the
+    /// turn's figures) on another thread when `threads` allow: each reads the whole map,
+    /// milliseconds on a 1024x1024 cave, and a level's first plans wait for both.
+    fn keep_views_counting_regions(&mut self, threads: usize) {
+        let missing = self.views_missing();
+        if missing.is_empty() || threads < 2 || self.grid.len() < SPLIT_CELLS {
+            return self.keep_views();
+        }
+        let (grid, planner, rule) = (&self.grid, &mut self.planner, self.options.neighbourhood);
+        let made: Vec<Grid> = std::thread::scope(|scope| {
+            scope.spawn(|| planner.count_regions(grid, rule));
+            missing.iter().map(|t| grid.view_of(t)).collect()
+        });
+        for (table, view) in missing.into_iter().zip(made) {
+            self.grid.keep_view(table, view);
         }
     }
 
@@ -1023,7 +1055,7 @@ impl World {
     }
 
     fn plan_everyone(&mut self, spread: Spread) {
-        self.keep_views();
+        self.keep_views_counting_regions(spread.threads);
         self.planner.set_lures(self.lure_cells());
         let goal = self.player.pos;
         self.planner.plan_all(

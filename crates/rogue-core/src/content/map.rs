@@ -146,6 +146,25 @@ impl TileMap {
         self.views.len() - 1
     }
 
+    /// The grid of `table`'s costs on the map as it stands, for [`TileMap::keep_view`]:
+    /// [`TileMap::add_view`] in two steps, so that the grids of several tables can be made
+    /// while something else reads the map.
+    pub(crate) fn view_of(&self, table: &CostTable) -> Grid {
+        Self::grid_of(self.width(), self.height(), &self.tiles, table)
+    }
+
+    /// Keeps `grid`, made by [`TileMap::view_of`] on the map as it stands, as the grid of
+    /// `table` (see [`TileMap::add_view`]).
+    pub(crate) fn keep_view(&mut self, table: CostTable, grid: Grid) {
+        debug_assert!(
+            grid == self.view_of(&table),
+            "a view made on the map as it stands"
+        );
+        if self.view(&table).is_none() {
+            self.views.push((table, grid));
+        }
+    }
+
     /// The grid of a cost table kept by [`TileMap::add_view`], if it is kept.
     pub fn view(&self, table: &CostTable) -> Option<&Grid> {
         self.views.iter().find(|(t, _)| t == table).map(|(_, g)| g)

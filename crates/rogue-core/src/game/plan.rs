@@ -856,18 +856,23 @@ impl Planner {
         n
     }
 
-    /// Cells a full reverse Dijkstra map from `from` would expand: its whole region.
-    fn reachable_from(&mut self, grid: &TileMap, from: Pos, options: SearchOptions) -> u64 {
-        let Some(cell) = grid.index(from) else {
-            return 0;
-        };
-        let rule = options.neighbourhood;
+    /// Labels the map's connected regions under `rule` (what a Dijkstra map from a cell
+    /// would expand, for the turn's figures), unless labelled on this revision already.
+    pub(crate) fn count_regions(&mut self, grid: &TileMap, rule: Neighbourhood) {
         let fresh =
             |(rev, r, _): &(u64, Neighbourhood, Regions)| *rev == grid.revision() && *r == rule;
         if !self.regions.as_ref().is_some_and(fresh) {
             let regions = Regions::compute(grid.cost_grid(), rule);
             self.regions = Some((grid.revision(), rule, regions));
         }
+    }
+
+    /// Cells a full reverse Dijkstra map from `from` would expand: its whole region.
+    fn reachable_from(&mut self, grid: &TileMap, from: Pos, options: SearchOptions) -> u64 {
+        let Some(cell) = grid.index(from) else {
+            return 0;
+        };
+        self.count_regions(grid, options.neighbourhood);
         let (_, _, regions) = self.regions.as_ref().expect("just labelled");
         u64::from(regions.size(regions.label(cell)))
     }
