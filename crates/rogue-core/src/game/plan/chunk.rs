@@ -38,14 +38,6 @@ pub(super) fn plan_from(
     q: Query<'_>,
     plan: &mut SearchResult,
 ) -> bool {
-    // A map stopped early (see `guide`) leaves a monster beyond it to search by its bound:
-    // walking down it from there would find no way.
-    let way = match way {
-        Some(Guidance::Own(map)) if map.get(q.start).is_none() && map.bound().is_some() => {
-            Some(Guidance::Estimate(map, map.get(q.goal).unwrap_or(0)))
-        }
-        way => way,
-    };
     match way {
         Some(Guidance::Own(map)) => {
             follow_map(map, grid, q.start, plan);

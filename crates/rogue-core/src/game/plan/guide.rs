@@ -20,16 +20,15 @@
 //! it is made anew, on the planning threads, once the player is [`REMAKE_AFTER`] away from
 //! there (by the guide's costs) or the ground changes.
 //!
-//! The Dijkstra of a guide stops once it has settled the cells of every monster it serves.
-//! Every cell it left unsettled costs at least the cost `c` it stopped at, so such a cell
-//! takes `c` as its `d(n)`: still admissible, and still consistent (from a settled cell `a` to
-//! an unsettled `b`, `d(a) <= c`; from `b` to a settled `a`, the true cost of `b` is at least
-//! `c` and at most a step plus `d(a)`). A monster that later stands beyond `c` is guided by
-//! that bound, and one beyond its own table's map searches by it rather than walking down.
-//! Only a whole map of one table serves map planning or a mapped crowd as theirs: a stopped
-//! one is made whole there, where it is needed. The dwarves' map (walls too) was a third of
-//! the guides' work in the first frame of a 1024x1024 cave; stopped at the farthest dwarf,
-//! it settles from a tenth to all of its million cells.
+//! The Dijkstra of a guide of several tables stops once it has settled the cells of every
+//! monster it serves. Every cell it left unsettled costs at least the cost `c` it stopped at,
+//! so such a cell takes `c` as its `d(n)`: still admissible, and still consistent (from a
+//! settled cell `a` to an unsettled `b`, `d(a) <= c`; from `b` to a settled `a`, the true
+//! cost of `b` is at least `c` and at most a step plus `d(a)`). A monster that later stands
+//! beyond `c` is guided by that bound. A single table's map is made whole: map planning and
+//! the mapped crowds take it as theirs, and stopping it too made a press of `P` from capped
+//! to map planning on the 1024x1024 caves 40 to 70 ms slower (the maps made again) for no
+//! gain in the first frame that a paired run could tell from noise.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -204,21 +203,22 @@ impl Guides {
         if guides.is_empty() || self.fresh(grid) && guides.iter().all(covered) {
             return None;
         }
-        // The likely longest first, so that the threads end together: the more of the map
-        // a guide's tables enter, the more cells it settles on its way to its monsters. On
-        // the 1024x1024 caves the dwarves' map (walls too) was a third of the guides' work
-        // and, taken last, left the other thread idle for its whole length.
+        // The longest first, so that the threads end together: a single table's map covers
+        // every cell its table enters, one of several stops at its farthest monster. On the
+        // 1024x1024 caves the dwarves' map (walls too) is a third of the guides' work and,
+        // taken last, left the other thread idle for its whole length.
         let mut cells = [0usize; Tile::COUNT];
         for &tile in grid.tiles() {
             cells[tile as usize] += 1;
         }
-        let entered = |g: &Guide| -> usize {
-            (0..Tile::COUNT)
+        let work = |g: &Guide| {
+            let entered: usize = (0..Tile::COUNT)
                 .filter(|&t| g.enters[t])
                 .map(|t| cells[t])
-                .sum()
+                .sum();
+            (g.tables.len() == 1, entered)
         };
-        guides.sort_by_cached_key(|g| std::cmp::Reverse(entered(g)));
+        guides.sort_by_cached_key(|g| std::cmp::Reverse(work(g)));
         // Each thread takes the next guide left; the maps are the same on any number.
         let next = AtomicUsize::new(0);
         let pieces: Vec<Mutex<&mut Guide>> = guides.iter_mut().map(Mutex::new).collect();
@@ -238,9 +238,11 @@ impl Guides {
                     .map(|&(_, p)| p)
                     .collect();
                 match g.tables.as_slice() {
+                    // A single table's map is whole: map planning and the crowds take it
+                    // as theirs (a press of P into map planning would make it again).
                     [one] => {
                         let own = grid.grid_for(one).unwrap_or_else(|| grid.cost_grid());
-                        map.compute_to_reaching(own, player, g.rule, &cells);
+                        map.compute_to(own, player, g.rule);
                     }
                     tables => {
                         let least = least_grid(grid, tables);

@@ -351,44 +351,6 @@ fn a_guide_stopped_early_still_guides_every_plan_exactly() {
     PLAN_AUDIT.set(None);
 }
 
-/// A guide of one table (the goblins') stops at its farthest goblin too. While the player
-/// stands where it was made, a goblin walks down it as its own map; one added beyond it
-/// (while the guide is kept) searches by the map's bound instead, and still finds a
-/// cheapest path: walking down from a cell the map never settled finds no way.
-#[test]
-fn a_goblin_beyond_its_own_stopped_map_still_plans_a_cheapest_path() {
-    let text = "title: one table stopped\n\
-                ##############################\n\
-                #@.g.......~~~~..........\"\"..#\n\
-                #....###########....~~~~.....#\n\
-                #..........\"\"\".....#....##...#\n\
-                ##############################\n";
-    let level = Level::parse(text.as_bytes(), "one").expect("a valid level");
-    PLAN_AUDIT.set(Some(check));
-    let mut w = World::new(&level, 7);
-    w.planner.force_guides(true);
-    w.replan();
-    let bounds = w.planner.guide_bounds();
-    assert_eq!(
-        bounds,
-        vec![Some(20)],
-        "the guide stops at the goblin, 20 away"
-    );
-    let far = w
-        .add_monster(Pos::new(27, 3), 'g', None)
-        .expect("room there");
-    w.replan();
-    assert_eq!(w.planner.guide_bounds(), bounds, "the guide is kept");
-    check_guides(&w);
-    let m = w.monsters().iter().find(|m| m.id == far).expect("added");
-    assert_eq!(m.plan.status, Status::Found);
-    assert!(
-        m.plan.expanded > 0,
-        "it searched: the map does not reach it"
-    );
-    PLAN_AUDIT.set(None);
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(1000))]
 
