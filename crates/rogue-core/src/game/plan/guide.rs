@@ -211,14 +211,14 @@ impl Guides {
         for &tile in grid.tiles() {
             cells[tile as usize] += 1;
         }
-        let work = |g: &Guide| {
+        let length = |g: &Guide| {
             let entered: usize = (0..Tile::COUNT)
                 .filter(|&t| g.enters[t])
                 .map(|t| cells[t])
                 .sum();
             (g.tables.len() == 1, entered)
         };
-        guides.sort_by_cached_key(|g| std::cmp::Reverse(work(g)));
+        guides.sort_by_cached_key(|g| std::cmp::Reverse(length(g)));
         // Each thread takes the next guide left; the maps are the same on any number.
         let next = AtomicUsize::new(0);
         let pieces: Vec<Mutex<&mut Guide>> = guides.iter_mut().map(Mutex::new).collect();
