@@ -54,11 +54,6 @@ pub const SHOW_BUSY: Duration = Duration::from_millis(100);
 /// While work runs past its first [`SLICE`], how often the input is looked at (the worker's
 /// end is waited on in between, so long work is not followed by up to a slice of waiting).
 const BUSY_SLICE: Duration = Duration::from_millis(5);
-/// How long a look at the input waits while work runs. Not zero: crossterm's reader then
-/// reads nothing at all. Short: crossterm polls the last part of a millisecond of any wait
-/// in a loop, which spun a core for a millisecond of every slice while the planning
-/// threads wanted both.
-const PEEK: Duration = Duration::from_micros(100);
 /// While a backlog of input is handled, the screen is drawn at most this often.
 pub const BACKLOG_DRAW: Duration = Duration::from_millis(50);
 /// The timeout that asks crossterm for input already there without waiting for more. Not
@@ -805,8 +800,12 @@ impl Ui<'_> {
                 }
             }
             let mut redraw = self.job_control()?;
-            // Every input waiting, so that a backlog is not read one slice per input.
-            while event::poll(PEEK)? {
+            // Every input waiting (up to a flood's worth), so that a backlog is not read one
+            // slice per input.
+            for _ in 0..MAX_DRAIN {
+                if !event::poll(DRAIN_POLL)? {
+                    break;
+                }
                 let ev = event::read()?;
                 let motion = matches!(
                     ev,
