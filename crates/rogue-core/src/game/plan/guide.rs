@@ -207,14 +207,11 @@ impl Guides {
         // every cell its table enters, one of several stops at its farthest monster. On the
         // 1024x1024 caves the dwarves' map (walls too) is a third of the guides' work and,
         // taken last, left the other thread idle for its whole length.
-        let mut cells = [0usize; Tile::COUNT];
-        for &tile in grid.tiles() {
-            cells[tile as usize] += 1;
-        }
         let length = |g: &Guide| {
-            let entered: usize = (0..Tile::COUNT)
-                .filter(|&t| g.enters[t])
-                .map(|t| cells[t])
+            let entered: usize = Tile::ALL
+                .iter()
+                .filter(|&&t| g.enters[t as usize])
+                .map(|&t| grid.count(t))
                 .sum();
             (g.tables.len() == 1, entered)
         };
