@@ -763,8 +763,8 @@ impl Regions {
         // label of a neighbour already passed (left, above, and the upper diagonals when
         // corners may be cut), joining labels that meet; the second numbers the joined
         // labels in the order of their first cell, as a flood from each cell in turn would.
-        // Sequential and free of divisions, it labels a 1024x1024 cave about three times
-        // faster than the flood did.
+        // Sequential and free of divisions: the planner's count of a 1024x1024 cave's
+        // regions took 6.6 ms against the flood's 9.
         let (w, h) = (grid.width, grid.height);
         let cut = rule == Neighbourhood::EightCutCorners;
         let mut labels = vec![Self::NONE; grid.len()];
