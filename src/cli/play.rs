@@ -438,11 +438,11 @@ fn new_run(
             let opened = open_read_level(p, &bytes, parsed, seed)?;
             (bytes, opened)
         }
-        (read, path) => {
-            let bytes = match (read, path) {
-                (Some((b, _)), _) => b,
-                (None, Some(p)) => crate::content::level::read_level_file(p)?,
-                (None, None) => DEFAULT_LEVEL.as_bytes().to_vec(),
+        // `locate` reads a file only when it has its path: none read, or the default level.
+        (_, path) => {
+            let bytes = match path {
+                Some(p) => crate::content::level::read_level_file(p)?,
+                None => DEFAULT_LEVEL.as_bytes().to_vec(),
             };
             let opened = open_level_bytes(path.as_deref(), &bytes, seed)?;
             (bytes, opened)

@@ -886,13 +886,23 @@ fn main_engine(engines: &mut [Engines], i: usize) -> &mut Pathfinder {
     let (mine, after) = rest
         .split_first_mut()
         .expect("an index that engines_for gave");
-    let pf = &mut mine.threads[0];
-    for other in before.iter_mut().chain(after) {
-        if let Some(theirs) = other.threads.first_mut() {
-            pf.take_buffers_from(theirs);
-        }
+    let others = before.iter_mut().chain(after);
+    gather(
+        &mut mine.threads[0],
+        others.filter_map(|e| e.threads.first_mut()),
+    )
+}
+
+/// `mine`, with the search buffers of `others` if it has none (see
+/// [`Pathfinder::take_buffers_from`]).
+fn gather<'a, 'b>(
+    mine: &'a mut Pathfinder,
+    others: impl Iterator<Item = &'b mut Pathfinder>,
+) -> &'a mut Pathfinder {
+    for theirs in others {
+        mine.take_buffers_from(theirs);
     }
-    pf
+    mine
 }
 
 /// The pathfinder of `table` among a planning thread's `engines`, with the search buffers of
@@ -907,10 +917,8 @@ fn thread_engine<'e>(
         .expect("plan_all makes an engine for every table its monsters search");
     let (before, rest) = engines.split_at_mut(i);
     let (mine, after) = rest.split_first_mut().expect("found just now");
-    for (_, theirs) in before.iter_mut().chain(after) {
-        mine.1.take_buffers_from(theirs);
-    }
-    &mut *mine.1
+    let others = before.iter_mut().chain(after);
+    gather(&mut *mine.1, others.map(|(_, pf)| &mut **pf))
 }
 
 /// The engines at `a` (to read) and at `b` (to change), two places apart.
