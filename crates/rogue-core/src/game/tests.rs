@@ -1126,3 +1126,49 @@ fn hits_fold_only_from_one_monster_in_one_turn() {
 }
 
 mod plans;
+
+/// On a big map the kinds' grids are made while another thread counts the map's regions
+/// (`World::keep_views_counting_regions`): every kind then searches a grid of its own costs
+/// on the map as it stands, and the turn's figures count the player's region, as when both
+/// are made one after the other.
+#[test]
+fn views_made_beside_the_region_count_are_the_map_s() {
+    let (w, h) = (260, 260);
+    let mut text = String::from("title: big\nmap:\n");
+    for y in 0..h {
+        let row: String = (0..w)
+            .map(|x| match (x, y) {
+                (0, _) | (_, 0) => '#',
+                _ if x == w - 1 || y == h - 1 => '#',
+                (1, 1) => '@',
+                (200, 200) => 'd',
+                (150, 40) => 'r',
+                _ if x == 128 && y > 20 => '#',
+                _ if (x + y) % 17 == 0 => '~',
+                _ if (x * y) % 23 == 0 => '"',
+                _ => '.',
+            })
+            .collect();
+        text.push_str(&row);
+        text.push('\n');
+    }
+    let mut world = World::new(&level(&text), 3);
+    // A kind new to the map: its grid is made on the next plan of everyone, beside the count.
+    world
+        .add_monster(Pos::new(60, 200), 'n', None)
+        .expect("room there");
+    world.replan_on(2);
+    let map = world.grid();
+    let weights = map.weights();
+    for kind in ['d', 'r', 'n'] {
+        let table = map.effective(map.kind(kind).search.costs.table(weights));
+        let view = map.grid_for(&table).expect("a grid for every kind in play");
+        assert_eq!(view, &map.view_of(&table), "{kind}'s grid");
+    }
+    let regions = Regions::compute(map.cost_grid(), world.options().neighbourhood);
+    let mine = regions.label(map.index(world.player().pos).expect("on the map"));
+    assert_eq!(
+        world.stats().dijkstra_expanded,
+        u64::from(regions.size(mine))
+    );
+}
