@@ -317,3 +317,49 @@ impl Weighted {
         board::write_path(by, offsets, (c, end), &mut self.trail, path);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::MARK_BITS;
+    use crate::astar::{Pathfinder, Query};
+    use crate::grid::{Grid, Pos};
+
+    /// At the generation's limit the marks start again from zero: two engines handing one
+    /// buffer back and forth across it answer every search as fresh engines do.
+    #[test]
+    fn searches_across_the_generation_s_limit_answer_as_fresh_ones() {
+        let one = Grid::from_rows(&[
+            "..3.....2...",
+            ".#3#..#..3..",
+            "..2...#.....",
+            "3.....#..2..",
+        ]);
+        let two = Grid::from_rows(&[
+            ".2..........",
+            ".#3#..3..#..",
+            "....3.#.....",
+            "3.2...#.....",
+        ]);
+        let there = Query::new(Pos::new(0, 0), Pos::new(11, 3));
+        let back = Query::new(Pos::new(11, 3), Pos::new(0, 0));
+        let mut engines = [Pathfinder::new(), Pathfinder::new()];
+        // A first search that touches a corner only: most nodes are still as made when the
+        // generation comes to its limit.
+        engines[0].find(&one, Query::new(Pos::new(0, 0), Pos::new(1, 0)));
+        engines[0].weighted.generation = u32::MAX >> MARK_BITS;
+        for round in 0..8 {
+            let [a, b] = &mut engines;
+            let (pf, theirs) = if round % 2 == 0 { (b, a) } else { (a, b) };
+            pf.take_buffers_from(theirs);
+            for (grid, q) in [(&one, there), (&two, back), (&two, there)] {
+                let got = pf.find(grid, q);
+                let fresh = Pathfinder::new().find(grid, q);
+                assert_eq!(
+                    (got.path, got.cost, got.expanded),
+                    (fresh.path, fresh.cost, fresh.expanded),
+                    "round {round}"
+                );
+            }
+        }
+    }
+}
