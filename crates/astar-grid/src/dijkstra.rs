@@ -488,6 +488,13 @@ mod tests {
     use super::*;
     use crate::astar::{Pathfinder, Query, SearchOptions};
 
+    /// Every movement rule, each test's maps made under each.
+    const RULES: [Neighbourhood; 3] = [
+        Neighbourhood::Eight,
+        Neighbourhood::EightCutCorners,
+        Neighbourhood::Four,
+    ];
+
     /// Walls and dearer ground (costs 2 and 3) that bend the cheapest ways.
     const TERRAIN: [&str; 6] = [
         "....33....",
@@ -509,11 +516,7 @@ mod tests {
             "..........",
         ]);
         let goal = Pos::new(9, 0);
-        for rule in [
-            Neighbourhood::Eight,
-            Neighbourhood::EightCutCorners,
-            Neighbourhood::Four,
-        ] {
+        for rule in RULES {
             let mut map = DistanceMap::new();
             map.compute(&grid, goal, rule);
             let mut pf = Pathfinder::new();
@@ -536,11 +539,7 @@ mod tests {
         let grid = Grid::from_rows(&TERRAIN);
         assert!(!grid.is_uniform());
         let goal = Pos::new(9, 0);
-        for rule in [
-            Neighbourhood::Eight,
-            Neighbourhood::EightCutCorners,
-            Neighbourhood::Four,
-        ] {
+        for rule in RULES {
             let mut map = DistanceMap::new();
             map.compute(&grid, goal, rule);
             let mut pf = Pathfinder::new();
@@ -562,11 +561,7 @@ mod tests {
     fn costs_toward_a_cell_equal_a_star_to_it_and_downhill_follows_them() {
         let grid = Grid::from_rows(&TERRAIN);
         let goal = Pos::new(9, 0);
-        for rule in [
-            Neighbourhood::Eight,
-            Neighbourhood::EightCutCorners,
-            Neighbourhood::Four,
-        ] {
+        for rule in RULES {
             let mut map = DistanceMap::new();
             map.compute_to(&grid, goal, rule);
             let mut pf = Pathfinder::new();
@@ -595,11 +590,7 @@ mod tests {
     fn a_map_stopped_at_its_cells_is_exact_there_and_bounds_the_rest() {
         let grid = Grid::from_rows(&TERRAIN);
         let goal = Pos::new(9, 0);
-        for rule in [
-            Neighbourhood::Eight,
-            Neighbourhood::EightCutCorners,
-            Neighbourhood::Four,
-        ] {
+        for rule in RULES {
             let mut whole = DistanceMap::new();
             whole.compute_to(&grid, goal, rule);
             let mut stopped = 0;
